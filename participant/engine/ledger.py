@@ -1,0 +1,145 @@
+"""What the engine reads from and hands back to the ledger: stored contracts, commands, and committed transactions.
+
+These are plain dataclasses, not wire models: the store persists them, the engine produces them, and
+`participant.engine.shaping` turns them into the wire events of a requested format. Values inside them are already in
+the JSON value encoding of the spec (the output form: Int64 and Numeric as strings, Decimal padded to scale 10).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+Json = Any
+
+
+@dataclass(frozen=True)
+class Contract:
+    """A contract as stored: everything a `CreatedEvent` needs, whatever the request's format."""
+
+    contract_id: str
+    template_id: str  # "<packageId>:<Module>:<Entity>"
+    package_name: str
+    argument: Json
+    signatories: tuple[str, ...]
+    observers: tuple[str, ...]  # never includes a signatory
+    key: Json | None
+    key_hash: str  # "" when the template has no key
+    created_at: datetime
+    synchronizer_id: str
+    reassignment_counter: int = 0
+
+    @property
+    def stakeholders(self) -> frozenset[str]:
+        return frozenset(self.signatories) | frozenset(self.observers)
+
+
+# --- commands, as the routes hand them to the engine (template refs still unresolved: "pkgId:M:E" or "#name:M:E")
+
+
+@dataclass(frozen=True)
+class CreateCommand:
+    template_id: str
+    create_arguments: Json
+
+
+@dataclass(frozen=True)
+class ExerciseCommand:
+    template_id: str
+    contract_id: str
+    choice: str
+    choice_argument: Json
+
+
+@dataclass(frozen=True)
+class ExerciseByKeyCommand:
+    template_id: str
+    contract_key: Json
+    choice: str
+    choice_argument: Json
+
+
+@dataclass(frozen=True)
+class CreateAndExerciseCommand:
+    template_id: str
+    create_arguments: Json
+    choice: str
+    choice_argument: Json
+
+
+Command = CreateCommand | ExerciseCommand | ExerciseByKeyCommand | CreateAndExerciseCommand
+
+
+@dataclass(frozen=True)
+class Submission:
+    commands: tuple[Command, ...]
+    act_as: tuple[str, ...]
+    read_as: tuple[str, ...] = ()
+    disclosed: tuple[Contract, ...] = ()  # already checked against their createdEventBlob by the caller
+
+
+# --- the nodes of an interpreted transaction, in execution (pre-)order; node ids are their positions
+
+
+@dataclass
+class CreateNode:
+    node_id: int
+    contract: Contract
+
+
+@dataclass
+class ExerciseNode:
+    node_id: int
+    contract_id: str
+    template_id: str
+    package_name: str
+    choice: str
+    choice_argument: Json
+    acting_parties: tuple[str, ...]
+    consuming: bool
+    stakeholders: tuple[str, ...]  # of the exercised contract
+    signatories: tuple[str, ...]  # of the exercised contract
+    choice_observers: tuple[str, ...] = ()
+    children: list[int] = field(default_factory=list)
+    last_descendant_node_id: int = 0
+    exercise_result: Json = None
+
+
+@dataclass
+class FetchNode:
+    """Recorded for witnessing only: fetches never appear as events on the JSON API."""
+
+    node_id: int
+    contract_id: str
+    template_id: str
+    acting_parties: tuple[str, ...]
+    stakeholders: tuple[str, ...]
+
+
+Node = CreateNode | ExerciseNode | FetchNode
+
+
+@dataclass
+class Transaction:
+    """The result of interpreting one submission: nodes plus what it does to the active contract set."""
+
+    nodes: list[Node]
+    roots: list[int]
+    created: list[Contract]  # every contract the transaction creates, transient ones included
+    archived: list[str]  # ids of contracts consumed, transient ones included
+    ledger_effective_time: datetime
+
+    def is_transient(self, contract_id: str) -> bool:
+        return contract_id in self.archived and any(c.contract_id == contract_id for c in self.created)
+
+
+class ContractSource(Protocol):
+    """The engine's view of the ledger while it interprets (the store answers, with the batch's own effects
+    applied first so that submissions in one group commit behave as if they ran one after another)."""
+
+    async def active_contract(self, contract_id: str) -> Contract | None:
+        """The contract if it is active now, else None (unknown and archived look the same)."""
+
+    async def active_contract_by_key(self, template_id: str, key_hash: str) -> Contract | None:
+        """The active contract of that template with that key hash, if any."""

@@ -1,0 +1,266 @@
+"""Canton's error ids, their categories and HTTP statuses, and the one exception that carries them.
+
+Every error the participant answers with is a `LedgerError` raised somewhere below the routes and rendered once,
+by `participant.server`, as a `JsCantonError` body. The category fixes the gRPC code and so the HTTP status, exactly
+as Canton's `ErrorCategory` and `GrpcHttpErrorCodes` do; ids whose status Canton forces (the list limit) override it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+
+class Grpc(IntEnum):
+    OK = 0
+    CANCELLED = 1
+    UNKNOWN = 2
+    INVALID_ARGUMENT = 3
+    DEADLINE_EXCEEDED = 4
+    NOT_FOUND = 5
+    ALREADY_EXISTS = 6
+    PERMISSION_DENIED = 7
+    RESOURCE_EXHAUSTED = 8
+    FAILED_PRECONDITION = 9
+    ABORTED = 10
+    OUT_OF_RANGE = 11
+    UNIMPLEMENTED = 12
+    INTERNAL = 13
+    UNAVAILABLE = 14
+    DATA_LOSS = 15
+    UNAUTHENTICATED = 16
+
+
+HTTP_STATUS_OF_GRPC: dict[Grpc, int] = {
+    Grpc.OK: 200,
+    Grpc.INVALID_ARGUMENT: 400,
+    Grpc.FAILED_PRECONDITION: 400,
+    Grpc.OUT_OF_RANGE: 400,
+    Grpc.UNAUTHENTICATED: 401,
+    Grpc.PERMISSION_DENIED: 403,
+    Grpc.NOT_FOUND: 404,
+    Grpc.ABORTED: 409,
+    Grpc.ALREADY_EXISTS: 409,
+    Grpc.RESOURCE_EXHAUSTED: 429,
+    Grpc.CANCELLED: 499,
+    Grpc.UNKNOWN: 500,
+    Grpc.INTERNAL: 500,
+    Grpc.DATA_LOSS: 500,
+    Grpc.UNIMPLEMENTED: 501,
+    Grpc.UNAVAILABLE: 503,
+    Grpc.DEADLINE_EXCEEDED: 504,
+}
+
+
+class Category(IntEnum):
+    """Canton's `ErrorCategory`: the number is what `errorCategory` carries."""
+
+    TRANSIENT_SERVER_FAILURE = 1
+    CONTENTION_ON_SHARED_RESOURCES = 2
+    DEADLINE_EXCEEDED_REQUEST_STATE_UNKNOWN = 3
+    SYSTEM_INTERNAL_ASSUMPTION_VIOLATED = 4
+    SECURITY_ALERT = 5
+    AUTH_INTERCEPTOR_INVALID_AUTHENTICATION_CREDENTIALS = 6
+    INSUFFICIENT_PERMISSION = 7
+    INVALID_INDEPENDENT_OF_SYSTEM_STATE = 8
+    INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER = 9
+    INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_EXISTS = 10
+    INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING = 11
+    INVALID_GIVEN_CURRENT_SYSTEM_STATE_SEEK_AFTER_END = 12
+    INTERNAL_UNSUPPORTED_OPERATION = 14
+
+    @property
+    def grpc(self) -> Grpc:
+        return _GRPC_OF_CATEGORY[self]
+
+    @property
+    def redacted(self) -> bool:
+        """Canton never sends the details of these over the API: the body says only that something happened."""
+        return self in _REDACTED
+
+    @property
+    def retryable(self) -> bool:
+        return self in _RETRYABLE
+
+
+_GRPC_OF_CATEGORY = {
+    Category.TRANSIENT_SERVER_FAILURE: Grpc.UNAVAILABLE,
+    Category.CONTENTION_ON_SHARED_RESOURCES: Grpc.ABORTED,
+    Category.DEADLINE_EXCEEDED_REQUEST_STATE_UNKNOWN: Grpc.DEADLINE_EXCEEDED,
+    Category.SYSTEM_INTERNAL_ASSUMPTION_VIOLATED: Grpc.INTERNAL,
+    Category.SECURITY_ALERT: Grpc.INVALID_ARGUMENT,
+    Category.AUTH_INTERCEPTOR_INVALID_AUTHENTICATION_CREDENTIALS: Grpc.UNAUTHENTICATED,
+    Category.INSUFFICIENT_PERMISSION: Grpc.PERMISSION_DENIED,
+    Category.INVALID_INDEPENDENT_OF_SYSTEM_STATE: Grpc.INVALID_ARGUMENT,
+    Category.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER: Grpc.FAILED_PRECONDITION,
+    Category.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_EXISTS: Grpc.ALREADY_EXISTS,
+    Category.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING: Grpc.NOT_FOUND,
+    Category.INVALID_GIVEN_CURRENT_SYSTEM_STATE_SEEK_AFTER_END: Grpc.OUT_OF_RANGE,
+    Category.INTERNAL_UNSUPPORTED_OPERATION: Grpc.UNIMPLEMENTED,
+}
+_REDACTED = {
+    Category.SYSTEM_INTERNAL_ASSUMPTION_VIOLATED,
+    Category.AUTH_INTERCEPTOR_INVALID_AUTHENTICATION_CREDENTIALS,
+    Category.INSUFFICIENT_PERMISSION,
+    Category.INTERNAL_UNSUPPORTED_OPERATION,
+}
+_RETRYABLE = {
+    Category.TRANSIENT_SERVER_FAILURE,
+    Category.CONTENTION_ON_SHARED_RESOURCES,
+    Category.DEADLINE_EXCEEDED_REQUEST_STATE_UNKNOWN,
+    Category.INVALID_GIVEN_CURRENT_SYSTEM_STATE_SEEK_AFTER_END,
+}
+
+
+@dataclass(frozen=True)
+class ErrorCode:
+    """One of Canton's error ids. `prefix` is the fixed text Canton puts before the detail of the cause."""
+
+    id: str
+    category: Category
+    prefix: str = ""
+    http_status: int | None = None  # only where Canton forces a status other than the category's
+
+    @property
+    def status(self) -> int:
+        return self.http_status or HTTP_STATUS_OF_GRPC[self.category.grpc]
+
+    def __call__(self, detail: str = "", **kwargs) -> LedgerError:
+        return LedgerError(self, detail, **kwargs)
+
+
+C = Category
+# Request validation
+MISSING_FIELD = ErrorCode("MISSING_FIELD", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
+                          "The submitted command is missing a mandatory field: ")
+INVALID_FIELD = ErrorCode("INVALID_FIELD", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
+                          "The submitted command has a field with invalid value: ")
+INVALID_ARGUMENT = ErrorCode("INVALID_ARGUMENT", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
+                             "The submitted request has invalid arguments: ")
+NEGATIVE_OFFSET = ErrorCode("NEGATIVE_OFFSET", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE, "Offset ")
+NON_POSITIVE_OFFSET = ErrorCode("NON_POSITIVE_OFFSET", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE, "Offset ")
+INVALID_CONTINUATION_TOKEN = ErrorCode("INVALID_CONTINUATION_TOKEN", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
+                                       "The submitted command contains an invalid continuation token. ")
+INVALID_ACS_PAGE_TOKEN = ErrorCode("INVALID_ACS_PAGE_TOKEN", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
+                                   "The submitted command contains an invalid page token. ")
+INVALID_DEDUPLICATION_PERIOD = ErrorCode("INVALID_DEDUPLICATION_PERIOD", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER,
+                                         "The submitted command had an invalid deduplication period: ")
+DESCENDING_ORDER_MISSING_END = ErrorCode("DESCENDING_ORDER_MISSING_END", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE)
+INVALID_TOKEN = ErrorCode("INVALID_TOKEN", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
+                          "The submitted request is missing a user-id: ")
+# Offsets and pruning
+OFFSET_AFTER_LEDGER_END = ErrorCode("OFFSET_AFTER_LEDGER_END", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_SEEK_AFTER_END)
+PARTICIPANT_PRUNED_DATA_ACCESSED = ErrorCode("PARTICIPANT_PRUNED_DATA_ACCESSED",
+                                             C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER)
+# Lookups
+CONTRACT_PAYLOAD_NOT_FOUND = ErrorCode("CONTRACT_PAYLOAD_NOT_FOUND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING)
+CONTRACT_EVENTS_NOT_FOUND = ErrorCode("CONTRACT_EVENTS_NOT_FOUND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING)
+CONTRACT_NOT_FOUND = ErrorCode("CONTRACT_NOT_FOUND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING,
+                               "Contract could not be found with id ")
+CONTRACT_NOT_ACTIVE = ErrorCode("CONTRACT_NOT_ACTIVE", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING)
+CONTRACT_KEY_NOT_FOUND = ErrorCode("CONTRACT_KEY_NOT_FOUND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING,
+                                   "Couldn't find contract key ")
+TEMPLATES_OR_INTERFACES_NOT_FOUND = ErrorCode("TEMPLATES_OR_INTERFACES_NOT_FOUND",
+                                              C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING,
+                                              "Templates do not exist: ")
+PACKAGE_NAMES_NOT_FOUND = ErrorCode("PACKAGE_NAMES_NOT_FOUND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING,
+                                    "The following package names do not match upgradable packages uploaded on this participant: ")
+NO_TEMPLATES_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME = ErrorCode(
+    "NO_TEMPLATES_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING,
+    "The following package-name/template qualified-name pairs do not reference any template-id uploaded on this participant: ")
+JSON_API_PACKAGE_SELECTION_FAILED = ErrorCode("JSON_API_PACKAGE_SELECTION_FAILED",
+                                              C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER)
+PACKAGE_NOT_FOUND = ErrorCode("PACKAGE_NOT_FOUND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING)
+PARTY_NOT_KNOWN_ON_LEDGER = ErrorCode("PARTY_NOT_KNOWN_ON_LEDGER", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING,
+                                      "Party not known on ledger: ")
+SUBMITTING_PARTY_NOT_KNOWN_ON_LEDGER = ErrorCode("SUBMITTING_PARTY_NOT_KNOWN_ON_LEDGER",
+                                                 C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING,
+                                                 "Party not known on ledger: Submitting parties ")
+# Command execution
+DUPLICATE_COMMAND = ErrorCode("DUPLICATE_COMMAND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_EXISTS,
+                              "A command with the given command id has already been successfully processed")
+SUBMISSION_ALREADY_IN_FLIGHT = ErrorCode("SUBMISSION_ALREADY_IN_FLIGHT", C.CONTENTION_ON_SHARED_RESOURCES,
+                                         "The submission with the given command id is already in flight")
+DAML_AUTHORIZATION_ERROR = ErrorCode("DAML_AUTHORIZATION_ERROR", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
+                                     "Interpretation error: Error: ")
+UNHANDLED_EXCEPTION = ErrorCode("UNHANDLED_EXCEPTION", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER,
+                                "Interpretation error: Error: ")
+DAML_INTERPRETATION_ERROR = ErrorCode("DAML_INTERPRETATION_ERROR", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER,
+                                      "Interpretation error: Error: ")
+DUPLICATE_CONTRACT_KEY = ErrorCode("DUPLICATE_CONTRACT_KEY", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_EXISTS,
+                                   "DuplicateKey: contract key is not unique")
+COMMAND_PREPROCESSING_FAILED = ErrorCode("COMMAND_PREPROCESSING_FAILED", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE)
+DISCLOSED_CONTRACT_INVALID = ErrorCode("INVALID_FIELD", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
+                                       "The submitted command has a field with invalid value: ")
+# Users and parties
+USER_NOT_FOUND = ErrorCode("USER_NOT_FOUND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING)
+USER_ALREADY_EXISTS = ErrorCode("USER_ALREADY_EXISTS", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_EXISTS)
+PARTY_ALREADY_EXISTS = ErrorCode("INVALID_ARGUMENT", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
+                                 "The submitted request has invalid arguments: ")
+# Auth (redacted on the wire)
+UNAUTHENTICATED = ErrorCode("UNAUTHENTICATED", C.AUTH_INTERCEPTOR_INVALID_AUTHENTICATION_CREDENTIALS)
+PERMISSION_DENIED = ErrorCode("PERMISSION_DENIED", C.INSUFFICIENT_PERMISSION)
+# JSON layer
+JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED = ErrorCode("JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED",
+                                                          C.CONTENTION_ON_SHARED_RESOURCES, http_status=413)
+LEDGER_API_INTERNAL_ERROR = ErrorCode("LEDGER_API_INTERNAL_ERROR", C.SYSTEM_INTERNAL_ASSUMPTION_VIOLATED)
+del C
+
+
+@dataclass
+class LedgerError(Exception):
+    """A Canton error: raised anywhere, rendered once as a `JsCantonError`."""
+
+    code: ErrorCode
+    detail: str = ""
+    context: dict[str, str] = field(default_factory=dict)
+    resources: list[tuple[str, str]] = field(default_factory=list)
+    correlation_id: str | None = None
+
+    def __post_init__(self) -> None:
+        super().__init__(self.cause)
+
+    @property
+    def cause(self) -> str:
+        return (self.code.prefix + self.detail)[:512]
+
+    @property
+    def status(self) -> int:
+        return self.code.status
+
+    def body(self) -> dict:
+        """The `JsCantonError` as Canton prints it: every key present, redacted where Canton redacts."""
+        category = self.code.category
+        if category.redacted:
+            return {
+                "code": "NA",
+                "cause": "A security-sensitive error has been received",
+                "correlationId": self.correlation_id,
+                "traceId": None,
+                "context": {},
+                "resources": [],
+                "errorCategory": -1,
+                "grpcCodeValue": int(category.grpc),
+                "retryInfo": None,
+                "definiteAnswer": None,
+            }
+        return {
+            "code": self.code.id,
+            "cause": self.cause,
+            "correlationId": self.correlation_id,
+            "traceId": None,
+            "context": {**self.context, "category": str(int(category))},
+            "resources": [list(r) for r in self.resources],
+            "errorCategory": int(category),
+            "grpcCodeValue": int(category.grpc),
+            "retryInfo": "1 second" if category.retryable else None,
+            "definiteAnswer": False,
+        }
+
+
+class BadRequestBody(Exception):
+    """A body (or query parameter) that does not decode: Canton answers 400 text/plain `Invalid value for: ...`."""
+
+    def __init__(self, detail: str, where: str = "body") -> None:
+        super().__init__(detail)
+        self.text = f"Invalid value for: {where} ({detail})"
