@@ -1,0 +1,88 @@
+"""From request headers to `Claims`: the one place a route gets its authorization from.
+
+Mirrors Canton's JSON layer: the token is verified, then the user it names is loaded and its rights become the
+claims (`UserBasedClaimResolver`). With no verifier (`--no-auth`) every request gets `Claims.wildcard()`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+
+from participant import errors
+
+from .claims import Claims, UserRecord
+from .tokens import TokenVerifier
+
+# What a websocket client sends in `Sec-WebSocket-Protocol`, and what the server answers with.
+WS_TOKEN_PREFIX = "jwt.token."
+WS_AUTH_SUBPROTOCOL = "daml.ws.auth"
+
+LoadUser = Callable[[str], Awaitable[UserRecord | None]]
+
+
+class Authenticator:
+    def __init__(self, verifier: TokenVerifier | None, load_user: LoadUser) -> None:
+        self.verifier = verifier
+        self.load_user = load_user
+
+    @property
+    def enabled(self) -> bool:
+        return self.verifier is not None
+
+    async def claims_for(self, headers: Mapping[str, str]) -> Claims:
+        """Claims of an HTTP request, from `Authorization: Bearer <jwt>`."""
+        if self.verifier is None:
+            return Claims.wildcard()
+        return await self.claims_for_token(_bearer_token(headers))
+
+    async def claims_for_websocket(self, headers: Mapping[str, str]) -> Claims:
+        """Claims of a websocket upgrade, from `Sec-WebSocket-Protocol: jwt.token.<jwt>, daml.ws.auth`.
+
+        An `Authorization` header is accepted as well when the subprotocol carries no token: browsers cannot send
+        one, but other clients can, and the token is verified just the same.
+        """
+        if self.verifier is None:
+            return Claims.wildcard()
+        protocols = [p.strip() for p in (_header(headers, "sec-websocket-protocol") or "").split(",")]
+        tokens = [p.removeprefix(WS_TOKEN_PREFIX) for p in protocols if p.startswith(WS_TOKEN_PREFIX)]
+        if not tokens:
+            return await self.claims_for_token(_bearer_token(headers))
+        if len(tokens) > 1 or not tokens[0]:
+            raise errors.UNAUTHENTICATED("websocket subprotocols must carry exactly one non-empty jwt.token entry")
+        return await self.claims_for_token(tokens[0])
+
+    async def claims_for_token(self, token: str) -> Claims:
+        if self.verifier is None:
+            return Claims.wildcard()
+        verified = self.verifier.verify(token)
+        user = await self.load_user(verified.user_id)
+        # Canton answers both cases with PERMISSION_DENIED and this context, although the body is redacted.
+        if user is None:
+            raise errors.PERMISSION_DENIED(f"token user {verified.user_id!r} does not exist",
+                                           context={"ledger_api_error": "invalid token"})
+        if user.is_deactivated:
+            raise errors.PERMISSION_DENIED(f"token user {verified.user_id!r} is deactivated",
+                                           context={"ledger_api_error": "invalid token"})
+        return Claims.from_rights(user.id, user.rights)
+
+
+def _bearer_token(headers: Mapping[str, str]) -> str:
+    value = _header(headers, "authorization")
+    if value is None:
+        raise errors.UNAUTHENTICATED("request has no Authorization header")
+    scheme, _, token = value.strip().partition(" ")
+    if scheme.lower() != "bearer":
+        raise errors.UNAUTHENTICATED(f"Authorization scheme {scheme!r} is not Bearer")
+    token = token.strip()
+    if not token:
+        # Canton's tapir layer rejects this before any auth code runs: 400 text/plain.
+        raise errors.BadRequestBody("empty bearer token", where="header Authorization")
+    return token
+
+
+def _header(headers: Mapping[str, str], name: str) -> str | None:
+    """Case-insensitive lookup that works for Starlette's `Headers` and for plain dicts alike."""
+    value = headers.get(name)
+    if value is not None:
+        return value
+    return next((v for k, v in headers.items() if k.lower() == name), None)

@@ -1,0 +1,186 @@
+"""`ledger-participant`: serve the JSON Ledger API v2 over a SQLite file, mint tokens, prune history."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import secrets
+import sys
+from pathlib import Path
+
+from participant.settings import Settings
+
+DEFAULT_PORT = 7575
+
+EPILOG = """\
+examples:
+  ledger-participant serve --db ledger.db --demo            # auth with a secret kept in ledger.db
+  ledger-participant token --db ledger.db --user Alice      # a token for that participant
+  ledger-participant serve --db ledger.db --no-auth         # as Canton without auth services
+  ledger-participant serve --db ledger.db --hs256-secret s3cret --package my_models
+  ledger-participant prune --db ledger.db --up-to 120
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ledger-participant",
+        description="A Canton participant in miniature: the JSON Ledger API v2 (release line 3.5) over SQLite.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    serve = commands.add_parser("serve", help="serve the Ledger API over HTTP",
+                                description="Serve the JSON Ledger API v2 on HTTP (and websockets).")
+    serve.add_argument("--db", type=Path, required=True, help="SQLite database file (created if missing)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default: %(default)s)")
+    serve.add_argument("--port", type=int, default=DEFAULT_PORT, help="port to bind (default: %(default)s)")
+    auth = serve.add_mutually_exclusive_group()
+    auth.add_argument("--hs256-secret", metavar="SECRET",
+                      help="verify HS256 tokens with this shared secret (for local use); without any auth option "
+                           "a random secret is generated once and kept in the database")
+    auth.add_argument("--public-key", type=Path, metavar="PEM",
+                      help="verify RS256/ES256 tokens with this public key or X.509 certificate")
+    auth.add_argument("--jwks", type=Path, metavar="FILE", help="verify tokens with the keys of a JWKS file, by kid")
+    auth.add_argument("--no-auth", action="store_true",
+                      help="accept every request, as Canton does without auth services (commands need userId)")
+    serve.add_argument("--demo", action="store_true",
+                       help="seed, once, parties and users Alice, Bob and Charlie and a few hundred Ious")
+    serve.add_argument("--package", action="append", default=[], metavar="MODULE",
+                       help="load the template packages a Python module defines (repeatable)")
+    serve.add_argument("--max-list-elements", type=int, default=200, metavar="N",
+                       help="most elements a list endpoint answers before 413 (default: %(default)s)")
+    serve.add_argument("--max-body-bytes", type=int, default=4 * 1024 * 1024, metavar="N",
+                       help="largest request body accepted (default: %(default)s)")
+    serve.add_argument("--quiet", action="store_true", help="do not log one line per request")
+
+    token = commands.add_parser("token", help="print a signed token (HS256) for a user",
+                                description="Print an HS256 JWT for a user of a participant.")
+    source = token.add_mutually_exclusive_group(required=True)
+    source.add_argument("--hs256-secret", metavar="SECRET", help="the secret the participant verifies with")
+    source.add_argument("--db", type=Path, help="read the secret a participant generated into its database")
+    token.add_argument("--user", required=True, help="the user id (the token's sub)")
+    token.add_argument("--ttl", type=int, default=24 * 3600, metavar="SECONDS",
+                       help="lifetime of the token (default: %(default)s; 0 for no expiry)")
+    token.add_argument("--audience", metavar="PARTICIPANT_ID",
+                       help="make an audience token for this participant id instead of a scope token")
+
+    prune = commands.add_parser("prune", help="remove history up to an offset (safe while the server runs)",
+                                description="Prune updates, completions and archived contracts up to an offset.")
+    prune.add_argument("--db", type=Path, required=True, help="SQLite database file")
+    prune.add_argument("--up-to", type=int, required=True, metavar="OFFSET", help="prune up to this offset")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "serve":
+            return _serve(args)
+        if args.command == "token":
+            return _token(args)
+        return _prune(args)
+    except KeyboardInterrupt:
+        return 130
+
+
+def _serve(args) -> int:
+    import uvicorn
+
+    from participant.server import create_app
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+                        stream=sys.stderr)
+    secret = args.hs256_secret
+    if not (secret or args.public_key or args.jwks or args.no_auth):
+        secret = asyncio.run(_stored_secret(args.db))
+        generated = True
+    else:
+        generated = False
+    if args.no_auth:
+        logging.getLogger("participant").warning(
+            "running WITHOUT authentication: every request may act and read as any party")
+    settings = Settings(
+        db=args.db, host=args.host, port=args.port, hs256_secret=secret, public_key=args.public_key,
+        jwks=args.jwks, no_auth=args.no_auth, demo=args.demo, packages=tuple(args.package),
+        max_list_elements=args.max_list_elements, max_body_bytes=args.max_body_bytes, log_requests=not args.quiet,
+    )
+
+    def announce(ctx) -> None:
+        url = f"http://{args.host}:{args.port}"
+        lines = [f"ledger-participant serving the JSON Ledger API v2 at {url}/v2",
+                 f"  participant id:  {ctx.identity.participant_id}",
+                 f"  database:        {args.db}"]
+        lines += [f"  synchronizer:    {s.alias} = {s.id}" for s in ctx.identity.synchronizers]
+        if args.no_auth:
+            lines.append("  auth:            none (--no-auth)")
+        elif generated:
+            lines.append(f"  auth:            HS256 with the secret kept in {args.db}")
+            lines.append(f"  get a token:     ledger-participant token --db {args.db} --user participant_admin")
+        elif secret:
+            lines.append("  get a token:     ledger-participant token --hs256-secret SECRET --user participant_admin")
+        else:
+            lines.append("  auth:            tokens signed by your key; sub = user id")
+        print("\n".join(lines), flush=True)
+
+    app = create_app(settings, on_ready=announce)
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", access_log=False,
+                            lifespan="on", ws="websockets-sansio" if _has_sansio() else "auto")
+    server = uvicorn.Server(config)
+    server.run()
+    return 0 if server.started else 1
+
+
+def _has_sansio() -> bool:
+    try:
+        import uvicorn.protocols.websockets.websockets_sansio_impl  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+async def _stored_secret(db: Path) -> str:
+    from participant.store.store import Store
+
+    async with Store(db) as store:
+        return await store.set_meta_once("hs256_secret", secrets.token_urlsafe(32))
+
+
+async def _read_secret(db: Path) -> str | None:
+    from participant.store.store import Store
+
+    if not db.exists():
+        return None
+    async with Store(db) as store:
+        return await store.meta("hs256_secret")
+
+
+def _token(args) -> int:
+    from participant.auth import mint_token
+
+    secret = args.hs256_secret
+    if secret is None:
+        secret = asyncio.run(_read_secret(args.db))
+        if secret is None:
+            print(f"error: {args.db} holds no generated secret (was the participant started with another auth "
+                  "option, or never started?)", file=sys.stderr)
+            return 2
+    print(mint_token(hs256_secret=secret, user_id=args.user, ttl_seconds=args.ttl or None,
+                     participant_id=args.audience, audience_form=args.audience is not None))
+    return 0
+
+
+def _prune(args) -> int:
+    from participant.store.pruning import PruneError, prune
+
+    try:
+        offset = asyncio.run(prune(args.db, args.up_to))
+    except PruneError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(f"pruned up to offset {offset}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

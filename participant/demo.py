@@ -1,0 +1,105 @@
+"""Demo data: parties and users Alice, Bob and Charlie, and a few hundred Ious with a history behind them.
+
+Seeded once per database (a marker in `meta`), through the same ledger path as every submission, so the demo
+ledger is one that the API could have produced: transfers offered, accepted, rejected and cancelled, splits,
+merges, observers added and contracts archived.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from decimal import Decimal
+
+from participant.engine.ledger import CreateCommand, ExerciseCommand, Submission
+from participant.ledger import CommandMeta
+from participant.routes._http import Context
+from participant.store import admin
+from participant.store.rows import UserRow
+
+log = logging.getLogger(__name__)
+
+NAMES = ("Alice", "Bob", "Charlie")
+CURRENCIES = ("USD", "EUR", "CHF", "GBP")
+IOU = "#model-tests:Iou:Iou"
+TRANSFER = "#model-tests:Iou:IouTransfer"
+WORKFLOW = "demo-seed"
+
+
+async def seed_demo(ctx: Context, *, ious: int = 300, seed: int = 7) -> bool:
+    """Seed the demo ledger unless this database has it already; returns whether it seeded."""
+    if await ctx.store.meta("demo_seeded") is not None:
+        return False
+    parties = {}
+    for name in NAMES:
+        party = ctx.identity.party(name)
+        if await ctx.store.party(party) is None:
+            await admin.allocate_party(ctx.store, party, {"demo": "true"})
+        if await ctx.store.user(name) is None:
+            await admin.create_user(ctx.store, UserRow(name, party, False, {}, 0, "", False, ()),
+                                    [("CanActAs", party), ("CanReadAs", party)])
+        parties[name] = party
+    seeder = _Seeder(ctx, random.Random(seed))
+    owned: list[tuple[str, str, str, str]] = []  # (cid, issuer, owner, currency)
+    for _ in range(ious):
+        issuer, owner = seeder.rng.choice(NAMES), seeder.rng.choice(NAMES)
+        currency = seeder.rng.choice(CURRENCIES)
+        amount = Decimal(seeder.rng.randrange(100, 100_000)) / 100
+        cid = await seeder.create(parties[issuer], parties[owner], currency, amount)
+        owned.append((cid, issuer, owner, currency))
+    await seeder.history(owned, parties)
+    await ctx.store.set_meta_once("demo_seeded", "1")
+    log.info("demo ledger seeded: ledger end %d", ctx.store.ledger_end)
+    return True
+
+
+class _Seeder:
+    def __init__(self, ctx: Context, rng: random.Random) -> None:
+        self.ctx = ctx
+        self.rng = rng
+        self.count = 0
+
+    async def _submit(self, act_as: list[str], command) -> object:
+        self.count += 1
+        meta = CommandMeta(user_id="participant_admin", command_id=f"demo-{self.count}", workflow_id=WORKFLOW)
+        return await self.ctx.ledger.submit(Submission((command,), tuple(dict.fromkeys(act_as))), meta)
+
+    async def create(self, issuer: str, owner: str, currency: str, amount: Decimal) -> str:
+        update = await self._submit([issuer, owner], CreateCommand(IOU, {
+            "issuer": issuer, "owner": owner, "currency": currency, "amount": str(amount), "observers": []}))
+        return update.nodes[0].contract.contract_id
+
+    async def exercise(self, party: str, template: str, cid: str, choice: str, argument: dict):
+        return await self._submit([party], ExerciseCommand(template, cid, choice, argument))
+
+    async def history(self, owned: list[tuple[str, str, str, str]], parties: dict[str, str]) -> None:
+        """Walk a third of the Ious through the choices of the model."""
+        rng = self.rng
+        rng.shuffle(owned)
+        for cid, issuer, owner, currency in owned[: len(owned) // 3]:
+            action = rng.choice(("transfer-accept", "transfer-reject", "transfer-cancel", "transfer-pending",
+                                 "split", "observer", "archive"))
+            others = [n for n in NAMES if n != owner]
+            if action.startswith("transfer"):
+                to = rng.choice(others)
+                update = await self.exercise(parties[owner], IOU, cid, "Iou_Transfer", {"newOwner": parties[to]})
+                transfer = _created(update)[0]
+                if action == "transfer-accept":
+                    await self.exercise(parties[to], TRANSFER, transfer, "IouTransfer_Accept", {})
+                elif action == "transfer-reject":
+                    await self.exercise(parties[to], TRANSFER, transfer, "IouTransfer_Reject", {})
+                elif action == "transfer-cancel":
+                    await self.exercise(parties[owner], TRANSFER, transfer, "IouTransfer_Cancel", {})
+            elif action == "split":
+                update = await self.exercise(parties[owner], IOU, cid, "Iou_Split", {"splitAmount": "0.01"})
+                first, second = _created(update)
+                await self.exercise(parties[owner], IOU, first, "Iou_Merge", {"otherCid": second})
+            elif action == "observer":
+                await self.exercise(parties[owner], IOU, cid, "Iou_AddObserver",
+                                    {"newObserver": parties[rng.choice(others)]})
+            else:
+                await self.exercise(parties[owner], IOU, cid, "Archive", {})
+
+
+def _created(update) -> list[str]:
+    return [n.contract.contract_id for n in update.nodes if hasattr(n, "contract")]

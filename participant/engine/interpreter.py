@@ -1,0 +1,90 @@
+"""The engine: interprets a submission's commands against the ledger into a `Transaction`, or raises the Canton
+error that the participant answers with. It never writes; the caller commits what it returns."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from participant import errors
+from participant.engine import ids
+from participant.engine.ledger import (
+    Command,
+    ContractSource,
+    CreateAndExerciseCommand,
+    CreateCommand,
+    ExerciseByKeyCommand,
+    ExerciseCommand,
+    Submission,
+    Transaction,
+)
+from participant.engine.ledger_view import LedgerView
+from participant.engine.registry import PackageRegistry
+from participant.engine.templates import ChoiceDef, Template
+from participant.engine.update import (
+    ASSERTION_FAILED,
+    DamlAssertionError,
+    TransactionBuilder,
+    Update,
+    unhandled_exception,
+)
+
+
+class Engine:
+    def __init__(self, registry: PackageRegistry, *, id_generator: ids.IdGenerator | None = None) -> None:
+        self.registry = registry
+        self.ids = id_generator or ids.IdGenerator()
+
+    async def submit(self, submission: Submission, source: ContractSource, *, ledger_time: datetime,
+                     synchronizer_id: str) -> Transaction:
+        if not submission.act_as:
+            raise errors.MISSING_FIELD("act_as", context={"field_name": "act_as"})
+        readers = frozenset(submission.act_as) | frozenset(submission.read_as)
+        view = LedgerView(self.registry, source, readers, submission.disclosed)
+        builder = TransactionBuilder(view, self.ids, ledger_time, synchronizer_id)
+        top = Update(builder, frozenset(submission.act_as), builder.roots)
+        try:
+            for command in submission.commands:
+                await self._run(command, top)
+        except DamlAssertionError as failure:
+            raise unhandled_exception(ASSERTION_FAILED, str(failure)) from None
+        except ArithmeticError as failure:  # Daml raises ArithmeticError for overflow and division by zero
+            raise unhandled_exception("DA.Exception.ArithmeticError:ArithmeticError", str(failure)) from None
+        return Transaction(nodes=builder.nodes, roots=builder.roots, created=list(view.created.values()),
+                           archived=list(view.consumed), ledger_effective_time=ledger_time)
+
+    async def _run(self, command: Command, top: Update) -> None:
+        template = self.registry.resolve_template(command.template_id)
+        match command:
+            case CreateCommand(create_arguments=arguments):
+                await top.create(self._contract(template, arguments))
+            case ExerciseCommand(contract_id=contract_id, choice=name, choice_argument=argument):
+                definition = self._choice(template, name)
+                decoded = definition.argument.daml_type().decode(argument or {}, "choiceArgument")
+                ids.require_contract_id(contract_id)
+                await top.exercise(contract_id, definition, decoded)
+            case ExerciseByKeyCommand(contract_key=key, choice=name, choice_argument=argument):
+                definition = self._choice(template, name)
+                key_type = template.key_type()
+                if key_type is None:
+                    raise errors.INVALID_ARGUMENT(f"Template {command.template_id} does not have a contract key")
+                key_value = key_type.decode(key, "contractKey")
+                decoded = definition.argument.daml_type().decode(argument or {}, "choiceArgument")
+                await top.exercise_by_key(template, key_value, definition, decoded)
+            case CreateAndExerciseCommand(create_arguments=arguments, choice=name, choice_argument=argument):
+                definition = self._choice(template, name)
+                decoded = definition.argument.daml_type().decode(argument or {}, "choiceArgument")
+                contract_id = await top.create(self._contract(template, arguments))
+                await top.exercise(contract_id, definition, decoded)
+            case _:
+                raise errors.INVALID_ARGUMENT(f"Unsupported command {type(command).__name__}")
+
+    @staticmethod
+    def _contract(template: type[Template], arguments: object) -> Template:
+        return template.daml_type().decode(arguments, "createArguments")
+
+    @staticmethod
+    def _choice(template: type[Template], name: str) -> ChoiceDef:
+        definition = template.choices().get(name)
+        if definition is None:
+            raise errors.INVALID_ARGUMENT(f"Invalid template:{template.__daml__.qualified_name} or choice:{name}")
+        return definition

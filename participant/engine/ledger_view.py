@@ -1,0 +1,101 @@
+"""What a transaction being interpreted sees: the ledger (through a `ContractSource`), the submission's disclosed
+contracts, and its own effects so far (contracts created and consumed, keys taken and freed).
+
+Nothing here writes to the source: the caller commits the finished `Transaction`.
+"""
+
+from __future__ import annotations
+
+from participant import errors
+from participant.engine.ledger import Contract, ContractSource
+from participant.engine.registry import PackageRegistry
+from participant.engine.templates import Template
+
+
+class LedgerView:
+    def __init__(self, registry: PackageRegistry, source: ContractSource, readers: frozenset[str],
+                 disclosed: tuple[Contract, ...] = ()) -> None:
+        self.registry = registry
+        self.source = source
+        self.readers = readers  # actAs ∪ readAs: whose contracts the submission may see
+        self.disclosed = {c.contract_id: c for c in disclosed}
+        self.created: dict[str, Contract] = {}
+        self.consumed: list[str] = []
+        self._consumed_set: set[str] = set()
+        self._fetched: dict[str, Contract | None] = {}
+        self._instances: dict[str, Template] = {}
+        self._keys: dict[str, str | None] = {}  # key hash -> holder in this transaction (None: freed here)
+
+    # --- contracts
+
+    async def active(self, contract_id: str) -> Contract:
+        """The contract if it is active and visible to the submission; otherwise Canton's error for it."""
+        if contract_id in self._consumed_set:
+            raise errors.CONTRACT_NOT_ACTIVE(
+                f"Contract {contract_id} is not active: it was consumed earlier in this transaction",
+                resources=[("CONTRACT_ID", contract_id)])
+        contract = self.created.get(contract_id) or await self._from_ledger(contract_id)
+        if contract is None or not self.visible(contract):
+            # Unknown, archived and invisible look the same, so that nothing leaks about others' contracts.
+            raise errors.CONTRACT_NOT_FOUND(contract_id, resources=[("CONTRACT_ID", contract_id)])
+        return contract
+
+    async def _from_ledger(self, contract_id: str) -> Contract | None:
+        if contract_id not in self._fetched:
+            self._fetched[contract_id] = await self.source.active_contract(contract_id)
+        return self._fetched[contract_id] or self.disclosed.get(contract_id)
+
+    def visible(self, contract: Contract) -> bool:
+        return (contract.contract_id in self.created or contract.contract_id in self.disclosed
+                or not contract.stakeholders.isdisjoint(self.readers))
+
+    def template_of(self, contract: Contract, expected: type[Template] | None) -> type[Template]:
+        """The template to read the contract with: `expected` if it names the contract's template (in any version
+        of its package name, as upgrading allows), else the contract's own if its package is loaded."""
+        if expected is not None:
+            package = expected.__daml__.package
+            same = (contract.package_name == package.name
+                    and contract.template_id.partition(":")[2] == expected.__daml__.qualified_name)
+            if not same:
+                raise errors.WRONGLY_TYPED_CONTRACT(
+                    f"Contract {contract.contract_id} is of template {contract.template_id}, "
+                    f"but {expected.template_id()} was expected", resources=[("CONTRACT_ID", contract.contract_id)])
+            return expected
+        template = self.registry.template_by_id(contract.template_id)
+        if template is None:
+            raise errors.PACKAGE_NOT_FOUND(f"Package of template {contract.template_id} is not loaded",
+                                           resources=[("TEMPLATE_ID", contract.template_id)])
+        return template
+
+    def instance(self, contract: Contract, template: type[Template]) -> Template:
+        """The contract's argument as a Python value of its template (stored arguments are in output JSON)."""
+        cached = self._instances.get(contract.contract_id)
+        if cached is None or type(cached) is not template:
+            cached = template.daml_type().decode(contract.argument, "createArgument")
+            self._instances[contract.contract_id] = cached
+        return cached
+
+    def record_create(self, contract: Contract, instance: Template) -> None:
+        self.created[contract.contract_id] = contract
+        self._instances[contract.contract_id] = instance
+        if contract.key_hash:
+            self._keys[contract.key_hash] = contract.contract_id
+
+    def record_consume(self, contract: Contract) -> None:
+        self.consumed.append(contract.contract_id)
+        self._consumed_set.add(contract.contract_id)
+        if contract.key_hash:
+            self._keys[contract.key_hash] = None
+
+    # --- keys
+
+    async def key_holder(self, template: type[Template], key_hash: str) -> Contract | None:
+        """The active contract holding the key, whoever can see it (uniqueness is global); the transaction's own
+        creates and archives come first."""
+        if key_hash in self._keys:
+            holder = self._keys[key_hash]
+            return None if holder is None else self.created.get(holder) or await self._from_ledger(holder)
+        contract = await self.source.active_contract_by_key(template.template_id(), key_hash)
+        if contract is None or contract.contract_id in self._consumed_set:
+            return None
+        return contract

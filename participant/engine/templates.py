@@ -1,0 +1,277 @@
+"""The template DSL: packages, templates, choices and contract keys, written so that a model reads like its Daml.
+
+```python
+package = Package("model-tests", "1.0.0")
+
+@package.template("Iou:Iou")
+class Iou(Template):
+    issuer: Party
+    owner: Party
+    amount: Decimal
+
+    def signatory(self): return [self.issuer, self.owner]
+    def ensure(self): return self.amount > 0
+
+    @choice(controller=lambda self: [self.owner])
+    async def Iou_Transfer(self, tx: Update, newOwner: Party) -> ContractId[IouTransfer]:
+        return await tx.create(IouTransfer(iou=self, newOwner=newOwner))
+```
+
+Daml's `signatory`, `observer`, `ensure`, `key`/`maintainer` keep their Daml names (a template can have a field called
+`observers`, as Iou does). Every template gets the consuming `Archive` choice.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import inspect
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from participant.engine import ids
+from participant.engine.records import (
+    DataDef,
+    Record,
+    Variant,
+    declared_types,
+    mark_enum,
+    split_qualified_name,
+)
+from participant.engine.values import DamlType, Json, to_type
+
+
+@dataclass(frozen=True)
+class ContractKey:
+    """`key (owner, label) : (Party, Text)` + `maintainer key._1`, as `ContractKey(Tuple2[Party, Text],
+    of=lambda self: (self.owner, self.label), maintainer=lambda key: [key[0]])`."""
+
+    type: Any
+    of: Callable[[Any], Any]
+    maintainer: Callable[[Any], list[str]]
+
+
+@dataclass
+class ChoiceDef:
+    """One choice of a template: created by `@choice` around the body."""
+
+    body: Callable[..., Any]
+    controller: Callable[..., list[str]]
+    consuming: bool = True
+    observer: Callable[..., list[str]] | None = None
+    name: str = ""
+    template: Any = None  # the Template class, set when the class body is done
+    _argument: type[Record] | None = field(default=None, repr=False)
+    _returns: DamlType | None = field(default=None, repr=False)
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name, self.template = name, owner
+
+    @property
+    def argument(self) -> type[Record]:
+        """The choice's argument record, named after the choice as in Daml, built from the body's parameters."""
+        if self._argument is None:
+            parameters = list(inspect.signature(self.body).parameters.values())[2:]  # after self and tx
+            self._argument = type(self.name, (Record,), {
+                "__annotations__": {p.name: p.annotation for p in parameters},
+                "__module__": self.template.__module__,
+                "__daml__": DataDef(self.template.__daml__.module, self.name),
+            })
+        return self._argument
+
+    @property
+    def returns(self) -> DamlType:
+        if self._returns is None:
+            annotation = inspect.signature(self.body).return_annotation
+            empty = annotation in (inspect.Signature.empty, "None")
+            self._returns = to_type(None if empty else annotation, vars(sys.modules[self.template.__module__]))
+        return self._returns
+
+    def controllers(self, contract: Template, argument: Record) -> list[str]:
+        return list(_call_with_optional_arg(self.controller, contract, argument))
+
+    def observers(self, contract: Template, argument: Record) -> list[str]:
+        return [] if self.observer is None else list(_call_with_optional_arg(self.observer, contract, argument))
+
+    def signature(self) -> Json:
+        return {
+            "name": self.name,
+            "consuming": self.consuming,
+            "argument": {name: t.describe() for name, t in self.argument.field_types().items()},
+            "returnType": self.returns.describe(),
+        }
+
+
+def _call_with_optional_arg(function: Callable[..., Any], contract: Any, argument: Any) -> Any:
+    """Controllers read either the contract alone (`lambda self: ...`) or also the argument (`lambda self, arg:`)."""
+    takes_argument = len(inspect.signature(function).parameters) >= 2
+    return function(contract, argument) if takes_argument else function(contract)
+
+
+def choice(controller: Callable[..., list[str]], *, consuming: bool = True,
+           observers: Callable[..., list[str]] | None = None) -> Callable[[Callable[..., Any]], ChoiceDef]:
+    """Declare a choice; the body is `async def Name(self, tx, arg1: Type, ...) -> ReturnType`."""
+
+    def wrap(body: Callable[..., Any]) -> ChoiceDef:
+        if not inspect.iscoroutinefunction(body):
+            raise TypeError(f"choice {body.__name__} must be an async def (it awaits ledger actions)")
+        return ChoiceDef(body=body, controller=controller, consuming=consuming, observer=observers)
+
+    return wrap
+
+
+async def _archive_body(self: Template, tx: Any) -> None:
+    return None
+
+
+class Template(Record):
+    """A Daml template: its fields are the annotations; override `signatory`, and optionally `observer`, `ensure`,
+    `key` (a `ContractKey`). Choices are methods decorated with `@choice`."""
+
+    __daml__: ClassVar[TemplateDef]
+    key: ClassVar[ContractKey | None] = None
+
+    def signatory(self) -> list[str]:
+        raise NotImplementedError(f"{type(self).__name__} declares no signatory")
+
+    def observer(self) -> list[str]:
+        return []
+
+    def ensure(self) -> bool:
+        return True
+
+    @classmethod
+    def choices(cls) -> dict[str, ChoiceDef]:
+        return cls.__daml__.choices
+
+    @classmethod
+    def template_id(cls) -> str:
+        return f"{cls.__daml__.package.package_id}:{cls.__daml__.qualified_name}"
+
+    @classmethod
+    def key_type(cls) -> DamlType | None:
+        if cls.key is None:
+            return None
+        return to_type(cls.key.type, {**vars(sys.modules[cls.__module__]), cls.__name__: cls})
+
+    @classmethod
+    def signature(cls) -> Json:
+        """A JSON-able description of the template: fields, key and choices with their types."""
+        key_type = cls.key_type()
+        return {
+            "templateId": cls.template_id(),
+            "packageName": cls.__daml__.package.name,
+            "fields": {name: t.describe() for name, t in cls.field_types().items()},
+            "key": None if key_type is None else key_type.describe(),
+            "choices": [c.signature() for c in cls.choices().values()],
+        }
+
+
+@dataclass
+class TemplateDef(DataDef):
+    choices: dict[str, ChoiceDef] = field(default_factory=dict)
+
+
+class Package:
+    """A named, versioned set of templates and data types, with a package id that hashes its definition."""
+
+    def __init__(self, name: str, version: str) -> None:
+        if not ids.is_package_name(name):
+            raise ValueError(f"invalid package name {name!r}")
+        self.name, self.version = name, version
+        self.templates: dict[str, type[Template]] = {}
+        self.data_types: dict[str, type] = {}
+        self._package_id: str | None = None
+
+    def __repr__(self) -> str:
+        return f"Package({self.name!r}, {self.version!r})"
+
+    def _check_open(self, qualified_name: str) -> None:
+        if self._package_id is not None:
+            raise RuntimeError(f"{self!r} is already in use (its id is fixed); cannot add {qualified_name}")
+        if qualified_name in self.templates or qualified_name in self.data_types:
+            raise ValueError(f"{qualified_name} is declared twice in {self!r}")
+
+    def template(self, name: str, entity: str | None = None) -> Callable[[type[Template]], type[Template]]:
+        def register(cls: type[Template]) -> type[Template]:
+            module, entity_name = split_qualified_name(name, entity, cls.__name__)
+            choices = {k: v for k, v in vars(cls).items() if isinstance(v, ChoiceDef)}
+            archive = ChoiceDef(body=_archive_body, controller=lambda self: self.signatory(), name="Archive",
+                                template=cls)
+            definition = TemplateDef(module, entity_name, self, {**choices, "Archive": archive})
+            self._check_open(definition.qualified_name)
+            cls.__daml__ = definition
+            self.templates[definition.qualified_name] = cls
+            return cls
+
+        return register
+
+    def _data(self, name: str, entity: str | None, cls: type) -> DataDef:
+        module, entity_name = split_qualified_name(name, entity, cls.__name__)
+        data = DataDef(module, entity_name, self)
+        self._check_open(data.qualified_name)
+        self.data_types[data.qualified_name] = cls
+        return data
+
+    def record(self, name: str, entity: str | None = None) -> Callable[[type[Record]], type[Record]]:
+        def register(cls: type[Record]) -> type[Record]:
+            cls.__daml__ = self._data(name, entity, cls)
+            return cls
+
+        return register
+
+    def variant(self, name: str, entity: str | None = None) -> Callable[[type[Variant]], type[Variant]]:
+        def register(cls: type[Variant]) -> type[Variant]:
+            cls.__daml__ = self._data(name, entity, cls)
+            return cls
+
+        return register
+
+    def enum(self, name: str, entity: str | None = None) -> Callable[[type[enum.Enum]], type[enum.Enum]]:
+        def register(cls: type[enum.Enum]) -> type[enum.Enum]:
+            return mark_enum(cls, self._data(name, entity, cls))
+
+        return register
+
+    def describe(self) -> Json:
+        """The canonical description the package id hashes: names, types, parties' roles, choices' signatures."""
+
+        def data(cls: type) -> Json:
+            if isinstance(cls, type) and issubclass(cls, enum.Enum):
+                return {"enum": list(cls.__members__)}
+            kind = "variant" if issubclass(cls, Variant) else "record"
+            return {kind: {name: t.describe() for name, t in declared_types(cls).items()}}
+
+        templates = {}
+        for qualified_name, cls in sorted(self.templates.items()):
+            key_type = cls.key_type()
+            templates[qualified_name] = {
+                "fields": {name: t.describe() for name, t in cls.field_types().items()},
+                "key": None if key_type is None else key_type.describe(),
+                "choices": {name: c.signature() for name, c in sorted(cls.choices().items())},
+            }
+        return {
+            "name": self.name,
+            "version": self.version,
+            "templates": templates,
+            "dataTypes": {name: data(cls) for name, cls in sorted(self.data_types.items())},
+        }
+
+    @property
+    def package_id(self) -> str:
+        """64 lowercase hex: SHA-256 of the canonical description. Fixed on first use (the package is then closed)."""
+        if self._package_id is None:
+            canonical = json.dumps(self.describe(), sort_keys=True, separators=(",", ":"))
+            self._package_id = hashlib.sha256(canonical.encode()).hexdigest()
+        return self._package_id
+
+    def signature(self) -> Json:
+        return {
+            "packageId": self.package_id,
+            "packageName": self.name,
+            "packageVersion": self.version,
+            "templates": [cls.signature() for cls in self.templates.values()],
+        }

@@ -1,0 +1,135 @@
+"""The ledger: interprets submissions with the engine and commits them through the store's writer.
+
+This is where command deduplication, ledger time and update metadata are decided; routes hand it validated
+requests and get back committed updates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+import orjson
+
+from participant import errors
+from participant.engine.ids import IdGenerator
+from participant.engine.interpreter import Engine
+from participant.engine.ledger import Submission
+from participant.identity import Identity
+from participant.store.rows import UpdateRow
+from participant.store.store import Store
+from participant.store.writer import Batch
+from participant.timestamps import format_timestamp, now, parse_timestamp
+
+
+@dataclass(frozen=True)
+class Deduplication:
+    """How far back a change counts as a duplicate: a duration, or everything after an offset."""
+
+    duration: timedelta | None = None
+    after_offset: int | None = None
+
+    def wire(self, default: timedelta) -> dict:
+        if self.after_offset is not None:
+            return {"DeduplicationOffset": {"value": self.after_offset}}
+        d = self.duration or default
+        return {"DeduplicationDuration": {"value": {"seconds": int(d.total_seconds()),
+                                                    "nanos": d.microseconds * 1000}}}
+
+
+@dataclass(frozen=True)
+class CommandMeta:
+    user_id: str
+    command_id: str
+    workflow_id: str = ""
+    submission_id: str = ""
+    deduplication: Deduplication = field(default_factory=Deduplication)
+    min_ledger_time_abs: datetime | None = None
+    min_ledger_time_rel: timedelta | None = None
+    synchronizer_id: str = ""
+    trace_context: dict | None = None
+
+
+def change_key(user_id: str, act_as: tuple[str, ...], command_id: str) -> str:
+    """Canton's change id: (userId, actAs as a set, commandId)."""
+    return orjson.dumps([user_id, sorted(set(act_as)), command_id]).decode()
+
+
+class Ledger:
+    def __init__(self, store: Store, engine: Engine, identity: Identity, *,
+                 max_deduplication: timedelta = timedelta(days=7)) -> None:
+        self.store = store
+        self.engine = engine
+        self.identity = identity
+        self.max_deduplication = max_deduplication
+        self.ids = IdGenerator()
+        self._known_parties: set[str] = set()
+
+    async def is_known_party(self, party: str) -> bool:
+        """Parties are never removed, so a party once found is remembered."""
+        if party in self._known_parties:
+            return True
+        if await self.store.party(party) is None:
+            return False
+        self._known_parties.add(party)
+        return True
+
+    async def submit(self, submission: Submission, meta: CommandMeta) -> UpdateRow:
+        """Interpret and commit one submission as one transaction; returns it once it is durable."""
+        synchronizer = self.identity.default_synchronizer
+        if meta.synchronizer_id:
+            synchronizer = self.identity.synchronizer(meta.synchronizer_id)
+            if synchronizer is None:
+                raise errors.INVALID_ARGUMENT(
+                    f"Cannot submit to synchronizer {meta.synchronizer_id}: not connected to it")
+        dedup = meta.deduplication
+        if dedup.duration is not None and dedup.duration > self.max_deduplication:
+            raise errors.INVALID_DEDUPLICATION_PERIOD(
+                f"The given deduplication duration of {dedup.duration} exceeds the maximum deduplication "
+                f"duration of {self.max_deduplication}",
+                context={"max_deduplication_duration": str(self.max_deduplication)})
+        key = change_key(meta.user_id, submission.act_as, meta.command_id)
+        submission_id = meta.submission_id or self.ids.update_id()[4:40]
+
+        async def job(batch: Batch) -> UpdateRow:
+            record_time = now()
+            await self._check_duplicate(batch, key, dedup, record_time)
+            ledger_time = record_time
+            if meta.min_ledger_time_abs is not None:
+                ledger_time = max(ledger_time, meta.min_ledger_time_abs)
+            if meta.min_ledger_time_rel is not None:
+                ledger_time = max(ledger_time, record_time + meta.min_ledger_time_rel)
+            tx = await self.engine.submit(submission, batch, ledger_time=ledger_time,
+                                          synchronizer_id=synchronizer.id)
+            update = UpdateRow(
+                offset=batch.ledger_end + 1, update_id=self.ids.update_id(), kind="transaction",
+                command_id=meta.command_id, workflow_id=meta.workflow_id, user_id=meta.user_id,
+                submission_id=submission_id, act_as=submission.act_as, record_time=record_time,
+                effective_at=ledger_time, synchronizer_id=synchronizer.id, trace_context=meta.trace_context,
+                nodes=tx.nodes,
+            )
+            completion = (
+                update.offset, meta.user_id, meta.command_id, key, orjson.dumps(list(submission.act_as)).decode(),
+                submission_id, update.update_id, format_timestamp(record_time), synchronizer.id,
+                orjson.dumps(dedup.wire(self.max_deduplication)).decode(),
+            )
+            batch.stage_transaction(update, tx, key, completion)
+            return update
+
+        return await self.store.write(job)
+
+    async def _check_duplicate(self, batch: Batch, key: str, dedup: Deduplication, at: datetime) -> None:
+        latest = await batch.latest_completion(key)
+        if latest is None:
+            return
+        offset, submission_id, record_time = latest
+        if dedup.after_offset is not None:
+            duplicate = offset > dedup.after_offset
+        elif record_time is None:  # committed earlier in this very batch
+            duplicate = True
+        else:
+            window = dedup.duration if dedup.duration is not None else self.max_deduplication
+            duplicate = parse_timestamp(record_time) > at - window
+        if duplicate:
+            raise errors.DUPLICATE_COMMAND(
+                context={"existing_submission_id": submission_id, "completion_offset": str(offset)})

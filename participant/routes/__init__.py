@@ -1,0 +1,12 @@
+"""Starlette routes, one module per Ledger API service."""
+
+from __future__ import annotations
+
+from starlette.routing import BaseRoute
+
+
+def all_routes() -> list[BaseRoute]:
+    from participant.routes import commands, contracts, parties, state, updates, users, version
+
+    return [*state.routes, *commands.routes, *contracts.routes, *updates.routes, *parties.routes, *users.routes,
+            *version.routes]

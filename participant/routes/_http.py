@@ -1,0 +1,111 @@
+"""What every route shares: its context, decoding bodies as Canton does, authorization, and JSON answers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeVar
+
+import orjson
+import pydantic
+from starlette.requests import Request
+from starlette.responses import Response
+
+from participant.auth import Authenticator, Claims
+from participant.engine.registry import PackageRegistry
+from participant.errors import BadRequestBody, LedgerError
+from participant.identity import Identity
+from participant.ledger import Ledger
+from participant.settings import Settings
+from participant.store.store import Store
+
+M = TypeVar("M", bound=pydantic.BaseModel)
+
+
+@dataclass
+class Context:
+    settings: Settings
+    store: Store
+    ledger: Ledger
+    registry: PackageRegistry
+    identity: Identity
+    authenticator: Authenticator
+
+
+def context(request: Request) -> Context:
+    return request.app.state.context
+
+
+class BodyTooLarge(Exception):
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"request body exceeds the limit of {limit} bytes")
+        self.limit = limit
+
+
+async def read_body(request: Request) -> bytes:
+    """The raw body, refused as soon as it passes the size limit (a declared length is checked before reading)."""
+    limit = context(request).settings.max_body_bytes
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise BodyTooLarge(limit)
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise BodyTooLarge(limit)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def decode(request: Request, model: type[M]) -> M:
+    return decode_bytes(await read_body(request), model)
+
+
+def decode_bytes(body: bytes, model: type[M]) -> M:
+    """Parse a request body with the wire model; failures read like Canton's tapir/circe 400 answers."""
+    if not body.strip():
+        raise BadRequestBody("expected json value got '' (line 1, column 1)")
+    try:
+        return model.model_validate_json(body)
+    except pydantic.ValidationError as e:
+        raise BadRequestBody(describe_validation_error(e)) from None
+
+
+def describe_validation_error(e: pydantic.ValidationError) -> str:
+    parts = []
+    for err in e.errors(include_url=False):
+        path = ".".join(str(p) for p in err["loc"])
+        if err["type"] == "json_invalid":
+            parts.append(f"expected json value got {err.get('ctx', {}).get('error', err['msg'])}")
+        elif err["type"] == "missing":
+            parts.append(f"Missing required field at '{path}'")
+        else:
+            msg = err["msg"]
+            parts.append(f"{msg} at '{path}'" if path else msg)
+    return ", ".join(parts)
+
+
+async def claims(request: Request) -> Claims:
+    return await context(request).authenticator.claims_for(request.headers)
+
+
+def query_int(request: Request, name: str) -> int | None:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise BadRequestBody(f"Cannot parse integer value '{raw}'", where=f"query parameter {name}") from None
+
+
+def json(content, status: int = 200) -> Response:
+    """A JSON answer from a wire model or plain data (dicts built by `participant.shaping`)."""
+    if isinstance(content, pydantic.BaseModel):
+        body = content.model_dump_json(by_alias=True).encode()
+    else:
+        body = orjson.dumps(content)
+    return Response(body, status_code=status, media_type="application/json")
+
+
+def error_response(error: LedgerError) -> Response:
+    return Response(orjson.dumps(error.body()), status_code=error.status, media_type="application/json")

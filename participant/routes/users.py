@@ -1,0 +1,154 @@
+"""User management service: users, their rights, and the user behind the token."""
+
+from __future__ import annotations
+
+import base64
+
+from starlette.requests import Request
+from starlette.routing import Route
+
+from participant import errors
+from participant.api import CreateUserRequest, GrantUserRightsRequest, RevokeUserRightsRequest
+from participant.engine import ids
+from participant.routes._http import claims, context, decode, json, query_int
+from participant.store import admin
+from participant.store.rows import UserRow
+
+MAX_PAGE_SIZE = 1000
+_PARTY_KINDS = {"CanActAs", "CanReadAs", "CanExecuteAs"}
+
+
+def wire_user(u: UserRow) -> dict:
+    return {
+        "id": u.id,
+        "primaryParty": u.primary_party,
+        "isDeactivated": u.is_deactivated,
+        "metadata": {"resourceVersion": str(u.resource_version), "annotations": u.annotations},
+        "identityProviderId": u.identity_provider_id,
+        "primaryPartyAuthentication": u.primary_party_authentication,
+    }
+
+
+def wire_right(kind: str, party: str | None) -> dict:
+    return {"kind": {kind: {"value": {"party": party} if kind in _PARTY_KINDS else {}}}}
+
+
+def rights_of(wire_rights) -> list[tuple[str, str | None]]:
+    out = []
+    for r in wire_rights:
+        kind = r.kind.tag
+        if kind == "Empty":
+            raise errors.MISSING_FIELD("kind", context={"field_name": "kind"})
+        party = r.kind.value.value.party if kind in _PARTY_KINDS else None
+        if kind in _PARTY_KINDS and not ids.is_party_id_string(party):
+            raise errors.INVALID_ARGUMENT(f"Invalid party in right {kind}: {party!r}")
+        out.append((kind, party))
+    return out
+
+
+def _user_id(request: Request) -> str:
+    user_id = request.path_params["user_id"]
+    ids.require_user_id(user_id, "user_id")
+    return user_id
+
+
+async def _existing_user(request: Request, user_id: str) -> UserRow:
+    user = await context(request).store.user(user_id)
+    if user is None:
+        raise errors.USER_NOT_FOUND(f'getting user failed for unknown user "{user_id}"',
+                                    resources=[("USER", user_id)])
+    return user
+
+
+async def create_user(request: Request):
+    req = await decode(request, CreateUserRequest)
+    (await claims(request)).require_admin()
+    if req.user is None:
+        raise errors.MISSING_FIELD("user", context={"field_name": "user"})
+    u = req.user
+    ids.require_user_id(u.id, "user.id")
+    if u.primary_party and not ids.is_party_id_string(u.primary_party):
+        raise errors.INVALID_FIELD(f"Invalid field user.primary_party: {u.primary_party!r}",
+                                   context={"field_name": "user.primary_party"})
+    meta = u.metadata
+    row = UserRow(u.id, u.primary_party, u.is_deactivated, dict(meta.annotations) if meta else {}, 0,
+                  u.identity_provider_id, u.primary_party_authentication, ())
+    created = await admin.create_user(context(request).store, row, rights_of(req.rights))
+    return json({"user": wire_user(created)})
+
+
+async def list_users(request: Request):
+    (await claims(request)).require_admin()
+    size = query_int(request, "pageSize") or MAX_PAGE_SIZE
+    if size < 0:
+        raise errors.INVALID_ARGUMENT(f"Page size must be non-negative, got {size}")
+    size = min(size, MAX_PAGE_SIZE)
+    token = request.query_params.get("pageToken", "")
+    try:
+        after = base64.urlsafe_b64decode(token.encode()).decode() if token else ""
+    except ValueError:
+        raise errors.INVALID_ARGUMENT(f"Invalid page token {token!r}") from None
+    users = await context(request).store.users(after, size + 1)
+    more = len(users) > size
+    users = users[:size]
+    next_token = base64.urlsafe_b64encode(users[-1].id.encode()).decode() if more else ""
+    return json({"users": [wire_user(u) for u in users], "nextPageToken": next_token})
+
+
+async def get_user(request: Request):
+    user_id = _user_id(request)
+    (await claims(request)).require_self_or_admin(user_id)
+    return json({"user": wire_user(await _existing_user(request, user_id))})
+
+
+async def delete_user(request: Request):
+    user_id = _user_id(request)
+    (await claims(request)).require_admin()
+    await admin.delete_user(context(request).store, user_id)
+    return json({})
+
+
+async def list_rights(request: Request):
+    user_id = _user_id(request)
+    (await claims(request)).require_self_or_admin(user_id)
+    user = await _existing_user(request, user_id)
+    return json({"rights": [wire_right(k, p) for k, p in user.rights]})
+
+
+async def grant_rights(request: Request):
+    user_id = _user_id(request)
+    req = await decode(request, GrantUserRightsRequest)
+    (await claims(request)).require_admin()
+    if req.user_id and req.user_id != user_id:
+        raise errors.INVALID_ARGUMENT(f"The user id in the body ({req.user_id}) differs from the path ({user_id})")
+    granted = await admin.grant_rights(context(request).store, user_id, rights_of(req.rights))
+    return json({"newlyGrantedRights": [wire_right(k, p) for k, p in granted]})
+
+
+async def revoke_rights(request: Request):
+    user_id = _user_id(request)
+    req = await decode(request, RevokeUserRightsRequest)
+    (await claims(request)).require_admin()
+    if req.user_id and req.user_id != user_id:
+        raise errors.INVALID_ARGUMENT(f"The user id in the body ({req.user_id}) differs from the path ({user_id})")
+    revoked = await admin.revoke_rights(context(request).store, user_id, rights_of(req.rights))
+    return json({"newlyRevokedRights": [wire_right(k, p) for k, p in revoked]})
+
+
+async def authenticated_user(request: Request):
+    c = await claims(request)
+    if c.user_id is None:
+        raise errors.INVALID_TOKEN("the request carries no user: the participant runs without authentication")
+    return json({"user": wire_user(await _existing_user(request, c.user_id))})
+
+
+routes = [
+    Route("/v2/users", create_user, methods=["POST"]),
+    Route("/v2/users", list_users, methods=["GET"]),
+    Route("/v2/authenticated-user", authenticated_user, methods=["GET"]),
+    Route("/v2/users/{user_id}", get_user, methods=["GET"]),
+    Route("/v2/users/{user_id}", delete_user, methods=["DELETE"]),
+    Route("/v2/users/{user_id}/rights", list_rights, methods=["GET"]),
+    Route("/v2/users/{user_id}/rights", grant_rights, methods=["POST"]),
+    Route("/v2/users/{user_id}/rights", revoke_rights, methods=["PATCH"]),
+]

@@ -1,0 +1,28 @@
+"""The participant's settings: what `ledger-participant serve` is given on its command line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Settings:
+    db: Path
+    host: str = "127.0.0.1"
+    port: int = 7575
+    hs256_secret: str | None = None
+    public_key: Path | None = None
+    jwks: Path | None = None
+    no_auth: bool = False
+    demo: bool = False
+    packages: tuple[str, ...] = field(default_factory=tuple)
+    max_list_elements: int = 200
+    max_body_bytes: int = 4 * 1024 * 1024
+    synchronizer_aliases: tuple[str, ...] = ("global", "private")
+    max_deduplication_seconds: int = 7 * 24 * 3600
+    log_requests: bool = True
+
+    @property
+    def auth_configured(self) -> bool:
+        return bool(self.hs256_secret or self.public_key or self.jwks)

@@ -1,0 +1,223 @@
+"""From stored contracts and transaction nodes to the events of the JSON API, for a filter and a shape.
+
+Hot paths (the ACS stream) build plain dicts for orjson and splice stored JSON in unparsed; every shape built
+here is checked against the official schemas by the tests.
+"""
+
+from __future__ import annotations
+
+import base64
+
+import orjson
+
+from participant.engine.ledger import Contract, CreateNode, ExerciseNode, FetchNode
+from participant.filters import EventFilter, qualified_name
+from participant.store.rows import ContractRow, UpdateRow
+from participant.timestamps import format_timestamp
+
+ACS_DELTA = "TRANSACTION_SHAPE_ACS_DELTA"
+LEDGER_EFFECTS = "TRANSACTION_SHAPE_LEDGER_EFFECTS"
+
+
+def blob_of(contract: dict) -> str:
+    """The createdEventBlob: the contract as this participant stores it, for explicit disclosure."""
+    return base64.b64encode(orjson.dumps({"v": 1, **contract})).decode()
+
+
+def _created(*, offset: int, node_id: int, contract_id: str, template_id: str, argument, key, key_hash: str | None,
+             blob: str, witnesses: list[str], signatories: list[str], observers: list[str], created_at: str,
+             package_name: str, acs_delta: bool) -> dict:
+    return {
+        "offset": offset,
+        "nodeId": node_id,
+        "contractId": contract_id,
+        "templateId": template_id,
+        "contractKey": key,
+        "contractKeyHash": key_hash or "",
+        "createArgument": argument,
+        "createdEventBlob": blob,
+        "interfaceViews": [],
+        "witnessParties": witnesses,
+        "signatories": signatories,
+        "observers": observers,
+        "createdAt": created_at,
+        "packageName": package_name,
+        "representativePackageId": template_id.split(":", 1)[0],
+        "acsDelta": acs_delta,
+    }
+
+
+def created_event_of_row(row: ContractRow, witnesses: list[str], with_blob: bool) -> dict:
+    """A stored contract's create event; stored JSON is spliced in without parsing it."""
+    argument = orjson.Fragment(row.argument)
+    signatories = orjson.Fragment(row.signatories)
+    observers = orjson.Fragment(row.observers)
+    key = None if row.contract_key is None else orjson.Fragment(row.contract_key)
+    blob = blob_of(_stored_contract_fields(row)) if with_blob else ""
+    return _created(offset=row.create_offset, node_id=row.create_node_id, contract_id=row.contract_id,
+                    template_id=row.template_id, argument=argument, key=key, key_hash=row.key_hash, blob=blob,
+                    witnesses=witnesses, signatories=signatories, observers=observers, created_at=row.created_at,
+                    package_name=row.package_name, acs_delta=True)
+
+
+def _stored_contract_fields(row: ContractRow) -> dict:
+    return {
+        "contractId": row.contract_id, "templateId": row.template_id, "packageName": row.package_name,
+        "argument": orjson.loads(row.argument), "signatories": orjson.loads(row.signatories),
+        "observers": orjson.loads(row.observers),
+        "key": None if row.contract_key is None else orjson.loads(row.contract_key),
+        "keyHash": row.key_hash or "", "createdAt": row.created_at, "synchronizerId": row.synchronizer_id,
+    }
+
+
+def contract_fields(c: Contract) -> dict:
+    return {
+        "contractId": c.contract_id, "templateId": c.template_id, "packageName": c.package_name,
+        "argument": c.argument, "signatories": list(c.signatories), "observers": list(c.observers),
+        "key": c.key, "keyHash": c.key_hash, "createdAt": format_timestamp(c.created_at),
+        "synchronizerId": c.synchronizer_id,
+    }
+
+
+def created_event_of_contract(c: Contract, *, offset: int, node_id: int, witnesses: list[str], with_blob: bool,
+                              acs_delta: bool) -> dict:
+    return _created(offset=offset, node_id=node_id, contract_id=c.contract_id, template_id=c.template_id,
+                    argument=c.argument, key=c.key, key_hash=c.key_hash,
+                    blob=blob_of(contract_fields(c)) if with_blob else "", witnesses=witnesses,
+                    signatories=list(c.signatories), observers=list(c.observers),
+                    created_at=format_timestamp(c.created_at), package_name=c.package_name, acs_delta=acs_delta)
+
+
+def archived_event(*, offset: int, node_id: int, contract_id: str, template_id: str, package_name: str,
+                   witnesses: list[str]) -> dict:
+    return {
+        "offset": offset,
+        "nodeId": node_id,
+        "contractId": contract_id,
+        "templateId": template_id,
+        "witnessParties": witnesses,
+        "packageName": package_name,
+        "implementedInterfaces": [],
+    }
+
+
+def acs_entry(row: ContractRow, event_filter: EventFilter, token: str = "") -> dict | None:
+    """One element of an ACS snapshot, or None when the filter excludes the contract."""
+    qn = qualified_name(row.template_id)
+    witnesses = event_filter.witnesses(row.stakeholders, row.package_name, qn)
+    if not witnesses:
+        return None
+    event = created_event_of_row(row, witnesses, event_filter.blob(witnesses, row.package_name, qn))
+    return {
+        "workflowId": row.workflow_id,
+        "contractEntry": {"JsActiveContract": {
+            "createdEvent": event,
+            "synchronizerId": row.synchronizer_id,
+            "reassignmentCounter": row.reassignment_counter,
+        }},
+        "streamContinuationToken": token,
+    }
+
+
+def transaction(update: UpdateRow, shape: str, event_filter: EventFilter, *, show_command_id: bool) -> dict:
+    """The JsTransaction of an update, as the requesting parties see it in the given shape."""
+    events = acs_delta_events(update, event_filter) if shape == ACS_DELTA else ledger_effects_events(
+        update, event_filter)
+    return {
+        "updateId": update.update_id,
+        "commandId": update.command_id if show_command_id else "",
+        "workflowId": update.workflow_id,
+        "effectiveAt": format_timestamp(update.effective_at),
+        "events": events,
+        "offset": update.offset,
+        "synchronizerId": update.synchronizer_id,
+        "traceContext": update.trace_context,
+        "recordTime": format_timestamp(update.record_time),
+        "externalTransactionHash": None,
+        "paidTrafficCost": None,
+    }
+
+
+def acs_delta_events(update: UpdateRow, event_filter: EventFilter) -> list[dict]:
+    """Creates and archives only, transient contracts left out; witnesses are the requested stakeholders."""
+    created = {n.contract.contract_id for n in update.nodes if isinstance(n, CreateNode)}
+    consumed = {n.contract_id for n in update.nodes if isinstance(n, ExerciseNode) and n.consuming}
+    events = []
+    for n in update.nodes:
+        if isinstance(n, CreateNode) and n.contract.contract_id not in consumed:
+            c = n.contract
+            qn = qualified_name(c.template_id)
+            witnesses = event_filter.witnesses(c.stakeholders, c.package_name, qn)
+            if witnesses:
+                events.append({"CreatedEvent": created_event_of_contract(
+                    c, offset=update.offset, node_id=n.node_id, witnesses=witnesses,
+                    with_blob=event_filter.blob(witnesses, c.package_name, qn), acs_delta=True)})
+        elif isinstance(n, ExerciseNode) and n.consuming and n.contract_id not in created:
+            witnesses = event_filter.witnesses(n.stakeholders, n.package_name, qualified_name(n.template_id))
+            if witnesses:
+                events.append({"ArchivedEvent": archived_event(
+                    offset=update.offset, node_id=n.node_id, contract_id=n.contract_id,
+                    template_id=n.template_id, package_name=n.package_name, witnesses=witnesses)})
+    return events
+
+
+def informees(node) -> set[str]:
+    """Who the Daml ledger model shows a node to."""
+    if isinstance(node, CreateNode):
+        return set(node.contract.stakeholders)
+    if isinstance(node, ExerciseNode):
+        base = set(node.stakeholders) if node.consuming else set(node.signatories)
+        return base | set(node.acting_parties) | set(node.choice_observers)
+    if isinstance(node, FetchNode):
+        return set(node.stakeholders) | set(node.acting_parties)
+    return set()
+
+
+def ledger_effects_events(update: UpdateRow, event_filter: EventFilter) -> list[dict]:
+    """Creates and exercises, each shown to the requested parties that witness it (informees of the node or of
+    any node above it)."""
+    nodes = {n.node_id: n for n in update.nodes}
+    witnessed: dict[int, set[str]] = {}
+    roots = set(nodes) - {c for n in update.nodes if isinstance(n, ExerciseNode) for c in n.children}
+    stack = [(r, set()) for r in sorted(roots, reverse=True)]
+    while stack:
+        node_id, inherited = stack.pop()
+        node = nodes[node_id]
+        seen = inherited | informees(node)
+        witnessed[node_id] = seen
+        if isinstance(node, ExerciseNode):
+            stack.extend((c, seen) for c in reversed(node.children))
+    consumed = {n.contract_id for n in update.nodes if isinstance(n, ExerciseNode) and n.consuming}
+    created = {n.contract.contract_id for n in update.nodes if isinstance(n, CreateNode)}
+    events = []
+    for n in update.nodes:
+        if isinstance(n, CreateNode):
+            c = n.contract
+            qn = qualified_name(c.template_id)
+            witnesses = event_filter.witnesses(witnessed[n.node_id], c.package_name, qn)
+            if witnesses:
+                events.append({"CreatedEvent": created_event_of_contract(
+                    c, offset=update.offset, node_id=n.node_id, witnesses=witnesses,
+                    with_blob=event_filter.blob(witnesses, c.package_name, qn),
+                    acs_delta=c.contract_id not in consumed)})
+        elif isinstance(n, ExerciseNode):
+            witnesses = event_filter.witnesses(witnessed[n.node_id], n.package_name, qualified_name(n.template_id))
+            if witnesses:
+                events.append({"ExercisedEvent": {
+                    "offset": update.offset,
+                    "nodeId": n.node_id,
+                    "contractId": n.contract_id,
+                    "templateId": n.template_id,
+                    "interfaceId": None,
+                    "choice": n.choice,
+                    "choiceArgument": n.choice_argument,
+                    "actingParties": list(n.acting_parties),
+                    "consuming": n.consuming,
+                    "witnessParties": witnesses,
+                    "lastDescendantNodeId": n.last_descendant_node_id,
+                    "exerciseResult": n.exercise_result,
+                    "packageName": n.package_name,
+                    "implementedInterfaces": [],
+                    "acsDelta": n.consuming and n.contract_id not in created,
+                }})
+    return events

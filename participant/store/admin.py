@@ -1,0 +1,105 @@
+"""Writes of users, rights and parties: each one job of the single writer, checked against committed state."""
+
+from __future__ import annotations
+
+import orjson
+
+from participant import errors
+from participant.store import sql
+from participant.store.rows import UserRow
+from participant.store.store import Store
+from participant.store.writer import Batch
+
+ADMIN_USER = "participant_admin"
+
+Right = tuple[str, str | None]
+
+
+async def _exists(batch: Batch, statement: str, key: str) -> bool:
+    return await (await batch.conn.execute(statement, (key,))).fetchone() is not None
+
+
+def _user_not_found(user_id: str) -> errors.LedgerError:
+    return errors.USER_NOT_FOUND(f'getting user failed for unknown user "{user_id}"', resources=[("USER", user_id)])
+
+
+async def create_user(store: Store, user: UserRow, rights: list[Right]) -> UserRow:
+    async def job(batch: Batch) -> UserRow:
+        if await _exists(batch, sql.USER, user.id):
+            raise errors.USER_ALREADY_EXISTS(f'creating user failed for existing user "{user.id}"',
+                                             resources=[("USER", user.id)])
+        batch.write(sql.INSERT_USER, (user.id, user.primary_party, int(user.is_deactivated),
+                                      orjson.dumps(user.annotations).decode(), user.identity_provider_id,
+                                      int(user.primary_party_authentication)))
+        for kind, party in dict.fromkeys(rights):
+            batch.write(sql.INSERT_RIGHT, (user.id, kind, party or ""))
+        return user
+
+    return await store.write(job)
+
+
+async def delete_user(store: Store, user_id: str) -> None:
+    async def job(batch: Batch) -> None:
+        if not await _exists(batch, sql.USER, user_id):
+            raise _user_not_found(user_id)
+        batch.write(sql.DELETE_RIGHTS_OF_USER, (user_id,))
+        batch.write(sql.DELETE_USER, (user_id,))
+
+    await store.write(job)
+
+
+async def grant_rights(store: Store, user_id: str, rights: list[Right]) -> list[Right]:
+    """Grant rights; returns those the user did not have already."""
+    async def job(batch: Batch) -> list[Right]:
+        if not await _exists(batch, sql.USER, user_id):
+            raise _user_not_found(user_id)
+        held = {(k, p or None) for k, p in await (await batch.conn.execute(sql.RIGHTS_OF_USER, (user_id,))).fetchall()}
+        new = [r for r in dict.fromkeys(rights) if r not in held]
+        for kind, party in new:
+            batch.write(sql.INSERT_RIGHT, (user_id, kind, party or ""))
+        return new
+
+    return await store.write(job)
+
+
+async def revoke_rights(store: Store, user_id: str, rights: list[Right]) -> list[Right]:
+    """Revoke rights; returns those the user actually had."""
+    async def job(batch: Batch) -> list[Right]:
+        if not await _exists(batch, sql.USER, user_id):
+            raise _user_not_found(user_id)
+        held = {(k, p or None) for k, p in await (await batch.conn.execute(sql.RIGHTS_OF_USER, (user_id,))).fetchall()}
+        gone = [r for r in dict.fromkeys(rights) if r in held]
+        for kind, party in gone:
+            batch.write(sql.DELETE_RIGHT, (user_id, kind, party or ""))
+        return gone
+
+    return await store.write(job)
+
+
+async def allocate_party(store: Store, party: str, annotations: dict[str, str], identity_provider_id: str = "",
+                         user_id: str = "") -> str:
+    """Allocate a party; with `user_id`, that user also gets CanActAs for it (Canton's self-allocation)."""
+    async def job(batch: Batch) -> str:
+        if await _exists(batch, sql.PARTY, party):
+            raise errors.INVALID_ARGUMENT(f"Party already exists: party {party} is already allocated on this node",
+                                          resources=[("PARTY", party)])
+        if user_id and not await _exists(batch, sql.USER, user_id):
+            raise _user_not_found(user_id)
+        batch.write(sql.INSERT_PARTY, (party, orjson.dumps(annotations).decode(), identity_provider_id))
+        if user_id:
+            batch.write(sql.INSERT_RIGHT, (user_id, "CanActAs", party))
+        return party
+
+    return await store.write(job)
+
+
+async def ensure_admin_user(store: Store) -> None:
+    """The participant_admin user, with ParticipantAdmin, exists from the first start on (as on Canton)."""
+    if await store.user(ADMIN_USER) is not None:
+        return
+    admin = UserRow(ADMIN_USER, "", False, {}, 0, "", False, (("ParticipantAdmin", None),))
+    try:
+        await create_user(store, admin, list(admin.rights))
+    except errors.LedgerError as e:
+        if e.code is not errors.USER_ALREADY_EXISTS:  # another process made it first
+            raise

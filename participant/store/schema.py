@@ -1,0 +1,122 @@
+"""The database schema, versioned with `PRAGMA user_version` and migrated forward at start."""
+
+from __future__ import annotations
+
+import aiosqlite
+
+# Each entry migrates from version i to i + 1. Never edit a released entry: append a new one.
+MIGRATIONS: list[str] = [
+    """
+    CREATE TABLE meta (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+
+    -- One row per committed update; the offset is the update's position on the ledger.
+    CREATE TABLE updates (
+        "offset"        INTEGER PRIMARY KEY,
+        update_id       TEXT NOT NULL UNIQUE,
+        kind            TEXT NOT NULL,          -- 'transaction' | 'reassignment'
+        command_id      TEXT NOT NULL,
+        workflow_id     TEXT NOT NULL,
+        user_id         TEXT NOT NULL,
+        submission_id   TEXT NOT NULL,
+        act_as          TEXT NOT NULL,          -- JSON array
+        record_time     TEXT NOT NULL,
+        effective_at    TEXT NOT NULL,
+        synchronizer_id TEXT NOT NULL,
+        trace_context   TEXT,                   -- JSON object or NULL
+        body            TEXT NOT NULL           -- JSON: the nodes (transactions) or events (reassignments)
+    );
+
+    -- Every contract ever created and not yet pruned; seq is activation order.
+    CREATE TABLE contracts (
+        seq                  INTEGER PRIMARY KEY,
+        contract_id          TEXT NOT NULL UNIQUE,
+        template_id          TEXT NOT NULL,     -- packageId:Module:Entity
+        package_name         TEXT NOT NULL,
+        argument             TEXT NOT NULL,     -- JSON, output encoding
+        signatories          TEXT NOT NULL,     -- JSON array
+        observers            TEXT NOT NULL,     -- JSON array
+        contract_key         TEXT,              -- JSON or NULL
+        key_hash             TEXT,              -- NULL when the template has no key
+        created_at           TEXT NOT NULL,
+        synchronizer_id      TEXT NOT NULL,
+        reassignment_counter INTEGER NOT NULL DEFAULT 0,
+        workflow_id          TEXT NOT NULL,
+        create_offset        INTEGER NOT NULL,
+        create_node_id       INTEGER NOT NULL,
+        archive_offset       INTEGER,
+        archive_node_id      INTEGER
+    );
+    CREATE INDEX contracts_by_create_offset ON contracts (create_offset);
+    CREATE INDEX contracts_by_archive_offset ON contracts (archive_offset) WHERE archive_offset IS NOT NULL;
+    CREATE UNIQUE INDEX contracts_active_key ON contracts (package_name, template_id, key_hash)
+        WHERE archive_offset IS NULL AND key_hash IS NOT NULL;
+
+    -- Serves party filters: which contracts a party is a stakeholder of, in activation order.
+    CREATE TABLE stakeholders (
+        party TEXT NOT NULL,
+        seq   INTEGER NOT NULL,
+        PRIMARY KEY (party, seq)
+    ) WITHOUT ROWID;
+
+    -- Successful submissions, for the completion stream and command deduplication.
+    CREATE TABLE completions (
+        "offset"      INTEGER PRIMARY KEY,
+        user_id       TEXT NOT NULL,
+        command_id    TEXT NOT NULL,
+        change_key    TEXT NOT NULL,            -- user id, sorted actAs and command id, as one string
+        act_as        TEXT NOT NULL,            -- JSON array
+        submission_id TEXT NOT NULL,
+        update_id     TEXT NOT NULL,
+        record_time   TEXT NOT NULL,
+        synchronizer_id TEXT NOT NULL,
+        dedup_period  TEXT NOT NULL             -- JSON: the DeduplicationPeriod as submitted
+    );
+    CREATE INDEX completions_by_change ON completions (change_key, "offset");
+
+    CREATE TABLE parties (
+        party               TEXT PRIMARY KEY,
+        annotations         TEXT NOT NULL DEFAULT '{}',
+        resource_version    INTEGER NOT NULL DEFAULT 0,
+        identity_provider_id TEXT NOT NULL DEFAULT ''
+    );
+
+    CREATE TABLE users (
+        id                   TEXT PRIMARY KEY,
+        primary_party        TEXT NOT NULL DEFAULT '',
+        is_deactivated       INTEGER NOT NULL DEFAULT 0,
+        annotations          TEXT NOT NULL DEFAULT '{}',
+        resource_version     INTEGER NOT NULL DEFAULT 0,
+        identity_provider_id TEXT NOT NULL DEFAULT '',
+        primary_party_authentication INTEGER NOT NULL DEFAULT 0
+    );
+
+    CREATE TABLE user_rights (
+        user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        kind    TEXT NOT NULL,
+        party   TEXT NOT NULL DEFAULT '',       -- '' for rights without a party
+        PRIMARY KEY (user_id, kind, party)
+    ) WITHOUT ROWID;
+    """,
+]
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class NewerSchemaError(RuntimeError):
+    pass
+
+
+async def migrate(conn: aiosqlite.Connection) -> None:
+    """Bring the database to SCHEMA_VERSION; each step is one atomic transaction."""
+    (version,) = await (await conn.execute("PRAGMA user_version")).fetchone()
+    if version > SCHEMA_VERSION:
+        raise NewerSchemaError(
+            f"database schema version {version} is newer than this program's ({SCHEMA_VERSION}); upgrade ledger-tui"
+        )
+    for target in range(version + 1, SCHEMA_VERSION + 1):
+        script = MIGRATIONS[target - 1]
+        # executescript commits first; BEGIN makes the step and its version bump one transaction.
+        await conn.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {target};\nCOMMIT;")

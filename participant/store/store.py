@@ -1,0 +1,206 @@
+"""The store: the only owner of the SQLite database. Reads go through a reader connection; writes through the
+single `Writer`, whose group commits are durable (WAL, synchronous=FULL) before anyone is answered."""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiosqlite
+import orjson
+
+from participant.store import sql
+from participant.store.rows import (
+    CONTRACT_COLUMNS,
+    CompletionRow,
+    ContractRow,
+    PartyRow,
+    UpdateRow,
+    UserRow,
+)
+from participant.store.schema import migrate
+from participant.store.writer import Job, Writer
+from participant.timestamps import parse_timestamp
+
+BUSY_TIMEOUT_MS = 10_000
+
+
+async def connect(path: Path | str) -> aiosqlite.Connection:
+    conn = await aiosqlite.connect(path, isolation_level=None)  # transactions are explicit
+    await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    await conn.execute("PRAGMA journal_mode = WAL")
+    await conn.execute("PRAGMA synchronous = FULL")
+    await conn.execute("PRAGMA foreign_keys = ON")
+    return conn
+
+
+class Store:
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self._read: aiosqlite.Connection | None = None
+        self._write: aiosqlite.Connection | None = None
+        self._writer: Writer | None = None
+        self.ledger_end = 0
+
+    async def open(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._write = await connect(self.path)
+        await migrate(self._write)
+        self.ledger_end = await self._scalar(self._write, sql.LEDGER_END)
+        next_seq = await self._scalar(self._write, sql.NEXT_SEQ)
+        self._read = await connect(self.path)
+        self._writer = Writer(self._write, self.ledger_end, next_seq, self._advance)
+        self._writer.start()
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            await self._writer.stop()
+        for conn in (self._read, self._write):
+            if conn is not None:
+                await conn.close()
+        self._read = self._write = self._writer = None
+
+    async def __aenter__(self) -> Store:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
+
+    def _advance(self, ledger_end: int) -> None:
+        self.ledger_end = ledger_end
+
+    @staticmethod
+    async def _scalar(conn: aiosqlite.Connection, statement: str, params: tuple = ()):
+        row = await (await conn.execute(statement, params)).fetchone()
+        return None if row is None else row[0]
+
+    async def _one(self, statement: str, params: tuple = ()):
+        return await (await self.read.execute(statement, params)).fetchone()
+
+    async def _all(self, statement: str, params: tuple | dict = ()):
+        return await (await self.read.execute(statement, params)).fetchall()
+
+    @property
+    def read(self) -> aiosqlite.Connection:
+        assert self._read is not None, "store is not open"
+        return self._read
+
+    # --- writes
+
+    async def write(self, job: Job):
+        """Run `job(batch)` in the next group commit; its result is returned once the commit is durable."""
+        assert self._writer is not None, "store is not open"
+        return await self._writer.submit(job)
+
+    # --- metadata
+
+    async def meta(self, key: str) -> str | None:
+        return await self._scalar(self.read, sql.GET_META, (key,))
+
+    async def set_meta_once(self, key: str, value: str) -> str:
+        """Set `key` unless it is set already; returns the value in force (used for identities made at first start)."""
+        async def job(batch):
+            current = await self._scalar(batch.conn, sql.GET_META, (key,))
+            if current is not None:
+                return current
+            batch.write(sql.SET_META, (key, value))
+            return value
+
+        return await self.write(job)
+
+    async def pruned_offset(self) -> int:
+        return int(await self.meta("pruned_offset") or 0)
+
+    # --- contracts
+
+    async def contract(self, contract_id: str) -> ContractRow | None:
+        row = await self._one(sql.CONTRACT_BY_ID, (contract_id,))
+        return None if row is None else ContractRow(*row)
+
+    async def active_contracts(self, offset: int, parties: list[str] | None, *, after_seq: int = 0,
+                               page_size: int = 500) -> AsyncIterator[list[ContractRow]]:
+        """Pages of the contracts active at `offset` in activation order, all or those of `parties`' stakeholders.
+
+        Memory stays at one page whatever the size of the snapshot."""
+        while True:
+            if parties is None:
+                rows = await self._all(sql.ACS_ALL, {"offset": offset, "after": after_seq, "limit": page_size})
+                page = [ContractRow(*r) for r in rows]
+            else:
+                page = await self._contracts_of_parties(offset, parties, after_seq, page_size)
+            if page:
+                yield page
+            if len(page) < page_size:
+                return
+            after_seq = page[-1].seq
+
+    async def _contracts_of_parties(self, offset: int, parties: list[str], after: int,
+                                    limit: int) -> list[ContractRow]:
+        per_party = []
+        for party in parties:
+            rows = await self._all(sql.ACS_SEQS_OF_PARTY,
+                                   {"party": party, "after": after, "offset": offset, "limit": limit})
+            per_party.append([r[0] for r in rows])
+        seqs: list[int] = []
+        for seq in heapq.merge(*per_party):
+            if not seqs or seqs[-1] != seq:
+                seqs.append(seq)
+                if len(seqs) == limit:
+                    break
+        if not seqs:
+            return []
+        statement = sql.CONTRACTS_BY_SEQ.format(columns=CONTRACT_COLUMNS, marks=", ".join("?" * len(seqs)))
+        return [ContractRow(*r) for r in await self._all(statement, tuple(seqs))]
+
+    # --- updates and completions
+
+    async def updates(self, begin_exclusive: int, end_inclusive: int, limit: int) -> list[UpdateRow]:
+        rows = await self._all(sql.UPDATES_RANGE, (begin_exclusive, end_inclusive, limit))
+        return [UpdateRow.from_sql(r) for r in rows]
+
+    async def update_at(self, offset: int) -> UpdateRow | None:
+        row = await self._one(sql.UPDATE_BY_OFFSET, (offset,))
+        return None if row is None else UpdateRow.from_sql(row)
+
+    async def update_by_id(self, update_id: str) -> UpdateRow | None:
+        row = await self._one(sql.UPDATE_BY_ID, (update_id,))
+        return None if row is None else UpdateRow.from_sql(row)
+
+    async def completions(self, begin_exclusive: int, user_id: str, limit: int) -> list[CompletionRow]:
+        rows = await self._all(sql.COMPLETIONS_RANGE, (begin_exclusive, user_id, limit))
+        return [
+            CompletionRow(offset=r[0], user_id=r[1], command_id=r[2], act_as=tuple(orjson.loads(r[4])),
+                          submission_id=r[5], update_id=r[6], record_time=parse_timestamp(r[7]),
+                          synchronizer_id=r[8], dedup_period=orjson.loads(r[9]))
+            for r in rows
+        ]
+
+    # --- users and parties
+
+    async def user(self, user_id: str) -> UserRow | None:
+        row = await self._one(sql.USER, (user_id,))
+        if row is None:
+            return None
+        return await self._user_row(row)
+
+    async def _user_row(self, row) -> UserRow:
+        rights = await self._all(sql.RIGHTS_OF_USER, (row[0],))
+        return UserRow(
+            id=row[0], primary_party=row[1], is_deactivated=bool(row[2]), annotations=orjson.loads(row[3]),
+            resource_version=row[4], identity_provider_id=row[5], primary_party_authentication=bool(row[6]),
+            rights=tuple((kind, party or None) for kind, party in rights),
+        )
+
+    async def users(self, after_id: str, limit: int) -> list[UserRow]:
+        return [await self._user_row(r) for r in await self._all(sql.USERS_PAGE, (after_id, limit))]
+
+    async def party(self, party: str) -> PartyRow | None:
+        row = await self._one(sql.PARTY, (party,))
+        return None if row is None else PartyRow(row[0], orjson.loads(row[1]), row[2], row[3])
+
+    async def parties(self, after: str, limit: int, prefix: str = "") -> list[PartyRow]:
+        pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        rows = await self._all(sql.PARTIES_PAGE, (after, pattern, limit))
+        return [PartyRow(r[0], orjson.loads(r[1]), r[2], r[3]) for r in rows]

@@ -1,0 +1,28 @@
+"""Timestamps as the Ledger API prints them: UTC, `Z`, fraction in 0, 3, 6 or 9 digits (Java's Instant.toString)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def format_timestamp(t: datetime) -> str:
+    t = t.astimezone(UTC)
+    base = t.strftime("%Y-%m-%dT%H:%M:%S")
+    micros = t.microsecond
+    if micros == 0:
+        return base + "Z"
+    if micros % 1000 == 0:
+        return f"{base}.{micros // 1000:03d}Z"
+    return f"{base}.{micros:06d}Z"
+
+
+def parse_timestamp(text: str) -> datetime:
+    """Parse an RFC 3339 timestamp with `Z` or an offset; raises ValueError otherwise."""
+    t = datetime.fromisoformat(text.replace("z", "Z"))
+    if t.tzinfo is None:
+        raise ValueError(f"timestamp without a time zone: {text!r}")
+    return t.astimezone(UTC)

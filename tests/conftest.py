@@ -1,0 +1,169 @@
+"""Shared fixtures: a fresh participant per test, in-process (ASGI) or as a real server on a loopback port."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from participant.auth import mint_token
+from participant.server import create_app
+from participant.settings import Settings
+from tests.spec import validate_response
+
+SECRET = "test-secret-with-enough-bytes-for-hs256!"
+
+
+def token(user: str, **kwargs) -> str:
+    return mint_token(hs256_secret=SECRET, user_id=user, **kwargs)
+
+
+def bearer(user: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token(user)}"}
+
+
+ADMIN = bearer("participant_admin")
+
+
+@dataclass
+class Ledger:
+    """A client of one participant with helpers for the common setup steps; checks every JSON answer
+    against the official spec."""
+
+    http: httpx.AsyncClient
+    check_spec: bool = True
+
+    async def call(self, method: str, path: str, *, user: str | None = "participant_admin", json=None,
+                   headers: dict | None = None, params=None, content=None) -> httpx.Response:
+        h = dict(headers or {})
+        if user is not None:
+            h.update(bearer(user))
+        r = await self.http.request(method, path, json=json, headers=h, params=params, content=content)
+        if self.check_spec and r.headers.get("content-type", "").startswith("application/json"):
+            validate_response(method, path.split("?")[0], r.status_code, r.json())
+        return r
+
+    async def post(self, path: str, body, **kw) -> httpx.Response:
+        return await self.call("POST", path, json=body, **kw)
+
+    async def get(self, path: str, **kw) -> httpx.Response:
+        return await self.call("GET", path, **kw)
+
+    async def party(self, hint: str, *, user: bool = True) -> str:
+        """Allocate a party and a user of the same name acting and reading as it."""
+        r = await self.post("/v2/parties", {"partyIdHint": hint})
+        assert r.status_code == 200, r.text
+        party = r.json()["partyDetails"]["party"]
+        if user:
+            rights = [{"kind": {"CanActAs": {"value": {"party": party}}}},
+                      {"kind": {"CanReadAs": {"value": {"party": party}}}}]
+            r = await self.post("/v2/users", {"user": {"id": hint, "primaryParty": party}, "rights": rights})
+            assert r.status_code == 200, r.text
+        return party
+
+    async def create_iou(self, issuer: str, owner: str, amount: str = "100.0", currency: str = "USD", *,
+                         user: str, observers: list[str] | None = None, act_as: list[str] | None = None) -> dict:
+        body = {"commands": {
+            "commands": [{"CreateCommand": {"templateId": "#model-tests:Iou:Iou", "createArguments": {
+                "issuer": issuer, "owner": owner, "currency": currency, "amount": amount,
+                "observers": observers or []}}}],
+            "commandId": f"create-{os.urandom(6).hex()}", "actAs": act_as or [issuer, owner]}}
+        r = await self.post("/v2/commands/submit-and-wait-for-transaction", body, user=user)
+        assert r.status_code == 200, r.text
+        return r.json()["transaction"]
+
+    async def exercise(self, template: str, cid: str, choice: str, argument: dict, *, act_as: list[str], user: str,
+                       transaction_format: dict | None = None) -> httpx.Response:
+        body: dict = {"commands": {
+            "commands": [{"ExerciseCommand": {"templateId": template, "contractId": cid, "choice": choice,
+                                              "choiceArgument": argument}}],
+            "commandId": f"ex-{os.urandom(6).hex()}", "actAs": act_as}}
+        if transaction_format is not None:
+            body["transactionFormat"] = transaction_format
+        return await self.post("/v2/commands/submit-and-wait-for-transaction", body, user=user)
+
+    async def ledger_end(self) -> int:
+        return (await self.get("/v2/state/ledger-end")).json()["offset"]
+
+
+def settings_for(db: Path, **overrides) -> Settings:
+    base = {"db": db, "hs256_secret": SECRET, "log_requests": False}
+    base.update(overrides)
+    return Settings(**base)
+
+
+@pytest.fixture
+async def participant_app(tmp_path):
+    """The participant app with its lifespan running, on a fresh database."""
+    app = create_app(settings_for(tmp_path / "ledger.db"))
+    async with app.router.lifespan_context(app):
+        yield app
+
+
+@pytest.fixture
+async def ledger(participant_app) -> AsyncIterator[Ledger]:
+    transport = httpx.ASGITransport(app=participant_app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
+        yield Ledger(http)
+
+
+@pytest.fixture
+async def alice_bob(ledger) -> tuple[str, str]:
+    return await ledger.party("Alice"), await ledger.party("Bob")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class ServerProcess:
+    url: str
+    db: Path
+    process: subprocess.Popen
+    args: list[str]
+
+    def stop(self, sig: int | None = None) -> None:
+        if self.process.poll() is None:
+            if sig is None:
+                self.process.terminate()
+            else:
+                self.process.send_signal(sig)
+            self.process.wait(timeout=20)
+
+
+def start_server(db: Path, *extra: str, port: int | None = None) -> ServerProcess:
+    """`ledger-participant serve` as a subprocess on a free loopback port; returns once it answers."""
+    port = port or free_port()
+    args = [sys.executable, "-m", "participant.cli", "serve", "--db", str(db), "--port", str(port), "--quiet",
+            *extra]
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited with {process.returncode}: {process.stdout.read()}")
+        try:
+            if httpx.get(f"{url}/v2/version", timeout=1).status_code == 200:
+                return ServerProcess(url, db, process, args)
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("server did not start within 60 s")
+
+
+@pytest.fixture
+def server(tmp_path) -> Iterator[ServerProcess]:
+    s = start_server(tmp_path / "ledger.db", "--hs256-secret", SECRET)
+    yield s
+    s.stop()
