@@ -40,13 +40,13 @@ async def seed_demo(ctx: Context, *, ious: int = 300, seed: int = 7) -> bool:
                                     [("CanActAs", party), ("CanReadAs", party)])
         parties[name] = party
     seeder = _Seeder(ctx, random.Random(seed))
-    owned: list[tuple[str, str, str, str]] = []  # (cid, issuer, owner, currency)
+    owned: list[tuple[str, str, str]] = []  # (contract id, issuer's name, owner's name)
     for _ in range(ious):
         issuer, owner = seeder.rng.choice(NAMES), seeder.rng.choice(NAMES)
         currency = seeder.rng.choice(CURRENCIES)
         amount = Decimal(seeder.rng.randrange(100, 100_000)) / 100
         cid = await seeder.create(parties[issuer], parties[owner], currency, amount)
-        owned.append((cid, issuer, owner, currency))
+        owned.append((cid, issuer, owner))
     await seeder.history(owned, parties)
     await ctx.store.set_meta_once("demo_seeded", "1")
     log.info("demo ledger seeded: ledger end %d", ctx.store.ledger_end)
@@ -72,11 +72,11 @@ class _Seeder:
     async def exercise(self, party: str, template: str, cid: str, choice: str, argument: dict):
         return await self._submit([party], ExerciseCommand(template, cid, choice, argument))
 
-    async def history(self, owned: list[tuple[str, str, str, str]], parties: dict[str, str]) -> None:
+    async def history(self, owned: list[tuple[str, str, str]], parties: dict[str, str]) -> None:
         """Walk a third of the Ious through the choices of the model."""
         rng = self.rng
         rng.shuffle(owned)
-        for cid, issuer, owner, currency in owned[: len(owned) // 3]:
+        for cid, issuer, owner in owned[: len(owned) // 3]:
             action = rng.choice(("transfer-accept", "transfer-reject", "transfer-cancel", "transfer-pending",
                                  "split", "observer", "archive"))
             others = [n for n in NAMES if n != owner]
@@ -97,8 +97,8 @@ class _Seeder:
             elif action == "observer":
                 await self.exercise(parties[owner], IOU, cid, "Iou_AddObserver",
                                     {"newObserver": parties[rng.choice(others)]})
-            else:
-                await self.exercise(parties[owner], IOU, cid, "Archive", {})
+            else:  # Archive is controlled by all signatories
+                await self._submit([parties[issuer], parties[owner]], ExerciseCommand(IOU, cid, "Archive", {}))
 
 
 def _created(update) -> list[str]:

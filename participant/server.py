@@ -7,9 +7,9 @@ Nothing is built at import time; the lifespan opens the database and hands every
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
 import logging
 import time
+from collections.abc import Callable
 
 import orjson
 from starlette.applications import Starlette
@@ -27,8 +27,8 @@ from participant.ledger import Ledger
 from participant.routes import all_routes
 from participant.routes._http import BodyTooLarge, Context, error_response
 from participant.settings import Settings
-from participant.store.store import Store
 from participant.store.admin import ensure_admin_user
+from participant.store.store import Store
 
 log = logging.getLogger("participant")
 access_log = logging.getLogger("participant.access")
