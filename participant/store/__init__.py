@@ -1,0 +1,1 @@
+"""Storage: the SQLite schema, the single writer, reads and pruning. The only place with SQL."""

@@ -1,0 +1,37 @@
+"""Fixtures of the HTTP tests: a read-any-party user, and a participant with a small list limit."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from participant.server import create_app
+from tests.conftest import Ledger, settings_for
+from tests.http.helpers import grant_read_any
+
+
+@pytest.fixture
+async def reader(ledger) -> str:
+    return await grant_read_any(ledger)
+
+
+async def _ledger_with(tmp_path, **settings):
+    app = create_app(settings_for(tmp_path / "other.db", **settings))
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
+            yield Ledger(http)
+
+
+@pytest.fixture
+async def small_ledger(tmp_path):
+    """A participant whose list limit (`http-list-max-elements-limit`) is 3."""
+    async for ledger in _ledger_with(tmp_path, max_list_elements=3):
+        yield ledger
+
+
+@pytest.fixture
+async def open_ledger(tmp_path):
+    """A participant started with `--no-auth`."""
+    async for ledger in _ledger_with(tmp_path, hs256_secret=None, no_auth=True):
+        yield ledger

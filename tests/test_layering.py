@@ -1,0 +1,16 @@
+"""The architecture's boundaries, checked with import-linter contracts from pyproject.toml."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_import_contracts_hold():
+    lint_imports = shutil.which("lint-imports") or str(Path(sys.executable).parent / "lint-imports")
+    result = subprocess.run([lint_imports, "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
