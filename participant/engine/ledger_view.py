@@ -43,7 +43,8 @@ class LedgerView:
     async def _from_ledger(self, contract_id: str) -> Contract | None:
         if contract_id not in self._fetched:
             self._fetched[contract_id] = await self.source.active_contract(contract_id)
-        return self._fetched[contract_id] or self.disclosed.get(contract_id)
+        # A disclosed contract grants visibility, not activeness: the ledger still decides whether it is active.
+        return self._fetched[contract_id]
 
     def visible(self, contract: Contract) -> bool:
         return (contract.contract_id in self.created or contract.contract_id in self.disclosed
