@@ -7,6 +7,7 @@ as Canton's `ErrorCategory` and `GrpcHttpErrorCodes` do; ids whose status Canton
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 from enum import IntEnum
 
@@ -120,6 +121,7 @@ class ErrorCode:
     category: Category
     prefix: str = ""
     http_status: int | None = None  # only where Canton forces a status other than the category's
+    json_layer: bool = False  # raised by the JSON API itself, not decoded from a gRPC status
 
     @property
     def status(self) -> int:
@@ -172,7 +174,7 @@ NO_INTERFACE_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME = ErrorCode(
     "NO_INTERFACE_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING,
     "The following package-name/interface qualified-name pairs do not reference any interface-id uploaded on this participant: ")
 JSON_API_PACKAGE_SELECTION_FAILED = ErrorCode("JSON_API_PACKAGE_SELECTION_FAILED",
-                                              C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER)
+                                              C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER, json_layer=True)
 PACKAGE_NOT_FOUND = ErrorCode("PACKAGE_NOT_FOUND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING)
 PARTY_NOT_KNOWN_ON_LEDGER = ErrorCode("PARTY_NOT_KNOWN_ON_LEDGER", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING,
                                       "Party not known on ledger: ")
@@ -205,8 +207,10 @@ UNAUTHENTICATED = ErrorCode("UNAUTHENTICATED", C.AUTH_INTERCEPTOR_INVALID_AUTHEN
 PERMISSION_DENIED = ErrorCode("PERMISSION_DENIED", C.INSUFFICIENT_PERMISSION)
 # JSON layer
 JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED = ErrorCode("JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED",
-                                                          C.CONTENTION_ON_SHARED_RESOURCES, http_status=413)
-LEDGER_API_INTERNAL_ERROR = ErrorCode("LEDGER_API_INTERNAL_ERROR", C.SYSTEM_INTERNAL_ASSUMPTION_VIOLATED)
+                                                          C.CONTENTION_ON_SHARED_RESOURCES, http_status=413,
+                                                          json_layer=True)
+LEDGER_API_INTERNAL_ERROR = ErrorCode("LEDGER_API_INTERNAL_ERROR", C.SYSTEM_INTERNAL_ASSUMPTION_VIOLATED,
+                                      json_layer=True)
 # Added for the engine (Canton's CommandExecutionErrors.Interpreter)
 WRONGLY_TYPED_CONTRACT = ErrorCode("WRONGLY_TYPED_CONTRACT", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER,
                                    "Interpretation error: Error: ")
@@ -235,14 +239,18 @@ class LedgerError(Exception):
         return self.code.status
 
     def body(self) -> dict:
-        """The `JsCantonError` as Canton prints it: every key present, redacted where Canton redacts."""
+        """The `JsCantonError` as Canton prints it: every key present, redacted where Canton redacts.
+
+        Errors decoded from a gRPC status carry the category, the trace id and whether the answer is definite in
+        `context` (and `definiteAnswer` null); errors of the JSON layer itself have an empty context."""
         category = self.code.category
+        trace_id = secrets.token_hex(16)
         if category.redacted:
             return {
                 "code": "NA",
                 "cause": "A security-sensitive error has been received",
                 "correlationId": self.correlation_id,
-                "traceId": None,
+                "traceId": trace_id,
                 "context": {},
                 "resources": [],
                 "errorCategory": -1,
@@ -250,17 +258,22 @@ class LedgerError(Exception):
                 "retryInfo": None,
                 "definiteAnswer": None,
             }
+        if self.code.json_layer:
+            context, definite = dict(self.context), False
+        else:
+            context = {**self.context, "category": str(int(category)), "definite_answer": "false", "tid": trace_id}
+            definite = None
         return {
             "code": self.code.id,
             "cause": self.cause,
             "correlationId": self.correlation_id,
-            "traceId": None,
-            "context": {**self.context, "category": str(int(category))},
+            "traceId": trace_id,
+            "context": context,
             "resources": [list(r) for r in self.resources],
             "errorCategory": int(category),
             "grpcCodeValue": int(category.grpc),
             "retryInfo": "1 second" if category.retryable else None,
-            "definiteAnswer": False,
+            "definiteAnswer": definite,
         }
 
 

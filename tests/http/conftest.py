@@ -35,3 +35,12 @@ async def open_ledger(tmp_path):
     """A participant started with `--no-auth`."""
     async for ledger in _ledger_with(tmp_path, hs256_secret=None, no_auth=True):
         yield ledger
+
+
+@pytest.fixture
+async def duo(ledger, alice_bob) -> str:
+    """A user acting as both Alice and Bob (an Iou with two signatories needs both)."""
+    rights = [{"kind": {"CanActAs": {"value": {"party": p}}}} for p in alice_bob]
+    r = await ledger.post("/v2/users", {"user": {"id": "duo"}, "rights": rights})
+    assert r.status_code == 200, r.text
+    return "duo"

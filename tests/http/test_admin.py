@@ -1,0 +1,233 @@
+"""Party management, user management and package services over HTTP."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.http.helpers import assert_error
+
+
+def act_as(party: str) -> dict:
+    return {"kind": {"CanActAs": {"value": {"party": party}}}}
+
+
+def read_as(party: str) -> dict:
+    return {"kind": {"CanReadAs": {"value": {"party": party}}}}
+
+
+ADMIN_RIGHT = {"kind": {"ParticipantAdmin": {"value": {}}}}
+
+
+async def new_user(ledger, user_id: str, rights: list[dict] | None = None, **user):
+    return await ledger.post("/v2/users", {"user": {"id": user_id, **user}, "rights": rights or []})
+
+
+# -- parties ----------------------------------------------------------------------------------------------------
+
+async def test_allocate_party(ledger):
+    r = await ledger.post("/v2/parties", {"partyIdHint": "Carol", "identityProviderId": ""})
+    assert r.status_code == 200, r.text
+    details = r.json()["partyDetails"]
+    namespace = (await ledger.get("/v2/parties/participant-id")).json()["participantId"].split("::", 1)[1]
+    assert details["party"] == f"Carol::{namespace}"
+    assert details["isLocal"] is True
+
+
+async def test_allocate_party_without_hint(ledger):
+    r = await ledger.post("/v2/parties", {})
+    assert r.status_code == 200, r.text
+    assert r.json()["partyDetails"]["party"].startswith("party-")
+
+
+async def test_allocate_party_needs_admin(ledger, alice_bob):
+    assert_error(await ledger.post("/v2/parties", {"partyIdHint": "Mallory"}, user="Alice"), 403, "NA")
+
+
+async def test_self_allocation(ledger, alice_bob):
+    r = await ledger.post("/v2/parties", {"partyIdHint": "AliceTwo", "userId": "Alice"}, user="Alice")
+    assert r.status_code == 200, r.text
+    party = r.json()["partyDetails"]["party"]
+    rights = (await ledger.get("/v2/users/Alice/rights", user="Alice")).json()["rights"]
+    assert act_as(party) in rights
+
+
+async def test_list_parties(ledger, alice_bob):
+    alice, bob = alice_bob
+    r = await ledger.get("/v2/parties")
+    assert r.status_code == 200, r.text
+    listed = [p["party"] for p in r.json()["partyDetails"]]
+    assert {alice, bob} <= set(listed)
+    r = await ledger.get("/v2/parties", params={"filter-party": "Bob"})
+    assert [p["party"] for p in r.json()["partyDetails"]] == [bob]
+    assert_error(await ledger.get("/v2/parties", user="Alice"), 403, "NA")
+
+
+async def test_list_parties_in_pages(ledger, alice_bob):
+    seen, token = [], None
+    while True:
+        params = {"pageSize": 1} | ({"pageToken": token} if token else {})
+        body = (await ledger.get("/v2/parties", params=params)).json()
+        seen += [p["party"] for p in body["partyDetails"]]
+        token = body["nextPageToken"]
+        if not token:
+            break
+    assert sorted(seen) == sorted(alice_bob)
+
+
+async def test_participant_id(ledger):
+    r = await ledger.get("/v2/parties/participant-id")
+    assert r.status_code == 200, r.text
+    pid = r.json()["participantId"]
+    assert "::1220" in pid and not pid.startswith("PAR::")
+
+
+async def test_get_parties(ledger, alice_bob):
+    alice, bob = alice_bob
+    namespace = alice.split("::", 1)[1]
+    r = await ledger.get(f"/v2/parties/{alice}", params={"parties": [bob, f"Nobody::{namespace}"]})
+    assert r.status_code == 200, r.text
+    assert sorted(p["party"] for p in r.json()["partyDetails"]) == sorted([alice, bob])
+    r = await ledger.get(f"/v2/parties/Nobody::{namespace}")
+    assert r.status_code == 200 and r.json() == {"partyDetails": []}
+
+
+async def test_get_parties_rights(ledger, alice_bob):
+    alice, bob = alice_bob
+    r = await ledger.get(f"/v2/parties/{alice}", user="Alice")
+    assert r.status_code == 200 and [p["party"] for p in r.json()["partyDetails"]] == [alice]
+    assert_error(await ledger.get(f"/v2/parties/{bob}", user="Alice"), 403, "NA")
+
+
+# -- users ------------------------------------------------------------------------------------------------------
+
+async def test_create_and_get_user(ledger, alice_bob):
+    alice, _ = alice_bob
+    r = await new_user(ledger, "carol", [act_as(alice)], primaryParty=alice,
+                       metadata={"resourceVersion": "", "annotations": {"team": "blue"}})
+    assert r.status_code == 200, r.text
+    user = r.json()["user"]
+    assert user["id"] == "carol" and user["primaryParty"] == alice and user["isDeactivated"] is False
+    assert user["metadata"]["annotations"] == {"team": "blue"}
+    r = await ledger.get("/v2/users/carol")
+    assert r.status_code == 200 and r.json()["user"] == user
+
+
+async def test_user_already_exists(ledger, alice_bob):
+    body = assert_error(await new_user(ledger, "Alice"), 409, "USER_ALREADY_EXISTS")
+    assert body["errorCategory"] == 10
+
+
+async def test_user_not_found(ledger):
+    body = assert_error(await ledger.get("/v2/users/nobody"), 404, "USER_NOT_FOUND")
+    assert 'unknown user "nobody"' in body["cause"]
+    assert_error(await ledger.get("/v2/users/nobody/rights"), 404, "USER_NOT_FOUND")
+    assert_error(await ledger.call("DELETE", "/v2/users/nobody"), 404, "USER_NOT_FOUND")
+    assert_error(await ledger.post("/v2/users/nobody/rights", {"userId": "nobody", "rights": [ADMIN_RIGHT]}), 404,
+                 "USER_NOT_FOUND")
+
+
+async def test_list_users(ledger, alice_bob):
+    r = await ledger.get("/v2/users")
+    assert r.status_code == 200, r.text
+    assert {"participant_admin", "Alice", "Bob"} <= {u["id"] for u in r.json()["users"]}
+    r = await ledger.get("/v2/users", params={"pageSize": 2})
+    body = r.json()
+    assert len(body["users"]) == 2 and body["nextPageToken"]
+    rest = (await ledger.get("/v2/users", params={"pageToken": body["nextPageToken"]})).json()["users"]
+    assert len(body["users"]) + len(rest) == 3
+
+
+async def test_delete_user(ledger, alice_bob):
+    r = await ledger.call("DELETE", "/v2/users/Bob")
+    assert r.status_code == 200 and r.json() == {}
+    assert_error(await ledger.get("/v2/users/Bob"), 404, "USER_NOT_FOUND")
+    assert_error(await ledger.get("/v2/state/ledger-end", user="Bob"), 403, "NA")  # its tokens stop working
+
+
+async def test_rights(ledger, alice_bob):
+    alice, bob = alice_bob
+    r = await ledger.get("/v2/users/Alice/rights")
+    assert r.status_code == 200, r.text
+    assert sorted(map(str, r.json()["rights"])) == sorted(map(str, [act_as(alice), read_as(alice)]))
+    r = await ledger.post("/v2/users/Alice/rights", {"userId": "Alice", "rights": [read_as(bob), act_as(alice)]})
+    assert r.status_code == 200 and r.json()["newlyGrantedRights"] == [read_as(bob)]
+    r = await ledger.call("PATCH", "/v2/users/Alice/rights",
+                          json={"userId": "Alice", "rights": [read_as(bob), ADMIN_RIGHT]})
+    assert r.status_code == 200 and r.json()["newlyRevokedRights"] == [read_as(bob)]
+    assert read_as(bob) not in (await ledger.get("/v2/users/Alice/rights")).json()["rights"]
+
+
+async def test_user_management_needs_admin(ledger, alice_bob):
+    assert_error(await ledger.post("/v2/users", {"user": {"id": "eve"}, "rights": [ADMIN_RIGHT]}, user="Alice"),
+                 403, "NA")
+    assert_error(await ledger.get("/v2/users", user="Alice"), 403, "NA")
+    assert_error(await ledger.get("/v2/users/Bob", user="Alice"), 403, "NA")
+    assert_error(await ledger.get("/v2/users/Bob/rights", user="Alice"), 403, "NA")
+    assert_error(await ledger.call("DELETE", "/v2/users/Bob", user="Alice"), 403, "NA")
+    assert_error(await ledger.post("/v2/users/Alice/rights", {"userId": "Alice", "rights": [ADMIN_RIGHT]},
+                                   user="Alice"), 403, "NA")
+    assert_error(await ledger.call("PATCH", "/v2/users/Alice/rights", user="Alice",
+                                   json={"userId": "Alice", "rights": [act_as(alice_bob[0])]}), 403, "NA")
+
+
+async def test_a_user_reads_itself(ledger, alice_bob):
+    r = await ledger.get("/v2/users/Alice", user="Alice")
+    assert r.status_code == 200 and r.json()["user"]["id"] == "Alice"
+    assert (await ledger.get("/v2/users/Alice/rights", user="Alice")).status_code == 200
+
+
+async def test_authenticated_user(ledger, alice_bob):
+    alice, _ = alice_bob
+    r = await ledger.get("/v2/authenticated-user", user="Alice")
+    assert r.status_code == 200, r.text
+    assert r.json()["user"]["id"] == "Alice" and r.json()["user"]["primaryParty"] == alice
+    r = await ledger.get("/v2/authenticated-user")
+    assert r.json()["user"]["id"] == "participant_admin"
+
+
+@pytest.mark.parametrize("body, status, code", [
+    ({"user": {"id": "bad user id with spaces"}, "rights": []}, 400, "INVALID_FIELD"),
+    ({"user": {"id": "ok"}, "rights": [{"kind": {"Empty": {}}}]}, 400, "MISSING_FIELD"),
+    ({"rights": []}, 400, "MISSING_FIELD"),
+])
+async def test_create_user_request_errors(ledger, body, status, code):
+    assert_error(await ledger.post("/v2/users", body), status, code)
+
+
+async def test_rights_path_and_body_must_agree(ledger, alice_bob):
+    r = await ledger.post("/v2/users/Alice/rights", {"userId": "Bob", "rights": [ADMIN_RIGHT]})
+    assert_error(r, 400, "INVALID_ARGUMENT")
+
+
+async def test_deactivated_user_cannot_call(ledger, alice_bob):
+    r = await new_user(ledger, "sleepy", isDeactivated=True)
+    assert r.status_code == 200 and r.json()["user"]["isDeactivated"] is True
+    assert_error(await ledger.get("/v2/state/ledger-end", user="sleepy"), 403, "NA")
+
+
+# -- packages ---------------------------------------------------------------------------------------------------
+
+async def test_packages(ledger, alice_bob):
+    alice, _ = alice_bob
+    r = await ledger.get("/v2/packages", user="Alice")
+    assert r.status_code == 200, r.text
+    package_ids = r.json()["packageIds"]
+    tx = await ledger.create_iou(alice, alice, user="Alice")
+    iou_package = tx["events"][0]["CreatedEvent"]["templateId"].split(":")[0]
+    assert iou_package in package_ids
+    r = await ledger.get(f"/v2/packages/{iou_package}/status", user="Alice")
+    assert r.status_code == 200 and r.json() == {"packageStatus": "PACKAGE_STATUS_REGISTERED"}
+    r = await ledger.get(f"/v2/packages/{'0' * 64}/status", user="Alice")
+    assert r.status_code == 200 and r.json() == {"packageStatus": "PACKAGE_STATUS_UNSPECIFIED"}
+    assert_error(await ledger.get("/v2/packages", user=None), 401, "NA")
+
+
+async def test_allocate_an_existing_party(ledger, alice_bob):
+    r = await ledger.post("/v2/parties", {"partyIdHint": "Alice"})
+    assert r.status_code in (400, 409), r.text
+    assert r.json()["code"] in {"INVALID_ARGUMENT", "PARTY_ALREADY_EXISTS"}
+
+
+async def test_self_allocation_for_another_user_is_denied(ledger, alice_bob):
+    r = await ledger.post("/v2/parties", {"partyIdHint": "Sneaky", "userId": "Bob"}, user="Alice")
+    assert_error(r, 403, "NA")

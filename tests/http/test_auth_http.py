@@ -1,0 +1,102 @@
+"""Authentication over HTTP: tokens, their failures, the public endpoints, and the `--no-auth` mode."""
+
+from __future__ import annotations
+
+import jwt
+import pytest
+
+from tests.conftest import SECRET, token
+from tests.http.helpers import SUBMIT_TX, assert_bad_body, assert_error, commands, create, iou_args
+
+LEDGER_END = "/v2/state/ledger-end"
+
+
+def auth(value: str) -> dict:
+    return {"Authorization": value}
+
+
+async def test_missing_token(ledger):
+    body = assert_error(await ledger.get(LEDGER_END, user=None), 401, "NA")
+    assert body["grpcCodeValue"] == 16
+
+
+@pytest.mark.parametrize("make", [
+    lambda: token("participant_admin", ttl_seconds=-3600),  # expired
+    lambda: jwt.encode({"sub": "participant_admin", "scope": "daml_ledger_api"}, SECRET + "x", algorithm="HS256"),
+    lambda: jwt.encode({"sub": "participant_admin"}, SECRET, algorithm="HS256"),  # neither scope nor audience
+    lambda: token("participant_admin", participant_id="someone-else"),  # another participant
+    lambda: "not.a.jwt",
+])
+async def test_invalid_tokens_are_401(ledger, make):
+    r = await ledger.get(LEDGER_END, user=None, headers=auth(f"Bearer {make()}"))
+    assert_error(r, 401, "NA")
+
+
+async def test_other_schemes_are_401(ledger):
+    assert_error(await ledger.get(LEDGER_END, user=None, headers=auth(f"Basic {token('x')}")), 401, "NA")
+
+
+async def test_unknown_user_is_403(ledger):
+    r = await ledger.get(LEDGER_END, user=None, headers=auth(f"Bearer {token('ghost')}"))
+    assert_error(r, 403, "NA")
+
+
+async def test_empty_bearer_is_400_text(ledger):
+    assert_bad_body(await ledger.get(LEDGER_END, user=None, headers=auth("Bearer ")))
+
+
+async def test_audience_token(ledger):
+    pid = (await ledger.get("/v2/parties/participant-id")).json()["participantId"]
+    t = token("participant_admin", participant_id=pid, audience_form=True)
+    r = await ledger.get(LEDGER_END, user=None, headers=auth(f"Bearer {t}"))
+    assert r.status_code == 200, r.text
+    t = token("participant_admin", participant_id="participant9::1220abcd", audience_form=True)
+    assert_error(await ledger.get(LEDGER_END, user=None, headers=auth(f"Bearer {t}")), 401, "NA")
+
+
+async def test_version_needs_no_token(ledger):
+    r = await ledger.get("/v2/version", user=None)
+    assert r.status_code == 200, r.text
+    assert r.json()["version"].startswith("3.5.")
+    r = await ledger.get("/v2/version", user=None, headers=auth("Bearer garbage"))
+    assert r.status_code == 200
+
+
+async def test_admin_cannot_act_or_read_as_parties(ledger, alice_bob):
+    alice, _ = alice_bob
+    r = await ledger.post(SUBMIT_TX, {"commands": commands([alice], create(iou_args(alice, alice)))})
+    assert_error(r, 403, "NA")
+    assert await ledger.ledger_end() == 0
+
+
+# -- --no-auth --------------------------------------------------------------------------------------------------
+
+async def test_no_auth_needs_a_user_id_for_commands(open_ledger):
+    alice = await open_ledger.party("Alice", user=False)
+    r = await open_ledger.post(SUBMIT_TX, {"commands": commands([alice], create(iou_args(alice, alice)))}, user=None)
+    body = assert_error(r, 400, "INVALID_TOKEN")
+    assert body["cause"].startswith("The submitted request is missing a user-id")
+    assert await open_ledger.ledger_end() == 0
+
+
+async def test_no_auth_acts_as_any_party(open_ledger):
+    alice = await open_ledger.party("Alice", user=False)
+    bob = await open_ledger.party("Bob", user=False)
+    cmds = commands([alice, bob], create(iou_args(alice, bob)), userId="ledger-api-user")
+    r = await open_ledger.post(SUBMIT_TX, {"commands": cmds}, user=None)
+    assert r.status_code == 200, r.text
+    r = await open_ledger.post("/v2/commands/completions",
+                               {"userId": "ledger-api-user", "parties": [alice], "beginExclusive": 0}, user=None)
+    assert r.status_code == 200 and len(r.json()) == 1
+    end = await open_ledger.ledger_end()
+    assert end == 1
+    r = await open_ledger.post("/v2/state/active-contracts", {
+        "filter": {"filtersByParty": {}, "filtersForAnyParty": {"cumulative": []}}, "verbose": False,
+        "activeAtOffset": end, "eventFormat": None}, user=None)
+    assert r.status_code == 200 and len(r.json()) == 1
+
+
+async def test_no_auth_ignores_tokens_and_has_no_authenticated_user(open_ledger):
+    r = await open_ledger.get(LEDGER_END, user=None, headers=auth("Bearer not-even-a-jwt"))
+    assert r.status_code == 200, r.text
+    assert_error(await open_ledger.get("/v2/authenticated-user", user=None), 400, "INVALID_TOKEN")
