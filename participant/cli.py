@@ -73,6 +73,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from participant.store.schema import NewerSchemaError, NotADatabase
+
     args = _parser().parse_args(argv)
     try:
         if args.command == "serve":
@@ -80,6 +82,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "token":
             return _token(args)
         return _prune(args)
+    except (NotADatabase, NewerSchemaError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
 
@@ -93,7 +98,7 @@ def _serve(args) -> int:
                         stream=sys.stderr)
     secret = args.hs256_secret
     if not (secret or args.public_key or args.jwks or args.no_auth):
-        secret = asyncio.run(_stored_secret(args.db))
+        secret = asyncio.run(_stored_secret(args.db))  # also checks, before serving, that the file is ours
         generated = True
     else:
         generated = False
@@ -147,12 +152,11 @@ async def _stored_secret(db: Path) -> str:
 
 
 async def _read_secret(db: Path) -> str | None:
-    from participant.store.store import Store
+    from participant.store.store import read_meta
 
     if not db.exists():
         return None
-    async with Store(db) as store:
-        return await store.meta("hs256_secret")
+    return await read_meta(db, "hs256_secret")
 
 
 def _token(args) -> int:

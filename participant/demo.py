@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import random
+import secrets
 from decimal import Decimal
 
 from participant.engine.ledger import CreateCommand, ExerciseCommand, Submission
@@ -58,10 +59,13 @@ class _Seeder:
         self.ctx = ctx
         self.rng = rng
         self.count = 0
+        # Command ids unique to this run: a seeding cut short (the marker is set only at the end) is then simply
+        # seeded again at the next start instead of failing as a duplicate of the first run's commands.
+        self.run = secrets.token_hex(4)
 
     async def _submit(self, act_as: list[str], command) -> object:
         self.count += 1
-        meta = CommandMeta(user_id="participant_admin", command_id=f"demo-{self.count}", workflow_id=WORKFLOW)
+        meta = CommandMeta(user_id="participant_admin", command_id=f"demo-{self.run}-{self.count}", workflow_id=WORKFLOW)
         return await self.ctx.ledger.submit(Submission((command,), tuple(dict.fromkeys(act_as))), meta)
 
     async def create(self, issuer: str, owner: str, currency: str, amount: Decimal) -> str:

@@ -116,6 +116,7 @@ class Ledger:
             batch.stage_transaction(update, tx, key, completion)
             return update
 
+        job.change_key = key  # type: ignore[attr-defined]  # lets the writer read it with the batch's others
         return await self.store.write(job)
 
     async def _check_duplicate(self, batch: Batch, key: str, dedup: Deduplication, at: datetime) -> None:

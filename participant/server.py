@@ -72,7 +72,8 @@ def create_app(settings: Settings, on_ready: Callable[[Context], None] | None = 
 
             ledger = Ledger(store, Engine(registry), identity)
             app.state.context = Context(settings, store, ledger, registry, identity,
-                                        Authenticator(build_verifier(settings, identity.participant_id), load_user))
+                                        Authenticator(build_verifier(settings, identity.participant_id), load_user,
+                                                      lambda: store.users_version))
             if settings.demo:
                 from participant.demo import seed_demo
 

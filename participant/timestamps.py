@@ -11,7 +11,7 @@ def now() -> datetime:
 
 def format_timestamp(t: datetime) -> str:
     t = t.astimezone(UTC)
-    base = t.strftime("%Y-%m-%dT%H:%M:%S")
+    base = f"{t.year:04d}-{t.month:02d}-{t.day:02d}T{t.hour:02d}:{t.minute:02d}:{t.second:02d}"
     micros = t.microsecond
     if micros == 0:
         return base + "Z"

@@ -6,6 +6,8 @@ claims (`UserBasedClaimResolver`). With no verifier (`--no-auth`) every request 
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Awaitable, Callable, Mapping
 
 from participant import errors
@@ -19,11 +21,20 @@ WS_AUTH_SUBPROTOCOL = "daml.ws.auth"
 
 LoadUser = Callable[[str], Awaitable[UserRecord | None]]
 
+CACHE_SIZE = 4096
+
 
 class Authenticator:
-    def __init__(self, verifier: TokenVerifier | None, load_user: LoadUser) -> None:
+    """Verifying a signature and loading a user cost more than most requests, and clients send the same token
+    again and again: the claims of a token are kept until it expires or any user or right changes
+    (`users_version` counts those changes)."""
+
+    def __init__(self, verifier: TokenVerifier | None, load_user: LoadUser,
+                 users_version: Callable[[], int] = lambda: 0) -> None:
         self.verifier = verifier
         self.load_user = load_user
+        self.users_version = users_version
+        self._cache: dict[str, tuple[Claims, float, int]] = {}
 
     @property
     def enabled(self) -> bool:
@@ -54,14 +65,29 @@ class Authenticator:
     async def claims_for_token(self, token: str) -> Claims:
         if self.verifier is None:
             return Claims.wildcard()
+        cached = self._cache.get(token)
+        version = self.users_version()
+        if cached is not None:
+            claims, expires, seen_version = cached
+            if seen_version == version and time.time() < expires:
+                return claims
+            del self._cache[token]
         verified = self.verifier.verify(token)
-        user = await self.load_user(verified.user_id)
+        claims = await self._claims_of(verified.user_id)
+        if len(self._cache) >= CACHE_SIZE:
+            self._cache.clear()
+        expires = math.inf if verified.expires_at is None else verified.expires_at + self.verifier.leeway_seconds
+        self._cache[token] = (claims, expires, version)
+        return claims
+
+    async def _claims_of(self, user_id: str) -> Claims:
+        user = await self.load_user(user_id)
         # Canton answers both cases with PERMISSION_DENIED and this context, although the body is redacted.
         if user is None:
-            raise errors.PERMISSION_DENIED(f"token user {verified.user_id!r} does not exist",
+            raise errors.PERMISSION_DENIED(f"token user {user_id!r} does not exist",
                                            context={"ledger_api_error": "invalid token"})
         if user.is_deactivated:
-            raise errors.PERMISSION_DENIED(f"token user {verified.user_id!r} is deactivated",
+            raise errors.PERMISSION_DENIED(f"token user {user_id!r} is deactivated",
                                            context={"ledger_api_error": "invalid token"})
         return Claims.from_rights(user.id, user.rights)
 

@@ -16,7 +16,15 @@ Right = tuple[str, str | None]
 
 
 async def _exists(batch: Batch, statement: str, key: str) -> bool:
-    return await (await batch.conn.execute(statement, (key,))).fetchone() is not None
+    return bool(await batch.conn.execute_fetchall(statement, (key,)))
+
+
+async def _write_users(store: Store, job):
+    """Run a job that changes users or rights, and let caches of claims know."""
+    try:
+        return await store.write(job)
+    finally:
+        store.users_version += 1
 
 
 def _user_not_found(user_id: str) -> errors.LedgerError:
@@ -35,7 +43,7 @@ async def create_user(store: Store, user: UserRow, rights: list[Right]) -> UserR
             batch.write(sql.INSERT_RIGHT, (user.id, kind, party or ""))
         return user
 
-    return await store.write(job)
+    return await _write_users(store, job)
 
 
 async def delete_user(store: Store, user_id: str) -> None:
@@ -45,7 +53,7 @@ async def delete_user(store: Store, user_id: str) -> None:
         batch.write(sql.DELETE_RIGHTS_OF_USER, (user_id,))
         batch.write(sql.DELETE_USER, (user_id,))
 
-    await store.write(job)
+    await _write_users(store, job)
 
 
 async def grant_rights(store: Store, user_id: str, rights: list[Right]) -> list[Right]:
@@ -53,13 +61,13 @@ async def grant_rights(store: Store, user_id: str, rights: list[Right]) -> list[
     async def job(batch: Batch) -> list[Right]:
         if not await _exists(batch, sql.USER, user_id):
             raise _user_not_found(user_id)
-        held = {(k, p or None) for k, p in await (await batch.conn.execute(sql.RIGHTS_OF_USER, (user_id,))).fetchall()}
+        held = {(k, p or None) for k, p in await batch.conn.execute_fetchall(sql.RIGHTS_OF_USER, (user_id,))}
         new = [r for r in dict.fromkeys(rights) if r not in held]
         for kind, party in new:
             batch.write(sql.INSERT_RIGHT, (user_id, kind, party or ""))
         return new
 
-    return await store.write(job)
+    return await _write_users(store, job)
 
 
 async def revoke_rights(store: Store, user_id: str, rights: list[Right]) -> list[Right]:
@@ -67,13 +75,13 @@ async def revoke_rights(store: Store, user_id: str, rights: list[Right]) -> list
     async def job(batch: Batch) -> list[Right]:
         if not await _exists(batch, sql.USER, user_id):
             raise _user_not_found(user_id)
-        held = {(k, p or None) for k, p in await (await batch.conn.execute(sql.RIGHTS_OF_USER, (user_id,))).fetchall()}
+        held = {(k, p or None) for k, p in await batch.conn.execute_fetchall(sql.RIGHTS_OF_USER, (user_id,))}
         gone = [r for r in dict.fromkeys(rights) if r in held]
         for kind, party in gone:
             batch.write(sql.DELETE_RIGHT, (user_id, kind, party or ""))
         return gone
 
-    return await store.write(job)
+    return await _write_users(store, job)
 
 
 async def allocate_party(store: Store, party: str, annotations: dict[str, str], identity_provider_id: str = "",
@@ -90,7 +98,7 @@ async def allocate_party(store: Store, party: str, annotations: dict[str, str], 
             batch.write(sql.INSERT_RIGHT, (user_id, "CanActAs", party))
         return party
 
-    return await store.write(job)
+    return await _write_users(store, job)
 
 
 async def ensure_admin_user(store: Store) -> None:

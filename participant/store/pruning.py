@@ -20,6 +20,9 @@ async def prune(path: Path | str, up_to: int) -> int:
         raise PruneError(f"no database at {path}")
     conn = await connect(path)
     try:
+        (version,) = (await conn.execute_fetchall("PRAGMA user_version"))[0]
+        if version == 0:
+            raise PruneError(f"{path} is not a participant database (it has no ledger schema)")
         await conn.execute("BEGIN IMMEDIATE")
         try:
             ledger_end = (await (await conn.execute(sql.LEDGER_END)).fetchone())[0]

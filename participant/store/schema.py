@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import aiosqlite
 
 # Each entry migrates from version i to i + 1. Never edit a released entry: append a new one.
@@ -109,9 +111,16 @@ class NewerSchemaError(RuntimeError):
     pass
 
 
+class NotADatabase(Exception):
+    """The file exists but is not a participant's SQLite database."""
+
+
 async def migrate(conn: aiosqlite.Connection) -> None:
     """Bring the database to SCHEMA_VERSION; each step is one atomic transaction."""
-    (version,) = await (await conn.execute("PRAGMA user_version")).fetchone()
+    try:
+        (version,) = (await conn.execute_fetchall("PRAGMA user_version"))[0]
+    except sqlite3.DatabaseError as e:
+        raise NotADatabase(f"not a participant database ({e})") from None
     if version > SCHEMA_VERSION:
         raise NewerSchemaError(
             f"database schema version {version} is newer than this program's ({SCHEMA_VERSION}); upgrade ledger-tui"

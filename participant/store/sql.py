@@ -13,6 +13,12 @@ LATEST_COMPLETION = (
     'ORDER BY "offset" DESC LIMIT 1'
 )
 
+# SQLite returns the bare columns of the row that holds the MAX.
+LATEST_COMPLETIONS = (
+    'SELECT change_key, MAX("offset"), submission_id, record_time FROM completions '
+    "WHERE change_key IN ({marks}) GROUP BY change_key"
+)
+
 INSERT_UPDATE = f"INSERT INTO updates ({UPDATE_COLUMNS}) VALUES ({', '.join('?' * 13)})"
 INSERT_CONTRACT = f"INSERT INTO contracts ({CONTRACT_COLUMNS}) VALUES ({', '.join('?' * 17)})"
 INSERT_STAKEHOLDER = "INSERT INTO stakeholders (party, seq) VALUES (?, ?)"

@@ -4,6 +4,7 @@ single `Writer`, whose group commits are durable (WAL, synchronous=FULL) before 
 from __future__ import annotations
 
 import heapq
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -19,20 +20,41 @@ from participant.store.rows import (
     UpdateRow,
     UserRow,
 )
-from participant.store.schema import migrate
+from participant.store.schema import NotADatabase, migrate
 from participant.store.writer import Job, Writer
 from participant.timestamps import parse_timestamp
 
 BUSY_TIMEOUT_MS = 10_000
 
 
-async def connect(path: Path | str) -> aiosqlite.Connection:
-    conn = await aiosqlite.connect(path, isolation_level=None)  # transactions are explicit
-    await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    await conn.execute("PRAGMA journal_mode = WAL")
-    await conn.execute("PRAGMA synchronous = FULL")
-    await conn.execute("PRAGMA foreign_keys = ON")
+async def connect(path: Path | str, *, read_only: bool = False) -> aiosqlite.Connection:
+    target = f"file:{Path(path).as_posix()}?mode=ro" if read_only else path
+    conn = await aiosqlite.connect(target, isolation_level=None, uri=read_only)  # transactions are explicit
+    try:
+        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        if not read_only:
+            await conn.execute("PRAGMA journal_mode = WAL")
+            await conn.execute("PRAGMA synchronous = FULL")
+        await conn.execute("PRAGMA foreign_keys = ON")
+    except sqlite3.DatabaseError as e:
+        await conn.close()  # its thread would otherwise keep the process alive
+        raise NotADatabase(f"{path} is not a participant database ({e})") from None
+    except BaseException:
+        await conn.close()
+        raise
     return conn
+
+
+async def read_meta(path: Path | str, key: str) -> str | None:
+    """A value of `meta`, read without creating or migrating anything (for the CLI)."""
+    conn = await connect(path, read_only=True)
+    try:
+        rows = await conn.execute_fetchall(sql.GET_META, (key,))
+    except sqlite3.DatabaseError as e:
+        raise NotADatabase(f"{path} is not a participant database ({e})") from None
+    finally:
+        await conn.close()
+    return rows[0][0] if rows else None
 
 
 class Store:
@@ -42,14 +64,19 @@ class Store:
         self._write: aiosqlite.Connection | None = None
         self._writer: Writer | None = None
         self.ledger_end = 0
+        self.users_version = 0  # bumped by every change to users or rights, for caches of claims
 
     async def open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._write = await connect(self.path)
-        await migrate(self._write)
-        self.ledger_end = await self._scalar(self._write, sql.LEDGER_END)
-        next_seq = await self._scalar(self._write, sql.NEXT_SEQ)
-        self._read = await connect(self.path)
+        try:
+            await migrate(self._write)
+            self.ledger_end = await self._scalar(self._write, sql.LEDGER_END)
+            next_seq = await self._scalar(self._write, sql.NEXT_SEQ)
+            self._read = await connect(self.path)
+        except BaseException:
+            await self.close()
+            raise
         self._writer = Writer(self._write, self.ledger_end, next_seq, self._advance)
         self._writer.start()
 
@@ -76,11 +103,13 @@ class Store:
         row = await (await conn.execute(statement, params)).fetchone()
         return None if row is None else row[0]
 
+    # One hop into the connection's thread per query: execute_fetchall runs the query and fetches in one go.
     async def _one(self, statement: str, params: tuple = ()):
-        return await (await self.read.execute(statement, params)).fetchone()
+        rows = await self.read.execute_fetchall(statement, params)
+        return rows[0] if rows else None
 
     async def _all(self, statement: str, params: tuple | dict = ()):
-        return await (await self.read.execute(statement, params)).fetchall()
+        return await self.read.execute_fetchall(statement, params)
 
     @property
     def read(self) -> aiosqlite.Connection:

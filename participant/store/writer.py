@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +25,8 @@ log = logging.getLogger(__name__)
 
 MAX_BATCH = 256
 
+# A job may carry a `change_key` attribute: the writer then reads that change's latest completion up front,
+# together with those of the other jobs of the batch, in one query.
 Job = Callable[["Batch"], Awaitable[Any]]
 
 
@@ -38,6 +41,8 @@ class Batch:
     archived: set[str] = field(default_factory=set)
     keys: dict[tuple[str, str], str | None] = field(default_factory=dict)
     change_keys: dict[str, tuple[int, str]] = field(default_factory=dict)
+    # Latest completion of the change keys the batch's jobs declared, read in one query up front.
+    known_completions: dict[str, tuple[int, str, str] | None] = field(default_factory=dict)
     # Rows by table. Contracts created and archived in the same batch are inserted already archived, so that the
     # statements can run table by table without breaking the unique index on active keys.
     updates: list[tuple] = field(default_factory=list)
@@ -54,23 +59,34 @@ class Batch:
             return None
         if (c := self.created.get(contract_id)) is not None:
             return c
-        row = await (await self.conn.execute(sql.ACTIVE_CONTRACT, (contract_id,))).fetchone()
-        return None if row is None else ContractRow(*row).contract()
+        rows = await self.conn.execute_fetchall(sql.ACTIVE_CONTRACT, (contract_id,))
+        return ContractRow(*rows[0]).contract() if rows else None
 
     async def active_contract_by_key(self, template_id: str, key_hash: str) -> Contract | None:
         staged = self.keys.get((template_id, key_hash), ...)
         if staged is not ...:
             return None if staged is None else self.created[staged]
-        row = await (await self.conn.execute(sql.ACTIVE_CONTRACT_BY_KEY, (template_id, key_hash))).fetchone()
-        if row is None or ContractRow(*row).contract_id in self.archived:
+        rows = await self.conn.execute_fetchall(sql.ACTIVE_CONTRACT_BY_KEY, (template_id, key_hash))
+        if not rows or ContractRow(*rows[0]).contract_id in self.archived:
             return None
-        return ContractRow(*row).contract()
+        return ContractRow(*rows[0]).contract()
 
     async def latest_completion(self, change_key: str) -> tuple[int, str, str | None] | None:
         """(offset, submission id, record time) of the latest success of this change; time is None if staged."""
         if (staged := self.change_keys.get(change_key)) is not None:
             return staged[0], staged[1], None
-        return await (await self.conn.execute(sql.LATEST_COMPLETION, (change_key,))).fetchone()
+        if change_key in self.known_completions:
+            return self.known_completions[change_key]
+        rows = await self.conn.execute_fetchall(sql.LATEST_COMPLETION, (change_key,))
+        return rows[0] if rows else None
+
+    async def prefetch_completions(self, change_keys: list[str]) -> None:
+        self.known_completions = dict.fromkeys(change_keys)
+        for i in range(0, len(change_keys), 500):
+            chunk = change_keys[i:i + 500]
+            statement = sql.LATEST_COMPLETIONS.format(marks=", ".join("?" * len(chunk)))
+            for key, offset, submission_id, record_time in await self.conn.execute_fetchall(statement, chunk):
+                self.known_completions[key] = (offset, submission_id, record_time)
 
     # --- staging: synchronous, so a job either stages all of its changes or none
 
@@ -115,21 +131,36 @@ class Batch:
         self.change_keys[change_key] = (update.offset, update.submission_id)
 
     async def flush(self) -> None:
-        """Write everything staged as one transaction."""
-        conn = self.conn
-        await conn.execute("BEGIN IMMEDIATE")
-        for statement, rows in (
+        """Write everything staged as one transaction, in one hop into the connection's thread."""
+        steps = [(statement, rows) for statement, rows in (
             (sql.INSERT_UPDATE, self.updates),
             (sql.ARCHIVE_CONTRACT, self.archives),
             (sql.INSERT_CONTRACT, list(self.contracts.values())),
             (sql.INSERT_STAKEHOLDER, self.stakeholders),
             (sql.INSERT_COMPLETION, self.completions),
-        ):
-            if rows:
-                await conn.executemany(statement, rows)
-        for statement, params in self.other:
-            await conn.execute(statement, params)
-        await conn.commit()
+        ) if rows]
+        steps += [(statement, [params]) for statement, params in self.other]
+        await run_in_thread(self.conn, _write_transaction, steps)
+
+
+def _write_transaction(conn: sqlite3.Connection, steps: list[tuple[str, list[tuple]]]) -> None:
+    """Runs in the connection's thread: all or nothing."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for statement, rows in steps:
+            conn.executemany(statement, rows)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+async def run_in_thread(conn: aiosqlite.Connection, fn: Callable[..., Any], *args: Any) -> Any:
+    """Run `fn(sqlite3_connection, *args)` in aiosqlite's thread for that connection.
+
+    Each hop into that thread costs more than the statements of a whole group commit, so a commit is one hop.
+    aiosqlite has no public call for this; `_execute` is what its own methods use."""
+    return await conn._execute(lambda: fn(conn._conn, *args))
 
 
 class Writer:
@@ -171,6 +202,13 @@ class Writer:
     async def _run_batch(self, jobs: list[tuple[Job, asyncio.Future]]) -> None:
         batch = Batch(self._conn, ledger_end=self._ledger_end, next_seq=self._next_seq)
         results: list[tuple[asyncio.Future, Any, BaseException | None]] = []
+        change_keys = [key for job, _ in jobs if (key := getattr(job, "change_key", None)) is not None]
+        if change_keys:
+            try:
+                await batch.prefetch_completions(change_keys)
+            except Exception:  # the jobs read one by one instead
+                log.exception("prefetching completions failed")
+                batch.known_completions = {}
         for job, future in jobs:
             if future.cancelled():
                 continue
@@ -182,8 +220,8 @@ class Writer:
             if batch.dirty:
                 await batch.flush()
         except Exception as e:
+            # The transaction was rolled back in the connection's thread; nothing of the batch is stored.
             log.exception("group commit failed; %d submissions answered with an error", len(results))
-            await self._conn.rollback()
             for future, _, _ in results:
                 if not future.done():
                     future.set_exception(e)

@@ -1,0 +1,206 @@
+"""`ledger-participant prune` beside a running server, and what the Ledger API answers about pruned history
+(notes §10): the pruning offset, the ACS before and after it, events of pruned contracts, updates."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+
+import httpx
+import pytest
+
+from tests.conftest import Ledger
+
+IOU = "#model-tests:Iou:Iou"
+WILDCARD = {"cumulative": [{"identifierFilter": {"WildcardFilter": {"value": {"includeCreatedEventBlob": False}}}}]}
+
+
+def prune(db, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "participant.cli", "prune", "--db", str(db), *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def event_format(party: str) -> dict:
+    return {"filtersByParty": {party: WILDCARD}, "verbose": False}
+
+
+async def acs(ledger: Ledger, party: str, offset: int) -> httpx.Response:
+    return await ledger.post("/v2/state/active-contracts", {"eventFormat": event_format(party),
+                                                            "activeAtOffset": offset}, user="Alice")
+
+
+def ids(r: httpx.Response) -> list[str]:
+    assert r.status_code == 200, r.text
+    return [e["contractEntry"]["JsActiveContract"]["createdEvent"]["contractId"] for e in r.json()]
+
+
+async def events(ledger: Ledger, party: str, cid: str) -> httpx.Response:
+    return await ledger.post("/v2/events/events-by-contract-id", {"contractId": cid,
+                                                                  "eventFormat": event_format(party)}, user="Alice")
+
+
+async def updates(ledger: Ledger, party: str, begin: int) -> httpx.Response:
+    return await ledger.post("/v2/updates", {"beginExclusive": begin, "filter": {"filtersByParty": {party: WILDCARD}},
+                                             "verbose": False}, user="Alice")
+
+
+async def pruned_offset(ledger: Ledger) -> int:
+    r = await ledger.get("/v2/state/latest-pruned-offsets")
+    assert r.status_code == 200, r.text
+    return r.json()["participantPrunedUpToInclusive"]
+
+
+def assert_pruned_error(r: httpx.Response, earliest: int) -> None:
+    assert r.status_code == 400, r.text
+    body = r.json()
+    assert body["code"] == "PARTICIPANT_PRUNED_DATA_ACCESSED", body
+    assert body["context"]["earliest_offset"] == str(earliest)
+    assert body["grpcCodeValue"] == 9  # FAILED_PRECONDITION
+
+
+@pytest.fixture
+async def history(server):
+    """offset 1: iou1 created; 2: iou2 created; 3: iou2 archived; 4: iou3 created; 5: iou4 created;
+    6: iou4 archived."""
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        ledger = Ledger(http)
+        alice = await ledger.party("Alice")
+        cids = {}
+        for name in ("iou1", "iou2"):
+            cids[name] = (await ledger.create_iou(alice, alice, user="Alice"))["events"][0]["CreatedEvent"]["contractId"]
+        r = await ledger.exercise(IOU, cids["iou2"], "Archive", {}, act_as=[alice], user="Alice")
+        assert r.status_code == 200, r.text
+        for name in ("iou3", "iou4"):
+            cids[name] = (await ledger.create_iou(alice, alice, user="Alice"))["events"][0]["CreatedEvent"]["contractId"]
+        r = await ledger.exercise(IOU, cids["iou4"], "Archive", {}, act_as=[alice], user="Alice")
+        assert r.status_code == 200, r.text
+        assert await ledger.ledger_end() == 6
+        yield server, ledger, alice, cids
+
+
+async def test_prune_and_read_around_it(history):
+    server, ledger, alice, cids = history
+    assert await pruned_offset(ledger) == 0
+    r = prune(server.db, "--up-to", "4")
+    assert r.returncode == 0, r.stderr
+    assert "4" in r.stdout
+    assert await pruned_offset(ledger) == 4
+    assert (await ledger.get("/v2/state/latest-pruned-offsets")).json()[
+        "allDivulgedContractsPrunedUpToInclusive"] == 4
+
+    # The ACS before the pruning offset is gone; at it and after it, active contracts created before it remain.
+    for offset in (1, 3):
+        assert_pruned_error(await acs(ledger, alice, offset), 4)
+    assert ids(await acs(ledger, alice, 4)) == [cids["iou1"], cids["iou3"]]
+    assert ids(await acs(ledger, alice, 5)) == [cids["iou1"], cids["iou3"], cids["iou4"]]
+    assert ids(await acs(ledger, alice, 6)) == [cids["iou1"], cids["iou3"]]
+
+    # A contract archived at or before the pruning offset has no events any more; others keep theirs.
+    r = await events(ledger, alice, cids["iou2"])
+    assert r.status_code == 404, r.text
+    assert r.json()["code"] == "CONTRACT_EVENTS_NOT_FOUND"
+    r = await events(ledger, alice, cids["iou1"])
+    assert r.status_code == 200, r.text
+    assert r.json()["created"]["createdEvent"]["offset"] == 1 and r.json()["archived"] is None
+    r = await events(ledger, alice, cids["iou4"])
+    assert r.status_code == 200, r.text
+    assert r.json()["archived"]["archivedEvent"]["offset"] == 6
+
+    # Updates from before the pruning offset are refused; from it on they are served.
+    for begin in (0, 3):
+        assert_pruned_error(await updates(ledger, alice, begin), 4)
+    r = await updates(ledger, alice, 4)
+    assert r.status_code == 200, r.text
+    assert [u["update"]["Transaction"]["value"]["offset"] for u in r.json()] == [5, 6]
+    r = await ledger.post("/v2/commands/completions", {"userId": "Alice", "parties": [alice], "beginExclusive": 2},
+                          user="Alice")
+    assert_pruned_error(r, 4)
+
+    # A pruned archived contract cannot be exercised; the ledger carries on after its end.
+    r = await ledger.exercise(IOU, cids["iou2"], "Archive", {}, act_as=[alice], user="Alice")
+    assert r.status_code == 404, r.text
+    tx = await ledger.create_iou(alice, alice, user="Alice")
+    assert tx["offset"] == 7
+
+
+async def test_refused_prunes_change_nothing(history):
+    server, ledger, alice, cids = history
+    r = prune(server.db, "--up-to", "7")  # beyond the ledger end (6)
+    assert r.returncode == 2
+    assert "ledger end is 6" in r.stderr and r.stdout == ""
+    assert await pruned_offset(ledger) == 0
+    assert ids(await acs(ledger, alice, 2)) == [cids["iou1"], cids["iou2"]]
+    assert (await events(ledger, alice, cids["iou2"])).status_code == 200
+
+    for bad in ("0", "-1"):
+        r = prune(server.db, "--up-to", bad)
+        assert r.returncode == 2 and "error" in r.stderr
+
+    assert prune(server.db, "--up-to", "3").returncode == 0
+    for again in ("3", "2"):  # not beyond the current pruning offset
+        r = prune(server.db, "--up-to", again)
+        assert r.returncode == 2
+        assert "already pruned up to 3" in r.stderr
+    assert await pruned_offset(ledger) == 3
+    assert ids(await acs(ledger, alice, 3)) == [cids["iou1"]]
+    r = await events(ledger, alice, cids["iou2"])  # archived exactly at the pruning offset
+    assert r.status_code == 404 and r.json()["code"] == "CONTRACT_EVENTS_NOT_FOUND", r.text
+    assert prune(server.db, "--up-to", "5").returncode == 0
+    assert await pruned_offset(ledger) == 5
+
+    missing = server.db.parent / "missing.db"
+    r = prune(missing, "--up-to", "1")
+    assert r.returncode == 2 and str(missing) in r.stderr
+    assert not missing.exists()
+
+
+async def test_prune_while_submitting(history):
+    """Pruning beside a server that is writing: both go on, nothing is lost after the pruning offset."""
+    server, ledger, alice, _ = history
+    results: list[int] = []
+    pruning = asyncio.create_task(asyncio.to_thread(prune, server.db, "--up-to", "6"))
+
+    async def submit(n: int) -> None:
+        for i in range(100):  # until the pruning is over, at most 100 each
+            if pruning.done() and i >= 3:
+                return
+            r = await ledger.post("/v2/commands/submit-and-wait", {
+                "commands": [{"CreateCommand": {"templateId": IOU, "createArguments": {
+                    "issuer": alice, "owner": alice, "currency": "USD", "amount": f"{n + 1}.{i:02d}",
+                    "observers": []}}}],
+                "commandId": f"p-{n}-{i}-{os.urandom(4).hex()}", "actAs": [alice]}, user="Alice")
+            results.append(r.status_code)
+
+    await asyncio.gather(*(submit(n) for n in range(8)))
+    r = await pruning
+    assert r.returncode == 0, r.stderr
+    assert await pruned_offset(ledger) == 6
+    assert results == [200] * len(results)
+    end = await ledger.ledger_end()
+    assert end == 6 + len(results)
+    offsets: list[int] = []
+    for _ in range(end):  # page by page, at most `end` pages
+        begin = offsets[-1] if offsets else 6
+        if begin >= end:
+            break
+        r = await ledger.post("/v2/updates?limit=100", {
+            "beginExclusive": begin, "filter": {"filtersByParty": {alice: WILDCARD}}, "verbose": False}, user="Alice")
+        assert r.status_code == 200 and r.json(), r.text
+        offsets += [u["update"]["Transaction"]["value"]["offset"] for u in r.json()]
+    assert offsets == list(range(7, end + 1))
+    token = ""
+    acs_ids = []
+    for _ in range(20):
+        body = {"eventFormat": event_format(alice), "activeAtOffset": end, "maxPageSize": 100}
+        if token:
+            body["pageToken"] = token
+        r = await ledger.call("GET", "/v2/state/active-contracts-page", json=body, user="Alice")
+        assert r.status_code == 200, r.text
+        acs_ids += [e["contractEntry"]["JsActiveContract"]["createdEvent"]["contractId"]
+                    for e in r.json()["activeContracts"]]
+        token = r.json()["nextPageToken"]
+        if not token:
+            break
+    assert len(set(acs_ids)) == len(acs_ids) == 2 + len(results)
