@@ -130,7 +130,8 @@ def _serve(args) -> int:
 
     app = create_app(settings, on_ready=announce)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", access_log=False,
-                            lifespan="on", ws="websockets-sansio" if _has_sansio() else "auto")
+                            lifespan="on", ws="websockets-sansio" if _has_sansio() else "auto",
+                            proxy_headers=False, server_header=False)
     server = uvicorn.Server(config)
     server.run()
     return 0 if server.started else 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from datetime import UTC, datetime
 
 
@@ -9,8 +10,11 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+@functools.lru_cache(maxsize=4096)
 def format_timestamp(t: datetime) -> str:
-    t = t.astimezone(UTC)
+    """Cached: a transaction's few timestamps are formatted for every event and row that carries them."""
+    if t.tzinfo is not UTC:
+        t = t.astimezone(UTC)
     base = f"{t.year:04d}-{t.month:02d}-{t.day:02d}T{t.hour:02d}:{t.minute:02d}:{t.second:02d}"
     micros = t.microsecond
     if micros == 0:

@@ -13,7 +13,7 @@ import binascii
 import typing
 from typing import Annotated, Any, ClassVar, Self
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_serializer, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, model_serializer, model_validator
 from pydantic.alias_generators import to_camel
 
 __all__ = ["AnyValue", "Base64", "Int32", "Int64", "Timestamp", "Variant", "WireModel", "alt"]
@@ -82,6 +82,7 @@ class Variant(WireModel):
     we do the same instead of failing. Only the chosen key is serialized.
     """
 
+    _tag_cache: str | None = PrivateAttr(default=None)
     # wire key or python name -> python field name; filled per subclass
     _keys: ClassVar[dict[str, str]] = {}
     _by_type: ClassVar[dict[type, str]] = {}
@@ -112,6 +113,13 @@ class Variant(WireModel):
         first = min(present, key=lambda k: cls._wire_key(present[k]))
         rest = {k: v for k, v in data.items() if k not in cls._keys}
         return {**rest, first: data[first]}
+
+    @model_validator(mode="after")
+    def _note_the_tag(self) -> Self:
+        # Servers ask for the tag of every command and filter; equal variants carry equal private state.
+        self._tag_cache = None
+        self._tag_cache = self.tag
+        return self
 
     @model_serializer(mode="wrap")
     def _emit_only_the_set_alternative(self, handler: Any) -> Any:
@@ -145,9 +153,13 @@ class Variant(WireModel):
     @property
     def tag(self) -> str:
         """The wire key of the alternative that is set, e.g. ``"CreateCommand"``."""
+        if self._tag_cache is not None:
+            return self._tag_cache
         for name in type(self).model_fields:
             if getattr(self, name) is not None:
-                return self._wire_key(name)
+                tag = self._wire_key(name)
+                self._tag_cache = tag
+                return tag
         raise AssertionError("a Variant always has one alternative set")
 
     @property

@@ -19,10 +19,12 @@ class PackageRegistry:
 
     def __init__(self, packages: list[Package] | tuple[Package, ...] = ()) -> None:
         self._by_id: dict[str, Package] = {}
+        self._resolved: dict[str, type[Template]] = {}  # successful resolutions, by reference
         for package in packages:
             self.add(package)
 
     def add(self, package: Package) -> Package:
+        self._resolved.clear()  # a new version may change what a `#name` reference means
         existing = self._by_id.get(package.package_id)
         if existing is not None and existing is not package:
             raise ValueError(f"{package!r} has the same package id as {existing!r}")
@@ -70,6 +72,14 @@ class PackageRegistry:
 
     def resolve_template(self, ref: str) -> type[Template]:
         """A template reference of a command: package-id form, or `#name` form (highest version)."""
+        cached = self._resolved.get(ref)
+        if cached is not None:
+            return cached
+        template = self._resolve_template(ref)
+        self._resolved[ref] = template
+        return template
+
+    def _resolve_template(self, ref: str) -> type[Template]:
         package_ref, module, entity = self.parse(ref)
         if package_ref.startswith("#"):
             package = self.preferred(package_ref[1:])

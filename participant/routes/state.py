@@ -6,6 +6,7 @@ import logging
 
 import orjson
 from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -33,19 +34,48 @@ async def active_contracts(request: Request):
     checksum = acs.format_checksum(ctx.identity.participant_id, req.active_at_offset, event_format)
     after = acs.resume_after(req.stream_continuation_token, checksum)
 
+    offset = req.active_at_offset
+    prefix = acs.token_prefix(offset, checksum)
     node_limit = ctx.settings.max_list_elements
-    take = node_limit + 1 if limit is None else min(limit, node_limit + 1)
-    entries = []
-    if take > 0:
-        async for _, entry in acs.snapshot(ctx.store, req.active_at_offset, event_filter, checksum=checksum,
-                                           after_seq=after, page_size=min(take, acs.STORE_PAGE)):
-            entries.append(entry)
-            if len(entries) >= take:
-                break
-    if len(entries) > node_limit:
-        raise errors.JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED(
-            f"The number of matching elements ({len(entries)}) is greater than the node limit ({node_limit}).")
-    return json(entries)
+    if limit is not None and limit <= node_limit:  # no 413 possible: at most `limit` entries
+        return _list_response(ctx.store, offset, event_filter, prefix, after, limit)
+    cap = node_limit + 1
+    if await acs.count_candidates(ctx.store, offset, event_filter, after_seq=after, cap=cap) <= node_limit:
+        return _list_response(ctx.store, offset, event_filter, prefix, after, None)
+    # More candidates than the limit: the filter decides, so collect up to limit + 1 entries (bounded).
+    texts: list[str] = []
+    async for page, _ in acs.rendered(ctx.store, offset, event_filter, token_prefix=prefix, after_seq=after,
+                                      page_size=min(cap, acs.STORE_PAGE)):
+        texts.extend(page)
+        if len(texts) >= cap:
+            raise errors.JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED(
+                f"The number of matching elements ({cap}) is greater than the node limit ({node_limit}).")
+    return Response(f"[{','.join(texts)}]".encode(), media_type="application/json")
+
+
+def _list_response(store, offset: int, event_filter, prefix: str, after: int, limit: int | None) -> Response:
+    """The list answer streamed page by page from the store: a JSON array of at most `limit` entries."""
+
+    async def chunks():
+        sent = 0
+        sep = "["
+        if limit != 0:
+            page_size = acs.STORE_PAGE if limit is None else min(limit, acs.STORE_PAGE)
+            async for texts, _ in acs.rendered(store, offset, event_filter, token_prefix=prefix, after_seq=after,
+                                               page_size=page_size):
+                if limit is not None and sent + len(texts) > limit:
+                    texts = texts[:limit - sent]
+                if not texts:
+                    continue
+                texts[0] = sep + texts[0]
+                sep = ","
+                yield ",".join(texts).encode()
+                sent += len(texts)
+                if limit is not None and sent >= limit:
+                    break
+        yield b"[]" if sep == "[" else b"]"
+
+    return StreamingResponse(chunks(), media_type="application/json")
 
 
 async def active_contracts_page(request: Request):
@@ -70,17 +100,23 @@ async def active_contracts_page(request: Request):
     else:
         offset, after = req.active_at_offset or ctx.store.ledger_end, 0
     await acs.check_offset(ctx.store, offset)
-    page, last_seq, more = [], after, False
-    async for seq, entry in acs.snapshot(ctx.store, offset, event_filter, checksum=checksum, after_seq=after,
+    texts: list[str] = []
+    last_seq, more = after, False
+    async for page, seqs in acs.rendered(ctx.store, offset, event_filter, token_prefix=None, after_seq=after,
                                          page_size=min(size + 1, acs.STORE_PAGE)):
-        if len(page) == size:
+        room = size - len(texts)
+        if len(page) > room:
+            texts.extend(page[:room])
+            if room:
+                last_seq = seqs[room - 1]
             more = True
             break
-        entry["streamContinuationToken"] = ""
-        page.append(entry)
-        last_seq = seq
-    next_token = acs.Position(last_seq, offset, checksum).encode() if more else None
-    return json({"activeContracts": page, "activeAtOffset": offset, "nextPageToken": next_token})
+        texts.extend(page)
+        if seqs:
+            last_seq = seqs[-1]
+    next_token = orjson.dumps(acs.Position(last_seq, offset, checksum).encode()).decode() if more else "null"
+    body = f'{{"activeContracts":[{",".join(texts)}],"activeAtOffset":{offset},"nextPageToken":{next_token}}}'
+    return Response(body.encode(), media_type="application/json")
 
 
 async def active_contracts_stream(websocket: WebSocket):
@@ -100,9 +136,12 @@ async def active_contracts_stream(websocket: WebSocket):
         await acs.check_offset(ctx.store, req.active_at_offset)
         checksum = acs.format_checksum(ctx.identity.participant_id, req.active_at_offset, event_format)
         after = acs.resume_after(req.stream_continuation_token, checksum)
-        async for _, entry in acs.snapshot(ctx.store, req.active_at_offset, event_filter, checksum=checksum,
+        prefix = acs.token_prefix(req.active_at_offset, checksum)
+        send = websocket.send
+        async for texts, _ in acs.rendered(ctx.store, req.active_at_offset, event_filter, token_prefix=prefix,
                                            after_seq=after):
-            await websocket.send_text(orjson.dumps(entry).decode())
+            for text in texts:  # TEXT frames, one per entry
+                await send({"type": "websocket.send", "text": text})
     except WebSocketDisconnect:
         return
     except errors.LedgerError as e:

@@ -45,6 +45,27 @@ ACS_SEQS_OF_PARTY = (
 )
 CONTRACTS_BY_SEQ = "SELECT {columns} FROM contracts WHERE seq IN ({marks}) ORDER BY seq"
 
+# The ACS hot path reads only what an entry shows, in this order (participant.shaping.AcsRenderer unpacks it).
+ACS_ROW_COLUMNS = (
+    "seq, workflow_id, create_offset, create_node_id, contract_id, template_id, contract_key, key_hash, argument, "
+    "signatories, observers, created_at, package_name, synchronizer_id, reassignment_counter"
+)
+_ACS_ROW_COLUMNS_C = ", ".join("c." + c.strip() for c in ACS_ROW_COLUMNS.split(","))
+_ACTIVE_AT_C = "c.create_offset <= :offset AND (c.archive_offset IS NULL OR c.archive_offset > :offset)"
+ACS_ROWS_ALL = f"SELECT {ACS_ROW_COLUMNS} FROM contracts WHERE {_ACTIVE_AT} ORDER BY seq LIMIT :limit"
+# One party: its stakeholder index in seq order, joined to the contract rows, in one statement.
+ACS_ROWS_OF_PARTY = (
+    f"SELECT {_ACS_ROW_COLUMNS_C} FROM stakeholders s JOIN contracts c ON c.seq = s.seq "
+    f"WHERE s.party = :party AND s.seq > :after AND {_ACTIVE_AT_C} ORDER BY s.seq LIMIT :limit"
+)
+ACS_ROWS_BY_SEQ = "SELECT " + ACS_ROW_COLUMNS + " FROM contracts WHERE seq IN ({marks}) ORDER BY seq"
+# How many contracts a snapshot may show, capped: decides a list answer's 413 before anything is sent.
+ACS_COUNT_ALL = f"SELECT COUNT(*) FROM (SELECT 1 FROM contracts WHERE {_ACTIVE_AT} LIMIT :cap)"
+ACS_COUNT_OF_PARTIES = (
+    "SELECT COUNT(*) FROM (SELECT DISTINCT s.seq FROM stakeholders s JOIN contracts c ON c.seq = s.seq "
+    f"WHERE s.party IN (SELECT value FROM json_each(:parties)) AND s.seq > :after AND {_ACTIVE_AT_C} LIMIT :cap)"
+)
+
 UPDATES_RANGE = (
     f'SELECT {UPDATE_COLUMNS} FROM updates WHERE "offset" > ? AND "offset" <= ? ORDER BY "offset" LIMIT ?'
 )

@@ -3,6 +3,7 @@ single `Writer`, whose group commits are durable (WAL, synchronous=FULL) before 
 
 from __future__ import annotations
 
+import asyncio
 import heapq
 import sqlite3
 from collections.abc import AsyncIterator
@@ -62,6 +63,7 @@ class Store:
         self.path = Path(path)
         self._read: aiosqlite.Connection | None = None
         self._write: aiosqlite.Connection | None = None
+        self._writer_read: aiosqlite.Connection | None = None  # the writer's reads, while it also writes
         self._writer: Writer | None = None
         self.ledger_end = 0
         self.users_version = 0  # bumped by every change to users or rights, for caches of claims
@@ -74,19 +76,20 @@ class Store:
             self.ledger_end = await self._scalar(self._write, sql.LEDGER_END)
             next_seq = await self._scalar(self._write, sql.NEXT_SEQ)
             self._read = await connect(self.path)
+            self._writer_read = await connect(self.path)
         except BaseException:
             await self.close()
             raise
-        self._writer = Writer(self._write, self.ledger_end, next_seq, self._advance)
+        self._writer = Writer(self._write, self._writer_read, self.ledger_end, next_seq, self._advance)
         self._writer.start()
 
     async def close(self) -> None:
         if self._writer is not None:
             await self._writer.stop()
-        for conn in (self._read, self._write):
+        for conn in (self._read, self._writer_read, self._write):
             if conn is not None:
                 await conn.close()
-        self._read = self._write = self._writer = None
+        self._read = self._write = self._writer_read = self._writer = None
 
     async def __aenter__(self) -> Store:
         await self.open()
@@ -149,39 +152,65 @@ class Store:
         return None if row is None else ContractRow(*row)
 
     async def active_contracts(self, offset: int, parties: list[str] | None, *, after_seq: int = 0,
-                               page_size: int = 500) -> AsyncIterator[list[ContractRow]]:
+                               page_size: int = 500, raw: bool = False) -> AsyncIterator[list]:
         """Pages of the contracts active at `offset` in activation order, all or those of `parties`' stakeholders.
 
-        Memory stays at one page whatever the size of the snapshot."""
-        while True:
-            if parties is None:
-                rows = await self._all(sql.ACS_ALL, {"offset": offset, "after": after_seq, "limit": page_size})
-                page = [ContractRow(*r) for r in rows]
-            else:
-                page = await self._contracts_of_parties(offset, parties, after_seq, page_size)
-            if page:
-                yield page
-            if len(page) < page_size:
-                return
-            after_seq = page[-1].seq
+        Pages hold `ContractRow`s, or with `raw` plain tuples of `sql.ACS_ROW_COLUMNS` (the ACS hot path). The next
+        page is read while the caller works on this one; memory stays at two pages whatever the snapshot's size."""
+        if offset <= 0:
+            return
+        pending: asyncio.Future | None = None
+        try:
+            while True:
+                page = await (pending if pending is not None else self._acs_page(offset, parties, after_seq,
+                                                                                   page_size, raw))
+                pending = None
+                if len(page) == page_size:
+                    after_seq = page[-1][0]
+                    pending = asyncio.ensure_future(self._acs_page(offset, parties, after_seq, page_size, raw))
+                if page:
+                    yield page
+                if pending is None:
+                    return
+        finally:
+            if pending is not None:
+                pending.cancel()
 
-    async def _contracts_of_parties(self, offset: int, parties: list[str], after: int,
-                                    limit: int) -> list[ContractRow]:
-        per_party = []
-        for party in parties:
-            rows = await self._all(sql.ACS_SEQS_OF_PARTY,
-                                   {"party": party, "after": after, "offset": offset, "limit": limit})
-            per_party.append([r[0] for r in rows])
-        seqs: list[int] = []
-        for seq in heapq.merge(*per_party):
-            if not seqs or seqs[-1] != seq:
-                seqs.append(seq)
-                if len(seqs) == limit:
-                    break
+    async def _contracts_of_parties(self, offset: int, parties: list[str], after: int, limit: int,
+                                    raw: bool = False) -> list:
+        """One page of the contracts of `parties` (rows of `_acs_page`): one statement for one party, else each
+        party's stakeholder index merged in seq order."""
+        params = {"after": after, "offset": offset, "limit": limit}
+        if len(parties) == 1:
+            if raw:
+                return await self._all(sql.ACS_ROWS_OF_PARTY, {**params, "party": parties[0]})
+            seqs = [r[0] for r in await self._all(sql.ACS_SEQS_OF_PARTY, {**params, "party": parties[0]})]
+        else:
+            per_party = []
+            for party in parties:
+                rows = await self._all(sql.ACS_SEQS_OF_PARTY, {**params, "party": party})
+                per_party.append([r[0] for r in rows])
+            seqs = []
+            for seq in heapq.merge(*per_party):
+                if not seqs or seqs[-1] != seq:
+                    seqs.append(seq)
+                    if len(seqs) == limit:
+                        break
         if not seqs:
             return []
-        statement = sql.CONTRACTS_BY_SEQ.format(columns=CONTRACT_COLUMNS, marks=", ".join("?" * len(seqs)))
+        marks = ", ".join("?" * len(seqs))
+        if raw:
+            return await self._all(sql.ACS_ROWS_BY_SEQ.format(marks=marks), tuple(seqs))
+        statement = sql.CONTRACTS_BY_SEQ.format(columns=CONTRACT_COLUMNS, marks=marks)
         return [ContractRow(*r) for r in await self._all(statement, tuple(seqs))]
+
+    async def _acs_page(self, offset: int, parties: list[str] | None, after: int, limit: int, raw: bool) -> list:
+        if parties is not None:
+            return await self._contracts_of_parties(offset, parties, after, limit, raw)
+        if raw:
+            return await self._all(sql.ACS_ROWS_ALL, {"offset": offset, "after": after, "limit": limit})
+        rows = await self._all(sql.ACS_ALL, {"offset": offset, "after": after, "limit": limit})
+        return [ContractRow(*r) for r in rows]
 
     # --- updates and completions
 

@@ -4,6 +4,10 @@ A hop into aiosqlite's thread costs more than an fsync, so per-request transacti
 transaction per batch reaches. Jobs queue up; the writer takes all that are waiting, runs them one after another
 against a `Batch` (committed state plus what earlier jobs of the batch staged, so they behave as if they had run
 one by one), writes everything in one SQLite transaction, and only then answers each job.
+
+Commits are pipelined: while one batch is being written and synced, the next is interpreted on top of it (its reads
+see the flushing batch's changes through `parent`). The next batch is written only after the previous one is
+durable, and if that fails, the next one fails too, since it was built on changes that never happened.
 """
 
 from __future__ import annotations
@@ -25,8 +29,9 @@ log = logging.getLogger(__name__)
 
 MAX_BATCH = 256
 
-# A job may carry a `change_key` attribute: the writer then reads that change's latest completion up front,
-# together with those of the other jobs of the batch, in one query.
+# A job may carry a `change_key` attribute: it is then a submission, which the writer may interpret while the
+# previous batch is still being written, and whose change's latest completion it reads up front, with those of the
+# other submissions of the batch, in one query. Other jobs run only once everything before them is durable.
 Job = Callable[["Batch"], Awaitable[Any]]
 
 
@@ -34,9 +39,10 @@ Job = Callable[["Batch"], Awaitable[Any]]
 class Batch:
     """Changes staged by the jobs of one group commit, and reads that see them."""
 
-    conn: aiosqlite.Connection
+    conn: aiosqlite.Connection  # for reads: sees committed state only
     ledger_end: int
     next_seq: int
+    parent: Batch | None = None  # the batch being written while this one is interpreted
     created: dict[str, Contract] = field(default_factory=dict)
     archived: set[str] = field(default_factory=set)
     keys: dict[tuple[str, str], str | None] = field(default_factory=dict)
@@ -54,27 +60,39 @@ class Batch:
 
     # --- reads (the engine's ContractSource)
 
+    def _chain(self):
+        batch = self
+        while batch is not None:
+            yield batch
+            batch = batch.parent
+
+    def _archived_here(self, contract_id: str) -> bool:
+        return any(contract_id in b.archived for b in self._chain())
+
     async def active_contract(self, contract_id: str) -> Contract | None:
-        if contract_id in self.archived:
-            return None
-        if (c := self.created.get(contract_id)) is not None:
-            return c
+        for b in self._chain():
+            if contract_id in b.archived:
+                return None
+            if (c := b.created.get(contract_id)) is not None:
+                return c
         rows = await self.conn.execute_fetchall(sql.ACTIVE_CONTRACT, (contract_id,))
         return ContractRow(*rows[0]).contract() if rows else None
 
     async def active_contract_by_key(self, template_id: str, key_hash: str) -> Contract | None:
-        staged = self.keys.get((template_id, key_hash), ...)
-        if staged is not ...:
-            return None if staged is None else self.created[staged]
+        for b in self._chain():
+            staged = b.keys.get((template_id, key_hash), ...)
+            if staged is not ...:
+                return None if staged is None else b.created[staged]
         rows = await self.conn.execute_fetchall(sql.ACTIVE_CONTRACT_BY_KEY, (template_id, key_hash))
-        if not rows or ContractRow(*rows[0]).contract_id in self.archived:
+        if not rows or self._archived_here(ContractRow(*rows[0]).contract_id):
             return None
         return ContractRow(*rows[0]).contract()
 
     async def latest_completion(self, change_key: str) -> tuple[int, str, str | None] | None:
         """(offset, submission id, record time) of the latest success of this change; time is None if staged."""
-        if (staged := self.change_keys.get(change_key)) is not None:
-            return staged[0], staged[1], None
+        for b in self._chain():
+            if (staged := b.change_keys.get(change_key)) is not None:
+                return staged[0], staged[1], None
         if change_key in self.known_completions:
             return self.known_completions[change_key]
         rows = await self.conn.execute_fetchall(sql.LATEST_COMPLETION, (change_key,))
@@ -130,8 +148,8 @@ class Batch:
         self.completions.append(completion)
         self.change_keys[change_key] = (update.offset, update.submission_id)
 
-    async def flush(self) -> None:
-        """Write everything staged as one transaction, in one hop into the connection's thread."""
+    async def flush(self, write_conn: aiosqlite.Connection) -> None:
+        """Write everything staged as one transaction, in one hop into the write connection's thread."""
         steps = [(statement, rows) for statement, rows in (
             (sql.INSERT_UPDATE, self.updates),
             (sql.ARCHIVE_CONTRACT, self.archives),
@@ -140,7 +158,7 @@ class Batch:
             (sql.INSERT_COMPLETION, self.completions),
         ) if rows]
         steps += [(statement, [params]) for statement, params in self.other]
-        await run_in_thread(self.conn, _write_transaction, steps)
+        await run_in_thread(write_conn, _write_transaction, steps)
 
 
 def _write_transaction(conn: sqlite3.Connection, steps: list[tuple[str, list[tuple]]]) -> None:
@@ -166,14 +184,16 @@ async def run_in_thread(conn: aiosqlite.Connection, fn: Callable[..., Any], *arg
 class Writer:
     """Owns the write connection; `submit(job)` runs the job in the next group commit and returns its result."""
 
-    def __init__(self, conn: aiosqlite.Connection, ledger_end: int, next_seq: int,
+    def __init__(self, conn: aiosqlite.Connection, read_conn: aiosqlite.Connection, ledger_end: int, next_seq: int,
                  on_commit: Callable[[int], None]) -> None:
         self._conn = conn
-        self._ledger_end = ledger_end
-        self._next_seq = next_seq
+        self._read_conn = read_conn
+        self._ledger_end = self._staged_end = ledger_end  # committed, and including the batch being written
+        self._next_seq = self._staged_seq = next_seq
         self._on_commit = on_commit
         self._queue: asyncio.Queue[tuple[Job, asyncio.Future]] = asyncio.Queue()
         self._task: asyncio.Task | None = None
+        self._flushing: tuple[asyncio.Task[bool], Batch] | None = None
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="ledger-writer")
@@ -186,6 +206,7 @@ class Writer:
             except asyncio.CancelledError:
                 pass
             self._task = None
+        await self._settle()  # a batch being written is finished, and its submitters answered
 
     async def submit(self, job: Job) -> Any:
         future = asyncio.get_running_loop().create_future()
@@ -197,10 +218,22 @@ class Writer:
             jobs = [await self._queue.get()]
             while len(jobs) < MAX_BATCH and not self._queue.empty():
                 jobs.append(self._queue.get_nowait())
-            await self._run_batch(jobs)
+            if not all(getattr(job, "change_key", None) is not None for job, _ in jobs):
+                await self._settle()
+            parent = self._flushing[1] if self._flushing is not None else None
+            batch = Batch(self._read_conn, ledger_end=self._staged_end, next_seq=self._staged_seq, parent=parent)
+            results = await self._interpret(batch, jobs)
+            if not await self._settle():
+                error = RuntimeError("the group commit this submission was built on failed")
+                _answer([(future, None, error) for future, _, _ in results])
+                continue
+            if batch.dirty:
+                self._staged_end, self._staged_seq = batch.ledger_end, batch.next_seq
+                self._flushing = (asyncio.create_task(self._commit(batch, results)), batch)
+            else:
+                _answer(results)
 
-    async def _run_batch(self, jobs: list[tuple[Job, asyncio.Future]]) -> None:
-        batch = Batch(self._conn, ledger_end=self._ledger_end, next_seq=self._next_seq)
+    async def _interpret(self, batch: Batch, jobs: list[tuple[Job, asyncio.Future]]) -> list[tuple]:
         results: list[tuple[asyncio.Future, Any, BaseException | None]] = []
         change_keys = [key for job, _ in jobs if (key := getattr(job, "change_key", None)) is not None]
         if change_keys:
@@ -216,24 +249,40 @@ class Writer:
                 results.append((future, await job(batch), None))
             except Exception as e:  # the job's own failure: nothing it staged, others go on
                 results.append((future, None, e))
+        return results
+
+    async def _settle(self) -> bool:
+        """Wait for the batch being written; False if its commit failed."""
+        if self._flushing is None:
+            return True
+        task, _ = self._flushing
         try:
-            if batch.dirty:
-                await batch.flush()
+            return await asyncio.shield(task)
+        finally:
+            if task.done():
+                self._flushing = None
+
+    async def _commit(self, batch: Batch, results: list[tuple]) -> bool:
+        try:
+            await batch.flush(self._conn)
         except Exception as e:
-            # The transaction was rolled back in the connection's thread; nothing of the batch is stored.
+            # Rolled back in the connection's thread: nothing of the batch is stored.
             log.exception("group commit failed; %d submissions answered with an error", len(results))
-            for future, _, _ in results:
-                if not future.done():
-                    future.set_exception(e)
-            return
-        if batch.ledger_end != self._ledger_end:
-            self._ledger_end = batch.ledger_end
-            self._on_commit(batch.ledger_end)
-        self._next_seq = batch.next_seq
-        for future, result, error in results:
-            if future.done():
-                continue
-            if error is None:
-                future.set_result(result)
-            else:
-                future.set_exception(error)
+            self._staged_end, self._staged_seq = self._ledger_end, self._next_seq
+            _answer([(future, None, e) for future, _, _ in results])
+            return False
+        self._ledger_end, self._next_seq = batch.ledger_end, batch.next_seq
+        batch.parent = None  # committed: later batches read it from the database
+        self._on_commit(batch.ledger_end)
+        _answer(results)
+        return True
+
+
+def _answer(results: list[tuple[asyncio.Future, Any, BaseException | None]]) -> None:
+    for future, result, error in results:
+        if future.done():
+            continue
+        if error is None:
+            future.set_result(result)
+        else:
+            future.set_exception(error)
