@@ -13,7 +13,15 @@ import binascii
 import typing
 from typing import Annotated, Any, ClassVar, Self
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, model_serializer, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    model_serializer,
+    model_validator,
+)
 from pydantic.alias_generators import to_camel
 
 __all__ = ["AnyValue", "Base64", "Int32", "Int64", "Timestamp", "Variant", "WireModel", "alt"]

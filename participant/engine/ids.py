@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import random
+import re
 import secrets
 
 from participant import errors

@@ -13,6 +13,7 @@ durable, and if that fails, the next one fails too, since it was built on change
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import sqlite3
 from collections.abc import Awaitable, Callable
@@ -166,11 +167,42 @@ def _write_transaction(conn: sqlite3.Connection, steps: list[tuple[str, list[tup
     conn.execute("BEGIN IMMEDIATE")
     try:
         for statement, rows in steps:
-            conn.executemany(statement, rows)
+            for chunk_statement, params in _multi_row(statement, rows):
+                conn.execute(chunk_statement, params)
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+
+
+MAX_VARIABLES = 32_766  # SQLite's default SQLITE_MAX_VARIABLE_NUMBER since 3.32
+
+
+def _multi_row(statement: str, rows: list[tuple]):
+    """One statement for many rows. sqlite3's executemany takes the GIL back for every row, and while the event
+    loop is busy each of those waits its turn; one statement per table keeps a group commit to a few waits."""
+    width = len(rows[0]) if rows else 0
+    if width == 0:
+        return
+    per_chunk = MAX_VARIABLES // width
+    for i in range(0, len(rows), per_chunk):
+        chunk = rows[i:i + per_chunk]
+        yield _statement_for(statement, len(chunk)), [v for row in chunk for v in row]
+
+
+@functools.lru_cache(maxsize=512)
+def _statement_for(statement: str, count: int) -> str:
+    head, _, group = statement.partition(" VALUES ")
+    if statement.startswith("UPDATE contracts SET archive_offset"):
+        return _ARCHIVE_MANY.format(values=", ".join(["(?, ?, ?)"] * count))
+    return f"{head} VALUES {', '.join([group] * count)}"
+
+
+# Archives as one statement: UPDATE ... FROM a VALUES list of (offset, node id, contract id).
+_ARCHIVE_MANY = (
+    "UPDATE contracts SET archive_offset = v.column1, archive_node_id = v.column2 "
+    "FROM (VALUES {values}) AS v WHERE contracts.contract_id = v.column3"
+)
 
 
 async def run_in_thread(conn: aiosqlite.Connection, fn: Callable[..., Any], *args: Any) -> Any:
