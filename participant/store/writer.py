@@ -158,42 +158,42 @@ class Batch:
             (sql.INSERT_STAKEHOLDER, self.stakeholders),
             (sql.INSERT_COMPLETION, self.completions),
         ) if rows]
-        steps += [(statement, [params]) for statement, params in self.other]
-        await run_in_thread(write_conn, _write_transaction, steps)
+        await run_in_thread(write_conn, _write_transaction, steps, self.other)
 
 
-def _write_transaction(conn: sqlite3.Connection, steps: list[tuple[str, list[tuple]]]) -> None:
+def _write_transaction(conn: sqlite3.Connection, steps: list[tuple[str, list[tuple]]],
+                       others: list[tuple[str, tuple]]) -> None:
     """Runs in the connection's thread: all or nothing."""
+    limit = conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
     conn.execute("BEGIN IMMEDIATE")
     try:
         for statement, rows in steps:
-            for chunk_statement, params in _multi_row(statement, rows):
+            for chunk_statement, params in _multi_row(statement, rows, limit):
                 conn.execute(chunk_statement, params)
+        for statement, params in others:
+            conn.execute(statement, params)
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
         raise
 
 
-MAX_VARIABLES = 32_766  # SQLite's default SQLITE_MAX_VARIABLE_NUMBER since 3.32
-
-
-def _multi_row(statement: str, rows: list[tuple]):
+def _multi_row(statement: str, rows: list[tuple], max_variables: int):
     """One statement for many rows. sqlite3's executemany takes the GIL back for every row, and while the event
     loop is busy each of those waits its turn; one statement per table keeps a group commit to a few waits."""
     width = len(rows[0]) if rows else 0
     if width == 0:
         return
-    per_chunk = MAX_VARIABLES // width
+    per_chunk = max(1, max_variables // width)
     for i in range(0, len(rows), per_chunk):
         chunk = rows[i:i + per_chunk]
         yield _statement_for(statement, len(chunk)), [v for row in chunk for v in row]
 
 
-@functools.lru_cache(maxsize=512)
+@functools.lru_cache(maxsize=4096)
 def _statement_for(statement: str, count: int) -> str:
     head, _, group = statement.partition(" VALUES ")
-    if statement.startswith("UPDATE contracts SET archive_offset"):
+    if statement == sql.ARCHIVE_CONTRACT:
         return _ARCHIVE_MANY.format(values=", ".join(["(?, ?, ?)"] * count))
     return f"{head} VALUES {', '.join([group] * count)}"
 
