@@ -114,6 +114,10 @@ class Variant(WireModel):
     def _pick_one(cls, data: Any) -> Any:
         if not isinstance(data, dict):
             return data
+        if len(data) == 1:  # the usual case, one alternative and nothing else: nothing to pick
+            for key, value in data.items():
+                if value is not None and key in cls._keys:
+                    return data
         present = {k: cls._keys[k] for k, v in data.items() if k in cls._keys and v is not None}
         if not present:
             wanted = ", ".join(sorted(cls.alternatives()))
@@ -125,8 +129,8 @@ class Variant(WireModel):
     @model_validator(mode="after")
     def _note_the_tag(self) -> Self:
         # Servers ask for the tag of every command and filter; equal variants carry equal private state.
-        self._tag_cache = None
-        self._tag_cache = self.tag
+        # Straight into pydantic's private dict: its __setattr__/__getattr__ for private attributes are slow.
+        self.__pydantic_private__["_tag_cache"] = self._find_tag()
         return self
 
     @model_serializer(mode="wrap")
@@ -161,13 +165,18 @@ class Variant(WireModel):
     @property
     def tag(self) -> str:
         """The wire key of the alternative that is set, e.g. ``"CreateCommand"``."""
-        if self._tag_cache is not None:
-            return self._tag_cache
+        private = self.__pydantic_private__
+        tag = private.get("_tag_cache") if private is not None else None
+        if tag is None:
+            tag = self._find_tag()
+            if private is not None:
+                private["_tag_cache"] = tag
+        return tag
+
+    def _find_tag(self) -> str:
         for name in type(self).model_fields:
             if getattr(self, name) is not None:
-                tag = self._wire_key(name)
-                self._tag_cache = tag
-                return tag
+                return self._wire_key(name)
         raise AssertionError("a Variant always has one alternative set")
 
     @property

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from decimal import Context, InvalidOperation
 from decimal import Decimal as PyDecimal
-from decimal import InvalidOperation, localcontext
 from typing import Any
 
 from participant import errors
@@ -15,6 +15,8 @@ Json = Any
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 NUMERIC_PRECISION = 38
 MAX_NUMERIC_SCALE = 37
+# Enough digits that quantizing any decodable number to any scale is exact (default traps, as before).
+_FIT_CONTEXT = Context(prec=2 * NUMERIC_PRECISION + MAX_NUMERIC_SCALE)
 
 
 def bad_value(path: str, message: str) -> errors.LedgerError:
@@ -107,6 +109,9 @@ class Numeric(DamlType):
             raise ValueError(f"Numeric scale must be within 0..{MAX_NUMERIC_SCALE}: {scale}")
         self.scale = scale
         self.name = f"Numeric {scale}"
+        # Fixed per scale: built once instead of in every `fit`.
+        self._quantum = PyDecimal(1).scaleb(-scale, _FIT_CONTEXT)
+        self._limit = _FIT_CONTEXT.power(PyDecimal(10), NUMERIC_PRECISION - scale)
 
     def __class_getitem__(cls, scale: int) -> Numeric:
         return cls(scale)
@@ -118,12 +123,12 @@ class Numeric(DamlType):
         """The number at this scale, or None when it does not fit exactly (too many digits either side)."""
         if not number.is_finite():
             return None
-        with localcontext() as ctx:
-            ctx.prec = 2 * NUMERIC_PRECISION + MAX_NUMERIC_SCALE
-            scaled = number.quantize(PyDecimal(1).scaleb(-self.scale))
-            if scaled != number or abs(scaled) >= PyDecimal(10) ** (NUMERIC_PRECISION - self.scale):
-                return None
-        return scaled if scaled else abs(scaled)  # never "-0.000"
+        # An explicit context rather than `localcontext()`, which copies the thread's context on every call;
+        # copy_abs is exact, like abs() at this precision.
+        scaled = number.quantize(self._quantum, context=_FIT_CONTEXT)
+        if scaled != number or scaled.copy_abs() >= self._limit:
+            return None
+        return scaled if scaled else scaled.copy_abs()  # never "-0.000"
 
     def decode(self, value: Json, path: str = "") -> PyDecimal:
         if isinstance(value, bool) or not isinstance(value, str | int | float):

@@ -107,10 +107,17 @@ async def prepare(ctx: Context, cmds: JsCommands, c: Claims,
 
 
 def trace_context_of(request: Request) -> dict | None:
-    parent = request.headers.get("traceparent")
+    # The raw header list, not `request.headers.get`: that raises and catches a KeyError when the header is
+    # missing, which is the usual case. Names are lowercase in ASGI scopes; the first value wins, as in Headers.
+    parent = state = None
+    for name, value in request.scope["headers"]:
+        if name == b"traceparent" and parent is None:
+            parent = value.decode("latin-1")
+        elif name == b"tracestate" and state is None:
+            state = value.decode("latin-1")
     if parent is None:
         return None
-    return {"traceparent": parent, "tracestate": request.headers.get("tracestate")}
+    return {"traceparent": parent, "tracestate": state}
 
 
 async def _submit(request: Request, cmds: JsCommands, c: Claims):

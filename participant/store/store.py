@@ -22,10 +22,8 @@ from participant.store.rows import (
     UserRow,
 )
 from participant.store.schema import NotADatabase, migrate
-from participant.store.writer import Job, Writer
+from participant.store.writer import BUSY_TIMEOUT_MS, Job, Writer
 from participant.timestamps import parse_timestamp
-
-BUSY_TIMEOUT_MS = 10_000
 
 
 async def connect(path: Path | str, *, read_only: bool = False) -> aiosqlite.Connection:
@@ -77,11 +75,14 @@ class Store:
             next_seq = await self._scalar(self._write, sql.NEXT_SEQ)
             self._read = await connect(self.path)
             self._writer_read = await connect(self.path)
+            # From here on the writer's own connection is the only one that writes.
+            await self._write.close()
+            self._write = None
+            self._writer = Writer(str(self.path), self._writer_read, self.ledger_end, next_seq, self._advance)
+            self._writer.start()
         except BaseException:
             await self.close()
             raise
-        self._writer = Writer(self._write, self._writer_read, self.ledger_end, next_seq, self._advance)
-        self._writer.start()
 
     async def close(self) -> None:
         if self._writer is not None:

@@ -1,9 +1,9 @@
 """The single writer: every change to the ledger goes through here, and many commit as one (group commit).
 
-A hop into aiosqlite's thread costs more than an fsync, so per-request transactions top out far below what one
-transaction per batch reaches. Jobs queue up; the writer takes all that are waiting, runs them one after another
-against a `Batch` (committed state plus what earlier jobs of the batch staged, so they behave as if they had run
-one by one), writes everything in one SQLite transaction, and only then answers each job.
+A hop into another thread costs more than an fsync, so per-request transactions top out far below what one
+transaction per batch reaches. Jobs queue up; the writer runs them one after another against the open `Batch`
+(committed state plus what earlier jobs of the batch staged, so they behave as if they had run one by one); the
+writer's thread writes a batch as one SQLite transaction, and only then is each of its jobs answered.
 
 Commits are pipelined: while one batch is being written and synced, the next is interpreted on top of it (its reads
 see the flushing batch's changes through `parent`). The next batch is written only after the previous one is
@@ -15,7 +15,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import queue
 import sqlite3
+import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +31,7 @@ from participant.store.rows import ContractRow, UpdateRow, contract_params
 log = logging.getLogger(__name__)
 
 MAX_BATCH = 256
+BUSY_TIMEOUT_MS = 10_000
 
 # A job may carry a `change_key` attribute: it is then a submission, which the writer may interpret while the
 # previous batch is still being written, and whose change's latest completion it reads up front, with those of the
@@ -58,6 +61,9 @@ class Batch:
     stakeholders: list[tuple] = field(default_factory=list)
     completions: list[tuple] = field(default_factory=list)
     other: list[tuple[str, tuple]] = field(default_factory=list)  # in staging order
+    # (future, result, error) of each job interpreted into the batch, answered once the batch is durable
+    results: list[tuple[asyncio.Future, Any, BaseException | None]] = field(default_factory=list)
+    failed: BaseException | None = None  # set when the batch this one was built on failed to commit
 
     # --- reads (the engine's ContractSource)
 
@@ -100,12 +106,14 @@ class Batch:
         return rows[0] if rows else None
 
     async def prefetch_completions(self, change_keys: list[str]) -> None:
-        self.known_completions = dict.fromkeys(change_keys)
+        known: dict[str, tuple[int, str, str] | None] = dict.fromkeys(change_keys)
         for i in range(0, len(change_keys), 500):
             chunk = change_keys[i:i + 500]
             statement = sql.LATEST_COMPLETIONS.format(marks=", ".join("?" * len(chunk)))
             for key, offset, submission_id, record_time in await self.conn.execute_fetchall(statement, chunk):
-                self.known_completions[key] = (offset, submission_id, record_time)
+                known[key] = (offset, submission_id, record_time)
+        # Valid for the batch's whole life: whatever was not committed when it was read is in `_chain()`.
+        self.known_completions.update(known)
 
     # --- staging: synchronous, so a job either stages all of its changes or none
 
@@ -149,8 +157,8 @@ class Batch:
         self.completions.append(completion)
         self.change_keys[change_key] = (update.offset, update.submission_id)
 
-    async def flush(self, write_conn: aiosqlite.Connection) -> None:
-        """Write everything staged as one transaction, in one hop into the write connection's thread."""
+    def commit_to(self, write_conn: sqlite3.Connection) -> None:
+        """Write everything staged as one transaction (in the writer's thread)."""
         steps = [(statement, rows) for statement, rows in (
             (sql.INSERT_UPDATE, self.updates),
             (sql.ARCHIVE_CONTRACT, self.archives),
@@ -158,7 +166,7 @@ class Batch:
             (sql.INSERT_STAKEHOLDER, self.stakeholders),
             (sql.INSERT_COMPLETION, self.completions),
         ) if rows]
-        await run_in_thread(write_conn, _write_transaction, steps, self.other)
+        _write_transaction(write_conn, steps, self.other)
 
 
 def _write_transaction(conn: sqlite3.Connection, steps: list[tuple[str, list[tuple]]],
@@ -205,29 +213,40 @@ _ARCHIVE_MANY = (
 )
 
 
-async def run_in_thread(conn: aiosqlite.Connection, fn: Callable[..., Any], *args: Any) -> Any:
-    """Run `fn(sqlite3_connection, *args)` in aiosqlite's thread for that connection.
-
-    Each hop into that thread costs more than the statements of a whole group commit, so a commit is one hop.
-    aiosqlite has no public call for this; `_execute` is what its own methods use."""
-    return await conn._execute(lambda: fn(conn._conn, *args))
-
-
 class Writer:
-    """Owns the write connection; `submit(job)` runs the job in the next group commit and returns its result."""
+    """Owns the write connection; `submit(job)` runs the job in the next group commit and returns its result.
 
-    def __init__(self, conn: aiosqlite.Connection, read_conn: aiosqlite.Connection, ledger_end: int, next_seq: int,
+    Jobs are interpreted as they arrive into the open batch. A dedicated thread with the only write connection
+    commits one batch at a time; the moment it is done it answers that batch's submitters (one callback on the
+    loop) and takes the open batch, so the next fsync starts without waiting for a writer task to wake up, and
+    batches grow with the load instead of being cut at a fixed point of the writer's loop.
+
+    Why not aiosqlite for writes: its hop is a future resolved by `call_soon_threadsafe` which the awaiting task
+    then handles on a later loop iteration, and handing over the next batch needs yet another iteration; here the
+    thread's one callback answers the batch and hands over the next. Reads stay on aiosqlite connections."""
+
+    def __init__(self, path: str, read_conn: aiosqlite.Connection, ledger_end: int, next_seq: int,
                  on_commit: Callable[[int], None]) -> None:
-        self._conn = conn
+        self._path = path
         self._read_conn = read_conn
-        self._ledger_end = self._staged_end = ledger_end  # committed, and including the batch being written
-        self._next_seq = self._staged_seq = next_seq
+        self._ledger_end = ledger_end  # committed
+        self._next_seq = next_seq
         self._on_commit = on_commit
         self._queue: asyncio.Queue[tuple[Job, asyncio.Future]] = asyncio.Queue()
         self._task: asyncio.Task | None = None
-        self._flushing: tuple[asyncio.Task[bool], Batch] | None = None
+        self._open: Batch | None = None  # jobs interpreted but not yet handed to the thread
+        self._flushing: Batch | None = None  # with the thread, not durable yet
+        self._busy = False  # the writer task is filling the open batch: it may not be handed over now
+        self._changed = asyncio.Event()  # set when a flush ends
+        self._requests: queue.SimpleQueue[Batch | None] = queue.SimpleQueue()
+        self._conn: sqlite3.Connection | None = None
+        self._thread: threading.Thread | None = None
 
     def start(self) -> None:
+        self._conn = open_write_connection(self._path)
+        loop = asyncio.get_running_loop()
+        self._thread = threading.Thread(target=self._flush_loop, args=(loop,), name="ledger-write", daemon=True)
+        self._thread.start()
         self._task = asyncio.create_task(self._run(), name="ledger-writer")
 
     async def stop(self) -> None:
@@ -238,11 +257,18 @@ class Writer:
             except asyncio.CancelledError:
                 pass
             self._task = None
-        await self._settle()  # a batch being written is finished, and its submitters answered
+        await self._drain()  # what was staged is written, and its submitters answered
+        if self._thread is not None:
+            self._requests.put(None)
+            self._thread.join()
+            self._thread = None
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
 
     async def submit(self, job: Job) -> Any:
         future = asyncio.get_running_loop().create_future()
-        await self._queue.put((job, future))
+        self._queue.put_nowait((job, future))
         return await future
 
     async def _run(self) -> None:
@@ -250,64 +276,105 @@ class Writer:
             jobs = [await self._queue.get()]
             while len(jobs) < MAX_BATCH and not self._queue.empty():
                 jobs.append(self._queue.get_nowait())
-            if not all(getattr(job, "change_key", None) is not None for job, _ in jobs):
-                await self._settle()
-            parent = self._flushing[1] if self._flushing is not None else None
-            batch = Batch(self._read_conn, ledger_end=self._staged_end, next_seq=self._staged_seq, parent=parent)
-            results = await self._interpret(batch, jobs)
-            if not await self._settle():
-                error = RuntimeError("the group commit this submission was built on failed")
-                _answer([(future, None, error) for future, _, _ in results])
-                continue
-            if batch.dirty:
-                self._staged_end, self._staged_seq = batch.ledger_end, batch.next_seq
-                self._flushing = (asyncio.create_task(self._commit(batch, results)), batch)
-            else:
-                _answer(results)
+            self._busy = True
+            try:
+                await self._interpret(jobs)
+            finally:
+                self._busy = False
+                self._hand_over()
 
-    async def _interpret(self, batch: Batch, jobs: list[tuple[Job, asyncio.Future]]) -> list[tuple]:
-        results: list[tuple[asyncio.Future, Any, BaseException | None]] = []
+    def _batch(self) -> Batch:
+        """The open batch, built on the one being written if any."""
+        if self._open is None:
+            parent = self._flushing
+            self._open = Batch(self._read_conn, ledger_end=self._ledger_end if parent is None else parent.ledger_end,
+                               next_seq=self._next_seq if parent is None else parent.next_seq, parent=parent)
+        return self._open
+
+    async def _interpret(self, jobs: list[tuple[Job, asyncio.Future]]) -> None:
         change_keys = [key for job, _ in jobs if (key := getattr(job, "change_key", None)) is not None]
+        if len(change_keys) < len(jobs):  # other jobs run on durable state only
+            await self._drain()
+        batch = self._batch()
         if change_keys:
             try:
                 await batch.prefetch_completions(change_keys)
             except Exception:  # the jobs read one by one instead
                 log.exception("prefetching completions failed")
-                batch.known_completions = {}
         for job, future in jobs:
             if future.cancelled():
                 continue
             try:
-                results.append((future, await job(batch), None))
+                batch.results.append((future, await job(batch), None))
             except Exception as e:  # the job's own failure: nothing it staged, others go on
-                results.append((future, None, e))
-        return results
+                batch.results.append((future, None, e))
 
-    async def _settle(self) -> bool:
-        """Wait for the batch being written; False if its commit failed."""
-        if self._flushing is None:
-            return True
-        task, _ = self._flushing
-        try:
-            return await asyncio.shield(task)
-        finally:
-            if task.done():
-                self._flushing = None
+    async def _drain(self) -> None:
+        """Wait until everything interpreted so far is durable (or failed) and answered."""
+        busy, self._busy = self._busy, False
+        self._hand_over()
+        while self._flushing is not None or self._open is not None:
+            self._changed.clear()
+            await self._changed.wait()
+        self._busy = busy
 
-    async def _commit(self, batch: Batch, results: list[tuple]) -> bool:
-        try:
-            await batch.flush(self._conn)
-        except Exception as e:
-            # Rolled back in the connection's thread: nothing of the batch is stored.
-            log.exception("group commit failed; %d submissions answered with an error", len(results))
-            self._staged_end, self._staged_seq = self._ledger_end, self._next_seq
-            _answer([(future, None, e) for future, _, _ in results])
-            return False
-        self._ledger_end, self._next_seq = batch.ledger_end, batch.next_seq
-        batch.parent = None  # committed: later batches read it from the database
-        self._on_commit(batch.ledger_end)
-        _answer(results)
-        return True
+    def _hand_over(self) -> None:
+        """Give the open batch to the thread if it is idle and the writer task is not adding to the batch."""
+        batch = self._open
+        if batch is None or self._busy or self._flushing is not None:
+            return
+        self._open = None
+        if batch.failed is not None:
+            _answer([(future, None, batch.failed) for future, _, _ in batch.results])
+        elif batch.dirty:
+            self._flushing = batch
+            self._requests.put(batch)
+        else:  # nothing to write; what it read is durable now
+            _answer(batch.results)
+
+    def _flush_loop(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The thread: write each batch handed over as one transaction, then tell the loop."""
+        while (batch := self._requests.get()) is not None:
+            try:
+                batch.commit_to(self._conn)
+                error = None
+            except BaseException as e:  # rolled back: nothing of the batch is stored
+                error = e
+            try:
+                loop.call_soon_threadsafe(self._flushed, batch, error)
+            except RuntimeError:  # the loop is closed: nobody is waiting any more
+                return
+
+    def _flushed(self, batch: Batch, error: BaseException | None) -> None:
+        """On the loop: answer the batch's submitters and hand over the next batch."""
+        self._flushing = None
+        if error is None:
+            self._ledger_end, self._next_seq = batch.ledger_end, batch.next_seq
+            batch.parent = None  # committed: later batches read it from the database
+            self._on_commit(batch.ledger_end)
+            _answer(batch.results)
+        else:
+            log.error("group commit failed; %d submissions answered with an error", len(batch.results),
+                      exc_info=error)
+            _answer([(future, None, error) for future, _, _ in batch.results])
+            if self._open is not None:  # built on changes that never happened
+                self._open.failed = RuntimeError("the group commit this submission was built on failed")
+        self._hand_over()
+        self._changed.set()
+
+
+def open_write_connection(path: str) -> sqlite3.Connection:
+    """The only connection that writes; used by the writer's thread alone. Settings as `store.connect`'s."""
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("PRAGMA foreign_keys = ON")
+    except BaseException:
+        conn.close()
+        raise
+    return conn
 
 
 def _answer(results: list[tuple[asyncio.Future, Any, BaseException | None]]) -> None:
