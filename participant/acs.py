@@ -1,6 +1,6 @@
 """Active contract snapshots: offset checks, continuation and page tokens, and the stream of entries.
 
-The list, page and websocket forms of the API all read through `snapshot()`, which walks the store page by page,
+The list, page and websocket forms of the API all read through `rendered()`, which walks the store page by page,
 so memory stays flat whatever the size of the snapshot.
 """
 
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import orjson
 
 from participant import errors
-from participant.filters import EventFilter, resolve_event_format
-from participant.shaping import AcsRenderer, acs_entry
+from participant.filters import EventFilter, format_or_legacy, resolve_event_format
+from participant.shaping import AcsRenderer
 from participant.store import sql
 from participant.store.store import Store
 
@@ -24,28 +24,9 @@ STORE_PAGE = 2000
 
 
 def event_filter_of_request(req, registry) -> tuple[EventFilter, object]:
-    """The filter of a `GetActiveContractsRequest`, applying the rules for the legacy `filter`/`verbose` pair.
-
-    Returns the filter and the effective wire EventFormat (what continuation tokens are bound to)."""
-    if req.event_format is not None:
-        if req.filter is not None:
-            raise errors.INVALID_ARGUMENT(
-                "Both event_format and filter are set. Please use either backwards compatible arguments "
-                "(filter and verbose) or event_format, but not both.")
-        if req.verbose:
-            raise errors.INVALID_ARGUMENT(
-                "Both event_format and verbose are set. Please use either backwards compatible arguments "
-                "(filter and verbose) or event_format, but not both.")
-        event_format = req.event_format
-    elif req.filter is not None:
-        from participant.api.filters import EventFormat
-
-        event_format = EventFormat(filters_by_party=req.filter.filters_by_party,
-                                   filters_for_any_party=req.filter.filters_for_any_party, verbose=req.verbose)
-    else:
-        raise errors.INVALID_ARGUMENT(
-            "Either filter/verbose or event_format is required. Please use either backwards compatible arguments "
-            "(filter and verbose) or event_format.")
+    """The filter of a `GetActiveContractsRequest` (its `eventFormat`, or the legacy `filter`/`verbose` pair), and
+    the wire EventFormat in force, which continuation tokens are bound to."""
+    event_format = format_or_legacy(req.event_format, req.filter, req.verbose, "event_format")
     return resolve_event_format(event_format, registry), event_format
 
 
@@ -146,17 +127,3 @@ async def rendered(store: Store, offset: int, event_filter: EventFilter, *, toke
     async for rows in store.active_contracts(offset, event_filter.query_parties(), after_seq=after_seq,
                                              page_size=page_size, raw=True):
         yield renderer.render(rows)
-
-
-async def snapshot(store: Store, offset: int, event_filter: EventFilter, *, checksum: str, after_seq: int = 0,
-                   page_size: int = STORE_PAGE) -> AsyncIterator[tuple[int, dict]]:
-    """(activation number, entry) for every contract active at `offset` that the filter lets through."""
-    if offset == 0:
-        return
-    async for page in store.active_contracts(offset, event_filter.query_parties(), after_seq=after_seq,
-                                             page_size=page_size):
-        for row in page:
-            token = Position(row.seq, offset, checksum).encode()
-            entry = acs_entry(row, event_filter, token)
-            if entry is not None:
-                yield row.seq, entry

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from participant import errors
+from participant.api import EventFormat
 from participant.engine import ids
 
 
@@ -62,6 +63,22 @@ class EventFilter:
     @classmethod
     def wildcard_for(cls, parties: Iterable[str], verbose: bool = True) -> EventFilter:
         return cls({p: PartyFilter(wildcard=True) for p in parties}, None, verbose)
+
+
+def format_or_legacy(given, legacy_filter, verbose: bool, name: str):
+    """The request's format (`name` is "event_format" or "update_format"), or the EventFormat of its legacy
+    `filter` and `verbose` pair: exactly one of the two forms must be used."""
+    hint = f"Please use either backwards compatible arguments (filter and verbose) or {name}"
+    if given is not None:
+        if legacy_filter is not None:
+            raise errors.INVALID_ARGUMENT(f"Both {name} and filter are set. {hint}, but not both.")
+        if verbose:
+            raise errors.INVALID_ARGUMENT(f"Both {name} and verbose are set. {hint}, but not both.")
+        return given
+    if legacy_filter is None:
+        raise errors.INVALID_ARGUMENT(f"Either filter/verbose or {name} is required. {hint}.")
+    return EventFormat(filters_by_party=legacy_filter.filters_by_party,
+                       filters_for_any_party=legacy_filter.filters_for_any_party, verbose=verbose)
 
 
 def qualified_name(template_id: str) -> str:

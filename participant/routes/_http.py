@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -10,6 +11,7 @@ import pydantic
 from starlette.requests import Request
 from starlette.responses import Response
 
+from participant import errors
 from participant.auth import Authenticator, Claims
 from participant.engine.registry import PackageRegistry
 from participant.errors import BadRequestBody, LedgerError
@@ -96,6 +98,53 @@ def query_int(request: Request, name: str) -> int | None:
         return int(raw)
     except ValueError:
         raise BadRequestBody(f"Cannot parse integer value '{raw}'", where=f"query parameter {name}") from None
+
+
+@dataclass(frozen=True)
+class ListLimit:
+    """How many elements a list answer may hold: the node's limit (`--max-list-elements`) and the client's
+    `limit` query parameter. A client limit at or under the node's truncates silently; more than the node's
+    limit is refused with 413, as Canton does (it collects at most limit + 1 to know)."""
+
+    node: int
+    client: int | None
+
+    @property
+    def take(self) -> int:
+        """How many elements to collect at most."""
+        return self.node + 1 if self.client is None else min(self.client, self.node + 1)
+
+    def check(self, count: int) -> None:
+        if count > self.node:
+            raise errors.JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED(
+                f"The number of matching elements ({count}) is greater than the node limit ({self.node}).")
+
+
+def list_limit(request: Request) -> ListLimit:
+    """The list limits of a request; `stream_idle_timeout_ms` is validated too (finite lists never wait)."""
+    limit = query_int(request, "limit")
+    query_int(request, "stream_idle_timeout_ms")
+    if limit is not None and limit < 0:
+        raise BadRequestBody(f"limit must not be negative, got {limit}", where="query parameter limit")
+    return ListLimit(context(request).settings.max_list_elements, limit)
+
+
+def page_request(request: Request, max_size: int) -> tuple[int, str]:
+    """`pageSize` and `pageToken` of the admin listings: (page size, the key the page starts after)."""
+    size = query_int(request, "pageSize") or max_size
+    if size < 0:
+        raise errors.INVALID_ARGUMENT(f"Page size must be non-negative, got {size}")
+    token = request.query_params.get("pageToken", "")
+    try:
+        after = base64.urlsafe_b64decode(token.encode()).decode() if token else ""
+    except ValueError:
+        raise errors.INVALID_ARGUMENT(f"Invalid page token {token!r}") from None
+    return min(size, max_size), after
+
+
+def next_page_token(last_key: str | None) -> str:
+    """The token of the page after the one ending at `last_key` ("" when there is none)."""
+    return "" if last_key is None else base64.urlsafe_b64encode(last_key.encode()).decode()
 
 
 def json(content, status: int = 200) -> Response:

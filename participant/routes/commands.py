@@ -15,7 +15,7 @@ from participant.engine import ids
 from participant.engine import ledger as internal
 from participant.filters import EventFilter, resolve_event_format
 from participant.ledger import CommandMeta, Deduplication
-from participant.routes._http import Context, claims, context, decode, json, query_int
+from participant.routes._http import Context, claims, context, decode, json, list_limit
 from participant.timestamps import format_timestamp, parse_timestamp
 
 
@@ -165,8 +165,7 @@ async def submit_async(request: Request):
 
 async def completions(request: Request):
     ctx = context(request)
-    limit = query_int(request, "limit")
-    query_int(request, "stream_idle_timeout_ms")
+    limits = list_limit(request)
     req = await decode(request, CompletionStreamRequest)
     c = await claims(request)
     if not req.parties:
@@ -184,8 +183,7 @@ async def completions(request: Request):
         raise errors.PARTICIPANT_PRUNED_DATA_ACCESSED(
             f"Command completions request from {req.begin_exclusive} precedes pruned offset {pruned}",
             context={"earliest_offset": str(pruned)})
-    node_limit = ctx.settings.max_list_elements
-    take = node_limit + 1 if limit is None else min(limit, node_limit + 1)
+    take = limits.take
     out, after = [], req.begin_exclusive
     while len(out) < take:
         rows = await ctx.store.completions(after, user_id, 500)
@@ -197,9 +195,7 @@ async def completions(request: Request):
                 out.append(_completion(r))
                 if len(out) >= take:
                     break
-    if len(out) > node_limit:
-        raise errors.JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED(
-            f"The number of matching elements ({len(out)}) is greater than the node limit ({node_limit}).")
+    limits.check(len(out))
     return json(out)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import uuid
 
 from starlette.requests import Request
@@ -11,7 +10,7 @@ from starlette.routing import Route
 from participant import errors
 from participant.api import AllocatePartyRequest
 from participant.engine import ids
-from participant.routes._http import claims, context, decode, json, query_int
+from participant.routes._http import claims, context, decode, json, next_page_token, page_request
 from participant.store import admin
 from participant.store.rows import PartyRow
 
@@ -45,21 +44,11 @@ async def allocate_party(request: Request):
 
 async def list_parties(request: Request):
     (await claims(request)).require_admin()
-    size = query_int(request, "pageSize") or MAX_PAGE_SIZE
-    if size < 0:
-        raise errors.INVALID_ARGUMENT(f"Page size must be non-negative, got {size}")
-    size = min(size, MAX_PAGE_SIZE)
-    token = request.query_params.get("pageToken", "")
-    try:
-        after = base64.urlsafe_b64decode(token.encode()).decode() if token else ""
-    except ValueError:
-        raise errors.INVALID_ARGUMENT(f"Invalid page token {token!r}") from None
+    size, after = page_request(request, MAX_PAGE_SIZE)
     prefix = request.query_params.get("filter-party", "")
     parties = await context(request).store.parties(after, size + 1, prefix)
-    more = len(parties) > size
-    parties = parties[:size]
-    next_token = base64.urlsafe_b64encode(parties[-1].party.encode()).decode() if more else ""
-    return json({"partyDetails": [wire_party(p) for p in parties], "nextPageToken": next_token})
+    last = parties[size - 1].party if len(parties) > size else None
+    return json({"partyDetails": [wire_party(p) for p in parties[:size]], "nextPageToken": next_page_token(last)})
 
 
 async def get_parties(request: Request):

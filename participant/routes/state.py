@@ -13,7 +13,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from participant import acs, errors
 from participant.api import GetActiveContractsPageRequest, GetActiveContractsRequest
 from participant.auth.authenticator import WS_AUTH_SUBPROTOCOL
-from participant.routes._http import claims, context, decode, decode_bytes, json, query_int
+from participant.routes._http import claims, context, decode, decode_bytes, json, list_limit
 
 log = logging.getLogger(__name__)
 
@@ -23,10 +23,7 @@ MAX_PAGE_SIZE = 10_000
 
 async def active_contracts(request: Request):
     ctx = context(request)
-    limit = query_int(request, "limit")
-    query_int(request, "stream_idle_timeout_ms")  # a finite snapshot completes without waiting
-    if limit is not None and limit < 0:
-        raise errors.BadRequestBody(f"limit must not be negative, got {limit}", where="query parameter limit")
+    limits = list_limit(request)
     req = await decode(request, GetActiveContractsRequest)
     event_filter, event_format = acs.event_filter_of_request(req, ctx.registry)
     acs.authorize_filter(await claims(request), event_filter)
@@ -36,20 +33,17 @@ async def active_contracts(request: Request):
 
     offset = req.active_at_offset
     prefix = acs.token_prefix(offset, checksum)
-    node_limit = ctx.settings.max_list_elements
-    if limit is not None and limit <= node_limit:  # no 413 possible: at most `limit` entries
-        return _list_response(ctx.store, offset, event_filter, prefix, after, limit)
-    cap = node_limit + 1
-    if await acs.count_candidates(ctx.store, offset, event_filter, after_seq=after, cap=cap) <= node_limit:
+    if limits.client is not None and limits.client <= limits.node:  # no 413 possible: at most `limit` entries
+        return _list_response(ctx.store, offset, event_filter, prefix, after, limits.client)
+    cap = limits.take
+    if await acs.count_candidates(ctx.store, offset, event_filter, after_seq=after, cap=cap) <= limits.node:
         return _list_response(ctx.store, offset, event_filter, prefix, after, None)
     # More candidates than the limit: the filter decides, so collect up to limit + 1 entries (bounded).
     texts: list[str] = []
     async for page, _ in acs.rendered(ctx.store, offset, event_filter, token_prefix=prefix, after_seq=after,
                                       page_size=min(cap, acs.STORE_PAGE)):
         texts.extend(page)
-        if len(texts) >= cap:
-            raise errors.JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED(
-                f"The number of matching elements ({cap}) is greater than the node limit ({node_limit}).")
+        limits.check(min(len(texts), cap))
     return Response(f"[{','.join(texts)}]".encode(), media_type="application/json")
 
 

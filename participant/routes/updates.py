@@ -6,47 +6,31 @@ from starlette.requests import Request
 from starlette.routing import Route
 
 from participant import errors, shaping
-from participant.api import GetUpdatesRequest
-from participant.filters import EventFilter, resolve_event_format
-from participant.routes._http import claims, context, decode, json, query_int
+from participant.api import EventFormat, GetUpdatesRequest
+from participant.filters import EventFilter, format_or_legacy, resolve_event_format
+from participant.routes._http import claims, context, decode, json, list_limit
 
 STORE_PAGE = 500
 
 
 def _format(req: GetUpdatesRequest, registry) -> tuple[str, EventFilter] | None:
     """The transaction shape and filter of the request (None when it asks for no transactions)."""
-    if req.update_format is not None:
-        if req.filter is not None:
-            raise errors.INVALID_ARGUMENT(
-                "Both update_format and filter are set. Please use either backwards compatible arguments "
-                "(filter and verbose) or update_format, but not both.")
-        if req.verbose:
-            raise errors.INVALID_ARGUMENT(
-                "Both update_format and verbose are set. Please use either backwards compatible arguments "
-                "(filter and verbose) or update_format, but not both.")
-        tf = req.update_format.include_transactions
-        if tf is None:
-            return None
-        if tf.event_format is None:
-            raise errors.MISSING_FIELD("event_format", context={"field_name": "event_format"})
-        if tf.transaction_shape == "TRANSACTION_SHAPE_UNSPECIFIED":
-            raise errors.MISSING_FIELD("transaction_shape", context={"field_name": "transaction_shape"})
-        return tf.transaction_shape, resolve_event_format(tf.event_format, registry)
-    if req.filter is None:
-        raise errors.INVALID_ARGUMENT(
-            "Either filter/verbose or update_format is required. Please use either backwards compatible "
-            "arguments (filter and verbose) or update_format.")
-    from participant.api import EventFormat
-
-    legacy = EventFormat(filters_by_party=req.filter.filters_by_party,
-                         filters_for_any_party=req.filter.filters_for_any_party, verbose=req.verbose)
-    return shaping.ACS_DELTA, resolve_event_format(legacy, registry)  # 3.5 maps the legacy filter to ACS_DELTA
+    fmt = format_or_legacy(req.update_format, req.filter, req.verbose, "update_format")
+    if isinstance(fmt, EventFormat):  # the legacy filter: 3.5 answers ACS_DELTA transactions for it
+        return shaping.ACS_DELTA, resolve_event_format(fmt, registry)
+    tf = fmt.include_transactions
+    if tf is None:
+        return None
+    if tf.event_format is None:
+        raise errors.MISSING_FIELD("event_format", context={"field_name": "event_format"})
+    if tf.transaction_shape == "TRANSACTION_SHAPE_UNSPECIFIED":
+        raise errors.MISSING_FIELD("transaction_shape", context={"field_name": "transaction_shape"})
+    return tf.transaction_shape, resolve_event_format(tf.event_format, registry)
 
 
 async def updates(request: Request):
     ctx = context(request)
-    limit = query_int(request, "limit")
-    query_int(request, "stream_idle_timeout_ms")
+    limits = list_limit(request)
     req = await decode(request, GetUpdatesRequest)
     fmt = _format(req, ctx.registry)
     c = await claims(request)
@@ -76,8 +60,7 @@ async def updates(request: Request):
             f"Transactions request from {req.begin_exclusive} to {end} precedes pruned offset {pruned}",
             context={"earliest_offset": str(pruned)})
 
-    node_limit = ctx.settings.max_list_elements
-    take = node_limit + 1 if limit is None else min(limit, node_limit + 1)
+    take = limits.take
     out: list[dict] = []
     after = req.begin_exclusive
     while fmt is not None and len(out) < take and after < end:
@@ -92,9 +75,7 @@ async def updates(request: Request):
                 out.append({"update": {"Transaction": {"value": tx}}})
                 if len(out) >= take:
                     break
-    if len(out) > node_limit:
-        raise errors.JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED(
-            f"The number of matching elements ({len(out)}) is greater than the node limit ({node_limit}).")
+    limits.check(len(out))
     if req.descending_order:
         out.reverse()
     return json(out)

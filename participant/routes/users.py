@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import base64
-
 from starlette.requests import Request
 from starlette.routing import Route
 
 from participant import errors
 from participant.api import CreateUserRequest, GrantUserRightsRequest, RevokeUserRightsRequest
 from participant.engine import ids
-from participant.routes._http import claims, context, decode, json, query_int
+from participant.routes._http import claims, context, decode, json, next_page_token, page_request
 from participant.store import admin
 from participant.store.rows import UserRow
 
@@ -79,20 +77,10 @@ async def create_user(request: Request):
 
 async def list_users(request: Request):
     (await claims(request)).require_admin()
-    size = query_int(request, "pageSize") or MAX_PAGE_SIZE
-    if size < 0:
-        raise errors.INVALID_ARGUMENT(f"Page size must be non-negative, got {size}")
-    size = min(size, MAX_PAGE_SIZE)
-    token = request.query_params.get("pageToken", "")
-    try:
-        after = base64.urlsafe_b64decode(token.encode()).decode() if token else ""
-    except ValueError:
-        raise errors.INVALID_ARGUMENT(f"Invalid page token {token!r}") from None
+    size, after = page_request(request, MAX_PAGE_SIZE)
     users = await context(request).store.users(after, size + 1)
-    more = len(users) > size
-    users = users[:size]
-    next_token = base64.urlsafe_b64encode(users[-1].id.encode()).decode() if more else ""
-    return json({"users": [wire_user(u) for u in users], "nextPageToken": next_token})
+    last = users[size - 1].id if len(users) > size else None
+    return json({"users": [wire_user(u) for u in users[:size]], "nextPageToken": next_page_token(last)})
 
 
 async def get_user(request: Request):
