@@ -18,7 +18,7 @@ from participant.engine.ledger import Submission
 from participant.identity import Identity
 from participant.store.rows import UpdateRow
 from participant.store.store import Store
-from participant.store.writer import Batch
+from participant.store.batch import Batch
 from participant.timestamps import format_timestamp, now, parse_timestamp
 
 

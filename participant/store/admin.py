@@ -8,7 +8,7 @@ from participant import errors
 from participant.store import sql
 from participant.store.rows import UserRow
 from participant.store.store import Store
-from participant.store.writer import Batch
+from participant.store.batch import Batch
 
 ADMIN_USER = "participant_admin"
 

@@ -1,0 +1,192 @@
+"""A group commit in the making: the changes its jobs staged, the reads that see them, and how they are written
+as one SQLite transaction of a few multi-row statements."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiosqlite
+
+from participant.engine.ledger import Contract, CreateNode, Transaction
+from participant.store import sql
+from participant.store.rows import ContractRow, UpdateRow, contract_params
+
+
+@dataclass
+class Batch:
+    """Changes staged by the jobs of one group commit, and reads that see them."""
+
+    conn: aiosqlite.Connection  # for reads: sees committed state only
+    ledger_end: int
+    next_seq: int
+    parent: Batch | None = None  # the batch being written while this one is interpreted
+    created: dict[str, Contract] = field(default_factory=dict)
+    archived: set[str] = field(default_factory=set)
+    keys: dict[tuple[str, str], str | None] = field(default_factory=dict)
+    change_keys: dict[str, tuple[int, str]] = field(default_factory=dict)
+    # Latest completion of the change keys the batch's jobs declared, read in one query up front.
+    known_completions: dict[str, tuple[int, str, str] | None] = field(default_factory=dict)
+    # Rows by table. Contracts created and archived in the same batch are inserted already archived, so that the
+    # statements can run table by table without breaking the unique index on active keys.
+    updates: list[tuple] = field(default_factory=list)
+    archives: list[tuple] = field(default_factory=list)
+    contracts: dict[str, list] = field(default_factory=dict)
+    stakeholders: list[tuple] = field(default_factory=list)
+    completions: list[tuple] = field(default_factory=list)
+    other: list[tuple[str, tuple]] = field(default_factory=list)  # in staging order
+    # (future, result, error) of each job interpreted into the batch, answered once the batch is durable
+    results: list[tuple[asyncio.Future, Any, BaseException | None]] = field(default_factory=list)
+    failed: BaseException | None = None  # set when the batch this one was built on failed to commit
+
+    # --- reads (the engine's ContractSource)
+
+    def _chain(self):
+        batch = self
+        while batch is not None:
+            yield batch
+            batch = batch.parent
+
+    def _archived_here(self, contract_id: str) -> bool:
+        return any(contract_id in b.archived for b in self._chain())
+
+    async def active_contract(self, contract_id: str) -> Contract | None:
+        for b in self._chain():
+            if contract_id in b.archived:
+                return None
+            if (c := b.created.get(contract_id)) is not None:
+                return c
+        rows = await self.conn.execute_fetchall(sql.ACTIVE_CONTRACT, (contract_id,))
+        return ContractRow(*rows[0]).contract() if rows else None
+
+    async def active_contract_by_key(self, template_id: str, key_hash: str) -> Contract | None:
+        for b in self._chain():
+            staged = b.keys.get((template_id, key_hash), ...)
+            if staged is not ...:
+                return None if staged is None else b.created[staged]
+        rows = await self.conn.execute_fetchall(sql.ACTIVE_CONTRACT_BY_KEY, (template_id, key_hash))
+        if not rows or self._archived_here(ContractRow(*rows[0]).contract_id):
+            return None
+        return ContractRow(*rows[0]).contract()
+
+    async def latest_completion(self, change_key: str) -> tuple[int, str, str | None] | None:
+        """(offset, submission id, record time) of the latest success of this change; time is None if staged."""
+        for b in self._chain():
+            if (staged := b.change_keys.get(change_key)) is not None:
+                return staged[0], staged[1], None
+        if change_key in self.known_completions:
+            return self.known_completions[change_key]
+        rows = await self.conn.execute_fetchall(sql.LATEST_COMPLETION, (change_key,))
+        return rows[0] if rows else None
+
+    async def prefetch_completions(self, change_keys: list[str]) -> None:
+        known: dict[str, tuple[int, str, str] | None] = dict.fromkeys(change_keys)
+        for i in range(0, len(change_keys), 500):
+            chunk = change_keys[i:i + 500]
+            statement = sql.LATEST_COMPLETIONS.format(marks=", ".join("?" * len(chunk)))
+            for key, offset, submission_id, record_time in await self.conn.execute_fetchall(statement, chunk):
+                known[key] = (offset, submission_id, record_time)
+        # Valid for the batch's whole life: whatever was not committed when it was read is in `_chain()`.
+        self.known_completions.update(known)
+
+    # --- staging: synchronous, so a job either stages all of its changes or none
+
+    @property
+    def dirty(self) -> bool:
+        return bool(self.updates or self.other)
+
+    def write(self, statement: str, params: tuple) -> None:
+        self.other.append((statement, params))
+
+    def stage_transaction(self, update: UpdateRow, tx: Transaction, change_key: str,
+                          completion: tuple) -> None:
+        """Stage a transaction at the next offset, which the caller has put in `update.offset`."""
+        assert update.offset == self.ledger_end + 1
+        self.ledger_end = update.offset
+        self.updates.append(update.params())
+        create_node = {n.contract.contract_id: n.node_id for n in tx.nodes if isinstance(n, CreateNode)}
+        archive_node = {n.contract_id: n.node_id for n in tx.nodes if getattr(n, "consuming", False)}
+        for c in tx.created:
+            if tx.is_transient(c.contract_id):
+                continue
+            seq = self.next_seq
+            self.next_seq += 1
+            params = contract_params(seq, c, update.workflow_id, update.offset, create_node[c.contract_id])
+            self.contracts[c.contract_id] = [*params, None, None]
+            self.stakeholders.extend((p, seq) for p in sorted(c.stakeholders))
+            self.created[c.contract_id] = c
+            if c.key_hash:
+                self.keys[(c.template_id, c.key_hash)] = c.contract_id
+        for cid in tx.archived:
+            if tx.is_transient(cid):
+                continue
+            self.archived.add(cid)
+            if (staged := self.contracts.get(cid)) is not None:
+                staged[-2:] = [update.offset, archive_node[cid]]
+                created = self.created[cid]
+                if created.key_hash:
+                    self.keys[(created.template_id, created.key_hash)] = None
+            else:
+                self.archives.append((update.offset, archive_node[cid], cid))
+        self.completions.append(completion)
+        self.change_keys[change_key] = (update.offset, update.submission_id)
+
+    def commit_to(self, write_conn: sqlite3.Connection) -> None:
+        """Write everything staged as one transaction (in the writer's thread)."""
+        steps = [(statement, rows) for statement, rows in (
+            (sql.INSERT_UPDATE, self.updates),
+            (sql.ARCHIVE_CONTRACT, self.archives),
+            (sql.INSERT_CONTRACT, list(self.contracts.values())),
+            (sql.INSERT_STAKEHOLDER, self.stakeholders),
+            (sql.INSERT_COMPLETION, self.completions),
+        ) if rows]
+        _write_transaction(write_conn, steps, self.other)
+
+
+def _write_transaction(conn: sqlite3.Connection, steps: list[tuple[str, list[tuple]]],
+                       others: list[tuple[str, tuple]]) -> None:
+    """Runs in the connection's thread: all or nothing."""
+    limit = conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for statement, rows in steps:
+            for chunk_statement, params in _multi_row(statement, rows, limit):
+                conn.execute(chunk_statement, params)
+        for statement, params in others:
+            conn.execute(statement, params)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def _multi_row(statement: str, rows: list[tuple], max_variables: int):
+    """One statement for many rows. sqlite3's executemany takes the GIL back for every row, and while the event
+    loop is busy each of those waits its turn; one statement per table keeps a group commit to a few waits."""
+    width = len(rows[0]) if rows else 0
+    if width == 0:
+        return
+    per_chunk = max(1, max_variables // width)
+    for i in range(0, len(rows), per_chunk):
+        chunk = rows[i:i + per_chunk]
+        yield _statement_for(statement, len(chunk)), [v for row in chunk for v in row]
+
+
+@functools.lru_cache(maxsize=4096)
+def _statement_for(statement: str, count: int) -> str:
+    head, _, group = statement.partition(" VALUES ")
+    if statement == sql.ARCHIVE_CONTRACT:
+        return _ARCHIVE_MANY.format(values=", ".join(["(?, ?, ?)"] * count))
+    return f"{head} VALUES {', '.join([group] * count)}"
+
+
+# Archives as one statement: UPDATE ... FROM a VALUES list of (offset, node id, contract id).
+_ARCHIVE_MANY = (
+    "UPDATE contracts SET archive_offset = v.column1, archive_node_id = v.column2 "
+    "FROM (VALUES {values}) AS v WHERE contracts.contract_id = v.column3"
+)
+
+
