@@ -16,9 +16,9 @@ from participant.engine.ids import IdGenerator
 from participant.engine.interpreter import Engine
 from participant.engine.ledger import Submission
 from participant.identity import Identity
+from participant.store.batch import Batch
 from participant.store.rows import UpdateRow
 from participant.store.store import Store
-from participant.store.batch import Batch
 from participant.timestamps import format_timestamp, now, parse_timestamp
 
 

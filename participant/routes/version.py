@@ -1,8 +1,9 @@
-"""Version service and package service."""
+"""Version service, package service, and the health checks at the root."""
 
 from __future__ import annotations
 
 from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from participant.engine import ids
@@ -37,7 +38,20 @@ async def package_status(request: Request):
     return json({"packageStatus": "PACKAGE_STATUS_REGISTERED" if known else "PACKAGE_STATUS_UNSPECIFIED"})
 
 
+async def livez(request: Request):
+    """Liveness, as Canton answers it at the root: 200 with an empty body."""
+    return Response(b"", status_code=200)
+
+
+async def readyz(request: Request):
+    """Readiness: the database answers."""
+    await context(request).store.pruned_offset()
+    return PlainTextResponse("ready")
+
+
 routes = [
+    Route("/livez", livez, methods=["GET"]),
+    Route("/readyz", readyz, methods=["GET"]),
     Route("/v2/version", version, methods=["GET"]),
     Route("/v2/packages", list_packages, methods=["GET"]),
     Route("/v2/packages/{package_id}/status", package_status, methods=["GET"]),

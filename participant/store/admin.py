@@ -6,9 +6,9 @@ import orjson
 
 from participant import errors
 from participant.store import sql
+from participant.store.batch import Batch
 from participant.store.rows import UserRow
 from participant.store.store import Store
-from participant.store.batch import Batch
 
 ADMIN_USER = "participant_admin"
 

@@ -231,3 +231,10 @@ async def test_allocate_an_existing_party(ledger, alice_bob):
 async def test_self_allocation_for_another_user_is_denied(ledger, alice_bob):
     r = await ledger.post("/v2/parties", {"partyIdHint": "Sneaky", "userId": "Bob"}, user="Alice")
     assert_error(r, 403, "NA")
+
+
+async def test_health_checks_need_no_token(ledger):
+    live = await ledger.get("/livez", user=None)
+    assert live.status_code == 200 and live.content == b""
+    ready = await ledger.get("/readyz", user=None)
+    assert ready.status_code == 200 and ready.text == "ready"
