@@ -16,7 +16,6 @@ import orjson
 from participant import errors
 from participant.filters import EventFilter, format_or_legacy, resolve_event_format
 from participant.shaping import AcsRenderer
-from participant.store import sql
 from participant.store.store import Store
 
 TOKEN_VERSION = 1
@@ -109,14 +108,7 @@ async def count_candidates(store: Store, offset: int, event_filter: EventFilter,
     up to `cap`: an upper bound of the snapshot's size, read from the indexes without building any entry."""
     if offset <= 0 or cap <= 0:
         return 0
-    parties = event_filter.query_parties()
-    params = {"offset": offset, "after": after_seq, "cap": cap}
-    if parties is None:
-        rows = await store.read.execute_fetchall(sql.ACS_COUNT_ALL, params)
-    else:
-        rows = await store.read.execute_fetchall(sql.ACS_COUNT_OF_PARTIES,
-                                                 {**params, "parties": orjson.dumps(parties).decode()})
-    return rows[0][0]
+    return await store.count_active_contracts(offset, event_filter.query_parties(), after_seq=after_seq, cap=cap)
 
 
 async def rendered(store: Store, offset: int, event_filter: EventFilter, *, token_prefix: str | None,

@@ -213,6 +213,17 @@ class Store:
         rows = await self._all(sql.ACS_ALL, {"offset": offset, "after": after, "limit": limit})
         return [ContractRow(*r) for r in rows]
 
+    async def count_active_contracts(self, offset: int, parties: list[str] | None, *, after_seq: int,
+                                     cap: int) -> int:
+        """How many contracts active at `offset` (after `after_seq`) have one of `parties` (or anyone, for None)
+        as a stakeholder, counted from the indexes up to `cap`."""
+        params = {"offset": offset, "after": after_seq, "cap": cap}
+        if parties is None:
+            rows = await self._all(sql.ACS_COUNT_ALL, params)
+        else:
+            rows = await self._all(sql.ACS_COUNT_OF_PARTIES, {**params, "parties": orjson.dumps(parties).decode()})
+        return rows[0][0]
+
     # --- updates and completions
 
     async def updates(self, begin_exclusive: int, end_inclusive: int, limit: int) -> list[UpdateRow]:
