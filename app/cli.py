@@ -6,7 +6,8 @@ import sys
 
 
 def main(argv: list[str] | None = None) -> int:
-    print("ledger-tui: the terminal client is coming in Part 2; run `ledger-participant serve --demo` meanwhile.")
+    print("ledger-tui: the terminal client is not in this release yet.\n"
+          "Meanwhile `ledger-participant serve --db ledger.db --demo` runs the bundled participant with demo data.")
     return 0
 
 
