@@ -103,24 +103,23 @@ async def list_rights(request: Request):
     return json({"rights": [wire_right(k, p) for k, p in user.rights]})
 
 
-async def grant_rights(request: Request):
+async def _change_rights(request: Request, model, change, answer_key: str):
+    """Grant or revoke: the body's rights, for the user of the path (the body may repeat its id)."""
     user_id = _user_id(request)
-    req = await decode(request, GrantUserRightsRequest)
+    req = await decode(request, model)
     (await claims(request)).require_admin()
     if req.user_id and req.user_id != user_id:
         raise errors.INVALID_ARGUMENT(f"The user id in the body ({req.user_id}) differs from the path ({user_id})")
-    granted = await admin.grant_rights(context(request).store, user_id, rights_of(req.rights))
-    return json({"newlyGrantedRights": [wire_right(k, p) for k, p in granted]})
+    changed = await change(context(request).store, user_id, rights_of(req.rights))
+    return json({answer_key: [wire_right(k, p) for k, p in changed]})
+
+
+async def grant_rights(request: Request):
+    return await _change_rights(request, GrantUserRightsRequest, admin.grant_rights, "newlyGrantedRights")
 
 
 async def revoke_rights(request: Request):
-    user_id = _user_id(request)
-    req = await decode(request, RevokeUserRightsRequest)
-    (await claims(request)).require_admin()
-    if req.user_id and req.user_id != user_id:
-        raise errors.INVALID_ARGUMENT(f"The user id in the body ({req.user_id}) differs from the path ({user_id})")
-    revoked = await admin.revoke_rights(context(request).store, user_id, rights_of(req.rights))
-    return json({"newlyRevokedRights": [wire_right(k, p) for k, p in revoked]})
+    return await _change_rights(request, RevokeUserRightsRequest, admin.revoke_rights, "newlyRevokedRights")
 
 
 async def authenticated_user(request: Request):
