@@ -13,7 +13,7 @@ Reported: contracts/s, and the server's RSS growth during the read: VmHWM after 
 to the current RSS first through /proc/<pid>/clear_refs when allowed, so the seeding's own peak does not count).
 Every form must return exactly the seeded number of contracts.
 
-    python -m bench.acs [--sizes 10000,100000] [--per-tx 100] [--forms ws,list,page] [--ws-deflate]
+    python -m bench.acs [--sizes 10000,100000] [--per-tx 100] [--forms ws,list,page,ws-raw,list-raw] [--ws-deflate]
 """
 
 from __future__ import annotations
@@ -155,6 +155,36 @@ async def measure_list(server: Server, party: str, user: str) -> dict:
     return {"count": len(entries), "seconds": seconds, "bad": bad, "bytes": len(body)}
 
 
+async def measure_list_raw(server: Server, party: str, user: str) -> dict:
+    """The list form read by a bare-socket client that only counts entries as the chunks stream in (the start of
+    each entry, `{"workflowId"`), to tell the server's speed from the cost of parsing 100 MB of JSON in a client."""
+    async with httpx.AsyncClient(base_url=server.url, headers=bearer(user), timeout=TIMEOUT_S) as http:
+        offset = await _ledger_end(http)
+    host, port = server.url.removeprefix("http://").split(":")
+    marker = b'{"workflowId"'
+    count, size, status = 0, 0, b""
+    started = time.perf_counter()
+    reader, writer = await asyncio.open_connection(host, int(port), limit=2**22)
+    try:
+        body = orjson.dumps(_request(party, offset))
+        writer.write((f"POST /v2/state/active-contracts HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                      f"Authorization: Bearer {token(user)}\r\nContent-Type: application/json\r\n"
+                      f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + body)
+        head = await reader.readuntil(b"\r\n\r\n")
+        status = head.split(b" ", 2)[1]
+        tail = b""
+        async with asyncio.timeout(TIMEOUT_S):
+            while chunk := await reader.read(2**20):  # chunk framing bytes cannot contain the marker
+                size += len(chunk)
+                window = tail + chunk
+                count += window.count(marker)
+                tail = window[-(len(marker) - 1):]
+    finally:
+        writer.close()
+    bad = [] if status == b"200" else [head[:300].decode()]
+    return {"count": count, "seconds": time.perf_counter() - started, "bad": bad, "bytes": size}
+
+
 async def measure_page(server: Server, party: str, user: str) -> dict:
     count, pages, bad = 0, 0, []
     seen_last = None
@@ -184,7 +214,8 @@ async def measure_page(server: Server, party: str, user: str) -> dict:
     return {"count": count, "seconds": seconds, "bad": bad, "pages": pages, "last": seen_last}
 
 
-FORMS = {"ws": measure_ws, "ws-raw": measure_ws_raw, "list": measure_list, "page": measure_page}
+FORMS = {"ws": measure_ws, "ws-raw": measure_ws_raw, "list": measure_list, "list-raw": measure_list_raw,
+         "page": measure_page}
 
 
 async def _measured(server: Server, form: str, party: str, user: str, deflate: bool) -> dict:
@@ -215,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     sizes = sorted({int(x) for x in args.sizes.split(",") if x.strip()})
     forms = [f for f in args.forms.split(",") if f.strip()]
     if not sizes or sizes[0] < 1 or any(f not in FORMS for f in forms) or not 1 <= args.repeat <= 20:
-        parser.error("sizes must be positive, forms among ws,list,page, repeat 1..20")
+        parser.error(f"sizes must be positive, forms among {','.join(FORMS)}, repeat 1..20")
 
     failures = 0
     summary = []

@@ -105,16 +105,16 @@ class AcsRenderer:
     """ACS entries as JSON text, straight from `sql.ACS_ROW_COLUMNS` rows: the hot path of the three ACS forms.
 
     Equal, once parsed, to the entry built field by field from a `ContractRow` with `created_event_of_row` (the tests
-    keep that reference) (same keys, same order). What depends only on a contract's
-    stakeholders and template (witnesses, blob flag, the JSON around them) is worked out once per distinct
-    (signatories, observers, template, package) of the snapshot; strings that repeat (workflow ids, timestamps,
-    synchronizers) are JSON-encoded once; stored JSON columns are spliced in unparsed. `token_prefix` None gives
-    every entry an empty `streamContinuationToken`, else the prefix followed by the contract's seq in 16 hex digits."""
+    keep that reference). The part of each created event that does not depend on the request was rendered when the
+    contract was written (`rows.acs_event_json`); what depends on the contract's stakeholders and template only
+    (witnesses, blob flag) is worked out once per distinct (signatories, observers, template, package) of the
+    snapshot. `token_prefix` None gives every entry an empty `streamContinuationToken`, else the prefix followed by
+    the contract's seq in 16 hex digits."""
 
     def __init__(self, event_filter: EventFilter, token_prefix: str | None) -> None:
         self._filter = event_filter
         self._token = None if token_prefix is None else '"' + token_prefix
-        self._shapes: dict[tuple, tuple | None] = {}
+        self._shapes: dict[tuple, tuple[str, bool] | None] = {}
         self._quoted: dict[str, str] = {}
 
     def _q(self, s: str) -> str:
@@ -125,21 +125,14 @@ class AcsRenderer:
             q = self._quoted[s] = orjson.dumps(s).decode()
         return q
 
-    def _shape(self, key: tuple) -> tuple | None:
+    def _shape(self, key: tuple) -> tuple[str, bool] | None:
+        """(`"witnessParties":[..]`, whether to include the blob), or None when the filter excludes the contract."""
         sig, obs, tid, pkg = key
         qn = qualified_name(tid)
         witnesses = self._filter.witnesses(orjson.loads(sig) + orjson.loads(obs), pkg, qn)
-        if not witnesses:
-            shape = None
-        else:
-            shape = (
-                f',"templateId":{self._q(tid)},"contractKey":',
-                self._filter.blob(witnesses, pkg, qn),
-                f',"interfaceViews":[],"witnessParties":{orjson.dumps(witnesses).decode()},"signatories":{sig},'
-                f'"observers":{obs},"createdAt":',
-                f',"packageName":{self._q(pkg)},"representativePackageId":{self._q(tid.split(":", 1)[0])},'
-                '"acsDelta":true},"synchronizerId":',
-            )
+        shape = None
+        if witnesses:
+            shape = f'"witnessParties":{orjson.dumps(witnesses).decode()}', self._filter.blob(witnesses, pkg, qn)
         if len(self._shapes) > 10_000:
             self._shapes.clear()
         self._shapes[key] = shape
@@ -151,34 +144,30 @@ class AcsRenderer:
         seqs: list[int] = []
         shapes, quoted, q, token = self._shapes, self._quoted, self._q, self._token
         add_text, add_seq = texts.append, seqs.append
-        for row in rows:
-            (seq, wf, offset, node_id, cid, tid, key, key_hash, argument, sig, obs, created_at, pkg, sync,
-             counter) = row
+        for seq, wf, sig, obs, tid, pkg, event, sync, counter in rows:
             k = (sig, obs, tid, pkg)
             shape = shapes[k] if k in shapes else self._shape(k)
             if shape is None:
                 continue
-            head, with_blob, middle, tail = shape
-            blob = f'"{_blob_of_acs_row(row)}"' if with_blob else '""'
-            qcid = f'"{cid}"' if cid.isalnum() else q(cid)
+            witnesses, with_blob = shape
+            blob = f'"{_blob_of_event(event, sync)}"' if with_blob else '""'
             tok = '""' if token is None else f'{token}{seq:016x}"'
             add_text(
                 f'{{"workflowId":{quoted.get(wf) or q(wf)},"contractEntry":{{"JsActiveContract":{{"createdEvent":'
-                f'{{"offset":{offset},"nodeId":{node_id},"contractId":{qcid}{head}{key or "null"},'
-                f'"contractKeyHash":{q(key_hash or "")},"createArgument":{argument},"createdEventBlob":{blob}'
-                f'{middle}{quoted.get(created_at) or q(created_at)}{tail}{quoted.get(sync) or q(sync)},'
-                f'"reassignmentCounter":{counter}}}}},"streamContinuationToken":{tok}}}')
+                f'{{{witnesses},"createdEventBlob":{blob},"interfaceViews":[],{event}}},'
+                f'"synchronizerId":{quoted.get(sync) or q(sync)},"reassignmentCounter":{counter}}}}},'
+                f'"streamContinuationToken":{tok}}}')
             add_seq(seq)
         return texts, seqs
 
 
-def _blob_of_acs_row(row: tuple) -> str:
-    (_, _, _, _, cid, tid, key, key_hash, argument, sig, obs, created_at, pkg, sync, _) = row
+def _blob_of_event(event: str, synchronizer_id: str) -> str:
+    e = orjson.loads("{" + event + "}")
     return blob_of({
-        "contractId": cid, "templateId": tid, "packageName": pkg, "argument": orjson.loads(argument),
-        "signatories": orjson.loads(sig), "observers": orjson.loads(obs),
-        "key": None if key is None else orjson.loads(key), "keyHash": key_hash or "", "createdAt": created_at,
-        "synchronizerId": sync,
+        "contractId": e["contractId"], "templateId": e["templateId"], "packageName": e["packageName"],
+        "argument": e["createArgument"], "signatories": e["signatories"], "observers": e["observers"],
+        "key": e["contractKey"], "keyHash": e["contractKeyHash"], "createdAt": e["createdAt"],
+        "synchronizerId": synchronizer_id,
     })
 
 

@@ -13,7 +13,7 @@ import aiosqlite
 
 from participant.engine.ledger import Contract, CreateNode, Transaction
 from participant.store import sql
-from participant.store.rows import ContractRow, UpdateRow, contract_params
+from participant.store.rows import ARCHIVE_COLUMNS, ContractRow, UpdateRow, contract_params
 
 
 @dataclass
@@ -114,8 +114,8 @@ class Batch:
                 continue
             seq = self.next_seq
             self.next_seq += 1
-            params = contract_params(seq, c, update.workflow_id, update.offset, create_node[c.contract_id])
-            self.contracts[c.contract_id] = [*params, None, None]
+            self.contracts[c.contract_id] = contract_params(seq, c, update.workflow_id, update.offset,
+                                                            create_node[c.contract_id])
             self.stakeholders.extend((p, seq) for p in sorted(c.stakeholders))
             self.created[c.contract_id] = c
             if c.key_hash:
@@ -125,7 +125,7 @@ class Batch:
                 continue
             self.archived.add(cid)
             if (staged := self.contracts.get(cid)) is not None:
-                staged[-2:] = [update.offset, archive_node[cid]]
+                staged[ARCHIVE_COLUMNS] = [update.offset, archive_node[cid]]
                 created = self.created[cid]
                 if created.key_hash:
                     self.keys[(created.template_id, created.key_hash)] = None

@@ -59,13 +59,35 @@ class ContractRow(NamedTuple):
         )
 
 
-def contract_params(seq: int, c: Contract, workflow_id: str, offset: int, node_id: int) -> tuple:
-    return (
-        seq, c.contract_id, c.template_id, c.package_name, orjson.dumps(c.argument).decode(),
-        orjson.dumps(list(c.signatories)).decode(), orjson.dumps(list(c.observers)).decode(),
-        None if c.key is None else orjson.dumps(c.key).decode(), c.key_hash or None,
-        format_timestamp(c.created_at), c.synchronizer_id, c.reassignment_counter, workflow_id, offset, node_id,
-    )
+def acs_event_json(*, offset: int, node_id: int, contract_id: str, template_id: str, key: str | None,
+                   key_hash: str, argument: str, signatories: str, observers: str, created_at: str,
+                   package_name: str) -> str:
+    """The fields of a contract's created event that do not depend on who asks, as JSON object members (no
+    braces): what the ACS splices in for every entry. The schema's migration 2 renders the same in SQL."""
+    q = orjson.dumps
+    return (f'"offset":{offset},"nodeId":{node_id},"contractId":{q(contract_id).decode()},'
+            f'"templateId":{q(template_id).decode()},"contractKey":{key or "null"},'
+            f'"contractKeyHash":{q(key_hash).decode()},"createArgument":{argument},"signatories":{signatories},'
+            f'"observers":{observers},"createdAt":{q(created_at).decode()},"packageName":{q(package_name).decode()},'
+            f'"representativePackageId":{q(template_id.split(":", 1)[0]).decode()},"acsDelta":true')
+
+
+ARCHIVE_COLUMNS = slice(15, 17)  # archive_offset, archive_node_id in `contract_params`
+
+
+def contract_params(seq: int, c: Contract, workflow_id: str, offset: int, node_id: int) -> list:
+    """The values of a new `contracts` row, in `sql.INSERT_CONTRACT`'s order (archive columns still empty)."""
+    argument, signatories = orjson.dumps(c.argument).decode(), orjson.dumps(list(c.signatories)).decode()
+    observers = orjson.dumps(list(c.observers)).decode()
+    key = None if c.key is None else orjson.dumps(c.key).decode()
+    created_at = format_timestamp(c.created_at)
+    event = acs_event_json(offset=offset, node_id=node_id, contract_id=c.contract_id, template_id=c.template_id,
+                           key=key, key_hash=c.key_hash or "", argument=argument, signatories=signatories,
+                           observers=observers, created_at=created_at, package_name=c.package_name)
+    return [seq, c.contract_id, c.template_id, c.package_name, argument, signatories, observers, key,
+            c.key_hash or None, created_at, c.synchronizer_id, c.reassignment_counter, workflow_id, offset, node_id,
+            None, None, event]
+
 
 
 @dataclass(frozen=True)

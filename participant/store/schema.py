@@ -102,6 +102,20 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (user_id, kind, party)
     ) WITHOUT ROWID;
     """,
+    # 2: each contract's created event as the ACS prints it, rendered once when it is written, so that snapshots
+    # read one column instead of thirteen and splice it in (see `rows.acs_event_json`, which this must equal).
+    """
+    ALTER TABLE contracts ADD COLUMN acs_event TEXT;
+    UPDATE contracts SET acs_event =
+        '"offset":' || create_offset || ',"nodeId":' || create_node_id
+        || ',"contractId":' || json_quote(contract_id) || ',"templateId":' || json_quote(template_id)
+        || ',"contractKey":' || COALESCE(contract_key, 'null')
+        || ',"contractKeyHash":' || json_quote(COALESCE(key_hash, ''))
+        || ',"createArgument":' || argument || ',"signatories":' || signatories || ',"observers":' || observers
+        || ',"createdAt":' || json_quote(created_at) || ',"packageName":' || json_quote(package_name)
+        || ',"representativePackageId":' || json_quote(substr(template_id, 1, instr(template_id, ':') - 1))
+        || ',"acsDelta":true';
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

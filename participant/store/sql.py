@@ -20,7 +20,7 @@ LATEST_COMPLETIONS = (
 )
 
 INSERT_UPDATE = f"INSERT INTO updates ({UPDATE_COLUMNS}) VALUES ({', '.join('?' * 13)})"
-INSERT_CONTRACT = f"INSERT INTO contracts ({CONTRACT_COLUMNS}) VALUES ({', '.join('?' * 17)})"
+INSERT_CONTRACT = f"INSERT INTO contracts ({CONTRACT_COLUMNS}, acs_event) VALUES ({', '.join('?' * 18)})"
 INSERT_STAKEHOLDER = "INSERT INTO stakeholders (party, seq) VALUES (?, ?)"
 ARCHIVE_CONTRACT = "UPDATE contracts SET archive_offset = ?, archive_node_id = ? WHERE contract_id = ?"
 COMPLETION_COLUMNS = (
@@ -47,8 +47,8 @@ CONTRACTS_BY_SEQ = "SELECT {columns} FROM contracts WHERE seq IN ({marks}) ORDER
 
 # The ACS hot path reads only what an entry shows, in this order (participant.shaping.AcsRenderer unpacks it).
 ACS_ROW_COLUMNS = (
-    "seq, workflow_id, create_offset, create_node_id, contract_id, template_id, contract_key, key_hash, argument, "
-    "signatories, observers, created_at, package_name, synchronizer_id, reassignment_counter"
+    "seq, workflow_id, signatories, observers, template_id, package_name, acs_event, synchronizer_id, "
+    "reassignment_counter"
 )
 _ACS_ROW_COLUMNS_C = ", ".join("c." + c.strip() for c in ACS_ROW_COLUMNS.split(","))
 _ACTIVE_AT_C = "c.create_offset <= :offset AND (c.archive_offset IS NULL OR c.archive_offset > :offset)"
