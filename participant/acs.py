@@ -117,5 +117,5 @@ async def rendered(store: Store, offset: int, event_filter: EventFilter, *, toke
     may come out empty when the filter excludes a whole store page)."""
     renderer = AcsRenderer(event_filter, token_prefix)
     async for rows in store.active_contracts(offset, event_filter.query_parties(), after_seq=after_seq,
-                                             page_size=page_size, raw=True):
+                                             page_size=page_size):
         yield renderer.render(rows)

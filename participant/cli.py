@@ -128,9 +128,6 @@ def _serve(args) -> int:
             lines.append("  auth:            tokens signed by your key; sub = user id")
         print("\n".join(lines), flush=True)
 
-    # The database threads need the GIL only briefly, but with the default 5 ms switch interval a busy event loop
-    # makes every group commit wait that long for it.
-    sys.setswitchinterval(0.0005)
     app = create_app(settings, on_ready=announce)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", access_log=False,
                             lifespan="on", ws="websockets-sansio" if _has_sansio() else "auto",

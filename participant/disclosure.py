@@ -4,16 +4,10 @@ participant stored it (a forged or altered blob is refused)."""
 
 from __future__ import annotations
 
-import base64
-import binascii
-
-import orjson
-
 from participant import errors
+from participant.blob import decode_blob, encode_blob
 from participant.engine.ledger import Contract
-from participant.shaping import blob_of, contract_fields
 from participant.store.store import Store
-from participant.timestamps import parse_timestamp
 
 
 def _invalid(reason: str) -> errors.LedgerError:
@@ -21,27 +15,15 @@ def _invalid(reason: str) -> errors.LedgerError:
                                 context={"field_name": "disclosed_contracts"})
 
 
-def decode_blob(blob: str) -> Contract:
-    try:
-        d = orjson.loads(base64.b64decode(blob, validate=True))
-        if d.pop("v") != 1:
-            raise ValueError("unknown blob version")
-        return Contract(
-            contract_id=d["contractId"], template_id=d["templateId"], package_name=d["packageName"],
-            argument=d["argument"], signatories=tuple(d["signatories"]), observers=tuple(d["observers"]),
-            key=d["key"], key_hash=d["keyHash"], created_at=parse_timestamp(d["createdAt"]),
-            synchronizer_id=d["synchronizerId"],
-        )
-    except (ValueError, KeyError, TypeError, AttributeError, binascii.Error):
-        raise _invalid("the created event blob cannot be decoded") from None
-
-
 async def disclosed_contracts(store: Store, wire: list) -> tuple[Contract, ...]:
     contracts = []
     for d in wire:
         if not d.created_event_blob:
             raise errors.MISSING_FIELD("created_event_blob", context={"field_name": "created_event_blob"})
-        contract = decode_blob(d.created_event_blob)
+        try:
+            contract = decode_blob(d.created_event_blob)
+        except ValueError:
+            raise _invalid("the created event blob cannot be decoded") from None
         if d.contract_id and d.contract_id != contract.contract_id:
             raise _invalid(f"contract id {d.contract_id} does not match the blob's {contract.contract_id}")
         if d.template_id and d.template_id.split(":", 1)[1] != contract.template_id.split(":", 1)[1]:
@@ -49,7 +31,7 @@ async def disclosed_contracts(store: Store, wire: list) -> tuple[Contract, ...]:
         if d.synchronizer_id and d.synchronizer_id != contract.synchronizer_id:
             raise _invalid(f"synchronizer id {d.synchronizer_id} does not match the blob's")
         stored = await store.contract(contract.contract_id)
-        if stored is None or blob_of(contract_fields(stored.contract())) != blob_of(contract_fields(contract)):
+        if stored is None or encode_blob(stored.contract()) != encode_blob(contract):
             raise _invalid(f"the blob of {contract.contract_id} is not a contract of this ledger")
         contracts.append(contract)
     return tuple(contracts)

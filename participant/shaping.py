@@ -6,22 +6,16 @@ here is checked against the official schemas by the tests.
 
 from __future__ import annotations
 
-import base64
-
 import orjson
 
+from participant.blob import encode_blob
 from participant.engine.ledger import Contract, CreateNode, ExerciseNode, FetchNode
 from participant.filters import EventFilter, qualified_name
 from participant.store.rows import ContractRow, UpdateRow
-from participant.timestamps import format_timestamp
+from participant.timestamps import format_timestamp, parse_timestamp
 
 ACS_DELTA = "TRANSACTION_SHAPE_ACS_DELTA"
 LEDGER_EFFECTS = "TRANSACTION_SHAPE_LEDGER_EFFECTS"
-
-
-def blob_of(contract: dict) -> str:
-    """The createdEventBlob: the contract as this participant stores it, for explicit disclosure."""
-    return base64.b64encode(orjson.dumps({"v": 1, **contract})).decode()
 
 
 def _created(*, offset: int, node_id: int, contract_id: str, template_id: str, argument, key, key_hash: str | None,
@@ -53,37 +47,18 @@ def created_event_of_row(row: ContractRow, witnesses: list[str], with_blob: bool
     signatories = orjson.Fragment(row.signatories)
     observers = orjson.Fragment(row.observers)
     key = None if row.contract_key is None else orjson.Fragment(row.contract_key)
-    blob = blob_of(_stored_contract_fields(row)) if with_blob else ""
+    blob = encode_blob(row.contract()) if with_blob else ""
     return _created(offset=row.create_offset, node_id=row.create_node_id, contract_id=row.contract_id,
                     template_id=row.template_id, argument=argument, key=key, key_hash=row.key_hash, blob=blob,
                     witnesses=witnesses, signatories=signatories, observers=observers, created_at=row.created_at,
                     package_name=row.package_name, acs_delta=True)
 
 
-def _stored_contract_fields(row: ContractRow) -> dict:
-    return {
-        "contractId": row.contract_id, "templateId": row.template_id, "packageName": row.package_name,
-        "argument": orjson.loads(row.argument), "signatories": orjson.loads(row.signatories),
-        "observers": orjson.loads(row.observers),
-        "key": None if row.contract_key is None else orjson.loads(row.contract_key),
-        "keyHash": row.key_hash or "", "createdAt": row.created_at, "synchronizerId": row.synchronizer_id,
-    }
-
-
-def contract_fields(c: Contract) -> dict:
-    return {
-        "contractId": c.contract_id, "templateId": c.template_id, "packageName": c.package_name,
-        "argument": c.argument, "signatories": list(c.signatories), "observers": list(c.observers),
-        "key": c.key, "keyHash": c.key_hash, "createdAt": format_timestamp(c.created_at),
-        "synchronizerId": c.synchronizer_id,
-    }
-
-
 def created_event_of_contract(c: Contract, *, offset: int, node_id: int, witnesses: list[str], with_blob: bool,
                               acs_delta: bool) -> dict:
     return _created(offset=offset, node_id=node_id, contract_id=c.contract_id, template_id=c.template_id,
                     argument=c.argument, key=c.key, key_hash=c.key_hash,
-                    blob=blob_of(contract_fields(c)) if with_blob else "", witnesses=witnesses,
+                    blob=encode_blob(c) if with_blob else "", witnesses=witnesses,
                     signatories=list(c.signatories), observers=list(c.observers),
                     created_at=format_timestamp(c.created_at), package_name=c.package_name, acs_delta=acs_delta)
 
@@ -162,13 +137,13 @@ class AcsRenderer:
 
 
 def _blob_of_event(event: str, synchronizer_id: str) -> str:
+    """The blob of a contract from its pre-rendered ACS event (which carries every field the blob needs)."""
     e = orjson.loads("{" + event + "}")
-    return blob_of({
-        "contractId": e["contractId"], "templateId": e["templateId"], "packageName": e["packageName"],
-        "argument": e["createArgument"], "signatories": e["signatories"], "observers": e["observers"],
-        "key": e["contractKey"], "keyHash": e["contractKeyHash"], "createdAt": e["createdAt"],
-        "synchronizerId": synchronizer_id,
-    })
+    return encode_blob(Contract(
+        contract_id=e["contractId"], template_id=e["templateId"], package_name=e["packageName"],
+        argument=e["createArgument"], signatories=tuple(e["signatories"]), observers=tuple(e["observers"]),
+        key=e["contractKey"], key_hash=e["contractKeyHash"], created_at=parse_timestamp(e["createdAt"]),
+        synchronizer_id=synchronizer_id))
 
 
 def transaction(update: UpdateRow, shape: str, event_filter: EventFilter, *, show_command_id: bool) -> dict:

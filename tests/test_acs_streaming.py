@@ -14,7 +14,7 @@ from participant import acs
 from participant.filters import EventFilter, qualified_name
 from participant.server import create_app
 from participant.shaping import created_event_of_row
-from participant.store.rows import ContractRow
+from participant.store.rows import CONTRACT_COLUMNS, ContractRow
 from participant.store.store import Store
 from tests.conftest import Ledger, settings_for
 from tests.http.helpers import (
@@ -102,7 +102,10 @@ async def snapshot(store: Store, offset: int, event_filter: EventFilter, *, chec
         return
     async for page in store.active_contracts(offset, event_filter.query_parties(), after_seq=after_seq,
                                              page_size=page_size):
-        for row in page:
+        for (seq, *_) in page:
+            (values,) = await store.read.execute_fetchall(
+                f"SELECT {CONTRACT_COLUMNS} FROM contracts WHERE seq = ?", (seq,))
+            row = ContractRow(*values)
             token = acs.Position(row.seq, offset, checksum).encode()
             entry = acs_entry(row, event_filter, token)
             if entry is not None:

@@ -2,6 +2,11 @@
 
 from participant.store.rows import CONTRACT_COLUMNS, UPDATE_COLUMNS
 
+BUSY_TIMEOUT_MS = 10_000
+# Every connection's settings; the writer's alone also sets the journal and sync modes (WRITE_PRAGMAS).
+READ_PRAGMAS = (f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}", "PRAGMA foreign_keys = ON")
+WRITE_PRAGMAS = ("PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL")
+
 ACTIVE_CONTRACT = f"SELECT {CONTRACT_COLUMNS} FROM contracts WHERE contract_id = ? AND archive_offset IS NULL"
 ACTIVE_CONTRACT_BY_KEY = (
     f"SELECT {CONTRACT_COLUMNS} FROM contracts "
@@ -36,14 +41,12 @@ SET_META = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPD
 
 # "Active at offset N": created at or before N, not archived at or before N. Activation order is seq.
 _ACTIVE_AT = "create_offset <= :offset AND (archive_offset IS NULL OR archive_offset > :offset) AND seq > :after"
-ACS_ALL = f"SELECT {CONTRACT_COLUMNS} FROM contracts WHERE {_ACTIVE_AT} ORDER BY seq LIMIT :limit"
 # Party filters walk the stakeholder index of each party in seq order; the caller merges the parties.
 ACS_SEQS_OF_PARTY = (
     "SELECT s.seq FROM stakeholders s JOIN contracts c ON c.seq = s.seq "
     "WHERE s.party = :party AND s.seq > :after AND c.create_offset <= :offset "
     "AND (c.archive_offset IS NULL OR c.archive_offset > :offset) ORDER BY s.seq LIMIT :limit"
 )
-CONTRACTS_BY_SEQ = "SELECT {columns} FROM contracts WHERE seq IN ({marks}) ORDER BY seq"
 
 # The ACS hot path reads only what an entry shows, in this order (participant.shaping.AcsRenderer unpacks it).
 ACS_ROW_COLUMNS = (
@@ -69,8 +72,6 @@ ACS_COUNT_OF_PARTIES = (
 UPDATES_RANGE = (
     f'SELECT {UPDATE_COLUMNS} FROM updates WHERE "offset" > ? AND "offset" <= ? ORDER BY "offset" LIMIT ?'
 )
-UPDATE_BY_OFFSET = f'SELECT {UPDATE_COLUMNS} FROM updates WHERE "offset" = ?'
-UPDATE_BY_ID = f"SELECT {UPDATE_COLUMNS} FROM updates WHERE update_id = ?"
 COMPLETIONS_RANGE = (
     f'SELECT {COMPLETION_COLUMNS} FROM completions WHERE "offset" > ? AND user_id = ? ORDER BY "offset" LIMIT ?'
 )

@@ -14,7 +14,6 @@ import orjson
 
 from participant.store import sql
 from participant.store.rows import (
-    CONTRACT_COLUMNS,
     CompletionRow,
     ContractRow,
     PartyRow,
@@ -22,7 +21,7 @@ from participant.store.rows import (
     UserRow,
 )
 from participant.store.schema import NotADatabase, migrate
-from participant.store.writer import BUSY_TIMEOUT_MS, Job, Writer
+from participant.store.writer import Job, Writer
 from participant.timestamps import parse_timestamp
 
 
@@ -30,11 +29,8 @@ async def connect(path: Path | str, *, read_only: bool = False) -> aiosqlite.Con
     target = f"file:{Path(path).as_posix()}?mode=ro" if read_only else path
     conn = await aiosqlite.connect(target, isolation_level=None, uri=read_only)  # transactions are explicit
     try:
-        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        if not read_only:
-            await conn.execute("PRAGMA journal_mode = WAL")
-            await conn.execute("PRAGMA synchronous = FULL")
-        await conn.execute("PRAGMA foreign_keys = ON")
+        for pragma in sql.READ_PRAGMAS + (() if read_only else sql.WRITE_PRAGMAS):
+            await conn.execute(pragma)
     except sqlite3.DatabaseError as e:
         await conn.close()  # its thread would otherwise keep the process alive
         raise NotADatabase(f"{path} is not a participant database ({e})") from None
@@ -153,22 +149,21 @@ class Store:
         return None if row is None else ContractRow(*row)
 
     async def active_contracts(self, offset: int, parties: list[str] | None, *, after_seq: int = 0,
-                               page_size: int = 500, raw: bool = False) -> AsyncIterator[list]:
-        """Pages of the contracts active at `offset` in activation order, all or those of `parties`' stakeholders.
-
-        Pages hold `ContractRow`s, or with `raw` plain tuples of `sql.ACS_ROW_COLUMNS` (the ACS hot path). The next
-        page is read while the caller works on this one; memory stays at two pages whatever the snapshot's size."""
+                               page_size: int = 500) -> AsyncIterator[list[tuple]]:
+        """Pages of the contracts active at `offset` in activation order, all or those of `parties`' stakeholders,
+        as plain tuples of `sql.ACS_ROW_COLUMNS` (seq first). The next page is read while the caller works on this
+        one; memory stays at two pages whatever the snapshot's size."""
         if offset <= 0:
             return
         pending: asyncio.Future | None = None
         try:
             while True:
                 page = await (pending if pending is not None else self._acs_page(offset, parties, after_seq,
-                                                                                   page_size, raw))
+                                                                                   page_size))
                 pending = None
                 if len(page) == page_size:
                     after_seq = page[-1][0]
-                    pending = asyncio.ensure_future(self._acs_page(offset, parties, after_seq, page_size, raw))
+                    pending = asyncio.ensure_future(self._acs_page(offset, parties, after_seq, page_size))
                 if page:
                     yield page
                 if pending is None:
@@ -177,41 +172,25 @@ class Store:
             if pending is not None:
                 pending.cancel()
 
-    async def _contracts_of_parties(self, offset: int, parties: list[str], after: int, limit: int,
-                                    raw: bool = False) -> list:
-        """One page of the contracts of `parties` (rows of `_acs_page`): one statement for one party, else each
-        party's stakeholder index merged in seq order."""
+    async def _acs_page(self, offset: int, parties: list[str] | None, after: int, limit: int) -> list[tuple]:
+        """One page: one statement for all contracts or one party, else each party's stakeholder index merged in
+        seq order."""
         params = {"after": after, "offset": offset, "limit": limit}
+        if parties is None:
+            return await self._all(sql.ACS_ROWS_ALL, params)
         if len(parties) == 1:
-            if raw:
-                return await self._all(sql.ACS_ROWS_OF_PARTY, {**params, "party": parties[0]})
-            seqs = [r[0] for r in await self._all(sql.ACS_SEQS_OF_PARTY, {**params, "party": parties[0]})]
-        else:
-            per_party = []
-            for party in parties:
-                rows = await self._all(sql.ACS_SEQS_OF_PARTY, {**params, "party": party})
-                per_party.append([r[0] for r in rows])
-            seqs = []
-            for seq in heapq.merge(*per_party):
-                if not seqs or seqs[-1] != seq:
-                    seqs.append(seq)
-                    if len(seqs) == limit:
-                        break
+            return await self._all(sql.ACS_ROWS_OF_PARTY, {**params, "party": parties[0]})
+        per_party = [[r[0] for r in await self._all(sql.ACS_SEQS_OF_PARTY, {**params, "party": party})]
+                     for party in parties]
+        seqs: list[int] = []
+        for seq in heapq.merge(*per_party):
+            if not seqs or seqs[-1] != seq:
+                seqs.append(seq)
+                if len(seqs) == limit:
+                    break
         if not seqs:
             return []
-        marks = ", ".join("?" * len(seqs))
-        if raw:
-            return await self._all(sql.ACS_ROWS_BY_SEQ.format(marks=marks), tuple(seqs))
-        statement = sql.CONTRACTS_BY_SEQ.format(columns=CONTRACT_COLUMNS, marks=marks)
-        return [ContractRow(*r) for r in await self._all(statement, tuple(seqs))]
-
-    async def _acs_page(self, offset: int, parties: list[str] | None, after: int, limit: int, raw: bool) -> list:
-        if parties is not None:
-            return await self._contracts_of_parties(offset, parties, after, limit, raw)
-        if raw:
-            return await self._all(sql.ACS_ROWS_ALL, {"offset": offset, "after": after, "limit": limit})
-        rows = await self._all(sql.ACS_ALL, {"offset": offset, "after": after, "limit": limit})
-        return [ContractRow(*r) for r in rows]
+        return await self._all(sql.ACS_ROWS_BY_SEQ.format(marks=", ".join("?" * len(seqs))), tuple(seqs))
 
     async def count_active_contracts(self, offset: int, parties: list[str] | None, *, after_seq: int,
                                      cap: int) -> int:
@@ -229,14 +208,6 @@ class Store:
     async def updates(self, begin_exclusive: int, end_inclusive: int, limit: int) -> list[UpdateRow]:
         rows = await self._all(sql.UPDATES_RANGE, (begin_exclusive, end_inclusive, limit))
         return [UpdateRow.from_sql(r) for r in rows]
-
-    async def update_at(self, offset: int) -> UpdateRow | None:
-        row = await self._one(sql.UPDATE_BY_OFFSET, (offset,))
-        return None if row is None else UpdateRow.from_sql(row)
-
-    async def update_by_id(self, update_id: str) -> UpdateRow | None:
-        row = await self._one(sql.UPDATE_BY_ID, (update_id,))
-        return None if row is None else UpdateRow.from_sql(row)
 
     async def completions(self, begin_exclusive: int, user_id: str, limit: int) -> list[CompletionRow]:
         rows = await self._all(sql.COMPLETIONS_RANGE, (begin_exclusive, user_id, limit))

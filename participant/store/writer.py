@@ -22,12 +22,12 @@ from typing import Any
 
 import aiosqlite
 
+from participant.store import sql
 from participant.store.batch import Batch
 
 log = logging.getLogger(__name__)
 
 MAX_BATCH = 256
-BUSY_TIMEOUT_MS = 10_000
 
 # A job may carry a `change_key` attribute: it is then a submission, which the writer may interpret while the
 # previous batch is still being written, and whose change's latest completion it reads up front, with those of the
@@ -186,13 +186,11 @@ class Writer:
 
 
 def open_write_connection(path: str) -> sqlite3.Connection:
-    """The only connection that writes; used by the writer's thread alone. Settings as `store.connect`'s."""
+    """The only connection that writes; used by the writer's thread alone (settings: `sql.READ_PRAGMAS`, `sql.WRITE_PRAGMAS`)."""
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     try:
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = FULL")
-        conn.execute("PRAGMA foreign_keys = ON")
+        for pragma in sql.READ_PRAGMAS + sql.WRITE_PRAGMAS:
+            conn.execute(pragma)
     except BaseException:
         conn.close()
         raise
