@@ -9,6 +9,7 @@ alternative that is set. See :class:`participant.api.base.Variant`.
 from __future__ import annotations
 
 from .base import (
+    LENIENT,
     AnyValue,
     Base64,
     Int32,
@@ -213,6 +214,7 @@ from .version import (
 )
 
 __all__ = [
+    "LENIENT",
     "AllocatePartyRequest",
     "AllocatePartyResponse",
     "AnyValue",

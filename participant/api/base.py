@@ -19,12 +19,13 @@ from pydantic import (
     ConfigDict,
     Field,
     PrivateAttr,
+    ValidationInfo,
     model_serializer,
     model_validator,
 )
 from pydantic.alias_generators import to_camel
 
-__all__ = ["AnyValue", "Base64", "Int32", "Int64", "Timestamp", "Variant", "WireModel", "alt"]
+__all__ = ["LENIENT", "AnyValue", "Base64", "Int32", "Int64", "Timestamp", "Variant", "WireModel", "alt"]
 
 Int64 = Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]
 Int32 = Annotated[int, Field(ge=-(2**31), le=2**31 - 1)]
@@ -49,6 +50,9 @@ def _check_base64(text: str) -> str:
 
 Base64 = Annotated[str, AfterValidator(_check_base64)]
 
+# Validation context of a client reading an answer (see `WireModel.read`).
+LENIENT: dict[str, bool] = {"lenient": True}
+
 
 class WireModel(BaseModel):
     """Base for every JSON Ledger API message.
@@ -69,6 +73,37 @@ class WireModel(BaseModel):
     )
 
     SPEC_SCHEMA: ClassVar[str | None] = None
+    # wire keys (and python names) of the fields that have a default; filled per subclass
+    _optional_keys: ClassVar[frozenset[str]] = frozenset()
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        keys = set()
+        for name, info in cls.model_fields.items():
+            if not info.is_required():
+                keys.update((name, info.alias or name))
+        cls._optional_keys = frozenset(keys)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _null_is_absent_when_reading(cls, data: Any, info: ValidationInfo) -> Any:
+        # A client reads answers leniently: Canton prints unset optionals as null and newer (or older)
+        # participants print null where this model has a default. Requests stay strict (no context).
+        if info.context is None or not isinstance(data, dict):
+            return data
+        optional = cls._optional_keys
+        if not any(v is None and k in optional for k, v in data.items()):
+            return data
+        return {k: v for k, v in data.items() if v is not None or k not in optional}
+
+    @classmethod
+    def read(cls, data: str | bytes | Any) -> Self:
+        """Parse an answer as a Canton client must: unknown keys ignored, null as absent, types coerced
+        where JSON allows no doubt. Raises `pydantic.ValidationError` for an answer of another shape."""
+        if isinstance(data, str | bytes | bytearray):
+            return cls.model_validate_json(data, strict=False, context=LENIENT)
+        return cls.model_validate(data, strict=False, context=LENIENT)
 
     @classmethod
     def spec_schema(cls) -> str:
