@@ -1,0 +1,381 @@
+"""The App: connects (starting the bundled participant if that is the choice), owns the status line's state, routes
+messages between screens, and turns every failure into a notification, never a traceback."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterable
+from itertools import count
+from pathlib import Path
+
+from textual import on, work
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.worker import Worker, WorkerState
+
+from app.bundled import BundledParticipant
+from app.client import LedgerClient, RequestLog, errors
+from app.client.errors import LedgerApiError, category_words
+from app.config import Config
+from app.daml import looks_like_contract_id
+from app.locations import Locations
+from app.messages import ComposeCommand, IdentityChanged, OpenContract
+from app.screens.acs import AcsScreen
+from app.screens.base import LedgerScreen
+from app.screens.dialogs import ChoiceDialog, PromptDialog
+from app.screens.startup import StartupScreen
+from app.session import BUNDLED_ADMIN, Session
+from app.tokens import MintedToken, TokenSource
+
+log = logging.getLogger("ledger_tui")
+
+LEDGER_END_POLL_S = 2.0
+
+
+def _composer():
+    from app.screens.composer import ComposerScreen
+
+    return ComposerScreen()
+
+
+def _requests():
+    from app.screens.requests import RequestsScreen
+
+    return RequestsScreen()
+
+
+class LedgerApp(App):
+    CSS_PATH = "app.tcss"
+    TITLE = "ledger-tui"
+    ENABLE_COMMAND_PALETTE = True
+
+    MODES = {"contracts": AcsScreen, "compose": _composer, "requests": _requests}
+    MODE_TITLES = {"contracts": "Contracts", "compose": "Compose", "requests": "Requests"}
+
+    BINDINGS = [
+        Binding("1", "mode('contracts')", "Contracts", id="app.contracts", show=False),
+        Binding("2", "mode('compose')", "Compose", id="app.compose", show=False),
+        Binding("3", "mode('requests')", "Requests", id="app.requests", show=False),
+        Binding("question_mark,f1", "help", "Help", id="app.help", key_display="?"),
+        Binding("ctrl+u", "switch_user", "User", id="app.user"),
+        Binding("ctrl+o", "open_contract", "Open id", id="app.open", show=False),
+        Binding("q", "quit", "Quit", id="app.quit"),
+    ]
+
+    status_participant: reactive[str] = reactive("")
+    status_version: reactive[str] = reactive("")
+    status_user: reactive[str] = reactive("")
+    status_ledger_end: reactive[int | None] = reactive(None)
+    status_viewed: reactive[int | None] = reactive(None)
+    status_in_flight: reactive[int] = reactive(0)
+    status_connection: reactive[str] = reactive("connecting")
+    status_readonly: reactive[bool] = reactive(False)
+
+    def __init__(self, *, config: Config, locations: Locations, url: str | None = None,
+                 tokens: TokenSource | None = None, bundled: BundledParticipant | None = None,
+                 readonly: bool = False, label: str = "", first_user: str = "Alice") -> None:
+        super().__init__()
+        self.config = config
+        self.locations = locations
+        self.url = url
+        self.tokens = tokens
+        self.bundled = bundled
+        self.readonly = readonly
+        self.first_user = first_user
+        self.label = label or ("bundled" if bundled is not None else (url or ""))
+        self.request_log = RequestLog()
+        self.request_log.subscribe(self._request_seen)
+        self.session: Session = None  # type: ignore[assignment]  # set once connected
+        self.connected = False
+        self._snapshot_ids = count(1)
+        self._down_since: float | None = None
+        self.status_participant = self.label
+        self.status_readonly = readonly
+        if config.keys:
+            self.set_keymap(config.keys)
+
+    # --- start --------------------------------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        if self.config.theme in self.available_themes:
+            self.theme = self.config.theme
+        self.switch_mode("contracts")
+        if self.bundled is not None and self.bundled.state.phase != "ready":
+            self.push_screen(StartupScreen(self.bundled))
+        self._connect()
+        self.set_interval(LEDGER_END_POLL_S, self._poll_ledger_end)
+        _clean_stale_snapshots(self.locations.snapshots_dir)
+
+    @work(exclusive=True, group="connect", exit_on_error=False)
+    async def _connect(self) -> None:
+        if self.bundled is not None:
+            state = await self._bundled_ready()
+            if state.phase != "ready":
+                self.status_connection = "down"
+                self.notify(state.error, title="The bundled participant did not start", severity="error",
+                            timeout=30)
+                return
+            self.url = state.url
+            minted = MintedToken(self.bundled.secret(), BUNDLED_ADMIN)
+            first_user = self.first_user
+            self.tokens = minted.for_user(first_user)
+            client = LedgerClient(self.url, self.tokens, log=self.request_log)
+            self.session = Session(client, label="bundled", readonly=self.readonly, bundled=self.bundled,
+                                   minted=minted.for_user(first_user))
+        else:
+            assert self.url is not None
+            client = LedgerClient(self.url, self.tokens, log=self.request_log)
+            self.session = Session(client, label=self.label, readonly=self.readonly)
+        try:
+            await self.session.connect()
+        except LedgerApiError as e:
+            self.status_connection = "down"
+            self.show_error(e, f"Cannot connect to {self.url}")
+            if self.bundled is not None and isinstance(e, errors.StatusError) and e.status in (401, 403):
+                await self._fall_back_to_admin()
+            if not self.session.version:
+                return
+        self.connected = True
+        self.status_connection = "ok"
+        self.status_version = self.session.version
+        self.status_user = self.session.identity.label
+        self._announce_identity()
+
+    async def _fall_back_to_admin(self) -> None:
+        try:
+            await self.session.switch_user(BUNDLED_ADMIN)
+        except LedgerApiError:
+            pass
+
+    async def _bundled_ready(self):
+        assert self.bundled is not None
+        if self.bundled.state.phase in ("ready", "failed"):
+            return self.bundled.state
+        worker = self.run_worker(self.bundled.wait, thread=True, group="bundled-wait", exit_on_error=False)
+        await worker.wait()
+        state = self.bundled.state
+        if isinstance(self.screen, StartupScreen):
+            self.pop_screen()
+        return state
+
+    def _announce_identity(self) -> None:
+        for screen in self._mode_screens():
+            screen.post_message(IdentityChanged())
+
+    def _mode_screens(self) -> Iterable[Screen]:
+        for mode in self.MODES:
+            stack = self._screen_stacks.get(mode) or []
+            yield from stack
+
+    def snapshot_path(self) -> Path:
+        return self.locations.snapshots_dir / f"{os.getpid()}-{next(self._snapshot_ids)}.db"
+
+    # --- status ---------------------------------------------------------------------------------------------------
+
+    def _request_seen(self, record) -> None:
+        self.status_in_flight = self.request_log.in_flight
+
+    @work(exclusive=True, group="poll", exit_on_error=False)
+    async def _poll_ledger_end(self) -> None:
+        if not self.connected:
+            return
+        try:
+            end = await self.session.client.ledger_end()
+        except errors.TransportError as e:
+            if self.status_connection != "down":
+                self.status_connection = "down"
+                self._explain_down(e)
+            return
+        except LedgerApiError:
+            return
+        if self.status_connection == "down":
+            self.notify("The participant answers again.", title="Reconnected", timeout=4)
+        self.status_connection = "ok"
+        self.status_ledger_end = end
+
+    def _explain_down(self, e: LedgerApiError) -> None:
+        if self.bundled is not None and self.bundled.owned and not self.bundled.alive:
+            code = self.bundled.process.returncode if self.bundled.process else None
+            self.notify(f"The bundled participant stopped{'' if code is None else f' (exit code {code})'}. "
+                        f"Its log: {self.locations.log_dir / 'participant.log'}. Restarting it…",
+                        title="Bundled participant stopped", severity="error", timeout=12)
+            self._restart_bundled()
+        else:
+            self.show_error(e, "The participant stopped answering; retrying every few seconds")
+
+    @work(exclusive=True, group="restart", exit_on_error=False)
+    async def _restart_bundled(self) -> None:
+        assert self.bundled is not None
+        self.bundled.start()  # in the main thread: the child's parent-death signal follows this thread
+        state = await self._bundled_ready()
+        if state.phase != "ready":
+            self.notify(state.error, title="Restart failed", severity="error", timeout=30)
+            return
+        self.url = state.url
+        old = self.session.client
+        client = LedgerClient(state.url, old.tokens, log=self.request_log)
+        self.session.client = client
+        await old.aclose()
+        self.status_connection = "ok"
+        self._announce_identity()
+
+    # --- errors ---------------------------------------------------------------------------------------------------
+
+    def show_error(self, error: LedgerApiError, context: str = "") -> None:
+        """A failure as a notification: Canton's error id, category and cause, and what to do."""
+        lines = []
+        if context:
+            lines.append(context)
+        if isinstance(error, errors.StatusError) and error.canton is not None:
+            canton = error.canton
+            words = category_words(canton.error_category)
+            lines.append(f"{canton.code}" + (f" · category {canton.error_category} ({words})" if words else ""))
+            lines.append(canton.cause)
+        else:
+            lines.append(error.message)
+        if error.hint:
+            lines.append(error.hint)
+        log.warning("%s: %s %s", context, type(error).__name__, error.message)
+        self.notify("\n".join(lines), title=error.title, severity="error", timeout=12)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state != WorkerState.ERROR:
+            return
+        error = event.worker.error
+        if isinstance(error, LedgerApiError):
+            self.show_error(error)
+            return
+        log.exception("internal error in %s", event.worker.name, exc_info=error)
+        self.notify(f"{type(error).__name__}: {error}\nDetails are in {self.locations.log_dir / 'ledger-tui.log'}",
+                    title="Internal error", severity="error", timeout=15)
+
+    # --- navigation -----------------------------------------------------------------------------------------------
+
+    def action_mode(self, mode: str) -> None:
+        if self.current_mode != mode:
+            self.switch_mode(mode)
+
+    def action_help(self) -> None:
+        from app.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.screen))
+
+    @on(OpenContract)
+    def _open_contract(self, message: OpenContract) -> None:
+        from app.screens.inspector import InspectorScreen
+
+        if not self.connected:
+            return
+        self.push_screen(InspectorScreen(message.contract_id))
+
+    @on(ComposeCommand)
+    async def _compose(self, message: ComposeCommand) -> None:
+        if not self.connected:
+            return
+        await self.switch_mode("compose")
+        screen = self.screen
+        prefill = getattr(screen, "prefill", None)
+        if prefill is not None:
+            prefill(message)
+
+    def action_open_contract(self) -> None:
+        def check(text: str) -> str | None:
+            return None if looks_like_contract_id(text) else "a contract id is a long hex string (00…)"
+
+        def chosen(value: str | None) -> None:
+            if value:
+                self.post_message(OpenContract(value))
+
+        self.push_screen(PromptDialog("Open a contract by id", placeholder="00…", validate=check,
+                                      hint="paste a contract id; it opens in the inspector"), chosen)
+
+    def on_paste(self, event) -> None:
+        text = event.text.strip()
+        if looks_like_contract_id(text) and self.connected:
+            self.post_message(OpenContract(text))
+
+    @work(exclusive=True, group="user", exit_on_error=False)
+    async def action_switch_user(self) -> None:
+        if not self.connected:
+            return
+        session = self.session
+        if not session.can_switch_user:
+            identity = session.identity
+            self.notify(f"Acting as {identity.label} (the token decides). To act as someone else, start ledger-tui "
+                        "with another token or profile.", title="User", timeout=8)
+            return
+        users = await session.users()
+        current = session.identity.user_id
+        choice = await self.push_screen_wait(ChoiceDialog(
+            "Act as user", [(u + ("   (current)" if u == current else ""), u) for u in users], selected=current,
+            hint="The bundled participant's tokens are minted here for the user you pick."))
+        if choice is None or choice == current:
+            return
+        await session.switch_user(choice)
+        self.status_user = session.identity.label
+        self.notify(f"Acting as {choice} now.", timeout=3)
+        self._announce_identity()
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for mode, factory in self.MODES.items():
+            title = self.MODE_TITLES[mode]
+            cls = factory if isinstance(factory, type) else None
+            bindings = getattr(cls, "BINDINGS", []) if cls else _bindings_of(mode)
+            yield SystemCommand(f"{title}: open", f"Go to the {title.lower()} screen",
+                                lambda mode=mode: self.action_mode(mode))
+            for binding in bindings:
+                if not isinstance(binding, Binding) or not binding.description or binding.action == "escape":
+                    continue
+                yield SystemCommand(f"{title}: {binding.description}", f"key {binding.key}",
+                                    lambda mode=mode, action=binding.action: self._run_in_mode(mode, action))
+        for binding in self.BINDINGS:
+            if isinstance(binding, Binding) and binding.description:
+                yield SystemCommand(binding.description, f"key {binding.key}",
+                                    lambda action=binding.action: self.run_action(action))
+
+    @work(group="palette", exit_on_error=False)
+    async def _run_in_mode(self, mode: str, action: str) -> None:
+        if self.current_mode != mode:
+            await self.switch_mode(mode)
+        await self.screen.run_action(action)
+
+
+def _bindings_of(mode: str) -> list:
+    if mode == "compose":
+        from app.screens.composer import ComposerScreen
+
+        return ComposerScreen.BINDINGS
+    if mode == "requests":
+        from app.screens.requests import RequestsScreen
+
+        return RequestsScreen.BINDINGS
+    return []
+
+
+def _clean_stale_snapshots(directory: Path) -> None:
+    """Snapshot files of ledger-tui processes that no longer run (killed before they could delete them)."""
+    if not directory.is_dir():
+        return
+    for path in directory.glob("*.db"):
+        pid = path.name.split("-", 1)[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            for suffix in ("", "-journal"):
+                Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+__all__ = ["LedgerApp", "LedgerScreen"]

@@ -1,0 +1,229 @@
+"""The bundled participant: `ledger-participant serve` as a child process of the terminal client.
+
+Its database and the HS256 secret it verifies tokens with live in the data directory; the secret is generated once
+and the client mints its own tokens with it. The child binds a free loopback port and reports it, with the demo
+seeding's progress, as JSON lines on its stdout (`--announce json`). It stops when the client quits, and also when
+the client dies: its stdin is a pipe from us (`--exit-on-stdin-eof`), and on Linux the kernel sends it SIGTERM when
+we die (PR_SET_PDEATHSIG).
+
+One database serves one participant process. A second ledger-tui finds the first one's participant through
+`<db>.serving.json` (and the lock the server holds) and shares it instead of starting another.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+
+START_TIMEOUT_S = 120.0
+STOP_TIMEOUT_S = 8.0
+
+
+class BundledError(Exception):
+    """The bundled participant could not be started or reached; the message says why and what to do."""
+
+
+@dataclass
+class StartupState:
+    phase: str = "starting"  # starting, seeding, ready, failed
+    done: int = 0
+    total: int = 0
+    url: str = ""
+    error: str = ""
+
+    @property
+    def fraction(self) -> float | None:
+        return self.done / self.total if self.phase == "seeding" and self.total else None
+
+    def describe(self) -> str:
+        if self.phase == "seeding":
+            return f"Seeding the demo ledger: {self.done} of {self.total} transactions"
+        if self.phase == "ready":
+            return f"Bundled participant ready at {self.url}"
+        if self.phase == "failed":
+            return self.error
+        return "Starting the bundled participant…"
+
+
+class BundledParticipant:
+    """Start (or find) the bundled participant and stop it again."""
+
+    def __init__(self, directory: Path, log_dir: Path, *, demo: bool = True,
+                 extra_args: tuple[str, ...] = ()) -> None:
+        self.directory = directory
+        self.log_dir = log_dir
+        self.demo = demo
+        self.extra_args = extra_args
+        self.db = directory / "ledger.db"
+        self.secret_file = directory / "secret"
+        self.state = StartupState()
+        self.process: subprocess.Popen | None = None
+        self.owned = False
+        self._ready = threading.Event()
+        self._listeners: list[Callable[[StartupState], None]] = []
+
+    # --- secret -------------------------------------------------------------------------------------------------
+
+    def secret(self) -> str:
+        """The HS256 secret, generated on first use and kept (readable by this user only)."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        if not self.secret_file.exists():
+            tmp = self.secret_file.with_name(f".secret.{os.getpid()}")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w") as f:
+                f.write(secrets.token_urlsafe(48))
+            try:
+                os.link(tmp, self.secret_file)  # fails if another ledger-tui made one meanwhile: keep theirs
+            except FileExistsError:
+                pass
+            finally:
+                tmp.unlink(missing_ok=True)
+        return self.secret_file.read_text(encoding="utf-8").strip()
+
+    # --- starting -----------------------------------------------------------------------------------------------
+
+    def subscribe(self, listener: Callable[[StartupState], None]) -> None:
+        self._listeners.append(listener)
+        listener(self.state)
+
+    def _set(self, **changes) -> None:
+        for k, v in changes.items():
+            setattr(self.state, k, v)
+        if self.state.phase in ("ready", "failed"):
+            self._ready.set()
+        for listener in list(self._listeners):
+            listener(self.state)
+
+    def running_elsewhere(self) -> str | None:
+        """The URL of a participant another process serves from this database, if one does."""
+        serving = Path(f"{self.db}.serving.json")
+        if not serving.exists():
+            return None
+        lock = FileLock(f"{self.db}.lock")
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            try:
+                return json.loads(serving.read_text(encoding="utf-8"))["url"]
+            except (OSError, ValueError, KeyError):
+                return None
+        lock.release()  # nobody holds it: the file is left over from a server that was killed
+        return None
+
+    def start(self) -> None:
+        """Start the child (or attach to a running one); returns at once. `wait` for readiness."""
+        self._ready.clear()
+        self.state = StartupState()
+        url = self.running_elsewhere()
+        if url is not None:
+            self.owned = False
+            self._set(phase="ready", url=url)
+            return
+        self.secret()
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        log = open(self.log_dir / "participant.log", "ab")  # noqa: SIM115 - handed to the child
+        args = [sys.executable, "-m", "participant.cli", "serve", "--db", str(self.db), "--host", "127.0.0.1",
+                "--port", "0", "--hs256-secret-file", str(self.secret_file), "--announce", "json",
+                "--exit-on-stdin-eof", "--quiet", *(["--demo"] if self.demo else []), *self.extra_args]
+        try:
+            self.process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                                            preexec_fn=_die_with_parent if sys.platform == "linux" else None)
+        except OSError as e:
+            self._set(phase="failed", error=f"cannot start the bundled participant: {e}")
+            return
+        finally:
+            log.close()
+        self.owned = True
+        threading.Thread(target=self._read_announcements, args=(self.process,), daemon=True,
+                         name="bundled-announce").start()
+
+    def _read_announcements(self, process: subprocess.Popen) -> None:
+        assert process.stdout is not None
+        for raw in process.stdout:
+            try:
+                event = json.loads(raw)
+            except ValueError:
+                continue
+            if event.get("event") == "seeding":
+                self._set(phase="seeding", done=int(event.get("done", 0)), total=int(event.get("total", 0)))
+            elif event.get("event") == "ready":
+                self._set(phase="ready", url=event["url"])
+        code = process.wait()
+        if self.state.phase == "ready":
+            return
+        if self._wait_for_other():
+            return
+        self._set(phase="failed", error=f"the bundled participant exited with code {code} before it was ready; "
+                                        f"see {self.log_dir / 'participant.log'}")
+
+    def _wait_for_other(self) -> bool:
+        """Another ledger-tui started a participant on this database at the same moment: use that one."""
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            url = self.running_elsewhere()
+            if url is not None:
+                self.owned = False
+                self._set(phase="ready", url=url)
+                return True
+            if not Path(f"{self.db}.lock").exists():
+                return False
+            lock = FileLock(f"{self.db}.lock")
+            try:
+                lock.acquire(timeout=0)
+            except Timeout:
+                time.sleep(0.2)  # held and still seeding: wait for its serving file
+                continue
+            lock.release()
+            return False
+        return False
+
+    def wait(self, timeout: float = START_TIMEOUT_S) -> StartupState:
+        """Block until ready or failed (call from a thread)."""
+        if not self._ready.wait(timeout):
+            self._set(phase="failed", error=f"the bundled participant did not get ready within {timeout:.0f} s")
+        return self.state
+
+    @property
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    # --- stopping -----------------------------------------------------------------------------------------------
+
+    def stop(self) -> None:
+        """Stop the child we started (commits in flight are answered first); leave a shared one alone."""
+        process, self.process = self.process, None
+        if process is None or process.poll() is not None:
+            return
+        try:
+            if process.stdin is not None:
+                process.stdin.close()  # end of file: the server shuts down cleanly
+            process.wait(timeout=STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            process.terminate()
+            try:
+                process.wait(timeout=STOP_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: ask the kernel for SIGTERM when the parent dies (Linux)."""
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except Exception:  # noqa: BLE001 - best effort; the stdin pipe covers the rest
+        pass

@@ -1,0 +1,327 @@
+"""`LedgerClient`: one method per JSON Ledger API endpoint the terminal client uses, wire models in and out.
+
+Usable without the UI::
+
+    async with LedgerClient("http://127.0.0.1:7575", FileToken(Path("token.jwt"))) as ledger:
+        print(await ledger.ledger_end())
+
+Answers are read with the `participant.api` models through `WireModel.read` (lenient, as a Canton client must be);
+requests are built with the same models, every field written out. The client learns the participant's version and
+which 3.5-only endpoints it serves, and falls back where one is missing (notes §0).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import httpx
+import orjson
+import pydantic
+
+from app.client import errors
+from app.client.http import Http, Retry, Timeouts
+from app.client.requests_log import RequestLog
+from participant.api import (
+    ConnectedSynchronizer,
+    CreatedEvent,
+    CumulativeFilter,
+    EventFormat,
+    Filters,
+    GetActiveContractsRequest,
+    GetConnectedSynchronizersResponse,
+    GetContractRequest,
+    GetContractResponse,
+    GetEventsByContractIdRequest,
+    GetLatestPrunedOffsetsResponse,
+    GetLedgerEndResponse,
+    GetParticipantIdResponse,
+    GetUpdateByIdRequest,
+    GetUpdateByOffsetRequest,
+    GetUpdatesRequest,
+    GetUserResponse,
+    IdentifierFilter,
+    JsCommands,
+    JsGetActiveContractsResponse,
+    JsGetEventsByContractIdResponse,
+    JsGetUpdateResponse,
+    JsGetUpdatesResponse,
+    JsSubmitAndWaitForTransactionRequest,
+    JsSubmitAndWaitForTransactionResponse,
+    JsTransaction,
+    ListKnownPartiesResponse,
+    ListPackagesResponse,
+    ListUserRightsResponse,
+    ListUsersResponse,
+    PartyDetails,
+    Right,
+    TransactionFormat,
+    UpdateFormat,
+    User,
+    WireModel,
+)
+
+if TYPE_CHECKING:
+    from app.tokens import TokenSource
+
+M = TypeVar("M", bound=WireModel)
+
+ACS_DELTA = "TRANSACTION_SHAPE_ACS_DELTA"
+LEDGER_EFFECTS = "TRANSACTION_SHAPE_LEDGER_EFFECTS"
+
+
+@dataclass
+class Capabilities:
+    """What this participant serves. None: not known yet (the first call finds out)."""
+
+    version: str = ""
+    contract_by_id: bool | None = None
+    acs_page: bool | None = None
+    updates_page: bool | None = None
+
+    @property
+    def release(self) -> tuple[int, int] | None:
+        m = re.match(r"(\d+)\.(\d+)", self.version)
+        return (int(m.group(1)), int(m.group(2))) if m else None
+
+    def learn_version(self, version: str) -> None:
+        self.version = version
+        release = self.release
+        if release is None:
+            return
+        newer = release >= (3, 5)
+        # 3.4 lacks the page endpoints; some 3.4 patch releases have contract-by-id, so that one is tried.
+        if self.acs_page is None:
+            self.acs_page = newer
+        if self.updates_page is None:
+            self.updates_page = newer
+        if self.contract_by_id is None and newer:
+            self.contract_by_id = True
+
+
+def event_format(parties: Sequence[str] | None, *, templates: Sequence[str] = (), verbose: bool = True,
+                 blob: bool = False) -> EventFormat:
+    """Filters for `parties` (None: every party, which needs CanReadAsAnyParty), all templates or the given ones
+    (in the `#package-name:Module:Entity` form, which 3.5 requires in filters)."""
+    if templates:
+        cumulative = [CumulativeFilter(identifier_filter=IdentifierFilter.template(t, blob)) for t in templates]
+    else:
+        cumulative = [CumulativeFilter(identifier_filter=IdentifierFilter.wildcard(blob))]
+    filters = Filters(cumulative=cumulative)
+    if parties is None:
+        return EventFormat(filters_by_party={}, filters_for_any_party=filters, verbose=verbose)
+    return EventFormat(filters_by_party={p: filters for p in parties}, verbose=verbose)
+
+
+def update_format(fmt: EventFormat, shape: str = ACS_DELTA) -> UpdateFormat:
+    return UpdateFormat(include_transactions=TransactionFormat(event_format=fmt, transaction_shape=shape))
+
+
+class LedgerClient:
+    """A participant's JSON Ledger API v2 over one pooled HTTP client."""
+
+    def __init__(self, base_url: str, tokens: TokenSource | None = None, *, log: RequestLog | None = None,
+                 timeouts: Timeouts = Timeouts(), retry: Retry = Retry(),
+                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+        self.http = Http(base_url, tokens, log=log, timeouts=timeouts, retry=retry, transport=transport)
+        self.capabilities = Capabilities()
+
+    @property
+    def base_url(self) -> str:
+        return self.http.base_url
+
+    @property
+    def log(self) -> RequestLog:
+        return self.http.log
+
+    @property
+    def tokens(self) -> TokenSource | None:
+        return self.http.tokens
+
+    def use_tokens(self, tokens: TokenSource | None) -> None:
+        """Act as someone else from now on (the bundled participant's user picker)."""
+        self.http.tokens = tokens
+
+    async def aclose(self) -> None:
+        await self.http.aclose()
+
+    async def __aenter__(self) -> LedgerClient:
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.aclose()
+
+    # --- plumbing -----------------------------------------------------------------------------------------------
+
+    async def _call(self, model: type[M], method: str, path: str, body: Any = None, *, params: dict | None = None,
+                    retry: bool = True) -> M:
+        content = await self.http.request(method, path, body, params=params, retry=retry)
+        return read(model, content, method, path)
+
+    async def _call_list(self, model: type[M], method: str, path: str, body: Any = None, *,
+                         params: dict | None = None) -> list[M]:
+        content = await self.http.request(method, path, body, params=params)
+        items = _json(content, method, path)
+        if not isinstance(items, list):
+            raise errors.UnreadableAnswer(f"{method} {path} answered {type(items).__name__}, not a list",
+                                          method=method, path=path)
+        return [read(model, item, method, path) for item in items]
+
+    # --- version, identity, rights ------------------------------------------------------------------------------
+
+    async def version(self) -> str:
+        """The participant's API version (e.g. "3.5.4"); also what it serves, for the fallbacks."""
+        content = await self.http.request("GET", "/v2/version")
+        data = _json(content, "GET", "/v2/version")
+        version = data.get("version") if isinstance(data, dict) else None
+        if not isinstance(version, str):
+            raise errors.UnreadableAnswer("GET /v2/version answered no version", method="GET", path="/v2/version")
+        self.capabilities.learn_version(version)
+        return version
+
+    async def participant_id(self) -> str:
+        return (await self._call(GetParticipantIdResponse, "GET", "/v2/parties/participant-id")).participant_id
+
+    async def authenticated_user(self) -> User:
+        return (await self._call(GetUserResponse, "GET", "/v2/authenticated-user")).user
+
+    async def user_rights(self, user_id: str) -> list[Right]:
+        path = f"/v2/users/{_segment(user_id)}/rights"
+        return (await self._call(ListUserRightsResponse, "GET", path)).rights
+
+    async def users(self) -> list[User]:
+        """Every user (needs admin rights), all pages."""
+        out: list[User] = []
+        token = ""
+        for _ in range(10_000):
+            page = await self._call(ListUsersResponse, "GET", "/v2/users",
+                                    params={"pageSize": 1000, **({"pageToken": token} if token else {})})
+            out.extend(page.users)
+            token = page.next_page_token or ""
+            if not token:
+                break
+        return out
+
+    async def parties(self) -> list[PartyDetails]:
+        """Every party known to the participant (needs admin rights), all pages."""
+        out: list[PartyDetails] = []
+        token = ""
+        for _ in range(10_000):
+            page = await self._call(ListKnownPartiesResponse, "GET", "/v2/parties",
+                                    params={"pageSize": 1000, **({"pageToken": token} if token else {})})
+            out.extend(page.party_details)
+            token = page.next_page_token or ""
+            if not token:
+                break
+        return out
+
+    async def connected_synchronizers(self, party: str | None = None) -> list[ConnectedSynchronizer]:
+        params = {"party": party} if party else None
+        return (await self._call(GetConnectedSynchronizersResponse, "GET", "/v2/state/connected-synchronizers",
+                                 params=params)).connected_synchronizers
+
+    async def packages(self) -> list[str]:
+        return (await self._call(ListPackagesResponse, "GET", "/v2/packages")).package_ids
+
+    # --- state --------------------------------------------------------------------------------------------------
+
+    async def ledger_end(self) -> int:
+        return (await self._call(GetLedgerEndResponse, "GET", "/v2/state/ledger-end")).offset or 0
+
+    async def pruned_offset(self) -> int:
+        answer = await self._call(GetLatestPrunedOffsetsResponse, "GET", "/v2/state/latest-pruned-offsets")
+        return answer.participant_pruned_up_to_inclusive or 0
+
+    async def active_contracts(self, offset: int, fmt: EventFormat, *,
+                               limit: int | None = None) -> list[JsGetActiveContractsResponse]:
+        """The list form: fine for what fits the participant's list limit (413 `ListTooLarge` beyond it). Large
+        snapshots go through `app.client.acs.read_snapshot`, page by page."""
+        body = GetActiveContractsRequest(active_at_offset=offset, event_format=fmt)
+        params = {"limit": limit} if limit is not None else None
+        return await self._call_list(JsGetActiveContractsResponse, "POST", "/v2/state/active-contracts", body,
+                                     params=params)
+
+    # --- contracts and events -----------------------------------------------------------------------------------
+
+    async def contract(self, contract_id: str, querying_parties: Sequence[str]) -> CreatedEvent:
+        """The create event of a contract: contract-by-id, or on a participant without it (3.4),
+        events-by-contract-id with a filter for the querying parties."""
+        if self.capabilities.contract_by_id is not False:
+            body = GetContractRequest(contract_id=contract_id, querying_parties=list(querying_parties))
+            try:
+                answer = await self._call(GetContractResponse, "POST", "/v2/contracts/contract-by-id", body)
+                self.capabilities.contract_by_id = True
+                return answer.created_event
+            except errors.EndpointMissing:
+                self.capabilities.contract_by_id = False
+        events = await self.events_by_contract_id(contract_id, event_format(list(querying_parties) or None))
+        if events.created is None:
+            raise errors.NotFound(404, "Contract events not found, or not visible.", method="POST",
+                                  path="/v2/events/events-by-contract-id")
+        return events.created.created_event
+
+    async def events_by_contract_id(self, contract_id: str, fmt: EventFormat) -> JsGetEventsByContractIdResponse:
+        body = GetEventsByContractIdRequest(contract_id=contract_id, event_format=fmt)
+        return await self._call(JsGetEventsByContractIdResponse, "POST", "/v2/events/events-by-contract-id", body)
+
+    # --- updates ------------------------------------------------------------------------------------------------
+
+    async def updates(self, begin_exclusive: int, end_inclusive: int, fmt: UpdateFormat, *,
+                      limit: int | None = None) -> list[JsGetUpdatesResponse]:
+        body = GetUpdatesRequest(begin_exclusive=begin_exclusive, end_inclusive=end_inclusive, update_format=fmt)
+        params = {"limit": limit} if limit is not None else None
+        return await self._call_list(JsGetUpdatesResponse, "POST", "/v2/updates", body, params=params)
+
+    async def update_by_offset(self, offset: int, fmt: UpdateFormat) -> JsGetUpdateResponse:
+        body = GetUpdateByOffsetRequest(offset=offset, update_format=fmt)
+        return await self._call(JsGetUpdateResponse, "POST", "/v2/updates/update-by-offset", body)
+
+    async def update_by_id(self, update_id: str, fmt: UpdateFormat) -> JsGetUpdateResponse:
+        body = GetUpdateByIdRequest(update_id=update_id, update_format=fmt)
+        return await self._call(JsGetUpdateResponse, "POST", "/v2/updates/update-by-id", body)
+
+    # --- commands -----------------------------------------------------------------------------------------------
+
+    async def submit_and_wait_for_transaction(self, commands: JsCommands,
+                                              fmt: TransactionFormat | None = None) -> JsTransaction:
+        """Submit and wait for the transaction. Connection failures are retried with the same commandId, which
+        the participant deduplicates: a retry never runs the command twice."""
+        body = JsSubmitAndWaitForTransactionRequest(commands=commands, transaction_format=fmt)
+        answer = await self._call(JsSubmitAndWaitForTransactionResponse, "POST",
+                                  "/v2/commands/submit-and-wait-for-transaction", body, retry=True)
+        return answer.transaction
+
+
+def request_body(commands: JsCommands, fmt: TransactionFormat | None = None) -> bytes:
+    """The exact body `submit_and_wait_for_transaction` sends (for previews and curl)."""
+    from app.client.http import encode
+
+    return encode(JsSubmitAndWaitForTransactionRequest(commands=commands, transaction_format=fmt))
+
+
+def _segment(text: str) -> str:
+    from urllib.parse import quote
+
+    return quote(text, safe="")
+
+
+def _json(content: bytes, method: str, path: str) -> Any:
+    try:
+        return orjson.loads(content)
+    except orjson.JSONDecodeError as e:
+        snippet = " ".join(content[:120].decode("utf-8", "replace").split())
+        raise errors.UnreadableAnswer(f"{method} {path} answered something that is not JSON ({e}): {snippet}",
+                                      method=method, path=path) from None
+
+
+def read(model: type[M], data: Any, method: str, path: str) -> M:
+    try:
+        return model.read(data)
+    except pydantic.ValidationError as e:
+        first = e.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first["loc"]) or "the body"
+        raise errors.UnreadableAnswer(
+            f"{method} {path} answered a {model.__name__} this client cannot read: {first['msg']} at {where}",
+            method=method, path=path, hint="The participant may run a version this client does not know.") from None

@@ -1,0 +1,643 @@
+"""The ACS browser: the active contracts at an offset, for chosen parties and templates, sorted and filtered, with
+the rows added and removed since the offset viewed before."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.reactive import reactive
+from textual.timer import Timer
+from textual.widgets import Footer, Input, Label, Static
+
+from app.client import errors
+from app.daml import looks_like_contract_id, party_hint, template_name
+from app.messages import ComposeCommand, IdentityChanged, OpenContract
+from app.screens.base import LedgerScreen
+from app.screens.dialogs import ChoiceDialog, MultiChoiceDialog, PromptDialog
+from app.snapshot import REMOVED, Snapshot, ViewCancelled, ViewSpec
+from app.timeline import AcsTimeline, Progress
+from app.widgets.acs_columns import (
+    ALL_TEMPLATES,
+    DEFAULT_MIXED,
+    ColumnChoices,
+    available,
+    build_columns,
+    default_for_template,
+    row_export_columns,
+)
+from app.widgets.contract_table import ContractTable
+from app.widgets.status_bar import StatusBar
+
+GROW_EVERY_S = 0.25  # while a snapshot is read, the table grows at most this often
+
+
+class AcsScreen(LedgerScreen):
+    HELP = """\
+**Contracts** shows the active contract set (ACS) at an offset — the ledger end unless you choose another — for
+the parties you can read (`p` to choose) and the templates you pick (`t`).
+
+Step through the ledger's history with `[` and `]`: each step goes to the previous or next offset where these
+contracts changed; rows created since the offset viewed before are marked `+` (green), rows archived since then
+`-` (red, struck through). `e` returns to the ledger end, `o` goes to any offset.
+
+`/` filters the rows by text across ids, parties and payload; `s` sorts by any column, `c` chooses the columns
+(per template, payload fields included); `w` writes the current view to a JSON-lines or CSV file.
+
+Large snapshots are read page by page into a local cache (the screen shows the count as it grows; `escape`
+cancels), and only the rows on screen are drawn, so a million contracts browse like a hundred.
+"""
+
+    BINDINGS = [
+        Binding("enter", "inspect", "Inspect", show=True, id="acs.inspect"),
+        Binding("slash", "filter", "Filter", id="acs.filter"),
+        Binding("p", "parties", "Parties", id="acs.parties"),
+        Binding("t", "templates", "Templates", id="acs.templates"),
+        Binding("s", "sort", "Sort", id="acs.sort"),
+        Binding("c", "columns", "Columns", id="acs.columns"),
+        Binding("left_square_bracket", "step(-1)", "Earlier", id="acs.earlier", key_display="["),
+        Binding("right_square_bracket", "step(1)", "Later", id="acs.later", key_display="]"),
+        Binding("e", "ledger_end", "Ledger end", id="acs.end"),
+        Binding("o", "goto_offset", "Offset…", id="acs.offset"),
+        Binding("x", "exercise", "Exercise", id="acs.exercise"),
+        Binding("n", "clone", "New from", id="acs.clone", show=False),
+        Binding("w", "export", "Export", id="acs.export"),
+        Binding("y", "copy_id", "Copy id", id="acs.copy", show=False),
+        Binding("r", "reload", "Reload", id="acs.reload", show=False),
+        Binding("escape", "escape", "Cancel", show=False, id="acs.escape"),
+    ]
+
+    DEFAULT_CSS = """
+    AcsScreen #acs-banner { height: auto; background: $warning 20%; color: $text; padding: 0 1; display: none; }
+    AcsScreen #acs-banner.shown { display: block; }
+    AcsScreen #acs-info { height: 1; padding: 0 1; background: $boost; }
+    AcsScreen #acs-info Label { width: auto; margin-right: 2; }
+    AcsScreen #acs-progress { color: $accent; }
+    AcsScreen #acs-filter { dock: bottom; display: none; margin-bottom: 1; }
+    AcsScreen #acs-filter.shown { display: block; }
+    AcsScreen ContractTable { height: 1fr; }
+    AcsScreen #acs-empty { padding: 1 2; color: $text-muted; display: none; }
+    AcsScreen #acs-empty.shown { display: block; }
+    """
+
+    offset: reactive[int | None] = reactive(None)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parties: list[str] | None = None
+        self.parties_chosen = False
+        self.previous: int | None = None
+        self.templates: frozenset[str] = frozenset()
+        self.text = ""
+        self.sort = "arrival"
+        self.descending = False
+        self.snapshot: Snapshot | None = None
+        self.timeline: AcsTimeline | None = None
+        self.loading = False
+        self._samples: dict[str, list] = {}
+        self._filter_timer: Timer | None = None
+        self._last_grow = 0.0
+        self._choices: ColumnChoices | None = None
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar(mode="contracts")
+        yield Static("", id="acs-banner")
+        with Horizontal(id="acs-info"):
+            yield Label("", id="acs-scope")
+            yield Label("", id="acs-count")
+            yield Label("", id="acs-progress")
+        yield ContractTable(id="acs-table")
+        yield Static("", id="acs-empty")
+        yield Input(placeholder="filter rows: text across ids, parties and payload (enter keeps, escape clears)",
+                    id="acs-filter")
+        yield Footer()
+
+    # --- lifecycle ----------------------------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self._choices = ColumnChoices(self.ledger_app.locations.columns_file)
+        self.watch(self.app, "status_ledger_end", self._ledger_end_moved)
+        self.query_one(ContractTable).focus()
+        if self.ledger_app.connected:
+            self.start()
+
+    def start(self) -> None:
+        """(Re)start from the session's identity: default parties, ledger end."""
+        identity = self.ledger_app.session.identity
+        if not self.parties_chosen:
+            self.parties = identity.readable()
+        self._open_and_load(None)
+
+    def on_identity_changed(self, _: IdentityChanged) -> None:
+        self.parties_chosen = False
+        self.templates = frozenset()
+        self.start()
+
+    async def on_unmount(self) -> None:
+        if self.snapshot is not None:
+            await self.snapshot.close()
+
+    # --- loading ------------------------------------------------------------------------------------------------
+
+    def _scope_text(self) -> str:
+        if self.parties is None:
+            who = "all parties"
+        elif not self.parties:
+            who = "no parties"
+        else:
+            who = ", ".join(party_hint(p) for p in self.parties[:4]) + (" …" if len(self.parties) > 4 else "")
+        what = "all templates" if not self.templates else ", ".join(template_name(t) for t in sorted(self.templates))
+        return f"{who} · {what}"
+
+    def _show_info(self) -> None:
+        self.query_one("#acs-scope", Label).update(self._scope_text())
+        table = self.query_one(ContractTable)
+        count = f"{table.count:,} contracts"
+        if self.text:
+            count += f" matching “{self.text}”"
+        self.query_one("#acs-count", Label).update(count)
+
+    def _progress(self, text: str) -> None:
+        self.query_one("#acs-progress", Label).update(text)
+
+    @work(exclusive=True, group="acs-load", exit_on_error=False)
+    async def _open_and_load(self, offset: int | None) -> None:
+        app = self.ledger_app
+        empty = self.query_one("#acs-empty", Static)
+        if self.parties is not None and not self.parties:
+            empty.update("This user can read no party's contracts. Press p to choose parties, or ctrl+u to act as "
+                         "another user." if app.session.can_switch_user else
+                         "This user can read no party's contracts. Press p to choose parties.")
+            empty.add_class("shown")
+            self.query_one(ContractTable).set_view(0, [], sort_key=self.sort, descending=self.descending)
+            self._show_info()
+            return
+        empty.remove_class("shown")
+        if self.snapshot is None:
+            app.locations.snapshots_dir.mkdir(parents=True, exist_ok=True)
+            self.snapshot = await Snapshot.open(app.snapshot_path())
+        self.timeline = AcsTimeline(app.session.client, self.snapshot, self.parties)
+        if offset is None:
+            offset = await app.session.client.ledger_end()
+            app.status_ledger_end = offset
+        await self._load(offset)
+
+    async def _load(self, offset: int) -> None:
+        assert self.timeline is not None and self.snapshot is not None
+        self.loading = True
+        self.previous = None
+        self.offset = offset
+        self._samples.clear()
+        self._progress(f"reading the snapshot at offset {offset}…")
+        started = time.monotonic()
+        table = self.query_one(ContractTable)
+        spec = self._spec()
+        first = True
+
+        def progress(p: Progress) -> None:
+            rate = p.loaded / max(0.001, time.monotonic() - started)
+            self._progress(f"reading: {p.loaded:,} contracts ({p.form}, {rate:,.0f}/s) · escape cancels")
+
+        try:
+            async for loaded in self._read_batches(offset, progress):
+                now = time.monotonic()
+                if first or now - self._last_grow > GROW_EVERY_S:
+                    self._last_grow = now
+                    count = await self.snapshot.build_view(spec)
+                    if first:
+                        await self._apply_view(spec, count)
+                        first = False
+                    else:
+                        table.grow(count)
+                    self._show_info()
+                del loaded
+        except errors.LedgerApiError as e:
+            self.loading = False
+            self._progress("")
+            self.ledger_app.show_error(e, "Reading the contracts failed")
+            return
+        self.loading = False
+        elapsed = time.monotonic() - started
+        total = await self.snapshot.count()
+        self._progress(f"read {total:,} in {elapsed:.1f} s" if elapsed > 1 else "")
+        await self._rebuild()
+
+    async def _read_batches(self, offset: int, progress):
+        """Run the timeline's load, yielding after each batch so the table can grow while it reads."""
+        import asyncio
+
+        assert self.timeline is not None
+        queue: asyncio.Queue = asyncio.Queue()
+        done = object()
+
+        def on_progress(p: Progress) -> None:
+            progress(p)
+            queue.put_nowait(p.loaded)
+
+        async def run() -> None:
+            try:
+                await self.timeline.load(offset, on_progress)
+            finally:
+                queue.put_nowait(done)
+
+        task = asyncio.create_task(run())
+        try:
+            while True:
+                item = await queue.get()
+                if item is done:
+                    break
+                yield item
+            await task  # raises what the load raised
+        finally:
+            if not task.done():
+                task.cancel()
+
+    def _spec(self) -> ViewSpec:
+        return ViewSpec(offset=self.offset or 0, previous=self.previous, templates=self.templates, text=self.text,
+                        sort=self.sort, descending=self.descending)
+
+    async def _columns(self) -> list:
+        assert self.snapshot is not None and self._choices is not None
+        if len(self.templates) == 1:
+            (template,) = self.templates
+            sample = await self._sample(template)
+            keys = self._choices.get(template) or default_for_template(sample)
+            return build_columns(keys, sample)
+        keys = self._choices.get(ALL_TEMPLATES) or DEFAULT_MIXED
+        return build_columns(keys, [])
+
+    async def _sample(self, template: str) -> list:
+        if template not in self._samples and self.snapshot is not None:
+            self._samples[template] = await self.snapshot.sample_payloads(template)
+        return self._samples.get(template, [])
+
+    async def _apply_view(self, spec: ViewSpec, count: int, *, cursor: int | None = None) -> None:
+        table = self.query_one(ContractTable)
+        table.set_view(count, await self._columns(), sort_key=spec.sort, descending=spec.descending, cursor=cursor)
+        self._show_info()
+        self._show_banner()
+
+    async def _rebuild(self, *, keep_cursor_on: str | None = None) -> None:
+        """Materialize the view for the current settings and show it."""
+        if self.snapshot is None:
+            return
+        spec = self._spec()
+        self.snapshot.cancel_view()
+        try:
+            count = await self.snapshot.build_view(spec)
+        except ViewCancelled:
+            return
+        cursor = None
+        if keep_cursor_on:
+            cursor = await self.snapshot.position_of(keep_cursor_on)
+        await self._apply_view(spec, count, cursor=cursor)
+        if count == 0:
+            self._progress("no contracts here" if not self.text else "no row matches the filter")
+
+    @work(exclusive=True, group="acs-view", exit_on_error=False)
+    async def rebuild(self, keep_cursor_on: str | None = None) -> None:
+        self._progress("updating the view…")
+        await self._rebuild(keep_cursor_on=keep_cursor_on)
+        if self.query_one(ContractTable).count:
+            self._progress("")
+
+    @on(ContractTable.WindowNeeded)
+    def _window_needed(self, event: ContractTable.WindowNeeded) -> None:
+        self._fetch_window(event.start, event.count, event.generation)
+
+    @work(group="acs-window", exit_on_error=False)
+    async def _fetch_window(self, start: int, count: int, generation: int) -> None:
+        if self.snapshot is None:
+            return
+        rows = await self.snapshot.window(start, count)
+        self.query_one(ContractTable).set_rows(start, rows, generation)
+
+    # --- the ledger end moving on -------------------------------------------------------------------------------
+
+    def _ledger_end_moved(self, end: int | None) -> None:
+        self._show_banner()
+
+    def _show_banner(self) -> None:
+        banner = self.query_one("#acs-banner", Static)
+        end = self.ledger_app.status_ledger_end
+        if end is not None and self.offset is not None and end > self.offset and not self.loading:
+            ahead = end - self.offset
+            banner.update(f"Viewing offset {self.offset}; the ledger end is {end}, {ahead} offset"
+                          f"{'s' if ahead != 1 else ''} later. Press e to view the ledger end.")
+            banner.add_class("shown")
+        else:
+            banner.remove_class("shown")
+
+    def watch_offset(self, offset: int | None) -> None:
+        self.ledger_app.status_viewed = offset
+        if self.is_mounted:
+            self._show_banner()
+
+    # --- moving through offsets ---------------------------------------------------------------------------------
+
+    @work(exclusive=True, group="acs-load", exit_on_error=False)
+    async def _move(self, target: int) -> None:
+        assert self.timeline is not None and self.offset is not None
+        old = self.offset
+        if target == old:
+            return
+        self._progress(f"moving to offset {target}…")
+        try:
+            await self.timeline.move_to(target)
+        except errors.LedgerApiError as e:
+            self._progress("")
+            self.ledger_app.show_error(e, f"Cannot show offset {target}")
+            return
+        self.previous = old if self.timeline.interval.covers(old) else None
+        self.offset = target
+        await self._rebuild()
+        changed = await self.snapshot.first_changed() if self.snapshot is not None else None
+        if changed is not None:
+            self.query_one(ContractTable).move_to(changed)
+        self._progress(f"offset {old} → {target}" + ("" if self.previous is not None else " (new snapshot)"))
+
+    @work(exclusive=True, group="acs-load", exit_on_error=False)
+    async def _step(self, direction: int) -> None:
+        assert self.timeline is not None and self.offset is not None
+        end = self.ledger_app.status_ledger_end or self.offset
+        self._progress("looking for the previous change…" if direction < 0 else "looking for the next change…")
+        try:
+            if direction < 0:
+                target = await self.timeline.previous_change(self.offset)
+            else:
+                target = await self.timeline.next_change(self.offset, end)
+        except errors.LedgerApiError as e:
+            self._progress("")
+            self.ledger_app.show_error(e, "Cannot step through the history")
+            return
+        if target is None:
+            self._progress("")
+            self.notify(f"No change after offset {self.offset} up to the ledger end ({end}).", timeout=4)
+            return
+        self._move(target)
+
+    def action_step(self, direction: int) -> None:
+        if self.timeline is None or self.offset is None or self.loading:
+            return
+        self._step(direction)
+
+    def action_ledger_end(self) -> None:
+        if self.timeline is None or self.offset is None:
+            return
+        self._goto_end()
+
+    @work(exclusive=True, group="acs-end", exit_on_error=False)
+    async def _goto_end(self) -> None:
+        end = await self.ledger_app.session.client.ledger_end()
+        self.ledger_app.status_ledger_end = end
+        if end == self.offset:
+            self.notify(f"Already at the ledger end ({end}).", timeout=3)
+            return
+        self._move(end)
+
+    def action_goto_offset(self) -> None:
+        end = self.ledger_app.status_ledger_end
+
+        def check(text: str) -> str | None:
+            if not text.isdigit():
+                return "an offset is a whole number (0 is the ledger begin)"
+            if end is not None and int(text) > end:
+                return f"the ledger end is {end}"
+            return None
+
+        def chosen(value: str | None) -> None:
+            if value:
+                if self.timeline is None:
+                    return
+                self._move(int(value))
+
+        self.app.push_screen(PromptDialog("Go to offset", value=str(self.offset or ""), validate=check,
+                                          hint=f"0 … {end if end is not None else 'ledger end'}"), chosen)
+
+    def action_reload(self) -> None:
+        if self.offset is not None:
+            self._reload(self.offset)
+
+    @work(exclusive=True, group="acs-load", exit_on_error=False)
+    async def _reload(self, offset: int) -> None:
+        await self._load(offset)
+
+    def action_escape(self) -> None:
+        if self.loading:
+            self.workers.cancel_group(self, "acs-load")
+            self.loading = False
+            self._progress("reading cancelled: the rows read so far are shown")
+            self.rebuild()
+        elif self.text:
+            self._set_text("")
+
+    # --- filters, sort, columns ---------------------------------------------------------------------------------
+
+    def action_filter(self) -> None:
+        box = self.query_one("#acs-filter", Input)
+        box.add_class("shown")
+        box.value = self.text
+        box.focus()
+
+    @on(Input.Changed, "#acs-filter")
+    def _filter_typed(self, event: Input.Changed) -> None:
+        if self._filter_timer is not None:
+            self._filter_timer.stop()
+        value = event.value
+        self._filter_timer = self.set_timer(0.3, lambda: self._set_text(value, keep_box=True))
+
+    @on(Input.Submitted, "#acs-filter")
+    def _filter_done(self, event: Input.Submitted) -> None:
+        self._set_text(event.value)
+        self.query_one(ContractTable).focus()
+
+    def on_key(self, event) -> None:
+        box = self.query_one("#acs-filter", Input)
+        if event.key == "escape" and box.has_focus:
+            event.stop()
+            self._set_text("")
+            self.query_one(ContractTable).focus()
+
+    def _set_text(self, text: str, keep_box: bool = False) -> None:
+        box = self.query_one("#acs-filter", Input)
+        if not keep_box:
+            box.remove_class("shown" if not text else "_")
+            if not text:
+                box.value = ""
+        if text != self.text:
+            self.text = text
+            selected = self.query_one(ContractTable).selected
+            self.rebuild(selected.contract_id if selected else None)
+
+    def action_sort(self) -> None:
+        table = self.query_one(ContractTable)
+        choices = [("arrival order (as the participant lists them)", "arrival")]
+        choices += [(f"{c.label}" + (" (descending next)" if c.key == self.sort and not self.descending else ""),
+                     c.key) for c in table.columns if c.key != "payload"]
+
+        def chosen(key: str | None) -> None:
+            if key is None:
+                return
+            if key == self.sort:
+                self.descending = not self.descending
+            else:
+                self.sort, self.descending = key, False
+            selected = table.selected
+            self.rebuild(selected.contract_id if selected else None)
+
+        self.app.push_screen(ChoiceDialog("Sort by (the same column again reverses)", choices, selected=self.sort),
+                             chosen)
+
+    @work(exclusive=True, group="acs-dialog", exit_on_error=False)
+    async def action_templates(self) -> None:
+        if self.snapshot is None or self.offset is None:
+            return
+        counts = await self.snapshot.templates(self.offset)
+        if not counts:
+            self.notify("No contracts at this offset to choose templates from.", timeout=3)
+            return
+        choices = [(f"{template_name(t)}  ({n:,})   {t.split(':')[0][:12]}…", t,
+                    not self.templates or t in self.templates) for t, n in counts]
+        chosen = await self.app.push_screen_wait(MultiChoiceDialog("Templates to show", choices))
+        if chosen is None:
+            return
+        self.templates = frozenset() if len(chosen) == len(counts) else frozenset(chosen)
+        await self._rebuild()
+
+    @work(exclusive=True, group="acs-dialog", exit_on_error=False)
+    async def action_parties(self) -> None:
+        session = self.ledger_app.session
+        identity = session.identity
+        known: list[str] = list(dict.fromkeys([*identity.act_as, *identity.read_as]))
+        if identity.read_any or identity.admin:
+            try:
+                known = list(dict.fromkeys([*known, *(p.party for p in await session.client.parties())]))
+            except errors.LedgerApiError:
+                pass  # listing parties needs admin rights; what the rights name is still there
+        if not known and not identity.read_any:
+            self.notify("This user has no rights to read any party. ctrl+u switches user on the bundled "
+                        "participant.", severity="warning", timeout=6)
+            return
+        current = set(self.parties or [])
+        choices = []
+        if identity.read_any:
+            choices.append(("every party (CanReadAsAnyParty)", "*", self.parties is None))
+        choices += [(f"{party_hint(p)}   {p}", p, p in current) for p in known]
+        chosen = await self.app.push_screen_wait(MultiChoiceDialog("Parties whose contracts to show", choices))
+        if chosen is None:
+            return
+        self.parties = None if "*" in chosen else [p for p in chosen if p != "*"]
+        self.parties_chosen = True
+        self.templates = frozenset()
+        self._open_and_load(self.offset)
+
+    @work(exclusive=True, group="acs-dialog", exit_on_error=False)
+    async def action_columns(self) -> None:
+        if self.snapshot is None or self._choices is None:
+            return
+        key = next(iter(self.templates)) if len(self.templates) == 1 else ALL_TEMPLATES
+        sample = await self._sample(key) if key != ALL_TEMPLATES else []
+        table = self.query_one(ContractTable)
+        current = [c.key for c in table.columns]
+        options = available(sample)
+        ordered = [(label, k, k in current) for k, label in options]
+        title = "Columns for " + (template_name(key) if key != ALL_TEMPLATES else
+                                  "all templates (choose one template with t for its payload fields)")
+        chosen = await self.app.push_screen_wait(MultiChoiceDialog(title, ordered))
+        if chosen is None:
+            return
+        keys = [k for k in current if k in chosen] + [k for k in chosen if k not in current]
+        self._choices.set(key, keys or ["contract"])
+        await self._rebuild(keep_cursor_on=table.selected.contract_id if table.selected else None)
+
+    # --- rows -----------------------------------------------------------------------------------------------------
+
+    @on(ContractTable.Chosen)
+    def _chosen(self, event: ContractTable.Chosen) -> None:
+        self.post_message(OpenContract(event.row.contract_id))
+
+    def action_inspect(self) -> None:
+        row = self.query_one(ContractTable).selected
+        if row is not None:
+            self.post_message(OpenContract(row.contract_id))
+
+    def action_copy_id(self) -> None:
+        row = self.query_one(ContractTable).selected
+        if row is not None:
+            self.app.copy_to_clipboard(row.contract_id)
+            self.notify(f"Copied {row.contract_id[:16]}… to the clipboard.", timeout=3)
+
+    def action_exercise(self) -> None:
+        row = self.query_one(ContractTable).selected
+        if row is None:
+            return
+        if row.status == REMOVED or row.archived_offset is not None:
+            self.notify("That contract is archived: it has no choices left to exercise.", severity="warning")
+            return
+        self.post_message(ComposeCommand(kind="Exercise", template_id=row.template_id, contract_id=row.contract_id))
+
+    def action_clone(self) -> None:
+        row = self.query_one(ContractTable).selected
+        if row is not None:
+            self.post_message(ComposeCommand(kind="CreateAndExercise", template_id=row.template_id,
+                                             arguments=row.payload))
+
+    def action_export(self) -> None:
+        table = self.query_one(ContractTable)
+        if not table.count or self.snapshot is None:
+            self.notify("Nothing to export: the view is empty.", timeout=3)
+            return
+        default = str(Path.cwd() / f"contracts-at-{self.offset}.jsonl")
+
+        def check(text: str) -> str | None:
+            if not text.endswith((".jsonl", ".csv")):
+                return "the file name must end with .jsonl (JSON lines) or .csv"
+            parent = Path(text).expanduser().parent
+            return None if parent.is_dir() else f"no such directory: {parent}"
+
+        def chosen(value: str | None) -> None:
+            if value:
+                self._export(Path(value).expanduser())
+
+        self.app.push_screen(PromptDialog(f"Export the {table.count:,} rows in view to", value=default,
+                                          validate=check, hint=".jsonl writes each contract's create event fields "
+                                          "as JSON; .csv the columns in view, with full ids"), chosen)
+
+    @work(exclusive=True, group="acs-export", exit_on_error=False)
+    async def _export(self, path: Path) -> None:
+        assert self.snapshot is not None
+        table = self.query_one(ContractTable)
+        fmt = "csv" if path.suffix == ".csv" else "jsonl"
+        self._progress(f"exporting to {path.name}…")
+        try:
+            written = await self.snapshot.export(path, fmt, row_export_columns(table.columns))
+        except OSError as e:
+            self._progress("")
+            self.notify(f"Cannot write {path}: {e.strerror or e}", severity="error", title="Export failed")
+            return
+        self._progress("")
+        self.notify(f"Wrote {written:,} rows to {path}", title="Exported", timeout=6)
+
+    def select_contract(self, contract_id: str) -> None:
+        """Put the cursor on a contract if it is in view (after an inspector or composer returns)."""
+        self._select(contract_id)
+
+    @work(group="acs-select", exit_on_error=False)
+    async def _select(self, contract_id: str) -> None:
+        if self.snapshot is None:
+            return
+        position = await self.snapshot.position_of(contract_id)
+        if position is not None:
+            self.query_one(ContractTable).move_to(position)
+
+    def on_paste(self, event) -> None:
+        text = event.text.strip()
+        if looks_like_contract_id(text):
+            self.post_message(OpenContract(text))
+
+
+__all__ = ["AcsScreen"]

@@ -1,0 +1,72 @@
+"""`?`: what the current screen is for, its keys and the app's, and what each screen does."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Markdown
+
+OVERVIEW = """\
+### Screens
+
+- **1 Contracts**: the active contracts at any offset, by party and template; history step by step, filter, sort,
+  export.
+- **2 Compose**: build a command (CreateAndExercise, Create, Exercise, ExerciseByKey), preview the request, submit
+  it and read the transaction.
+- **3 Requests**: every HTTP request of this session with its bodies; copy any as curl.
+- **Inspector** (enter on a contract, ctrl+o, or paste a contract id): the create and archive events, the payload,
+  the transactions behind it.
+
+ctrl+p opens the command palette, which reaches every action of every screen. Keys can be remapped in the config
+file (`ledger-tui --paths` shows where), by the ids listed here.
+"""
+
+
+def _key(binding: Binding, app) -> str:
+    display = binding.key_display or app.get_key_display(binding)
+    return display
+
+
+class HelpScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; background: $background 60%; }
+    HelpScreen > VerticalScroll { width: 90%; max-width: 120; height: 90%; border: thick $primary;
+                                  background: $surface; padding: 0 2; }
+    """
+    BINDINGS = [Binding("escape,q,question_mark,f1", "close", "Close")]
+
+    def __init__(self, screen: Screen) -> None:
+        super().__init__()
+        self.for_screen = screen
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Markdown(self._text())
+        yield Footer()
+
+    def _text(self) -> str:
+        screen = self.for_screen
+        title = getattr(screen, "TITLE_TEXT", "") or type(screen).__name__.removesuffix("Screen")
+        parts = [f"## {title}", getattr(screen, "HELP", "") or ""]
+        parts.append("### Keys on this screen\n")
+        parts.append(self._table(getattr(screen, "BINDINGS", [])))
+        parts.append("### Keys everywhere\n")
+        parts.append(self._table(self.app.BINDINGS))
+        parts.append(OVERVIEW)
+        return "\n\n".join(parts)
+
+    def _table(self, bindings) -> str:
+        rows = ["| key | action | id |", "|---|---|---|"]
+        keymap = getattr(self.app, "_keymap", {}) or {}
+        for b in bindings:
+            if not isinstance(b, Binding) or not b.description:
+                continue
+            keys = keymap.get(b.id, None) if b.id else None
+            key = keys or b.key_display or b.key
+            rows.append(f"| `{key}` | {b.description} | {b.id or ''} |")
+        return "\n".join(rows)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

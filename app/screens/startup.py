@@ -1,0 +1,53 @@
+"""Shown while the bundled participant starts (and seeds its demo ledger the first time)."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Middle
+from textual.screen import Screen
+from textual.widgets import Footer, Label, ProgressBar
+
+from app.bundled import BundledParticipant, StartupState
+
+
+class StartupScreen(Screen):
+    DEFAULT_CSS = """
+    StartupScreen { align: center middle; }
+    StartupScreen Label { width: 100%; content-align: center middle; }
+    StartupScreen #startup-title { text-style: bold; margin-bottom: 1; }
+    StartupScreen #startup-detail { color: $text-muted; margin-top: 1; }
+    StartupScreen ProgressBar { margin-top: 1; }
+    """
+    BINDINGS = [Binding("q", "app.quit", "Quit")]
+
+    def __init__(self, bundled: BundledParticipant) -> None:
+        super().__init__()
+        self.bundled = bundled
+
+    def compose(self) -> ComposeResult:
+        with Middle():
+            yield Label("ledger-tui", id="startup-title")
+            yield Label("Starting the bundled participant…", id="startup-message")
+            with Center():
+                yield ProgressBar(total=None, show_eta=False, id="startup-progress")
+            yield Label(f"database {self.bundled.db}", id="startup-detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.bundled.subscribe(self._state_changed)
+
+    def _state_changed(self, state: StartupState) -> None:
+        # called from the thread that reads the participant's announcements
+        try:
+            self.app.call_from_thread(self._show, state)
+        except RuntimeError:
+            self._show(state)  # already on the event loop's thread
+
+    def _show(self, state: StartupState) -> None:
+        if not self.is_mounted:
+            return
+        self.query_one("#startup-message", Label).update(state.describe())
+        bar = self.query_one(ProgressBar)
+        if state.phase == "seeding" and state.total:
+            bar.update(total=state.total, progress=state.done)

@@ -1,0 +1,123 @@
+"""A session with one participant: the client, who we are on it (user, rights, parties), and what the participant
+is (version, id, synchronizers). No UI here: the screens read it, workers refresh it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from app.bundled import BundledParticipant
+from app.client import LedgerClient, errors
+from app.tokens import MintedToken, TokenSource
+from participant.api import ConnectedSynchronizer, Right
+
+BUNDLED_ADMIN = "participant_admin"
+
+
+@dataclass
+class Identity:
+    """What the token lets us do, from the user's rights. `user_id` None: a participant without auth."""
+
+    user_id: str | None = None
+    primary_party: str = ""
+    act_as: list[str] = field(default_factory=list)
+    read_as: list[str] = field(default_factory=list)
+    read_any: bool = False
+    admin: bool = False
+
+    @property
+    def label(self) -> str:
+        return self.user_id or "(no auth)"
+
+    def readable(self) -> list[str] | None:
+        """The parties whose contracts this user may read; None means every party (CanReadAsAnyParty)."""
+        if self.read_any:
+            return None
+        return list(dict.fromkeys([*self.act_as, *self.read_as]))
+
+    @classmethod
+    def of_rights(cls, user_id: str, primary_party: str, rights: list[Right]) -> Identity:
+        identity = cls(user_id=user_id, primary_party=primary_party)
+        for right in rights:
+            kind = right.kind
+            if kind is None:
+                continue
+            if kind.can_act_as is not None:
+                identity.act_as.append(kind.can_act_as.value.party)
+            elif kind.can_read_as is not None:
+                identity.read_as.append(kind.can_read_as.value.party)
+            elif kind.can_read_as_any_party is not None:
+                identity.read_any = True
+            elif kind.participant_admin is not None:
+                identity.admin = True
+        identity.act_as = list(dict.fromkeys(identity.act_as))
+        identity.read_as = [p for p in dict.fromkeys(identity.read_as) if p not in identity.act_as]
+        return identity
+
+
+class Session:
+    """The connection the app works with. `bundled` is set when we run (or share) the bundled participant."""
+
+    def __init__(self, client: LedgerClient, *, label: str, readonly: bool = False,
+                 bundled: BundledParticipant | None = None, minted: MintedToken | None = None) -> None:
+        self.client = client
+        self.label = label
+        self.readonly = readonly
+        self.bundled = bundled
+        self.minted = minted
+        self.identity = Identity()
+        self.version = ""
+        self.participant_id = ""
+        self.synchronizers: list[ConnectedSynchronizer] = []
+
+    @property
+    def can_switch_user(self) -> bool:
+        return self.minted is not None
+
+    async def connect(self) -> None:
+        """Learn the participant's version and who the token is for."""
+        self.version = await self.client.version()
+        self.identity = await self._identity()
+        try:
+            self.participant_id = await self.client.participant_id()
+        except errors.LedgerApiError:
+            self.participant_id = ""
+        try:
+            self.synchronizers = await self.client.connected_synchronizers()
+        except errors.LedgerApiError:
+            self.synchronizers = []
+
+    async def _identity(self) -> Identity:
+        try:
+            user = await self.client.authenticated_user()
+        except errors.StatusError as e:
+            if self.client.tokens is None and e.status in (400, 404, 501):
+                # Canton without auth services: every request may act and read as any party, no user behind it
+                return Identity(read_any=True, admin=True)
+            raise
+        rights = await self.client.user_rights(user.id)
+        return Identity.of_rights(user.id, user.primary_party, rights)
+
+    async def switch_user(self, user_id: str) -> None:
+        """Act as another user of the bundled participant (the tokens are minted here)."""
+        if self.minted is None:
+            raise errors.LedgerApiError("switching users needs the bundled participant, whose tokens are minted "
+                                        "here; on another participant, start ledger-tui with that user's token")
+        tokens: TokenSource = self.minted.for_user(user_id)
+        previous = self.client.tokens
+        self.client.use_tokens(tokens)
+        try:
+            self.identity = await self._identity()
+        except errors.LedgerApiError:
+            self.client.use_tokens(previous)
+            raise
+        self.minted = self.minted.for_user(user_id)
+
+    async def users(self) -> list[str]:
+        """User ids to pick from: every user, read with the admin's token on the bundled participant."""
+        if self.minted is None:
+            return [self.identity.user_id] if self.identity.user_id else []
+        admin = LedgerClient(self.client.base_url, self.minted.for_user(BUNDLED_ADMIN), log=self.client.log)
+        try:
+            return sorted(u.id for u in await admin.users())
+        finally:
+            await admin.aclose()

@@ -1,0 +1,590 @@
+"""The local ACS cache: the active contracts of one set of parties over an interval of offsets, in a SQLite file.
+
+A participant's ACS can hold millions of contracts; the browser never keeps them in widgets or Python objects.
+Everything lives here, in a file of the user's cache directory, and the table asks for the rows on screen.
+
+The cache is temporal. It is filled from a snapshot at one offset, then extended with the ACS-delta updates after
+(and before) it: each contract carries the offset that activated it and, once archived, the offset that archived
+it, so the ACS at any offset of the covered interval ``[lo, hi]`` is a range condition, and the difference between
+two offsets (rows added and removed) is one as well. Stepping through offsets costs the few updates in between,
+not another snapshot.
+
+A view is the ordered list of rows the table shows (offset, diff against the offset viewed before, template and
+text filters, sort); it is materialized in a temporary table so that any window of it is an indexed read. All
+SQLite work runs in one worker thread, in order; the event loop only awaits it.
+
+Measured here (2 cores) with 1,000,000 contracts: a 60-row window ≈1 ms, rebuilding the default view ≈0.1-0.5 s,
+a text filter ≈0.3-0.8 s, a sort on a payload field ≈1-3 s, at under 60 MB of process memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import hashlib
+import itertools
+import os
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import orjson
+
+T = TypeVar("T")
+
+ACTIVE, UNASSIGNED, ASSIGNED = 0, 1, 2  # contract kinds: active, incomplete unassigned, incomplete assigned
+SAME, ADDED, REMOVED = 0, 1, 2  # diff status of a row against the offset viewed before
+
+SCHEMA = """
+PRAGMA journal_mode = OFF;
+PRAGMA synchronous = OFF;
+PRAGMA temp_store = FILE;
+PRAGMA cache_size = -16384;
+CREATE TABLE strings (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);
+-- narrow rows, so that scanning a million of them to build a view stays cheap
+CREATE TABLE contracts (
+    seq INTEGER PRIMARY KEY,           -- arrival order: activation order within a snapshot
+    cid_key INTEGER NOT NULL,          -- 64-bit hash of the contract id, indexed
+    template INTEGER NOT NULL,         -- strings.id
+    created_offset INTEGER NOT NULL,   -- the offset that activated the contract
+    archived_offset INTEGER,           -- NULL while active at hi
+    kind INTEGER NOT NULL,
+    signatories INTEGER NOT NULL,      -- strings.id of a JSON array
+    observers INTEGER NOT NULL,
+    synchronizer INTEGER NOT NULL,
+    counter INTEGER
+);
+CREATE INDEX contracts_cid ON contracts (cid_key);
+CREATE TABLE details (
+    seq INTEGER PRIMARY KEY,
+    cid TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    workflow_id TEXT NOT NULL,
+    payload TEXT NOT NULL,             -- createArgument as JSON
+    search TEXT NOT NULL               -- the words `/` matches: id, template, parties, payload values
+);
+CREATE TABLE changes (offset INTEGER PRIMARY KEY);  -- offsets in (lo, hi] where this ACS changed
+"""
+
+BUILTIN_SORTS = {
+    "contract": "d.cid",
+    "template": "(SELECT text FROM strings WHERE id = c.template)",
+    "signatories": "(SELECT text FROM strings WHERE id = c.signatories)",
+    "observers": "(SELECT text FROM strings WHERE id = c.observers)",
+    "created_at": "d.created_at",
+    "offset": "c.created_offset",
+    "synchronizer": "(SELECT text FROM strings WHERE id = c.synchronizer)",
+    "counter": "c.counter",
+    "arrival": "c.seq",
+}
+
+
+def cid_key(contract_id: str) -> int:
+    return int.from_bytes(hashlib.blake2b(contract_id.encode(), digest_size=8).digest(), "big", signed=True)
+
+
+@dataclass(frozen=True)
+class ViewSpec:
+    """What the table shows: the ACS at `offset`, marked against `previous` (rows added and removed)."""
+
+    offset: int
+    previous: int | None = None
+    templates: frozenset[str] = frozenset()  # template ids; empty: all
+    text: str = ""
+    sort: str = "arrival"  # a key of BUILTIN_SORTS or "payload.<field>"
+    descending: bool = False
+
+
+@dataclass
+class Row:
+    position: int  # 0-based position in the view
+    status: int  # SAME, ADDED or REMOVED
+    contract_id: str
+    template_id: str
+    created_offset: int
+    archived_offset: int | None
+    kind: int
+    signatories: list[str]
+    observers: list[str]
+    synchronizer: str
+    counter: int | None
+    created_at: str
+    workflow_id: str
+    payload: Any
+
+    def as_json(self) -> dict[str, Any]:
+        """The row as exported: the fields of the create event a reader needs, named as on the wire."""
+        return {"contractId": self.contract_id, "templateId": self.template_id, "createArgument": self.payload,
+                "signatories": self.signatories, "observers": self.observers, "createdAt": self.created_at,
+                "offset": self.created_offset, "archivedAtOffset": self.archived_offset,
+                "synchronizerId": self.synchronizer, "reassignmentCounter": self.counter,
+                "workflowId": self.workflow_id, "status": ("", "added", "removed")[self.status],
+                "kind": ("active", "incomplete unassigned", "incomplete assigned")[self.kind]}
+
+
+@dataclass
+class Interval:
+    lo: int | None = None
+    hi: int | None = None
+
+    def covers(self, offset: int) -> bool:
+        return self.lo is not None and self.hi is not None and self.lo <= offset <= self.hi
+
+
+@dataclass
+class _Prepared:
+    key: int
+    row: tuple
+    detail: tuple
+    contract_id: str
+
+
+@dataclass
+class CreatedRecord:
+    """A create event as the cache needs it (from a snapshot entry or an update)."""
+
+    contract_id: str
+    template_id: str
+    offset: int
+    created_at: str
+    signatories: list[str]
+    observers: list[str]
+    payload: Any
+    synchronizer: str = ""
+    counter: int | None = 0
+    kind: int = ACTIVE
+    workflow_id: str = ""
+    archived_offset: int | None = None
+
+
+def record_of_entry(entry: dict[str, Any]) -> CreatedRecord | None:
+    """A snapshot element (`JsGetActiveContractsResponse` as JSON) as a record; None for `JsEmpty`."""
+    contract_entry = entry["contractEntry"]
+    workflow_id = entry.get("workflowId") or ""
+    if "JsActiveContract" in contract_entry:
+        c = contract_entry["JsActiveContract"]
+        return _record(c["createdEvent"], c.get("synchronizerId") or "", c.get("reassignmentCounter"), ACTIVE,
+                       workflow_id)
+    if "JsIncompleteUnassigned" in contract_entry:
+        c = contract_entry["JsIncompleteUnassigned"]
+        unassigned = c.get("unassignedEvent") or {}
+        return _record(c["createdEvent"], unassigned.get("source") or "", unassigned.get("reassignmentCounter"),
+                       UNASSIGNED, workflow_id)
+    if "JsIncompleteAssigned" in contract_entry:
+        assigned = contract_entry["JsIncompleteAssigned"]["assignedEvent"]
+        return _record(assigned["createdEvent"], assigned.get("target") or "", assigned.get("reassignmentCounter"),
+                       ASSIGNED, workflow_id)
+    return None
+
+
+def record_of_created_event(event: dict[str, Any], synchronizer: str, workflow_id: str = "") -> CreatedRecord:
+    return _record(event, synchronizer, 0, ACTIVE, workflow_id)
+
+
+def _record(event: dict[str, Any], synchronizer: str, counter: Any, kind: int, workflow_id: str) -> CreatedRecord:
+    return CreatedRecord(
+        contract_id=event["contractId"], template_id=event["templateId"], offset=int(event.get("offset") or 0),
+        created_at=event.get("createdAt") or "", signatories=list(event.get("signatories") or []),
+        observers=list(event.get("observers") or []), payload=event.get("createArgument"),
+        synchronizer=synchronizer, counter=counter if isinstance(counter, int) else None, kind=kind,
+        workflow_id=workflow_id)
+
+
+def search_words(value: Any, out: list[str]) -> None:
+    """The scalar values of a Daml value, in order (record labels are left out: values are what people type)."""
+    if isinstance(value, dict):
+        for v in value.values():
+            search_words(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            search_words(v, out)
+    elif value is not None:
+        out.append(str(value))
+
+
+class Snapshot:
+    """One cache file. Create with `await Snapshot.open(path)`; `close()` deletes the file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="snapshot")
+        self._db: sqlite3.Connection | None = None
+        self.interval = Interval()
+        self._strings: dict[str, int] = {}
+        self._seq = itertools.count(1)
+        self._view: ViewSpec | None = None
+        self._view_count = 0
+        self._view_last_seq = 0  # the view holds every matching row up to this seq (default order only)
+        self._cancel = threading.Event()
+
+    @classmethod
+    async def open(cls, path: Path) -> Snapshot:
+        snapshot = cls(path)
+        await snapshot._run(snapshot._open)
+        return snapshot
+
+    def _open(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        for suffix in ("", "-journal", "-wal", "-shm"):
+            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._db.executescript(SCHEMA)
+
+    async def close(self) -> None:
+        await self._run(self._close)
+        self._executor.shutdown(wait=False)
+
+    def _close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        for suffix in ("", "-journal", "-wal", "-shm"):
+            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        assert self._db is not None, "snapshot is closed"
+        return self._db
+
+    def cancel_view(self) -> None:
+        """Abandon a view being built (a newer one supersedes it)."""
+        self._cancel.set()
+
+    # --- filling ------------------------------------------------------------------------------------------------
+
+    async def reset(self, offset: int) -> None:
+        """Forget everything: the cache is about to be filled from a snapshot at `offset`."""
+        await self._run(self._reset, offset)
+
+    def _reset(self, offset: int) -> None:
+        db = self.db
+        db.execute("BEGIN")
+        for table in ("contracts", "details", "changes"):
+            db.execute(f"DELETE FROM {table}")
+        db.execute("COMMIT")
+        self.interval = Interval(offset, offset)
+        self._view = None
+        self._view_count = 0
+        self._view_last_seq = 0
+        db.execute("DROP TABLE IF EXISTS temp.view")
+
+    async def add_snapshot_entries(self, entries: list[dict[str, Any]]) -> int:
+        """Store a batch of snapshot elements (at the offset given to `reset`); returns how many were stored."""
+        return await self._run(self._add_entries, entries)
+
+    def _add_entries(self, entries: list[dict[str, Any]]) -> int:
+        records = [r for r in map(record_of_entry, entries) if r is not None]
+        self._insert(records)
+        return len(records)
+
+    def _intern(self, text: str) -> int:
+        sid = self._strings.get(text)
+        if sid is None:
+            db = self.db
+            row = db.execute("SELECT id FROM strings WHERE text = ?", (text,)).fetchone()
+            sid = row[0] if row else db.execute("INSERT INTO strings (text) VALUES (?)", (text,)).lastrowid
+            self._strings[text] = sid
+        return sid
+
+    def _prepare(self, r: CreatedRecord) -> _Prepared:
+        seq = next(self._seq)
+        words: list[str] = [r.contract_id, r.template_id.split(":", 1)[-1], *r.signatories, *r.observers]
+        search_words(r.payload, words)
+        key = cid_key(r.contract_id)
+        row = (seq, key, self._intern(r.template_id), r.offset, r.archived_offset, r.kind,
+               self._intern(orjson.dumps(r.signatories).decode()), self._intern(orjson.dumps(r.observers).decode()),
+               self._intern(r.synchronizer), r.counter)
+        detail = (seq, r.contract_id, r.created_at, r.workflow_id, orjson.dumps(r.payload).decode(), " ".join(words))
+        return _Prepared(key, row, detail, r.contract_id)
+
+    def _insert(self, records: Iterable[CreatedRecord]) -> None:
+        prepared = [self._prepare(r) for r in records]
+        if not prepared:
+            return
+        db = self.db
+        db.execute("BEGIN")
+        db.executemany("INSERT INTO contracts VALUES (?,?,?,?,?,?,?,?,?,?)", [p.row for p in prepared])
+        db.executemany("INSERT INTO details VALUES (?,?,?,?,?,?)", [p.detail for p in prepared])
+        db.execute("COMMIT")
+
+    def _seq_of(self, contract_id: str) -> int | None:
+        for seq, cid in self.db.execute(
+                "SELECT c.seq, d.cid FROM contracts c JOIN details d USING (seq) WHERE c.cid_key = ?",
+                (cid_key(contract_id),)):
+            if cid == contract_id:
+                return seq
+        return None
+
+    async def apply_forward(self, hi: int, created: Sequence[CreatedRecord], archived: Sequence[tuple[str, int]],
+                            change_offsets: Iterable[int]) -> None:
+        """Extend the interval to `hi` with the updates in (old hi, hi]: contracts created and archived there."""
+        await self._run(self._apply_forward, hi, list(created), list(archived), list(change_offsets))
+
+    def _apply_forward(self, hi: int, created: list[CreatedRecord], archived: list[tuple[str, int]],
+                       change_offsets: list[int]) -> None:
+        new = [r for r in created if self._seq_of(r.contract_id) is None]
+        self._insert(new)
+        db = self.db
+        db.execute("BEGIN")
+        for contract_id, offset in archived:
+            seq = self._seq_of(contract_id)
+            if seq is not None:
+                db.execute("UPDATE contracts SET archived_offset = ? WHERE seq = ? AND archived_offset IS NULL",
+                           (offset, seq))
+        db.executemany("INSERT OR IGNORE INTO changes VALUES (?)", [(o,) for o in change_offsets])
+        db.execute("COMMIT")
+        self.interval.hi = max(hi, self.interval.hi or hi)
+        self._view = None
+
+    async def unknown_ids(self, contract_ids: Sequence[str]) -> list[str]:
+        """Those of `contract_ids` that the cache does not hold."""
+        return await self._run(lambda: [c for c in contract_ids if self._seq_of(c) is None])
+
+    async def apply_backward(self, lo: int, archived_before: Sequence[CreatedRecord],
+                             change_offsets: Iterable[int]) -> None:
+        """Extend the interval down to `lo` with the updates in (lo, old lo]. `archived_before` are the contracts
+        active at `lo` but archived in that range (their create events, with `archived_offset` set); contracts
+        created in that range are in the cache already (or were archived in it too, and never visible)."""
+        await self._run(self._apply_backward, lo, list(archived_before), list(change_offsets))
+
+    def _apply_backward(self, lo: int, archived_before: list[CreatedRecord], change_offsets: list[int]) -> None:
+        self._insert([r for r in archived_before if self._seq_of(r.contract_id) is None])
+        db = self.db
+        db.execute("BEGIN")
+        db.executemany("INSERT OR IGNORE INTO changes VALUES (?)", [(o,) for o in change_offsets])
+        db.execute("COMMIT")
+        self.interval.lo = min(lo, self.interval.lo if self.interval.lo is not None else lo)
+        self._view = None
+
+    # --- change offsets -----------------------------------------------------------------------------------------
+
+    async def change_before(self, offset: int) -> int | None:
+        """The last offset below `offset` (within the interval) where this ACS changed."""
+        return await self._run(lambda: _first(self.db.execute(
+            "SELECT max(offset) FROM changes WHERE offset < ?", (offset,)).fetchone()))
+
+    async def change_after(self, offset: int) -> int | None:
+        return await self._run(lambda: _first(self.db.execute(
+            "SELECT min(offset) FROM changes WHERE offset > ?", (offset,)).fetchone()))
+
+    # --- views --------------------------------------------------------------------------------------------------
+
+    def _where(self, spec: ViewSpec) -> tuple[str, str, dict[str, Any]]:
+        """(WHERE clause, status expression, parameters) of a view."""
+        o, p = spec.offset, spec.previous
+        params: dict[str, Any] = {"o": o}
+        visible = "(c.created_offset <= :o AND (c.archived_offset IS NULL OR c.archived_offset > :o))"
+        status = str(SAME)
+        where = visible
+        if p is not None and p != o and self.interval.covers(p):
+            params["p"] = p
+            if p < o:
+                added = "c.created_offset > :p"
+                removed = ("(c.created_offset <= :p AND c.archived_offset > :p AND c.archived_offset <= :o)")
+            else:
+                added = "(c.archived_offset IS NOT NULL AND c.archived_offset <= :p)"
+                removed = ("(c.created_offset > :o AND c.created_offset <= :p"
+                           " AND (c.archived_offset IS NULL OR c.archived_offset > :p))")
+            status = f"CASE WHEN {removed} THEN {REMOVED} WHEN {added} THEN {ADDED} ELSE {SAME} END"
+            where = f"({visible} OR {removed})"
+        if spec.templates:
+            ids = [self._strings[t] for t in spec.templates if t in self._strings] or [-1]
+            where += f" AND c.template IN ({','.join(str(i) for i in ids)})"
+        if spec.text:
+            params["text"] = "%" + spec.text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            where += " AND d.search LIKE :text ESCAPE '\\'"
+        return where, status, params
+
+    def _order(self, spec: ViewSpec) -> str:
+        direction = "DESC" if spec.descending else "ASC"
+        if spec.sort.startswith("payload."):
+            path = "$." + ".".join(f'"{part}"' for part in spec.sort[len("payload."):].split("."))
+            expr = f"json_extract(d.payload, '{path}')"
+            if self._numeric(expr):
+                expr = f"CAST({expr} AS REAL)"
+        else:
+            expr = BUILTIN_SORTS.get(spec.sort, "c.seq")
+        return f"{expr} {direction}, c.seq {direction}"
+
+    def _numeric(self, expr: str) -> bool:
+        values = [v for (v,) in self.db.execute(f"SELECT {expr} FROM details d LIMIT 200")]
+        values = [v for v in values if v is not None]
+        if not values:
+            return False
+        for v in values:
+            if isinstance(v, int | float):
+                continue
+            try:
+                float(v)
+            except (TypeError, ValueError):
+                return False
+        return True
+
+    async def build_view(self, spec: ViewSpec) -> int:
+        """Materialize the view; returns its row count. Cheap when only new rows need appending."""
+        self._cancel.clear()
+        return await self._run(self._build_view, spec)
+
+    def _build_view(self, spec: ViewSpec) -> int:
+        db = self.db
+        incremental = (self._view == spec and spec.sort == "arrival" and not spec.descending
+                       and spec.previous in (None, spec.offset))
+        where, status, params = self._where(spec)
+        if incremental:
+            params["last"] = self._view_last_seq
+            db.execute(f"INSERT INTO temp.view (seq, status) SELECT c.seq, {status} FROM contracts c "
+                       f"JOIN details d USING (seq) WHERE c.seq > :last AND {where} ORDER BY c.seq", params)
+        else:
+            db.execute("DROP TABLE IF EXISTS temp.view")
+            db.execute("CREATE TEMP TABLE view (pos INTEGER PRIMARY KEY, seq INTEGER NOT NULL, status INTEGER)")
+            cancel = self._cancel
+            db.set_progress_handler(lambda: 1 if cancel.is_set() else 0, 10_000)
+            try:
+                db.execute(f"INSERT INTO temp.view (seq, status) SELECT c.seq, {status} FROM contracts c "
+                           f"JOIN details d USING (seq) WHERE {where} ORDER BY {self._order(spec)}", params)
+            except sqlite3.OperationalError as e:
+                if "interrupted" in str(e):
+                    raise ViewCancelled() from None
+                raise
+            finally:
+                db.set_progress_handler(None, 0)
+        self._view = spec
+        self._view_last_seq = _first(db.execute("SELECT max(seq) FROM contracts").fetchone()) or 0
+        self._view_count = _first(db.execute("SELECT max(pos) FROM temp.view").fetchone()) or 0
+        return self._view_count
+
+    @property
+    def view_count(self) -> int:
+        return self._view_count
+
+    async def window(self, start: int, count: int) -> list[Row]:
+        """Rows `start` .. `start + count - 1` (0-based) of the current view."""
+        return await self._run(self._window, start, count)
+
+    def _window(self, start: int, count: int) -> list[Row]:
+        if self._view is None:
+            return []
+        rows = self.db.execute(
+            "SELECT v.pos, v.status, d.cid, t.text, c.created_offset, c.archived_offset, c.kind, s.text, o.text, "
+            "y.text, c.counter, d.created_at, d.workflow_id, d.payload "
+            "FROM temp.view v JOIN contracts c ON c.seq = v.seq JOIN details d ON d.seq = v.seq "
+            "JOIN strings t ON t.id = c.template JOIN strings s ON s.id = c.signatories "
+            "JOIN strings o ON o.id = c.observers JOIN strings y ON y.id = c.synchronizer "
+            "WHERE v.pos BETWEEN ? AND ? ORDER BY v.pos", (start + 1, start + count)).fetchall()
+        return [Row(pos - 1, status, cid, template, created, archived, kind, orjson.loads(sigs), orjson.loads(obs),
+                    sync, counter, created_at, workflow_id, orjson.loads(payload))
+                for (pos, status, cid, template, created, archived, kind, sigs, obs, sync, counter, created_at,
+                     workflow_id, payload) in rows]
+
+    async def position_of(self, contract_id: str) -> int | None:
+        """Where a contract is in the current view (0-based), if it is there."""
+        return await self._run(self._position_of, contract_id)
+
+    def _position_of(self, contract_id: str) -> int | None:
+        seq = self._seq_of(contract_id)
+        if seq is None or self._view is None:
+            return None
+        pos = _first(self.db.execute("SELECT pos FROM temp.view WHERE seq = ?", (seq,)).fetchone())
+        return None if pos is None else pos - 1
+
+    async def first_changed(self) -> int | None:
+        """The position of the first row marked added or removed in the current view."""
+        if self._view is None:
+            return None
+        return await self._run(lambda: _none_or_pos(self.db.execute(
+            f"SELECT min(pos) FROM temp.view WHERE status != {SAME}").fetchone()))
+
+    async def find_prefix(self, prefix: str) -> str | None:
+        """The contract id in the current view that starts with `prefix` (what a short id on screen shows)."""
+        def find() -> str | None:
+            row = self.db.execute(
+                "SELECT d.cid FROM temp.view v JOIN details d ON d.seq = v.seq WHERE d.cid LIKE ? ESCAPE '\\' "
+                "LIMIT 1", (prefix.replace("%", "\\%").replace("_", "\\_") + "%",)).fetchone()
+            return row[0] if row else None
+        return await self._run(find) if self._view is not None else None
+
+    async def templates(self, offset: int) -> list[tuple[str, int]]:
+        """Template ids active at `offset`, with their contract counts, most frequent first."""
+        def count() -> list[tuple[str, int]]:
+            return self.db.execute(
+                "SELECT t.text, n FROM (SELECT template, count(*) AS n FROM contracts c WHERE c.created_offset <= ? "
+                "AND (c.archived_offset IS NULL OR c.archived_offset > ?) GROUP BY template) "
+                "JOIN strings t ON t.id = template ORDER BY n DESC, t.text", (offset, offset)).fetchall()
+        return await self._run(count)
+
+    async def sample_payloads(self, template_id: str, limit: int = 50) -> list[Any]:
+        """Some payloads of a template (to choose its telling columns, or a skeleton for a new contract)."""
+        def sample() -> list[Any]:
+            sid = self._strings.get(template_id)
+            if sid is None:
+                return []
+            return [orjson.loads(p) for (p,) in self.db.execute(
+                "SELECT d.payload FROM contracts c JOIN details d USING (seq) WHERE c.template = ? "
+                "ORDER BY c.seq DESC LIMIT ?", (sid, limit))]
+        return await self._run(sample)
+
+    async def count(self) -> int:
+        return await self._run(lambda: _first(self.db.execute("SELECT count(*) FROM contracts").fetchone()) or 0)
+
+    # --- export -------------------------------------------------------------------------------------------------
+
+    async def export(self, path: Path, fmt: str, columns: Sequence[tuple[str, Callable[[Row], Any]]],
+                     on_progress: Callable[[int], None] | None = None) -> int:
+        """Write the current view to `path` as JSON lines ("jsonl") or CSV ("csv") with `columns`; returns the
+        number of rows written. Streams through the view, a window at a time, into a temporary file first."""
+        return await self._run(self._export, path, fmt, list(columns), on_progress)
+
+    def _export(self, path: Path, fmt: str, columns: list[tuple[str, Callable[[Row], Any]]],
+                on_progress: Callable[[int], None] | None) -> int:
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        written = 0
+        with open(tmp, "w", encoding="utf-8", newline="") as out:
+            writer = csv.writer(out) if fmt == "csv" else None
+            if writer is not None:
+                writer.writerow([name for name, _ in columns])
+            for start in range(0, self._view_count, 2000):
+                for row in self._window(start, 2000):
+                    if writer is not None:
+                        writer.writerow([_cell(get(row)) for _, get in columns])
+                    else:
+                        out.write(orjson.dumps(row.as_json()).decode())
+                        out.write("\n")
+                    written += 1
+                if on_progress is not None:
+                    on_progress(written)
+        os.replace(tmp, path)
+        return written
+
+
+class ViewCancelled(Exception):
+    """A view build was abandoned for a newer one."""
+
+
+def _none_or_pos(row: tuple | None) -> int | None:
+    value = _first(row)
+    return None if value is None else value - 1
+
+
+def _first(row: tuple | None) -> Any:
+    return None if row is None else row[0]
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list | dict):
+        return orjson.dumps(value).decode()
+    return str(value)
+
+
+__all__ = ["ACTIVE", "ADDED", "ASSIGNED", "REMOVED", "SAME", "UNASSIGNED", "CreatedRecord", "Interval", "Row",
+           "Snapshot", "ViewCancelled", "ViewSpec", "record_of_created_event", "record_of_entry"]

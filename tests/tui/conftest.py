@@ -1,0 +1,72 @@
+"""Fixtures of the terminal client's tests: a real participant on a loopback port (with the demo ledger), and the
+real app driven by Textual's Pilot against it, with its own config, data, cache and log directories."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from app.app import LedgerApp
+from app.config import Config
+from app.locations import Locations
+from app.tokens import MintedToken
+from tests.conftest import SECRET, ServerProcess, start_server
+
+SIZE = (160, 45)
+WAIT_STEPS = 600  # pauses of 50 ms: a bound on how long a test waits for the app, not a timing assertion
+
+
+@pytest.fixture(scope="module")
+def demo_server(tmp_path_factory) -> Iterator[ServerProcess]:
+    """One participant with the demo ledger for the tests of a module that only read."""
+    s = start_server(tmp_path_factory.mktemp("demo") / "ledger.db", "--hs256-secret", SECRET, "--demo")
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def demo_writable(tmp_path) -> Iterator[ServerProcess]:
+    """A participant with the demo ledger of its own, for tests that submit."""
+    s = start_server(tmp_path / "ledger.db", "--hs256-secret", SECRET, "--demo")
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def locations(tmp_path) -> Locations:
+    return Locations(config_file=tmp_path / "config" / "config.toml", data_dir=tmp_path / "data",
+                     cache_dir=tmp_path / "cache", log_dir=tmp_path / "logs")
+
+
+@pytest.fixture
+def make_app(locations) -> Callable[..., LedgerApp]:
+    """`make_app(server, user="Alice", **kw)`: the app against a participant, acting as `user`."""
+
+    def make(server: ServerProcess, user: str = "Alice", *, config: Config | None = None,
+             readonly: bool = False) -> LedgerApp:
+        return LedgerApp(config=config or Config(), locations=locations, url=server.url,
+                         tokens=MintedToken(SECRET, user), readonly=readonly, label=server.url)
+
+    return make
+
+
+async def wait_for(pilot, predicate: Callable[[], object], what: str = "the condition") -> None:
+    """Let the app run until `predicate()` holds (bounded by WAIT_STEPS pauses)."""
+    for _ in range(WAIT_STEPS):
+        if predicate():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError(f"the app never reached {what}")
+
+
+def screen_text(app: LedgerApp) -> str:
+    """What the screen shows, as plain text lines (what a person reading the terminal sees)."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+def tmp_config(path: Path, text: str) -> Config:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return Config.load(path)
