@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from itertools import count
 from pathlib import Path
 
+import httpx
 from textual import on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -76,7 +77,8 @@ class LedgerApp(App):
 
     def __init__(self, *, config: Config, locations: Locations, url: str | None = None,
                  tokens: TokenSource | None = None, bundled: BundledParticipant | None = None,
-                 readonly: bool = False, label: str = "", first_user: str = "Alice") -> None:
+                 readonly: bool = False, label: str = "", first_user: str = "Alice",
+                 transport: httpx.AsyncBaseTransport | None = None) -> None:
         super().__init__()
         self.config = config
         self.locations = locations
@@ -85,6 +87,7 @@ class LedgerApp(App):
         self.bundled = bundled
         self.readonly = readonly
         self.first_user = first_user
+        self.transport = transport  # tests: a stand-in participant in process
         self.label = label or ("bundled" if bundled is not None else (url or ""))
         self.request_log = RequestLog()
         self.request_log.subscribe(self._request_seen)
@@ -127,8 +130,9 @@ class LedgerApp(App):
                                    minted=minted.for_user(first_user))
         else:
             assert self.url is not None
-            client = LedgerClient(self.url, self.tokens, log=self.request_log)
-            self.session = Session(client, label=self.label, readonly=self.readonly)
+            client = LedgerClient(self.url, self.tokens, log=self.request_log, transport=self.transport)
+            minted = self.tokens if isinstance(self.tokens, MintedToken) else None
+            self.session = Session(client, label=self.label, readonly=self.readonly, minted=minted)
         try:
             await self.session.connect()
         except LedgerApiError as e:

@@ -24,6 +24,9 @@ token sources (for --url; a profile names one the same way):
   --oauth-token-url U --oauth-client-id ID --oauth-client-secret-file F|--oauth-client-secret-env VAR
                         [--oauth-audience A] [--oauth-scope S]
                         OAuth2 client credentials, as Keycloak or Auth0 deployments of Canton use
+  --hs256-secret-file F [--user U]
+                        mint tokens with the HS256 secret of a development participant (Canton's
+                        unsafe-jwt-hmac-256); ctrl+u then switches between its users
   none                  a participant without auth (Canton's default): commands carry a userId
 
 profiles live in the config file (${CONFIG_ENV} overrides where; `ledger-tui --paths` prints it):
@@ -55,14 +58,15 @@ def parser() -> argparse.ArgumentParser:
     source.add_argument("--token-env", metavar="VAR")
     source.add_argument("--token-command", metavar="CMD")
     source.add_argument("--oauth-token-url", metavar="URL")
+    source.add_argument("--hs256-secret-file", type=Path, metavar="FILE")
     token.add_argument("--oauth-client-id", metavar="ID")
     token.add_argument("--oauth-client-secret-file", type=Path, metavar="FILE")
     token.add_argument("--oauth-client-secret-env", metavar="VAR")
     token.add_argument("--oauth-audience", metavar="AUDIENCE")
     token.add_argument("--oauth-scope", metavar="SCOPE")
+    p.add_argument("--user", default=None, help="the user to act as first with minted tokens (the bundled "
+                                               "participant, --hs256-secret-file): default Alice; ctrl+u switches")
     bundled = p.add_argument_group("bundled participant (without --url)")
-    bundled.add_argument("--user", default="Alice", help="the user to act as first (default: %(default)s; "
-                                                         "ctrl+u switches)")
     bundled.add_argument("--no-demo", action="store_true", help="start with an empty ledger (no demo data)")
     p.add_argument("--theme", help="a Textual theme, e.g. textual-light (default: the config's, else textual-dark)")
     p.add_argument("--paths", action="store_true", help="print where config, data, cache and logs live, and exit")
@@ -79,13 +83,23 @@ def _profile_from_args(args: argparse.Namespace) -> Profile:
                       client_secret_env=args.oauth_client_secret_env, audience=args.oauth_audience,
                       scope=args.oauth_scope)
     return Profile(url=args.url, token_file=args.token_file, token_env=args.token_env,
-                   token_command=args.token_command, oauth=oauth, readonly=args.readonly)
+                   token_command=args.token_command, oauth=oauth, hs256_secret_file=args.hs256_secret_file,
+                   user=args.user, readonly=args.readonly)
 
 
-def token_source(profile: Profile):
+def token_source(profile: Profile, user: str | None = None):
     """The token source a profile names (None: a participant without auth)."""
-    from app.tokens import ClientCredentials, CommandToken, EnvToken, FileToken
+    from app.tokens import ClientCredentials, CommandToken, EnvToken, FileToken, MintedToken
 
+    if profile.hs256_secret_file is not None:
+        try:
+            secret = profile.hs256_secret_file.expanduser().read_text(encoding="utf-8").strip()
+        except OSError as e:
+            raise ConfigError(f"cannot read the HS256 secret file {profile.hs256_secret_file}: {e.strerror}") \
+                from None
+        if not secret:
+            raise ConfigError(f"the HS256 secret file {profile.hs256_secret_file} is empty")
+        return MintedToken(secret, user or profile.user or "participant_admin")
     if profile.token_file is not None:
         return FileToken(profile.token_file)
     if profile.token_env is not None:
@@ -140,9 +154,10 @@ def main(argv: list[str] | None = None) -> int:
             label = f"{args.profile} ({profile.url})"
         elif args.url:
             profile = _profile_from_args(args)
-        elif any([args.token_file, args.token_env, args.token_command, args.oauth_token_url]):
+        elif any([args.token_file, args.token_env, args.token_command, args.oauth_token_url,
+                  args.hs256_secret_file]):
             raise ConfigError("a token source needs --url (or use a --profile)")
-        tokens = token_source(profile) if profile is not None else None
+        tokens = token_source(profile, args.user) if profile is not None else None
     except ConfigError as e:
         print(f"ledger-tui: {e}", file=sys.stderr)
         return 2
@@ -161,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
 
     app = LedgerApp(config=config, locations=locations, url=profile.url if profile else None, tokens=tokens,
                     bundled=bundled, readonly=bool(profile and profile.readonly) or args.readonly,
-                    label=label or (profile.url if profile else "bundled"), first_user=args.user)
+                    label=label or (profile.url if profile else "bundled"), first_user=args.user or "Alice")
     try:
         app.run()
     finally:

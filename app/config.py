@@ -9,7 +9,7 @@
 
     [profiles.devnet]
     url = "https://participant.devnet.example.com"
-    token_file = "~/.canton/devnet.jwt"     # or token_env, token_command, or [profiles.NAME.oauth]
+    token_file = "~/.canton/devnet.jwt"     # or token_env, token_command, hs256_secret_file, [profiles.NAME.oauth]
     readonly = true
 
     [profiles.prod.oauth]            # OAuth2 client credentials (Keycloak, Auth0, ...)
@@ -59,11 +59,15 @@ class Profile(_Strict):
     token_env: str | None = None
     token_command: str | None = None
     oauth: OAuth | None = None
+    # a development participant with Canton's `unsafe-jwt-hmac-256` auth: tokens minted here, users switchable
+    hs256_secret_file: Path | None = None
+    user: str | None = None
     readonly: bool = False
 
     @model_validator(mode="after")
     def _at_most_one_source(self) -> Profile:
-        given = [n for n in ("token_file", "token_env", "token_command", "oauth") if getattr(self, n) is not None]
+        given = [n for n in ("token_file", "token_env", "token_command", "oauth", "hs256_secret_file")
+                 if getattr(self, n) is not None]
         if len(given) > 1:
             raise ValueError(f"give one token source, not {' and '.join(given)}")
         return self

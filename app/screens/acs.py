@@ -220,11 +220,12 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             self._progress("")
             self.ledger_app.show_error(e, "Reading the contracts failed")
             return
-        self.loading = False
         elapsed = time.monotonic() - started
         total = await self.snapshot.count()
-        self._progress(f"read {total:,} in {elapsed:.1f} s" if elapsed > 1 else "")
         await self._rebuild()
+        self.loading = False
+        self._show_banner()
+        self._progress(f"read {total:,} in {elapsed:.1f} s" if elapsed > 1 else "")
 
     async def _read_batches(self, offset: int, progress):
         """Run the timeline's load, yielding after each batch so the table can grow while it reads."""
@@ -447,8 +448,12 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     def _filter_typed(self, event: Input.Changed) -> None:
         if self._filter_timer is not None:
             self._filter_timer.stop()
-        value = event.value
-        self._filter_timer = self.set_timer(0.3, lambda: self._set_text(value, keep_box=True))
+        self._filter_timer = self.set_timer(0.3, self._apply_typed_filter)
+
+    def _apply_typed_filter(self) -> None:
+        box = self.query_one("#acs-filter", Input)
+        if box.has_class("shown"):  # the value as it is now, not as it was when the event was posted
+            self._set_text(box.value, keep_box=True)
 
     @on(Input.Submitted, "#acs-filter")
     def _filter_done(self, event: Input.Submitted) -> None:
@@ -464,10 +469,11 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
 
     def _set_text(self, text: str, keep_box: bool = False) -> None:
         box = self.query_one("#acs-filter", Input)
-        if not keep_box:
-            box.remove_class("shown" if not text else "_")
-            if not text:
-                box.value = ""
+        if self._filter_timer is not None and not keep_box:
+            self._filter_timer.stop()
+        if not keep_box and not text:
+            box.remove_class("shown")
+            box.value = ""
         if text != self.text:
             self.text = text
             selected = self.query_one(ContractTable).selected

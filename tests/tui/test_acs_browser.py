@@ -43,3 +43,141 @@ async def test_steps_back_to_the_previous_change_and_marks_the_difference(demo_s
         assert f"viewing {screen.offset}" in screen_text(app)
         await pilot.press("e")
         await wait_for(pilot, lambda: screen.offset == app.status_ledger_end, "the ledger end again")
+
+
+async def test_filters_rows_by_text_across_the_payload(demo_server, make_app):
+    app = make_app(demo_server, "Alice")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: _loaded(app), "the first rows")
+        screen: AcsScreen = app.screen
+        table = screen.query_one(ContractTable)
+        everything = table.count
+        await pilot.press("slash", *"GBP", "enter")
+        await wait_for(pilot, lambda: screen.text == "GBP" and table.count < everything, "the filtered view")
+        await wait_for(pilot, lambda: table.row_at(0) is not None, "a filtered row")
+        rows = [table.row_at(i) for i in range(min(table.count, 20))]
+        assert all(r is not None and "GBP" in str(r.payload) for r in rows)
+        assert "matching “GBP”" in screen_text(app)
+        await pilot.press("slash", "escape")
+        await wait_for(pilot, lambda: table.count == everything, "the unfiltered view")
+
+
+async def test_sorts_by_a_column_and_reverses(demo_server, make_app):
+    app = make_app(demo_server, "Alice")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: _loaded(app), "the first rows")
+        screen: AcsScreen = app.screen
+        table = screen.query_one(ContractTable)
+        screen.sort, screen.descending = "offset", True
+        screen.rebuild()
+        await wait_for(pilot, lambda: table.sort_key == "offset" and table.row_at(1) is not None, "sorted rows")
+        first, second = table.row_at(0), table.row_at(1)
+        assert first.created_offset >= second.created_offset
+        assert "Offset ▼" in screen_text(app)
+        await pilot.press("s")
+        await wait_for(pilot, lambda: app.screen is not screen and app.focused is not None
+                       and app.focused.screen is app.screen, "the sort dialog")
+        selected = table.selected.contract_id
+        await pilot.press("enter")  # the dialog opens on the current column: choosing it again reverses
+        await wait_for(pilot, lambda: not table.descending and len(table.visible_rows()) > 2, "ascending rows")
+        offsets = [r.created_offset for r in table.visible_rows()]
+        assert offsets == sorted(offsets)
+        assert table.selected.contract_id == selected  # the cursor stays on the contract it was on
+
+
+async def test_reads_a_snapshot_past_the_list_limit_page_by_page(tmp_path, make_app):
+    from tests.conftest import SECRET, start_server
+
+    server = start_server(tmp_path / "ledger.db", "--hs256-secret", SECRET, "--demo", "--max-list-elements", "20")
+    try:
+        for websocket in (False, True):
+            app = make_app(server, "Alice")
+            async with app.run_test(size=SIZE) as pilot:
+                if websocket:
+                    await wait_for(pilot, lambda: app.connected, "the connection")
+                    app.session.client.capabilities.acs_page = False
+                    app.screen.action_reload()
+                await wait_for(pilot, lambda: _loaded(app), "all rows")
+                screen: AcsScreen = app.screen
+                total = await screen.snapshot.count()
+                assert total > 20  # more than the participant's list limit
+                assert screen.query_one(ContractTable).count == total
+                paths = [r.path for r in app.request_log.entries]
+                form = "/v2/state/active-contracts (websocket)" if websocket else "/v2/state/active-contracts-page"
+                assert form in paths
+                assert not any(r.status == 413 for r in app.request_log.entries)
+    finally:
+        server.stop()
+
+
+async def test_exports_the_view_as_json_lines_and_csv(demo_server, make_app, tmp_path):
+    import csv
+    import json
+
+    from textual.widgets import Input
+
+    app = make_app(demo_server, "Alice")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: _loaded(app), "the first rows")
+        screen: AcsScreen = app.screen
+        count = screen.query_one(ContractTable).count
+        for name in ("view.jsonl", "view.csv"):
+            await pilot.press("w")
+            await wait_for(pilot, lambda: app.screen is not screen, "the export dialog")
+            app.screen.query_one(Input).value = str(tmp_path / name)
+            await pilot.press("enter")
+            await wait_for(pilot, lambda name=name: (tmp_path / name).exists(), f"{name} written")
+    lines = (tmp_path / "view.jsonl").read_text().splitlines()
+    assert len(lines) == count
+    first = json.loads(lines[0])
+    assert first["contractId"].startswith("00") and "createArgument" in first and "signatories" in first
+    with open(tmp_path / "view.csv", newline="") as f:
+        rows = list(csv.reader(f))
+    assert len(rows) == count + 1
+    assert rows[0][:2] == ["status", "Contract"]
+    assert rows[1][1].startswith("00") and len(rows[1][1]) > 60  # full ids in the file, not the short ones
+
+
+async def test_switching_user_shows_that_users_contracts(demo_server, make_app):
+    app = make_app(demo_server, "Alice")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: _loaded(app), "Alice's rows")
+        screen: AcsScreen = app.screen
+        assert all(p.startswith("Alice::") for p in screen.parties)
+        await pilot.press("ctrl+u")
+        await wait_for(pilot, lambda: app.screen is not screen, "the user picker")
+        assert "Bob" in screen_text(app) and "participant_admin" in screen_text(app)
+        from textual.widgets import OptionList
+
+        options = app.screen.query_one(OptionList)
+        labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        options.highlighted = next(i for i, label in enumerate(labels) if label.startswith("Bob"))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.status_user == "Bob", "acting as Bob")
+        await wait_for(pilot, lambda: screen.parties and screen.parties[0].startswith("Bob::") and _loaded(app),
+                       "Bob's rows")
+        table = screen.query_one(ContractTable)
+        await wait_for(pilot, lambda: table.row_at(0) is not None, "a row of Bob's")
+        row = table.row_at(0)
+        assert any(p.startswith("Bob::") for p in row.signatories + row.observers)
+
+
+async def test_a_pruned_offset_is_reported_with_cantons_error(demo_writable, make_app):
+    import subprocess
+    import sys
+
+    from textual.widgets import Input
+
+    app = make_app(demo_writable, "Alice")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: _loaded(app), "the first rows")
+        screen: AcsScreen = app.screen
+        subprocess.run([sys.executable, "-m", "participant.cli", "prune", "--db", str(demo_writable.db),
+                        "--up-to", "100"], check=True, capture_output=True)
+        await pilot.press("o")
+        await wait_for(pilot, lambda: app.screen is not screen, "the offset dialog")
+        app.screen.query_one(Input).value = "50"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: any("PARTICIPANT_PRUNED_DATA_ACCESSED" in n.message
+                                          for n in app._notifications), "the error notification")
+        assert screen.offset != 50
