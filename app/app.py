@@ -30,6 +30,7 @@ from app.screens.dialogs import ChoiceDialog, PromptDialog
 from app.screens.startup import StartupScreen
 from app.session import BUNDLED_ADMIN, Session
 from app.tokens import MintedToken, TokenSource
+from app.trace import milestone
 
 log = logging.getLogger("ledger_tui")
 
@@ -103,6 +104,7 @@ class LedgerApp(App):
     # --- start --------------------------------------------------------------------------------------------------
 
     def on_mount(self) -> None:
+        self.call_after_refresh(milestone, "first_frame")
         if self.config.theme in self.available_themes:
             self.theme = self.config.theme
         self.switch_mode("contracts")

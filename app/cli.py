@@ -136,6 +136,9 @@ def _setup_logging(locations: Locations) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from app.trace import milestone
+
+    milestone("main")
     args = parser().parse_args(argv)
     locations = Locations.default()
     if args.paths:

@@ -21,6 +21,7 @@ from app.screens.base import LedgerScreen
 from app.screens.dialogs import ChoiceDialog, MultiChoiceDialog, PromptDialog
 from app.snapshot import REMOVED, Snapshot, ViewCancelled, ViewSpec
 from app.timeline import AcsTimeline, Progress
+from app.trace import milestone
 from app.widgets.acs_columns import (
     ALL_TEMPLATES,
     DEFAULT_MIXED,
@@ -316,6 +317,8 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             return
         rows = await self.snapshot.window(start, count)
         self.query_one(ContractTable).set_rows(start, rows, generation)
+        if rows:
+            self.call_after_refresh(milestone, "first_rows")
 
     # --- the ledger end moving on -------------------------------------------------------------------------------
 
