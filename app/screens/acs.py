@@ -19,7 +19,7 @@ from app.daml import looks_like_contract_id, party_hint, template_name
 from app.messages import ComposeCommand, IdentityChanged, OpenContract
 from app.screens.base import LedgerScreen
 from app.screens.dialogs import ChoiceDialog, MultiChoiceDialog, PromptDialog
-from app.snapshot import REMOVED, Snapshot, ViewCancelled, ViewSpec
+from app.snapshot import ADDED, REMOVED, Snapshot, ViewCancelled, ViewSpec
 from app.timeline import AcsTimeline, Progress
 from app.trace import milestone
 from app.widgets.acs_columns import (
@@ -83,6 +83,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     AcsScreen ContractTable { height: 1fr; }
     AcsScreen #acs-empty { padding: 1 2; color: $text-muted; display: none; }
     AcsScreen #acs-empty.shown { display: block; }
+    AcsScreen #acs-detail { height: 2; padding: 0 1; background: $boost; color: $text-muted; }
     """
 
     offset: reactive[int | None] = reactive(None)
@@ -113,6 +114,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             yield Label("", id="acs-progress")
         yield ContractTable(id="acs-table")
         yield Static("", id="acs-empty")
+        yield Static("", id="acs-detail")
         yield Input(placeholder="filter rows: text across ids, parties and payload (enter keeps, escape clears)",
                     id="acs-filter")
         yield Footer()
@@ -564,6 +566,24 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         await self._rebuild(keep_cursor_on=table.selected.contract_id if table.selected else None)
 
     # --- rows -----------------------------------------------------------------------------------------------------
+
+    @on(ContractTable.CursorMoved)
+    def _cursor_moved(self, event: ContractTable.CursorMoved) -> None:
+        row = event.row
+        detail = self.query_one("#acs-detail", Static)
+        if row is None:
+            detail.update("")
+            return
+        parts = [template_name(row.template_id), f"created at offset {row.created_offset}"]
+        if row.archived_offset is not None and row.archived_offset <= (self.offset or 0):
+            parts.append(f"archived at offset {row.archived_offset}")
+        if row.status == ADDED:
+            parts.insert(0, f"new since offset {self.previous}")
+        elif row.status == REMOVED:
+            parts.insert(0, f"gone since offset {self.previous} (shown for comparison)")
+        if row.workflow_id:
+            parts.append(f"workflow {row.workflow_id}")
+        detail.update(f"{row.contract_id}\n{' · '.join(parts)}")
 
     @on(ContractTable.Chosen)
     def _chosen(self, event: ContractTable.Chosen) -> None:

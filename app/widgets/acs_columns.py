@@ -27,13 +27,13 @@ def _synchronizer(text: str) -> str:
 
 BUILTIN: dict[str, Column] = {
     "contract": Column("contract", "Contract", 12, lambda r: short_id(r.contract_id, 10)),
-    "template": Column("template", "Template", 22, lambda r: template_name(r.template_id)),
-    "payload": Column("payload", "Payload", 52, lambda r: summary(r.payload, 52)),
-    "signatories": Column("signatories", "Signatories", 16, lambda r: _parties(r.signatories)),
-    "observers": Column("observers", "Observers", 14, lambda r: _parties(r.observers)),
+    "template": Column("template", "Template", 16, lambda r: template_name(r.template_id)),
+    "payload": Column("payload", "Payload", 50, lambda r: summary(r.payload, 50)),
+    "signatories": Column("signatories", "Signatories", 15, lambda r: _parties(r.signatories)),
+    "observers": Column("observers", "Observers", 12, lambda r: _parties(r.observers)),
     "created_at": Column("created_at", "Created at", 19, lambda r: _time(r.created_at)),
     "offset": Column("offset", "Offset", 8, lambda r: str(r.created_offset), right=True),
-    "synchronizer": Column("synchronizer", "Synchronizer", 12, lambda r: _synchronizer(r.synchronizer)),
+    "synchronizer": Column("synchronizer", "Sync", 8, lambda r: _synchronizer(r.synchronizer)),
     "counter": Column("counter", "Ctr", 4, lambda r: "—" if r.counter is None else str(r.counter), right=True),
 }
 
