@@ -38,6 +38,7 @@ GROW_EVERY_S = 0.25  # while a snapshot is read, the table grows at most this of
 
 
 class AcsScreen(LedgerScreen):
+    TITLE_TEXT = "Contracts"
     HELP = """\
 **Contracts** shows the active contract set (ACS) at an offset — the ledger end unless you choose another — for
 the parties you can read (`p` to choose) and the templates you pick (`t`).

@@ -24,11 +24,6 @@ file (`ledger-tui --paths` shows where), by the ids listed here.
 """
 
 
-def _key(binding: Binding, app) -> str:
-    display = binding.key_display or app.get_key_display(binding)
-    return display
-
-
 class HelpScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     HelpScreen { align: center middle; background: $background 60%; }
@@ -58,15 +53,18 @@ class HelpScreen(ModalScreen[None]):
         return "\n\n".join(parts)
 
     def _table(self, bindings) -> str:
-        rows = ["| key | action | id |", "|---|---|---|"]
         keymap = getattr(self.app, "_keymap", {}) or {}
+        lines = []
         for b in bindings:
             if not isinstance(b, Binding) or not b.description:
                 continue
-            keys = keymap.get(b.id, None) if b.id else None
-            key = keys or b.key_display or b.key
-            rows.append(f"| `{key}` | {b.description} | {b.id or ''} |")
-        return "\n".join(rows)
+            remapped = keymap.get(b.id) if b.id else None
+            if remapped:
+                key = remapped
+            else:
+                key = " ".join(self.app.get_key_display(Binding(k.strip(), b.action)) for k in b.key.split(","))
+            lines.append(f"- `{key}` **{b.description}**" + (f" · {b.id}" if b.id else ""))
+        return "\n".join(lines)
 
     def action_close(self) -> None:
         self.dismiss(None)
