@@ -35,6 +35,7 @@ from app.trace import milestone
 log = logging.getLogger("ledger_tui")
 
 LEDGER_END_POLL_S = 2.0
+CONNECT_RETRY_POLLS = 2  # after a failed connection, try again every this many polls
 
 
 def _composer():
@@ -95,7 +96,7 @@ class LedgerApp(App):
         self.session: Session = None  # type: ignore[assignment]  # set once connected
         self.connected = False
         self._snapshot_ids = count(1)
-        self._down_since: float | None = None
+        self._connect_attempts = 0
         self.status_participant = self.label
         self.status_readonly = readonly
         if config.keys:
@@ -144,6 +145,8 @@ class LedgerApp(App):
                 await self._fall_back_to_admin()
             if not self.session.version:
                 return
+        if self._connect_attempts:
+            self.notify(f"Connected to {self.url}.", title="Connected", timeout=4)
         self.connected = True
         self.status_connection = "ok"
         self.status_version = self.session.version
@@ -187,6 +190,7 @@ class LedgerApp(App):
     @work(exclusive=True, group="poll", exit_on_error=False)
     async def _poll_ledger_end(self) -> None:
         if not self.connected:
+            self._retry_connect()
             return
         try:
             end = await self.session.client.ledger_end()
@@ -201,6 +205,15 @@ class LedgerApp(App):
             self.notify("The participant answers again.", title="Reconnected", timeout=4)
         self.status_connection = "ok"
         self.status_ledger_end = end
+
+    def _retry_connect(self) -> None:
+        """After a failed connection, try again every few polls: the participant may come up."""
+        if self.status_connection != "down" or any(w.group == "connect" and not w.is_finished
+                                                   for w in self.workers):
+            return
+        self._connect_attempts += 1
+        if self._connect_attempts % CONNECT_RETRY_POLLS == 0:
+            self._connect()
 
     def _explain_down(self, e: LedgerApiError) -> None:
         if self.bundled is not None and self.bundled.owned and not self.bundled.alive:

@@ -1,0 +1,66 @@
+"""App-wide behaviour: key bindings from the config file, the theme, help, and failures shown as notifications."""
+
+from __future__ import annotations
+
+from app.config import Config
+from app.screens.acs import AcsScreen
+from app.widgets.contract_table import ContractTable
+from tests.tui.conftest import SIZE, screen_text, wait_for
+
+
+def _loaded(app) -> bool:
+    screen = app.screen
+    return isinstance(screen, AcsScreen) and not screen.loading and screen.query_one(ContractTable).count > 0
+
+
+async def test_keys_are_remapped_from_the_config_and_the_theme_applies(demo_server, make_app):
+    config = Config.model_validate({"theme": "textual-light", "keys": {"acs.filter": "f"}})
+    app = make_app(demo_server, "Alice", config=config)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: _loaded(app), "the first rows")
+        assert app.theme == "textual-light"
+        await pilot.press("f")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "acs-filter", "the filter box")
+        assert " f Filter" in screen_text(app)
+
+
+async def test_help_lists_the_keys_of_the_screen_and_of_the_app(demo_server, make_app):
+    app = make_app(demo_server, "Alice")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: _loaded(app), "the first rows")
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "HelpScreen", "the help")
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        assert "Contracts" in text and "acs.filter" in text
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, AcsScreen), "the contracts again")
+
+
+async def test_an_unreachable_participant_is_explained_and_nothing_crashes(make_app, tmp_path):
+    from tests.conftest import ServerProcess, free_port
+
+    port = free_port()  # nothing listens there
+    gone = ServerProcess(f"http://127.0.0.1:{port}", tmp_path / "none.db", None, [])  # type: ignore[arg-type]
+    app = make_app(gone, "Alice")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: any("unreachable" in (n.title or "") or "connection failed" in n.message
+                                          for n in app._notifications), "the notification")
+        assert app.status_connection == "down"
+        assert app.is_running
+
+
+async def test_the_app_connects_once_the_participant_comes_up(make_app, tmp_path):
+    from tests.conftest import SECRET, ServerProcess, free_port, start_server
+
+    port = free_port()
+    pending = ServerProcess(f"http://127.0.0.1:{port}", tmp_path / "ledger.db", None, [])  # type: ignore[arg-type]
+    app = make_app(pending, "Alice")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.status_connection == "down", "the participant found down")
+        server = start_server(tmp_path / "ledger.db", "--hs256-secret", SECRET, "--demo", port=port)
+        try:
+            await wait_for(pilot, lambda: _loaded(app), "the contracts once the participant is up")
+            assert app.status_connection == "ok"
+        finally:
+            server.stop()
