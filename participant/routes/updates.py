@@ -6,9 +6,24 @@ from starlette.requests import Request
 from starlette.routing import Route
 
 from participant import errors, offsets, shaping
-from participant.api import GetUpdatesRequest
-from participant.filters import resolve_update_format, update_format_or_legacy
-from participant.routes._http import claims, context, decode, json, list_limit
+from participant.api import (
+    GetTransactionByIdRequest,
+    GetTransactionByOffsetRequest,
+    GetUpdateByIdRequest,
+    GetUpdateByOffsetRequest,
+    GetUpdatesRequest,
+)
+from participant.auth import Claims
+from participant.engine import ids
+from participant.filters import (
+    TransactionView,
+    authorize,
+    resolve_transaction_format,
+    resolve_update_format,
+    transaction_format_or_parties,
+    update_format_or_legacy,
+)
+from participant.routes._http import Context, claims, context, decode, json, list_limit
 
 STORE_PAGE = 500
 
@@ -58,4 +73,83 @@ async def updates(request: Request):
     return json(out)
 
 
-routes = [Route("/v2/updates", updates, methods=["POST"])]
+# --- one update, by offset or by id (Canton's deprecated transaction lookups are the same with another format)
+
+def _require_update_id(update_id: str) -> str:
+    if not update_id:
+        raise errors.MISSING_FIELD("update_id", context={"field_name": "update_id"})
+    if not ids.is_update_id(update_id):
+        raise errors.INVALID_ARGUMENT(f"Invalid update id {update_id!r}: expected a SHA-256 multihash in hex")
+    return update_id
+
+
+async def _find(ctx: Context, key: int | str, view: TransactionView | None) -> dict:
+    """The transaction at an offset (int) or with an update id (str) as the view shows it. No such update, no
+    transactions asked for, or none of its events visible (pruned history included) all answer the same."""
+    if isinstance(key, int):
+        update, resource = await ctx.store.update_at(key), ("OFFSET", str(key))
+    else:
+        update, resource = await ctx.store.update_by_id(key), ("UPDATE_ID", key)
+    tx = None if update is None or view is None else shaping.visible_transaction(update, view)
+    if tx is None:
+        raise errors.UPDATE_NOT_FOUND(resources=[resource])
+    return tx
+
+
+def _update_view(ctx: Context, c: Claims, req) -> TransactionView | None:
+    view = resolve_update_format(req.update_format, ctx.registry)
+    view.authorize(c)
+    return view.transactions
+
+
+def _transaction_view(ctx: Context, c: Claims, transaction_format) -> TransactionView:
+    view = resolve_transaction_format(transaction_format, ctx.registry)
+    authorize(c, view.filter)
+    return view
+
+
+async def update_by_offset(request: Request):
+    ctx = context(request)
+    req = await decode(request, GetUpdateByOffsetRequest)
+    c = await claims(request)
+    offsets.require_positive(req.offset, "offset")
+    tx = await _find(ctx, req.offset, _update_view(ctx, c, req))
+    return json({"update": {"Transaction": {"value": tx}}})
+
+
+async def update_by_id(request: Request):
+    ctx = context(request)
+    req = await decode(request, GetUpdateByIdRequest)
+    c = await claims(request)
+    _require_update_id(req.update_id)
+    tx = await _find(ctx, req.update_id, _update_view(ctx, c, req))
+    return json({"update": {"Transaction": {"value": tx}}})
+
+
+async def transaction_by_offset(request: Request):
+    ctx = context(request)
+    req = await decode(request, GetTransactionByOffsetRequest)
+    fmt = transaction_format_or_parties(req.transaction_format, req.requesting_parties)
+    c = await claims(request)
+    offsets.require_positive(req.offset, "offset")
+    tx = await _find(ctx, req.offset, _transaction_view(ctx, c, fmt))
+    return json({"transaction": tx})
+
+
+async def transaction_by_id(request: Request):
+    ctx = context(request)
+    req = await decode(request, GetTransactionByIdRequest)
+    fmt = transaction_format_or_parties(req.transaction_format, req.requesting_parties)
+    c = await claims(request)
+    _require_update_id(req.update_id)
+    tx = await _find(ctx, req.update_id, _transaction_view(ctx, c, fmt))
+    return json({"transaction": tx})
+
+
+routes = [
+    Route("/v2/updates", updates, methods=["POST"]),
+    Route("/v2/updates/update-by-offset", update_by_offset, methods=["POST"]),
+    Route("/v2/updates/update-by-id", update_by_id, methods=["POST"]),
+    Route("/v2/updates/transaction-by-offset", transaction_by_offset, methods=["POST"]),
+    Route("/v2/updates/transaction-by-id", transaction_by_id, methods=["POST"]),
+]
