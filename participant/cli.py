@@ -166,12 +166,7 @@ def _serve(args) -> int:
         if args.no_auth:
             logging.getLogger("participant").warning(
                 "running WITHOUT authentication: every request may act and read as any party")
-        settings = Settings(
-            db=args.db, host=args.host, port=port, hs256_secret=secret, public_key=args.public_key,
-            jwks=args.jwks, no_auth=args.no_auth, demo=args.demo, packages=tuple(args.package),
-            max_list_elements=args.max_list_elements, max_body_bytes=args.max_body_bytes,
-            log_requests=not args.quiet,
-        )
+        settings = _settings(args, port, secret)
         out = _Announcer(args, url, port, generated)
         ready: list = []
         failed: list[str] = []
@@ -209,6 +204,14 @@ def _serve(args) -> int:
         claim.release()
 
 
+def _settings(args, port: int, secret: str | None) -> Settings:
+    return Settings(
+        db=args.db, host=args.host, port=port, hs256_secret=secret, public_key=args.public_key, jwks=args.jwks,
+        no_auth=args.no_auth, demo=args.demo, packages=tuple(args.package),
+        max_list_elements=args.max_list_elements, max_body_bytes=args.max_body_bytes, log_requests=not args.quiet,
+    )
+
+
 def _holder(info: dict) -> str:
     if "pid" not in info:
         return "still starting"
@@ -224,12 +227,19 @@ class _Announcer:
         self.port = port
         self.generated_secret = generated_secret
 
-    def _emit(self, event: dict) -> None:
+    @staticmethod
+    def _print(text: str) -> None:
         try:
-            print(json.dumps(event, separators=(",", ":")), flush=True)
+            print(text, flush=True)
         except BrokenPipeError:
             # Nobody reads any more; the server keeps its course (`--exit-on-stdin-eof` is how a parent stops it).
-            sys.stdout = open(os.devnull, "w")
+            # The descriptor, not sys.stdout, goes to /dev/null: what is still buffered must flush somewhere at exit.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+
+    def _emit(self, event: dict) -> None:
+        self._print(json.dumps(event, separators=(",", ":")))
 
     def seeding(self, done: int, total: int) -> None:
         if self.args.announce == "json":
@@ -258,7 +268,7 @@ class _Announcer:
             lines.append("  get a token:     ledger-participant token --hs256-secret SECRET --user participant_admin")
         else:
             lines.append("  auth:            tokens signed by your key; sub = user id")
-        print("\n".join(lines), flush=True)
+        self._print("\n".join(lines))
 
 
 def _has_sansio() -> bool:

@@ -58,6 +58,7 @@ class DatabaseClaim:
 
     def acquire(self) -> None:
         """Raises `DatabaseInUse` when another server holds the database."""
+        self.lock_path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self._lock.acquire(blocking=False)
         except Timeout:

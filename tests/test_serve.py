@@ -3,11 +3,13 @@ announcements, stopping at the end of standard input, one server per database, a
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
 import select
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -173,6 +175,36 @@ def test_the_end_of_standard_input_stops_the_server(serve, tmp_path):
     assert not port_file.exists()
     assert not (tmp_path / "ledger.db.serving.json").exists()
     assert "standard input closed" in server.stderr
+
+
+async def test_submissions_in_flight_when_input_ends_are_answered_if_committed(serve, tmp_path):
+    server = serve("--no-auth", "--port", "0", "--announce", "json", "--exit-on-stdin-eof", stdin=subprocess.PIPE)
+    (ready,) = server.events()
+    async with httpx.AsyncClient(base_url=ready["url"], timeout=TIMEOUT) as http:
+        r = await http.post("/v2/parties", json={"partyIdHint": "Alice"})
+        party = r.json()["partyDetails"]["party"]
+
+        async def submit(i: int) -> int | str:
+            body = {"commands": [{"CreateCommand": {"templateId": "#model-tests:Iou:Iou", "createArguments": {
+                "issuer": party, "owner": party, "currency": "USD", "amount": "1.0", "observers": []}}}],
+                "commandId": f"in-flight-{i}", "actAs": [party], "userId": "u"}
+            try:
+                return (await http.post("/v2/commands/submit-and-wait", json=body)).status_code
+            except httpx.TransportError as e:  # refused, or closed before the server read the request
+                return type(e).__name__
+
+        tasks = [asyncio.create_task(submit(i)) for i in range(50)]
+        await next(asyncio.as_completed(tasks))
+        server.process.stdin.close()
+        outcomes = await asyncio.gather(*tasks)
+    assert server.wait() == 0
+    conn = sqlite3.connect(tmp_path / "ledger.db")
+    try:
+        (committed,) = conn.execute("SELECT count(*) FROM updates").fetchone()
+    finally:
+        conn.close()
+    assert outcomes.count(200) == committed >= 1, outcomes  # nothing committed went unanswered
+    assert set(outcomes) <= {200, "ConnectError", "ReadError", "RemoteProtocolError"}, outcomes
 
 
 def test_standard_input_is_not_watched_unless_asked(serve):
