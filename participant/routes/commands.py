@@ -189,6 +189,14 @@ async def completions(request: Request):
     return json(out)
 
 
+def _deduplication_period(stored: dict) -> dict:
+    """As Canton prints it: a protobuf Duration comes with its (empty) set of unknown fields."""
+    duration = stored.get("DeduplicationDuration")
+    if duration is None:
+        return stored
+    return {"DeduplicationDuration": {"value": {**duration["value"], "unknownFields": {"fields": {}}}}}
+
+
 def _completion(r) -> dict:
     return {"completionResponse": {"Completion": {"value": {
         "commandId": r.command_id,
@@ -197,7 +205,7 @@ def _completion(r) -> dict:
         "userId": r.user_id,
         "actAs": list(r.act_as),
         "submissionId": r.submission_id,
-        "deduplicationPeriod": r.dedup_period,
+        "deduplicationPeriod": _deduplication_period(r.dedup_period),
         "traceContext": None,
         "offset": r.offset,
         "synchronizerTime": {"synchronizerId": r.synchronizer_id, "recordTime": format_timestamp(r.record_time)},
