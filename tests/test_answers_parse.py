@@ -264,10 +264,11 @@ def _grant(w: World, path_user: str) -> dict:
             "json": {"userId": path_user, "rights": w.fill(EVERY_RIGHT), "identityProviderId": ""}}
 
 
-def _fresh_user(w: World) -> str:
-    """A user of its own for a case that changes users, so that cases stay independent."""
+def _fresh_user(w: World, rights: list | None = None) -> str:
+    """A user of its own for a case that changes users, so that cases stay independent (every right unless told)."""
     user_id = f"u-{os.urandom(4).hex()}"
-    r = httpx.post(f"{w.url}/v2/users", json={"user": {"id": user_id}, "rights": w.fill(EVERY_RIGHT)},
+    rights = w.fill(EVERY_RIGHT) if rights is None else rights
+    r = httpx.post(f"{w.url}/v2/users", json={"user": {"id": user_id}, "rights": rights},
                    headers=bearer("participant_admin"), timeout=TIMEOUT)
     assert r.status_code == 200, r.text
     return user_id
@@ -376,9 +377,7 @@ CASES = [
     Case("list-rights", "GET", "/v2/users/{user_id}/rights", api.ListUserRightsResponse,
          lambda w: {"path": "/v2/users/everything/rights", "user": "everything"}, check=_check_rights),
     Case("grant-rights", "POST", "/v2/users/{user_id}/rights", api.GrantUserRightsResponse,
-         lambda w: _grant(w, httpx.post(f"{w.url}/v2/users", json={"user": {"id": f"g-{os.urandom(4).hex()}"}},
-                                        headers=bearer("participant_admin"), timeout=TIMEOUT
-                                        ).json()["user"]["id"]), check=_check_rights),
+         lambda w: _grant(w, _fresh_user(w, rights=[])), check=_check_rights),
     Case("revoke-rights", "PATCH", "/v2/users/{user_id}/rights", api.RevokeUserRightsResponse,
          lambda w: _grant(w, _fresh_user(w)), check=_check_rights),
     # version and packages
