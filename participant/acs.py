@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import orjson
 
-from participant import errors
+from participant import errors, offsets
 from participant.filters import EventFilter, format_or_legacy, resolve_event_format
 from participant.shaping import AcsRenderer
 from participant.store.store import Store
@@ -29,20 +29,10 @@ def event_filter_of_request(req, registry) -> tuple[EventFilter, object]:
     return resolve_event_format(event_format, registry), event_format
 
 
-def authorize_filter(claims, event_filter: EventFilter) -> None:
-    claims.require_read(event_filter.read_parties())
-    if event_filter.any_party is not None:
-        claims.require_read_any_party()
-
-
 async def check_offset(store: Store, offset: int) -> None:
     """Canton's bounds for a snapshot offset: not negative, not after the ledger end, not before pruning."""
-    if offset < 0:
-        raise errors.NEGATIVE_OFFSET(f"active_at_offset must not be negative, got {offset}",
-                                     context={"field_name": "active_at_offset"})
-    if offset > store.ledger_end:
-        raise errors.OFFSET_AFTER_LEDGER_END(
-            f"active_at_offset offset ({offset}) is after ledger end ({store.ledger_end})")
+    offsets.require_non_negative(offset, "active_at_offset")
+    offsets.require_not_after_end("active_at_offset", offset, store.ledger_end)
     pruned = await store.pruned_offset()
     if 0 < offset < pruned:
         raise errors.PARTICIPANT_PRUNED_DATA_ACCESSED(

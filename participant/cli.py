@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import logging
+import os
 import secrets
 import sys
+from importlib import metadata
 from pathlib import Path
 
 from participant.settings import Settings
@@ -18,7 +21,8 @@ examples:
   ledger-participant serve --db ledger.db --demo            # auth with a secret kept in ledger.db
   ledger-participant token --db ledger.db --user Alice      # a token for that participant
   ledger-participant serve --db ledger.db --no-auth         # as Canton without auth services
-  ledger-participant serve --db ledger.db --hs256-secret s3cret --package my_models
+  ledger-participant serve --db ledger.db --hs256-secret-file secret.txt --package my_models
+  ledger-participant serve --db ledger.db --port 0 --port-file port.txt --announce json --exit-on-stdin-eof
   ledger-participant prune --db ledger.db --up-to 120
 """
 
@@ -39,6 +43,8 @@ def _parser() -> argparse.ArgumentParser:
     auth.add_argument("--hs256-secret", metavar="SECRET",
                       help="verify HS256 tokens with this shared secret (for local use); without any auth option "
                            "a random secret is generated once and kept in the database")
+    auth.add_argument("--hs256-secret-file", type=Path, metavar="FILE",
+                      help="the same, with the secret read from FILE (surrounding whitespace stripped)")
     auth.add_argument("--public-key", type=Path, metavar="PEM",
                       help="verify RS256/ES256 tokens with this public key or X.509 certificate")
     auth.add_argument("--jwks", type=Path, metavar="FILE", help="verify tokens with the keys of a JWKS file, by kid")
@@ -53,11 +59,20 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--max-body-bytes", type=int, default=4 * 1024 * 1024, metavar="N",
                        help="largest request body accepted (default: %(default)s)")
     serve.add_argument("--quiet", action="store_true", help="do not log one line per request")
+    serve.add_argument("--port-file", type=Path, metavar="PATH",
+                       help="once ready, write the bound port to PATH (useful with --port 0); removed at stop")
+    serve.add_argument("--announce", choices=("text", "json"), default="text",
+                       help="on standard output: a banner for people (text, the default), or one JSON object a "
+                            "line for a parent process: seeding progress, then ready with the URL")
+    serve.add_argument("--exit-on-stdin-eof", action="store_true",
+                       help="stop gracefully when standard input reaches end of file (a parent holding a pipe to "
+                            "it takes the server down with it)")
 
     token = commands.add_parser("token", help="print a signed token (HS256) for a user",
                                 description="Print an HS256 JWT for a user of a participant.")
     source = token.add_mutually_exclusive_group(required=True)
     source.add_argument("--hs256-secret", metavar="SECRET", help="the secret the participant verifies with")
+    source.add_argument("--hs256-secret-file", type=Path, metavar="FILE", help="the same, read from FILE")
     source.add_argument("--db", type=Path, help="read the secret a participant generated into its database")
     token.add_argument("--user", required=True, help="the user id (the token's sub)")
     token.add_argument("--ttl", type=int, default=24 * 3600, metavar="SECONDS",
@@ -72,6 +87,10 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+class Refused(Exception):
+    """What the user asked for cannot be done as given: a message, and exit code 2."""
+
+
 def main(argv: list[str] | None = None) -> int:
     from participant.store.schema import NewerSchemaError, NotADatabase
 
@@ -82,59 +101,174 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "token":
             return _token(args)
         return _prune(args)
-    except (NotADatabase, NewerSchemaError) as e:
+    except (NotADatabase, NewerSchemaError, Refused) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
 
 
+def _secret_from_file(path: Path) -> str:
+    try:
+        secret = path.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise Refused(f"cannot read the secret file {path}: {reason}") from None
+    if not secret:
+        raise Refused(f"the secret file {path} is empty")
+    return secret
+
+
+def _version() -> str:
+    try:
+        return metadata.version("ledger-tui")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def _serve(args) -> int:
     import uvicorn
 
     from participant.server import create_app
+    from participant.serving import (
+        DatabaseClaim,
+        DatabaseInUse,
+        Server,
+        listen,
+        stop_at_stdin_eof,
+        write_atomically,
+    )
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
                         stream=sys.stderr)
     secret = args.hs256_secret
-    if not (secret or args.public_key or args.jwks or args.no_auth):
-        secret = asyncio.run(_stored_secret(args.db))  # also checks, before serving, that the file is ours
-        generated = True
-    else:
-        generated = False
-    if args.no_auth:
-        logging.getLogger("participant").warning(
-            "running WITHOUT authentication: every request may act and read as any party")
-    settings = Settings(
-        db=args.db, host=args.host, port=args.port, hs256_secret=secret, public_key=args.public_key,
-        jwks=args.jwks, no_auth=args.no_auth, demo=args.demo, packages=tuple(args.package),
+    if args.hs256_secret_file is not None:
+        secret = _secret_from_file(args.hs256_secret_file)
+    generated = not (secret or args.public_key or args.jwks or args.no_auth)
+    claim = DatabaseClaim(args.db)
+    try:
+        claim.acquire()
+    except DatabaseInUse as e:
+        raise Refused(f"{args.db} is in use by another ledger-participant ({_holder(e.info)}); "
+                      "stop it or use another --db") from None
+    try:
+        if args.port_file is not None:
+            args.port_file.unlink(missing_ok=True)  # a parent waiting for it must see this server's port only
+        try:
+            sock = listen(args.host, args.port)
+        except OSError as e:
+            print(f"error: cannot listen on {args.host}:{args.port}: {e.strerror or e}", file=sys.stderr)
+            return 1
+        port = sock.getsockname()[1]
+        url = f"http://[{args.host}]:{port}" if ":" in args.host else f"http://{args.host}:{port}"
+        if generated:
+            secret = asyncio.run(_stored_secret(args.db))  # also checks, before serving, that the file is ours
+        if args.no_auth:
+            logging.getLogger("participant").warning(
+                "running WITHOUT authentication: every request may act and read as any party")
+        settings = _settings(args, port, secret)
+        out = _Announcer(args, url, port, generated)
+        ready: list = []
+        failed: list[str] = []
+
+        def started() -> None:
+            ctx = ready[0]
+            claim.announce({"pid": os.getpid(), "url": url, "port": port,
+                            "participantId": ctx.identity.participant_id, "version": _version()})
+            if args.port_file is not None:
+                try:
+                    write_atomically(args.port_file, f"{port}\n")
+                except OSError as e:
+                    failed.append(f"cannot write the port file {args.port_file}: {e.strerror or e}")
+                    server.should_exit = True
+                    return
+            out.ready(ctx)
+
+        def stopping() -> None:
+            if args.port_file is not None and not failed:
+                args.port_file.unlink(missing_ok=True)
+            claim.withdraw()
+
+        app = create_app(settings, on_ready=ready.append, on_seeding=out.seeding)
+        config = uvicorn.Config(app, host=args.host, port=port, log_level="warning", access_log=False,
+                                lifespan="on", ws="websockets-sansio" if _has_sansio() else "auto",
+                                proxy_headers=False, server_header=False)
+        server = Server(config, on_started=started, on_stopping=stopping)
+        if args.exit_on_stdin_eof:
+            stop_at_stdin_eof(server)
+        server.run(sockets=[sock])
+        for message in failed:
+            print(f"error: {message}", file=sys.stderr)
+        return 0 if server.started and not failed else 1
+    finally:
+        claim.release()
+
+
+def _settings(args, port: int, secret: str | None) -> Settings:
+    return Settings(
+        db=args.db, host=args.host, port=port, hs256_secret=secret, public_key=args.public_key, jwks=args.jwks,
+        no_auth=args.no_auth, demo=args.demo, packages=tuple(args.package),
         max_list_elements=args.max_list_elements, max_body_bytes=args.max_body_bytes, log_requests=not args.quiet,
     )
 
-    def announce(ctx) -> None:
-        url = f"http://{args.host}:{args.port}"
-        lines = [f"ledger-participant serving the JSON Ledger API v2 at {url}/v2",
+
+def _holder(info: dict) -> str:
+    if "pid" not in info:
+        return "still starting"
+    return f"pid {info['pid']}, {info.get('url', 'URL unknown')}"
+
+
+class _Announcer:
+    """What `serve` tells on standard output: a banner for people, or JSON lines for a parent process."""
+
+    def __init__(self, args, url: str, port: int, generated_secret: bool) -> None:
+        self.args = args
+        self.url = url
+        self.port = port
+        self.generated_secret = generated_secret
+
+    @staticmethod
+    def _print(text: str) -> None:
+        try:
+            print(text, flush=True)
+        except BrokenPipeError:
+            # Nobody reads any more; the server keeps its course (`--exit-on-stdin-eof` is how a parent stops it).
+            # The descriptor, not sys.stdout, goes to /dev/null: what is still buffered must flush somewhere at exit.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+
+    def _emit(self, event: dict) -> None:
+        self._print(json.dumps(event, separators=(",", ":")))
+
+    def seeding(self, done: int, total: int) -> None:
+        if self.args.announce == "json":
+            self._emit({"event": "seeding", "done": done, "total": total})
+
+    def ready(self, ctx) -> None:
+        args = self.args
+        if args.announce == "json":
+            self._emit({"event": "ready", "url": self.url, "port": self.port,
+                        "participantId": ctx.identity.participant_id, "db": str(Path(args.db).absolute()),
+                        "pid": os.getpid()})
+            return
+        lines = [f"ledger-participant serving the JSON Ledger API v2 at {self.url}/v2",
                  f"  participant id:  {ctx.identity.participant_id}",
                  f"  database:        {args.db}"]
         lines += [f"  synchronizer:    {s.alias} = {s.id}" for s in ctx.identity.synchronizers]
         if args.no_auth:
             lines.append("  auth:            none (--no-auth)")
-        elif generated:
+        elif self.generated_secret:
             lines.append(f"  auth:            HS256 with the secret kept in {args.db}")
             lines.append(f"  get a token:     ledger-participant token --db {args.db} --user participant_admin")
-        elif secret:
+        elif args.hs256_secret_file is not None:
+            lines.append(f"  get a token:     ledger-participant token --hs256-secret-file {args.hs256_secret_file} "
+                         "--user participant_admin")
+        elif args.hs256_secret:
             lines.append("  get a token:     ledger-participant token --hs256-secret SECRET --user participant_admin")
         else:
             lines.append("  auth:            tokens signed by your key; sub = user id")
-        print("\n".join(lines), flush=True)
-
-    app = create_app(settings, on_ready=announce)
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", access_log=False,
-                            lifespan="on", ws="websockets-sansio" if _has_sansio() else "auto",
-                            proxy_headers=False, server_header=False)
-    server = uvicorn.Server(config)
-    server.run()
-    return 0 if server.started else 1
+        self._print("\n".join(lines))
 
 
 def _has_sansio() -> bool:
@@ -164,6 +298,8 @@ def _token(args) -> int:
     from participant.auth import mint_token
 
     secret = args.hs256_secret
+    if args.hs256_secret_file is not None:
+        secret = _secret_from_file(args.hs256_secret_file)
     if secret is None:
         secret = asyncio.run(_read_secret(args.db))
         if secret is None:

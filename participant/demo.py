@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+from collections.abc import Callable
 from decimal import Decimal
 
 from participant.engine.ledger import CreateCommand, ExerciseCommand, Submission
@@ -25,12 +26,17 @@ CURRENCIES = ("USD", "EUR", "CHF", "GBP")
 IOU = "#model-tests:Iou:Iou"
 TRANSFER = "#model-tests:Iou:IouTransfer"
 WORKFLOW = "demo-seed"
+REPORTS = 40  # about how many times progress is reported over one seeding
+
+Progress = Callable[[int, int], None]  # (steps done, steps in all)
 
 
-async def seed_demo(ctx: Context, *, ious: int = 300, seed: int = 7) -> bool:
-    """Seed the demo ledger unless this database has it already; returns whether it seeded."""
+async def seed_demo(ctx: Context, *, ious: int = 300, seed: int = 7, progress: Progress | None = None) -> bool:
+    """Seed the demo ledger unless this database has it already; returns whether it seeded. `progress` hears now
+    and then (a few dozen times, the first at 0, the last when all is done) how far the seeding is."""
     if await ctx.store.meta("demo_seeded") is not None:
         return False
+    steps = _Steps(progress, total=ious + ious // 3)  # each Iou's create, then the history of a third of them
     parties = {}
     for name in NAMES:
         party = ctx.identity.party(name)
@@ -48,10 +54,26 @@ async def seed_demo(ctx: Context, *, ious: int = 300, seed: int = 7) -> bool:
         amount = Decimal(seeder.rng.randrange(100, 100_000)) / 100
         cid = await seeder.create(parties[issuer], parties[owner], currency, amount)
         owned.append((cid, issuer, owner))
-    await seeder.history(owned, parties)
+        steps.step()
+    await seeder.history(owned, parties, steps.step)
     await ctx.store.set_meta_once("demo_seeded", "1")
     log.info("demo ledger seeded: ledger end %d", ctx.store.ledger_end)
     return True
+
+
+class _Steps:
+    def __init__(self, progress: Progress | None, total: int) -> None:
+        self.progress = progress
+        self.total = total
+        self.done = 0
+        self.every = max(1, total // REPORTS)
+        if progress is not None:
+            progress(0, total)
+
+    def step(self) -> None:
+        self.done += 1
+        if self.progress is not None and (self.done % self.every == 0 or self.done == self.total):
+            self.progress(self.done, self.total)
 
 
 class _Seeder:
@@ -76,8 +98,9 @@ class _Seeder:
     async def exercise(self, party: str, template: str, cid: str, choice: str, argument: dict):
         return await self._submit([party], ExerciseCommand(template, cid, choice, argument))
 
-    async def history(self, owned: list[tuple[str, str, str]], parties: dict[str, str]) -> None:
-        """Walk a third of the Ious through the choices of the model."""
+    async def history(self, owned: list[tuple[str, str, str]], parties: dict[str, str],
+                      step: Callable[[], None]) -> None:
+        """Walk a third of the Ious through the choices of the model; `step` after each."""
         rng = self.rng
         rng.shuffle(owned)
         for cid, issuer, owner in owned[: len(owned) // 3]:
@@ -103,6 +126,7 @@ class _Seeder:
                                     {"newObserver": parties[rng.choice(others)]})
             else:  # Archive is controlled by all signatories
                 await self._submit([parties[issuer], parties[owner]], ExerciseCommand(IOU, cid, "Archive", {}))
+            step()
 
 
 def _created(update) -> list[str]:

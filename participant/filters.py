@@ -1,7 +1,8 @@
 """Event filters: which events a request sees, for which of its parties, and with or without created-event blobs.
 
-Resolved once per request from the wire `EventFormat`, then asked per contract or event: fast enough for the ACS
-stream, where it runs for every row.
+Resolved once per request from the wire `EventFormat` (or the `TransactionFormat` and `UpdateFormat` around it),
+then asked per contract or event: fast enough for the ACS stream, where it runs for every row. What a format needs
+of the caller's rights is decided here too, so that every endpoint taking one checks the same.
 """
 
 from __future__ import annotations
@@ -10,8 +11,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from participant import errors
-from participant.api import EventFormat
+from participant.api import (
+    CumulativeFilter,
+    EventFormat,
+    Filters,
+    IdentifierFilter,
+    TransactionFormat,
+    UpdateFormat,
+)
 from participant.engine import ids
+
+ACS_DELTA = "TRANSACTION_SHAPE_ACS_DELTA"
+LEDGER_EFFECTS = "TRANSACTION_SHAPE_LEDGER_EFFECTS"
 
 
 @dataclass
@@ -63,6 +74,98 @@ class EventFilter:
     @classmethod
     def wildcard_for(cls, parties: Iterable[str], verbose: bool = True) -> EventFilter:
         return cls({p: PartyFilter(wildcard=True) for p in parties}, None, verbose)
+
+
+def authorize(claims, event_filter: EventFilter) -> None:
+    """Reading through a filter needs read rights on each of its parties, and on any party for a filter of all."""
+    claims.require_read(event_filter.read_parties())
+    if event_filter.any_party is not None:
+        claims.require_read_any_party()
+
+
+@dataclass(frozen=True)
+class TransactionView:
+    """The transactions a request asks for: their shape and what each of its parties sees of them."""
+
+    shape: str
+    filter: EventFilter
+
+
+@dataclass(frozen=True)
+class UpdateView:
+    """What an `UpdateFormat` asks for. Each member is None when that kind of update is not wanted; empty
+    `topology_parties` means the topology events of every party."""
+
+    transactions: TransactionView | None
+    reassignments: EventFilter | None
+    topology_parties: tuple[str, ...] | None
+
+    def authorize(self, claims) -> None:
+        """The read rights of every part of the format, as Canton's `updateFormatClaims`."""
+        if self.transactions is not None:
+            authorize(claims, self.transactions.filter)
+        if self.reassignments is not None:
+            authorize(claims, self.reassignments)
+        if self.topology_parties is not None:
+            if self.topology_parties:
+                claims.require_read(self.topology_parties)
+            else:
+                claims.require_read_any_party()
+
+
+def resolve_transaction_format(transaction_format: TransactionFormat, registry) -> TransactionView:
+    if transaction_format.event_format is None:
+        raise errors.MISSING_FIELD("event_format", context={"field_name": "event_format"})
+    if transaction_format.transaction_shape == "TRANSACTION_SHAPE_UNSPECIFIED":
+        raise errors.MISSING_FIELD("transaction_shape", context={"field_name": "transaction_shape"})
+    return TransactionView(transaction_format.transaction_shape,
+                           resolve_event_format(transaction_format.event_format, registry))
+
+
+def resolve_update_format(update_format: UpdateFormat | None, registry) -> UpdateView:
+    if update_format is None:
+        raise errors.MISSING_FIELD("update_format", context={"field_name": "update_format"})
+    transactions = update_format.include_transactions
+    reassignments = update_format.include_reassignments
+    topology = update_format.include_topology_events
+    authorizations = None if topology is None else topology.include_participant_authorization_events
+    topology_parties = None
+    if authorizations is not None:
+        for party in authorizations.parties:
+            if not ids.is_party_id_string(party):
+                raise errors.INVALID_ARGUMENT(f"Invalid party: {party!r}")
+        topology_parties = tuple(authorizations.parties)
+    return UpdateView(
+        None if transactions is None else resolve_transaction_format(transactions, registry),
+        None if reassignments is None else resolve_event_format(reassignments, registry),
+        topology_parties,
+    )
+
+
+def update_format_or_legacy(given: UpdateFormat | None, legacy_filter, verbose: bool) -> UpdateFormat:
+    """The `UpdateFormat` of an update stream request: as given, or the one Canton (3.5) makes of the legacy
+    `filter` and `verbose`, ACS-delta transactions and reassignments through the same filter."""
+    fmt = format_or_legacy(given, legacy_filter, verbose, "update_format")
+    if isinstance(fmt, UpdateFormat):
+        return fmt
+    return UpdateFormat(include_transactions=TransactionFormat(event_format=fmt, transaction_shape=ACS_DELTA),
+                        include_reassignments=fmt)
+
+
+def transaction_format_or_parties(given: TransactionFormat | None, requesting_parties: list[str]) -> TransactionFormat:
+    """The format of a (deprecated) transaction lookup: as given, or the one Canton makes of its
+    `requestingParties`, every event of theirs in the ACS-delta shape. Exactly one of the two must be used."""
+    hint = "Please use either backwards compatible arguments (requesting_parties) or transaction_format"
+    if given is not None and requesting_parties:
+        raise errors.INVALID_ARGUMENT(f"Both transaction_format and requesting_parties are set. {hint} but not both.")
+    if given is not None:
+        return given
+    if not requesting_parties:
+        raise errors.INVALID_ARGUMENT(f"Either transaction_format or requesting_parties is required. {hint}.")
+    wildcard = Filters(cumulative=[CumulativeFilter(identifier_filter=IdentifierFilter.wildcard())])
+    return TransactionFormat(
+        event_format=EventFormat(filters_by_party=dict.fromkeys(requesting_parties, wildcard), verbose=True),
+        transaction_shape=ACS_DELTA)
 
 
 def format_or_legacy(given, legacy_filter, verbose: bool, name: str):

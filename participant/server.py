@@ -56,7 +56,11 @@ def build_verifier(settings: Settings, participant_id: str) -> TokenVerifier | N
     raise ValueError("no token verification configured: give --hs256-secret, --public-key, --jwks or --no-auth")
 
 
-def create_app(settings: Settings, on_ready: Callable[[Context], None] | None = None) -> Starlette:
+def create_app(settings: Settings, on_ready: Callable[[Context], None] | None = None,
+               on_seeding: Callable[[int, int], None] | None = None) -> Starlette:
+    """`on_seeding(done, total)` hears how far the demo seeding is; `on_ready(context)` is called once the database
+    is open and seeded, before the first request is served."""
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
         store = Store(settings.db)
@@ -77,7 +81,7 @@ def create_app(settings: Settings, on_ready: Callable[[Context], None] | None = 
             if settings.demo:
                 from participant.demo import seed_demo
 
-                await seed_demo(app.state.context)
+                await seed_demo(app.state.context, progress=on_seeding)
             if on_ready is not None:
                 on_ready(app.state.context)
             yield

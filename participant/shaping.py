@@ -10,12 +10,9 @@ import orjson
 
 from participant.blob import encode_blob
 from participant.engine.ledger import Contract, CreateNode, ExerciseNode, FetchNode
-from participant.filters import EventFilter, qualified_name
+from participant.filters import ACS_DELTA, EventFilter, TransactionView, qualified_name
 from participant.store.rows import ContractRow, UpdateRow
 from participant.timestamps import format_timestamp, parse_timestamp
-
-ACS_DELTA = "TRANSACTION_SHAPE_ACS_DELTA"
-LEDGER_EFFECTS = "TRANSACTION_SHAPE_LEDGER_EFFECTS"
 
 
 def _created(*, offset: int, node_id: int, contract_id: str, template_id: str, argument, key, key_hash: str | None,
@@ -163,6 +160,18 @@ def transaction(update: UpdateRow, shape: str, event_filter: EventFilter, *, sho
         "externalTransactionHash": None,
         "paidTrafficCost": None,
     }
+
+
+def visible_transaction(update: UpdateRow, view: TransactionView) -> dict | None:
+    """The JsTransaction of a stored update as a reader of the update service sees it, or None when none of its
+    events is visible through the view (the reader then sees no such transaction at all)."""
+    if update.kind != "transaction":
+        return None
+    event_filter = view.filter
+    # The command id is shown only to the submitting parties.
+    submitter = event_filter.any_party is not None or not event_filter.by_party.keys().isdisjoint(update.act_as)
+    tx = transaction(update, view.shape, event_filter, show_command_id=submitter)
+    return tx if tx["events"] else None
 
 
 def acs_delta_events(update: UpdateRow, event_filter: EventFilter) -> list[dict]:

@@ -227,6 +227,17 @@ COMPLETION = {"completionResponse": {"Completion": {"value": {
     "paidTrafficCost": 0,
 }}}}
 
+# A command that failed after it was accepted, as Canton reports it (this participant answers every failure at
+# submission, so only a Canton participant sends these). The spec types `valueDecoded` as text, as 3.4 printed it.
+ERROR_INFO = {"typeUrl": "type.googleapis.com/google.rpc.ErrorInfo", "value": "CiBMT0NBTF9WRVJESUNU",
+              "unknownFields": {"fields": {}}, "valueDecoded": 'reason: "LOCAL_VERDICT_LOCKED_CONTRACTS"'}
+FAILED_COMPLETION = {"completionResponse": {"Completion": {"value": {
+    **COMPLETION["completionResponse"]["Completion"]["value"],
+    "status": {"code": 10, "message": "LOCAL_VERDICT_LOCKED_CONTRACTS(2,0af76519): Rejected transaction is "
+                                     "referring to locked contracts", "details": [ERROR_INFO]},
+    "updateId": "",
+}}}}
+
 USER_REQUEST = {
     "user": {"id": "Alice", "primaryParty": ALICE, "isDeactivated": False, "identityProviderId": ""},
     "rights": [{"kind": {"CanActAs": {"value": {"party": ALICE}}, "CanReadAs": {"value": {"party": ALICE}}}}],
@@ -261,6 +272,7 @@ EXACT = [
                                            "archived": {"archivedEvent": ARCHIVED, "synchronizerId": SYNC}}),
     (api.ExercisedEvent, EXERCISED),
     (api.CompletionStreamResponse, COMPLETION),
+    (api.CompletionStreamResponse, FAILED_COMPLETION),
     (api.CompletionStreamResponse, {"completionResponse": {"OffsetCheckpoint": {"value": {
         "offset": 3, "synchronizerTimes": []}}}}),
     (api.SubmitAndWaitResponse, {"updateId": UPDATE_ID, "completionOffset": 14}),
@@ -356,6 +368,17 @@ def test_right_with_two_alternatives_keeps_the_first_alphabetically() -> None:
 @requires_spec
 def test_user_request_matches_spec_after_normalisation() -> None:
     validate("CreateUserRequest", api.CreateUserRequest.model_validate(USER_REQUEST))
+
+
+def test_a_failed_completion_reads_with_the_details_3_5_decodes() -> None:
+    """3.5 prints the well-known error details decoded as JSON objects, not as the spec's text."""
+    decoded = {"reason": "LOCAL_VERDICT_LOCKED_CONTRACTS", "domain": "", "metadata": {"category": "2"}}
+    payload = json.loads(json.dumps(FAILED_COMPLETION))
+    status = payload["completionResponse"]["Completion"]["value"]["status"]
+    status["details"][0]["valueDecoded"] = decoded
+    completion = api.CompletionStreamResponse.read(json.dumps(payload)).completion_response.value.value
+    assert completion.status.code == 10 and completion.update_id == ""
+    assert completion.status.details[0].value_decoded == decoded
 
 
 def test_canton_error_parses() -> None:
@@ -485,7 +508,7 @@ def test_spec_helper_accepts_nulls_only_for_optional_keys() -> None:
 @requires_spec
 def test_spec_helper_validates_responses_by_route() -> None:
     validate_response("GET", "/v2/state/ledger-end", 200, {"offset": 3})
-    validate_response("GET", "/v2/users/Alice", 200, EXACT[18][1])
+    validate_response("GET", "/v2/users/Alice", 200, next(p for c, p in EXACT if c is api.GetUserResponse))
     validate_response("GET", "/v2/parties/participant-id", 200, {"participantId": "participant1::1220ab"})
     validate_response("POST", "/v2/events/events-by-contract-id", 404, CANTON_ERROR)
     acs = [{"workflowId": "", "contractEntry": {"JsEmpty": {}}, "streamContinuationToken": ""}]

@@ -15,14 +15,16 @@ import jwt
 import pytest
 
 from tests.conftest import start_server
-from tests.spec import validate_response
+from tests.spec import REPO_ROOT, validate_response
 
 SCRIPT = Path(sys.executable).parent / "ledger-participant"
 
 
 def cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
     command = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "participant.cli"]
-    return subprocess.run([*command, *args], capture_output=True, text=True, timeout=timeout)
+    # The installed script runs the code of this tree, whichever tree it was installed from.
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")]))}
+    return subprocess.run([*command, *args], capture_output=True, text=True, timeout=timeout, env=env)
 
 
 def mint(*args: str) -> str:
@@ -66,9 +68,10 @@ def read_banner(server, timeout: float = 30) -> str:
 
 @pytest.mark.parametrize(("args", "flags"), [
     ((), ["serve", "token", "prune"]),
-    (("serve",), ["--db", "--host", "--port", "--hs256-secret", "--public-key", "--jwks", "--no-auth", "--demo",
-                  "--package", "--max-list-elements", "--max-body-bytes", "--quiet"]),
-    (("token",), ["--hs256-secret", "--db", "--user", "--ttl", "--audience"]),
+    (("serve",), ["--db", "--host", "--port", "--hs256-secret", "--hs256-secret-file", "--public-key", "--jwks",
+                  "--no-auth", "--demo", "--package", "--max-list-elements", "--max-body-bytes", "--quiet",
+                  "--port-file", "--announce", "--exit-on-stdin-eof"]),
+    (("token",), ["--hs256-secret", "--hs256-secret-file", "--db", "--user", "--ttl", "--audience"]),
     (("prune",), ["--db", "--up-to"]),
 ])
 def test_help(args, flags):

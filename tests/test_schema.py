@@ -7,6 +7,7 @@ import sqlite3
 import orjson
 import pytest
 
+from participant.store import sql
 from participant.store.rows import acs_event_json
 from participant.store.schema import MIGRATIONS, SCHEMA_VERSION, NewerSchemaError, migrate
 from participant.store.store import Store, connect
@@ -51,3 +52,16 @@ async def test_a_newer_schema_is_refused(tmp_path):
             await migrate(conn)
     finally:
         await conn.close()
+
+
+async def test_one_update_is_found_through_an_index(tmp_path):
+    db = tmp_path / "ledger.db"
+    async with Store(db):
+        pass
+    conn = sqlite3.connect(db)
+    try:
+        for statement in (sql.UPDATE_AT_OFFSET, sql.UPDATE_BY_ID):
+            plan = " ".join(row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {statement}", ("x",)))
+            assert plan.startswith("SEARCH updates USING"), plan
+    finally:
+        conn.close()

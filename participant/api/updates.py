@@ -10,13 +10,16 @@ from .base import Base64, Int32, Int64, Timestamp, Variant, WireModel, alt
 from .commands import JsTransaction
 from .common import Empty
 from .events import JsReassignmentEvent, OffsetCheckpoint, TraceContext
-from .filters import TransactionFilter, UpdateFormat
+from .filters import TransactionFilter, TransactionFormat, UpdateFormat
 
 __all__ = [
+    "GetTransactionByIdRequest",
+    "GetTransactionByOffsetRequest",
     "GetUpdateByIdRequest",
     "GetUpdateByOffsetRequest",
     "GetUpdatesPageRequest",
     "GetUpdatesRequest",
+    "JsGetTransactionResponse",
     "JsGetUpdateResponse",
     "JsGetUpdatesPageResponse",
     "JsGetUpdatesResponse",
@@ -68,6 +71,20 @@ class GetUpdateByIdRequest(WireModel):
 class GetUpdateByOffsetRequest(WireModel):
     offset: Int64 = 0
     update_format: UpdateFormat | None = None
+
+
+# The deprecated transaction lookups: either requestingParties (every event of theirs, ACS-delta shape) or a
+# transactionFormat, not both.
+class GetTransactionByIdRequest(WireModel):
+    update_id: str = ""
+    requesting_parties: list[str] = Field(default_factory=list)
+    transaction_format: TransactionFormat | None = None
+
+
+class GetTransactionByOffsetRequest(WireModel):
+    offset: Int64 = 0
+    requesting_parties: list[str] = Field(default_factory=list)
+    transaction_format: TransactionFormat | None = None
 
 
 # --- reassignments -----------------------------------------------------------
@@ -188,6 +205,10 @@ class JsGetUpdatesResponse(WireModel):
 
 class JsGetUpdateResponse(WireModel):
     update: Update | None = None
+
+
+class JsGetTransactionResponse(WireModel):
+    transaction: JsTransaction
 
 
 class JsGetUpdatesPageResponse(WireModel):

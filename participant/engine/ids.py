@@ -62,6 +62,11 @@ def is_user_id_string(text: object) -> bool:
     return isinstance(text, str) and _USER_ID_STRING.fullmatch(text) is not None
 
 
+def is_update_id(text: object) -> bool:
+    """A SHA-256 multihash in hex, as Canton's update ids are (and ours)."""
+    return isinstance(text, str) and _FINGERPRINT.fullmatch(text) is not None
+
+
 def is_contract_id(text: object) -> bool:
     return isinstance(text, str) and _CONTRACT_ID.fullmatch(text) is not None
 

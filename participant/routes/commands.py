@@ -7,13 +7,13 @@ from datetime import timedelta
 from starlette.requests import Request
 from starlette.routing import Route
 
-from participant import errors, shaping
+from participant import errors, offsets, shaping
 from participant.api import CompletionStreamRequest, JsCommands, JsSubmitAndWaitForTransactionRequest
 from participant.auth import Claims
 from participant.disclosure import disclosed_contracts
 from participant.engine import ids
 from participant.engine import ledger as internal
-from participant.filters import EventFilter, resolve_event_format
+from participant.filters import ACS_DELTA, EventFilter, TransactionView, authorize, resolve_transaction_format
 from participant.ledger import CommandMeta, Deduplication
 from participant.routes._http import Context, claims, context, decode, json, list_limit
 from participant.timestamps import format_timestamp, parse_timestamp
@@ -126,29 +126,22 @@ async def _submit(request: Request, cmds: JsCommands, c: Claims):
     return await ctx.ledger.submit(submission, meta)
 
 
-def transaction_filter(ctx: Context, req: JsSubmitAndWaitForTransactionRequest, c: Claims) -> tuple[str, EventFilter]:
-    fmt = req.transaction_format
-    if fmt is None:  # the default of the service description
+def transaction_view(ctx: Context, req: JsSubmitAndWaitForTransactionRequest, c: Claims) -> TransactionView:
+    if req.transaction_format is None:  # the default of the service description
         parties = [*req.commands.act_as, *req.commands.read_as]
-        return shaping.ACS_DELTA, EventFilter.wildcard_for(parties, verbose=True)
-    if fmt.event_format is None:
-        raise errors.MISSING_FIELD("event_format", context={"field_name": "event_format"})
-    if fmt.transaction_shape == "TRANSACTION_SHAPE_UNSPECIFIED":
-        raise errors.MISSING_FIELD("transaction_shape", context={"field_name": "transaction_shape"})
-    event_filter = resolve_event_format(fmt.event_format, ctx.registry)
-    c.require_read(event_filter.read_parties())
-    if event_filter.any_party is not None:
-        c.require_read_any_party()
-    return fmt.transaction_shape, event_filter
+        return TransactionView(ACS_DELTA, EventFilter.wildcard_for(parties, verbose=True))
+    view = resolve_transaction_format(req.transaction_format, ctx.registry)
+    authorize(c, view.filter)
+    return view
 
 
 async def submit_and_wait_for_transaction(request: Request):
     ctx = context(request)
     req = await decode(request, JsSubmitAndWaitForTransactionRequest)
     c = await claims(request)
-    shape, event_filter = transaction_filter(ctx, req, c)
+    view = transaction_view(ctx, req, c)
     update = await _submit(request, req.commands, c)
-    return json({"transaction": shaping.transaction(update, shape, event_filter, show_command_id=True)})
+    return json({"transaction": shaping.transaction(update, view.shape, view.filter, show_command_id=True)})
 
 
 async def submit_and_wait(request: Request):
@@ -173,11 +166,8 @@ async def completions(request: Request):
     parties = set(_parties(req.parties, "parties"))
     user_id = req.user_id if c.read_as_any_party and req.user_id else c.resolve_user_id(req.user_id)
     c.require_read(sorted(parties))
-    if req.begin_exclusive < 0:
-        raise errors.NEGATIVE_OFFSET(f"begin_exclusive must not be negative, got {req.begin_exclusive}")
-    if req.begin_exclusive > ctx.store.ledger_end:
-        raise errors.OFFSET_AFTER_LEDGER_END(
-            f"Begin offset ({req.begin_exclusive}) is after ledger end ({ctx.store.ledger_end})")
+    offsets.require_non_negative(req.begin_exclusive, "begin_exclusive")
+    offsets.require_not_after_end("Begin", req.begin_exclusive, ctx.store.ledger_end)
     pruned = await ctx.store.pruned_offset()
     if req.begin_exclusive < pruned:
         raise errors.PARTICIPANT_PRUNED_DATA_ACCESSED(
@@ -199,6 +189,14 @@ async def completions(request: Request):
     return json(out)
 
 
+def _deduplication_period(stored: dict) -> dict:
+    """As Canton prints it: a protobuf Duration comes with its (empty) set of unknown fields."""
+    duration = stored.get("DeduplicationDuration")
+    if duration is None:
+        return stored
+    return {"DeduplicationDuration": {"value": {**duration["value"], "unknownFields": {"fields": {}}}}}
+
+
 def _completion(r) -> dict:
     return {"completionResponse": {"Completion": {"value": {
         "commandId": r.command_id,
@@ -207,7 +205,7 @@ def _completion(r) -> dict:
         "userId": r.user_id,
         "actAs": list(r.act_as),
         "submissionId": r.submission_id,
-        "deduplicationPeriod": r.dedup_period,
+        "deduplicationPeriod": _deduplication_period(r.dedup_period),
         "traceContext": None,
         "offset": r.offset,
         "synchronizerTime": {"synchronizerId": r.synchronizer_id, "recordTime": format_timestamp(r.record_time)},

@@ -5,10 +5,10 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.routing import Route
 
-from participant import acs, errors
+from participant import errors
 from participant.api import GetContractRequest, GetEventsByContractIdRequest
 from participant.engine import ids
-from participant.filters import qualified_name, resolve_event_format
+from participant.filters import authorize, qualified_name, resolve_event_format
 from participant.routes._http import claims, context, decode, json
 from participant.shaping import archived_event, created_event_of_row
 
@@ -50,7 +50,7 @@ async def events_by_contract_id(request: Request):
     if req.event_format is None:
         raise errors.MISSING_FIELD("event_format", context={"field_name": "event_format"})
     event_filter = resolve_event_format(req.event_format, ctx.registry)
-    acs.authorize_filter(await claims(request), event_filter)
+    authorize(await claims(request), event_filter)
     row = await ctx.store.contract(contract_id)
     witnesses = [] if row is None else event_filter.witnesses(
         row.stakeholders, row.package_name, qualified_name(row.template_id))

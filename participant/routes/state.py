@@ -13,6 +13,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from participant import acs, errors
 from participant.api import GetActiveContractsPageRequest, GetActiveContractsRequest
 from participant.auth.authenticator import WS_AUTH_SUBPROTOCOL
+from participant.filters import authorize, resolve_event_format
 from participant.routes._http import claims, context, decode, decode_bytes, json, list_limit
 
 log = logging.getLogger(__name__)
@@ -26,7 +27,7 @@ async def active_contracts(request: Request):
     limits = list_limit(request)
     req = await decode(request, GetActiveContractsRequest)
     event_filter, event_format = acs.event_filter_of_request(req, ctx.registry)
-    acs.authorize_filter(await claims(request), event_filter)
+    authorize(await claims(request), event_filter)
     await acs.check_offset(ctx.store, req.active_at_offset)
     checksum = acs.format_checksum(ctx.identity.participant_id, req.active_at_offset, event_format)
     after = acs.resume_after(req.stream_continuation_token, checksum)
@@ -82,8 +83,8 @@ async def active_contracts_page(request: Request):
         raise errors.INVALID_ARGUMENT(f"Requested page size must be positive, but got {size}")
     if size > MAX_PAGE_SIZE:
         raise errors.INVALID_ARGUMENT(f"Requested page size must not exceed {MAX_PAGE_SIZE}, but got {size}")
-    event_filter = acs.resolve_event_format(req.event_format, ctx.registry)
-    acs.authorize_filter(await claims(request), event_filter)
+    event_filter = resolve_event_format(req.event_format, ctx.registry)
+    authorize(await claims(request), event_filter)
     checksum = acs.format_checksum(ctx.identity.participant_id, req.active_at_offset, req.event_format)
     if req.page_token:
         position = acs.Position.decode(req.page_token, "page_token")
@@ -126,7 +127,7 @@ async def active_contracts_stream(websocket: WebSocket):
             raise errors.INVALID_ARGUMENT(e.text) from None
         claims_ = await ctx.authenticator.claims_for_websocket(websocket.headers)
         event_filter, event_format = acs.event_filter_of_request(req, ctx.registry)
-        acs.authorize_filter(claims_, event_filter)
+        authorize(claims_, event_filter)
         await acs.check_offset(ctx.store, req.active_at_offset)
         checksum = acs.format_checksum(ctx.identity.participant_id, req.active_at_offset, event_format)
         after = acs.resume_after(req.stream_continuation_token, checksum)

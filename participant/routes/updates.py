@@ -1,56 +1,49 @@
-"""Update service, list form: the transactions between two offsets, in ACS-delta or ledger-effects shape."""
+"""Update service: the transactions between two offsets (list form), and one update looked up by offset or id."""
 
 from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.routing import Route
 
-from participant import errors, shaping
-from participant.api import EventFormat, GetUpdatesRequest
-from participant.filters import EventFilter, format_or_legacy, resolve_event_format
-from participant.routes._http import claims, context, decode, json, list_limit
+from participant import errors, offsets, shaping
+from participant.api import (
+    GetTransactionByIdRequest,
+    GetTransactionByOffsetRequest,
+    GetUpdateByIdRequest,
+    GetUpdateByOffsetRequest,
+    GetUpdatesRequest,
+)
+from participant.auth import Claims
+from participant.engine import ids
+from participant.filters import (
+    TransactionView,
+    authorize,
+    resolve_transaction_format,
+    resolve_update_format,
+    transaction_format_or_parties,
+    update_format_or_legacy,
+)
+from participant.routes._http import Context, claims, context, decode, json, list_limit
 
 STORE_PAGE = 500
-
-
-def _format(req: GetUpdatesRequest, registry) -> tuple[str, EventFilter] | None:
-    """The transaction shape and filter of the request (None when it asks for no transactions)."""
-    fmt = format_or_legacy(req.update_format, req.filter, req.verbose, "update_format")
-    if isinstance(fmt, EventFormat):  # the legacy filter: 3.5 answers ACS_DELTA transactions for it
-        return shaping.ACS_DELTA, resolve_event_format(fmt, registry)
-    tf = fmt.include_transactions
-    if tf is None:
-        return None
-    if tf.event_format is None:
-        raise errors.MISSING_FIELD("event_format", context={"field_name": "event_format"})
-    if tf.transaction_shape == "TRANSACTION_SHAPE_UNSPECIFIED":
-        raise errors.MISSING_FIELD("transaction_shape", context={"field_name": "transaction_shape"})
-    return tf.transaction_shape, resolve_event_format(tf.event_format, registry)
 
 
 async def updates(request: Request):
     ctx = context(request)
     limits = list_limit(request)
     req = await decode(request, GetUpdatesRequest)
-    fmt = _format(req, ctx.registry)
-    c = await claims(request)
-    if fmt is not None:
-        c.require_read(fmt[1].read_parties())
-        if fmt[1].any_party is not None:
-            c.require_read_any_party()
+    view = resolve_update_format(update_format_or_legacy(req.update_format, req.filter, req.verbose), ctx.registry)
+    view.authorize(await claims(request))
     store = ctx.store
-    if req.begin_exclusive < 0:
-        raise errors.NEGATIVE_OFFSET(f"begin_exclusive must not be negative, got {req.begin_exclusive}")
-    if req.end_inclusive is not None and req.end_inclusive <= 0:
-        raise errors.NON_POSITIVE_OFFSET(f"end_inclusive must be positive, got {req.end_inclusive}")
-    if req.descending_order and req.end_inclusive is None:
+    offsets.require_non_negative(req.begin_exclusive, "begin_exclusive")
+    if req.end_inclusive is not None:
+        offsets.require_positive(req.end_inclusive, "end_inclusive",
+                                 offsets.POSITIVE if req.descending_order else offsets.POSITIVE_OR_ABSENT)
+    elif req.descending_order:
         raise errors.DESCENDING_ORDER_MISSING_END("end_inclusive is not provided when descending_order is true")
-    if req.begin_exclusive > store.ledger_end:
-        raise errors.OFFSET_AFTER_LEDGER_END(
-            f"Begin offset ({req.begin_exclusive}) is after ledger end ({store.ledger_end})")
+    offsets.require_not_after_end("Begin", req.begin_exclusive, store.ledger_end)
     end = store.ledger_end if req.end_inclusive is None else req.end_inclusive
-    if end > store.ledger_end:
-        raise errors.OFFSET_AFTER_LEDGER_END(f"End offset ({end}) is after ledger end ({store.ledger_end})")
+    offsets.require_not_after_end("End", end, store.ledger_end)
     if req.begin_exclusive > end:
         raise errors.INVALID_ARGUMENT(
             f"begin_exclusive ({req.begin_exclusive}) is after end_inclusive ({end})")
@@ -63,15 +56,14 @@ async def updates(request: Request):
     take = limits.take
     out: list[dict] = []
     after = req.begin_exclusive
-    while fmt is not None and len(out) < take and after < end:
+    while view.transactions is not None and len(out) < take and after < end:
         rows = await store.updates(after, end, STORE_PAGE)
         if not rows:
             break
         for update in rows:
             after = update.offset
-            shape, event_filter = fmt
-            tx = shaping.transaction(update, shape, event_filter, show_command_id=_submitter_sees(update, event_filter))
-            if tx["events"]:
+            tx = shaping.visible_transaction(update, view.transactions)
+            if tx is not None:
                 out.append({"update": {"Transaction": {"value": tx}}})
                 if len(out) >= take:
                     break
@@ -81,9 +73,83 @@ async def updates(request: Request):
     return json(out)
 
 
-def _submitter_sees(update, event_filter: EventFilter) -> bool:
-    """The command id is shown only to the submitting parties."""
-    return event_filter.any_party is not None or bool(set(update.act_as) & set(event_filter.by_party))
+# --- one update, by offset or by id (Canton's deprecated transaction lookups are the same with another format)
+
+def _require_update_id(update_id: str) -> str:
+    if not update_id:
+        raise errors.MISSING_FIELD("update_id", context={"field_name": "update_id"})
+    if not ids.is_update_id(update_id):
+        raise errors.INVALID_ARGUMENT(f"Invalid update id {update_id!r}: expected a SHA-256 multihash in hex")
+    return update_id
 
 
-routes = [Route("/v2/updates", updates, methods=["POST"])]
+async def _find(ctx: Context, key: int | str, view: TransactionView | None) -> dict:
+    """The transaction at an offset (int) or with an update id (str) as the view shows it. No such update, no
+    transactions asked for, or none of its events visible (pruned history included) all answer the same."""
+    if isinstance(key, int):
+        update, resource = await ctx.store.update_at(key), ("OFFSET", str(key))
+    else:
+        update, resource = await ctx.store.update_by_id(key), ("UPDATE_ID", key)
+    tx = None if update is None or view is None else shaping.visible_transaction(update, view)
+    if tx is None:
+        raise errors.UPDATE_NOT_FOUND(resources=[resource])
+    return tx
+
+
+def _update_view(ctx: Context, c: Claims, req) -> TransactionView | None:
+    view = resolve_update_format(req.update_format, ctx.registry)
+    view.authorize(c)
+    return view.transactions
+
+
+def _transaction_view(ctx: Context, c: Claims, transaction_format) -> TransactionView:
+    view = resolve_transaction_format(transaction_format, ctx.registry)
+    authorize(c, view.filter)
+    return view
+
+
+async def update_by_offset(request: Request):
+    ctx = context(request)
+    req = await decode(request, GetUpdateByOffsetRequest)
+    c = await claims(request)
+    offsets.require_positive(req.offset, "offset")
+    tx = await _find(ctx, req.offset, _update_view(ctx, c, req))
+    return json({"update": {"Transaction": {"value": tx}}})
+
+
+async def update_by_id(request: Request):
+    ctx = context(request)
+    req = await decode(request, GetUpdateByIdRequest)
+    c = await claims(request)
+    _require_update_id(req.update_id)
+    tx = await _find(ctx, req.update_id, _update_view(ctx, c, req))
+    return json({"update": {"Transaction": {"value": tx}}})
+
+
+async def transaction_by_offset(request: Request):
+    ctx = context(request)
+    req = await decode(request, GetTransactionByOffsetRequest)
+    fmt = transaction_format_or_parties(req.transaction_format, req.requesting_parties)
+    c = await claims(request)
+    offsets.require_positive(req.offset, "offset")
+    tx = await _find(ctx, req.offset, _transaction_view(ctx, c, fmt))
+    return json({"transaction": tx})
+
+
+async def transaction_by_id(request: Request):
+    ctx = context(request)
+    req = await decode(request, GetTransactionByIdRequest)
+    fmt = transaction_format_or_parties(req.transaction_format, req.requesting_parties)
+    c = await claims(request)
+    _require_update_id(req.update_id)
+    tx = await _find(ctx, req.update_id, _transaction_view(ctx, c, fmt))
+    return json({"transaction": tx})
+
+
+routes = [
+    Route("/v2/updates", updates, methods=["POST"]),
+    Route("/v2/updates/update-by-offset", update_by_offset, methods=["POST"]),
+    Route("/v2/updates/update-by-id", update_by_id, methods=["POST"]),
+    Route("/v2/updates/transaction-by-offset", transaction_by_offset, methods=["POST"]),
+    Route("/v2/updates/transaction-by-id", transaction_by_id, methods=["POST"]),
+]

@@ -20,7 +20,8 @@ async def version(request: Request):
             "experimental": {"staticTime": {"supported": False}, "commandInspectionService": {"supported": False}},
             "userManagement": {"supported": True, "maxRightsPerUser": 1000, "maxUsersPageSize": 1000},
             "partyManagement": {"maxPartiesPageSize": 10000},
-            "offsetCheckpoint": {"maxOffsetCheckpointEmissionDelay": {"seconds": 75, "nanos": 0}},
+            "offsetCheckpoint": {"maxOffsetCheckpointEmissionDelay": {  # as Canton prints a protobuf Duration
+                "seconds": 75, "nanos": 0, "unknownFields": {"fields": {}}}},
             "packageFeature": {"maxVettedPackagesPageSize": 100},
         },
     })

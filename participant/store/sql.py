@@ -72,6 +72,8 @@ ACS_COUNT_OF_PARTIES = (
 UPDATES_RANGE = (
     f'SELECT {UPDATE_COLUMNS} FROM updates WHERE "offset" > ? AND "offset" <= ? ORDER BY "offset" LIMIT ?'
 )
+UPDATE_AT_OFFSET = f'SELECT {UPDATE_COLUMNS} FROM updates WHERE "offset" = ?'
+UPDATE_BY_ID = f"SELECT {UPDATE_COLUMNS} FROM updates WHERE update_id = ?"  # the UNIQUE constraint's index
 COMPLETIONS_RANGE = (
     f'SELECT {COMPLETION_COLUMNS} FROM completions WHERE "offset" > ? AND user_id = ? ORDER BY "offset" LIMIT ?'
 )

@@ -209,6 +209,14 @@ class Store:
         rows = await self._all(sql.UPDATES_RANGE, (begin_exclusive, end_inclusive, limit))
         return [UpdateRow.from_sql(r) for r in rows]
 
+    async def update_at(self, offset: int) -> UpdateRow | None:
+        row = await self._one(sql.UPDATE_AT_OFFSET, (offset,))
+        return None if row is None else UpdateRow.from_sql(row)
+
+    async def update_by_id(self, update_id: str) -> UpdateRow | None:
+        row = await self._one(sql.UPDATE_BY_ID, (update_id,))
+        return None if row is None else UpdateRow.from_sql(row)
+
     async def completions(self, begin_exclusive: int, user_id: str, limit: int) -> list[CompletionRow]:
         rows = await self._all(sql.COMPLETIONS_RANGE, (begin_exclusive, user_id, limit))
         return [

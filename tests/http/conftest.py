@@ -7,7 +7,7 @@ import pytest
 
 from participant.server import create_app
 from tests.conftest import Ledger, settings_for
-from tests.http.helpers import grant_read_any
+from tests.http.helpers import IOU, TRANSFER, created_cid, grant_read_any
 
 
 @pytest.fixture
@@ -44,3 +44,18 @@ async def duo(ledger, alice_bob) -> str:
     r = await ledger.post("/v2/users", {"user": {"id": "duo"}, "rights": rights})
     assert r.status_code == 200, r.text
     return "duo"
+
+
+@pytest.fixture
+async def history(ledger, alice_bob) -> dict:
+    """Alice creates an Iou and transfers it to Bob, who accepts; Bob creates one of his own."""
+    alice, bob = alice_bob
+    created = await ledger.create_iou(alice, alice, user="Alice")
+    r = await ledger.exercise(IOU, created_cid(created), "Iou_Transfer", {"newOwner": bob}, act_as=[alice],
+                              user="Alice")
+    transfer = r.json()["transaction"]
+    r = await ledger.exercise(TRANSFER, created_cid(transfer), "IouTransfer_Accept", {},
+                              act_as=[bob], user="Bob")
+    accept = r.json()["transaction"]
+    own = await ledger.create_iou(bob, bob, user="Bob")
+    return {"created": created, "transfer": transfer, "accept": accept, "own": own}

@@ -41,6 +41,11 @@ def transaction_format(*parties: str, shape: str = ACS_DELTA, **kw) -> dict:
     return {"eventFormat": event_format(*parties, **kw), "transactionShape": shape}
 
 
+def update_format(*parties: str, shape: str = ACS_DELTA, **kw) -> dict:
+    """Transactions only, in `shape`, through `event_format(*parties, **kw)`."""
+    return {"includeTransactions": transaction_format(*parties, shape=shape, **kw)}
+
+
 # -- commands --------------------------------------------------------------------------------------------------
 
 def iou_args(issuer: str, owner: str, amount: str = "100.0", currency: str = "USD",

@@ -5,21 +5,15 @@ from __future__ import annotations
 import pytest
 
 from tests.http.helpers import (
-    ACS_DELTA,
-    IOU,
     LEDGER_EFFECTS,
     assert_error,
-    created_cid,
     event_format,
     template,
     transaction_format,
+    update_format,
 )
 
 UPDATES = "/v2/updates"
-
-
-def update_format(*parties: str, shape: str = ACS_DELTA, **kw) -> dict:
-    return {"includeTransactions": transaction_format(*parties, shape=shape, **kw)}
 
 
 async def updates(ledger, body: dict, *, user: str, params: dict | None = None):
@@ -33,21 +27,6 @@ def transactions(r) -> list[dict]:
 
 def event_kinds(tx: dict) -> list[str]:
     return [next(iter(e)) for e in tx["events"]]
-
-
-@pytest.fixture
-async def history(ledger, alice_bob) -> dict:
-    """Alice creates an Iou and transfers it to Bob, who accepts; Bob creates one of his own."""
-    alice, bob = alice_bob
-    created = await ledger.create_iou(alice, alice, user="Alice")
-    r = await ledger.exercise(IOU, created_cid(created), "Iou_Transfer", {"newOwner": bob}, act_as=[alice],
-                              user="Alice")
-    transfer = r.json()["transaction"]
-    r = await ledger.exercise("#model-tests:Iou:IouTransfer", created_cid(transfer), "IouTransfer_Accept", {},
-                              act_as=[bob], user="Bob")
-    accept = r.json()["transaction"]
-    own = await ledger.create_iou(bob, bob, user="Bob")
-    return {"created": created, "transfer": transfer, "accept": accept, "own": own}
 
 
 async def test_acs_delta_updates_of_a_party(ledger, alice_bob, history):

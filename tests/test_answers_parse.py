@@ -1,0 +1,581 @@
+"""Every answer of every endpoint parses with the wire models a client reads it with (`participant.api`).
+
+Each 200 answer is read as a client reads it (`Model.read`: lenient) and strictly (`model_validate_json`), and
+dumping the strict model gives back exactly what the server sent: the model has every key the server prints and
+the server every key the model knows. Every JSON error body reads as a `JsCantonError` the same way. The answers
+are also checked against the official spec, by the `Ledger` helper, so where a model and the server disagree the
+spec decides. One real server serves the whole module; the requests run against the history built once below.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import pydantic
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+import participant.api as api
+from participant.api import WireModel
+from participant.routes import all_routes
+from tests.conftest import SECRET, Ledger, bearer, start_server, token
+from tests.http.helpers import (
+    IOU,
+    LEDGER_EFFECTS,
+    TRANSFER,
+    commands,
+    create,
+    event_format,
+    exercise,
+    iou_args,
+    template,
+    transaction_format,
+    update_format,
+)
+
+ACCOUNT = "#keyed-example:Accounts:Account"
+BANK = "#keyed-example:Accounts:Bank"
+TIMEOUT = 30  # seconds any one request or websocket conversation may take
+LIST_LIMIT = 3  # the server's list limit: small, so that the 413 answer is cheap to provoke
+
+EVERY_RIGHT = [
+    {"kind": {"CanActAs": {"value": {"party": "{alice}"}}}},
+    {"kind": {"CanReadAs": {"value": {"party": "{bob}"}}}},
+    {"kind": {"CanExecuteAs": {"value": {"party": "{alice}"}}}},
+    {"kind": {"CanReadAsAnyParty": {"value": {}}}},
+    {"kind": {"CanExecuteAsAnyParty": {"value": {}}}},
+    {"kind": {"ParticipantAdmin": {"value": {}}}},
+    {"kind": {"IdentityProviderAdmin": {"value": {}}}},
+]
+
+
+# --- reading an answer as a client does ----------------------------------------------------------------------
+
+def differences(got, sent, path: str = "") -> list[str]:
+    """Where two JSON values differ, as paths (more telling than pytest's diff of two large dicts)."""
+    if isinstance(got, dict) and isinstance(sent, dict):
+        out = [f"{path}.{k}: {'dumped' if k in got else 'sent'} only" for k in set(got) ^ set(sent)]
+        for k in set(got) & set(sent):
+            out += differences(got[k], sent[k], f"{path}.{k}")
+        return out
+    if isinstance(got, list) and isinstance(sent, list) and len(got) == len(sent):
+        return [d for i, (g, s) in enumerate(zip(got, sent, strict=True)) for d in differences(g, s, f"{path}[{i}]")]
+    return [] if got == sent and type(got) is type(sent) else [f"{path}: dumped {got!r}, sent {sent!r}"]
+
+
+def read_exactly(model: type[WireModel], item) -> WireModel:
+    """Lenient and strict reads agree, and the strict model dumps back to the very JSON it was read from."""
+    text = json.dumps(item)
+    lenient = model.read(text)
+    strict = model.model_validate_json(text)
+    assert lenient == strict, (lenient, strict)
+    assert differences(json.loads(strict.model_dump_json()), item) == []
+    return strict
+
+
+def read_answer(model: type[WireModel], r: httpx.Response, *, each: bool = False) -> list[WireModel]:
+    assert r.status_code == 200, r.text
+    assert r.headers["content-type"].startswith("application/json"), r.headers
+    body = r.json()
+    if each:
+        assert isinstance(body, list) and body, body  # something to read
+        return [read_exactly(model, item) for item in body]
+    return [read_exactly(model, body)]
+
+
+def read_error(r: httpx.Response, status: int, code: str) -> api.JsCantonError:
+    assert r.status_code == status, (r.status_code, r.text)
+    assert r.headers["content-type"].startswith("application/json"), r.headers
+    error = read_exactly(api.JsCantonError, r.json())
+    assert error.code == code, error
+    return error
+
+
+# --- the history every request reads -------------------------------------------------------------------------
+
+@dataclass
+class World:
+    url: str
+    db: Path
+    alice: str = ""
+    bob: str = ""
+    ids: dict[str, str] = field(default_factory=dict)  # contract ids by name
+    txs: dict[str, dict] = field(default_factory=dict)  # transactions (ACS-delta, as submitted) by name
+    end: int = 0
+
+    def fill(self, template_: object) -> object:
+        """`{alice}`/`{bob}` in the strings of a JSON value, replaced by the parties."""
+        return json.loads(json.dumps(template_).replace("{alice}", self.alice).replace("{bob}", self.bob))
+
+
+def _submit(http: httpx.Client, user: str, cmds: dict, fmt: dict | None = None) -> dict:
+    body: dict = {"commands": cmds}
+    if fmt is not None:
+        body["transactionFormat"] = fmt
+    r = http.post("/v2/commands/submit-and-wait-for-transaction", json=body, headers=bearer(user))
+    assert r.status_code == 200, r.text
+    return r.json()["transaction"]
+
+
+def _created(tx: dict, index: int = 0) -> str:
+    return [e["CreatedEvent"]["contractId"] for e in tx["events"] if "CreatedEvent" in e][index]
+
+
+def _build(w: World, http: httpx.Client) -> None:
+    admin = bearer("participant_admin")
+    for name in ("Alice", "Bob"):
+        r = http.post("/v2/parties", json={"partyIdHint": name, "localMetadata": {
+            "resourceVersion": "", "annotations": {"team": name.lower()}}}, headers=admin)
+        assert r.status_code == 200, r.text
+        party = r.json()["partyDetails"]["party"]
+        rights = [{"kind": {"CanActAs": {"value": {"party": party}}}}]
+        r = http.post("/v2/users", json={"user": {"id": name, "primaryParty": party}, "rights": rights},
+                      headers=admin)
+        assert r.status_code == 200, r.text
+        setattr(w, name.lower(), party)
+    r = http.post("/v2/users", json={"user": {"id": "auditor"}, "rights": [
+        {"kind": {"CanReadAsAnyParty": {"value": {}}}}]}, headers=admin)
+    assert r.status_code == 200, r.text
+    a, b = w.alice, w.bob
+    blob = transaction_format(a, filters=[template(IOU, blob=True)])
+    w.txs["shared"] = _submit(http, "Alice", commands([a], create(iou_args(a, a, "10.0", observers=[b]))), blob)
+    w.ids["shared"] = _created(w.txs["shared"])
+    w.txs["offer"] = _submit(http, "Alice", commands([a], exercise(w.ids["shared"], "Iou_Transfer", {"newOwner": b})))
+    w.ids["offer"] = _created(w.txs["offer"])
+    w.txs["accept"] = _submit(http, "Bob", commands([b], exercise(w.ids["offer"], "IouTransfer_Accept",
+                                                                  template_id=TRANSFER)))
+    w.ids["bobs"] = _created(w.txs["accept"])
+    w.txs["mine"] = _submit(http, "Alice", commands([a], create(iou_args(a, a, "7.5", "CHF"))))
+    w.ids["mine"] = _created(w.txs["mine"])
+    for amount in ("1.0", "2.0", "3.0"):  # more than the list limit, for the websocket
+        _submit(http, "Alice", commands([a], create(iou_args(a, a, amount, "EUR"))))
+    # A non-consuming choice, and one whose body fetches and archives (nested exercises in ledger effects).
+    w.txs["check"] = _submit(http, "Alice", commands([a], exercise(w.ids["mine"], "DateCheckAddDays",
+                                                                   {"payload": "2026-01-31"})))
+    split = _submit(http, "Alice", commands([a], exercise(w.ids["mine"], "Iou_Split", {"splitAmount": "2.5"})))
+    w.txs["merge"] = _submit(http, "Alice", commands([a], exercise(_created(split, 0), "Iou_Merge",
+                                                                   {"otherCid": _created(split, 1)})))
+    w.ids["merged"] = _created(w.txs["merge"])
+    # A contract with a key, an enum and an optional variant.
+    bank = _submit(http, "Alice", commands([a], create({"bank": a, "customer": a}, BANK)))
+    w.txs["account"] = _submit(http, "Alice", commands([a], exercise(_created(bank), "Open", {"label": "main"},
+                                                                     template_id=BANK)))
+    w.ids["account"] = next(e["CreatedEvent"]["contractId"] for e in w.txs["account"]["events"]
+                            if "CreatedEvent" in e and e["CreatedEvent"]["contractKey"] is not None)
+    # A user with metadata and every kind of right.
+    r = http.post("/v2/users", headers=admin, json={
+        "user": {"id": "everything", "primaryParty": a, "isDeactivated": False, "identityProviderId": "",
+                 "metadata": {"resourceVersion": "", "annotations": {"desk": "rates", "floor": "3"}}},
+        "rights": w.fill(EVERY_RIGHT)})
+    assert r.status_code == 200, r.text
+    w.end = http.get("/v2/state/ledger-end", headers=admin).json()["offset"]
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    db = tmp_path_factory.mktemp("answers") / "ledger.db"
+    server = start_server(db, "--hs256-secret", SECRET, "--max-list-elements", str(LIST_LIMIT),
+                          "--package", "participant.models.keyed")
+    try:
+        w = World(server.url, db)
+        with httpx.Client(base_url=server.url, timeout=TIMEOUT) as http:
+            _build(w, http)
+        yield w
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+async def ledger(world):
+    async with httpx.AsyncClient(base_url=world.url, timeout=TIMEOUT) as http:
+        yield Ledger(http)
+
+
+# --- the 200 answers: one case per endpoint and interesting shape -------------------------------------------
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    method: str
+    route: str  # as routed, e.g. /v2/users/{user_id}
+    model: type[WireModel]
+    request: Callable[[World], dict]  # keyword arguments of `Ledger.call`: path, json, params, user
+    each: bool = False  # a JSON array of `model`
+    check: Callable[[World, list], None] | None = None
+
+
+def _acs(w: World, party: str, **fmt) -> dict:
+    return {"activeAtOffset": w.end, "eventFormat": event_format(party, **fmt)}
+
+
+def _kinds(tx) -> list[str]:
+    return [e.tag for e in tx.events]
+
+
+def _check_blob(w: World, entries: list) -> None:
+    events = [e.contract_entry.value.created_event for e in entries]
+    assert any(ev.created_event_blob for ev in events)
+
+
+def _check_keyed(w: World, answers: list) -> None:
+    (answer,) = answers
+    event = answer.created_event
+    assert event.contract_key == {"_1": w.alice, "_2": "main"} and event.contract_key_hash
+    assert event.create_argument["kind"] == "Checking"
+
+
+def _check_shapes(kinds: list[str]) -> Callable[[World, list], None]:
+    def check(w: World, answers: list) -> None:
+        (answer,) = answers
+        tx = answer.transaction if hasattr(answer, "transaction") else answer.update.value.value
+        assert _kinds(tx) == kinds, _kinds(tx)
+    return check
+
+
+def _check_rights(w: World, answers: list) -> None:
+    (answer,) = answers
+    rights = getattr(answer, "rights", None) or getattr(answer, "newly_granted_rights", None) or \
+        answer.newly_revoked_rights
+    assert {r.kind.tag for r in rights} >= {"CanActAs", "CanReadAs", "CanExecuteAs", "CanReadAsAnyParty",
+                                            "CanExecuteAsAnyParty", "ParticipantAdmin", "IdentityProviderAdmin"}
+
+
+def _check_metadata(w: World, answers: list) -> None:
+    (answer,) = answers
+    assert answer.user.metadata.annotations == {"desk": "rates", "floor": "3"}
+
+
+def _submit_case(w: World, cmd: dict, fmt: dict | None = None) -> dict:
+    body: dict = {"commands": commands([w.alice], cmd)}
+    if fmt is not None:
+        body["transactionFormat"] = fmt
+    return {"path": "/v2/commands/submit-and-wait-for-transaction", "json": body, "user": "Alice"}
+
+
+def _grant(w: World, path_user: str) -> dict:
+    return {"path": f"/v2/users/{path_user}/rights", "user": "participant_admin",
+            "json": {"userId": path_user, "rights": w.fill(EVERY_RIGHT), "identityProviderId": ""}}
+
+
+def _fresh_user(w: World, rights: list | None = None) -> str:
+    """A user of its own for a case that changes users, so that cases stay independent (every right unless told)."""
+    user_id = f"u-{os.urandom(4).hex()}"
+    rights = w.fill(EVERY_RIGHT) if rights is None else rights
+    r = httpx.post(f"{w.url}/v2/users", json={"user": {"id": user_id}, "rights": rights},
+                   headers=bearer("participant_admin"), timeout=TIMEOUT)
+    assert r.status_code == 200, r.text
+    return user_id
+
+
+CASES = [
+    # state
+    Case("acs", "POST", "/v2/state/active-contracts", api.JsGetActiveContractsResponse,
+         lambda w: {"path": "/v2/state/active-contracts", "json": _acs(w, w.alice), "user": "Alice",
+                    "params": {"limit": LIST_LIMIT}}, each=True),
+    Case("acs-with-blobs", "POST", "/v2/state/active-contracts", api.JsGetActiveContractsResponse,
+         lambda w: {"path": "/v2/state/active-contracts", "user": "Alice", "params": {"limit": LIST_LIMIT},
+                    "json": _acs(w, w.alice, filters=[template(IOU, blob=True)])}, each=True, check=_check_blob),
+    Case("acs-page", "GET", "/v2/state/active-contracts-page", api.JsGetActiveContractsPageResponse,
+         lambda w: {"path": "/v2/state/active-contracts-page", "user": "Alice",
+                    "json": {"eventFormat": event_format(w.alice), "maxPageSize": 2}}),
+    Case("ledger-end", "GET", "/v2/state/ledger-end", api.GetLedgerEndResponse,
+         lambda w: {"path": "/v2/state/ledger-end", "user": "Alice"}),
+    Case("pruned-offsets", "GET", "/v2/state/latest-pruned-offsets", api.GetLatestPrunedOffsetsResponse,
+         lambda w: {"path": "/v2/state/latest-pruned-offsets", "user": "Alice"}),
+    Case("synchronizers", "GET", "/v2/state/connected-synchronizers", api.GetConnectedSynchronizersResponse,
+         lambda w: {"path": "/v2/state/connected-synchronizers", "user": "Alice", "params": {"party": w.alice}}),
+    # commands
+    Case("submit-create", "POST", "/v2/commands/submit-and-wait-for-transaction",
+         api.JsSubmitAndWaitForTransactionResponse, lambda w: _submit_case(w, create(iou_args(w.alice, w.alice))),
+         check=_check_shapes(["CreatedEvent"])),
+    Case("submit-ledger-effects", "POST", "/v2/commands/submit-and-wait-for-transaction",
+         api.JsSubmitAndWaitForTransactionResponse,
+         lambda w: _submit_case(w, {"CreateAndExerciseCommand": {
+             "templateId": IOU, "createArguments": iou_args(w.alice, w.alice), "choice": "Iou_Split",
+             "choiceArgument": {"splitAmount": "40.0"}}}, transaction_format(w.alice, shape=LEDGER_EFFECTS)),
+         check=_check_shapes(["CreatedEvent", "ExercisedEvent", "CreatedEvent", "CreatedEvent"])),
+    Case("submit-and-wait", "POST", "/v2/commands/submit-and-wait", api.SubmitAndWaitResponse,
+         lambda w: {"path": "/v2/commands/submit-and-wait", "user": "Alice",
+                    "json": commands([w.alice], create(iou_args(w.alice, w.alice)))}),
+    Case("submit-async", "POST", "/v2/commands/async/submit", api.SubmitResponse,
+         lambda w: {"path": "/v2/commands/async/submit", "user": "Alice",
+                    "json": commands([w.alice], create(iou_args(w.alice, w.alice)))}),
+    Case("completions", "POST", "/v2/commands/completions", api.CompletionStreamResponse,
+         lambda w: {"path": "/v2/commands/completions", "user": "Alice", "params": {"limit": LIST_LIMIT},
+                    "json": {"userId": "Alice", "parties": [w.alice], "beginExclusive": 0}}, each=True),
+    # contracts and events
+    Case("contract-by-id", "POST", "/v2/contracts/contract-by-id", api.GetContractResponse,
+         lambda w: {"path": "/v2/contracts/contract-by-id", "user": "Alice",
+                    "json": {"contractId": w.ids["account"], "queryingParties": [w.alice]}}, check=_check_keyed),
+    Case("events-archived", "POST", "/v2/events/events-by-contract-id", api.JsGetEventsByContractIdResponse,
+         lambda w: {"path": "/v2/events/events-by-contract-id", "user": "Bob",
+                    "json": {"contractId": w.ids["shared"], "eventFormat": event_format(w.bob)}},
+         check=lambda w, a: a[0].archived is not None),
+    Case("events-active", "POST", "/v2/events/events-by-contract-id", api.JsGetEventsByContractIdResponse,
+         lambda w: {"path": "/v2/events/events-by-contract-id", "user": "Bob",
+                    "json": {"contractId": w.ids["bobs"], "eventFormat": event_format(w.bob)}},
+         check=lambda w, a: a[0].archived is None),
+    # updates
+    Case("updates-acs-delta", "POST", "/v2/updates", api.JsGetUpdatesResponse,
+         lambda w: {"path": "/v2/updates", "user": "Bob", "params": {"limit": LIST_LIMIT},
+                    "json": {"beginExclusive": 0, "updateFormat": update_format(w.bob)}}, each=True),
+    Case("updates-ledger-effects", "POST", "/v2/updates", api.JsGetUpdatesResponse,
+         lambda w: {"path": "/v2/updates", "user": "Alice", "params": {"limit": LIST_LIMIT},
+                    "json": {"beginExclusive": w.txs["check"]["offset"] - 1,
+                             "updateFormat": update_format(w.alice, shape=LEDGER_EFFECTS)}}, each=True),
+    Case("update-by-offset", "POST", "/v2/updates/update-by-offset", api.JsGetUpdateResponse,
+         lambda w: {"path": "/v2/updates/update-by-offset", "user": "Alice",
+                    "json": {"offset": w.txs["merge"]["offset"],
+                             "updateFormat": update_format(w.alice, shape=LEDGER_EFFECTS)}},
+         check=_check_shapes(["ExercisedEvent", "ExercisedEvent", "CreatedEvent"])),
+    Case("update-by-id", "POST", "/v2/updates/update-by-id", api.JsGetUpdateResponse,
+         lambda w: {"path": "/v2/updates/update-by-id", "user": "Bob",
+                    "json": {"updateId": w.txs["accept"]["updateId"], "updateFormat": update_format(w.bob)}},
+         check=_check_shapes(["ArchivedEvent", "CreatedEvent"])),
+    Case("transaction-by-offset", "POST", "/v2/updates/transaction-by-offset", api.JsGetTransactionResponse,
+         lambda w: {"path": "/v2/updates/transaction-by-offset", "user": "Alice",
+                    "json": {"offset": w.txs["check"]["offset"],
+                             "transactionFormat": transaction_format(w.alice, shape=LEDGER_EFFECTS)}},
+         check=_check_shapes(["ExercisedEvent"])),
+    Case("transaction-by-id", "POST", "/v2/updates/transaction-by-id", api.JsGetTransactionResponse,
+         lambda w: {"path": "/v2/updates/transaction-by-id", "user": "Bob",
+                    "json": {"updateId": w.txs["offer"]["updateId"], "requestingParties": [w.bob]}},
+         check=_check_shapes(["ArchivedEvent", "CreatedEvent"])),  # Bob observes the Iou offered to him
+    # parties
+    Case("allocate-party", "POST", "/v2/parties", api.AllocatePartyResponse,
+         lambda w: {"path": "/v2/parties", "json": {"partyIdHint": f"P{os.urandom(4).hex()}", "localMetadata": {
+             "resourceVersion": "", "annotations": {"k": "v"}}}}),
+    Case("list-parties", "GET", "/v2/parties", api.ListKnownPartiesResponse,
+         lambda w: {"path": "/v2/parties", "params": {"pageSize": 1}},
+         check=lambda w, a: a[0].next_page_token != ""),
+    Case("participant-id", "GET", "/v2/parties/participant-id", api.GetParticipantIdResponse,
+         lambda w: {"path": "/v2/parties/participant-id", "user": "Bob"}),
+    Case("get-parties", "GET", "/v2/parties/{party}", api.GetPartiesResponse,
+         lambda w: {"path": f"/v2/parties/{w.alice}", "params": {"parties": w.bob}},
+         check=lambda w, a: len(a[0].party_details) == 2),
+    # users
+    Case("create-user", "POST", "/v2/users", api.CreateUserResponse,
+         lambda w: {"path": "/v2/users", "json": {"user": {
+             "id": f"new-{os.urandom(4).hex()}", "primaryParty": w.bob,
+             "metadata": {"resourceVersion": "", "annotations": {"desk": "rates", "floor": "3"}}},
+             "rights": w.fill(EVERY_RIGHT)}}, check=_check_metadata),
+    Case("list-users", "GET", "/v2/users", api.ListUsersResponse,
+         lambda w: {"path": "/v2/users", "params": {"pageSize": 2}}),
+    Case("authenticated-user", "GET", "/v2/authenticated-user", api.GetUserResponse,
+         lambda w: {"path": "/v2/authenticated-user", "user": "everything"}, check=_check_metadata),
+    Case("get-user", "GET", "/v2/users/{user_id}", api.GetUserResponse,
+         lambda w: {"path": "/v2/users/everything"}, check=_check_metadata),
+    Case("delete-user", "DELETE", "/v2/users/{user_id}", api.DeleteUserResponse,
+         lambda w: {"path": f"/v2/users/{_fresh_user(w)}"}),
+    Case("list-rights", "GET", "/v2/users/{user_id}/rights", api.ListUserRightsResponse,
+         lambda w: {"path": "/v2/users/everything/rights", "user": "everything"}, check=_check_rights),
+    Case("grant-rights", "POST", "/v2/users/{user_id}/rights", api.GrantUserRightsResponse,
+         lambda w: _grant(w, _fresh_user(w, rights=[])), check=_check_rights),
+    Case("revoke-rights", "PATCH", "/v2/users/{user_id}/rights", api.RevokeUserRightsResponse,
+         lambda w: _grant(w, _fresh_user(w)), check=_check_rights),
+    # version and packages
+    Case("version", "GET", "/v2/version", api.GetLedgerApiVersionResponse,
+         lambda w: {"path": "/v2/version", "user": None}),
+    Case("packages", "GET", "/v2/packages", api.ListPackagesResponse,
+         lambda w: {"path": "/v2/packages", "user": "Bob"}, check=lambda w, a: len(a[0].package_ids) == 2),
+    Case("package-status", "GET", "/v2/packages/{package_id}/status", api.GetPackageStatusResponse,
+         lambda w: {"path": f"/v2/packages/{w.txs['shared']['events'][0]['CreatedEvent']['templateId'].split(':')[0]}"
+                            "/status", "user": "Bob"},
+         check=lambda w, a: a[0].package_status == "PACKAGE_STATUS_REGISTERED"),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+async def test_every_answer_parses(world, ledger, case: Case):
+    kwargs = {"user": "participant_admin", **case.request(world)}
+    r = await ledger.call(case.method, kwargs.pop("path"), **kwargs)
+    answers = read_answer(case.model, r, each=case.each)
+    if case.check is not None:
+        assert case.check(world, answers) is not False
+
+
+async def test_the_transaction_shapes_read(world, ledger):
+    """Created, archived and exercised events, consuming or not, as the stream shows them to each party."""
+    a = world.alice
+    body = {"beginExclusive": 0, "endInclusive": world.end, "updateFormat": update_format(a, shape=LEDGER_EFFECTS)}
+    r = await ledger.post("/v2/updates", body, user="Alice")  # more than the list limit: refused
+    read_error(r, 413, "JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED")
+    seen: dict[str, set] = {}
+    for name, tx in world.txs.items():
+        for shape in ("TRANSACTION_SHAPE_ACS_DELTA", LEDGER_EFFECTS):
+            r = await ledger.post("/v2/updates/update-by-id", {
+                "updateId": tx["updateId"], "updateFormat": update_format(a, shape=shape)}, user="Alice")
+            if name == "check" and shape != LEDGER_EFFECTS:  # a non-consuming choice changes no contract
+                read_error(r, 404, "UPDATE_NOT_FOUND")
+                continue
+            (answer,) = read_answer(api.JsGetUpdateResponse, r)
+            for event in answer.update.value.value.events:
+                seen.setdefault(shape, set()).add((event.tag, getattr(event.value, "consuming", None)))
+    assert seen["TRANSACTION_SHAPE_ACS_DELTA"] == {("CreatedEvent", None), ("ArchivedEvent", None)}
+    assert seen[LEDGER_EFFECTS] == {("CreatedEvent", None), ("ExercisedEvent", True), ("ExercisedEvent", False)}
+
+
+# --- the websocket form of the ACS ------------------------------------------------------------------------------
+
+async def _converse(world: World, body: dict) -> list:
+    url = world.url.replace("http://", "ws://") + "/v2/state/active-contracts"
+    messages = []
+    async with asyncio.timeout(TIMEOUT), connect(url, subprotocols=[f"jwt.token.{token('Alice')}", "daml.ws.auth"],
+                                                 open_timeout=TIMEOUT, max_size=None) as ws:
+        await ws.send(json.dumps(body))
+        try:
+            while len(messages) < 1000:
+                messages.append(json.loads(await ws.recv()))
+        except ConnectionClosed:
+            pass
+    return messages
+
+
+async def test_websocket_messages_parse(world):
+    messages = await _converse(world, _acs(world, world.alice, filters=[template(IOU, blob=True)]))
+    assert len(messages) > LIST_LIMIT
+    entries = [read_exactly(api.JsGetActiveContractsResponse, m) for m in messages]
+    assert all(e.stream_continuation_token for e in entries)
+    (error,) = await _converse(world, {**_acs(world, world.alice), "activeAtOffset": world.end + 1000})
+    assert read_exactly(api.JsCantonError, error).code == "OFFSET_AFTER_LEDGER_END"
+
+
+# --- error answers: at least one per endpoint that has any -------------------------------------------------------
+
+@dataclass(frozen=True)
+class ErrorCase:
+    id: str
+    method: str
+    route: str
+    status: int
+    code: str
+    request: Callable[[World], dict]
+
+
+UNKNOWN_CID = "00" + "ab" * 32 + "ca12" + "1220" + "cd" * 32
+UNKNOWN_UPDATE = "1220" + "0" * 64
+
+ERROR_CASES = [
+    ErrorCase("acs-offset", "POST", "/v2/state/active-contracts", 400, "NEGATIVE_OFFSET",
+              lambda w: {"path": "/v2/state/active-contracts", "user": "Alice",
+                         "json": {**_acs(w, w.alice), "activeAtOffset": -1}}),
+    ErrorCase("acs-list-limit", "POST", "/v2/state/active-contracts", 413,
+              "JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED",
+              lambda w: {"path": "/v2/state/active-contracts", "user": "Alice", "json": _acs(w, w.alice)}),
+    ErrorCase("acs-page-format", "GET", "/v2/state/active-contracts-page", 400, "MISSING_FIELD",
+              lambda w: {"path": "/v2/state/active-contracts-page", "user": "Alice", "json": {}}),
+    ErrorCase("ledger-end-token", "GET", "/v2/state/ledger-end", 401, "NA",
+              lambda w: {"path": "/v2/state/ledger-end", "user": None}),
+    ErrorCase("pruned-offsets-token", "GET", "/v2/state/latest-pruned-offsets", 401, "NA",
+              lambda w: {"path": "/v2/state/latest-pruned-offsets", "user": None}),
+    ErrorCase("synchronizers-rights", "GET", "/v2/state/connected-synchronizers", 403, "NA",
+              lambda w: {"path": "/v2/state/connected-synchronizers", "user": "Bob", "params": {"party": w.alice}}),
+    ErrorCase("submit-unknown-contract", "POST", "/v2/commands/submit-and-wait-for-transaction", 404,
+              "CONTRACT_NOT_FOUND", lambda w: _submit_case(w, exercise(UNKNOWN_CID, "Iou_Settle"))),
+    ErrorCase("submit-ensure", "POST", "/v2/commands/submit-and-wait", 400, "UNHANDLED_EXCEPTION",
+              lambda w: {"path": "/v2/commands/submit-and-wait", "user": "Alice",
+                         "json": commands([w.alice], create(iou_args(w.alice, w.alice, "-1.0")))}),
+    ErrorCase("submit-duplicate", "POST", "/v2/commands/async/submit", 409, "DUPLICATE_COMMAND",
+              lambda w: {"path": "/v2/commands/async/submit", "user": "Alice",
+                         "json": commands([w.alice], create(iou_args(w.alice, w.alice)),
+                                          commandId=w.txs["mine"]["commandId"])}),
+    ErrorCase("completions-parties", "POST", "/v2/commands/completions", 400, "MISSING_FIELD",
+              lambda w: {"path": "/v2/commands/completions", "user": "Alice",
+                         "json": {"userId": "Alice", "parties": [], "beginExclusive": 0}}),
+    ErrorCase("contract-unknown", "POST", "/v2/contracts/contract-by-id", 404, "CONTRACT_PAYLOAD_NOT_FOUND",
+              lambda w: {"path": "/v2/contracts/contract-by-id", "user": "Alice",
+                         "json": {"contractId": UNKNOWN_CID, "queryingParties": [w.alice]}}),
+    ErrorCase("events-unknown", "POST", "/v2/events/events-by-contract-id", 404, "CONTRACT_EVENTS_NOT_FOUND",
+              lambda w: {"path": "/v2/events/events-by-contract-id", "user": "Alice",
+                         "json": {"contractId": UNKNOWN_CID, "eventFormat": event_format(w.alice)}}),
+    ErrorCase("updates-end", "POST", "/v2/updates", 400, "OFFSET_AFTER_LEDGER_END",
+              lambda w: {"path": "/v2/updates", "user": "Alice",
+                         "json": {"beginExclusive": 10**9, "updateFormat": update_format(w.alice)}}),
+    ErrorCase("update-by-offset", "POST", "/v2/updates/update-by-offset", 404, "UPDATE_NOT_FOUND",
+              lambda w: {"path": "/v2/updates/update-by-offset", "user": "Bob",
+                         "json": {"offset": w.txs["mine"]["offset"], "updateFormat": update_format(w.bob)}}),
+    ErrorCase("update-by-id", "POST", "/v2/updates/update-by-id", 404, "UPDATE_NOT_FOUND",
+              lambda w: {"path": "/v2/updates/update-by-id", "user": "Bob",
+                         "json": {"updateId": UNKNOWN_UPDATE, "updateFormat": update_format(w.bob)}}),
+    ErrorCase("transaction-by-offset", "POST", "/v2/updates/transaction-by-offset", 400, "NON_POSITIVE_OFFSET",
+              lambda w: {"path": "/v2/updates/transaction-by-offset", "user": "Bob",
+                         "json": {"offset": 0, "requestingParties": [w.bob]}}),
+    ErrorCase("transaction-by-id", "POST", "/v2/updates/transaction-by-id", 400, "INVALID_ARGUMENT",
+              lambda w: {"path": "/v2/updates/transaction-by-id", "user": "Bob",
+                         "json": {"updateId": UNKNOWN_UPDATE}}),
+    ErrorCase("allocate-rights", "POST", "/v2/parties", 403, "NA",
+              lambda w: {"path": "/v2/parties", "user": "Bob", "json": {"partyIdHint": "Mallory"}}),
+    ErrorCase("list-parties-rights", "GET", "/v2/parties", 403, "NA",
+              lambda w: {"path": "/v2/parties", "user": "Bob"}),
+    ErrorCase("participant-id-token", "GET", "/v2/parties/participant-id", 401, "NA",
+              lambda w: {"path": "/v2/parties/participant-id", "user": None,
+                         "headers": {"Authorization": "Bearer not.a.token"}}),
+    ErrorCase("get-parties-invalid", "GET", "/v2/parties/{party}", 400, "INVALID_ARGUMENT",
+              lambda w: {"path": "/v2/parties/not!a!party"}),
+    ErrorCase("create-user-exists", "POST", "/v2/users", 409, "USER_ALREADY_EXISTS",
+              lambda w: {"path": "/v2/users", "json": {"user": {"id": "Alice"}, "rights": []}}),
+    ErrorCase("list-users-rights", "GET", "/v2/users", 403, "NA", lambda w: {"path": "/v2/users", "user": "Bob"}),
+    ErrorCase("authenticated-user-unknown", "GET", "/v2/authenticated-user", 403, "NA",
+              lambda w: {"path": "/v2/authenticated-user", "user": "nobody-by-this-name"}),
+    ErrorCase("get-user-unknown", "GET", "/v2/users/{user_id}", 404, "USER_NOT_FOUND",
+              lambda w: {"path": "/v2/users/nobody-by-this-name"}),
+    ErrorCase("delete-user-unknown", "DELETE", "/v2/users/{user_id}", 404, "USER_NOT_FOUND",
+              lambda w: {"path": "/v2/users/nobody-by-this-name"}),
+    ErrorCase("list-rights-unknown", "GET", "/v2/users/{user_id}/rights", 404, "USER_NOT_FOUND",
+              lambda w: {"path": "/v2/users/nobody-by-this-name/rights"}),
+    ErrorCase("grant-unknown", "POST", "/v2/users/{user_id}/rights", 404, "USER_NOT_FOUND",
+              lambda w: _grant(w, "nobody-by-this-name")),
+    ErrorCase("revoke-unknown", "PATCH", "/v2/users/{user_id}/rights", 404, "USER_NOT_FOUND",
+              lambda w: _grant(w, "nobody-by-this-name")),
+    ErrorCase("packages-token", "GET", "/v2/packages", 401, "NA", lambda w: {"path": "/v2/packages", "user": None}),
+    ErrorCase("package-status-token", "GET", "/v2/packages/{package_id}/status", 401, "NA",
+              lambda w: {"path": "/v2/packages/abc/status", "user": None}),
+]
+
+TEXT_ANSWERS = {("GET", "/livez"), ("GET", "/readyz")}  # the health checks, read by test_health_checks
+WEBSOCKET = {("WEBSOCKET", "/v2/state/active-contracts")}  # read by test_websocket_messages_parse
+NO_TOKEN_NEEDED = {("GET", "/v2/version")}  # and nothing else to get wrong: no error answer
+
+
+@pytest.mark.parametrize("case", ERROR_CASES, ids=[c.id for c in ERROR_CASES])
+async def test_every_error_answer_parses(world, ledger, case: ErrorCase):
+    kwargs = {"user": "participant_admin", **case.request(world)}
+    r = await ledger.call(case.method, kwargs.pop("path"), **kwargs)
+    read_error(r, case.status, case.code)
+
+
+async def test_a_route_this_participant_lacks_is_no_canton_error(ledger):
+    """The legacy 404 body (notes §1): no `code`, so a client tells "no such endpoint" from a JsCantonError 404."""
+    r = await ledger.http.post("/v2/no/such/endpoint", json={})  # no such path in the spec either
+    assert r.status_code == 404 and set(r.json()) == {"errors", "status", "ledgerApiError"}
+    with pytest.raises(pydantic.ValidationError):
+        api.JsCantonError.read(r.content)
+
+
+async def test_health_checks(ledger):
+    assert (await ledger.get("/livez", user=None)).content == b""
+    r = await ledger.get("/readyz", user=None)
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
+
+
+# --- every endpoint is covered --------------------------------------------------------------------------------
+
+def _routed() -> set[tuple[str, str]]:
+    out = set()
+    for route in all_routes():
+        methods = getattr(route, "methods", None)
+        for method in ({"WEBSOCKET"} if methods is None else methods - {"HEAD"}):
+            out.add((method, route.path))
+    return out
+
+
+def test_every_endpoint_has_its_cases():
+    assert _routed() == {(c.method, c.route) for c in CASES} | TEXT_ANSWERS | WEBSOCKET
+    assert _routed() == {(c.method, c.route) for c in ERROR_CASES} | TEXT_ANSWERS | WEBSOCKET | NO_TOKEN_NEEDED
