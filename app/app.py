@@ -216,11 +216,15 @@ class LedgerApp(App):
             self._connect()
 
     def _explain_down(self, e: LedgerApiError) -> None:
-        if self.bundled is not None and self.bundled.owned and not self.bundled.alive:
-            code = self.bundled.process.returncode if self.bundled.process else None
-            self.notify(f"The bundled participant stopped{'' if code is None else f' (exit code {code})'}. "
-                        f"Its log: {self.locations.log_dir / 'participant.log'}. Restarting it…",
-                        title="Bundled participant stopped", severity="error", timeout=12)
+        bundled = self.bundled
+        if bundled is not None and (not bundled.alive if bundled.owned else bundled.running_elsewhere() is None):
+            if bundled.owned:
+                code = bundled.process.returncode if bundled.process else None
+                what = f"The bundled participant stopped{'' if code is None else f' (exit code {code})'}."
+            else:
+                what = "The ledger-tui that ran the bundled participant has quit, and the participant with it."
+            self.notify(f"{what} Starting it again… (its log: {self.locations.log_dir / 'participant.log'})",
+                        title="Bundled participant stopped", severity="warning", timeout=10)
             self._restart_bundled()
         else:
             self.show_error(e, "The participant stopped answering; retrying every few seconds")

@@ -28,7 +28,7 @@ def _synchronizer(text: str) -> str:
 BUILTIN: dict[str, Column] = {
     "contract": Column("contract", "Contract", 12, lambda r: short_id(r.contract_id, 10)),
     "template": Column("template", "Template", 16, lambda r: template_name(r.template_id)),
-    "payload": Column("payload", "Payload", 50, lambda r: summary(r.payload, 50)),
+    "payload": Column("payload", "Payload", 54, lambda r: summary(r.payload, 54)),
     "signatories": Column("signatories", "Signatories", 15, lambda r: _parties(r.signatories)),
     "observers": Column("observers", "Observers", 12, lambda r: _parties(r.observers)),
     "created_at": Column("created_at", "Created at", 19, lambda r: _time(r.created_at)),
