@@ -16,13 +16,13 @@ from app import daml_values as dv
 from app.client import errors, event_format, update_format
 from app.client.contracts import ContractLookup, look_up_contract
 from app.client.ledger import LEDGER_EFFECTS
-from app.daml import package_name_ref, party_hint, template_name
+from app.daml import package_name_ref
 from app.messages import ComposeCommand, IdentityChanged
 from app.screens.base import LedgerScreen
-from app.widgets.contract_details import ContractDetails, error_line
+from app.widgets.contract_details import ContractDetails, banner, not_found
 from app.widgets.payload_tree import PayloadTree
 from app.widgets.status_bar import StatusBar
-from app.widgets.transaction_view import TransactionView
+from app.widgets.transaction_view import TransactionView, failure_message
 
 CONTRACT, CREATED, ARCHIVED = "ins-contract", "ins-created", "ins-archived"
 
@@ -81,7 +81,7 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
 
     def compose(self) -> ComposeResult:
         yield StatusBar(mode=self.app.current_mode, crumb="Inspector")
-        yield Static(Text(f"contract {dv.short_contract_id(self.contract_id)}"), id="ins-banner")
+        yield Static(banner(None, self.contract_id, self.full_ids), id="ins-banner")
         with TabbedContent(initial=CONTRACT):
             with TabPane("Contract", id=CONTRACT):
                 yield Static("", id="ins-message")
@@ -99,6 +99,11 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         self.query_one("#ins-details").border_title = "Events"
         self._load()
 
+    def on_screen_resume(self) -> None:
+        # another inspector may have read transactions that exercised choices of this template meanwhile
+        if self.lookup is not None and self.lookup.found:
+            self.query_one(ContractDetails).show(self.lookup, choices=self._choices_seen())
+
     def on_identity_changed(self, _: IdentityChanged) -> None:
         self.action_reload()
 
@@ -109,6 +114,7 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
 
     @work(exclusive=True, group="inspector-load", exit_on_error=False)
     async def _load(self) -> None:
+        self._banner()
         self._message(Text(f"Looking up contract {self.contract_id} …", style="dim"))
         parties = self._parties()
         if parties is not None and not parties:
@@ -119,7 +125,7 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         lookup = await look_up_contract(self.ledger_app.session.client, self.contract_id, parties)
         self.lookup = lookup
         if not lookup.found:
-            self._message(self._not_found(lookup, parties))
+            self._message(not_found(lookup, parties))
             self._banner()
             return
         self._show(lookup)
@@ -152,56 +158,8 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         message.remove_class("hidden")
         self.query_one("#ins-body").add_class("hidden")
 
-    def _not_found(self, lookup: ContractLookup, parties: list[str] | None) -> Group:
-        """Why nothing is shown, in Canton's words and in plain ones."""
-        failures = lookup.failures
-        not_found = bool(failures) and all(isinstance(e, errors.NotFound) for e in failures)
-        title = "Contract not found" if not_found else "Cannot look up the contract"
-        lines: list = [Text.assemble((title, "bold red"), f"  {self.contract_id}"), Text()]
-        if lookup.by_id_error is not None:
-            lines.append(Text.assemble(("contract-by-id         ", "dim"), error_line(lookup.by_id_error)))
-        elif not lookup.by_id_served:
-            lines.append(Text.assemble(("contract-by-id         ", "dim"),
-                                       ("not served by this participant (3.4)", "dim")))
-        if lookup.events_error is not None:
-            lines.append(Text.assemble(("events-by-contract-id  ", "dim"), error_line(lookup.events_error)))
-        lines.append(Text())
-        if not_found:
-            who = "any party" if parties is None else ", ".join(party_hint(p) for p in parties)
-            pruned = (f" This participant is pruned up to offset {lookup.pruned_offset}; the events of contracts "
-                      "archived before it are gone." if lookup.pruned_offset else "")
-            lines.append(Text(
-                f"No contract with this id is visible to {who} on this participant. Either it does not exist here, "
-                "or none of its stakeholders (signatories and observers) is a party this user can read, or it was "
-                f"archived and then pruned.{pruned}"))
-        else:
-            for e in failures:
-                if e.hint:
-                    lines.append(Text(e.hint))
-        lines.append(Text())
-        lines.append(Text("r tries again · ctrl+u acts as another user · escape goes back", style="dim"))
-        return Group(*lines)
-
     def _banner(self) -> None:
-        banner = Text(no_wrap=True, overflow="ellipsis")
-        lookup = self.lookup
-        event = lookup.event if lookup else None
-        if event is not None:
-            banner.append(template_name(event.template_id), style="bold")
-            banner.append("  ")
-        banner.append(dv.show_contract_id(self.contract_id, self.full_ids), style="magenta")
-        banner.append("  ")
-        if lookup is None or event is None:
-            banner.append("not found", style="bold red")
-        elif lookup.archived is not None:
-            banner.append(f"✕ Archived at offset {lookup.archived.offset}", style="bold red")
-            banner.append(f"  created at offset {event.offset}", style="dim")
-        elif lookup.active:
-            banner.append("● Active", style="bold green")
-            banner.append(f"  created at offset {event.offset}, not archived", style="dim")
-        else:
-            banner.append("? whether it is archived is not known: its events were not found", style="bold yellow")
-        self.query_one("#ins-banner", Static).update(banner)
+        self.query_one("#ins-banner", Static).update(banner(self.lookup, self.contract_id, self.full_ids))
 
     def _choices_seen(self) -> set[str]:
         event = self.lookup.event if self.lookup else None
@@ -263,8 +221,7 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
             update = await session.client.update_at(offset, fmt)
         except errors.LedgerApiError as e:
             self._loaded.discard(pane)
-            view.show_message(Group(Text(f"Cannot read the update at offset {offset}", style="bold red"),
-                                    error_line(e), Text(e.hint or "", style="dim")))
+            view.show_message(await self._transaction_failure(e, offset))
             return
         if update.transaction is None:
             kind = "a reassignment" if update.reassignment is not None else "not a transaction"
@@ -277,6 +234,16 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         if self.query_one(TabbedContent).active == pane:
             view.tree.focus()
         self.query_one(ContractDetails).show(lookup, choices=self._choices_seen())
+
+    async def _transaction_failure(self, error: errors.LedgerApiError, offset: int) -> Group:
+        pruned = 0
+        if isinstance(error, errors.NotFound) or (isinstance(error, errors.StatusError) and
+                                                  error.code == "PARTICIPANT_PRUNED_DATA_ACCESSED"):
+            try:
+                pruned = await self.ledger_app.session.client.pruned_offset()
+            except errors.LedgerApiError:
+                pass
+        return failure_message(error, offset, pruned)
 
     # --- actions ------------------------------------------------------------------------------------------------
 

@@ -14,8 +14,8 @@ from textual.widgets import Static
 
 from app import daml_values as dv
 from app.client.contracts import ContractLookup
-from app.client.errors import LedgerApiError, StatusError
-from app.daml import template_name
+from app.client.errors import LedgerApiError, NotFound, StatusError
+from app.daml import party_hint, template_name
 
 LABEL = "dim"
 HEADING = "bold underline"
@@ -95,6 +95,8 @@ class ContractDetails(Static):
         same = rep == event.template_id.split(":", 1)[0]
         contract.add_row("representative pkg", Text("the template's package", style=LABEL) if same and rep
                          else ident(rep, full))
+        contract.add_row("choices seen", Text(", ".join(self.choices), style="bold") if self.choices else
+                         Text("none in the transactions read so far", style=LABEL))
         parts += [Text("Contract", style=HEADING), contract, Text()]
 
         created = _grid()
@@ -139,8 +141,6 @@ class ContractDetails(Static):
         sources.add_row("contract-by-id", _source(lookup.by_id is not None, lookup.by_id_error,
                                                   served=lookup.by_id_served))
         sources.add_row("events-by-contract-id", _source(lookup.created is not None, lookup.events_error))
-        if self.choices:
-            sources.add_row("choices seen", Text(", ".join(self.choices), style="bold"))
         parts += [Text("Lookups", style=HEADING), sources]
         return Group(*parts)
 
@@ -160,3 +160,58 @@ def _source(found: bool, error: LedgerApiError | None, *, served: bool = True) -
     if error is not None:
         return error_line(error)
     return Text("—", style=LABEL)
+
+
+def not_found(lookup: ContractLookup, parties: list[str] | None) -> Group:
+    """Why no contract is shown, in Canton's words and in plain ones (`parties`: who asked; None for any party)."""
+    failures = lookup.failures
+    missing = bool(failures) and all(isinstance(e, NotFound) for e in failures)
+    title = "Contract not found" if missing else "Cannot look up the contract"
+    lines: list = [Text.assemble((title, "bold red"), f"  {lookup.contract_id}"), Text()]
+    if lookup.by_id_error is not None:
+        lines.append(Text.assemble(("contract-by-id         ", "dim"), error_line(lookup.by_id_error)))
+    elif not lookup.by_id_served:
+        lines.append(Text.assemble(("contract-by-id         ", "dim"),
+                                   ("not served by this participant (3.4)", "dim")))
+    if lookup.events_error is not None:
+        lines.append(Text.assemble(("events-by-contract-id  ", "dim"), error_line(lookup.events_error)))
+    lines.append(Text())
+    if missing:
+        who = "any party" if parties is None else ", ".join(party_hint(p) for p in parties)
+        pruned = (f" This participant is pruned up to offset {lookup.pruned_offset}; the events of contracts "
+                  "archived before it are gone." if lookup.pruned_offset else "")
+        lines.append(Text(
+            f"No contract with this id is visible to {who} on this participant. Either it does not exist here, "
+            "or none of its stakeholders (signatories and observers) is a party this user can read, or it was "
+            f"archived and then pruned.{pruned}"))
+    else:
+        for e in failures:
+            if e.hint:
+                lines.append(Text(e.hint))
+    lines.append(Text())
+    lines.append(Text("r tries again · ctrl+u acts as another user · escape goes back", style="dim"))
+    return Group(*lines)
+
+
+def banner(lookup: ContractLookup | None, contract_id: str, full: bool) -> Text:
+    """One line: the template, the id, and whether the contract is active or archived (and since when)."""
+    line = Text(no_wrap=True, overflow="ellipsis")
+    event = lookup.event if lookup else None
+    if event is not None:
+        line.append(template_name(event.template_id), style="bold")
+        line.append("  ")
+    line.append(dv.show_contract_id(contract_id, full), style="magenta")
+    line.append("  ")
+    if lookup is None:
+        line.append("looking it up…", style="dim")
+    elif event is None:
+        line.append("not found", style="bold red")
+    elif lookup.archived is not None:
+        line.append(f"✕ Archived at offset {lookup.archived.offset}", style="bold red")
+        line.append(f"  created at offset {event.offset}", style="dim")
+    elif lookup.active:
+        line.append("● Active", style="bold green")
+        line.append(f"  created at offset {event.offset}, not archived", style="dim")
+    else:
+        line.append("? whether it is archived is not known: its events were not found", style="bold yellow")
+    return line

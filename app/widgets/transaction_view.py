@@ -4,6 +4,7 @@ any contract of it in the inspector."""
 
 from __future__ import annotations
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -12,7 +13,9 @@ from textual.widgets import Static
 from textual.widgets.tree import TreeNode
 
 from app import daml_values as dv
+from app.client.errors import LedgerApiError, NotFound
 from app.daml import template_name
+from app.widgets.contract_details import error_line
 from app.widgets.value_tree import MUTED, NAME, ValueNode, ValueTree
 from participant.api import ArchivedEvent, CreatedEvent, Event, ExercisedEvent, JsTransaction
 
@@ -173,6 +176,19 @@ def header(transaction: JsTransaction, *, full: bool) -> Table:
     for row in rows:
         grid.add_row(*row)
     return grid
+
+
+def failure_message(error: LedgerApiError, offset: int, pruned: int) -> Group:
+    """Why the update at `offset` cannot be shown; `pruned`: the participant's pruning offset (0: not pruned)."""
+    words = error.hint
+    if pruned >= offset:
+        words = (f"This participant has pruned its history up to offset {pruned}: the transaction at offset "
+                 f"{offset} is gone. Contracts still active keep their create event.")
+    elif isinstance(error, NotFound):
+        words = f"No event of the update at offset {offset} is visible to the parties this user can read."
+    return Group(Text(f"Cannot read the update at offset {offset}", style="bold red"), Text(), error_line(error),
+                 Text(words or "", style=MUTED), Text(), Text("r reloads · escape goes back to the contract",
+                                                              style=MUTED))
 
 
 class TransactionView(Vertical):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 import orjson
 
@@ -159,6 +161,8 @@ async def test_an_archived_contract_shows_its_archive_event_and_transactions(dem
         await pilot.press("escape")
         await wait_for(pilot, lambda: screen.query_one("TabbedContent").active == CONTRACT, "the contract tab")
         assert inspector(app) is screen
+        await pilot.pause()
+        assert any("choices seen" in line and archive.choice in line for line in screen_text(app).splitlines())
 
 
 async def test_an_unknown_contract_id_says_so(demo_server, make_app):
@@ -260,3 +264,30 @@ async def test_exercise_and_clone_then_reload_after_archiving(demo_writable, mak
             await wait_for(pilot, lambda: transaction_shown(screen, ARCHIVED), "the archiving transaction")
             assert "Exercised Archive on Iou:Iou" in screen_text(app)
             assert "Archive" in app.session.choices_seen[created.template_id]
+
+
+async def test_pruned_history_is_explained(demo_writable, make_app):
+    async with client_for(demo_writable) as client:
+        alice = await party_of(client)
+        archive = await archived_iou(client, alice)
+        active = await contract_without(client, alice, "nobody")
+        end = await client.ledger_end()
+    pruned = subprocess.run([sys.executable, "-m", "participant.cli", "prune", "--db", str(demo_writable.db),
+                             "--up-to", str(end)], capture_output=True, text=True, timeout=120)
+    assert pruned.returncode == 0, pruned.stderr
+    app = make_app(demo_writable, "Alice")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_contract(app, pilot, archive.contract_id)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Contract not found" in text and "CONTRACT_EVENTS_NOT_FOUND" in text
+        assert f"This participant is pruned up to offset {end}" in text
+
+        await pilot.press("escape")
+        screen = await open_contract(app, pilot, active)
+        assert screen.lookup.found  # active contracts survive pruning
+        await pilot.press("t")
+        await wait_for(pilot, lambda: "Cannot read the update at offset" in screen_text(app), "the pruned message")
+        text = screen_text(app)
+        assert "PARTICIPANT_PRUNED_DATA_ACCESSED" in text or "UPDATE_NOT_FOUND" in text
+        assert f"This participant has pruned its history up to offset {end}" in text
