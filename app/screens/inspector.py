@@ -64,7 +64,7 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
     InspectorScreen #ins-banner { height: 1; padding: 0 1; background: $boost; }
     InspectorScreen #ins-message { height: auto; padding: 1 2; }
     InspectorScreen #ins-body { height: 1fr; }
-    InspectorScreen #ins-details { width: 72; min-width: 50; border: round $panel-lighten-2;
+    InspectorScreen #ins-details { width: 45%; max-width: 72; min-width: 36; border: round $panel-lighten-2;
                                    border-title-color: $text-muted; }
     InspectorScreen PayloadTree { width: 1fr; }
     InspectorScreen .hidden { display: none; }

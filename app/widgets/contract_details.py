@@ -87,7 +87,7 @@ class ContractDetails(Static):
             return Group(Text("No create event to show.", style=LABEL))
 
         contract = _grid()
-        contract.add_row("contract id", ident(event.contract_id, True, "magenta"))
+        contract.add_row("contract id", ident(event.contract_id, full, "magenta"))
         contract.add_row("template", Text(template_name(event.template_id), style="bold"))
         contract.add_row("package name", Text(event.package_name or "—"))
         contract.add_row("package id", ident(event.template_id.split(":", 1)[0], full))

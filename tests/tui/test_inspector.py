@@ -87,7 +87,7 @@ async def test_enter_on_a_contract_shows_its_create_event_and_payload(demo_serve
         assert "● Active" in text
         event = screen.lookup.event
         assert screen.lookup.created is not None and screen.lookup.by_id is not None
-        for shown in ["Iou:Iou", row.contract_id[:40], "package name", "model-tests", event.template_id[:12],
+        for shown in ["Iou:Iou", row.contract_id[:12] + "…", "package name", "model-tests", event.template_id[:12],
                       f"{event.offset}  (node {event.node_id})", event.created_at, "signatories", "observers",
                       "witnesses", "synchronizer", "acs delta", "created event blob", "present",
                       "createArgument  5 fields", f"amount: {number(row.payload['amount'])}",
