@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 
 from app.bundled import BundledParticipant
 from app.client import LedgerClient, errors
+from app.daml import package_name_ref
 from app.tokens import MintedToken, TokenSource
-from participant.api import ConnectedSynchronizer, Right
+from participant.api import ConnectedSynchronizer, JsTransaction, Right
 
 BUNDLED_ADMIN = "participant_admin"
 
@@ -68,6 +69,20 @@ class Session:
         self.version = ""
         self.participant_id = ""
         self.synchronizers: list[ConnectedSynchronizer] = []
+        self.choices_seen: dict[str, set[str]] = {}
+        """Choices seen exercised on the ledger, by template id (interface id for interface choices), under both
+        the package-id and the ``#package-name`` form of the id: what the composer can offer for a template."""
+
+    def note_choices(self, transaction: JsTransaction) -> None:
+        """Remember the choices exercised in a transaction read in LEDGER_EFFECTS shape."""
+        for event in transaction.events:
+            exercised = event.exercised_event
+            if exercised is None:
+                continue
+            owner = exercised.interface_id or exercised.template_id
+            for key in {owner, package_name_ref(owner, exercised.package_name if not exercised.interface_id
+                                                else None)}:
+                self.choices_seen.setdefault(key, set()).add(exercised.choice)
 
     @property
     def can_switch_user(self) -> bool:

@@ -58,6 +58,7 @@ from participant.api import (
     PartyDetails,
     Right,
     TransactionFormat,
+    Update,
     UpdateFormat,
     User,
     WireModel,
@@ -80,6 +81,7 @@ class Capabilities:
     contract_by_id: bool | None = None
     acs_page: bool | None = None
     updates_page: bool | None = None
+    update_by_offset: bool | None = None
 
     @property
     def release(self) -> tuple[int, int] | None:
@@ -249,18 +251,27 @@ class LedgerClient:
         """The create event of a contract: contract-by-id, or on a participant without it (3.4),
         events-by-contract-id with a filter for the querying parties."""
         if self.capabilities.contract_by_id is not False:
-            body = GetContractRequest(contract_id=contract_id, querying_parties=list(querying_parties))
             try:
-                answer = await self._call(GetContractResponse, "POST", "/v2/contracts/contract-by-id", body)
-                self.capabilities.contract_by_id = True
-                return answer.created_event
+                return await self.contract_by_id(contract_id, querying_parties)
             except errors.EndpointMissing:
-                self.capabilities.contract_by_id = False
+                pass
         events = await self.events_by_contract_id(contract_id, event_format(list(querying_parties) or None))
         if events.created is None:
             raise errors.NotFound(404, "Contract events not found, or not visible.", method="POST",
                                   path="/v2/events/events-by-contract-id")
         return events.created.created_event
+
+    async def contract_by_id(self, contract_id: str, querying_parties: Sequence[str]) -> CreatedEvent:
+        """contract-by-id alone (no querying parties: any party, which needs CanReadAsAnyParty). Raises
+        `EndpointMissing` on a participant without it, and remembers that."""
+        body = GetContractRequest(contract_id=contract_id, querying_parties=list(querying_parties))
+        try:
+            answer = await self._call(GetContractResponse, "POST", "/v2/contracts/contract-by-id", body)
+        except errors.EndpointMissing:
+            self.capabilities.contract_by_id = False
+            raise
+        self.capabilities.contract_by_id = True
+        return answer.created_event
 
     async def events_by_contract_id(self, contract_id: str, fmt: EventFormat) -> JsGetEventsByContractIdResponse:
         body = GetEventsByContractIdRequest(contract_id=contract_id, event_format=fmt)
@@ -282,6 +293,26 @@ class LedgerClient:
         body = GetUpdateByIdRequest(update_id=update_id, update_format=fmt)
         return await self._call(JsGetUpdateResponse, "POST", "/v2/updates/update-by-id", body)
 
+    async def update_at(self, offset: int, fmt: UpdateFormat) -> Update:
+        """The update at an offset: update-by-offset, or on a participant without it the update list from
+        offset - 1 to offset (remembered in the capabilities). Raises `NotFound` when no update there passes
+        the format (Canton's UPDATE_NOT_FOUND)."""
+        if self.capabilities.update_by_offset is not False:
+            try:
+                answer = await self.update_by_offset(offset, fmt)
+            except errors.EndpointMissing:
+                self.capabilities.update_by_offset = False
+            else:
+                self.capabilities.update_by_offset = True
+                if answer.update is not None:
+                    return answer.update
+                raise _update_not_found(offset, "/v2/updates/update-by-offset")
+        for element in await self.updates(max(0, offset - 1), offset, fmt):
+            update = element.update
+            if update is not None and _offset_of(update) == offset:
+                return update
+        raise _update_not_found(offset, "/v2/updates")
+
     # --- commands -----------------------------------------------------------------------------------------------
 
     async def submit_and_wait_for_transaction(self, commands: JsCommands,
@@ -292,6 +323,20 @@ class LedgerClient:
         answer = await self._call(JsSubmitAndWaitForTransactionResponse, "POST",
                                   "/v2/commands/submit-and-wait-for-transaction", body, retry=True)
         return answer.transaction
+
+
+def _offset_of(update: Update) -> int | None:
+    for alternative in (update.transaction, update.reassignment, update.topology_transaction):
+        if alternative is not None:
+            return alternative.value.offset
+    return None
+
+
+def _update_not_found(offset: int, path: str) -> errors.NotFound:
+    from app.client.explain import explain
+
+    return errors.NotFound(404, f"No update at offset {offset} is visible to these parties.", method="POST",
+                           path=path, hint=explain("UPDATE_NOT_FOUND"))
 
 
 def request_body(commands: JsCommands, fmt: TransactionFormat | None = None) -> bytes:

@@ -94,7 +94,7 @@ class ContractTable(ScrollView, can_focus=True):
             self.row = row
 
     class Chosen(Message):
-        """Enter on a row."""
+        """A double click on a row (enter is the screen's binding, which users can remap)."""
 
         def __init__(self, table: ContractTable, row: Row) -> None:
             super().__init__()
@@ -224,10 +224,6 @@ class ContractTable(ScrollView, can_focus=True):
                 if position == self.cursor and event.chain >= 2 and self.selected is not None:
                     self.post_message(self.Chosen(self, self.selected))
                 self.cursor = position
-
-    def key_enter(self) -> None:
-        if self.selected is not None:
-            self.post_message(self.Chosen(self, self.selected))
 
     # --- rendering ----------------------------------------------------------------------------------------------
 

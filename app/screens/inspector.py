@@ -1,0 +1,317 @@
+"""The contract inspector: everything the participant says about one contract — its create event, its archive
+event, its payload, and the transactions that created and archived it."""
+
+from __future__ import annotations
+
+import orjson
+from rich.console import Group
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Footer, Static, TabbedContent, TabPane
+
+from app import daml_values as dv
+from app.client import errors, event_format, update_format
+from app.client.contracts import ContractLookup, look_up_contract
+from app.client.ledger import LEDGER_EFFECTS
+from app.daml import package_name_ref
+from app.messages import ComposeCommand, IdentityChanged
+from app.screens.base import LedgerScreen
+from app.widgets.contract_details import ContractDetails, banner, not_found
+from app.widgets.payload_tree import PayloadTree
+from app.widgets.status_bar import StatusBar
+from app.widgets.transaction_view import TransactionView, failure_message
+
+CONTRACT, CREATED, ARCHIVED = "ins-contract", "ins-created", "ins-archived"
+
+
+class InspectorScreen(LedgerScreen):
+    HELP = """\
+**Inspector** shows one contract: every field of its create event, its archive event once archived (“Archived at
+offset N”), and its payload as a tree. It asks the participant both ways it can: contract-by-id (3.5; the payload,
+even of an archived contract) and events-by-contract-id (the real offsets, and whether it is archived).
+
+In the payload, `space` or `enter` folds and unfolds, `e` unfolds everything, `c` copies the value under the
+cursor, `enter` on a contract id opens that contract. Numbers show without the Decimal padding, parties and ids
+short: `f` shows them in full everywhere. The JSON of a value carries no types, so the tree reads them from their
+shape and says so where it is ambiguous: `null` is an Optional's None, an array of key-value pairs a GenMap, an
+object whose keys are not field names a TextMap, and `[[x]]` may be `Some (Some x)` of an `Optional (Optional _)`.
+
+`t` shows the transaction that created the contract, `a` the one that archived it, in LEDGER_EFFECTS shape: the
+exercises with their choice, acting parties, argument and result, and the events each caused. `o` (or enter on an
+id) opens any contract of it. `escape` goes back to the contract, and from there to where you came from.
+
+`x` composes an exercise of a choice on this contract, `n` a new command with a copy of its payload. `y` copies
+the contract id, `Y` the payload as JSON, `b` the created event blob (for disclosure).
+"""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back", id="inspector.back"),
+        Binding("t", "transaction('created')", "Created by", id="inspector.created"),
+        Binding("a", "transaction('archived')", "Archived by", id="inspector.archived"),
+        Binding("x", "exercise", "Exercise", id="inspector.exercise"),
+        Binding("n", "clone", "New from", id="inspector.clone"),
+        Binding("f", "full_ids", "Full ids", id="inspector.full"),
+        Binding("y", "copy_id", "Copy id", id="inspector.copy"),
+        Binding("Y", "copy_payload", "Copy payload", id="inspector.copy_payload", show=False),
+        Binding("b", "copy_blob", "Copy blob", id="inspector.copy_blob", show=False),
+        Binding("r", "reload", "Reload", id="inspector.reload"),
+    ]
+
+    DEFAULT_CSS = """
+    InspectorScreen #ins-banner { height: 1; padding: 0 1; background: $boost; }
+    InspectorScreen #ins-message { height: auto; padding: 1 2; }
+    InspectorScreen #ins-body { height: 1fr; }
+    InspectorScreen #ins-details { width: 45%; max-width: 72; min-width: 36; border: round $panel-lighten-2;
+                                   border-title-color: $text-muted; }
+    InspectorScreen PayloadTree { width: 1fr; }
+    InspectorScreen .hidden { display: none; }
+    InspectorScreen TabbedContent { height: 1fr; }
+    InspectorScreen TabPane { padding: 0; }
+    """
+
+    def __init__(self, contract_id: str) -> None:
+        super().__init__()
+        self.contract_id = contract_id
+        self.lookup: ContractLookup | None = None
+        self.full_ids = False
+        self._loaded: set[str] = set()  # transaction tabs read since the last reload
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar(mode=self.app.current_mode, crumb="Inspector")
+        yield Static(banner(None, self.contract_id, self.full_ids), id="ins-banner")
+        with TabbedContent(initial=CONTRACT):
+            with TabPane("Contract", id=CONTRACT):
+                yield Static("", id="ins-message")
+                with Horizontal(id="ins-body", classes="hidden"):
+                    with VerticalScroll(id="ins-details"):
+                        yield ContractDetails()
+                    yield PayloadTree()
+            with TabPane("Created by", id=CREATED):
+                yield TransactionView("Created by", id="ins-created-view")
+            with TabPane("Archived by", id=ARCHIVED):
+                yield TransactionView("Archived by", id="ins-archived-view")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#ins-details").border_title = "Events"
+        self._load()
+
+    def on_screen_resume(self) -> None:
+        # another inspector may have read transactions that exercised choices of this template meanwhile
+        if self.lookup is not None and self.lookup.found:
+            self.query_one(ContractDetails).show(self.lookup, choices=self._choices_seen())
+
+    def on_identity_changed(self, _: IdentityChanged) -> None:
+        self.action_reload()
+
+    # --- the contract -------------------------------------------------------------------------------------------
+
+    def _parties(self) -> list[str] | None:
+        return self.ledger_app.session.identity.readable()
+
+    @work(exclusive=True, group="inspector-load", exit_on_error=False)
+    async def _load(self) -> None:
+        self._banner()
+        self._message(Text(f"Looking up contract {self.contract_id} …", style="dim"))
+        parties = self._parties()
+        if parties is not None and not parties:
+            self._message(Text.assemble(
+                ("This user can read no party's contracts", "bold"),
+                ", so no contract is visible to it. ctrl+u acts as another user (on the bundled participant)."))
+            return
+        lookup = await look_up_contract(self.ledger_app.session.client, self.contract_id, parties)
+        self.lookup = lookup
+        if not lookup.found:
+            self._message(not_found(lookup, parties))
+            self._banner()
+            return
+        self._show(lookup)
+
+    def _show(self, lookup: ContractLookup) -> None:
+        event = lookup.event
+        assert event is not None
+        self.query_one("#ins-message").add_class("hidden")
+        self.query_one("#ins-body").remove_class("hidden")
+        self.query_one(ContractDetails).show(lookup, choices=self._choices_seen(), full_ids=self.full_ids)
+        tree = self.query_one(PayloadTree)
+        tree.full_ids = self.full_ids
+        tree.show(event)
+        self._banner()
+        active = self.query_one(TabbedContent).active
+        if active == CONTRACT:
+            tree.focus()
+        elif active not in self._loaded:
+            self._load_transaction(active)
+        if lookup.created is None and lookup.events_error is not None:
+            pruned = f" (the participant is pruned up to offset {lookup.pruned_offset})" \
+                if lookup.pruned_offset else ""
+            self.notify(f"contract-by-id has its payload, but its events were not found{pruned}: the offsets and "
+                        "whether it is archived are not known.", title="Events not found", severity="warning",
+                        timeout=8)
+
+    def _message(self, text: Text | Group) -> None:
+        message = self.query_one("#ins-message", Static)
+        message.update(text)
+        message.remove_class("hidden")
+        self.query_one("#ins-body").add_class("hidden")
+
+    def _banner(self) -> None:
+        self.query_one("#ins-banner", Static).update(banner(self.lookup, self.contract_id, self.full_ids))
+
+    def _choices_seen(self) -> set[str]:
+        event = self.lookup.event if self.lookup else None
+        if event is None:
+            return set()
+        seen = self.ledger_app.session.choices_seen
+        return seen.get(event.template_id, set()) | seen.get(package_name_ref(event.template_id,
+                                                                              event.package_name), set())
+
+    # --- the transactions ---------------------------------------------------------------------------------------
+
+    def action_transaction(self, which: str) -> None:
+        self._switch_to(CREATED if which == "created" else ARCHIVED)
+
+    def _switch_to(self, pane: str) -> None:
+        # the focused widget of the pane left behind would pull the tabs back to its pane
+        self.set_focus(None)
+        self.query_one(TabbedContent).active = pane
+
+    @on(TabbedContent.TabActivated)
+    def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        pane = event.pane.id
+        if pane in (CREATED, ARCHIVED):
+            view = self._view(pane)
+            if pane not in self._loaded:
+                self._load_transaction(pane)
+            if view.transaction is not None:
+                view.tree.focus()
+        elif pane == CONTRACT and self.lookup is not None and self.lookup.found:
+            self.query_one(PayloadTree).focus()
+
+    def _view(self, pane: str) -> TransactionView:
+        return self.query_one(f"#{pane}-view", TransactionView)
+
+    @work(group="inspector-tx", exit_on_error=False)
+    async def _load_transaction(self, pane: str) -> None:
+        view = self._view(pane)
+        lookup = self.lookup
+        if lookup is None or not lookup.found:
+            view.show_message(Text("The contract is not loaded: nothing to show.", style="dim"))
+            return
+        if pane == CREATED:
+            if lookup.created is None:
+                view.show_message(Text("The offset of the creating transaction is not known: the contract's events "
+                                       "were not found (contract-by-id does not report offsets).", style="dim"))
+                return
+            offset = lookup.created.offset
+        else:
+            if lookup.archived is None:
+                view.show_message(Text("This contract is active: no transaction archived it (yet)." if lookup.active
+                                       else "Whether this contract is archived is not known.", style="dim"))
+                return
+            offset = lookup.archived.offset
+        self._loaded.add(pane)
+        view.show_message(Text(f"Reading the transaction at offset {offset} …", style="dim"))
+        session = self.ledger_app.session
+        fmt = update_format(event_format(self._parties()), LEDGER_EFFECTS)
+        try:
+            update = await session.client.update_at(offset, fmt)
+        except errors.LedgerApiError as e:
+            self._loaded.discard(pane)
+            view.show_message(await self._transaction_failure(e, offset))
+            return
+        if update.transaction is None:
+            kind = "a reassignment" if update.reassignment is not None else "not a transaction"
+            view.show_message(Text(f"The update at offset {offset} is {kind}.", style="dim"))
+            return
+        transaction = update.transaction.value
+        session.note_choices(transaction)
+        view.set_full_ids(self.full_ids)
+        view.show(transaction, self.contract_id)
+        if self.query_one(TabbedContent).active == pane:
+            view.tree.focus()
+        self.query_one(ContractDetails).show(lookup, choices=self._choices_seen())
+
+    async def _transaction_failure(self, error: errors.LedgerApiError, offset: int) -> Group:
+        pruned = 0
+        if isinstance(error, errors.NotFound) or (isinstance(error, errors.StatusError) and
+                                                  error.code == "PARTICIPANT_PRUNED_DATA_ACCESSED"):
+            try:
+                pruned = await self.ledger_app.session.client.pruned_offset()
+            except errors.LedgerApiError:
+                pass
+        return failure_message(error, offset, pruned)
+
+    # --- actions ------------------------------------------------------------------------------------------------
+
+    def action_back(self) -> None:
+        tabs = self.query_one(TabbedContent)
+        if tabs.active != CONTRACT:
+            self._switch_to(CONTRACT)
+        else:
+            self.dismiss()
+
+    def action_reload(self) -> None:
+        self.workers.cancel_group(self, "inspector-tx")
+        self._loaded.clear()
+        self.lookup = None
+        self._switch_to(CONTRACT)
+        self._load()
+
+    def action_full_ids(self) -> None:
+        self.full_ids = not self.full_ids
+        self.query_one(PayloadTree).full_ids = self.full_ids
+        self.query_one(ContractDetails).set_full_ids(self.full_ids)
+        for pane in (CREATED, ARCHIVED):
+            self._view(pane).set_full_ids(self.full_ids)
+        self._banner()
+        self.notify("Parties and ids in full." if self.full_ids else "Parties and ids shortened.", timeout=2)
+
+    def action_copy_id(self) -> None:
+        self.app.copy_to_clipboard(self.contract_id)
+        self.notify(f"Copied the contract id {dv.short_contract_id(self.contract_id)}", timeout=3)
+
+    def action_copy_payload(self) -> None:
+        event = self.lookup.event if self.lookup else None
+        if event is None:
+            self.notify("No payload to copy: the contract is not loaded.", severity="warning", timeout=3)
+            return
+        text = orjson.dumps(event.create_argument, option=orjson.OPT_INDENT_2).decode()
+        self.app.copy_to_clipboard(text)
+        self.notify(f"Copied the payload as JSON ({len(text):,} characters).", timeout=3)
+
+    def action_copy_blob(self) -> None:
+        blob = self.lookup.blob if self.lookup else ""
+        if not blob:
+            self.notify("The participant sent no created event blob for this contract.", severity="warning",
+                        timeout=4)
+            return
+        self.app.copy_to_clipboard(blob)
+        self.notify(f"Copied the created event blob ({len(blob):,} characters of Base64).", timeout=3)
+
+    def action_exercise(self) -> None:
+        lookup = self.lookup
+        event = lookup.event if lookup else None
+        if lookup is None or event is None:
+            self.notify("The contract is not loaded.", severity="warning", timeout=3)
+            return
+        if lookup.archived is not None:
+            self.notify(f"This contract was archived at offset {lookup.archived.offset}: it has no choices left "
+                        "to exercise. n starts a new command from its payload.", severity="warning", timeout=6)
+            return
+        self.post_message(ComposeCommand(kind="Exercise", template_id=event.template_id,
+                                         contract_id=self.contract_id))
+
+    def action_clone(self) -> None:
+        event = self.lookup.event if self.lookup else None
+        if event is None:
+            self.notify("The contract is not loaded.", severity="warning", timeout=3)
+            return
+        self.post_message(ComposeCommand(kind="CreateAndExercise", template_id=event.template_id,
+                                         arguments=event.create_argument))
+
+
+__all__ = ["InspectorScreen"]

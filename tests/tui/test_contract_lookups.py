@@ -1,0 +1,82 @@
+"""The client's contract and update lookups against a real participant, and their fallbacks on a participant
+without contract-by-id or update-by-offset."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.client import errors, event_format, update_format
+from app.client.contracts import look_up_contract
+from app.client.ledger import LEDGER_EFFECTS
+from tests.tui.helpers import WithoutEndpoints, archived_iou, client_for, contract_without, party_of
+
+UNKNOWN = "00" + "ab" * 32 + "ca12" + "1220" + "cd" * 32
+
+
+async def test_both_lookups_of_an_archived_contract(demo_server):
+    async with client_for(demo_server) as client:
+        alice = await party_of(client)
+        archive = await archived_iou(client, alice)
+        lookup = await look_up_contract(client, archive.contract_id, [alice])
+    assert lookup.found and lookup.failures == []
+    assert lookup.by_id is not None and lookup.created is not None
+    assert lookup.by_id.create_argument == lookup.created.create_argument
+    assert lookup.archived is not None and lookup.archived.offset == archive.offset
+    assert lookup.active is False
+    assert lookup.synchronizer_id and lookup.archive_synchronizer_id
+    assert lookup.blob  # asked for, for disclosure
+
+
+async def test_an_unknown_contract_keeps_both_errors(demo_server):
+    async with client_for(demo_server) as client:
+        lookup = await look_up_contract(client, UNKNOWN, [await party_of(client)])
+    assert not lookup.found
+    assert isinstance(lookup.by_id_error, errors.NotFound) and lookup.by_id_error.code == "CONTRACT_PAYLOAD_NOT_FOUND"
+    assert isinstance(lookup.events_error, errors.NotFound)
+    assert lookup.events_error.code == "CONTRACT_EVENTS_NOT_FOUND"
+    assert lookup.pruned_offset == 0
+
+
+async def test_without_contract_by_id_the_events_answer_and_the_client_remembers(demo_server):
+    transport = WithoutEndpoints(["/v2/contracts/contract-by-id"])
+    async with client_for(demo_server, transport=transport) as client:
+        alice = await party_of(client)
+        cid = await contract_without(client, alice, "nobody")  # any contract of Alice's
+        first = await look_up_contract(client, cid, [alice])
+        again = await look_up_contract(client, cid, [alice])
+        assert client.capabilities.contract_by_id is False
+        contract = await client.contract(cid, [alice])
+    assert first.found and not first.by_id_served and first.by_id_error is None
+    assert again.found and not again.by_id_served
+    assert contract.contract_id == cid
+    assert transport.refused == ["/v2/contracts/contract-by-id"]
+
+
+@pytest.mark.parametrize("missing", [[], ["/v2/updates/update-by-offset"]])
+async def test_update_at_an_offset_either_way(demo_server, missing):
+    transport = WithoutEndpoints(missing)
+    async with client_for(demo_server, transport=transport) as client:
+        alice = await party_of(client)
+        archive = await archived_iou(client, alice)
+        fmt = update_format(event_format([alice]), LEDGER_EFFECTS)
+        update = await client.update_at(archive.offset, fmt)
+        await client.update_at(archive.offset, fmt)
+        served = client.capabilities.update_by_offset
+    assert update.transaction is not None
+    transaction = update.transaction.value
+    assert transaction.offset == archive.offset
+    assert any(e.exercised_event and e.exercised_event.contract_id == archive.contract_id
+               for e in transaction.events)
+    if missing:
+        assert served is False and transport.refused == missing  # asked once, then the update list
+    else:
+        assert served is not None
+
+
+async def test_update_at_an_offset_with_nothing_visible_is_not_found(demo_server):
+    async with client_for(demo_server) as client:
+        alice = await party_of(client)
+        # the demo ledger begins with Iou creates: no IouTransfer event at its first offset
+        fmt = update_format(event_format([alice], templates=["#model-tests:Iou:IouTransfer"]), LEDGER_EFFECTS)
+        with pytest.raises(errors.NotFound):
+            await client.update_at(1, fmt)
