@@ -56,6 +56,8 @@ def number(text: str) -> str:
     if _DECIMAL.match(text):
         text = text.rstrip("0")
         return text[:-1] if text.endswith(".") else text
+    if text.endswith(".") and text[:-1].lstrip("-").isdigit():  # Numeric of scale 0: "5."
+        return text[:-1]
     return text
 
 
