@@ -51,7 +51,7 @@ def _requests():
 
 
 class LedgerApp(App):
-    CSS_PATH = "app.tcss"
+    CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses live elsewhere
     TITLE = "ledger-tui"
     ENABLE_COMMAND_PALETTE = True
 
@@ -67,6 +67,8 @@ class LedgerApp(App):
         Binding("ctrl+o", "open_contract", "Open id", id="app.open", show=False),
         Binding("q", "quit", "Quit", id="app.quit"),
     ]
+
+    ledger_end_poll_s = LEDGER_END_POLL_S
 
     status_participant: reactive[str] = reactive("")
     status_version: reactive[str] = reactive("")
@@ -112,7 +114,7 @@ class LedgerApp(App):
         if self.bundled is not None and self.bundled.state.phase != "ready":
             self.push_screen(StartupScreen(self.bundled))
         self._connect()
-        self.set_interval(LEDGER_END_POLL_S, self._poll_ledger_end)
+        self.set_interval(self.ledger_end_poll_s, self._poll_ledger_end)
         _clean_stale_snapshots(self.locations.snapshots_dir)
 
     @work(exclusive=True, group="connect", exit_on_error=False)

@@ -1,0 +1,87 @@
+"""A participant whose answers are the same on every run, for snapshot tests: the real bundled participant, in
+process, with its clock, its id generators and the demo seeding's run id made deterministic.
+
+`FixedLedgerApp` is the real `LedgerApp` talking to it through `httpx.ASGITransport`, acting as a demo user, with
+its own data and cache directories. Only the sources of randomness and time are replaced; every answer is shaped
+by the participant's own code.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import itertools
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import httpx
+
+from app.app import LedgerApp
+from app.config import Config
+from app.locations import Locations
+from app.tokens import MintedToken
+from participant.server import create_app
+from participant.settings import Settings
+from tests.conftest import SECRET
+
+EPOCH = datetime(2026, 1, 15, 9, 30, tzinfo=UTC)
+URL = "http://participant.test"
+
+
+class _Counter:
+    """Stand-in for `secrets`: bytes and hex derived from a counter, the same sequence on every run."""
+
+    def __init__(self) -> None:
+        self._n = itertools.count()
+
+    def token_bytes(self, n: int = 32) -> bytes:
+        out = b""
+        while len(out) < n:
+            out += hashlib.sha256(f"fixed-{next(self._n)}".encode()).digest()
+        return out[:n]
+
+    def token_hex(self, n: int = 32) -> str:
+        return self.token_bytes(n).hex()
+
+    def token_urlsafe(self, n: int = 32) -> str:
+        return self.token_hex(n)
+
+
+@contextlib.contextmanager
+def deterministic(monkeypatch):
+    """Patch the participant's sources of time and randomness (for the duration of a test)."""
+    import participant.demo
+    import participant.engine.ids
+    import participant.errors
+    import participant.ledger
+
+    counter = _Counter()
+    ticks = itertools.count()
+    monkeypatch.setattr(participant.engine.ids, "secrets", counter)
+    monkeypatch.setattr(participant.demo, "secrets", counter)
+    monkeypatch.setattr(participant.errors, "secrets", counter)
+    monkeypatch.setattr(participant.ledger, "now", lambda: EPOCH + timedelta(seconds=next(ticks) * 7))
+    yield
+
+
+class FixedLedgerApp(LedgerApp):
+    """The app against the deterministic participant, in process."""
+
+    ledger_end_poll_s = 3600.0  # no request in flight at the moment a snapshot is taken
+
+    def __init__(self, tmp: Path, user: str = "Alice", **kwargs) -> None:
+        self._participant = create_app(Settings(db=tmp / "ledger.db", hs256_secret=SECRET, demo=True,
+                                                log_requests=False))
+        locations = Locations(config_file=tmp / "config.toml", data_dir=tmp / "data", cache_dir=tmp / "cache",
+                              log_dir=tmp / "logs")
+        super().__init__(config=Config(), locations=locations, url=URL, tokens=MintedToken(SECRET, user),
+                         label="participant.test", transport=httpx.ASGITransport(app=self._participant), **kwargs)
+        self._lifespan = None
+
+    async def on_load(self) -> None:
+        self._lifespan = self._participant.router.lifespan_context(self._participant)
+        await self._lifespan.__aenter__()
+
+    async def on_unmount(self) -> None:
+        if self._lifespan is not None:
+            await self._lifespan.__aexit__(None, None, None)
