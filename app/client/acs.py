@@ -165,6 +165,10 @@ async def _websocket(client: LedgerClient, offset: int, fmt: EventFormat) -> Asy
             log.finish(record, status=e.status, headers={"content-type": "application/json"}, body=body,
                        size=received)
         raise
+    except (asyncio.CancelledError, GeneratorExit):
+        if not record.done:
+            log.finish(record, error="cancelled", size=received)  # the reader stopped reading: not a failure
+        raise
     except BaseException as e:
         if not record.done:
             log.finish(record, error=f"{type(e).__name__}: {e}" if str(e) else type(e).__name__)

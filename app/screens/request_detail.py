@@ -19,10 +19,16 @@ from app.widgets.json_view import BodyView
 from app.widgets.status_bar import StatusBar
 
 _FAMILY_STYLE = {rt.OK: "bold green", rt.REDIRECT: "bold cyan", rt.CLIENT: "bold yellow", rt.SERVER: "bold red",
-                 rt.FAILED: "bold white on red", rt.IN_FLIGHT: "italic cyan"}
+                 rt.FAILED: "bold white on red", rt.IN_FLIGHT: "italic cyan", rt.CANCELLED: "dim"}
 
 
 def copy_curl(app: App, record: RequestRecord) -> None:
+    if record.url.startswith(("ws://", "wss://")):
+        # curl cannot hold a websocket open and send the request message: hand over the message itself
+        app.copy_to_clipboard(record.request_body.decode("utf-8", "replace"))
+        app.notify("A websocket cannot be replayed with curl: copied the request message it sent, which the "
+                   "POST form of the same path accepts as its body.", title="Copied", timeout=6)
+        return
     app.copy_to_clipboard(record.as_curl())
     app.notify("Copied the request as a curl command; it reads the token from $LEDGER_TOKEN.", title="Copied",
                timeout=4)

@@ -49,7 +49,7 @@ The log keeps the last 500 requests, bodies up to 256 KB each.
 
     BINDINGS = [
         Binding("enter", "open", "Open", id="requests.open"),
-        Binding("slash", "filter", "Filter", id="requests.filter"),
+        Binding("slash", "filter", "Filter", id="requests.filter", key_display="/"),
         Binding("p", "toggle_polls", "Ledger-end reads", id="requests.polls"),
         Binding("y", "copy_curl", "Copy curl", id="requests.copy_curl"),
         Binding("b", "copy_body", "Copy body", id="requests.copy_body"),
@@ -158,9 +158,9 @@ The log keeps the last 500 requests, bodies up to 256 KB each.
     def _show_info(self) -> None:
         shown = self.request_list.count
         total = len(self.request_log)
-        self.query_one("#requests-count", Label).update(
-            f"{shown:,} request{'s' if shown != 1 else ''}" + (f" of {total:,}" if shown != total else "")
-            + f" (the log keeps the last {self.request_log.max_entries:,})")
+        count = f"{total:,} request{'s' if total != 1 else ''}" if shown == total else f"{shown:,} of {total:,} requests"
+        self.query_one("#requests-count", Label).update(f"{count} · the log keeps the last "
+                                                         f"{self.request_log.max_entries:,}")
         hidden = "" if self.show_polls else "ledger-end reads hidden: p shows them"
         self.query_one("#requests-hidden", Label).update(hidden)
         self.query_one("#requests-filter-label", Label).update(f"matching “{self.text}”" if self.text else "")

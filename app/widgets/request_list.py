@@ -53,6 +53,7 @@ class RequestList(ScrollView, can_focus=True):
         "request-list--server",
         "request-list--failed",
         "request-list--in-flight",
+        "request-list--cancelled",
     }
 
     DEFAULT_CSS = """
@@ -68,6 +69,7 @@ class RequestList(ScrollView, can_focus=True):
     RequestList > .request-list--server { color: $error; text-style: bold; }
     RequestList > .request-list--failed { color: $error; text-style: bold reverse; }
     RequestList > .request-list--in-flight { color: $accent; text-style: italic; }
+    RequestList > .request-list--cancelled { color: $text-disabled; }
     """
 
     cursor: reactive[int] = reactive(0)
@@ -256,7 +258,7 @@ class RequestList(ScrollView, can_focus=True):
         if cached is not None and cached[0] == record.done:
             return cached[1]
         texts = [str(record.id), rt.started_text(record), record.method, rt.status_text(record), rt.target(record),
-                 rt.duration_text(record), rt.size_text(record.response_size) if record.done else "",
+                 rt.duration_text(record), rt.size_text(record.response_size) if record.status is not None else "",
                  rt.note(record)]
         self._cells[record.id] = (record.done, texts)
         return texts
@@ -269,7 +271,7 @@ class RequestList(ScrollView, can_focus=True):
         dim = base + self.get_component_rich_style("request-list--dim")
         fam = rt.family(record)
         status_style = base + self.get_component_rich_style(f"request-list--{fam}")
-        if fam in (rt.OK, rt.IN_FLIGHT):
+        if fam in (rt.OK, rt.IN_FLIGHT, rt.CANCELLED):
             note_style = dim
         else:
             note_style = base + self.get_component_rich_style(

@@ -16,9 +16,13 @@ LEDGER_END_PATH = "/v2/state/ledger-end"
 
 # status families → component class suffixes of the list (and colors of the detail view)
 OK, REDIRECT, CLIENT, SERVER, FAILED, IN_FLIGHT = "ok", "redirect", "client", "server", "failed", "in-flight"
+CANCELLED = "cancelled"  # given up by the app (a newer load superseded it), not failed
+CANCELLED_ERROR = "cancelled"  # what the client logs as the error of such a request
 
 
 def family(record: RequestRecord) -> str:
+    if record.error == CANCELLED_ERROR:
+        return CANCELLED
     if record.error:
         return FAILED
     status = record.status
@@ -32,6 +36,8 @@ def family(record: RequestRecord) -> str:
 
 
 def status_text(record: RequestRecord) -> str:
+    if record.error == CANCELLED_ERROR:
+        return "—"
     if record.error:
         return "ERR"
     if record.status is None:
@@ -70,9 +76,9 @@ def target(record: RequestRecord) -> str:
 
 
 def is_ledger_end_read(record: RequestRecord) -> bool:
-    """A successful (or still running) ledger-end read: what the app's polling sends every few seconds.
+    """A successful (or running, or given up) ledger-end read: what the app's polling sends every few seconds.
     A failed one is never counted as such: it is the first sign of a participant going away."""
-    return record.method == "GET" and record.path == LEDGER_END_PATH and family(record) in (OK, IN_FLIGHT)
+    return record.method == "GET" and record.path == LEDGER_END_PATH and family(record) in (OK, IN_FLIGHT, CANCELLED)
 
 
 def canton_error(record: RequestRecord) -> dict | None:
@@ -106,7 +112,7 @@ def matches(record: RequestRecord, text: str) -> bool:
     if not text:
         return True
     status = status_text(record)
-    fam = f"{status[0]}xx" if status.isdigit() else ("error" if record.error else "in flight")
+    fam = f"{status[0]}xx" if status.isdigit() else (record.error and "error" or "in flight")
     haystack = f"{record.method} {target(record)} {status} {fam} {note(record)}".lower()
     return all(word in haystack for word in text.lower().split())
 
@@ -121,11 +127,11 @@ class Body:
 def body_of(content: bytes, *, truncated: bool = False, size: int | None = None, content_type: str = "") -> Body:
     """A body for reading: JSON pretty-printed, text as is. `truncated`: the log kept only the start of it."""
     if not content:
-        return Body("", None, "no body")
+        return Body("", None, "")
     note_text = ""
     if truncated:
-        of = f" of {size_text(size)}" if size and size > len(content) else ""
-        note_text = f"truncated: the first {size_text(len(content))}{of}"
+        of = f" of {size:,}" if size and size > len(content) else ""
+        note_text = f"truncated: the first {len(content):,} bytes{of} are kept"
     elif "json" in content_type or content.lstrip()[:1] in (b"{", b"["):
         try:
             pretty = orjson.dumps(orjson.loads(content), option=orjson.OPT_INDENT_2).decode()

@@ -167,3 +167,41 @@ async def test_stays_current_with_a_full_log_updating_in_place(demo_server, make
         log.finish(started[-20], status=200)  # a request cleared while in flight stays cleared
         await pilot.pause(0.2)
         assert request_list.count == 0
+
+
+async def test_a_request_opened_in_flight_shows_its_answer_when_it_comes(demo_server, make_app):
+    app = make_app(demo_server, "Alice")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _requests_pane(app, pilot)
+        log = app.request_log
+        record = log.start("POST", f"{demo_server.url}/v2/commands/submit-and-wait-for-transaction",
+                           "/v2/commands/submit-and-wait-for-transaction", {"Authorization": "Bearer x"},
+                           b'{"commands": {"commandId": "slow-one"}}')
+        await _select(pilot, screen, lambda r: r is record)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, RequestDetailScreen), "the request's detail")
+        assert "in flight" in screen_text(app)
+        assert '"commandId": "slow-one"' in screen_text(app)  # the request body, pretty-printed
+
+        log.finish(record, status=409, headers={"content-type": "application/json"},
+                   body=b'{"code":"DUPLICATE_COMMAND","cause":"A command with the given command id has already '
+                        b'been successfully processed","errorCategory":10}')
+        await wait_for(pilot, lambda: " 409 " in screen_text(app), "the answer")
+        text = screen_text(app)
+        assert "DUPLICATE_COMMAND · category 10 (already exists)" in text
+        assert '"code": "DUPLICATE_COMMAND"' in text
+        assert "in flight" not in text
+
+
+async def test_a_websocket_read_is_listed_and_copied_as_its_message(demo_server, make_app):
+    app = make_app(demo_server, "Alice")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: _loaded(app), "the contracts")
+        client = app.session.client
+        client.capabilities.acs_page = False  # read the next snapshot through the websocket
+        app.screen.action_reload()
+        screen = await _requests_pane(app, pilot)
+        record = await _select(pilot, screen, lambda r: r.path.endswith("(websocket)") and r.done)
+        assert record.status == 101 and "messages" in screen_text(app)
+        await pilot.press("y")
+        assert app.clipboard.startswith('{"filter":') and '"activeAtOffset"' in app.clipboard
