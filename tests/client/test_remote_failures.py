@@ -334,3 +334,23 @@ async def test_a_websocket_nobody_answers_is_a_transport_error():
     assert "websocket" in caught.value.message and "Is the participant running" in caught.value.hint
     (record,) = client.log.entries
     assert record.error.startswith("websocket:") and record.status is None
+
+
+async def test_a_redirect_is_not_followed_and_says_where_it_points():
+    client = mock_client(lambda request: httpx.Response(
+        301, headers={"location": "https://participant.test/v2/state/ledger-end"}), retry=NO_RETRY)
+    async with client:
+        with pytest.raises(StatusError) as caught:
+            await client.ledger_end()
+    assert caught.value.status == 301 and "https://participant.test/v2/state/ledger-end" in caught.value.message
+    assert "URL" in caught.value.hint
+    assert len(client.log.entries) == 1
+
+
+async def test_a_429_is_retried():
+    answers = iter([httpx.Response(429, json=canton_error("PARTICIPANT_BACKPRESSURE", "too many requests",
+                                                         category=2, grpc=8)),
+                    httpx.Response(200, json={"offset": 5})])
+    client = mock_client(lambda request: next(answers))
+    async with client:
+        assert await client.ledger_end() == 5
