@@ -67,6 +67,8 @@ The log keeps the last 500 requests, bodies up to 256 KB each.
     RequestsScreen #requests-filter.shown { display: block; }
     """
 
+    AUTO_FOCUS = "RequestList"
+
     show_polls: reactive[bool] = reactive(False)
     """Show the successful ledger-end reads (the app polls every few seconds)."""
 
@@ -99,7 +101,6 @@ The log keeps the last 500 requests, bodies up to 256 KB each.
 
     def on_mount(self) -> None:
         self._unsubscribe = self.request_log.subscribe(self._seen)
-        self.request_list.focus()
         self._rebuild()
 
     def on_unmount(self) -> None:

@@ -205,3 +205,16 @@ async def test_a_websocket_read_is_listed_and_copied_as_its_message(demo_server,
         assert record.status == 101 and "messages" in screen_text(app)
         await pilot.press("y")
         assert app.clipboard.startswith('{"filter":') and '"activeAtOffset"' in app.clipboard
+
+
+async def test_the_filter_narrows_the_list_and_enter_opens_the_match(demo_server, make_app):
+    app = make_app(demo_server, "Alice")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: _loaded(app), "the contracts")
+        await pilot.press("3", "slash", *"rights", "enter")
+        screen = app.screen
+        assert isinstance(screen, RequestsScreen)
+        await wait_for(pilot, lambda: _paths(screen) == ["/v2/users/Alice/rights"], "the filtered list")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, RequestDetailScreen), "the request's detail")
+        assert app.screen.record.path == "/v2/users/Alice/rights"
