@@ -136,7 +136,7 @@ async def test_contract_and_its_events(client_for):
     assert caught.value.hint  # said in plain words
 
 
-async def test_updates_by_range_offset_and_id(client_for):
+async def test_updates_of_a_range(client_for):
     client = client_for("Alice")
     alice = await _alice(client)
     known = await _some_contract(client, alice)
