@@ -73,15 +73,27 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def _token_flags(args: argparse.Namespace) -> list[str]:
+    """The token-source options given on the command line, by name."""
+    names = ["token_file", "token_env", "token_command", "hs256_secret_file", "oauth_token_url", "oauth_client_id",
+             "oauth_client_secret_file", "oauth_client_secret_env", "oauth_audience", "oauth_scope"]
+    return ["--" + n.replace("_", "-") for n in names if getattr(args, n) is not None]
+
+
 def _profile_from_args(args: argparse.Namespace) -> Profile:
     oauth = None
     if args.oauth_token_url:
         if not args.oauth_client_id:
             raise ConfigError("--oauth-token-url needs --oauth-client-id")
+        if (args.oauth_client_secret_file is None) == (args.oauth_client_secret_env is None):
+            raise ConfigError("--oauth-token-url needs one of --oauth-client-secret-file and "
+                              "--oauth-client-secret-env")
         oauth = OAuth(token_url=args.oauth_token_url, client_id=args.oauth_client_id,
                       client_secret_file=args.oauth_client_secret_file,
                       client_secret_env=args.oauth_client_secret_env, audience=args.oauth_audience,
                       scope=args.oauth_scope)
+    elif oauth_only := [f for f in _token_flags(args) if f.startswith("--oauth-")]:
+        raise ConfigError(f"{oauth_only[0]} needs --oauth-token-url")
     return Profile(url=args.url, token_file=args.token_file, token_env=args.token_env,
                    token_command=args.token_command, oauth=oauth, hs256_secret_file=args.hs256_secret_file,
                    user=args.user, readonly=args.readonly)
@@ -148,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
         config = Config.load(locations.config_file)
         if args.profile and args.url:
             raise ConfigError("give --profile or --url, not both")
+        if args.profile and _token_flags(args):
+            raise ConfigError(f"a profile names its own token source: {_token_flags(args)[0]} goes with --url")
         profile = None
         label = ""
         if args.profile:
@@ -157,9 +171,8 @@ def main(argv: list[str] | None = None) -> int:
             label = f"{args.profile} ({profile.url})"
         elif args.url:
             profile = _profile_from_args(args)
-        elif any([args.token_file, args.token_env, args.token_command, args.oauth_token_url,
-                  args.hs256_secret_file]):
-            raise ConfigError("a token source needs --url (or use a --profile)")
+        elif _token_flags(args):
+            raise ConfigError(f"{_token_flags(args)[0]} needs --url (or use a --profile)")
         tokens = token_source(profile, args.user) if profile is not None else None
     except ConfigError as e:
         print(f"ledger-tui: {e}", file=sys.stderr)

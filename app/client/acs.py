@@ -158,6 +158,17 @@ async def _websocket(client: LedgerClient, offset: int, fmt: EventFormat) -> Asy
             if batch:
                 yield Batch(batch, "websocket")
         log.finish(record, status=101, body=f"{count} messages".encode(), size=received)
+    except errors.StatusError as e:
+        # a Canton error sent inside the stream: logged as the answer its HTTP form would have given
+        if not record.done:
+            body = e.canton.model_dump_json(by_alias=True).encode() if e.canton is not None else b""
+            log.finish(record, status=e.status, headers={"content-type": "application/json"}, body=body,
+                       size=received)
+        raise
+    except (asyncio.CancelledError, GeneratorExit):
+        if not record.done:
+            log.finish(record, error="cancelled", size=received)  # the reader stopped reading: not a failure
+        raise
     except BaseException as e:
         if not record.done:
             log.finish(record, error=f"{type(e).__name__}: {e}" if str(e) else type(e).__name__)

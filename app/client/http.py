@@ -117,6 +117,12 @@ class Http:
         self.log.finish(record, status=r.status_code, headers=r.headers, body=r.content)
         if 200 <= r.status_code < 300:
             return r.content
+        if 300 <= r.status_code < 400 and "location" in r.headers:
+            # not followed: the request would carry the token to wherever the redirect points
+            location = r.headers["location"]
+            raise errors.StatusError(r.status_code, f"{method} {path} is redirected to {location}",
+                                     method=method, path=path,
+                                     hint="Give the participant's URL as it redirects (e.g. https://), not this one.")
         raise status_error(r.status_code, r.headers.get("content-type", ""), r.content, method, path)
 
 

@@ -366,6 +366,8 @@ def read(model: type[M], data: Any, method: str, path: str) -> M:
         return model.read(data)
     except pydantic.ValidationError as e:
         first = e.errors(include_url=False)[0]
+        if first["type"] == "json_invalid" and isinstance(data, bytes | bytearray):
+            _json(bytes(data), method, path)  # cut off or not JSON at all: not a matter of versions
         where = ".".join(str(p) for p in first["loc"]) or "the body"
         raise errors.UnreadableAnswer(
             f"{method} {path} answered a {model.__name__} this client cannot read: {first['msg']} at {where}",

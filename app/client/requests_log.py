@@ -6,7 +6,6 @@ snapshot read costs a fixed amount of memory. The token never enters the log: he
 
 from __future__ import annotations
 
-import itertools
 import shlex
 import time
 from collections import deque
@@ -64,7 +63,8 @@ class RequestLog:
 
     def __init__(self, max_entries: int = MAX_ENTRIES) -> None:
         self._entries: deque[RequestRecord] = deque(maxlen=max_entries)
-        self._ids = itertools.count(1)
+        self.max_entries = max_entries
+        self._next_id = 1
         self._listeners: list[Callable[[RequestRecord], None]] = []
         self.in_flight = 0
 
@@ -77,6 +77,15 @@ class RequestLog:
     def entries(self) -> list[RequestRecord]:
         return list(self._entries)
 
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    @property
+    def first_id(self) -> int:
+        """The id of the oldest record kept: records with smaller ids were dropped (the log is bounded) or
+        cleared. Ids grow by one per request, so a viewer can tell what it holds that the log no longer does."""
+        return self._entries[0].id if self._entries else self._next_id
+
     def get(self, record_id: int) -> RequestRecord | None:
         return next((r for r in self._entries if r.id == record_id), None)
 
@@ -84,8 +93,9 @@ class RequestLog:
         self._entries.clear()
 
     def start(self, method: str, url: str, path: str, headers, body: bytes) -> RequestRecord:
-        record = RequestRecord(next(self._ids), method, url, path, time.time(), redact_headers(headers),
+        record = RequestRecord(self._next_id, method, url, path, time.time(), redact_headers(headers),
                                body[:MAX_BODY_BYTES], truncated=len(body) > MAX_BODY_BYTES)
+        self._next_id += 1
         self._entries.append(record)
         self.in_flight += 1
         self._notify(record)
