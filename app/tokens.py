@@ -61,6 +61,7 @@ class TokenSource:
     def __init__(self) -> None:
         self._token: str | None = None
         self._expires_at: float | None = None
+        self._fetched_at = 0.0
         self._lock = asyncio.Lock()
 
     async def token(self) -> str:
@@ -76,6 +77,7 @@ class TokenSource:
                 raise TokenError(f"{self.label} gave an empty token")
             self._token = token
             self._expires_at = expires_at if expires_at is not None else TokenInfo.of(token).expires_at
+            self._fetched_at = time.time()
             return token
 
     @property
@@ -89,7 +91,12 @@ class TokenSource:
     def _expiring(self) -> bool:
         if self._expires_at is None:
             return False
-        return time.time() > self._expires_at - REFRESH_MARGIN_S
+        return time.time() > self._expires_at - self._margin()
+
+    def _margin(self) -> float:
+        """How long before expiry to fetch anew: a minute, or the last fifth of a short-lived token's life, so
+        that a source that is costly to ask (a command, a token endpoint) is not asked before every request."""
+        return min(REFRESH_MARGIN_S, max(0.0, (self._expires_at or 0) - self._fetched_at) / 5)
 
     async def _fetch(self) -> tuple[str, float | None]:
         raise NotImplementedError
@@ -108,6 +115,9 @@ class StaticToken(TokenSource):
 class FileToken(TokenSource):
     """Read from a file, and read again when it nears expiry: whatever rotates the file keeps us current."""
 
+    def _margin(self) -> float:
+        return REFRESH_MARGIN_S  # reading a file is cheap: look for a rotated token a full minute ahead
+
     def __init__(self, path: Path) -> None:
         super().__init__()
         self.path = path.expanduser()
@@ -122,6 +132,9 @@ class FileToken(TokenSource):
 
 
 class EnvToken(TokenSource):
+    def _margin(self) -> float:
+        return REFRESH_MARGIN_S
+
     def __init__(self, variable: str) -> None:
         super().__init__()
         self.variable = variable

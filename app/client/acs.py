@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 from websockets.asyncio.client import connect
-from websockets.exceptions import InvalidStatus, WebSocketException
+from websockets.exceptions import ConnectionClosedOK, InvalidStatus, WebSocketException
 
 from app.client import errors
 from app.client.http import encode
@@ -26,6 +26,7 @@ FIRST_PAGE = 100  # small, so the first rows show at once
 PAGE = 5_000
 WS_BATCH = 2_000
 WS_MAX_MESSAGE = 64 * 1024 * 1024
+WS_STALL_S = 60.0  # a snapshot stream silent this long is given up
 PAGE_PATH = "/v2/state/active-contracts-page"
 LIST_PATH = "/v2/state/active-contracts"
 
@@ -141,7 +142,16 @@ async def _websocket(client: LedgerClient, offset: int, fmt: EventFormat) -> Asy
             await ws.send(request.decode())
             batch: list[dict[str, Any]] = []
             try:
-                async for message in ws:
+                while True:
+                    try:
+                        message = await asyncio.wait_for(ws.recv(), WS_STALL_S)
+                    except ConnectionClosedOK:
+                        break
+                    except TimeoutError:
+                        raise errors.RequestTimeout(
+                            f"the websocket ACS sent nothing for {WS_STALL_S:.0f} s after {count} entries",
+                            path=LIST_PATH, hint="The participant may be overloaded; reload to try again.") \
+                            from None
                     received += len(message)
                     count += 1
                     batch.append(check_entry(orjson.loads(message), LIST_PATH))

@@ -12,6 +12,7 @@ which 3.5-only endpoints it serves, and falls back where one is missing (notes Â
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,6 +26,8 @@ from app.client import errors
 from app.client.http import Http, Retry, Timeouts
 from app.client.requests_log import RequestLog
 from participant.api import (
+    CompletionStreamRequest,
+    CompletionStreamResponse,
     ConnectedSynchronizer,
     CreatedEvent,
     CumulativeFilter,
@@ -70,6 +73,7 @@ if TYPE_CHECKING:
 M = TypeVar("M", bound=WireModel)
 
 ACS_DELTA = "TRANSACTION_SHAPE_ACS_DELTA"
+RECOVERY_WINDOW = 1_000  # offsets searched back for the completion of a submission whose answer was lost
 LEDGER_EFFECTS = "TRANSACTION_SHAPE_LEDGER_EFFECTS"
 
 
@@ -317,12 +321,68 @@ class LedgerClient:
 
     async def submit_and_wait_for_transaction(self, commands: JsCommands,
                                               fmt: TransactionFormat | None = None) -> JsTransaction:
-        """Submit and wait for the transaction. Connection failures are retried with the same commandId, which
-        the participant deduplicates: a retry never runs the command twice."""
+        """Submit and wait for the transaction.
+
+        A failure that leaves the outcome unknown (the connection broke, a timeout, 502/503/504) is retried with the
+        same body, so the same commandId: the participant deduplicates, so the command never runs twice. When a
+        retry is refused as DUPLICATE_COMMAND, an earlier attempt went through: its transaction is read back from
+        the completions and returned as if the first answer had arrived."""
         body = JsSubmitAndWaitForTransactionRequest(commands=commands, transaction_format=fmt)
-        answer = await self._call(JsSubmitAndWaitForTransactionResponse, "POST",
-                                  "/v2/commands/submit-and-wait-for-transaction", body, retry=True)
-        return answer.transaction
+        path = "/v2/commands/submit-and-wait-for-transaction"
+        retry = self.http.retry
+        unknown_outcome = False
+        for attempt in range(retry.attempts + 1):
+            try:
+                answer = await self._call(JsSubmitAndWaitForTransactionResponse, "POST", path, body, retry=False)
+                return answer.transaction
+            except errors.Conflict as e:
+                if unknown_outcome and e.code == "DUPLICATE_COMMAND":
+                    return await self._transaction_of(commands, fmt, e)
+                raise
+            except errors.LedgerApiError as e:
+                if not e.retryable or attempt >= retry.attempts:
+                    raise
+                unknown_outcome = True
+                await asyncio.sleep(retry.delay(attempt))
+        raise AssertionError("unreachable")
+
+    async def _transaction_of(self, commands: JsCommands, fmt: TransactionFormat | None,
+                              duplicate: errors.Conflict) -> JsTransaction:
+        """The transaction of an earlier attempt of `commands`: at the offset the duplicate's context names
+        (Canton's `completion_offset`), or found through the completions of the last offsets."""
+        transactions = fmt or TransactionFormat(event_format=event_format([*commands.act_as, *commands.read_as]),
+                                                transaction_shape=ACS_DELTA)
+        updates = UpdateFormat(include_transactions=transactions)
+        context = duplicate.canton.context if duplicate.canton is not None else {}
+        try:
+            offset = context.get("completion_offset", "")
+            if offset.isdigit():
+                update = await self.update_at(int(offset), updates)
+                if update.transaction is not None:
+                    return update.transaction.value
+            user_id = commands.user_id or (await self.authenticated_user()).id
+            begin = max(0, await self.ledger_end() - RECOVERY_WINDOW)
+            for element in await self.completions(user_id, commands.act_as, begin):
+                completion = element.completion_response.completion if element.completion_response else None
+                done = completion.value if completion is not None else None
+                if done is None or done.command_id != commands.command_id or not done.update_id:
+                    continue
+                if done.status is not None and done.status.code != 0:
+                    continue
+                update = (await self.update_by_id(done.update_id, updates)).update
+                if update is not None and update.transaction is not None:
+                    return update.transaction.value
+        except errors.LedgerApiError:
+            pass
+        duplicate.hint = ("An earlier attempt of this submission was accepted (the connection broke before its "
+                          "answer arrived); its transaction could not be read back. The command ran once.")
+        raise duplicate
+
+    async def completions(self, user_id: str, parties: Sequence[str],
+                          begin_exclusive: int) -> list[CompletionStreamResponse]:
+        body = CompletionStreamRequest(user_id=user_id, parties=list(parties), begin_exclusive=begin_exclusive)
+        return await self._call_list(CompletionStreamResponse, "POST", "/v2/commands/completions", body,
+                                     params={"stream_idle_timeout_ms": 500})
 
 
 def _offset_of(update: Update) -> int | None:

@@ -184,9 +184,9 @@ class ContractTable(ScrollView, can_focus=True):
         page = self._page_size()
         top = int(self.scroll_y)
         if self.cursor < top:
-            self.scroll_to(y=self.cursor, animate=False)
+            self.scroll_to(y=self.cursor, animate=False, force=True)
         elif self.cursor >= top + page:
-            self.scroll_to(y=self.cursor - page + 1, animate=False)
+            self.scroll_to(y=self.cursor - page + 1, animate=False, force=True)
 
     def action_cursor(self, delta: int) -> None:
         if self.count:
@@ -195,7 +195,7 @@ class ContractTable(ScrollView, can_focus=True):
     def action_page(self, direction: int) -> None:
         if self.count:
             page = self._page_size()
-            self.scroll_to(y=max(0, self.scroll_y + direction * page), animate=False)
+            self.scroll_to(y=max(0, self.scroll_y + direction * page), animate=False, force=True)
             self.cursor = max(0, min(self.count - 1, self.cursor + direction * page))
 
     def action_first(self) -> None:
@@ -206,14 +206,14 @@ class ContractTable(ScrollView, can_focus=True):
             self.cursor = self.count - 1
 
     def action_scroll_columns(self, direction: int) -> None:
-        self.scroll_to(x=max(0, self.scroll_x + direction * 12), animate=False)
+        self.scroll_to(x=max(0, self.scroll_x + direction * 12), animate=False, force=True)
 
     def move_to(self, position: int) -> None:
         """Select the row at `position`, scrolling it to the middle of the screen."""
         if not self.count:
             return
         position = max(0, min(self.count - 1, position))
-        self.scroll_to(y=max(0, position - self._page_size() // 2), animate=False)
+        self.scroll_to(y=max(0, position - self._page_size() // 2), animate=False, force=True)
         self.cursor = position
 
     def on_click(self, event) -> None:

@@ -354,3 +354,31 @@ async def test_a_429_is_retried():
     client = mock_client(lambda request: next(answers))
     async with client:
         assert await client.ledger_end() == 5
+
+
+async def test_a_stalled_websocket_snapshot_times_out(monkeypatch):
+    import asyncio
+
+    import app.client.acs
+    from app.client.errors import RequestTimeout
+
+    monkeypatch.setattr(app.client.acs, "WS_STALL_S", 0.2)
+    entry = {"workflowId": "", "contractEntry": {"JsActiveContract": {"createdEvent": {"contractId": "00aa"},
+                                                                      "synchronizerId": "s", "reassignmentCounter": 0}}}
+    release = asyncio.Event()
+
+    async def stall(ws):
+        await ws.recv()
+        await ws.send(orjson.dumps(entry).decode())
+        await release.wait()  # then nothing, with the connection open
+
+    async with serve(stall, "127.0.0.1", 0, subprotocols=["daml.ws.auth"]) as server:
+        port = server.sockets[0].getsockname()[1]
+        client = LedgerClient(f"http://127.0.0.1:{port}")
+        client.capabilities.acs_page = False
+        async with client:
+            with pytest.raises(RequestTimeout) as caught:
+                async for _ in read_snapshot(client, 3, event_format([ALICE])):
+                    pass
+        release.set()
+    assert "after 1 entries" in caught.value.message

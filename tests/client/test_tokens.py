@@ -110,7 +110,7 @@ async def test_command_token_runs_the_command(tmp_path):
 
 async def test_command_token_is_run_again_near_expiry(tmp_path):
     runs = tmp_path / "runs"
-    (tmp_path / "t").write_text(jwt_for("alice", SHORT))
+    (tmp_path / "t").write_text(jwt_for("alice", -1))  # expired already: its next use runs the command again
     # a shell command line (with ; and >>), as people write them in a profile
     source = CommandToken(f"echo run >> {shlex.quote(str(runs))}; cat {shlex.quote(str(tmp_path / 't'))}")
     first = await source.token()
@@ -120,6 +120,15 @@ async def test_command_token_is_run_again_near_expiry(tmp_path):
     assert runs.read_text().count("run") == 2
     await source.token()
     assert runs.read_text().count("run") == 2  # valid for long now: not run again
+
+
+async def test_a_short_lived_command_token_is_not_fetched_before_every_use(tmp_path):
+    runs = tmp_path / "runs"
+    (tmp_path / "t").write_text(jwt_for("alice", SHORT))  # lives less than the minute of margin
+    source = CommandToken(f"echo run >> {shlex.quote(str(runs))}; cat {shlex.quote(str(tmp_path / 't'))}")
+    for _ in range(3):
+        await source.token()
+    assert runs.read_text().count("run") == 1  # renewed in its last fifth, not on every request
 
 
 async def test_a_failing_command_is_a_token_error_with_the_last_line_of_stderr():
@@ -194,7 +203,11 @@ async def test_client_credentials_honours_expires_in():
     assert [await source.token(), await source.token()] == ["access-1", "access-1"]
     assert len(endpoint.forms) == 1
 
-    endpoint = TokenEndpoint(expires_in=SHORT)  # about to expire: fetched again before each use
+    endpoint = TokenEndpoint(expires_in=SHORT)  # short-lived: kept until its last fifth, not fetched per use
+    source = _credentials(endpoint)
+    assert [await source.token(), await source.token()] == ["access-1", "access-1"]
+
+    endpoint = TokenEndpoint(expires_in=0)  # expired at once: fetched again before the next use
     source = _credentials(endpoint)
     assert [await source.token(), await source.token()] == ["access-1", "access-2"]
 
