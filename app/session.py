@@ -68,6 +68,9 @@ class Session:
         self.version = ""
         self.participant_id = ""
         self.synchronizers: list[ConnectedSynchronizer] = []
+        # What the app has seen on the ledger, whichever screen read it (for completion in the composer):
+        self.templates_seen: dict[str, str] = {}  # template id (package-id form) -> package name
+        self.choices_seen: dict[str, set[str]] = {}  # template id -> choices seen exercised on it
 
     @property
     def can_switch_user(self) -> bool:
