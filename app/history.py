@@ -16,6 +16,7 @@ from typing import Any
 
 import orjson
 
+from app.client import errors
 from app.commands import CommandForm
 
 KEEP = 500
@@ -61,6 +62,13 @@ class HistoryEntry:
         if self.ok:
             return f"offset {self.offset}" if self.offset is not None else "ok"
         return self.error or "failed"
+
+
+def error_id(error: errors.LedgerApiError) -> str:
+    """What the history says of a failure: Canton's error id, else the HTTP status, else the kind of failure."""
+    if isinstance(error, errors.StatusError):
+        return error.code or f"HTTP {error.status}"
+    return error.title
 
 
 class History:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -23,18 +22,16 @@ from app.commands import (
     CommandForm,
     InvalidForm,
     Problem,
-    as_actor,
     as_curl,
     build,
     default_user_id,
     new_command_id,
     parties_without_rights,
     pretty_json,
-    split_list,
     transaction_format,
 )
-from app.daml import party_hint, short_id
-from app.history import History, HistoryEntry
+from app.daml import party_hint
+from app.history import History, HistoryEntry, error_id
 from app.messages import ComposeCommand, IdentityChanged
 from app.screens.base import LedgerScreen
 from app.screens.command_history import HistoryDialog
@@ -43,7 +40,7 @@ from app.widgets.command_form import CommandEditor
 from app.widgets.json_editor import JsonEditor
 from app.widgets.request_preview import RequestPreview
 from app.widgets.status_bar import StatusBar
-from app.widgets.transaction_result import TransactionResult
+from app.widgets.transaction_result import TransactionResult, failure_context
 from participant.api import JsCommands
 
 log = logging.getLogger("ledger_tui")
@@ -102,17 +99,14 @@ class ComposerScreen(LedgerScreen):
         self.problems: list[Problem] = []
         self.submitting = False
         self._marking = False  # fields are marked once a submit or copy was refused, then follow the typing
-        self._default_act_as = ""
         self._preview_timer: Timer | None = None
-        self._progress_timer: Timer | None = None
         self._pending: ComposeCommand | None = None
 
     def compose(self) -> ComposeResult:
         yield StatusBar(mode="compose")
         yield Static("", id="composer-banner")
         with Horizontal(id="composer-main"):
-            yield CommandEditor(templates=self._templates, choices=self._choices, parties=self._parties,
-                                id="composer-form")
+            yield CommandEditor(id="composer-form")
             with TabbedContent(id="composer-output", initial="preview-tab"):
                 with TabPane("Preview", id="preview-tab"):
                     yield RequestPreview(id="preview")
@@ -145,22 +139,13 @@ class ComposerScreen(LedgerScreen):
             self.prefill(self._pending)
 
     def _start(self) -> None:
+        """(Re)start for the session's identity: completion from what this user sees, the user's own party."""
         session = self.ledger_app.session
         if self.catalog is None:
             self.catalog = Catalog(session)
         else:
             self.catalog.forget_examples()
-        identity = session.identity
-        own = identity.primary_party if identity.primary_party in identity.act_as else \
-            (identity.act_as[0] if identity.act_as else "")
-        current = self.editor.state().act_as
-        if not current.strip() or current == self._default_act_as:
-            self.query_one("#act-as").value = own
-        self._default_act_as = own
-        self.query_one("#user-id").placeholder = f"the token's user ({identity.user_id})" if identity.user_id \
-            else f"no auth: sent as {default_user_id(identity)}"
-        self.editor.set_synchronizers([(f"{s.synchronizer_alias}  {short_id(s.synchronizer_id, 24)}",
-                                        s.synchronizer_id) for s in session.synchronizers])
+        self.editor.adopt(session, self.catalog)
         self._survey()
         self._schedule_preview(0)
 
@@ -179,73 +164,11 @@ class ComposerScreen(LedgerScreen):
         except LedgerApiError as e:  # completion is a help: the form works without it
             log.info("composer: reading the ledger for completion failed: %s", e.message)
             return
-        self._show_choices()
-
-    # --- completion ---------------------------------------------------------------------------------------------
-
-    def _templates(self) -> list[str]:
-        return self.catalog.template_refs() if self.catalog else []
-
-    def _choices(self) -> list[str]:
-        template = self.editor.state().template_id
-        return self.catalog.choices_for(template) if self.catalog and template.strip() else []
-
-    def _parties(self) -> list[str]:
-        return self.catalog.parties() if self.catalog else []
-
-    def _show_choices(self) -> None:
-        template = self.editor.state().template_id.strip()
-        if not template or self.catalog is None:
-            self.editor.set_choice_hint("")
-            return
-        seen = self.catalog.choices_for(template)[:-1]
-        self.editor.set_choice_hint(("seen exercised: " + ", ".join(seen) if seen else
-                                     "no exercise of this template seen yet") + " · and Archive")
-
-    @on(CommandEditor.TemplateChosen)
-    def _template_chosen(self, event: CommandEditor.TemplateChosen) -> None:
-        self._show_choices()
-        editor = self.query_one("#create-arguments", JsonEditor)
-        if self.editor.state().uses_create_arguments and editor.pristine:
-            self._fill_skeleton(event.template)
-
-    @on(CommandEditor.ChoiceChosen)
-    def _choice_chosen(self, event: CommandEditor.ChoiceChosen) -> None:
-        editor = self.query_one("#choice-argument", JsonEditor)
-        if self.catalog is None or not editor.pristine:
-            return
-        form = self.editor.state()
-        sample = self.catalog.choice_argument(form.template_id, event.choice)
-        if sample is not None:
-            editor.set_text(pretty_json(sample), "as last exercised on the ledger")
-        else:
-            editor.set_text("", f"no exercise of {event.choice} seen: write its argument record")
+        self.editor.show_choices()
 
     @on(CommandEditor.Edited)
     def _edited(self) -> None:
         self._schedule_preview()
-
-    @work(exclusive=True, group="composer-skeleton", exit_on_error=False)
-    async def _fill_skeleton(self, template: str) -> None:
-        if self.catalog is None:
-            return
-        editor = self.query_one("#create-arguments", JsonEditor)
-        try:
-            created = await self.catalog.newest_contract(template)
-        except LedgerApiError as e:
-            editor.set_text(editor.text, f"cannot read contracts of this template: {e.title}")
-            return
-        if not editor.pristine or self.editor.state().template_id.strip() != template:
-            return  # the user moved on while it was read
-        if created is None:
-            editor.set_text("", "no active contract of this template visible: write its arguments")
-            return
-        act_as = split_list(self.editor.state().act_as)
-        payload = as_actor(created.create_argument, created.signatories, act_as)
-        note = f"from {short_id(created.contract_id, 14)}, the newest active contract"
-        if payload != created.create_argument:
-            note += f"; signatories set to {party_hint(act_as[0])}"
-        editor.set_text(pretty_json(payload), note)
 
     # --- building and previewing --------------------------------------------------------------------------------
 
@@ -254,7 +177,7 @@ class ComposerScreen(LedgerScreen):
             raise InvalidForm([Problem("participant", "not connected yet")])
         session = self.ledger_app.session
         return build(self.editor.state(), default_user_id=default_user_id(session.identity),
-                     known_parties=self._parties())
+                     known_parties=self.editor.parties())
 
     def _schedule_preview(self, delay: float = PREVIEW_DELAY_S) -> None:
         if self._preview_timer is not None:
@@ -379,36 +302,26 @@ class ComposerScreen(LedgerScreen):
             await self._send(commands, form)
         finally:
             self.submitting = False
-            if self._progress_timer is not None:
-                self._progress_timer.stop()
             self.refresh_bindings()
 
     async def _send(self, commands: JsCommands, form: CommandForm) -> None:
         session = self.ledger_app.session
         result = self.query_one(TransactionResult)
         self.query_one(TabbedContent).active = "result-tab"
-        started = time.monotonic()
-        who = ", ".join(party_hint(p) for p in commands.act_as)
-
-        def progress() -> None:
-            result.show_progress(f"submitting {commands.command_id} as {who}… {time.monotonic() - started:.1f} s")
-
-        progress()
-        self._progress_timer = self.set_interval(0.2, progress)
+        result.show_progress(f"submitting {commands.command_id} as "
+                             f"{', '.join(party_hint(p) for p in commands.act_as)}…")
         entry = HistoryEntry.now(form, participant=session.client.base_url, user=session.identity.label)
         try:
             transaction = await session.client.submit_and_wait_for_transaction(commands,
                                                                               transaction_format(commands))
         except LedgerApiError as e:
-            self._progress_timer.stop()
-            result.show_failure(e, commands.command_id)
+            result.show_failure(e, commands.command_id,
+                                failure_context(e, parties_without_rights(commands, session.identity)))
             self.ledger_app.show_error(e, "The command was not executed" if isinstance(e, errors.StatusError)
                                        else "No answer to the submission")
-            entry.error = e.code if isinstance(e, errors.StatusError) and e.code else \
-                (f"HTTP {e.status}" if isinstance(e, errors.StatusError) else e.title)
+            entry.error = error_id(e)
             await self._remember(entry)
             return
-        self._progress_timer.stop()
         result.show_transaction(transaction)
         result.focus_events()  # enter opens a created contract; the form keeps everything for the next one
         if self.catalog is not None:
@@ -453,7 +366,6 @@ class ComposerScreen(LedgerScreen):
             form.command_id = new_command_id()
             form.submission_id = ""
         self.editor.load(form)
-        self._show_choices()
         self.notify("Recalled with a fresh commandId: ctrl+s runs it again." if fresh else
                     "Recalled as it was (same commandId: a success would be a DUPLICATE_COMMAND).", timeout=4)
 
@@ -476,9 +388,8 @@ class ComposerScreen(LedgerScreen):
         elif form.uses_create_arguments:
             form.create_arguments = arguments
         self.editor.load(form)
-        self._show_choices()
         if message.choice:
-            self.post_message(CommandEditor.ChoiceChosen(message.choice))
+            self.editor.offer_argument(message.choice)
         target = "#choice" if form.uses_choice and not message.choice else \
             ("#create-arguments" if form.uses_create_arguments else "#choice-argument")
         widget = self.query_one(target)

@@ -48,7 +48,7 @@ class JsonEditor(Vertical):
         self.empty = empty
         self.rows = rows
         self.problem: Problem | None = None
-        self._set_by_program = ""
+        self._suggested = ""
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -74,17 +74,22 @@ class JsonEditor(Vertical):
     def text(self, value: str) -> None:
         self.set_text(value)
 
-    def set_text(self, text: str, note: str = "") -> None:
-        """Fill the editor from the program (a skeleton, a recalled command); `pristine` until the user edits."""
-        self._set_by_program = text
+    def set_text(self, text: str, note: str = "", *, suggested: bool = False) -> None:
+        """Fill the editor from the program: a recalled command, or (`suggested`) a starting point that a better
+        suggestion may replace until the user edits it."""
+        self._suggested = text if suggested else ""
         self.area.load_text(text)
-        self.query_one(".json-note", Label).update(note)
+        self.set_note(note)
         self._check()
 
+    def set_note(self, note: str) -> None:
+        """A word beside the title: where the text came from, why there is none."""
+        self.query_one(".json-note", Label).update(note)
+
     @property
-    def pristine(self) -> bool:
-        """Empty, or still what the program put there: safe to replace with a better skeleton."""
-        return self.text == self._set_by_program or not self.text.strip()
+    def replaceable(self) -> bool:
+        """Blank, or still the suggestion the program made: nothing the user wrote or recalled would be lost."""
+        return not self.text.strip() or (bool(self._suggested) and self.text == self._suggested)
 
     def value(self) -> Any:
         """The parsed value (call only when `problem` is None)."""

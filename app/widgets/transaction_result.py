@@ -3,11 +3,14 @@ enter opens a contract in the inspector), or the rejection with Canton's error i
 
 from __future__ import annotations
 
+import time
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
+from textual.timer import Timer
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -31,17 +34,19 @@ def event_lines(transaction: JsTransaction) -> list[tuple[Content, str]]:
             open_until.pop()
         indent = "  " * len(open_until)
         cid = value.contract_id
+        more = indent + "    "
         if isinstance(value, CreatedEvent):
             line = Content.assemble(indent, ("+ created   ", "bold green"), (short_id(cid, ID_SHOWN), "bold"),
-                                    f"  {template_name(value.template_id)}  ",
-                                    (summary(value.create_argument, 90), "dim"))
+                                    f"  {template_name(value.template_id)}\n",
+                                    (more + summary(value.create_argument, 80), "dim"))
         elif isinstance(value, ExercisedEvent):
             kind = "consuming" if value.consuming else "non-consuming"
             by = ", ".join(party_hint(p) for p in value.acting_parties)
-            result = "" if value.exercise_result in (None, {}) else f"  → {scalar(value.exercise_result)}"
             line = Content.assemble(indent, ("⚡ exercised ", "bold yellow"), (value.choice, "bold"), " on ",
-                                    short_id(cid, ID_SHOWN), f"  {template_name(value.template_id)}",
-                                    (f"  ({kind}, by {by})", "dim"), (result, "cyan"))
+                                    short_id(cid, ID_SHOWN), f"  {template_name(value.template_id)}\n",
+                                    (f"{more}{kind}, by {by}", "dim"))
+            if value.exercise_result not in (None, {}):
+                line += Content.assemble(("  → ", "dim"), (scalar(value.exercise_result), "cyan"))
             open_until.append(value.last_descendant_node_id)
         elif isinstance(value, ArchivedEvent):
             line = Content.assemble(indent, ("- archived  ", "bold red"), short_id(cid, ID_SHOWN),
@@ -52,25 +57,30 @@ def event_lines(transaction: JsTransaction) -> list[tuple[Content, str]]:
     return lines
 
 
-def failure_text(error: LedgerApiError, command_id: str) -> Content:
-    """A rejection or a failure to get an answer, in the words a user needs, with what to do next."""
+def failure_text(error: LedgerApiError, command_id: str, context: str = "") -> Content:
+    """A rejection or a failure to get an answer, in the words a user needs, with what to do next; `context` is
+    what the composer knows that may explain it."""
     parts: list[str | tuple[str, str]] = []
     if isinstance(error, errors.StatusError) and error.canton is not None:
         canton = error.canton
         parts += [("✗ Rejected: ", "bold red"), (canton.code, "bold"), f"  (HTTP {error.status})\n"]
         words = category_words(canton.error_category)
-        parts.append((f"category {canton.error_category}" + (f" · {words}" if words else "") + "\n", "dim"))
+        if canton.error_category >= 0:  # -1: the participant hides security errors' details
+            parts.append((f"category {canton.error_category}" + (f" · {words}" if words else "") + "\n", "dim"))
         parts += [("cause: ", "bold"), f"{canton.cause}\n"]
         if error.hint:
             parts += [("\nwhat it means: ", "bold"), f"{error.hint}\n"]
+        if context:
+            parts += [("\nhere: ", "bold"), f"{context}\n"]
         ids = [f"{k} {v}" for k, v in (("correlation id", canton.correlation_id), ("trace id", canton.trace_id)) if v]
         if ids:
             parts.append(("\n" + " · ".join(ids) + "\n", "dim"))
         again = "Nothing was changed on the ledger. Fix the command and submit again (ctrl+s)."
     elif isinstance(error, errors.StatusError):
         parts += [("✗ Rejected: ", "bold red"), (f"HTTP {error.status}\n", "bold"), f"{error.message}\n"]
-        if error.hint:
-            parts.append(f"\n{error.hint}\n")
+        for extra in (error.hint, context):
+            if extra:
+                parts.append(f"\n{extra}\n")
         again = "Fix the command and submit again (ctrl+s)."
     else:
         parts += [(f"✗ {error.title}\n", "bold red"), f"{error.message}\n"]
@@ -80,6 +90,18 @@ def failure_text(error: LedgerApiError, command_id: str) -> Content:
                  "safe, the participant runs a command id at most once (ctrl+s).")
     parts += ["\n", (f"commandId {command_id}\n", "dim"), ("Everything you typed is kept. ", "bold"), again]
     return Content.assemble(*parts)
+
+
+def failure_context(error: LedgerApiError, outside_rights: list[str]) -> str:
+    """What the composer knows that explains a failure better than its code alone."""
+    if not isinstance(error, errors.StatusError):
+        return ""
+    if error.status == 403 and outside_rights:
+        return (f"the command acts or reads as {', '.join(party_hint(p) for p in outside_rights)}, which the "
+                "user's rights do not include")
+    if error.code == "DUPLICATE_COMMAND":
+        return "ctrl+n gives the form a fresh commandId: submitting then runs the command once more"
+    return ""
 
 
 class TransactionResult(Vertical):
@@ -98,6 +120,7 @@ class TransactionResult(Vertical):
 
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id)
+        self._progress: Timer | None = None
         self._ids: list[str] = []
         self.contract_ids: list[str] = []  # of the last transaction, in event order (created ones first)
 
@@ -106,14 +129,25 @@ class TransactionResult(Vertical):
         yield OptionList(id="result-events")
 
     def _state(self, name: str) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+            self._progress = None
         for state in ("-ok", "-failed", "-events"):
             self.remove_class(state)
         if name:
             self.add_class(name)
 
     def show_progress(self, text: str) -> None:
+        """`text` and the time since, until the outcome is shown."""
         self._state("")
-        self.query_one("#result-head", Static).update(Content.assemble(("⋯ ", "bold cyan"), text))
+        started = time.monotonic()
+        head = self.query_one("#result-head", Static)
+
+        def tick() -> None:
+            head.update(Content.assemble(("⋯ ", "bold cyan"), text, (f"  {time.monotonic() - started:.1f} s", "dim")))
+
+        tick()
+        self._progress = self.set_interval(0.2, tick)
 
     def show_transaction(self, transaction: JsTransaction) -> None:
         lines = event_lines(transaction)
@@ -136,10 +170,11 @@ class TransactionResult(Vertical):
         if lines:
             options.highlighted = next((i for i, cid in enumerate(self._ids) if cid in created), 0)
 
-    def show_failure(self, error: LedgerApiError, command_id: str) -> None:
+    def show_failure(self, error: LedgerApiError, command_id: str, context: str = "") -> None:
+        self._state("")
         self._ids = []
         self.contract_ids = []
-        self.query_one("#result-head", Static).update(failure_text(error, command_id))
+        self.query_one("#result-head", Static).update(failure_text(error, command_id, context))
         self._state("-failed")
 
     def focus_events(self) -> None:

@@ -179,7 +179,7 @@ async def test_prefill_from_an_exercise_request(demo_writable, make_app):
         state = screen.editor.state()
         assert (state.template_id, state.contract_id) == (template_id, cid)
         assert screen.query_one("#contract-row").display and not screen.query_one("#create-arguments").display
-        offered = screen._choices()
+        offered = screen.editor.choices()
         assert "Archive" in offered and "Iou_Split" in offered
         assert screen.query_one("#choice").input.has_focus
         await pilot.press(*"Archive", "enter", "ctrl+s")
@@ -276,3 +276,35 @@ async def test_ctrl_t_cycles_the_kinds(demo_writable, make_app):
         assert seen == [("Create", True, False), ("Exercise", False, False), ("ExerciseByKey", False, True),
                         ("CreateAndExercise", True, False)]
         assert isinstance(screen.editor, CommandEditor)
+
+
+async def test_prefill_from_a_clone_keeps_the_payload(demo_writable, make_app):
+    app = make_app(demo_writable, "Alice")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_composer(pilot, app)
+        payload = json.loads(_iou(app, "12.5"))
+        await pilot.press("1")
+        app.post_message(ComposeCommand(kind="Create", template_id=IOU, arguments=payload))
+        await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen) and screen.editor.kind == "Create",
+                       "the prefill")
+        await pilot.pause(0.5)  # a skeleton read, if one were started, would have replaced it by now
+        assert json.loads(editor(screen, "#create-arguments").text) == payload
+        assert editor(screen, "#create-arguments").area.has_focus
+
+
+async def test_a_participant_gone_away_is_explained_without_a_traceback(demo_writable, make_app):
+    app = make_app(demo_writable, "Alice")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_composer(pilot, app)
+        form = CommandForm(kind="Create", template_id=IOU, act_as=app.session.identity.act_as[0],
+                           command_id="nobody-there", create_arguments=_iou(app, "1.0"))
+        screen.editor.load(form)
+        demo_writable.stop()
+        await pilot.press("ctrl+s")
+        result = screen.query_one(TransactionResult)
+        await wait_for(pilot, lambda: result.has_class("-failed"), "the failure")
+        text = screen_text(app)
+        assert "participant unreachable" in text and "The outcome is unknown" in text
+        assert "Traceback" not in text
+        assert screen.editor.state() == form and not screen.submitting
+        assert History(app.locations.history_file).load()[0].error == "participant unreachable"
