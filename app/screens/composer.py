@@ -53,8 +53,7 @@ class ComposerScreen(LedgerScreen):
     HELP = """\
 **Compose** builds a command, shows the exact request, submits it and shows the transaction it made.
 
-- **Kind** (`ctrl+t` cycles): CreateAndExercise (create and exercise in one transaction), Create, Exercise (a
-  choice on a contract id), ExerciseByKey.
+- **Kind** (`ctrl+t` cycles): CreateAndExercise, Create, Exercise (a choice on a contract id), ExerciseByKey.
 - **Template**: type or pick (`↓`) a template seen on the ledger, in the `#package-name:Module:Entity` form; the
   right arrow takes the inline completion. For a create, the arguments start from the newest active contract of
   that template, with its signatories set to the acting party.
@@ -70,6 +69,7 @@ class ComposerScreen(LedgerScreen):
   inspector. A rejection shows Canton's error id, category and cause and what to do, and keeps the form. After a
   success the commandId is renewed (`ctrl+n` renews it any time).
 - **History** (`ctrl+l`): every submitted command; enter recalls one as it was, `r` with a fresh commandId.
+- `escape` leaves the field you are in (then `1`, `2`, `3` switch screens); again, back to the contracts.
 """
 
     BINDINGS = [
@@ -81,6 +81,7 @@ class ComposerScreen(LedgerScreen):
         Binding("ctrl+t", "next_kind", "Kind", id="composer.kind", priority=True),
         Binding("ctrl+g", "goto_problem", "Go to problem", id="composer.problem", show=False, priority=True),
         Binding("ctrl+f", "format_json", "Indent JSON", id="composer.format", show=False, priority=True),
+        Binding("escape", "back", "Leave field", id="composer.back", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -194,7 +195,7 @@ class ComposerScreen(LedgerScreen):
             preview.show_problems(e.problems)
             if self._marking:
                 self.editor.mark(e.problems)
-            self.editor.set_parties_note("")
+            self.editor.note_outside_rights([])
             return None
         self.problems = []
         self._marking = False
@@ -202,10 +203,7 @@ class ComposerScreen(LedgerScreen):
         body = request_body(commands, transaction_format(commands))
         client = self.ledger_app.session.client
         preview.show_request(body, as_curl(client.base_url, body, authorized=client.tokens is not None))
-        outside = parties_without_rights(commands, self.ledger_app.session.identity)
-        self.editor.set_parties_note(
-            f"⚠ not in your rights: {', '.join(party_hint(p) for p in outside)} — the participant will likely "
-            "refuse (403)" if outside else "", warning=bool(outside))
+        self.editor.note_outside_rights(parties_without_rights(commands, self.ledger_app.session.identity))
         return commands
 
     def _refuse(self, what: str) -> None:
@@ -244,13 +242,19 @@ class ComposerScreen(LedgerScreen):
             self.notify("The command has no problems.", timeout=3)
 
     def action_format_json(self) -> None:
-        focused = self.focused
-        editor = next((n for n in (focused.ancestors_with_self if focused else []) if isinstance(n, JsonEditor)),
-                      None)
+        editor = JsonEditor.around(self.focused)
         if editor is None:
             self.notify("Put the cursor in a JSON editor to indent it.", timeout=3)
         elif not editor.reformat():
             self.notify("Only valid JSON can be indented.", severity="warning", timeout=3)
+
+    def action_back(self) -> None:
+        """Escape climbs out: first out of the field (then 1, 2, 3 switch screens), then back to the contracts."""
+        if self.focused is not None:
+            self.set_focus(None)
+            self.notify("Out of the form: 1, 2, 3 switch screens; tab returns to the form.", timeout=3)
+        else:
+            self.ledger_app.action_mode("contracts")
 
     def action_new_command_id(self) -> None:
         self.editor.set_command_id(new_command_id())

@@ -190,8 +190,10 @@ class CommandEditor(VerticalScroll):
         note.set_class(not text, "-empty")
         note.set_class(warning, "-warning")
 
-    def set_parties_note(self, text: str, warning: bool = False) -> None:
-        self._note("#parties-note", text, warning=warning)
+    def note_outside_rights(self, parties: Sequence[str]) -> None:
+        """Warn under the parties of those the user's rights do not cover."""
+        self._note("#parties-note", f"⚠ not in your rights: {', '.join(party_hint(p) for p in parties)} — the "
+                   "participant will likely refuse (403)" if parties else "", warning=bool(parties))
 
     # --- completion ---------------------------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Label, Static, TextArea
 
 from app.commands import Problem, parse_json, pretty_json
@@ -61,6 +62,11 @@ class JsonEditor(Vertical):
 
     def on_mount(self) -> None:
         self._check()
+
+    @classmethod
+    def around(cls, widget: Widget | None) -> JsonEditor | None:
+        """The editor `widget` is part of, if any."""
+        return next((n for n in (widget.ancestors_with_self if widget else []) if isinstance(n, cls)), None)
 
     @property
     def area(self) -> TextArea:

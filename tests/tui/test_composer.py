@@ -308,3 +308,19 @@ async def test_a_participant_gone_away_is_explained_without_a_traceback(demo_wri
         assert "Traceback" not in text
         assert screen.editor.state() == form and not screen.submitting
         assert History(app.locations.history_file).load()[0].error == "participant unreachable"
+
+
+async def test_escape_leaves_the_field_then_the_screen(demo_writable, make_app):
+    app = make_app(demo_writable, "Alice")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_composer(pilot, app)
+        assert screen.query_one("#template").input.has_focus
+        await pilot.press("1")  # typed: a template id may start with a digit
+        assert screen.editor.state().template_id == "1"
+        await pilot.press("escape")
+        assert screen.focused is None
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.current_mode == "contracts", "the contracts")
+        await pilot.press("2")
+        await wait_for(pilot, lambda: app.screen is screen, "the composer again")
+        assert screen.editor.state().template_id == "1"  # kept
