@@ -258,7 +258,7 @@ class ComposerScreen(LedgerScreen):
 
     def action_new_command_id(self) -> None:
         self.editor.set_command_id(new_command_id())
-        self.notify("A fresh commandId: submitting now runs the command again.", timeout=3)
+        self.notify("A fresh commandId: submitting runs the command anew.", timeout=3)
 
     def action_next_kind(self) -> None:
         kind = self.editor.kind
@@ -295,9 +295,8 @@ class ComposerScreen(LedgerScreen):
         try:
             outside = parties_without_rights(commands, self.ledger_app.session.identity)
             if outside:
-                names = ", ".join(outside)
                 go = await self.app.push_screen_wait(ChoiceDialog(
-                    f"Not in your rights: {names}",
+                    f"Not in your rights: {', '.join(outside)}",
                     [("Submit anyway (the participant decides)", True), ("Go back to the form", False)],
                     selected=False, hint="The user's rights do not include acting (or reading) as these parties; "
                                          "the participant will likely answer 403 PERMISSION_DENIED."))
@@ -371,7 +370,8 @@ class ComposerScreen(LedgerScreen):
             form.submission_id = ""
         self.editor.load(form)
         self.notify("Recalled with a fresh commandId: ctrl+s runs it again." if fresh else
-                    "Recalled as it was (same commandId: a success would be a DUPLICATE_COMMAND).", timeout=4)
+                    "Recalled as it was, commandId included: if it succeeded, submitting it again is a "
+                    "DUPLICATE_COMMAND (ctrl+n for a fresh id).", timeout=5)
 
     def prefill(self, message: ComposeCommand) -> None:
         """Start from a contract: exercise a choice on it, or create one like it."""
@@ -392,6 +392,7 @@ class ComposerScreen(LedgerScreen):
         elif form.uses_create_arguments:
             form.create_arguments = arguments
         self.editor.load(form)
+        self.editor.offer_skeleton()  # a create without arguments starts from the template's newest contract
         if message.choice:
             self.editor.offer_argument(message.choice)
         target = "#choice" if form.uses_choice and not message.choice else \

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
 from textual.message import Message
 from textual.widgets import Input, Select, Static, TextArea
 
@@ -26,7 +27,7 @@ from app.commands import (
     resolve_parties,
     split_list,
 )
-from app.daml import party_hint, short_id
+from app.daml import party_hint, short_id, short_party
 from app.widgets.command_advanced import FIELDS as ADVANCED_FIELDS
 from app.widgets.command_advanced import AdvancedOptions
 from app.widgets.completing_input import CompletingInput
@@ -50,6 +51,10 @@ FIELD_WIDGETS = {
     "actAs": "#act-as", "readAs": "#read-as", "commandId": "#command-id", "deduplicationPeriod": "#dedup-value",
     "minLedgerTimeAbs": "#min-abs", "minLedgerTimeRel": "#min-rel", "disclosedContracts": "#disclosed",
 }
+
+
+def _party_label(party: str) -> Content:
+    return Content.assemble((party_hint(party), "bold"), (f"  {short_party(party)}", "dim"))
 
 
 class CommandEditor(VerticalScroll):
@@ -92,9 +97,9 @@ class CommandEditor(VerticalScroll):
                                                               "Archive)"), id="choice-row", group=True)
         yield Static("", id="choice-hint", classes="note -empty")
         yield JsonEditor("choiceArgument", "choiceArgument", empty={}, rows=5, id="choice-argument")
-        yield field_row("actAs", CompletingInput(self.parties, separated=True, describe=party_hint, id="act-as",
+        yield field_row("actAs", CompletingInput(self.parties, separated=True, label=_party_label, id="act-as",
                                                  placeholder="parties to act as, comma-separated"), group=True)
-        yield field_row("readAs", CompletingInput(self.parties, separated=True, describe=party_hint, id="read-as",
+        yield field_row("readAs", CompletingInput(self.parties, separated=True, label=_party_label, id="read-as",
                                                   placeholder="extra parties whose contracts the command may read"))
         yield Static("", id="parties-note", classes="note -empty")
         yield field_row("commandId", Input(compact=True, id="command-id"))

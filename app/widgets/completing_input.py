@@ -19,7 +19,7 @@ from textual.suggester import Suggester
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
-MAX_SHOWN = 8
+MAX_LISTED = 32  # with nothing typed yet: the list scrolls, ten lines at a time
 _LAST_ITEM = re.compile(r"^(?P<head>.*[,\s])?(?P<token>[^,\s]*)$", re.S)
 
 
@@ -80,12 +80,12 @@ class CompletingInput(Vertical):
             return self.completing
 
     def __init__(self, candidates: Callable[[], Sequence[str]], *, value: str = "", placeholder: str = "",
-                 separated: bool = False, describe: Callable[[str], str] | None = None, id: str | None = None,
+                 separated: bool = False, label: Callable[[str], Content] | None = None, id: str | None = None,
                  classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.candidates = candidates
         self.separated = separated
-        self.describe = describe
+        self.label = label
         self._initial = value
         self._placeholder = placeholder
         self._shown: list[str] = []
@@ -124,7 +124,7 @@ class CompletingInput(Vertical):
         needle = token.strip().casefold()
         candidates = [c for c in self.candidates() if c not in taken]
         if not needle:
-            return candidates[:MAX_SHOWN * 4]
+            return candidates[:MAX_LISTED]
         starts = [c for c in candidates if c.casefold().startswith(needle)]
         inside = [c for c in candidates if needle in c.casefold() and c not in starts]
         return starts + inside
@@ -141,14 +141,10 @@ class CompletingInput(Vertical):
         options = self.query_one(OptionList)
         if shown != self._shown:
             self._shown = shown
-            options.set_options(Option(self._label(c)) for c in shown)
+            options.set_options(Option(self.label(c) if self.label else Content(c)) for c in shown)
         self.set_class(bool(shown), "-open")
         if shown and options.highlighted is None:
             options.highlighted = 0
-
-    def _label(self, candidate: str) -> Content:
-        extra = self.describe(candidate) if self.describe else ""
-        return Content.assemble(candidate, (f"  {extra}", "dim")) if extra else Content(candidate)
 
     def _close(self) -> None:
         self.remove_class("-open")

@@ -8,7 +8,7 @@ import time
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.timer import Timer
 from textual.widgets import OptionList, Static
@@ -104,11 +104,11 @@ def failure_context(error: LedgerApiError, outside_rights: list[str]) -> str:
     return ""
 
 
-class TransactionResult(Vertical):
+class TransactionResult(VerticalScroll):
     DEFAULT_CSS = """
     TransactionResult { height: 1fr; }
     TransactionResult > #result-head { height: auto; padding: 0 1; }
-    TransactionResult > OptionList { height: 1fr; border: none; display: none; }
+    TransactionResult > OptionList { height: auto; border: none; display: none; }
     TransactionResult.-events > OptionList { display: block; }
     TransactionResult.-failed > #result-head { border-left: thick $error; }
     TransactionResult.-ok > #result-head { border-left: thick $success; }

@@ -302,11 +302,11 @@ async def test_a_participant_gone_away_is_explained_without_a_traceback(demo_wri
         demo_writable.stop()
         await pilot.press("ctrl+s")
         result = screen.query_one(TransactionResult)
-        await wait_for(pilot, lambda: result.has_class("-failed"), "the failure")
+        await wait_for(pilot, lambda: result.has_class("-failed") and not screen.submitting, "the failure")
         text = screen_text(app)
         assert "participant unreachable" in text and "The outcome is unknown" in text
         assert "Traceback" not in text
-        assert screen.editor.state() == form and not screen.submitting
+        assert screen.editor.state() == form
         assert History(app.locations.history_file).load()[0].error == "participant unreachable"
 
 
@@ -324,3 +324,18 @@ async def test_escape_leaves_the_field_then_the_screen(demo_writable, make_app):
         await pilot.press("2")
         await wait_for(pilot, lambda: app.screen is screen, "the composer again")
         assert screen.editor.state().template_id == "1"  # kept
+
+
+async def test_prefill_opens_the_composer_the_first_time(demo_writable, make_app):
+    app = make_app(demo_writable, "Alice")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.connected, "a connection")
+        cid = "00" + "ab" * 68
+        app.post_message(ComposeCommand(kind="Exercise", template_id=IOU, contract_id=cid, choice="Archive"))
+        await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen), "the composer")
+        screen: ComposerScreen = app.screen
+        await wait_for(pilot, lambda: screen.editor.state().contract_id == cid, "the prefill")
+        state = screen.editor.state()
+        assert (state.kind, state.template_id, state.choice) == ("Exercise", IOU, "Archive")
+        assert json.loads(editor(screen, "#choice-argument").text) == {}
+        assert state.act_as == app.session.identity.act_as[0]
