@@ -43,6 +43,13 @@ def editor(screen, selector: str) -> JsonEditor:
     return screen.query_one(selector, JsonEditor)
 
 
+async def outcome(pilot, screen: ComposerScreen, state: str, what: str) -> TransactionResult:
+    """Wait until the submission ended (`state` "-ok" or "-failed") and its history line is written."""
+    result = screen.query_one(TransactionResult)
+    await wait_for(pilot, lambda: result.has_class(state) and not screen.submitting, what)
+    return result
+
+
 async def type_template_and_choice(pilot, screen: ComposerScreen, choice: str) -> None:
     screen.query_one("#template").focus()
     await pilot.press(*IOU, "enter")
@@ -64,8 +71,7 @@ async def test_create_and_exercise_shows_the_transaction_events(demo_writable, m
         editor(screen, "#create-arguments").area.load_text(json.dumps({**skeleton, "amount": "100.0"}))
         editor(screen, "#choice-argument").area.load_text('{"splitAmount": "40.0"}')
         await pilot.press("ctrl+s")
-        result = screen.query_one(TransactionResult)
-        await wait_for(pilot, lambda: result.has_class("-ok"), "the transaction")
+        result = await outcome(pilot, screen, "-ok", "the transaction")
         assert len(result.contract_ids) == 3  # the Iou created, then split in two
         text = screen_text(app)
         assert "Committed" in text and "Iou_Split" in text
@@ -90,8 +96,7 @@ async def test_enter_on_a_created_event_opens_it_in_the_inspector(demo_writable,
         screen.editor.load(CommandForm(kind="Create", template_id=IOU, act_as=app.session.identity.act_as[0],
                                        command_id="enter-opens", create_arguments=_iou(app, "5.0")))
         await pilot.press("ctrl+s")
-        result = screen.query_one(TransactionResult)
-        await wait_for(pilot, lambda: result.has_class("-ok"), "the transaction")
+        result = await outcome(pilot, screen, "-ok", "the transaction")
         assert result.query_one("#result-events").has_focus  # the events, to open one
         await pilot.press("enter")
         await wait_for(pilot, lambda: opened, "the inspector")
@@ -111,8 +116,7 @@ async def test_a_rejection_shows_the_error_and_keeps_every_field(demo_writable, 
                            command_id="negative-iou", create_arguments=_iou(app, "-5.0"), workflow_id="wf-1")
         screen.editor.load(form)
         await pilot.press("ctrl+s")
-        result = screen.query_one(TransactionResult)
-        await wait_for(pilot, lambda: result.has_class("-failed"), "the rejection")
+        await outcome(pilot, screen, "-failed", "the rejection")
         text = screen_text(app)
         assert "UNHANDLED_EXCEPTION" in text
         assert "category 9" in text
@@ -136,8 +140,7 @@ async def test_acting_without_the_right_asks_first_then_shows_the_403(demo_writa
         await wait_for(pilot, lambda: isinstance(app.screen, ChoiceDialog), "the confirmation")
         assert not submissions(app)
         await pilot.press("up", "enter")  # "Submit anyway"
-        result = screen.query_one(TransactionResult)
-        await wait_for(pilot, lambda: result.has_class("-failed"), "the refusal")
+        await outcome(pilot, screen, "-failed", "the refusal")
         assert submissions(app)[-1].status == 403
         assert "(HTTP 403)" in screen_text(app)
         assert screen.editor.state() == form
@@ -168,8 +171,7 @@ async def test_prefill_from_an_exercise_request(demo_writable, make_app):
         screen.editor.load(CommandForm(kind="Create", template_id=IOU, act_as=app.session.identity.act_as[0],
                                        command_id="to-exercise", create_arguments=_iou(app, "4.0")))
         await pilot.press("ctrl+s")
-        result = screen.query_one(TransactionResult)
-        await wait_for(pilot, lambda: result.has_class("-ok"), "the create")
+        result = await outcome(pilot, screen, "-ok", "the create")
         (cid,) = result.contract_ids
         template_id = screen.catalog.examples.newest[IOU].template_id  # the package-id form, as the ACS shows it
         await pilot.press("1")
@@ -184,7 +186,7 @@ async def test_prefill_from_an_exercise_request(demo_writable, make_app):
         assert screen.query_one("#choice").input.has_focus
         await pilot.press(*"Archive", "enter", "ctrl+s")
         await wait_for(pilot, lambda: "Archive" in screen_text(app) and result.contract_ids == [], "the archive")
-        await wait_for(pilot, lambda: result.has_class("-ok"), "the archive")
+        await outcome(pilot, screen, "-ok", "the archive")
         assert "consuming" in screen_text(app)
 
 
@@ -196,8 +198,7 @@ async def test_history_is_written_and_recalled_with_a_fresh_command_id(demo_writ
                            command_id="history-1", create_arguments=_iou(app, "7.0"))
         screen.editor.load(form)
         await pilot.press("ctrl+s")
-        result = screen.query_one(TransactionResult)
-        await wait_for(pilot, lambda: result.has_class("-ok"), "the transaction")
+        await outcome(pilot, screen, "-ok", "the transaction")
         entries = History(locations.history_file).load()
         assert len(entries) == 1 and entries[0].ok and entries[0].form == form
         assert screen.editor.state().command_id != "history-1"
@@ -215,7 +216,7 @@ async def test_history_is_written_and_recalled_with_a_fresh_command_id(demo_writ
         await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen), "the form again")
         assert screen.editor.state().command_id == "history-1"  # as it was
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: result.has_class("-failed"), "the duplicate")
+        await outcome(pilot, screen, "-failed", "the duplicate")
         assert "DUPLICATE_COMMAND" in screen_text(app)
         assert len(History(locations.history_file).load()) == 2
 
@@ -254,8 +255,7 @@ async def test_the_preview_is_the_body_sent(demo_writable, make_app):
         await pilot.press("ctrl+y")
         curl = app.clipboard
         await pilot.press("ctrl+s")
-        result = screen.query_one(TransactionResult)
-        await wait_for(pilot, lambda: result.has_class("-ok"), "the transaction")
+        await outcome(pilot, screen, "-ok", "the transaction")
         sent = submissions(app)[-1]
         assert sent.request_body == previewed
         period = orjson.loads(previewed)["commands"]["deduplicationPeriod"]
