@@ -339,3 +339,29 @@ async def test_prefill_opens_the_composer_the_first_time(demo_writable, make_app
         assert (state.kind, state.template_id, state.choice) == ("Exercise", IOU, "Archive")
         assert json.loads(editor(screen, "#choice-argument").text) == {}
         assert state.act_as == app.session.identity.act_as[0]
+
+
+async def test_without_auth_the_command_names_a_user(tmp_path, locations):
+    from app.app import LedgerApp
+    from app.config import Config
+    from tests.conftest import start_server
+
+    server = start_server(tmp_path / "noauth.db", "--no-auth", "--demo")
+    try:
+        app = LedgerApp(config=Config(), locations=locations, url=server.url, tokens=None, label=server.url)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await open_composer(pilot, app)
+            alice = next(p for p in screen.editor.parties() if p.startswith("Alice::"))
+            assert screen.editor.state().act_as == ""  # no rights to take a party from: any may be typed
+            screen.editor.load(CommandForm(kind="Create", template_id=IOU, act_as="Alice", command_id="no-auth",
+                                           create_arguments=json.dumps({"issuer": alice, "owner": alice,
+                                                                        "currency": "EUR", "amount": "1.0",
+                                                                        "observers": []})))
+            await pilot.press("ctrl+s")
+            await outcome(pilot, screen, "-ok", "the transaction")
+            body = orjson.loads(submissions(app)[-1].request_body)["commands"]
+            assert body["userId"] == "ledger-tui" and body["actAs"] == [alice]
+            await pilot.press("ctrl+y")
+            assert app.clipboard.startswith("curl ") and "Authorization" not in app.clipboard
+    finally:
+        server.stop()
