@@ -69,6 +69,8 @@ class Session:
         self.version = ""
         self.participant_id = ""
         self.synchronizers: list[ConnectedSynchronizer] = []
+        # What the app has seen on the ledger, whichever screen read it (for completion in the composer):
+        self.templates_seen: dict[str, str] = {}  # template id (package-id form) -> package name
         self.choices_seen: dict[str, set[str]] = {}
         """Choices seen exercised on the ledger, by template id (interface id for interface choices), under both
         the package-id and the ``#package-name`` form of the id: what the composer can offer for a template."""

@@ -15,8 +15,17 @@ _EXPLAINED: dict[str, str] = {
     "CONTRACT_KEY_NOT_FOUND": "No active contract has that key for the submitting parties.",
     "DAML_AUTHORIZATION_ERROR": "The acting parties lack the authority this needs: the choice's controllers or the "
                                 "template's signatories must be among actAs.",
-    "UNHANDLED_EXCEPTION": "The Daml code failed: an ensure clause, an assert or an error in the choice. Read the "
-                           "cause for the condition that failed.",
+    "UNHANDLED_EXCEPTION": "The Daml code failed: the template's ensure clause (a precondition such as a positive "
+                           "amount), an assert, or an error raised in the choice. The cause names the condition.",
+    "TEMPLATE_PRECONDITION_VIOLATED": "The arguments fail the template's ensure clause (its precondition).",
+    "INTERPRETATION_USER_ERROR": "The Daml code raised an error (abort, assert or error); the cause has its message.",
+    "DAML_FAILURE": "The Daml code failed on purpose (failWithStatus); the cause has its message.",
+    "DAML_INTERPRETER_INVALID_ARGUMENT": "The Daml code was given an argument it cannot use; the cause says which.",
+    "WRONGLY_TYPED_CONTRACT": "The contract is not of the template (or interface) the command names.",
+    "PACKAGE_NOT_FOUND": "A package the command needs is not on this participant.",
+    "UNRESOLVED_PACKAGE_NAME": "No package of that name is vetted for the parties of the command.",
+    "PACKAGE_SELECTION_FAILED": "No version of the package is vetted by all the parties involved. Check the package "
+                                "name, or name a package id (packageIdSelectionPreference).",
     "DAML_INTERPRETATION_ERROR": "The Daml code could not be run with these arguments.",
     "COMMAND_PREPROCESSING_FAILED": "The arguments do not match the template or choice: a field is missing, "
                                     "extra, or of the wrong type (Int64 and Numeric are strings).",

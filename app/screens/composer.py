@@ -1,0 +1,401 @@
+"""The command composer: build a command with completion from what the ledger shows, see the exact request, submit
+it and read the transaction — or the rejection, with everything typed kept."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.timer import Timer
+from textual.widgets import Footer, Static, TabbedContent, TabPane
+
+from app.catalog import Catalog
+from app.client import errors
+from app.client.errors import LedgerApiError
+from app.client.ledger import request_body
+from app.commands import (
+    KINDS,
+    CommandForm,
+    InvalidForm,
+    Problem,
+    as_curl,
+    build,
+    default_user_id,
+    new_command_id,
+    parties_without_rights,
+    pretty_json,
+    transaction_format,
+)
+from app.daml import party_hint
+from app.history import History, HistoryEntry, error_id
+from app.messages import ComposeCommand, IdentityChanged
+from app.screens.base import LedgerScreen
+from app.screens.command_history import HistoryDialog
+from app.screens.dialogs import ChoiceDialog
+from app.widgets.command_form import CommandEditor
+from app.widgets.json_editor import JsonEditor
+from app.widgets.request_preview import RequestPreview
+from app.widgets.status_bar import StatusBar
+from app.widgets.transaction_result import TransactionResult, failure_context
+from participant.api import JsCommands
+
+log = logging.getLogger("ledger_tui")
+
+PREVIEW_DELAY_S = 0.2  # the preview follows typing, a little behind it
+
+
+class ComposerScreen(LedgerScreen):
+    TITLE_TEXT = "Compose"
+    HELP = """\
+**Compose** builds a command, shows the exact request, submits it and shows the transaction it made.
+
+- **Kind** (`ctrl+t` cycles): CreateAndExercise, Create, Exercise (a choice on a contract id), ExerciseByKey.
+- **Template**: type or pick (`↓`) a template seen on the ledger, in the `#package-name:Module:Entity` form; the
+  right arrow takes the inline completion. For a create, the arguments start from the newest active contract of
+  that template, with its signatories set to the acting party.
+- **Choice**: those seen exercised on that template, and Archive; the argument starts as last exercised.
+- **JSON editors** check as you type: an error shows its line and column under the editor, and nothing is
+  submitted until every editor parses (`ctrl+g` goes to the first problem, `ctrl+f` indents the JSON).
+- **actAs / readAs**: your rights' parties are offered; a bare name (`Alice`) stands for the one known party with
+  that name. Parties outside your rights are flagged, and submitting asks first: the participant decides.
+- **Preview** (`ctrl+r`) shows the request body exactly as sent and the same request as curl (`ctrl+y` copies it,
+  the token as `$LEDGER_TOKEN`). The **Advanced** section holds userId, workflowId, deduplication, minimum ledger
+  time, synchronizer, package preference, submissionId and disclosed contracts.
+- **Submit** (`ctrl+s`): the events of the transaction appear under Result; enter opens a contract in the
+  inspector. A rejection shows Canton's error id, category and cause and what to do, and keeps the form. After a
+  success the commandId is renewed (`ctrl+n` renews it any time).
+- **History** (`ctrl+l`): every submitted command; enter recalls one as it was, `r` with a fresh commandId.
+- `escape` leaves the field you are in (then `1`, `2`, `3` switch screens); again, back to the contracts.
+"""
+
+    BINDINGS = [
+        Binding("ctrl+s", "submit", "Submit", id="composer.submit", priority=True),
+        Binding("ctrl+r", "preview", "Preview/Result", id="composer.preview", priority=True),
+        Binding("ctrl+y", "copy_curl", "Copy curl", id="composer.curl", priority=True),
+        Binding("ctrl+l", "history", "History", id="composer.history", priority=True),
+        Binding("ctrl+n", "new_command_id", "New id", id="composer.new_id", priority=True),
+        Binding("ctrl+t", "next_kind", "Kind", id="composer.kind", priority=True),
+        Binding("ctrl+g", "goto_problem", "Go to problem", id="composer.problem", show=False, priority=True),
+        Binding("ctrl+f", "format_json", "Indent JSON", id="composer.format", show=False, priority=True),
+        Binding("escape", "back", "Leave field", id="composer.back", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    ComposerScreen #composer-banner { height: auto; padding: 0 1; background: $warning 20%; display: none; }
+    ComposerScreen #composer-banner.shown { display: block; }
+    ComposerScreen #composer-main { height: 1fr; }
+    ComposerScreen CommandEditor { width: 55%; min-width: 60; }
+    ComposerScreen #composer-output { width: 1fr; border-left: solid $panel; }
+    ComposerScreen #composer-output TabPane { padding: 0; height: 1fr; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.catalog: Catalog | None = None
+        self.history: History | None = None
+        self.problems: list[Problem] = []
+        self.submitting = False
+        self._marking = False  # fields are marked once a submit or copy was refused, then follow the typing
+        self._preview_timer: Timer | None = None
+        self._pending: ComposeCommand | None = None
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar(mode="compose")
+        yield Static("", id="composer-banner")
+        with Horizontal(id="composer-main"):
+            yield CommandEditor(id="composer-form")
+            with TabbedContent(id="composer-output", initial="preview-tab"):
+                with TabPane("Preview", id="preview-tab"):
+                    yield RequestPreview(id="preview")
+                with TabPane("Result", id="result-tab"):
+                    yield TransactionResult(id="result")
+        yield Footer()
+
+    @property
+    def editor(self) -> CommandEditor:
+        return self.query_one(CommandEditor)
+
+    @property
+    def readonly(self) -> bool:
+        app = self.ledger_app
+        return app.readonly or (app.session is not None and app.session.readonly)
+
+    # --- start and identity -------------------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self.history = History(self.ledger_app.locations.history_file)
+        self.editor.set_command_id(new_command_id())
+        if self.readonly:
+            banner = self.query_one("#composer-banner", Static)
+            banner.update("Read-only session: submitting is off. The preview and copy as curl work.")
+            banner.add_class("shown")
+        if self.ledger_app.connected:
+            self._start()
+        self.query_one("#template").focus()
+        if self._pending is not None:
+            self.prefill(self._pending)
+
+    def _start(self) -> None:
+        """(Re)start for the session's identity: completion from what this user sees, the user's own party."""
+        session = self.ledger_app.session
+        if self.catalog is None:
+            self.catalog = Catalog(session)
+        else:
+            self.catalog.forget_examples()
+        self.editor.adopt(session, self.catalog)
+        self._survey()
+        self._schedule_preview(0)
+
+    def on_identity_changed(self, _: IdentityChanged) -> None:
+        self._start()
+
+    def on_screen_resume(self) -> None:
+        if self.catalog is not None:
+            self._survey()
+
+    @work(exclusive=True, group="composer-survey", exit_on_error=False)
+    async def _survey(self) -> None:
+        assert self.catalog is not None
+        try:
+            await self.catalog.survey()
+        except LedgerApiError as e:  # completion is a help: the form works without it
+            log.info("composer: reading the ledger for completion failed: %s", e.message)
+            return
+        self.editor.show_choices()
+
+    @on(CommandEditor.Edited)
+    def _edited(self) -> None:
+        self._schedule_preview()
+
+    # --- building and previewing --------------------------------------------------------------------------------
+
+    def _build(self) -> JsCommands:
+        if not self.ledger_app.connected:
+            raise InvalidForm([Problem("participant", "not connected yet")])
+        session = self.ledger_app.session
+        return build(self.editor.state(), default_user_id=default_user_id(session.identity),
+                     known_parties=self.editor.parties())
+
+    def _schedule_preview(self, delay: float = PREVIEW_DELAY_S) -> None:
+        if self._preview_timer is not None:
+            self._preview_timer.stop()
+        self._preview_timer = self.set_timer(delay, self.refresh_preview)
+
+    def refresh_preview(self) -> JsCommands | None:
+        """Build the command from the form and show its request (or its problems); None when it has problems."""
+        preview = self.query_one(RequestPreview)
+        try:
+            commands = self._build()
+        except InvalidForm as e:
+            self.problems = e.problems
+            preview.show_problems(e.problems)
+            if self._marking:
+                self.editor.mark(e.problems)
+            self.editor.note_outside_rights([])
+            return None
+        self.problems = []
+        self._marking = False
+        self.editor.mark([])
+        body = request_body(commands, transaction_format(commands))
+        client = self.ledger_app.session.client
+        preview.show_request(body, as_curl(client.base_url, body, authorized=client.tokens is not None))
+        self.editor.note_outside_rights(parties_without_rights(commands, self.ledger_app.session.identity))
+        return commands
+
+    def _refuse(self, what: str) -> None:
+        self._marking = True
+        self.editor.mark(self.problems)
+        self.query_one(TabbedContent).active = "preview-tab"
+        first = self.problems[0]
+        self.notify(f"{first}" + (f"\n(and {len(self.problems) - 1} more)" if len(self.problems) > 1 else ""),
+                    title=f"Not {what}: fix the form first", severity="warning", timeout=6)
+        self.editor.focus_problem(first)
+
+    def action_preview(self) -> None:
+        """Show the preview; from the preview, the last result (when there is one)."""
+        tabs = self.query_one(TabbedContent)
+        result = self.query_one(TransactionResult)
+        if tabs.active == "preview-tab" and (result.has_class("-ok") or result.has_class("-failed")):
+            tabs.active = "result-tab"
+            result.focus_events()
+            return
+        tabs.active = "preview-tab"
+        self.refresh_preview()
+
+    def action_copy_curl(self) -> None:
+        if self.refresh_preview() is None:
+            self._refuse("copied")
+            return
+        self.app.copy_to_clipboard(self.query_one(RequestPreview).curl)
+        self.notify("Copied the request as curl; it reads the token from $LEDGER_TOKEN.", timeout=4)
+
+    def action_goto_problem(self) -> None:
+        self.refresh_preview()
+        if self.problems:
+            self.editor.mark(self.problems)
+            self.editor.focus_problem(self.problems[0])
+        else:
+            self.notify("The command has no problems.", timeout=3)
+
+    def action_format_json(self) -> None:
+        editor = JsonEditor.around(self.focused)
+        if editor is None:
+            self.notify("Put the cursor in a JSON editor to indent it.", timeout=3)
+        elif not editor.reformat():
+            self.notify("Only valid JSON can be indented.", severity="warning", timeout=3)
+
+    def action_back(self) -> None:
+        """Escape climbs out: first out of the field (then 1, 2, 3 switch screens), then back to the contracts."""
+        if self.focused is not None:
+            self.set_focus(None)
+            self.notify("Out of the form: 1, 2, 3 switch screens; tab returns to the form.", timeout=3)
+        else:
+            self.ledger_app.action_mode("contracts")
+
+    def action_new_command_id(self) -> None:
+        self.editor.set_command_id(new_command_id())
+        self.notify("A fresh commandId: submitting runs the command anew.", timeout=3)
+
+    def action_next_kind(self) -> None:
+        kind = self.editor.kind
+        self.editor.set_kind(KINDS[(KINDS.index(kind) + 1) % len(KINDS)] if kind in KINDS else KINDS[0])
+
+    # --- submitting ---------------------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "submit":
+            if self.readonly:
+                return False  # hidden: a read-only session never submits
+            if self.submitting:
+                return None  # shown disabled while one is in flight
+        return True
+
+    def action_submit(self) -> None:
+        if self.readonly:
+            self.notify("This session is read-only: commands are not submitted. The preview and copy as curl work.",
+                        title="Read-only", severity="warning", timeout=6)
+            return
+        if self.submitting:
+            self.notify("A submission is in flight; wait for its outcome.", timeout=3)
+            return
+        commands = self.refresh_preview()
+        if commands is None:
+            self._refuse("submitted")
+            return
+        self.submitting = True
+        self.refresh_bindings()
+        self._submit(commands, self.editor.state())
+
+    @work(exclusive=True, group="composer-submit", exit_on_error=False)
+    async def _submit(self, commands: JsCommands, form: CommandForm) -> None:
+        try:
+            outside = parties_without_rights(commands, self.ledger_app.session.identity)
+            if outside:
+                go = await self.app.push_screen_wait(ChoiceDialog(
+                    f"Not in your rights: {', '.join(outside)}",
+                    [("Submit anyway (the participant decides)", True), ("Go back to the form", False)],
+                    selected=False, hint="The user's rights do not include acting (or reading) as these parties; "
+                                         "the participant will likely answer 403 PERMISSION_DENIED."))
+                if go is not True:
+                    return
+            await self._send(commands, form)
+        finally:
+            self.submitting = False
+            self.refresh_bindings()
+
+    async def _send(self, commands: JsCommands, form: CommandForm) -> None:
+        session = self.ledger_app.session
+        result = self.query_one(TransactionResult)
+        self.query_one(TabbedContent).active = "result-tab"
+        result.show_progress(f"submitting {commands.command_id} as "
+                             f"{', '.join(party_hint(p) for p in commands.act_as)}…")
+        entry = HistoryEntry.now(form, participant=session.client.base_url, user=session.identity.label)
+        try:
+            transaction = await session.client.submit_and_wait_for_transaction(commands,
+                                                                              transaction_format(commands))
+        except LedgerApiError as e:
+            result.show_failure(e, commands.command_id,
+                                failure_context(e, parties_without_rights(commands, session.identity)))
+            self.ledger_app.show_error(e, "The command was not executed" if isinstance(e, errors.StatusError)
+                                       else "No answer to the submission")
+            entry.error = error_id(e)
+            await self._remember(entry)
+            return
+        result.show_transaction(transaction)
+        result.focus_events()  # enter opens a created contract; the form keeps everything for the next one
+        if self.catalog is not None:
+            self.catalog.learn(transaction.events)
+        app = self.ledger_app
+        if app.status_ledger_end is None or transaction.offset > app.status_ledger_end:
+            app.status_ledger_end = transaction.offset
+        entry.ok, entry.update_id, entry.offset = True, transaction.update_id, transaction.offset
+        await self._remember(entry)
+        self.editor.set_command_id(new_command_id())
+        self.notify(f"Committed at offset {transaction.offset}. A fresh commandId is ready.", timeout=4)
+
+    async def _remember(self, entry: HistoryEntry) -> None:
+        if self.history is None:
+            return
+        try:
+            await asyncio.to_thread(self.history.append, entry)
+        except OSError as e:
+            self.notify(f"Cannot write the command history {self.history.path}: {e.strerror or e}",
+                        severity="warning", timeout=6)
+
+    # --- history and prefill ------------------------------------------------------------------------------------
+
+    @work(exclusive=True, group="composer-history", exit_on_error=False)
+    async def action_history(self) -> None:
+        assert self.history is not None
+        try:
+            entries = await asyncio.to_thread(self.history.load)
+        except OSError as e:
+            self.notify(f"Cannot read {self.history.path}: {e.strerror or e}", severity="error")
+            return
+        if not entries:
+            self.notify("No command submitted yet: submitted commands are kept here, with their outcome.",
+                        timeout=4)
+            return
+        chosen = await self.app.push_screen_wait(HistoryDialog(entries))
+        if chosen is None:
+            return
+        entry, fresh = chosen
+        form = CommandForm.from_dict(entry.form.to_dict())
+        if fresh:
+            form.command_id = new_command_id()
+            form.submission_id = ""
+        self.editor.load(form)
+        self.notify("Recalled with a fresh commandId: ctrl+s runs it again." if fresh else
+                    "Recalled as it was, commandId included: if it succeeded, submitting it again is a "
+                    "DUPLICATE_COMMAND (ctrl+n for a fresh id).", timeout=5)
+
+    def prefill(self, message: ComposeCommand) -> None:
+        """Start from a contract: exercise a choice on it, or create one like it."""
+        if not self.is_mounted:
+            self._pending = message
+            return
+        self._pending = None
+        form = self.editor.state()
+        form.kind = message.kind if message.kind in KINDS else KINDS[0]
+        form.template_id = message.template_id
+        form.contract_id = message.contract_id
+        form.choice = message.choice
+        form.choice_argument = ""
+        form.command_id = new_command_id()
+        arguments = "" if message.arguments is None else pretty_json(message.arguments)
+        if form.kind == "ExerciseByKey":
+            form.contract_key = arguments
+        elif form.uses_create_arguments:
+            form.create_arguments = arguments
+        self.editor.load(form)
+        self.editor.offer_skeleton()  # a create without arguments starts from the template's newest contract
+        if message.choice:
+            self.editor.offer_argument(message.choice)
+        target = "#choice" if form.uses_choice and not message.choice else \
+            ("#create-arguments" if form.uses_create_arguments else "#choice-argument")
+        widget = self.query_one(target)
+        (widget.area if isinstance(widget, JsonEditor) else widget).focus()

@@ -1,0 +1,208 @@
+"""A one-line input that completes from a list: the best prefix match inline (right arrow takes it) and every match
+in a dropdown under it (up and down choose, enter takes). With `separated`, it completes the last of several
+comma-separated items (parties)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from textual import on
+from textual.actions import SkipAction
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.suggester import Suggester
+from textual.widgets import Input, OptionList
+from textual.widgets.option_list import Option
+
+MAX_LISTED = 32  # with nothing typed yet: the list scrolls, ten lines at a time
+_LAST_ITEM = re.compile(r"^(?P<head>.*[,\s])?(?P<token>[^,\s]*)$", re.S)
+
+
+def _split(value: str, separated: bool) -> tuple[str, str]:
+    """(what comes before the item being typed, the item being typed)."""
+    if not separated:
+        return "", value
+    m = _LAST_ITEM.match(value)
+    return (m.group("head") or "", m.group("token")) if m else ("", value)
+
+
+class _PrefixSuggester(Suggester):
+    def __init__(self, owner: CompletingInput) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+        self.owner = owner
+
+    async def get_suggestion(self, value: str) -> str | None:
+        head, token = _split(value, self.owner.separated)
+        if not token:
+            return None
+        folded = token.casefold()
+        candidates = self.owner.candidates()
+        if token in candidates:
+            return None  # complete already: a longer name that starts with it is one ↓ away in the list
+        for candidate in candidates:
+            if candidate.casefold().startswith(folded) and len(candidate) > len(token):
+                return value + candidate[len(token):]
+        return None
+
+
+class CompletingInput(Vertical):
+    DEFAULT_CSS = """
+    CompletingInput { height: auto; width: 1fr; }
+    CompletingInput > OptionList {
+        display: none; height: auto; max-height: 10; width: 1fr;
+        overlay: screen; constrain: none inside;
+        border: tall $border-blurred; background: $surface; padding: 0;
+    }
+    CompletingInput > OptionList > .option-list--option { padding: 0 1; }
+    CompletingInput.-open > OptionList { display: block; }
+    """
+
+    BINDINGS = [
+        Binding("down", "move(1)", "Next match", show=False),
+        Binding("up", "move(-1)", "Previous match", show=False),
+        Binding("escape", "close", "Close the list", show=False),
+    ]
+
+    @dataclass
+    class Committed(Message):
+        """The user took a value: enter, a pick from the list, or leaving the field after changing it."""
+
+        completing: CompletingInput
+        value: str
+
+        @property
+        def control(self) -> CompletingInput:
+            return self.completing
+
+    def __init__(self, candidates: Callable[[], Sequence[str]], *, value: str = "", placeholder: str = "",
+                 separated: bool = False, label: Callable[[str], Content] | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.candidates = candidates
+        self.separated = separated
+        self.label = label
+        self._initial = value
+        self._placeholder = placeholder
+        self._shown: list[str] = []
+        self._committed = value
+
+    def compose(self) -> ComposeResult:
+        yield Input(self._initial, placeholder=self._placeholder, suggester=_PrefixSuggester(self), compact=True)
+        options = OptionList()
+        options.can_focus = False  # a click on a match must not take the focus from the input
+        yield options
+
+    @property
+    def input(self) -> Input:
+        return self.query_one(Input)
+
+    @property
+    def value(self) -> str:
+        return self.input.value
+
+    @value.setter
+    def value(self, text: str) -> None:
+        """Set by the program (recall, prefill): committed as is, no list opened."""
+        self._committed = text
+        self.input.value = text
+        self._close()
+
+    def focus(self, scroll_visible: bool = True) -> CompletingInput:
+        self.input.focus(scroll_visible)
+        return self
+
+    # --- the list -----------------------------------------------------------------------------------------------
+
+    def matches(self) -> list[str]:
+        head, token = _split(self.value, self.separated)
+        taken = set(re.split(r"[,\s]+", head)) if self.separated else set()
+        needle = token.strip().casefold()
+        candidates = [c for c in self.candidates() if c not in taken]
+        if not needle:
+            return candidates[:MAX_LISTED]
+        starts = [c for c in candidates if c.casefold().startswith(needle)]
+        inside = [c for c in candidates if needle in c.casefold() and c not in starts]
+        return starts + inside
+
+    def refresh_matches(self, force: bool = False) -> None:
+        """Show the matches of what is typed; unless `force`d, not when it already names a candidate."""
+        if not self.input.has_focus:
+            self._close()
+            return
+        shown = self.matches()
+        _, token = _split(self.value, self.separated)
+        if not force and token and token in self.candidates():
+            shown = []
+        options = self.query_one(OptionList)
+        if shown != self._shown:
+            self._shown = shown
+            options.set_options(Option(self.label(c) if self.label else Content(c)) for c in shown)
+        self.set_class(bool(shown), "-open")
+        if shown and options.highlighted is None:
+            options.highlighted = 0
+
+    def _close(self) -> None:
+        self.remove_class("-open")
+
+    @property
+    def is_open(self) -> bool:
+        return self.has_class("-open")
+
+    def action_move(self, step: int) -> None:
+        options = self.query_one(OptionList)
+        if not self.is_open:
+            self.refresh_matches(force=True)
+            return
+        if options.option_count:
+            current = options.highlighted if options.highlighted is not None else -1
+            options.highlighted = (current + step) % options.option_count
+
+    def action_close(self) -> None:
+        if not self.is_open:
+            raise SkipAction()
+        self._close()
+
+    def _take(self, candidate: str) -> None:
+        head, _ = _split(self.value, self.separated)
+        text = head + candidate
+        self._committed = text
+        self.input.value = text
+        self.input.cursor_position = len(text)
+        self._close()
+        self.post_message(self.Committed(self, text))
+
+    # --- events -------------------------------------------------------------------------------------------------
+
+    @on(Input.Changed)
+    def _changed(self, event: Input.Changed) -> None:
+        self.refresh_matches()
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        options = self.query_one(OptionList)
+        if self.is_open and options.highlighted is not None and options.highlighted < len(self._shown):
+            self._take(self._shown[options.highlighted])
+            return
+        self._committed = self.value
+        self.post_message(self.Committed(self, self.value))
+
+    @on(OptionList.OptionSelected)
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option_index < len(self._shown):
+            self._take(self._shown[event.option_index])
+
+    def on_descendant_focus(self) -> None:
+        self.refresh_matches()
+
+    def on_descendant_blur(self) -> None:
+        self._close()
+        if self.value != self._committed:
+            self._committed = self.value
+            self.post_message(self.Committed(self, self.value))
