@@ -221,6 +221,9 @@ class CommandEditor(VerticalScroll):
         template = self._completing("#template").value.strip()
         self._note("#choice-hint", "" if not template or self.catalog is None else
                    ("seen exercised: " + ", ".join(seen) if seen else "none seen exercised yet") + "; and Archive")
+        for field in self.query(CompletingInput):  # a list opened before the ledger was read: offer what is known now
+            if field.is_open:
+                field.refresh_matches(force=True)
 
     def offer_argument(self, choice: str) -> None:
         """Start the choice argument as it was last exercised (unless the user wrote one)."""
