@@ -60,11 +60,11 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         Binding("p", "parties", "Parties", id="acs.parties"),
         Binding("t", "templates", "Templates", id="acs.templates"),
         Binding("s", "sort", "Sort", id="acs.sort"),
-        Binding("c", "columns", "Columns", id="acs.columns"),
+        Binding("c", "columns", "Columns", id="acs.columns", show=False),
         Binding("left_square_bracket", "step(-1)", "Earlier", id="acs.earlier", key_display="["),
         Binding("right_square_bracket", "step(1)", "Later", id="acs.later", key_display="]"),
         Binding("e", "ledger_end", "Ledger end", id="acs.end"),
-        Binding("o", "goto_offset", "Offset…", id="acs.offset"),
+        Binding("o", "goto_offset", "Offset…", id="acs.offset", show=False),
         Binding("x", "exercise", "Exercise", id="acs.exercise"),
         Binding("n", "clone", "New from", id="acs.clone", show=False),
         Binding("w", "export", "Export", id="acs.export"),
@@ -576,12 +576,12 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             detail.update("")
             return
         parts = [template_name(row.template_id), f"created at offset {row.created_offset}"]
-        if row.archived_offset is not None and row.archived_offset <= (self.offset or 0):
+        if row.archived_offset is not None:
             parts.append(f"archived at offset {row.archived_offset}")
         if row.status == ADDED:
-            parts.insert(0, f"new since offset {self.previous}")
+            parts.insert(0, f"+ active here, not at offset {self.previous}")
         elif row.status == REMOVED:
-            parts.insert(0, f"gone since offset {self.previous} (shown for comparison)")
+            parts.insert(0, f"- active at offset {self.previous}, not here (shown for comparison)")
         if row.workflow_id:
             parts.append(f"workflow {row.workflow_id}")
         detail.update(f"{row.contract_id}\n{' · '.join(parts)}")

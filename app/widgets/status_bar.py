@@ -74,7 +74,7 @@ class StatusBar(Widget):
         t.append(dot[0] + " ", style=dot[1])
         t.append(self.participant or "…", style="bold")
         if self.version:
-            t.append(f" {self.version}", style="dim")
+            t.append(f" · {self.version}", style="dim")
         t.append("  │  user ", style="dim")
         t.append(self.user or "…", style="bold")
         t.append("  │  ledger end ", style="dim")
