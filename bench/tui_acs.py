@@ -16,8 +16,8 @@ opens its contracts screen. Measured:
   renders each one to terminal sequences there, as a real terminal driver would, and discards them;
 * event-loop stalls: a task on the app's loop sleeps 5 ms in a loop and records how late it wakes, while loading and
   while interacting;
-* memory of this process (which hosts the TUI): RSS before the app is imported, before it starts, and its peak while
-  it runs (VmHWM, reset first through /proc/self/clear_refs, and ru_maxrss); the size of the snapshot cache file.
+* memory of this process (which hosts the TUI): RSS when the bench starts, just before the app starts (its modules
+  imported, the first bare read done), and its peak while it runs (VmHWM, reset first through /proc/self/clear_refs, and ru_maxrss); the size of the snapshot cache file.
 
     python -m bench.tui_acs [--contracts 100000] [--db /tmp/tui-1m.db --keep-db] [--seed 1]
 
@@ -30,12 +30,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import random
 import re
 import resource
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -65,6 +67,8 @@ TICK_S = 0.005
 POLL_S = 0.001
 LOAD_TIMEOUT_S = 1800.0  # bounds on waiting, not targets
 ACTION_TIMEOUT_S = 120.0
+STALL_SAMPLE_AFTER_S = 0.03  # --stall-stacks: sample the threads' stacks once the loop is this late
+STALL_TOP = 45
 QUIET_FRAME_S = 0.25  # a state reached with no frame after it within this long counts as shown when reached
 CONTRACT_ID = re.compile(rb'"contractId":"([0-9a-f]+)"')
 
@@ -189,7 +193,12 @@ class Probe:
     lateness: dict[str, list[tuple[float, float, float]]] = field(default_factory=dict)  # (late, main CPU, all CPU)
     phase: str = "loading"
     describe: Callable[[], str] = lambda: ""
+    stall_stacks: bool = False
+    stacks: dict[str, collections.Counter] = field(default_factory=dict)  # phase -> "thread: module:function"
     _task: asyncio.Task | None = None
+    _woke: float = 0.0
+    _watchdog: threading.Thread | None = None
+    _stopped: threading.Event = field(default_factory=threading.Event)
 
     def install(self) -> None:
         app = self.app
@@ -212,6 +221,30 @@ class Probe:
 
         app._display = shown
         self._task = asyncio.get_running_loop().create_task(self._monitor())
+        if self.stall_stacks:
+            self._woke = time.perf_counter()
+            self._watchdog = threading.Thread(target=self._sample_stalls, args=(threading.get_ident(),),
+                                              daemon=True, name="stall-watchdog")
+            self._watchdog.start()
+
+    def _sample_stalls(self, loop_thread: int) -> None:
+        """While the loop is late, sample every thread's stack each millisecond: where a stall's time goes."""
+        while not self._stopped.wait(0.001):
+            if time.perf_counter() - self._woke < STALL_SAMPLE_AFTER_S:
+                continue
+            counts = self.stacks.setdefault(self.phase, collections.Counter())
+            for ident, frame in sys._current_frames().items():
+                if ident == threading.get_ident():
+                    continue
+                name = "loop" if ident == loop_thread else "other"
+                seen = set()
+                while frame is not None:
+                    code = frame.f_code
+                    key = f"{name}: {Path(code.co_filename).name}:{code.co_name}"
+                    if key not in seen:
+                        seen.add(key)
+                        counts[key] += 1
+                    frame = frame.f_back
 
     async def _monitor(self) -> None:
         """Lateness of 5 ms sleeps, with the CPU time the loop's thread and the whole process used meanwhile: a late
@@ -220,11 +253,13 @@ class Probe:
         while True:
             before, main_cpu, all_cpu = time.perf_counter(), time.thread_time(), time.process_time()
             await asyncio.sleep(TICK_S)
-            late = time.perf_counter() - before - TICK_S
+            self._woke = time.perf_counter()
+            late = self._woke - before - TICK_S
             self.lateness.setdefault(self.phase, []).append(
                 (late, time.thread_time() - main_cpu, time.process_time() - all_cpu))
 
     def stop(self) -> None:
+        self._stopped.set()
         if self._task is not None:
             self._task.cancel()
 
@@ -269,8 +304,8 @@ def press(app, key: str) -> None:
 
 # --- the run ---------------------------------------------------------------------------------------------------------
 
-async def run_tui(url: str, contracts: int, ids: list[str], rng: random.Random, server: Server) -> dict:
-    rss_before_import = rss()
+async def run_tui(url: str, contracts: int, ids: list[str], rng: random.Random, server: Server,
+                  stall_stacks: bool = False) -> dict:
     from app.app import LedgerApp
     from app.config import Config
     from app.locations import Locations
@@ -282,9 +317,9 @@ async def run_tui(url: str, contracts: int, ids: list[str], rng: random.Random, 
     locations = Locations(config_file=home / "config" / "config.toml", data_dir=home / "data",
                           cache_dir=home / "cache", log_dir=home / "logs")
     app = LedgerApp(config=Config(), locations=locations, url=url, tokens=MintedToken(SECRET, USER), label=url)
-    out: dict = {"rss_before_import": rss_before_import}
+    out: dict = {}
     latencies: dict[str, list[float]] = {}
-    probe = Probe(app)
+    probe = Probe(app, stall_stacks=stall_stacks)
 
     def screen():
         s = app.screen
@@ -399,10 +434,12 @@ async def run_tui(url: str, contracts: int, ids: list[str], rng: random.Random, 
     out["latencies"] = latencies
     out["lateness"] = probe.lateness
     out["frames"] = probe.frames
+    out["stacks"] = probe.stacks
     return out
 
 
-async def bench(contracts: int, db: Path | None, keep_db: bool, seed: int) -> int:
+async def bench(contracts: int, db: Path | None, keep_db: bool, seed: int, stall_stacks: bool = False) -> int:
+    rss_start = rss()
     rng = random.Random(seed)
     if db is not None:
         db = db.expanduser().resolve()
@@ -414,7 +451,8 @@ async def bench(contracts: int, db: Path | None, keep_db: bool, seed: int) -> in
         before = await raw_read(server.url, party, rng)
         if before["count"] != contracts:
             raise SystemExit(f"the bare reader counted {before['count']:,} contracts, not {contracts:,}")
-        tui = await run_tui(server.url, contracts, before["ids"], rng, server)
+        tui = await run_tui(server.url, contracts, before["ids"], rng, server, stall_stacks)
+        tui["rss_start"] = rss_start
         after = await raw_read(server.url, party)
     finally:
         server.stop()
@@ -463,7 +501,7 @@ def report(contracts: int, before: dict, after: dict, tui: dict) -> None:
               f"{100 * busy / total:>8.0f}% {100 * gil / total:>4.0f}% {100 * (total - busy - gil) / total:>4.0f}%")
     print()
     print("memory of the process hosting the TUI")
-    print(f"{'RSS before importing the app':<44} {mb(tui['rss_before_import']):>8.0f} MB")
+    print(f"{'RSS when the bench starts (python, httpx)':<44} {mb(tui['rss_start']):>8.0f} MB")
     print(f"{'RSS before the app starts':<44} {mb(tui['rss_before_app']):>8.0f} MB")
     peak_label = "peak RSS while it runs (VmHWM" + (", reset at start)" if tui["hwm_reset"] else ")")
     print(f"{peak_label:<44} {mb(tui['hwm']):>8.0f} MB  < {TARGET_MEMORY_MB:.0f} MB")
@@ -471,6 +509,11 @@ def report(contracts: int, before: dict, after: dict, tui: dict) -> None:
     print(f"{'ru_maxrss (the whole process life)':<44} {mb(tui['maxrss']):>8.0f} MB")
     print(f"{'snapshot cache file':<44} {mb(tui['cache_file_bytes']):>8.0f} MB")
     print(f"{'frames painted':<44} {tui['frames']:>8}")
+    for phase, counts in tui["stacks"].items():
+        loop_total = max((n for key, n in counts.items() if key.startswith("loop: ")), default=0) or 1
+        print(f"\nwhile the loop was late ({phase}): functions on the stacks, as % of the loop thread's samples")
+        for key, n in counts.most_common(STALL_TOP):
+            print(f"  {100 * n / loop_total:6.1f}  {key}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -479,10 +522,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--db", type=Path, help="the participant's database file, reused if it holds the contracts")
     p.add_argument("--keep-db", action="store_true", help="keep --db afterwards")
     p.add_argument("--seed", type=int, default=1, help="for the ids found and the filter texts chosen")
+    p.add_argument("--stall-stacks", action="store_true",
+                   help="sample the threads' stacks while the event loop is late, and print where stalls go")
     args = p.parse_args(argv)
     if args.keep_db and args.db is None:
         p.error("--keep-db needs --db")
-    return asyncio.run(bench(args.contracts, args.db, args.keep_db, args.seed))
+    return asyncio.run(bench(args.contracts, args.db, args.keep_db, args.seed, args.stall_stacks))
 
 
 if __name__ == "__main__":

@@ -143,10 +143,10 @@ class ContractTable(ScrollView, can_focus=True):
         """More rows appended to the same view (while a snapshot is read): keep what is here."""
         if count == self.count:
             return
-        self.count = count
+        old, self.count = self.count, count
         self.virtual_size = Size(self.virtual_size.width, count + 1)
         self._pending.clear()
-        self.refresh()
+        self._refresh_positions(old, count)  # the rows on screen stay as they are
 
     def set_rows(self, start: int, rows: list[Row], generation: int) -> None:
         if generation != self.generation:
