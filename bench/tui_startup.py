@@ -37,6 +37,7 @@ import tempfile
 import termios
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -108,7 +109,7 @@ def _controlling_terminal() -> None:
 
 
 def spawn_and_measure(argv: list[str], env: dict[str, str], cwd: Path, trace: Path, until: str,
-                      timeout: float) -> Run:
+                      timeout: float, failed: Callable[[], str] = lambda: "") -> Run:
     """Start `argv` in a pty, wait for milestone `until`, press q, wait for the exit; all times from the spawn."""
     trace.unlink(missing_ok=True)
     run = Run()
@@ -139,6 +140,9 @@ def spawn_and_measure(argv: list[str], env: dict[str, str], cwd: Path, trace: Pa
                 break
             if time.monotonic() > deadline:
                 run.error = f"no {until} within {timeout:.0f} s"
+                break
+            if why := failed():
+                run.error = why
                 break
             time.sleep(POLL_S)
             if trace.exists():
@@ -212,11 +216,18 @@ class Startup:
         shutil.rmtree(self.home, ignore_errors=True)
 
     def tui(self, timeout: float = RUN_TIMEOUT_S) -> Run:
-        run = spawn_and_measure(self.app_argv(), self.env(), self.home, self.trace, "first_rows", timeout)
-        if run.error:
-            log = self.home / "logs" / "participant.log"
-            if log.exists():
-                run.error += "\n  participant log: " + "\n  ".join(log.read_text(errors="replace").splitlines()[-8:])
+        log = self.home / "logs" / "participant.log"
+
+        def failed() -> str:
+            # the app itself stays up to show the error; the bundled participant's log tells at once
+            if log.exists() and "unrecognized arguments" in log.read_text(errors="replace"):
+                return ("the bundled participant does not know the options ledger-tui starts it with (this "
+                        "checkout's participant predates them): use --mode url, or --source with a newer one")
+            return ""
+
+        run = spawn_and_measure(self.app_argv(), self.env(), self.home, self.trace, "first_rows", timeout, failed)
+        if run.error and log.exists():
+            run.error += "\n  participant log: " + "\n  ".join(log.read_text(errors="replace").splitlines()[-8:])
         return run
 
     def hello(self) -> Run:
