@@ -427,6 +427,8 @@ async def run_tui(url: str, contracts: int, ids: list[str], rng: random.Random, 
                             and t.count == contracts and rows_shown(t))
             probe.stop()
             out["hwm"] = hwm()
+            entries = app.request_log.entries
+            out["log"] = (len(entries), sum(len(r.request_body) + len(r.response_body) for r in entries))
             out["maxrss"] = maxrss()
     finally:
         probe.stop()
@@ -508,6 +510,8 @@ def report(contracts: int, before: dict, after: dict, tui: dict) -> None:
     print(f"{'  of which once the snapshot was cached':<44} {mb(tui['hwm_loaded']):>8.0f} MB")
     print(f"{'ru_maxrss (the whole process life)':<44} {mb(tui['maxrss']):>8.0f} MB")
     print(f"{'snapshot cache file':<44} {mb(tui['cache_file_bytes']):>8.0f} MB")
+    requests, kept = tui["log"]
+    print(f"{f'bodies kept by the request log ({requests} requests)':<44} {mb(kept):>8.0f} MB")
     print(f"{'frames painted':<44} {tui['frames']:>8}")
     for phase, counts in tui["stacks"].items():
         loop_total = max((n for key, n in counts.items() if key.startswith("loop: ")), default=0) or 1
