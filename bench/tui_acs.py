@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import gc
 import random
 import re
 import resource
@@ -355,6 +356,7 @@ async def run_tui(url: str, contracts: int, ids: list[str], rng: random.Random, 
         out["rss_before_app"] = rss()
         out["hwm_reset"] = reset_hwm()
         server_cpu0, client_cpu0 = server.cpu_seconds(), client_cpu_seconds()
+        gc.freeze()  # as the CLI does just before app.run()
         started = time.perf_counter()
         async with app.run_test(size=SIZE) as pilot:
             probe.install()
