@@ -163,14 +163,13 @@ class LedgerApp(App):
 
     async def _bundled_ready(self):
         assert self.bundled is not None
-        if self.bundled.state.phase in ("ready", "failed"):
-            return self.bundled.state
-        worker = self.run_worker(self.bundled.wait, thread=True, group="bundled-wait", exit_on_error=False)
-        await worker.wait()
-        state = self.bundled.state
+        if self.bundled.state.phase not in ("ready", "failed"):
+            worker = self.run_worker(self.bundled.wait, thread=True, group="bundled-wait", exit_on_error=False)
+            await worker.wait()
+        # also when it got ready between on_mount, which showed the startup screen, and this worker's start
         if isinstance(self.screen, StartupScreen):
             self.pop_screen()
-        return state
+        return self.bundled.state
 
     def _announce_identity(self) -> None:
         for screen in self._mode_screens():

@@ -7,6 +7,7 @@ Without arguments it starts the bundled participant with demo data and opens it;
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import os
 import sys
@@ -193,6 +194,9 @@ def main(argv: list[str] | None = None) -> int:
     app = LedgerApp(config=config, locations=locations, url=profile.url if profile else None, tokens=tokens,
                     bundled=bundled, readonly=bool(profile and profile.readonly) or args.readonly,
                     label=label or (profile.url if profile else "bundled"), first_user=args.user or "Alice")
+    # What exists by now (modules, classes) lives as long as the process: kept out of the collector's way, a full
+    # collection takes about 25 ms instead of 110 ms, which stalled the screen a few times a minute while browsing
+    gc.freeze()
     try:
         app.run()
     finally:

@@ -491,8 +491,28 @@ class Snapshot:
         seq = self._seq_of(contract_id)
         if seq is None or self._view is None:
             return None
-        pos = _first(self.db.execute("SELECT pos FROM temp.view WHERE seq = ?", (seq,)).fetchone())
+        if self._view.sort == "arrival":
+            pos = self._bisect(seq, self._view.descending)
+        else:
+            pos = _first(self.db.execute("SELECT pos FROM temp.view WHERE seq = ?", (seq,)).fetchone())
         return None if pos is None else pos - 1
+
+    def _bisect(self, seq: int, descending: bool) -> int | None:
+        """The view position of `seq` in arrival order, where positions follow seq: a few lookups by position
+        instead of a scan of the view (about 100 ms with a million rows)."""
+        lo, hi = 1, self._view_count
+        while lo <= hi:
+            mid = (lo + hi) // 2
+            found = _first(self.db.execute("SELECT seq FROM temp.view WHERE pos = ?", (mid,)).fetchone())
+            if found is None:
+                return None
+            if found == seq:
+                return mid
+            if (found < seq) != descending:
+                lo = mid + 1
+            else:
+                hi = mid - 1
+        return None
 
     async def first_changed(self) -> int | None:
         """The position of the first row marked added or removed in the current view."""

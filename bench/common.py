@@ -59,9 +59,11 @@ def median(values: list[float]) -> float:
 
 @dataclass
 class Server:
-    """`ledger-participant serve` as a subprocess with a fresh temp database; use as a context manager."""
+    """`ledger-participant serve` as a subprocess with a fresh temp database (or the database file `db_file`,
+    which is left in place); use as a context manager."""
 
     extra: tuple[str, ...] = ()
+    db_file: Path | None = None
     url: str = ""
     process: subprocess.Popen | None = None
     tmp: Path | None = None
@@ -82,6 +84,8 @@ class Server:
 
     @property
     def db(self) -> Path:
+        if self.db_file is not None:
+            return self.db_file
         assert self.tmp is not None
         return self.tmp / "ledger.db"
 

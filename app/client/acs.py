@@ -23,7 +23,12 @@ from app.client.ledger import LedgerClient
 from participant.api import EventFormat, GetActiveContractsPageRequest, GetActiveContractsRequest
 
 FIRST_PAGE = 100  # small, so the first rows show at once
-PAGE = 5_000
+# Parsing a page holds the event loop (and the GIL) for its whole length: about 11 ms for 1,000 entries here, 80 ms
+# for 5,000. Pages are small so that the screen keeps answering keys while a large snapshot is read; batches are
+# larger, as each one costs the screen a repaint of its progress. The next page is always requested before a batch
+# is handed on, so the participant prepares it while the cache stores the batch.
+PAGE = 1_000
+PAGE_BATCH = 5_000
 WS_BATCH = 2_000
 WS_MAX_MESSAGE = 64 * 1024 * 1024
 WS_STALL_S = 60.0  # a snapshot stream silent this long is given up
@@ -81,26 +86,49 @@ async def read_snapshot(client: LedgerClient, offset: int, fmt: EventFormat, *,
             yield batch
 
 
+async def _page(client: LedgerClient, offset: int, fmt: EventFormat, size: int,
+                token: str | None) -> tuple[list[dict[str, Any]], str | None]:
+    """One page: its entries and the token of the next one (None after the last)."""
+    body = GetActiveContractsPageRequest(active_at_offset=offset, event_format=fmt, max_page_size=size,
+                                         page_token=token)
+    content = await client.http.request("GET", PAGE_PATH, body)
+    try:
+        page = orjson.loads(content)
+    except orjson.JSONDecodeError as e:
+        raise errors.UnreadableAnswer(f"GET {PAGE_PATH} answered something that is not JSON ({e})",
+                                      path=PAGE_PATH) from None
+    if not isinstance(page, dict) or not isinstance(page.get("activeContracts"), list):
+        raise errors.UnreadableAnswer(f"GET {PAGE_PATH} answered no activeContracts", path=PAGE_PATH)
+    return [check_entry(e, PAGE_PATH) for e in page["activeContracts"]], page.get("nextPageToken") or None
+
+
 async def _pages(client: LedgerClient, offset: int, fmt: EventFormat) -> AsyncIterator[Batch]:
-    token: str | None = None
-    size = FIRST_PAGE
-    for _ in range(10_000_000):
-        body = GetActiveContractsPageRequest(active_at_offset=offset, event_format=fmt, max_page_size=size,
-                                             page_token=token)
-        content = await client.http.request("GET", PAGE_PATH, body)
-        try:
-            page = orjson.loads(content)
-        except orjson.JSONDecodeError as e:
-            raise errors.UnreadableAnswer(f"GET {PAGE_PATH} answered something that is not JSON ({e})",
-                                          path=PAGE_PATH) from None
-        if not isinstance(page, dict) or not isinstance(page.get("activeContracts"), list):
-            raise errors.UnreadableAnswer(f"GET {PAGE_PATH} answered no activeContracts", path=PAGE_PATH)
-        entries = [check_entry(e, PAGE_PATH) for e in page["activeContracts"]]
-        yield Batch(entries, "page")
-        token = page.get("nextPageToken") or None
-        if token is None:
-            return
-        size = PAGE
+    next_page: asyncio.Task | None = asyncio.ensure_future(_page(client, offset, fmt, FIRST_PAGE, None))
+    batch: list[dict[str, Any]] = []
+    first = True
+    try:
+        for _ in range(10_000_000):
+            if next_page is None:
+                break
+            entries, token = await next_page
+            next_page = asyncio.ensure_future(_page(client, offset, fmt, PAGE, token)) if token else None
+            batch.extend(entries)
+            if first or len(batch) >= PAGE_BATCH:
+                first = False
+                yield Batch(batch, "page")
+                batch = []
+        if batch:
+            yield Batch(batch, "page")
+    finally:
+        if next_page is not None:  # the reader stopped early (cancelled, or failed on a batch)
+            next_page.cancel()
+            next_page.add_done_callback(_retrieve)
+
+
+def _retrieve(task: asyncio.Task) -> None:
+    """Take a prefetch's outcome, so that a failure nobody waits for is not reported as unhandled."""
+    if not task.cancelled():
+        task.exception()
 
 
 class _NoWebsocket(Exception):

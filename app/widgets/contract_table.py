@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
@@ -23,6 +24,7 @@ from app.snapshot import ADDED, ASSIGNED, REMOVED, UNASSIGNED, Row
 
 CACHE_ROWS = 2000
 FETCH_MARGIN = 60
+CACHE_LINES = 400  # rendered lines kept (a few screens); a repaint of lines already drawn costs a dict lookup
 
 
 @dataclass
@@ -110,6 +112,8 @@ class ContractTable(ScrollView, can_focus=True):
         self.generation = 0
         self._rows: dict[int, Row] = {}
         self._pending: set[int] = set()
+        self._lines: dict[tuple[int, bool, int, int], Strip] = {}  # (position, cursor on it, scroll_x, width)
+        self._styles: dict[str, Style] = {}
 
     # --- data ---------------------------------------------------------------------------------------------------
 
@@ -124,6 +128,7 @@ class ContractTable(ScrollView, can_focus=True):
         if not keep_rows:
             self._rows.clear()
         self._pending.clear()
+        self._lines.clear()
         width = sum(c.width + 1 for c in columns) + 2
         self.virtual_size = Size(width, count + 1)
         if cursor is not None:
@@ -138,10 +143,10 @@ class ContractTable(ScrollView, can_focus=True):
         """More rows appended to the same view (while a snapshot is read): keep what is here."""
         if count == self.count:
             return
-        self.count = count
+        old, self.count = self.count, count
         self.virtual_size = Size(self.virtual_size.width, count + 1)
         self._pending.clear()
-        self.refresh()
+        self._refresh_positions(old, count)  # the rows on screen stay as they are
 
     def set_rows(self, start: int, rows: list[Row], generation: int) -> None:
         if generation != self.generation:
@@ -151,11 +156,11 @@ class ContractTable(ScrollView, can_focus=True):
             self._pending.discard(row.position)
         for position in range(start, start + len(rows)):
             self._pending.discard(position)
+        top = int(self.scroll_y)
         if len(self._rows) > CACHE_ROWS:
-            top = int(self.scroll_y)
             for position in sorted(self._rows, key=lambda p: abs(p - top), reverse=True)[:len(self._rows) - CACHE_ROWS]:
                 del self._rows[position]
-        self.refresh()
+        self._refresh_positions(start, start + len(rows))
         if start <= self.cursor < start + len(rows):
             self.post_message(self.CursorMoved(self, self._rows.get(self.cursor)))
 
@@ -176,17 +181,23 @@ class ContractTable(ScrollView, can_focus=True):
         return max(1, self.scrollable_content_region.height - 1)
 
     def watch_cursor(self, old: int, new: int) -> None:
-        self._scroll_cursor_into_view()
-        self.refresh()
+        self._scroll_cursor_into_view()  # a scroll repaints every line by itself
+        self.refresh_row(old)
+        self.refresh_row(new)
         self.post_message(self.CursorMoved(self, self._rows.get(new)))
 
     def _scroll_cursor_into_view(self) -> None:
         page = self._page_size()
         top = int(self.scroll_y)
         if self.cursor < top:
-            self.scroll_to(y=self.cursor, animate=False, force=True)
+            self._scroll_to_row(self.cursor)
         elif self.cursor >= top + page:
-            self.scroll_to(y=self.cursor - page + 1, animate=False, force=True)
+            self._scroll_to_row(self.cursor - page + 1)
+
+    def _scroll_to_row(self, y: float) -> None:
+        # force: Textual ignores a vertical scroll while the scrollbar of its last layout is hidden, as it is when a
+        # view of a few rows has just been replaced by a long one; the rows on screen must follow the cursor anyway
+        self.scroll_to(y=y, animate=False, force=True)
 
     def action_cursor(self, delta: int) -> None:
         if self.count:
@@ -195,7 +206,7 @@ class ContractTable(ScrollView, can_focus=True):
     def action_page(self, direction: int) -> None:
         if self.count:
             page = self._page_size()
-            self.scroll_to(y=max(0, self.scroll_y + direction * page), animate=False, force=True)
+            self._scroll_to_row(max(0, self.scroll_y + direction * page))
             self.cursor = max(0, min(self.count - 1, self.cursor + direction * page))
 
     def action_first(self) -> None:
@@ -213,7 +224,7 @@ class ContractTable(ScrollView, can_focus=True):
         if not self.count:
             return
         position = max(0, min(self.count - 1, position))
-        self.scroll_to(y=max(0, position - self._page_size() // 2), animate=False, force=True)
+        self._scroll_to_row(max(0, position - self._page_size() // 2))
         self.cursor = position
 
     def on_click(self, event) -> None:
@@ -227,6 +238,19 @@ class ContractTable(ScrollView, can_focus=True):
 
     # --- rendering ----------------------------------------------------------------------------------------------
 
+    def notify_style_update(self) -> None:
+        super().notify_style_update()  # focus, theme or CSS changed: the cursor's colours among others
+        self._styles.clear()
+        self._lines.clear()
+
+    def _style(self, name: str) -> Style:
+        """The widget's style or a component's, computed once per style change (not once per line)."""
+        style = self._styles.get(name)
+        if style is None:
+            style = self.rich_style if name == "base" else self.get_component_rich_style(name)
+            self._styles[name] = style
+        return style
+
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         scroll_x = int(self.scroll_x)
@@ -234,20 +258,26 @@ class ContractTable(ScrollView, can_focus=True):
             return self._header(width, scroll_x)
         position = int(self.scroll_y) + y - 1
         if position >= self.count:
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, self._style("base"))
         row = self._rows.get(position)
         if row is None:
             self._request(position)
-            style = self.get_component_rich_style("contract-table--placeholder")
+            style = self._style("contract-table--placeholder")
             if position == self.cursor:
-                style += self.get_component_rich_style("contract-table--cursor")
+                style += self._style("contract-table--cursor")
             text = "  …"
             return Strip([Segment(text.ljust(width)[:width], style)], width)
-        return self._row_strip(row, position, width, scroll_x)
+        key = (position, position == self.cursor, scroll_x, width)
+        strip = self._lines.get(key)
+        if strip is None:
+            if len(self._lines) >= CACHE_LINES:
+                self._lines.clear()
+            strip = self._lines[key] = self._row_strip(row, position, width, scroll_x)
+        return strip
 
     def _header(self, width: int, scroll_x: int) -> Strip:
-        header = self.get_component_rich_style("contract-table--header")
-        sorted_style = self.get_component_rich_style("contract-table--sorted")
+        header = self._style("contract-table--header")
+        sorted_style = self._style("contract-table--sorted")
         segments = [Segment("  ", header)]
         for column in self.columns:
             label = column.label
@@ -259,28 +289,33 @@ class ContractTable(ScrollView, can_focus=True):
         return _crop(segments, scroll_x, width, header)
 
     def _row_strip(self, row: Row, position: int, width: int, scroll_x: int) -> Strip:
-        base = self.rich_style
+        base = self._style("base")
         if row.status == ADDED:
-            base += self.get_component_rich_style("contract-table--added")
+            base += self._style("contract-table--added")
             mark = "+ "
         elif row.status == REMOVED:
-            base += self.get_component_rich_style("contract-table--removed")
+            base += self._style("contract-table--removed")
             mark = "- "
         elif row.kind in (UNASSIGNED, ASSIGNED):
-            base += self.get_component_rich_style("contract-table--incomplete")
+            base += self._style("contract-table--incomplete")
             mark = "~ "
         else:
             mark = "  "
         if position == self.cursor:
-            base += self.get_component_rich_style("contract-table--cursor")
-        segments = [Segment(mark, base)]
+            base += self._style("contract-table--cursor")
+        cells = [mark]
         for column in self.columns:
             try:
                 text = column.render(row)
             except Exception:  # noqa: BLE001 - a payload of an unexpected shape shows as such, never a crash
                 text = "?"
-            segments.append(Segment(_fit(text, column.width, column.right) + " ", base))
-        return _crop(segments, scroll_x, width, base)
+            cells.append(_fit(text, column.width, column.right) + " ")
+        line = "".join(cells)
+        if cell_len(line) == len(line):
+            # one cell per character, as almost always: one segment, cropped by slicing (a strip of one segment
+            # per column costs Textual several times more to crop, divide and style on every repaint)
+            return Strip([Segment(line[scroll_x:scroll_x + width].ljust(width), base)], width)
+        return _crop([Segment(line, base)], scroll_x, width, base)
 
     def _request(self, position: int) -> None:
         if position in self._pending:
@@ -292,9 +327,14 @@ class ContractTable(ScrollView, can_focus=True):
         self.post_message(self.WindowNeeded(self, start, count, self.generation))
 
     def refresh_row(self, position: int) -> None:
+        self._refresh_positions(position, position + 1)
+
+    def _refresh_positions(self, start: int, end: int) -> None:
+        """Repaint the lines of the rows at positions start .. end - 1 that are on screen."""
         top = int(self.scroll_y)
-        if top <= position < top + self._page_size():
-            self.refresh(Region(0, position - top + 1, self.size.width, 1))
+        first, last = max(start, top), min(end, top + self._page_size())
+        if first < last:
+            self.refresh(Region(0, first - top + 1, self.size.width, last - first))
 
 
 def _fit(text: str, width: int, right: bool) -> str:

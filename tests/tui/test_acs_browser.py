@@ -62,6 +62,25 @@ async def test_filters_rows_by_text_across_the_payload(demo_server, make_app):
         await wait_for(pilot, lambda: table.count == everything, "the unfiltered view")
 
 
+async def test_clearing_a_filter_of_a_few_rows_scrolls_back_to_the_cursor(demo_server, make_app):
+    app = make_app(demo_server, "Alice")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: _loaded(app), "the first rows")
+        screen: AcsScreen = app.screen
+        table = screen.query_one(ContractTable)
+        everything = table.count
+        await pilot.press("end")
+        await wait_for(pilot, lambda: table.selected is not None and table.cursor == everything - 1, "the last row")
+        assert table.scroll_y > 0
+        last = table.selected.contract_id
+        await pilot.press("slash", *last, "enter")  # one row left: nothing to scroll
+        await wait_for(pilot, lambda: table.count == 1 and table.row_at(0) is not None, "the one matching row")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: table.count == everything and table.selected is not None, "the cursor's row")
+        assert table.selected.contract_id == last
+        assert table.selected in table.visible_rows()
+
+
 async def test_sorts_by_a_column_and_reverses(demo_server, make_app):
     app = make_app(demo_server, "Alice")
     async with app.run_test(size=SIZE) as pilot:
