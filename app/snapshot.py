@@ -58,7 +58,6 @@ CREATE TABLE contracts (
     synchronizer INTEGER NOT NULL,
     counter INTEGER
 );
-CREATE INDEX contracts_cid ON contracts (cid_key);
 CREATE TABLE details (
     seq INTEGER PRIMARY KEY,
     cid TEXT NOT NULL,
@@ -194,18 +193,6 @@ def _record(event: dict[str, Any], synchronizer: str, counter: Any, kind: int, w
         workflow_id=workflow_id)
 
 
-def search_words(value: Any, out: list[str]) -> None:
-    """The scalar values of a Daml value, in order (record labels are left out: values are what people type)."""
-    if isinstance(value, dict):
-        for v in value.values():
-            search_words(v, out)
-    elif isinstance(value, list):
-        for v in value:
-            search_words(v, out)
-    elif value is not None:
-        out.append(str(value))
-
-
 class Snapshot:
     """One cache file. Create with `await Snapshot.open(path)`; `close()` deletes the file."""
 
@@ -219,6 +206,7 @@ class Snapshot:
         self._view: ViewSpec | None = None
         self._view_count = 0
         self._view_last_seq = 0  # the view holds every matching row up to this seq (default order only)
+        self._indexed = False
         self._cancel = threading.Event()
 
     @classmethod
@@ -268,7 +256,9 @@ class Snapshot:
         db.execute("BEGIN")
         for table in ("contracts", "details", "changes"):
             db.execute(f"DELETE FROM {table}")
+        db.execute("DROP INDEX IF EXISTS contracts_cid")
         db.execute("COMMIT")
+        self._indexed = False
         self.interval = Interval(offset, offset)
         self._view = None
         self._view_count = 0
@@ -295,13 +285,16 @@ class Snapshot:
 
     def _prepare(self, r: CreatedRecord) -> _Prepared:
         seq = next(self._seq)
-        words: list[str] = [r.contract_id, r.template_id.split(":", 1)[-1], *r.signatories, *r.observers]
-        search_words(r.payload, words)
         key = cid_key(r.contract_id)
-        row = (seq, key, self._intern(r.template_id), r.offset, r.archived_offset, r.kind,
-               self._intern(orjson.dumps(r.signatories).decode()), self._intern(orjson.dumps(r.observers).decode()),
-               self._intern(r.synchronizer), r.counter)
-        detail = (seq, r.contract_id, r.created_at, r.workflow_id, orjson.dumps(r.payload).decode(), " ".join(words))
+        signatories = orjson.dumps(r.signatories).decode()
+        observers = orjson.dumps(r.observers).decode()
+        payload = orjson.dumps(r.payload).decode()
+        row = (seq, key, self._intern(r.template_id), r.offset, r.archived_offset, r.kind, self._intern(signatories),
+               self._intern(observers), self._intern(r.synchronizer), r.counter)
+        # what `/` matches: the texts at hand, joined (walking the payload for its values alone cost more than
+        # storing the row; the field names it also matches are rarely what anyone types)
+        search = f"{r.contract_id} {r.template_id.split(':', 1)[-1]} {signatories} {observers} {payload}"
+        detail = (seq, r.contract_id, r.created_at, r.workflow_id, payload, search)
         return _Prepared(key, row, detail, r.contract_id)
 
     def _insert(self, records: Iterable[CreatedRecord]) -> None:
@@ -314,7 +307,15 @@ class Snapshot:
         db.executemany("INSERT INTO details VALUES (?,?,?,?,?,?)", [p.detail for p in prepared])
         db.execute("COMMIT")
 
+    def _index_ids(self) -> None:
+        """The index by contract id, built once it is needed: a snapshot is stored faster without it (the rows
+        of a snapshot are all new), and one CREATE INDEX is cheaper than a million index updates."""
+        if not self._indexed:
+            self.db.execute("CREATE INDEX IF NOT EXISTS contracts_cid ON contracts (cid_key)")
+            self._indexed = True
+
     def _seq_of(self, contract_id: str) -> int | None:
+        self._index_ids()
         for seq, cid in self.db.execute(
                 "SELECT c.seq, d.cid FROM contracts c JOIN details d USING (seq) WHERE c.cid_key = ?",
                 (cid_key(contract_id),)):

@@ -334,7 +334,7 @@ async def run_tui(url: str, contracts: int, ids: list[str], rng: random.Random, 
         s, t = screen(), table()
         if s is None or t is None:
             return f"the screen is {app.screen!r}"
-        return (f"text={s.text!r} sort={s.sort} loading={s.loading} rows={t.count} cursor={t.cursor} "
+        return (f"text={s.text!r} sort={s.sort} reading={s.reading} rows={t.count} cursor={t.cursor} "
                 f"generation={t.generation} focused={app.focused!r} rows shown={rows_shown(t)} "
                 f"scroll_y={t.scroll_y} max_scroll_y={t.max_scroll_y} height={t.scrollable_content_region.height} "
                 f"missing={[p for p in range(int(t.scroll_y), int(t.scroll_y) + 44) if t.row_at(p) is None][:5]} "
@@ -363,7 +363,7 @@ async def run_tui(url: str, contracts: int, ids: list[str], rng: random.Random, 
             first_rows = await probe.shown(lambda: (t := table()) is not None and t.row_at(0) is not None,
                                            LOAD_TIMEOUT_S, "the first rows")
             out["first_rows_s"] = first_rows - started
-            cached = await probe.shown(lambda: (s := screen()) is not None and not s.loading
+            cached = await probe.shown(lambda: (s := screen()) is not None and not s.reading
                                        and s.query_one(ContractTable).count == contracts and rows_shown(table()),
                                        LOAD_TIMEOUT_S, f"all {contracts:,} contracts")
             out["cached_s"] = cached - started

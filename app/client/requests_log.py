@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 MAX_ENTRIES = 500
 MAX_BODY_BYTES = 256 * 1024
+MAX_TOTAL_BODY_BYTES = 16 * 1024 * 1024  # past this, the oldest requests give up their bodies (not their lines)
 REDACTED = "<token>"
 
 
@@ -33,6 +34,11 @@ class RequestRecord:
     response_body: bytes = b""
     response_size: int = 0
     truncated: bool = False
+    bodies_dropped: bool = False  # the log let the bodies go to stay within its memory budget
+
+    @property
+    def body_bytes(self) -> int:
+        return len(self.request_body) + len(self.response_body)
 
     @property
     def done(self) -> bool:
@@ -61,8 +67,10 @@ def redact_headers(headers) -> dict[str, str]:
 class RequestLog:
     """A bounded, observable list of `RequestRecord`s."""
 
-    def __init__(self, max_entries: int = MAX_ENTRIES) -> None:
+    def __init__(self, max_entries: int = MAX_ENTRIES, max_body_bytes: int = MAX_TOTAL_BODY_BYTES) -> None:
         self._entries: deque[RequestRecord] = deque(maxlen=max_entries)
+        self.max_body_bytes = max_body_bytes
+        self._body_bytes = 0
         self.max_entries = max_entries
         self._next_id = 1
         self._listeners: list[Callable[[RequestRecord], None]] = []
@@ -91,12 +99,16 @@ class RequestLog:
 
     def clear(self) -> None:
         self._entries.clear()
+        self._body_bytes = 0
 
     def start(self, method: str, url: str, path: str, headers, body: bytes) -> RequestRecord:
         record = RequestRecord(self._next_id, method, url, path, time.time(), redact_headers(headers),
                                body[:MAX_BODY_BYTES], truncated=len(body) > MAX_BODY_BYTES)
         self._next_id += 1
+        if len(self._entries) == self._entries.maxlen:
+            self._body_bytes -= self._entries[0].body_bytes  # about to fall off the end
         self._entries.append(record)
+        self._body_bytes += record.body_bytes
         self.in_flight += 1
         self._notify(record)
         return record
@@ -107,11 +119,29 @@ class RequestLog:
         record.error = error
         record.duration_ms = (time.time() - record.started) * 1000
         record.response_headers = dict(headers or {})
-        record.response_body = body[:MAX_BODY_BYTES]
+        kept = body[:MAX_BODY_BYTES]
+        self._body_bytes += len(kept) - len(record.response_body)
+        record.response_body = kept
         record.response_size = len(body) if size is None else size
         record.truncated = record.truncated or record.response_size > MAX_BODY_BYTES
         self.in_flight = max(0, self.in_flight - 1)
+        self._shed()
         self._notify(record)
+
+    def _shed(self) -> None:
+        """Drop the bodies of the oldest requests until the kept bodies fit the budget: a long session, or a
+        snapshot read of a thousand pages, costs a bounded amount of memory."""
+        for old in self._entries:
+            if self._body_bytes <= self.max_body_bytes:
+                return
+            if old.done and old.body_bytes:
+                self._body_bytes -= old.body_bytes
+                old.request_body = old.response_body = b""
+                old.bodies_dropped = True
+
+    @property
+    def body_bytes(self) -> int:
+        return self._body_bytes
 
     def _notify(self, record: RequestRecord) -> None:
         for listener in list(self._listeners):

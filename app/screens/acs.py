@@ -35,6 +35,7 @@ from app.widgets.contract_table import ContractTable
 from app.widgets.status_bar import StatusBar
 
 GROW_EVERY_S = 0.25  # while a snapshot is read, the table grows at most this often
+PROGRESS_EVERY_S = 0.2
 
 
 class AcsScreen(LedgerScreen):
@@ -78,7 +79,8 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     AcsScreen #acs-banner.shown { display: block; }
     AcsScreen #acs-info { height: 1; padding: 0 1; background: $boost; }
     AcsScreen #acs-info Label { width: auto; margin-right: 2; }
-    AcsScreen #acs-progress { color: $accent; }
+    AcsScreen #acs-info #acs-count { width: 36; }
+    AcsScreen #acs-info #acs-progress { width: 1fr; color: $accent; }
     AcsScreen #acs-filter { dock: bottom; display: none; margin-bottom: 1; }
     AcsScreen #acs-filter.shown { display: block; }
     AcsScreen ContractTable { height: 1fr; }
@@ -100,7 +102,8 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self.descending = False
         self.snapshot: Snapshot | None = None
         self.timeline: AcsTimeline | None = None
-        self.loading = False
+        self.reading = False
+        """A snapshot is being read (not Textual's `loading`, which would cover the screen while it grows)."""
         self._samples: dict[str, list] = {}
         self._filter_timer: Timer | None = None
         self._last_grow = 0.0
@@ -158,15 +161,19 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         return f"{who} · {what}"
 
     def _show_info(self) -> None:
-        self.query_one("#acs-scope", Label).update(self._scope_text())
+        scope = self.query_one("#acs-scope", Label)
+        text = self._scope_text()
+        if str(scope.content) != text:
+            scope.update(text)
         table = self.query_one(ContractTable)
         count = f"{table.count:,} contracts"
         if self.text:
             count += f" matching “{self.text}”"
-        self.query_one("#acs-count", Label).update(count)
+        # fixed widths: updating these never moves anything else, so they skip the screen's layout
+        self.query_one("#acs-count", Label).update(count, layout=False)
 
     def _progress(self, text: str) -> None:
-        self.query_one("#acs-progress", Label).update(text)
+        self.query_one("#acs-progress", Label).update(text, layout=False)
 
     @work(exclusive=True, group="acs-load", exit_on_error=False)
     async def _open_and_load(self, offset: int | None) -> None:
@@ -192,7 +199,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
 
     async def _load(self, offset: int) -> None:
         assert self.timeline is not None and self.snapshot is not None
-        self.loading = True
+        self.reading = True
         self.previous = None
         self.offset = offset
         self._samples.clear()
@@ -202,8 +209,15 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         spec = self._spec()
         first = True
 
+        shown = 0.0
+
         def progress(p: Progress) -> None:
-            rate = p.loaded / max(0.001, time.monotonic() - started)
+            nonlocal shown
+            now = time.monotonic()
+            if now - shown < PROGRESS_EVERY_S:
+                return
+            shown = now
+            rate = p.loaded / max(0.001, now - started)
             self._progress(f"reading: {p.loaded:,} contracts ({p.form}, {rate:,.0f}/s) · escape cancels")
 
         try:
@@ -220,14 +234,14 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
                     self._show_info()
                 del loaded
         except errors.LedgerApiError as e:
-            self.loading = False
+            self.reading = False
             self._progress("")
             self.ledger_app.show_error(e, "Reading the contracts failed")
             return
         elapsed = time.monotonic() - started
         total = await self.snapshot.count()
         await self._rebuild()
-        self.loading = False
+        self.reading = False
         self._show_banner()
         self._progress(f"read {total:,} in {elapsed:.1f} s" if elapsed > 1 else "")
 
@@ -331,7 +345,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     def _show_banner(self) -> None:
         banner = self.query_one("#acs-banner", Static)
         end = self.ledger_app.status_ledger_end
-        if end is not None and self.offset is not None and end > self.offset and not self.loading:
+        if end is not None and self.offset is not None and end > self.offset and not self.reading:
             ahead = end - self.offset
             banner.update(f"Viewing offset {self.offset}; the ledger end is {end}, {ahead} offset"
                           f"{'s' if ahead != 1 else ''} later. Press e to view the ledger end.")
@@ -388,7 +402,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self._move(target)
 
     def action_step(self, direction: int) -> None:
-        if self.timeline is None or self.offset is None or self.loading:
+        if self.timeline is None or self.offset is None or self.reading:
             return
         self._step(direction)
 
@@ -434,9 +448,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         await self._load(offset)
 
     def action_escape(self) -> None:
-        if self.loading:
+        if self.reading:
             self.workers.cancel_group(self, "acs-load")
-            self.loading = False
+            self.reading = False
             self._progress("reading cancelled: the rows read so far are shown")
             self.rebuild()
         elif self.text:

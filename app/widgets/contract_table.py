@@ -186,6 +186,10 @@ class ContractTable(ScrollView, can_focus=True):
         self.refresh_row(new)
         self.post_message(self.CursorMoved(self, self._rows.get(new)))
 
+    def on_resize(self) -> None:
+        # a panel shown or hidden around the table (the filter box) changes how many rows fit: keep the cursor seen
+        self.call_after_refresh(self._scroll_cursor_into_view)
+
     def _scroll_cursor_into_view(self) -> None:
         page = self._page_size()
         top = int(self.scroll_y)

@@ -141,13 +141,20 @@ def body_of(content: bytes, *, truncated: bool = False, size: int | None = None,
     return Body(content.decode("utf-8", "replace"), None, note_text)
 
 
+DROPPED = Body("", None, "let go to keep the session's log small (the newest requests keep their bodies)")
+
+
 def request_body(record: RequestRecord) -> Body:
+    if record.bodies_dropped:
+        return DROPPED
     cut = record.truncated and len(record.request_body) >= MAX_BODY_BYTES
     return body_of(record.request_body, truncated=cut,
                    content_type=_header(record.request_headers, "content-type"))
 
 
 def response_body(record: RequestRecord) -> Body:
+    if record.bodies_dropped:
+        return DROPPED
     cut = record.response_size > len(record.response_body) and record.status != 101
     return body_of(record.response_body, truncated=cut, size=record.response_size,
                    content_type=_header(record.response_headers, "content-type"))

@@ -72,3 +72,17 @@ async def test_the_client_logs_every_attempt_with_the_token_redacted():
     assert second.url == "http://participant.test/v2/state/ledger-end"
     assert all(TOKEN not in repr(r) for r in client.log.entries)
     assert client.log.in_flight == 0
+
+
+def test_the_oldest_bodies_go_when_the_log_outgrows_its_budget():
+    log = RequestLog(max_entries=100, max_body_bytes=10_000)
+    records = []
+    for i in range(10):
+        record = log.start("GET", f"http://p/v2/x{i}", f"/v2/x{i}", {}, b"")
+        log.finish(record, status=200, body=b"x" * 3_000)
+        records.append(record)
+    assert log.body_bytes <= 10_000
+    assert all(r.bodies_dropped and not r.response_body for r in records[:7])
+    assert all(not r.bodies_dropped and len(r.response_body) == 3_000 for r in records[7:])
+    assert [r.path for r in log.entries] == [f"/v2/x{i}" for i in range(10)]  # every line stays
+    assert records[0].response_size == 3_000  # what was answered is still known

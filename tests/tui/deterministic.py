@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import itertools
+import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -47,9 +48,30 @@ class _Counter:
         return self.token_hex(n)
 
 
+class _Uuids:
+    """Stand-in for the `uuid` module where only `uuid4()` is called."""
+
+    def __init__(self, counter: _Counter) -> None:
+        self._counter = counter
+
+    def uuid4(self) -> uuid.UUID:
+        return uuid.UUID(bytes=self._counter.token_bytes(16), version=4)
+
+
+class _Clock:
+    """Stand-in for the `time` module where only `time()` is read."""
+
+    def __init__(self, now) -> None:
+        self.time = now
+
+
 @contextlib.contextmanager
 def deterministic(monkeypatch):
     """Patch the participant's sources of time and randomness (for the duration of a test)."""
+    import time
+
+    import app.client.requests_log
+    import app.commands
     import participant.demo
     import participant.engine.ids
     import participant.errors
@@ -61,6 +83,12 @@ def deterministic(monkeypatch):
     monkeypatch.setattr(participant.demo, "secrets", counter)
     monkeypatch.setattr(participant.errors, "secrets", counter)
     monkeypatch.setattr(participant.ledger, "now", lambda: EPOCH + timedelta(seconds=next(ticks) * 7))
+    # the requests pane shows when each request started and how long it took: a clock that ticks per reading
+    requests = itertools.count()
+    monkeypatch.setattr(app.client.requests_log, "time", _Clock(lambda: EPOCH.timestamp() + next(requests) * 0.011))
+    monkeypatch.setattr(app.commands, "uuid", _Uuids(counter))  # command ids
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
     yield
 
 

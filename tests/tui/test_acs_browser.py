@@ -10,7 +10,7 @@ from tests.tui.conftest import SIZE, screen_text, wait_for
 
 def _loaded(app) -> bool:
     screen = app.screen
-    return isinstance(screen, AcsScreen) and not screen.loading and screen.query_one(ContractTable).count > 0
+    return isinstance(screen, AcsScreen) and not screen.reading and screen.query_one(ContractTable).count > 0
 
 
 async def test_browses_the_ledger_end_as_the_user(demo_server, make_app):
@@ -35,7 +35,7 @@ async def test_steps_back_to_the_previous_change_and_marks_the_difference(demo_s
         screen: AcsScreen = app.screen
         end = screen.offset
         await pilot.press("left_square_bracket")
-        await wait_for(pilot, lambda: screen.offset != end and not screen.loading, "an earlier offset")
+        await wait_for(pilot, lambda: screen.offset != end and not screen.reading, "an earlier offset")
         assert screen.offset < end
         table = screen.query_one(ContractTable)
         await wait_for(pilot, lambda: table.selected is not None, "the first changed row")

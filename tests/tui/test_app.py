@@ -10,7 +10,7 @@ from tests.tui.conftest import SIZE, screen_text, wait_for
 
 def _loaded(app) -> bool:
     screen = app.screen
-    return isinstance(screen, AcsScreen) and not screen.loading and screen.query_one(ContractTable).count > 0
+    return isinstance(screen, AcsScreen) and not screen.reading and screen.query_one(ContractTable).count > 0
 
 
 async def test_keys_are_remapped_from_the_config_and_the_theme_applies(demo_server, make_app):

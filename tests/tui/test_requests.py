@@ -19,7 +19,7 @@ UNKNOWN_CONTRACT = "00" + "ab" * 69
 
 def _loaded(app) -> bool:
     screen = app.screen
-    return isinstance(screen, AcsScreen) and not screen.loading and screen.query_one(ContractTable).count > 0
+    return isinstance(screen, AcsScreen) and not screen.reading and screen.query_one(ContractTable).count > 0
 
 
 async def _requests_pane(app, pilot) -> RequestsScreen:
@@ -202,7 +202,8 @@ async def test_a_websocket_read_is_listed_and_copied_as_its_message(demo_server,
         app.screen.action_reload()
         screen = await _requests_pane(app, pilot)
         record = await _select(pilot, screen, lambda r: r.path.endswith("(websocket)") and r.done)
-        assert record.status == 101 and "messages" in screen_text(app)
+        assert record.status == 101
+        await wait_for(pilot, lambda: "messages" in screen_text(app), "the websocket's message count")
         await pilot.press("y")
         assert app.clipboard.startswith('{"filter":') and '"activeAtOffset"' in app.clipboard
 

@@ -1,0 +1,184 @@
+"""Scenarios that bring the app to each of its screens, shared by the snapshot tests and the screenshots script:
+each drives the real app through Pilot (keys as a person presses them) and waits until the screen is still."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from app.bundled import BundledParticipant, StartupState
+from app.screens.acs import AcsScreen
+from app.screens.startup import StartupScreen
+from app.widgets.contract_table import ContractTable
+from tests.tui.conftest import wait_for
+
+IOU = "#model-tests:Iou:Iou"
+
+
+async def settle(pilot) -> None:
+    """Wait until nothing is in flight, and stop the cursors blinking: a picture of a still screen."""
+    app = pilot.app
+    await wait_for(pilot, lambda: app.request_log.in_flight == 0, "no request in flight")
+    for widget in app.screen.query("Input, TextArea"):
+        widget.cursor_blink = False
+    await pilot.pause(0.4)
+
+
+async def contracts_ready(pilot) -> AcsScreen:
+    app = pilot.app
+    await wait_for(pilot, lambda: isinstance(app.screen, AcsScreen) and not app.screen.reading
+                   and app.screen.query_one(ContractTable).row_at(0) is not None, "the contracts")
+    await settle(pilot)
+    return app.screen
+
+
+async def contracts(pilot) -> None:
+    await contracts_ready(pilot)
+
+
+async def history(pilot) -> None:
+    screen = await contracts_ready(pilot)
+    for _ in range(3):
+        before = screen.offset
+        await pilot.press("left_square_bracket")
+        await wait_for(pilot, lambda before=before: screen.offset != before and not screen.reading, "a step back")
+    await settle(pilot)
+
+
+async def filtered(pilot) -> None:
+    screen = await contracts_ready(pilot)
+    iou = next(t for t, _ in await screen.snapshot.templates(screen.offset) if t.endswith(":Iou:Iou"))
+    screen.templates = frozenset({iou})
+    screen.sort, screen.descending = "payload.amount", True
+    await pilot.press("slash", *"USD", "enter")
+    table = screen.query_one(ContractTable)
+    await wait_for(pilot, lambda: table.sort_key == "payload.amount" and table.row_at(0) is not None, "the view")
+    await settle(pilot)
+
+
+async def inspector(pilot) -> None:
+    screen = await contracts_ready(pilot)
+    table = screen.query_one(ContractTable)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: type(pilot.app.screen).__name__ == "InspectorScreen", "the inspector")
+    await settle(pilot)
+    del table
+
+
+async def inspector_transaction(pilot) -> None:
+    screen = await contracts_ready(pilot)
+    await pilot.press("end")  # the newest contracts were made by choices, not plain creates
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: type(pilot.app.screen).__name__ == "InspectorScreen", "the inspector")
+    await settle(pilot)
+    await pilot.press("t")
+    await settle(pilot)
+    del screen
+
+
+async def _composer(pilot):
+    from app.screens.composer import ComposerScreen
+
+    app = pilot.app
+    await contracts_ready(pilot)
+    await pilot.press("2")
+    await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen) and app.screen.catalog is not None,
+                   "the composer")
+    screen = app.screen
+    await wait_for(pilot, lambda: screen.catalog.template_refs(), "templates learned from the ledger")
+    screen.query_one("#template").focus()
+    await pilot.press(*IOU, "enter")
+    from app.widgets.json_editor import JsonEditor
+
+    create = screen.query_one("#create-arguments", JsonEditor)
+    await wait_for(pilot, lambda: '"issuer"' in create.text, "the createArguments skeleton")
+    screen.query_one("#choice").focus()
+    await pilot.press(*"Iou_Split", "enter")
+    skeleton = json.loads(create.text)
+    create.area.load_text(json.dumps({**skeleton, "amount": "250.0"}, indent=2))
+    screen.query_one("#choice-argument", JsonEditor).area.load_text('{\n  "splitAmount": "100.0"\n}')
+    await settle(pilot)
+    return screen
+
+
+async def composer(pilot) -> None:
+    await _composer(pilot)
+
+
+async def composer_result(pilot) -> None:
+    from app.widgets.transaction_result import TransactionResult
+
+    screen = await _composer(pilot)
+    await pilot.press("ctrl+s")
+    result = screen.query_one(TransactionResult)
+    await wait_for(pilot, lambda: result.has_class("-ok") and not screen.submitting, "the transaction")
+    await settle(pilot)
+
+
+async def composer_rejected(pilot) -> None:
+    from app.widgets.json_editor import JsonEditor
+    from app.widgets.transaction_result import TransactionResult
+
+    screen = await _composer(pilot)
+    create = screen.query_one("#create-arguments", JsonEditor)
+    create.area.load_text(json.dumps({**json.loads(create.text), "amount": "-5.0"}, indent=2))
+    await pilot.pause(0.4)
+    await pilot.press("ctrl+s")
+    result = screen.query_one(TransactionResult)
+    await wait_for(pilot, lambda: result.has_class("-failed") and not screen.submitting, "the rejection")
+    await settle(pilot)
+
+
+async def requests(pilot) -> None:
+    await contracts_ready(pilot)
+    await pilot.press("3")
+    await wait_for(pilot, lambda: type(pilot.app.screen).__name__ == "RequestsScreen", "the requests")
+    await settle(pilot)
+
+
+async def request_detail(pilot) -> None:
+    await requests(pilot)
+    await pilot.press("end", "enter")
+    await settle(pilot)
+
+
+async def help_screen(pilot) -> None:
+    await contracts_ready(pilot)
+    await pilot.press("question_mark")
+    await settle(pilot)
+
+
+async def user_picker(pilot) -> None:
+    await contracts_ready(pilot)
+    await pilot.press("ctrl+u")
+    await settle(pilot)
+
+
+async def startup(pilot) -> None:
+    await contracts_ready(pilot)
+    # never started: only its state is shown (the path is where ledger-tui keeps it for a user named alice)
+    bundled = BundledParticipant(Path("/home/alice/.local/share/ledger-tui/bundled"),
+                                 Path("/home/alice/.local/state/ledger-tui/log"))
+    bundled.state = StartupState(phase="seeding", done=280, total=400)
+    screen = StartupScreen(bundled)
+    await pilot.app.push_screen(screen)
+    screen._show(bundled.state)
+    await pilot.pause(0.4)
+
+
+SCREENS: dict[str, tuple[str, Callable[..., Awaitable[None]]]] = {
+    "contracts": ("the contracts at the ledger end", contracts),
+    "contracts-history": ("three changes back, with what changed marked", history),
+    "contracts-filtered": ("one template, its payload columns, filtered and sorted", filtered),
+    "inspector": ("a contract's create event and payload", inspector),
+    "inspector-transaction": ("the transaction that created a contract", inspector_transaction),
+    "composer": ("a CreateAndExercise being composed, with the request it sends", composer),
+    "composer-result": ("the transaction of a submitted command", composer_result),
+    "composer-rejected": ("a command refused by the participant, everything typed kept", composer_rejected),
+    "requests": ("every HTTP request of the session", requests),
+    "request-detail": ("one request and its answer", request_detail),
+    "help": ("help: what the screen is for and its keys", help_screen),
+    "user-picker": ("acting as another user of the bundled participant", user_picker),
+    "startup": ("the bundled participant seeding its demo ledger", startup),
+}
