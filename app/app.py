@@ -8,8 +8,8 @@ import os
 from collections.abc import Iterable
 from itertools import count
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import httpx
 from textual import on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -18,8 +18,9 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from app.bundled import BundledParticipant
-from app.client import LedgerClient, RequestLog, errors
+from app.client import errors
 from app.client.errors import LedgerApiError, category_words
+from app.client.requests_log import RequestLog
 from app.config import Config
 from app.daml import looks_like_contract_id
 from app.locations import Locations
@@ -28,9 +29,13 @@ from app.screens.acs import AcsScreen
 from app.screens.base import LedgerScreen
 from app.screens.dialogs import ChoiceDialog, PromptDialog
 from app.screens.startup import StartupScreen
-from app.session import BUNDLED_ADMIN, Session
-from app.tokens import MintedToken, TokenSource
 from app.trace import milestone
+
+if TYPE_CHECKING:  # imported when first needed, after the first frame: the client and its models take a while
+    import httpx
+
+    from app.session import Session
+    from app.tokens import TokenSource
 
 log = logging.getLogger("ledger_tui")
 
@@ -119,6 +124,10 @@ class LedgerApp(App):
 
     @work(exclusive=True, group="connect", exit_on_error=False)
     async def _connect(self) -> None:
+        from app.client.ledger import LedgerClient
+        from app.session import BUNDLED_ADMIN, Session
+        from app.tokens import MintedToken
+
         if self.bundled is not None:
             state = await self._bundled_ready()
             if state.phase != "ready":
@@ -156,6 +165,8 @@ class LedgerApp(App):
         self._announce_identity()
 
     async def _fall_back_to_admin(self) -> None:
+        from app.session import BUNDLED_ADMIN
+
         try:
             await self.session.switch_user(BUNDLED_ADMIN)
         except LedgerApiError:
@@ -238,6 +249,8 @@ class LedgerApp(App):
         if state.phase != "ready":
             self.notify(state.error, title="Restart failed", severity="error", timeout=30)
             return
+        from app.client.ledger import LedgerClient
+
         self.url = state.url
         old = self.session.client
         client = LedgerClient(state.url, old.tokens, log=self.request_log)

@@ -7,6 +7,7 @@ Without arguments it starts the bundled participant with demo data and opens it;
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gc
 import logging
 import os
@@ -168,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.profile:
             profile = config.profile(args.profile, locations.config_file)
             if args.readonly:
-                profile = profile.model_copy(update={"readonly": True})
+                profile = dataclasses.replace(profile, readonly=True)
             label = f"{args.profile} ({profile.url})"
         elif args.url:
             profile = _profile_from_args(args)
@@ -179,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ledger-tui: {e}", file=sys.stderr)
         return 2
     if args.theme:
-        config = config.model_copy(update={"theme": args.theme})
+        config = config.replace(theme=args.theme)
 
     bundled = None
     if profile is None:

@@ -18,25 +18,28 @@
     client_secret_env = "LEDGER_TUI_CLIENT_SECRET"   # or client_secret_file
     audience = "https://daml.com/jwt/aud/participant/participant1::1220..."
     scope = "daml_ledger_api"
+
+Read with plain dataclasses: the file is read before the first frame, and validating it with pydantic cost more
+time than drawing that frame.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
+import types
+import typing
+from dataclasses import dataclass, field
 from pathlib import Path
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from typing import Any
 
 
 class ConfigError(Exception):
     """The config file cannot be used; the message names the file and the problem."""
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class OAuth(_Strict):
+@dataclass(frozen=True)
+class OAuth:
     token_url: str
     client_id: str
     client_secret_file: Path | None = None
@@ -44,14 +47,13 @@ class OAuth(_Strict):
     audience: str | None = None
     scope: str | None = None
 
-    @model_validator(mode="after")
-    def _one_secret(self) -> OAuth:
+    def __post_init__(self) -> None:
         if (self.client_secret_file is None) == (self.client_secret_env is None):
             raise ValueError("give exactly one of client_secret_file and client_secret_env")
-        return self
 
 
-class Profile(_Strict):
+@dataclass(frozen=True)
+class Profile:
     """A participant and how to get a token for it."""
 
     url: str
@@ -64,19 +66,18 @@ class Profile(_Strict):
     user: str | None = None
     readonly: bool = False
 
-    @model_validator(mode="after")
-    def _at_most_one_source(self) -> Profile:
+    def __post_init__(self) -> None:
         given = [n for n in ("token_file", "token_env", "token_command", "oauth", "hs256_secret_file")
                  if getattr(self, n) is not None]
         if len(given) > 1:
             raise ValueError(f"give one token source, not {' and '.join(given)}")
-        return self
 
 
-class Config(_Strict):
+@dataclass(frozen=True)
+class Config:
     theme: str = "textual-dark"
-    keys: dict[str, str] = Field(default_factory=dict)
-    profiles: dict[str, Profile] = Field(default_factory=dict)
+    keys: dict[str, str] = field(default_factory=dict)
+    profiles: dict[str, Profile] = field(default_factory=dict)
 
     @classmethod
     def load(cls, path: Path) -> Config:
@@ -92,14 +93,71 @@ class Config(_Strict):
         except tomllib.TOMLDecodeError as e:
             raise ConfigError(f"{path} is not valid TOML: {e}") from None
         try:
-            return cls.model_validate(data)
-        except ValidationError as e:
-            problems = "; ".join(f"{'.'.join(str(p) for p in err['loc']) or 'file'}: {err['msg']}"
-                                 for err in e.errors(include_url=False))
-            raise ConfigError(f"{path}: {problems}") from None
+            return cls.of(data)
+        except _Invalid as e:
+            raise ConfigError(f"{path}: {e}") from None
+
+    @classmethod
+    def of(cls, data: dict[str, Any]) -> Config:
+        """A config from already parsed data (raises `_Invalid` naming the key at fault)."""
+        return _build(cls, data, "")
+
+    def replace(self, **changes: Any) -> Config:
+        return dataclasses.replace(self, **changes)
 
     def profile(self, name: str, path: Path) -> Profile:
         if name not in self.profiles:
             known = ", ".join(sorted(self.profiles)) or "none"
             raise ConfigError(f"no profile {name!r} in {path} (profiles there: {known})")
         return self.profiles[name]
+
+
+class _Invalid(ValueError):
+    pass
+
+
+def _build(cls: type, data: Any, where: str) -> Any:
+    if not isinstance(data, dict):
+        raise _Invalid(f"{where or 'file'}: a table is expected, not {type(data).__name__}")
+    hints = typing.get_type_hints(cls)
+    known = {f.name: f for f in dataclasses.fields(cls)}
+    for key in data:
+        if key not in known:
+            raise _Invalid(f"{where}{key}: no such setting (settings here: {', '.join(known)})")
+    values: dict[str, Any] = {}
+    for name, f in known.items():
+        at = f"{where}{name}"
+        if name not in data:
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                raise _Invalid(f"{at}: required")
+            continue
+        values[name] = _value(hints[name], data[name], at)
+    try:
+        return cls(**values)
+    except ValueError as e:
+        raise _Invalid(f"{where.rstrip('.') or 'file'}: {e}") from None
+
+
+def _value(kind: Any, value: Any, where: str) -> Any:
+    if typing.get_origin(kind) in (typing.Union, types.UnionType):  # X | None: a value is an X
+        kind = next(a for a in typing.get_args(kind) if a is not type(None))
+    if kind is str:
+        if not isinstance(value, str):
+            raise _Invalid(f"{where}: text expected")
+        return value
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise _Invalid(f"{where}: true or false expected")
+        return value
+    if kind is Path:
+        if not isinstance(value, str):
+            raise _Invalid(f"{where}: a path (text) expected")
+        return Path(value)
+    if typing.get_origin(kind) is dict:
+        _, item = typing.get_args(kind)
+        if not isinstance(value, dict):
+            raise _Invalid(f"{where}: a table expected")
+        return {k: _value(item, v, f"{where}.{k}") for k, v in value.items()}
+    if dataclasses.is_dataclass(kind):
+        return _build(kind, value, f"{where}.")
+    raise _Invalid(f"{where}: cannot read a setting of type {kind}")

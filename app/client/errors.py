@@ -6,7 +6,10 @@ the cases that need more than a message (an absent endpoint, an expired token, a
 
 from __future__ import annotations
 
-from participant.api import JsCantonError
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from participant.api import JsCantonError
 
 # Canton's categories (notes §6.1) in the words a user of the client needs.
 _CATEGORY_WORDS = {

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -20,8 +21,10 @@ from app.messages import ComposeCommand, IdentityChanged, OpenContract
 from app.screens.base import LedgerScreen
 from app.screens.dialogs import ChoiceDialog, MultiChoiceDialog, PromptDialog
 from app.snapshot import ADDED, REMOVED, Snapshot, ViewCancelled, ViewSpec
-from app.timeline import AcsTimeline, Progress
 from app.trace import milestone
+
+if TYPE_CHECKING:
+    from app.timeline import AcsTimeline, Progress
 from app.widgets.acs_columns import (
     ALL_TEMPLATES,
     DEFAULT_MIXED,
@@ -191,6 +194,8 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         if self.snapshot is None:
             app.locations.snapshots_dir.mkdir(parents=True, exist_ok=True)
             self.snapshot = await Snapshot.open(app.snapshot_path())
+        from app.timeline import AcsTimeline  # the client's modules: loaded after the first frame
+
         self.timeline = AcsTimeline(app.session.client, self.snapshot, self.parties)
         if offset is None:
             offset = await app.session.client.ledger_end()

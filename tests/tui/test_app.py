@@ -14,7 +14,7 @@ def _loaded(app) -> bool:
 
 
 async def test_keys_are_remapped_from_the_config_and_the_theme_applies(demo_server, make_app):
-    config = Config.model_validate({"theme": "textual-light", "keys": {"acs.filter": "f"}})
+    config = Config.of({"theme": "textual-light", "keys": {"acs.filter": "f"}})
     app = make_app(demo_server, "Alice", config=config)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: _loaded(app), "the first rows")
