@@ -112,12 +112,17 @@ class LedgerApp(App):
     # --- start --------------------------------------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        self.call_after_refresh(milestone, "first_frame")
         if self.config.theme in self.available_themes:
             self.theme = self.config.theme
         self.switch_mode("contracts")
         if self.bundled is not None and self.bundled.state.phase != "ready":
             self.push_screen(StartupScreen(self.bundled))
+        self.call_after_refresh(self._first_frame_drawn)
+
+    def _first_frame_drawn(self) -> None:
+        # connecting imports the client and its models, which holds the loop for a moment: only once the user
+        # has something to look at
+        milestone("first_frame")
         self._connect()
         self.set_interval(self.ledger_end_poll_s, self._poll_ledger_end)
         _clean_stale_snapshots(self.locations.snapshots_dir)

@@ -3,6 +3,7 @@ is (version, id, synchronizers). No UI here: the screens read it, workers refres
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 
 from app.bundled import BundledParticipant
@@ -91,17 +92,26 @@ class Session:
         return self.minted is not None
 
     async def connect(self) -> None:
-        """Learn the participant's version and who the token is for."""
-        self.version = await self.client.version()
-        self.identity = await self._identity()
+        """Learn the participant's version and who the token is for (asked at the same time: a remote
+        participant's round trips add up)."""
+        version, identity, participant_id, synchronizers = await asyncio.gather(
+            self.client.version(), self._identity(), self._optional(self.client.participant_id(), ""),
+            self._optional(self.client.connected_synchronizers(), []), return_exceptions=True)
+        for outcome in (version, identity):
+            if isinstance(outcome, BaseException):
+                if isinstance(version, str):
+                    self.version = version  # reachable, but the token is refused: the caller says so
+                raise outcome
+        self.version, self.identity = version, identity
+        self.participant_id, self.synchronizers = participant_id, synchronizers
+
+    @staticmethod
+    async def _optional(call, default):
+        """What the status line and the composer can do without."""
         try:
-            self.participant_id = await self.client.participant_id()
+            return await call
         except errors.LedgerApiError:
-            self.participant_id = ""
-        try:
-            self.synchronizers = await self.client.connected_synchronizers()
-        except errors.LedgerApiError:
-            self.synchronizers = []
+            return default
 
     async def _identity(self) -> Identity:
         try:

@@ -113,9 +113,11 @@ async def test_reads_a_snapshot_past_the_list_limit_page_by_page(tmp_path, make_
             app = make_app(server, "Alice")
             async with app.run_test(size=SIZE) as pilot:
                 if websocket:
-                    await wait_for(pilot, lambda app=app: app.connected, "the connection")
+                    await wait_for(pilot, lambda app=app: _loaded(app), "the first read")
                     app.session.client.capabilities.acs_page = False
                     app.screen.action_reload()
+                    await wait_for(pilot, lambda app=app: any(r.path.endswith("(websocket)") and r.done
+                                                              for r in app.request_log.entries), "the websocket")
                 await wait_for(pilot, lambda app=app: _loaded(app), "all rows")
                 screen: AcsScreen = app.screen
                 total = await screen.snapshot.count()
