@@ -107,6 +107,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self.timeline: AcsTimeline | None = None
         self.reading = False
         """A snapshot is being read (not Textual's `loading`, which would cover the screen while it grows)."""
+        self.building = False
+        """A large view is being ordered or filtered; its first rows are shown already."""
+        self._shown: ViewSpec | None = None
         self._samples: dict[str, list] = {}
         self._filter_timer: Timer | None = None
         self._last_grow = 0.0
@@ -299,26 +302,54 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             self._samples[template] = await self.snapshot.sample_payloads(template)
         return self._samples.get(template, [])
 
-    async def _apply_view(self, spec: ViewSpec, count: int, *, cursor: int | None = None) -> None:
+    async def _apply_view(self, spec: ViewSpec, count: int, *, cursor: int | None = None,
+                          keep_rows: bool = False) -> None:
         table = self.query_one(ContractTable)
-        table.set_view(count, await self._columns(), sort_key=spec.sort, descending=spec.descending, cursor=cursor)
+        table.set_view(count, await self._columns(), sort_key=spec.sort, descending=spec.descending, cursor=cursor,
+                       keep_rows=keep_rows)
+        self._shown = spec
         self._show_info()
         self._show_banner()
 
     async def _rebuild(self, *, keep_cursor_on: str | None = None) -> None:
-        """Materialize the view for the current settings and show it."""
+        """Materialize the view for the current settings and show it: on a large snapshot, its first rows at
+        once and the rest when SQLite has ordered it all."""
         if self.snapshot is None:
             return
         spec = self._spec()
+        table = self.query_one(ContractTable)
+        columns = await self._columns()
+        shown = self._shown
+        # a new order of the same rows has the count of the old one; a new filter's count is known at the end
+        same_rows = shown is not None and (shown.offset, shown.previous, shown.templates, shown.text) == (
+            spec.offset, spec.previous, spec.templates, spec.text)
+        old_count = table.count
+        early = False
+
+        def first(rows: list) -> None:
+            nonlocal early
+            if self._spec() != spec:
+                return  # superseded while it was being found
+            early = True
+            self.building = True
+            count = old_count if same_rows else len(rows)
+            generation = table.set_view(count, columns, sort_key=spec.sort, descending=spec.descending, cursor=0)
+            table.set_rows(0, rows, generation)
+            self._progress("ordering the rest…" if same_rows else "filtering the rest…")
+
         self.snapshot.cancel_view()
         try:
-            count = await self.snapshot.build_view(spec)
+            count = await self.snapshot.build_view(spec, first)
         except ViewCancelled:
             return
+        finally:
+            self.building = False
         cursor = None
-        if keep_cursor_on:
+        if keep_cursor_on and not early:  # once the first rows are shown, the cursor stays where the user put it
             cursor = await self.snapshot.position_of(keep_cursor_on)
-        await self._apply_view(spec, count, cursor=cursor)
+        elif early:
+            cursor = table.cursor
+        await self._apply_view(spec, count, cursor=cursor, keep_rows=early)
         if count == 0:
             self._progress("no contracts here" if not self.text else "no row matches the filter")
 

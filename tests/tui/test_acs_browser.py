@@ -202,3 +202,23 @@ async def test_a_pruned_offset_is_reported_with_cantons_error(demo_writable, mak
         await wait_for(pilot, lambda: any("PARTICIPANT_PRUNED_DATA_ACCESSED" in n.message
                                           for n in app._notifications), "the error notification")
         assert screen.offset != 50
+
+
+async def test_a_large_view_shows_its_first_rows_then_the_rest(demo_server, make_app, monkeypatch):
+    import app.snapshot
+
+    monkeypatch.setattr(app.snapshot, "QUICK_VIEW_ABOVE", 0)  # every view counts as large here
+    app_ = make_app(demo_server, "Alice")
+    async with app_.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: _loaded(app_), "the first rows")
+        screen: AcsScreen = app_.screen
+        table = screen.query_one(ContractTable)
+        everything = table.count
+        screen.sort, screen.descending = "payload.amount", True
+        screen.rebuild()
+        await wait_for(pilot, lambda: table.sort_key == "payload.amount" and not screen.building
+                       and table.count == everything and len(table.visible_rows()) > 2, "the whole sorted view")
+        amounts = [float(r.payload["amount"]) for r in table.visible_rows() if "amount" in r.payload]
+        assert amounts == sorted(amounts, reverse=True)
+        await pilot.press("end")
+        await wait_for(pilot, lambda: table.selected is not None and table.cursor == everything - 1, "the last row")

@@ -28,3 +28,28 @@ async def test_finds_each_contract_in_views_of_every_order(tmp_path):
         assert await snapshot.position_of("00" + "f" * 64) is None  # not in the cache
     finally:
         await snapshot.close()
+
+
+async def test_a_large_view_hands_over_its_first_rows_before_the_rest(tmp_path, monkeypatch):
+    import app.snapshot
+
+    monkeypatch.setattr(app.snapshot, "QUICK_VIEW_ABOVE", 100)  # "large" from 100 contracts on, for the test
+    monkeypatch.setattr(app.snapshot, "FIRST_ROWS", 20)
+    snapshot = await Snapshot.open(tmp_path / "cache.db")
+    try:
+        await snapshot.reset(10)
+        await snapshot.add_snapshot_entries([_entry(i) for i in range(257)])
+        for spec in (ViewSpec(offset=10, sort="payload.amount"), ViewSpec(offset=10, sort="contract", descending=True),
+                     ViewSpec(offset=10, text="9", sort="created_at")):
+            early: list = []
+            count = await snapshot.build_view(spec, early.append)
+            (first,) = early
+            final = await snapshot.window(0, count)
+            assert [(r.position, r.contract_id, r.status) for r in first] == \
+                [(r.position, r.contract_id, r.status) for r in final[:20]], spec
+        small: list = []
+        await snapshot.build_view(ViewSpec(offset=10, sort="arrival"), small.append)
+        await snapshot.build_view(ViewSpec(offset=10, sort="arrival"), small.append)  # only new rows: no early ones
+        assert len(small) == 1
+    finally:
+        await snapshot.close()
