@@ -58,6 +58,9 @@ class Http:
         self.retry = retry
         self._client = httpx.AsyncClient(
             base_url=self.base_url, transport=transport,
+            # the CA bundle takes ~80 ms to load; a plain-HTTP participant (redirects are never followed) has no use
+            # for it, and the client is made while the screen is drawn
+            verify=self.base_url.startswith("https:"),
             timeout=httpx.Timeout(timeouts.read_s, connect=timeouts.connect_s, pool=timeouts.pool_s),
             limits=httpx.Limits(max_connections=16, max_keepalive_connections=8),
             headers={"Accept": "application/json", "User-Agent": "ledger-tui"},
