@@ -3,6 +3,7 @@ messages between screens, and turns every failure into a notification, never a t
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 from collections.abc import Iterable
@@ -385,6 +386,19 @@ class LedgerApp(App):
         if self.current_mode != mode:
             await self.switch_mode(mode)
         await self.screen.run_action(action)
+
+
+def settle_the_collector() -> None:
+    """Tune the garbage collector for a long-running screen, once the app is built (before `run`).
+
+    What exists by then (modules, classes) lives as long as the process: frozen out of the collector's way, a full
+    collection takes about 25 ms instead of 110 ms. And drawing makes cyclic garbage at a high rate (each of
+    Textual's strips holds caches that refer back to it): with the default thresholds the collector ran dozens of
+    times a second while a large snapshot was read, for pauses of up to 70 ms; collecting young objects every
+    20,000 allocations instead of 700 kept every pause under 45 ms and read the snapshot 40% faster (measured with
+    `python -m bench.tui_acs --contracts 100000`)."""
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 50)
 
 
 def _bindings_of(mode: str) -> list:

@@ -309,6 +309,10 @@ class Snapshot:
         db.executemany("INSERT INTO details VALUES (?,?,?,?,?,?)", [p.detail for p in prepared])
         db.execute("COMMIT")
 
+    async def index_ids(self) -> None:
+        """Build the index by contract id now (after a snapshot is stored, before anyone looks one up)."""
+        await self._run(self._index_ids)
+
     def _index_ids(self) -> None:
         """The index by contract id, built once it is needed: a snapshot is stored faster without it (the rows
         of a snapshot are all new), and one CREATE INDEX is cheaper than a million index updates."""

@@ -51,6 +51,7 @@ class AcsTimeline:
             loaded += await self.snapshot.add_snapshot_entries(batch.entries)
             if on_progress is not None:
                 on_progress(Progress(loaded, batch.form))
+        await self.snapshot.index_ids()  # a second for a million contracts: now rather than at the first find
         return loaded
 
     async def move_to(self, offset: int, on_progress: Callable[[Progress], None] | None = None) -> None:

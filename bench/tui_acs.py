@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
-import gc
 import random
 import re
 import resource
@@ -307,7 +306,7 @@ def press(app, key: str) -> None:
 
 async def run_tui(url: str, contracts: int, ids: list[str], rng: random.Random, server: Server,
                   stall_stacks: bool = False) -> dict:
-    from app.app import LedgerApp
+    from app.app import LedgerApp, settle_the_collector
     from app.config import Config
     from app.locations import Locations
     from app.screens.acs import AcsScreen
@@ -356,7 +355,7 @@ async def run_tui(url: str, contracts: int, ids: list[str], rng: random.Random, 
         out["rss_before_app"] = rss()
         out["hwm_reset"] = reset_hwm()
         server_cpu0, client_cpu0 = server.cpu_seconds(), client_cpu_seconds()
-        gc.freeze()  # as the CLI does just before app.run()
+        settle_the_collector()  # as the CLI does just before app.run()
         started = time.perf_counter()
         async with app.run_test(size=SIZE) as pilot:
             probe.install()
