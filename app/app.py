@@ -25,7 +25,7 @@ from app.client.requests_log import RequestLog
 from app.config import Config
 from app.daml import looks_like_contract_id
 from app.locations import Locations
-from app.messages import ComposeCommand, IdentityChanged, OpenContract
+from app.messages import ComposeCommand, IdentityChanged, MoveContract, OpenContract
 from app.screens.acs import AcsScreen
 from app.screens.base import LedgerScreen
 from app.screens.dialogs import ChoiceDialog, PromptDialog
@@ -56,18 +56,25 @@ def _requests():
     return RequestsScreen()
 
 
+def _reassign():
+    from app.screens.reassign import ReassignScreen
+
+    return ReassignScreen()
+
+
 class LedgerApp(App):
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses live elsewhere
     TITLE = "ledger-tui"
     ENABLE_COMMAND_PALETTE = True
 
-    MODES = {"contracts": AcsScreen, "compose": _composer, "requests": _requests}
-    MODE_TITLES = {"contracts": "Contracts", "compose": "Compose", "requests": "Requests"}
+    MODES = {"contracts": AcsScreen, "compose": _composer, "requests": _requests, "reassign": _reassign}
+    MODE_TITLES = {"contracts": "Contracts", "compose": "Compose", "requests": "Requests", "reassign": "Reassign"}
 
     BINDINGS = [
         Binding("1", "mode('contracts')", "Contracts", id="app.contracts", show=False),
         Binding("2", "mode('compose')", "Compose", id="app.compose", show=False),
         Binding("3", "mode('requests')", "Requests", id="app.requests", show=False),
+        Binding("4", "mode('reassign')", "Reassign", id="app.reassign", show=False),
         Binding("question_mark,f1", "help", "Help", id="app.help", key_display="?"),
         Binding("ctrl+u", "switch_user", "User", id="app.user"),
         Binding("ctrl+o", "open_contract", "Open id", id="app.open", show=False),
@@ -325,6 +332,15 @@ class LedgerApp(App):
         if prefill is not None:
             prefill(message)
 
+    @on(MoveContract)
+    async def _move_contract(self, message: MoveContract) -> None:
+        if not self.connected:
+            return
+        await self.switch_mode("reassign")
+        choose = getattr(self.screen, "choose", None)
+        if choose is not None:
+            choose(message.contract_id)
+
     def action_open_contract(self) -> None:
         def check(text: str) -> str | None:
             return None if looks_like_contract_id(text) else "a contract id is a long hex string (00…)"
@@ -410,6 +426,10 @@ def _bindings_of(mode: str) -> list:
         from app.screens.requests import RequestsScreen
 
         return RequestsScreen.BINDINGS
+    if mode == "reassign":
+        from app.screens.reassign import ReassignScreen
+
+        return ReassignScreen.BINDINGS
     return []
 
 

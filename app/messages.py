@@ -29,3 +29,10 @@ class ComposeCommand(Message):
 @dataclass
 class IdentityChanged(Message):
     """The session acts as another user now: screens reload what depends on it."""
+
+
+@dataclass
+class MoveContract(Message):
+    """Open the reassignment screen with a contract chosen, to move it to another synchronizer."""
+
+    contract_id: str

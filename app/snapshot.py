@@ -69,6 +69,15 @@ CREATE TABLE details (
     search TEXT NOT NULL               -- the words `/` matches: id, template, parties, payload values
 );
 CREATE TABLE changes (offset INTEGER PRIMARY KEY);  -- offsets in (lo, hi] where this ACS changed
+-- the reassignment of a row that is one half of it (incomplete unassigned or assigned)
+CREATE TABLE moves (
+    seq INTEGER PRIMARY KEY,
+    reassignment_id TEXT NOT NULL,
+    source TEXT NOT NULL,
+    target TEXT NOT NULL,
+    submitter TEXT NOT NULL
+);
+CREATE TABLE moved_on (seq INTEGER PRIMARY KEY);  -- rows whose state ended by a reassignment, not an archive
 """
 
 BUILTIN_SORTS = {
@@ -116,6 +125,8 @@ class Row:
     created_at: str
     workflow_id: str
     payload: Any
+    move: Move | None = None  # incomplete rows: the reassignment they are half of
+    moved_on: bool = False  # the state ended at `archived_offset` by a reassignment, not by an archive
 
     def as_json(self) -> dict[str, Any]:
         """The row as exported: the fields of the create event a reader needs, named as on the wire."""
@@ -125,6 +136,17 @@ class Row:
                 "synchronizerId": self.synchronizer, "reassignmentCounter": self.counter,
                 "workflowId": self.workflow_id, "status": ("", "added", "removed")[self.status],
                 "kind": ("active", "incomplete unassigned", "incomplete assigned")[self.kind]}
+
+
+@dataclass(frozen=True)
+class Move:
+    """The reassignment an incomplete entry is half of: the unassignment seen, the assignment not yet (or the
+    reverse)."""
+
+    reassignment_id: str
+    source: str
+    target: str
+    submitter: str = ""
 
 
 @dataclass
@@ -142,6 +164,7 @@ class _Prepared:
     row: tuple
     detail: tuple
     contract_id: str
+    move: tuple | None = None
 
 
 @dataclass
@@ -160,6 +183,7 @@ class CreatedRecord:
     kind: int = ACTIVE
     workflow_id: str = ""
     archived_offset: int | None = None
+    move: Move | None = None
 
 
 def record_of_entry(entry: dict[str, Any]) -> CreatedRecord | None:
@@ -173,13 +197,24 @@ def record_of_entry(entry: dict[str, Any]) -> CreatedRecord | None:
     if "JsIncompleteUnassigned" in contract_entry:
         c = contract_entry["JsIncompleteUnassigned"]
         unassigned = c.get("unassignedEvent") or {}
-        return _record(c["createdEvent"], unassigned.get("source") or "", unassigned.get("reassignmentCounter"),
-                       UNASSIGNED, workflow_id)
+        record = _record(c["createdEvent"], unassigned.get("source") or "", unassigned.get("reassignmentCounter"),
+                         UNASSIGNED, workflow_id)
+        record.move = _move(unassigned)
+        if isinstance(unassigned.get("offset"), int):
+            record.offset = unassigned["offset"]  # this state (in flight) began with the unassignment
+        return record
     if "JsIncompleteAssigned" in contract_entry:
         assigned = contract_entry["JsIncompleteAssigned"]["assignedEvent"]
-        return _record(assigned["createdEvent"], assigned.get("target") or "", assigned.get("reassignmentCounter"),
-                       ASSIGNED, workflow_id)
+        record = _record(assigned["createdEvent"], assigned.get("target") or "", assigned.get("reassignmentCounter"),
+                         ASSIGNED, workflow_id)
+        record.move = _move(assigned)
+        return record
     return None
+
+
+def _move(event: dict[str, Any]) -> Move:
+    return Move(event.get("reassignmentId") or "", event.get("source") or "", event.get("target") or "",
+                event.get("submitter") or "")
 
 
 def record_of_created_event(event: dict[str, Any], synchronizer: str, workflow_id: str = "") -> CreatedRecord:
@@ -256,7 +291,7 @@ class Snapshot:
     def _reset(self, offset: int) -> None:
         db = self.db
         db.execute("BEGIN")
-        for table in ("contracts", "details", "changes"):
+        for table in ("contracts", "details", "changes", "moves", "moved_on"):
             db.execute(f"DELETE FROM {table}")
         db.execute("DROP INDEX IF EXISTS contracts_cid")
         db.execute("COMMIT")
@@ -297,7 +332,9 @@ class Snapshot:
         # storing the row; the field names it also matches are rarely what anyone types)
         search = f"{r.contract_id} {r.template_id.split(':', 1)[-1]} {signatories} {observers} {payload}"
         detail = (seq, r.contract_id, r.created_at, r.workflow_id, payload, search)
-        return _Prepared(key, row, detail, r.contract_id)
+        move = None if r.move is None else (seq, r.move.reassignment_id, r.move.source, r.move.target,
+                                            r.move.submitter)
+        return _Prepared(key, row, detail, r.contract_id, move)
 
     def _insert(self, records: Iterable[CreatedRecord]) -> None:
         prepared = [self._prepare(r) for r in records]
@@ -307,6 +344,7 @@ class Snapshot:
         db.execute("BEGIN")
         db.executemany("INSERT INTO contracts VALUES (?,?,?,?,?,?,?,?,?,?)", [p.row for p in prepared])
         db.executemany("INSERT INTO details VALUES (?,?,?,?,?,?)", [p.detail for p in prepared])
+        db.executemany("INSERT INTO moves VALUES (?,?,?,?,?)", [p.move for p in prepared if p.move is not None])
         db.execute("COMMIT")
 
     async def index_ids(self) -> None:
@@ -321,13 +359,16 @@ class Snapshot:
             self._indexed = True
 
     def _seq_of(self, contract_id: str) -> int | None:
+        """The row of a contract's latest state (a contract that moved between synchronizers has one per step)."""
+        seqs = self._seqs_of(contract_id)
+        return seqs[0] if seqs else None
+
+    def _seqs_of(self, contract_id: str) -> list[int]:
+        """The rows of a contract, latest first."""
         self._index_ids()
-        for seq, cid in self.db.execute(
-                "SELECT c.seq, d.cid FROM contracts c JOIN details d USING (seq) WHERE c.cid_key = ?",
-                (cid_key(contract_id),)):
-            if cid == contract_id:
-                return seq
-        return None
+        return [seq for seq, cid in self.db.execute(
+            "SELECT c.seq, d.cid FROM contracts c JOIN details d USING (seq) WHERE c.cid_key = ? ORDER BY c.seq DESC",
+            (cid_key(contract_id),)) if cid == contract_id]
 
     async def apply_forward(self, hi: int, created: Sequence[CreatedRecord], archived: Sequence[tuple[str, int]],
                             change_offsets: Iterable[int]) -> None:
@@ -348,6 +389,47 @@ class Snapshot:
         db.executemany("INSERT OR IGNORE INTO changes VALUES (?)", [(o,) for o in change_offsets])
         db.execute("COMMIT")
         self.interval.hi = max(hi, self.interval.hi or hi)
+        self._view = None
+
+    async def apply_reassignment(self, offset: int, unassigned: Sequence[tuple[str, Move, int | None]],
+                                 assigned: Sequence[CreatedRecord]) -> None:
+        """Extend the interval to `offset` with a reassignment there. Each step of a move is a new state of the
+        contract: the row it was in ends at `offset` and a new one starts, so that any offset still shows the
+        contract as it was then. `unassigned`: (contract id, the move, the new counter) of contracts that left
+        their synchronizer (incomplete until assigned); `assigned`: the contracts active on their target now."""
+        await self._run(self._apply_reassignment, offset, list(unassigned), list(assigned))
+
+    def _apply_reassignment(self, offset: int, unassigned: list[tuple[str, Move, int | None]],
+                            assigned: list[CreatedRecord]) -> None:
+        db = self.db
+        records: list[CreatedRecord] = []
+        ended: list[int] = []
+        for contract_id, move, counter in unassigned:
+            seq = self._seq_of(contract_id)
+            if seq is None:
+                continue  # not one of ours at the time
+            (template, created, sigs, obs, created_at, workflow_id, payload) = db.execute(
+                "SELECT t.text, c.created_offset, s.text, o.text, d.created_at, d.workflow_id, d.payload "
+                "FROM contracts c JOIN details d USING (seq) JOIN strings t ON t.id = c.template "
+                "JOIN strings s ON s.id = c.signatories JOIN strings o ON o.id = c.observers WHERE c.seq = ?",
+                (seq,)).fetchone()
+            ended.append(seq)
+            records.append(CreatedRecord(contract_id, template, offset, created_at, orjson.loads(sigs),
+                                         orjson.loads(obs), orjson.loads(payload), synchronizer=move.source,
+                                         counter=counter, kind=UNASSIGNED, workflow_id=workflow_id, move=move))
+        for record in assigned:
+            seq = self._seq_of(record.contract_id)
+            if seq is not None:
+                ended.append(seq)
+            records.append(record)
+        db.execute("BEGIN")
+        db.executemany("UPDATE contracts SET archived_offset = ? WHERE seq = ? AND archived_offset IS NULL",
+                       [(offset, seq) for seq in ended])
+        db.executemany("INSERT OR IGNORE INTO moved_on VALUES (?)", [(seq,) for seq in ended])
+        db.execute("INSERT OR IGNORE INTO changes VALUES (?)", (offset,))
+        db.execute("COMMIT")
+        self._insert(records)
+        self.interval.hi = max(offset, self.interval.hi or offset)
         self._view = None
 
     async def unknown_ids(self, contract_ids: Sequence[str]) -> list[str]:
@@ -489,15 +571,9 @@ class Snapshot:
         if not by_seq:
             return []
         rows = self.db.execute(
-            f"SELECT c.seq, d.cid, t.text, c.created_offset, c.archived_offset, c.kind, s.text, o.text, y.text, "
-            f"c.counter, d.created_at, d.workflow_id, d.payload FROM contracts c JOIN details d USING (seq) "
-            f"JOIN strings t ON t.id = c.template JOIN strings s ON s.id = c.signatories "
-            f"JOIN strings o ON o.id = c.observers JOIN strings y ON y.id = c.synchronizer "
+            f"SELECT c.seq, {ROW_COLUMNS} FROM contracts c JOIN details d USING (seq) {ROW_JOINS} "
             f"WHERE c.seq IN ({','.join('?' * len(by_seq))})", list(by_seq)).fetchall()
-        out = [Row(by_seq[seq][0], by_seq[seq][1], cid, template, created, archived, kind, orjson.loads(sigs),
-                   orjson.loads(obs), sync, counter, created_at, workflow_id, orjson.loads(payload))
-               for (seq, cid, template, created, archived, kind, sigs, obs, sync, counter, created_at, workflow_id,
-                    payload) in rows]
+        out = [_row(by_seq[seq][0], by_seq[seq][1], rest) for seq, *rest in rows]
         return sorted(out, key=lambda r: r.position)
 
     @property
@@ -512,30 +588,49 @@ class Snapshot:
         if self._view is None:
             return []
         rows = self.db.execute(
-            "SELECT v.pos, v.status, d.cid, t.text, c.created_offset, c.archived_offset, c.kind, s.text, o.text, "
-            "y.text, c.counter, d.created_at, d.workflow_id, d.payload "
-            "FROM temp.view v JOIN contracts c ON c.seq = v.seq JOIN details d ON d.seq = v.seq "
-            "JOIN strings t ON t.id = c.template JOIN strings s ON s.id = c.signatories "
-            "JOIN strings o ON o.id = c.observers JOIN strings y ON y.id = c.synchronizer "
-            "WHERE v.pos BETWEEN ? AND ? ORDER BY v.pos", (start + 1, start + count)).fetchall()
-        return [Row(pos - 1, status, cid, template, created, archived, kind, orjson.loads(sigs), orjson.loads(obs),
-                    sync, counter, created_at, workflow_id, orjson.loads(payload))
-                for (pos, status, cid, template, created, archived, kind, sigs, obs, sync, counter, created_at,
-                     workflow_id, payload) in rows]
+            f"SELECT v.pos, v.status, {ROW_COLUMNS} FROM temp.view v JOIN contracts c ON c.seq = v.seq "
+            f"JOIN details d ON d.seq = v.seq {ROW_JOINS} WHERE v.pos BETWEEN ? AND ? ORDER BY v.pos",
+            (start + 1, start + count)).fetchall()
+        return [_row(pos - 1, status, rest) for pos, status, *rest in rows]
+
+    async def latest(self, contract_id: str) -> Row | None:
+        """A contract's latest state in the cache (where it is, its counter, the move it is half of), if held."""
+        def find() -> Row | None:
+            seq = self._seq_of(contract_id)
+            if seq is None:
+                return None
+            columns = self.db.execute(f"SELECT {ROW_COLUMNS} FROM contracts c JOIN details d USING (seq) "
+                                      f"{ROW_JOINS} WHERE c.seq = ?", (seq,)).fetchone()
+            return _row(0, SAME, columns)
+        return await self._run(find)
+
+    async def incomplete(self, offset: int) -> list[Row]:
+        """The incomplete entries at `offset` (contracts unassigned and not yet assigned, or the reverse), in
+        arrival order, with the reassignment each is half of."""
+        def find() -> list[Row]:
+            rows = self.db.execute(
+                f"SELECT {ROW_COLUMNS} FROM contracts c JOIN details d USING (seq) {ROW_JOINS} "
+                f"WHERE c.kind != {ACTIVE} AND c.created_offset <= ? "
+                f"AND (c.archived_offset IS NULL OR c.archived_offset > ?) ORDER BY c.seq",
+                (offset, offset)).fetchall()
+            return [_row(i, SAME, rest) for i, rest in enumerate(rows)]
+        return await self._run(find)
 
     async def position_of(self, contract_id: str) -> int | None:
         """Where a contract is in the current view (0-based), if it is there."""
         return await self._run(self._position_of, contract_id)
 
     def _position_of(self, contract_id: str) -> int | None:
-        seq = self._seq_of(contract_id)
-        if seq is None or self._view is None:
+        if self._view is None:
             return None
-        if self._view.sort == "arrival":
-            pos = self._bisect(seq, self._view.descending)
-        else:
-            pos = _first(self.db.execute("SELECT pos FROM temp.view WHERE seq = ?", (seq,)).fetchone())
-        return None if pos is None else pos - 1
+        for seq in self._seqs_of(contract_id):  # the latest of its states that the view shows
+            if self._view.sort == "arrival":
+                pos = self._bisect(seq, self._view.descending)
+            else:
+                pos = _first(self.db.execute("SELECT pos FROM temp.view WHERE seq = ?", (seq,)).fetchone())
+            if pos is not None:
+                return pos - 1
+        return None
 
     def _bisect(self, seq: int, descending: bool) -> int | None:
         """The view position of `seq` in arrival order, where positions follow seq: a few lookups by position
@@ -627,6 +722,22 @@ class ViewCancelled(Exception):
     """A view build was abandoned for a newer one."""
 
 
+ROW_COLUMNS = ("d.cid, t.text, c.created_offset, c.archived_offset, c.kind, s.text, o.text, y.text, c.counter, "
+               "d.created_at, d.workflow_id, d.payload, m.reassignment_id, m.source, m.target, m.submitter, "
+               "e.seq IS NOT NULL")
+ROW_JOINS = ("JOIN strings t ON t.id = c.template JOIN strings s ON s.id = c.signatories "
+             "JOIN strings o ON o.id = c.observers JOIN strings y ON y.id = c.synchronizer "
+             "LEFT JOIN moves m ON m.seq = c.seq LEFT JOIN moved_on e ON e.seq = c.seq")
+
+
+def _row(position: int, status: int, columns: Sequence[Any]) -> Row:
+    (cid, template, created, archived, kind, sigs, obs, sync, counter, created_at, workflow_id, payload,
+     reassignment_id, source, target, submitter, moved_on) = columns
+    move = None if reassignment_id is None else Move(reassignment_id, source, target, submitter)
+    return Row(position, status, cid, template, created, archived, kind, orjson.loads(sigs), orjson.loads(obs), sync,
+               counter, created_at, workflow_id, orjson.loads(payload), move, bool(moved_on))
+
+
 def _none_or_pos(row: tuple | None) -> int | None:
     value = _first(row)
     return None if value is None else value - 1
@@ -646,5 +757,5 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-__all__ = ["ACTIVE", "ADDED", "ASSIGNED", "REMOVED", "SAME", "UNASSIGNED", "CreatedRecord", "Interval", "Row",
+__all__ = ["ACTIVE", "ADDED", "ASSIGNED", "REMOVED", "SAME", "UNASSIGNED", "CreatedRecord", "Interval", "Move", "Row",
            "Snapshot", "ViewCancelled", "ViewSpec", "record_of_created_event", "record_of_entry"]

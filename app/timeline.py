@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from app.client import errors
 from app.client.acs import read_snapshot
 from app.client.ledger import LedgerClient, event_format, update_format
-from app.snapshot import CreatedRecord, Snapshot
+from app.snapshot import ACTIVE, CreatedRecord, Move, Snapshot
 from participant.api import CreatedEvent, EventFormat, JsGetUpdatesResponse
 
 UPDATES_LIMIT = 200  # Canton's default list limit; lowered when a participant has a smaller one
@@ -107,7 +107,7 @@ class AcsTimeline:
     async def _updates(self, begin: int, end: int) -> list[JsGetUpdatesResponse]:
         """Every update in (begin, end] with events for our parties, in order, a list limit at a time."""
         out: list[JsGetUpdatesResponse] = []
-        fmt = update_format(self.format)
+        fmt = update_format(self.format, reassignments=True)
         after = begin
         for _ in range(1_000_000):
             if after >= end:
@@ -132,6 +132,13 @@ class AcsTimeline:
         archived: list[tuple[str, int]] = []
         changes: list[int] = []
         for update in await self._updates(old, hi):
+            moved = update.update.reassignment.value if update.update and update.update.reassignment else None
+            if moved is not None and moved.events:
+                # transactions before it first: a contract's steps apply in ledger order
+                await self.snapshot.apply_forward(moved.offset - 1, created, archived, changes)
+                created, archived, changes = [], [], []
+                await self._apply_reassignment(moved)
+                continue
             tx = update.update.transaction.value if update.update and update.update.transaction else None
             if tx is None or not tx.events:
                 continue
@@ -145,6 +152,21 @@ class AcsTimeline:
         if on_progress is not None:
             on_progress(Progress(len(changes), "updates"))
 
+    async def _apply_reassignment(self, reassignment) -> None:
+        unassigned: list[tuple[str, Move, int | None]] = []
+        assigned: list[CreatedRecord] = []
+        for event in reassignment.events:
+            if event.js_unassigned_event is not None:
+                u = event.js_unassigned_event.value
+                unassigned.append((u.contract_id, Move(u.reassignment_id, u.source, u.target, u.submitter or ""),
+                                   u.reassignment_counter))
+            elif event.js_assignment_event is not None:
+                a = event.js_assignment_event
+                record = _record(a.created_event, a.target, reassignment.workflow_id or "")
+                record.offset, record.counter, record.kind = reassignment.offset, a.reassignment_counter, ACTIVE
+                assigned.append(record)
+        await self.snapshot.apply_reassignment(reassignment.offset, unassigned, assigned)
+
     async def _extend_backward(self, lo: int, on_progress: Callable[[Progress], None] | None) -> bool:
         """Extend the cache down to `lo`; False when that would take more than `MAX_BACKFILL` lookups."""
         old = self.interval.lo or 0
@@ -154,6 +176,8 @@ class AcsTimeline:
         created_in_range: set[str] = set()
         changes: list[int] = []
         for update in await self._updates(lo, old):
+            if update.update and update.update.reassignment:
+                return False  # undoing a move needs the state before it: a snapshot at `lo` tells that directly
             tx = update.update.transaction.value if update.update and update.update.transaction else None
             if tx is None or not tx.events:
                 continue

@@ -51,6 +51,8 @@ from participant.api import (
     JsGetEventsByContractIdResponse,
     JsGetUpdateResponse,
     JsGetUpdatesResponse,
+    JsReassignment,
+    JsSubmitAndWaitForReassignmentResponse,
     JsSubmitAndWaitForTransactionRequest,
     JsSubmitAndWaitForTransactionResponse,
     JsTransaction,
@@ -59,7 +61,10 @@ from participant.api import (
     ListUserRightsResponse,
     ListUsersResponse,
     PartyDetails,
+    ReassignmentCommands,
     Right,
+    SubmitAndWaitForReassignmentRequest,
+    SubmitReassignmentRequest,
     TransactionFormat,
     Update,
     UpdateFormat,
@@ -121,8 +126,10 @@ def event_format(parties: Sequence[str] | None, *, templates: Sequence[str] = ()
     return EventFormat(filters_by_party={p: filters for p in parties}, verbose=verbose)
 
 
-def update_format(fmt: EventFormat, shape: str = ACS_DELTA) -> UpdateFormat:
-    return UpdateFormat(include_transactions=TransactionFormat(event_format=fmt, transaction_shape=shape))
+def update_format(fmt: EventFormat, shape: str = ACS_DELTA, *, reassignments: bool = False) -> UpdateFormat:
+    """Transactions in `shape` for the parties of `fmt`, and with `reassignments` their reassignments too."""
+    return UpdateFormat(include_transactions=TransactionFormat(event_format=fmt, transaction_shape=shape),
+                        include_reassignments=fmt if reassignments else None)
 
 
 class LedgerClient:
@@ -377,6 +384,39 @@ class LedgerClient:
         duplicate.hint = ("An earlier attempt of this submission was accepted (the connection broke before its "
                           "answer arrived); its transaction could not be read back. The command ran once.")
         raise duplicate
+
+    async def submit_reassignment(self, commands: ReassignmentCommands) -> None:
+        """Submit unassign or assign commands; the participant answers `{}` once it accepted them, and the outcome
+        comes later, in the completions (`completions`) and, on success, as a Reassignment update.
+
+        A failure that leaves it unknown whether the submission arrived is retried with the same body (so the same
+        commandId); a retry refused as DUPLICATE_COMMAND means an earlier attempt arrived, which is what was
+        wanted."""
+        body = SubmitReassignmentRequest(reassignment_commands=commands)
+        path = "/v2/commands/async/submit-reassignment"
+        retry = self.http.retry
+        unknown_outcome = False
+        for attempt in range(retry.attempts + 1):
+            try:
+                await self.http.request("POST", path, body, retry=False)
+                return
+            except errors.Conflict as e:
+                if unknown_outcome and e.code == "DUPLICATE_COMMAND":
+                    return
+                raise
+            except errors.LedgerApiError as e:
+                if not e.retryable or attempt >= retry.attempts:
+                    raise
+                unknown_outcome = True
+                await asyncio.sleep(retry.delay(attempt))
+
+    async def submit_and_wait_for_reassignment(self, commands: ReassignmentCommands,
+                                               fmt: EventFormat | None = None) -> JsReassignment:
+        """Submit and wait for the reassignment (its events only with an event format)."""
+        body = SubmitAndWaitForReassignmentRequest(reassignment_commands=commands, event_format=fmt)
+        answer = await self._call(JsSubmitAndWaitForReassignmentResponse, "POST",
+                                  "/v2/commands/submit-and-wait-for-reassignment", body, retry=False)
+        return answer.reassignment
 
     async def completions(self, user_id: str, parties: Sequence[str],
                           begin_exclusive: int) -> list[CompletionStreamResponse]:

@@ -17,10 +17,10 @@ from textual.widgets import Footer, Input, Label, Static
 
 from app.client import errors
 from app.daml import looks_like_contract_id, party_hint, template_name
-from app.messages import ComposeCommand, IdentityChanged, OpenContract
+from app.messages import ComposeCommand, IdentityChanged, MoveContract, OpenContract
 from app.screens.base import LedgerScreen
 from app.screens.dialogs import ChoiceDialog, MultiChoiceDialog, PromptDialog
-from app.snapshot import ADDED, REMOVED, Snapshot, ViewCancelled, ViewSpec
+from app.snapshot import ADDED, REMOVED, UNASSIGNED, Snapshot, ViewCancelled, ViewSpec
 from app.trace import milestone
 
 if TYPE_CHECKING:
@@ -70,6 +70,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         Binding("e", "ledger_end", "Ledger end", id="acs.end"),
         Binding("o", "goto_offset", "Offset…", id="acs.offset", show=False),
         Binding("x", "exercise", "Exercise", id="acs.exercise"),
+        Binding("m", "move", "Move", id="acs.move"),
         Binding("n", "clone", "New from", id="acs.clone", show=False),
         Binding("w", "export", "Export", id="acs.export"),
         Binding("y", "copy_id", "Copy id", id="acs.copy", show=False),
@@ -626,8 +627,13 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             detail.update("")
             return
         parts = [template_name(row.template_id), f"created at offset {row.created_offset}"]
+        if row.move is not None and row.kind == UNASSIGNED:
+            parts[1] = (f"in flight from {party_hint(row.move.source)} to {party_hint(row.move.target)} since offset "
+                        f"{row.created_offset} (reassignment {row.move.reassignment_id[:16]}…; 4 to complete it)")
+        elif row.counter:  # a state that an assignment began
+            parts[1] = f"on {party_hint(row.synchronizer)} since offset {row.created_offset}"
         if row.archived_offset is not None:
-            parts.append(f"archived at offset {row.archived_offset}")
+            parts.append(f"{'moved on' if row.moved_on else 'archived'} at offset {row.archived_offset}")
         if row.status == ADDED:
             parts.insert(0, f"+ active here, not at offset {self.previous}")
         elif row.status == REMOVED:
@@ -659,6 +665,11 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             self.notify("That contract is archived: it has no choices left to exercise.", severity="warning")
             return
         self.post_message(ComposeCommand(kind="Exercise", template_id=row.template_id, contract_id=row.contract_id))
+
+    def action_move(self) -> None:
+        row = self.query_one(ContractTable).selected
+        if row is not None:  # the reassignment screen says where it is now, and whether it can move
+            self.post_message(MoveContract(row.contract_id))
 
     def action_clone(self) -> None:
         row = self.query_one(ContractTable).selected

@@ -16,6 +16,8 @@ OVERVIEW = """\
 - **2 Compose**: build a command (CreateAndExercise, Create, Exercise, ExerciseByKey), preview the request, submit
   it and read the transaction.
 - **3 Requests**: every HTTP request of this session with its bodies; copy any as curl.
+- **4 Reassign**: move a contract to another synchronizer (unassign, then assign), follow each step to its
+  outcome, complete the moves in flight.
 - **Inspector** (enter on a contract, ctrl+o, or paste a contract id): the create and archive events, the payload,
   the transactions behind it.
 

@@ -17,7 +17,7 @@ from app.client import errors, event_format, update_format
 from app.client.contracts import ContractLookup, look_up_contract
 from app.client.ledger import LEDGER_EFFECTS
 from app.daml import package_name_ref
-from app.messages import ComposeCommand, IdentityChanged
+from app.messages import ComposeCommand, IdentityChanged, MoveContract
 from app.screens.base import LedgerScreen
 from app.widgets.contract_details import ContractDetails, banner, not_found
 from app.widgets.payload_tree import PayloadTree
@@ -53,6 +53,7 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         Binding("a", "transaction('archived')", "Archived by", id="inspector.archived"),
         Binding("x", "exercise", "Exercise", id="inspector.exercise"),
         Binding("n", "clone", "New from", id="inspector.clone"),
+        Binding("m", "move", "Move", id="inspector.move"),
         Binding("f", "full_ids", "Full ids", id="inspector.full"),
         Binding("y", "copy_id", "Copy id", id="inspector.copy"),
         Binding("Y", "copy_payload", "Copy payload", id="inspector.copy_payload", show=False),
@@ -304,6 +305,14 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
             return
         self.post_message(ComposeCommand(kind="Exercise", template_id=event.template_id,
                                          contract_id=self.contract_id))
+
+    def action_move(self) -> None:
+        lookup = self.lookup
+        if lookup is not None and lookup.archived is not None:
+            self.notify(f"This contract was archived at offset {lookup.archived.offset}: it cannot move.",
+                        severity="warning", timeout=5)
+            return
+        self.post_message(MoveContract(self.contract_id))
 
     def action_clone(self) -> None:
         event = self.lookup.event if self.lookup else None

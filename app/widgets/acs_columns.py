@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from app.daml import party_hint, scalar, short_id, summary, telling_fields, template_name
-from app.snapshot import Row
+from app.snapshot import UNASSIGNED, Row
 from app.widgets.contract_table import Column
 
 ALL_TEMPLATES = "*"
@@ -25,6 +25,13 @@ def _synchronizer(text: str) -> str:
     return party_hint(text) if text else "—"
 
 
+def _where(row: Row) -> str:
+    """The synchronizer a contract is on; one in flight shows where it is going (`→private`)."""
+    if row.move is not None and row.kind == UNASSIGNED:
+        return "→" + _synchronizer(row.move.target)
+    return _synchronizer(row.synchronizer)
+
+
 BUILTIN: dict[str, Column] = {
     "contract": Column("contract", "Contract", 12, lambda r: short_id(r.contract_id, 10)),
     "template": Column("template", "Template", 16, lambda r: template_name(r.template_id)),
@@ -33,7 +40,7 @@ BUILTIN: dict[str, Column] = {
     "observers": Column("observers", "Observers", 12, lambda r: _parties(r.observers)),
     "created_at": Column("created_at", "Created at", 19, lambda r: _time(r.created_at)),
     "offset": Column("offset", "Offset", 8, lambda r: str(r.created_offset), right=True),
-    "synchronizer": Column("synchronizer", "Sync", 8, lambda r: _synchronizer(r.synchronizer)),
+    "synchronizer": Column("synchronizer", "Sync", 8, lambda r: _where(r)),
     "counter": Column("counter", "Ctr", 4, lambda r: "—" if r.counter is None else str(r.counter), right=True),
 }
 

@@ -8,7 +8,8 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
-TABS = (("1", "contracts", "Contracts"), ("2", "compose", "Compose"), ("3", "requests", "Requests"))
+TABS = (("1", "contracts", "Contracts"), ("2", "compose", "Compose"), ("3", "requests", "Requests"),
+        ("4", "reassign", "Reassign"))
 
 
 class StatusBar(Widget):

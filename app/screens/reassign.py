@@ -1,0 +1,477 @@
+"""The reassignment screen: move a contract to another synchronizer (unassign, then assign, followed through the
+completions), assign a contract unassigned elsewhere, and complete the moves left half done."""
+
+from __future__ import annotations
+
+import time
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Static
+
+from app.client import errors
+from app.daml import looks_like_contract_id, party_hint, short_id, template_name
+from app.messages import IdentityChanged, OpenContract
+from app.reassign import FAILED, SUBMITTED, SUBMITTING, SUCCEEDED, Reassigner, Step
+from app.screens.base import LedgerScreen
+from app.snapshot import UNASSIGNED, Row
+from app.widgets.status_bar import StatusBar
+
+STATE_TEXT = {SUBMITTING: "submitting…", SUBMITTED: "accepted, waiting for the outcome…", SUCCEEDED: "done",
+              FAILED: "failed", "unknown": "outcome unknown"}
+STATE_STYLE = {SUCCEEDED: "green", FAILED: "red", "unknown": "yellow"}
+
+
+class ReassignScreen(LedgerScreen):
+    TITLE_TEXT = "Reassign"
+    HELP = """\
+**Reassign** moves contracts between the synchronizers the participant is connected to. A contract lives on one
+synchronizer; it moves by an *unassign* on its source (it leaves it, its reassignment counter goes up by one) and an
+*assign* on the target (it is active there again). Between the two it is *in flight*: no choice can be exercised on it.
+
+- **Move a contract**: its id (from the contracts screen, `m` on a row, or pasted), the target synchronizer and the
+  submitting party (a stakeholder you can act as). `ctrl+s` unassigns and then assigns with the reassignment id the
+  unassign produced, following each step until it completes; `ctrl+b` only unassigns.
+- **Assign**: a reassignment id (of an unassignment made elsewhere), its source and target; `ctrl+t` submits it.
+- **In flight**: the contracts unassigned and not yet assigned, at the contracts screen's offset; `enter` on one
+  completes it (assigns it to its target), `ctrl+r` brings the contracts screen to the ledger end and reads again.
+- **Submissions**: each step of this session with its commandId and outcome: the offset where it completed, or
+  Canton's error id and cause. Submitting is asynchronous: the participant accepts a reassignment at once and tells
+  its outcome later, in the command completions, which this screen reads until the step ends.
+"""
+
+    BINDINGS = [
+        Binding("ctrl+s", "move", "Move", id="reassign.move", priority=True),
+        Binding("ctrl+b", "unassign", "Unassign only", id="reassign.unassign", priority=True),
+        Binding("ctrl+t", "assign", "Assign", id="reassign.assign", priority=True),
+        Binding("ctrl+r", "refresh", "Refresh", id="reassign.refresh", priority=True),
+        Binding("escape", "back", "Leave field", id="reassign.back", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    ReassignScreen #reassign-main { height: 1fr; }
+    ReassignScreen #reassign-form { width: 70; padding: 0 1; }
+    ReassignScreen #reassign-form .title { text-style: bold; margin-top: 1; color: $accent; }
+    ReassignScreen #reassign-form .row { height: 3; }
+    ReassignScreen #reassign-form .row Label { width: 14; padding: 1 1 0 0; }
+    ReassignScreen #reassign-form .row Input, ReassignScreen #reassign-form .row Select { width: 1fr; }
+    ReassignScreen #reassign-form .buttons { height: 3; margin-top: 1; }
+    ReassignScreen #reassign-form .buttons Button { margin-right: 2; }
+    ReassignScreen #move-contract-info { height: auto; min-height: 2; color: $text-muted; padding: 0 0 0 14; }
+    ReassignScreen #reassign-side { width: 1fr; border-left: solid $panel; padding: 0 1; }
+    ReassignScreen #reassign-side .title { text-style: bold; margin-top: 1; color: $accent; }
+    ReassignScreen #in-flight { height: 1fr; min-height: 6; }
+    ReassignScreen #submissions { height: 1fr; min-height: 6; }
+    ReassignScreen #reassign-banner { height: auto; padding: 0 1; background: $warning 20%; display: none; }
+    ReassignScreen #reassign-banner.shown { display: block; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.steps: list[Step] = []
+        self.in_flight: list[Row] = []
+        self.in_flight_offset: int | None = None
+        self.contract: Row | None = None  # the contract chosen to move, as the contracts screen's cache knows it
+        self.busy = False
+        self._pending: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar(mode="reassign")
+        yield Static("", id="reassign-banner")
+        with Horizontal(id="reassign-main"):
+            with VerticalScroll(id="reassign-form"):
+                yield Label("Move a contract", classes="title")
+                with Horizontal(classes="row"):
+                    yield Label("Contract")
+                    yield Input(placeholder="contract id (00…): m on the contracts screen fills it",
+                                id="move-contract")
+                yield Static("", id="move-contract-info")
+                with Horizontal(classes="row"):
+                    yield Label("Target")
+                    yield Select([], prompt="synchronizer", id="move-target", allow_blank=True)
+                with Horizontal(classes="row"):
+                    yield Label("Submitter")
+                    yield Select([], prompt="a party you act as", id="move-submitter", allow_blank=True)
+                with Horizontal(classes="buttons"):
+                    yield Button("Move  ctrl+s", id="move-button", variant="primary")
+                    yield Button("Unassign only  ctrl+b", id="unassign-button")
+                yield Label("Assign an unassigned contract", classes="title")
+                with Horizontal(classes="row"):
+                    yield Label("Reassignment")
+                    yield Input(placeholder="reassignment id (hex, starts with 00)", id="assign-id")
+                with Horizontal(classes="row"):
+                    yield Label("Source")
+                    yield Select([], prompt="synchronizer", id="assign-source", allow_blank=True)
+                with Horizontal(classes="row"):
+                    yield Label("Target")
+                    yield Select([], prompt="synchronizer", id="assign-target", allow_blank=True)
+                with Horizontal(classes="row"):
+                    yield Label("Submitter")
+                    yield Select([], prompt="a party you act as", id="assign-submitter", allow_blank=True)
+                with Horizontal(classes="buttons"):
+                    yield Button("Assign  ctrl+t", id="assign-button")
+            with Vertical(id="reassign-side"):
+                yield Label("In flight", id="in-flight-title", classes="title")
+                yield DataTable(id="in-flight", cursor_type="row", zebra_stripes=True)
+                yield Label("Submissions", classes="title")
+                yield DataTable(id="submissions", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    # --- start and identity -------------------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        flight = self.query_one("#in-flight", DataTable)
+        flight.add_columns("Contract", "Template", "From → to", "Ctr", "Reassignment id", "Submitter")
+        subs = self.query_one("#submissions", DataTable)
+        subs.add_columns("Time", "Step", "Contracts", "From → to", "Outcome", "Offset", "commandId")
+        if self.readonly:
+            banner = self.query_one("#reassign-banner", Static)
+            banner.update("Read-only session: submitting is off.")
+            banner.add_class("shown")
+        if self.ledger_app.connected:
+            self._start()
+        self.query_one("#move-contract").focus()
+        if self._pending is not None:
+            self.choose(self._pending)
+
+    @property
+    def readonly(self) -> bool:
+        app = self.ledger_app
+        return app.readonly or (app.session is not None and app.session.readonly)
+
+    def on_identity_changed(self, _: IdentityChanged) -> None:
+        self._start()
+
+    def on_screen_resume(self) -> None:
+        if self.ledger_app.connected:
+            self._refresh_in_flight()
+
+    @work(exclusive=True, group="reassign-start", exit_on_error=False)
+    async def _start(self) -> None:
+        session = self.ledger_app.session
+        if not session.synchronizers:
+            try:
+                party = session.identity.primary_party or next(iter(session.identity.act_as), None)
+                session.synchronizers = await session.client.connected_synchronizers(party)
+            except errors.LedgerApiError as e:
+                self.ledger_app.show_error(e, "Cannot list the connected synchronizers")
+        self._fill_choices()
+        acs = self._acs()
+        if acs is not None:
+            self.watch(acs, "offset", self._acs_moved, init=False)
+        self._refresh_in_flight()
+
+    def _fill_choices(self) -> None:
+        session = self.ledger_app.session
+        synchronizers = [(f"{s.synchronizer_alias}  {short_id(s.synchronizer_id, 24)}", s.synchronizer_id)
+                         for s in session.synchronizers]
+        parties = [(party_hint(p), p) for p in session.identity.act_as]
+        for select_id in ("#move-target", "#assign-source", "#assign-target"):
+            self._set_options(select_id, synchronizers)
+        for select_id in ("#move-submitter", "#assign-submitter"):
+            self._set_options(select_id, parties)
+            if len(parties) == 1:
+                self.query_one(select_id, Select).value = parties[0][1]
+
+    def _set_options(self, select_id: str, options: list[tuple[str, str]]) -> None:
+        select = self.query_one(select_id, Select)
+        value = select.value
+        select.set_options(options)
+        if value in {v for _, v in options}:
+            select.value = value
+
+    # --- choosing the contract ----------------------------------------------------------------------------------
+
+    def choose(self, contract_id: str) -> None:
+        """Put a contract in the move form (from the contracts screen or the inspector)."""
+        if not self.is_mounted:
+            self._pending = contract_id
+            return
+        self._pending = None
+        field = self.query_one("#move-contract", Input)
+        field.value = contract_id
+        self._look_up(contract_id)
+        self.query_one("#move-target").focus()
+
+    @on(Input.Changed, "#move-contract")
+    def _contract_typed(self, event: Input.Changed) -> None:
+        text = event.value.strip()
+        if looks_like_contract_id(text):
+            self._look_up(text)
+        else:
+            self.contract = None
+            self.query_one("#move-contract-info", Static).update(
+                "" if not text else "[red]not a contract id: a long hex string starting with 00[/]")
+
+    @work(exclusive=True, group="reassign-lookup", exit_on_error=False)
+    async def _look_up(self, contract_id: str) -> None:
+        info = self.query_one("#move-contract-info", Static)
+        acs = self._acs()
+        row = await acs.snapshot.latest(contract_id) if acs is not None and acs.snapshot is not None else None
+        self.contract = row
+        if row is None:
+            info.update("[yellow]not among the contracts the contracts screen holds (its parties, its offsets): "
+                        "the participant decides[/]")
+            return
+        where = self._alias(row.synchronizer)
+        if row.archived_offset is not None and row.kind != UNASSIGNED:
+            state = f"[red]archived at offset {row.archived_offset}[/]"
+        elif row.kind == UNASSIGNED and row.move is not None:
+            state = (f"[yellow]in flight from {self._alias(row.move.source)} to {self._alias(row.move.target)}"
+                     f"[/]: ctrl+t completes it (the Assign form below is filled)")
+            self._fill_assign(row)
+        else:
+            state = f"on [b]{where}[/b] · reassignment counter {row.counter if row.counter is not None else '—'}"
+        stakeholders = ", ".join(party_hint(p) for p in dict.fromkeys([*row.signatories, *row.observers]))
+        info.update(f"{template_name(row.template_id)} · {state}\nstakeholders {stakeholders}")
+        self._default_choices(row)
+
+    def _default_choices(self, row: Row) -> None:
+        """The other synchronizer as the target, a stakeholder we act as as the submitter."""
+        target = self.query_one("#move-target", Select)
+        others = [s.synchronizer_id for s in self.ledger_app.session.synchronizers
+                  if s.synchronizer_id != row.synchronizer]
+        if others and (target.is_blank() or target.value == row.synchronizer):
+            target.value = others[0]
+        submitter = self.query_one("#move-submitter", Select)
+        ours = [p for p in self.ledger_app.session.identity.act_as if p in (*row.signatories, *row.observers)]
+        if ours and (submitter.is_blank() or submitter.value not in ours):
+            submitter.value = ours[0]
+
+    def _alias(self, synchronizer_id: str) -> str:
+        for s in self.ledger_app.session.synchronizers:
+            if s.synchronizer_id == synchronizer_id:
+                return s.synchronizer_alias
+        return party_hint(synchronizer_id) or "—"
+
+    # --- in flight ----------------------------------------------------------------------------------------------
+
+    def _acs(self):
+        from app.screens.acs import AcsScreen
+
+        for screen in self.app._screen_stacks.get("contracts", []):
+            if isinstance(screen, AcsScreen):
+                return screen
+        return None
+
+    def _acs_moved(self, _offset: int | None) -> None:
+        self._refresh_in_flight()
+
+    @work(exclusive=True, group="reassign-flight", exit_on_error=False)
+    async def _refresh_in_flight(self) -> None:
+        acs = self._acs()
+        title = self.query_one("#in-flight-title", Label)
+        if acs is None or acs.snapshot is None or acs.offset is None:
+            title.update("In flight (the contracts screen has not read the contracts yet)")
+            return
+        offset = acs.offset
+        rows = await acs.snapshot.incomplete(offset)
+        self.in_flight, self.in_flight_offset = rows, offset
+        title.update(f"In flight at offset {offset} · {len(rows)} · enter completes one")
+        table = self.query_one("#in-flight", DataTable)
+        table.clear()
+        for row in rows:
+            move = row.move
+            table.add_row(short_id(row.contract_id, 12), template_name(row.template_id),
+                          f"{self._alias(move.source)} → {self._alias(move.target)}" if move else "?",
+                          "—" if row.counter is None else str(row.counter),
+                          short_id(move.reassignment_id, 18) if move else "",
+                          party_hint(move.submitter) if move and move.submitter else "")
+        if self.contract is not None:
+            self._look_up(self.contract.contract_id)
+
+    @on(DataTable.RowSelected, "#in-flight")
+    def _complete_selected(self, event: DataTable.RowSelected) -> None:
+        index = event.cursor_row
+        if not 0 <= index < len(self.in_flight):
+            return
+        row = self.in_flight[index]
+        if row.move is not None:
+            self._fill_assign(row)
+            self.action_assign()
+
+    def _fill_assign(self, row: Row) -> None:
+        """The Assign form, filled to complete an in-flight contract's move."""
+        assert row.move is not None
+        self.query_one("#assign-id", Input).value = row.move.reassignment_id
+        known = {s.synchronizer_id for s in self.ledger_app.session.synchronizers}
+        for select_id, value in (("#assign-source", row.move.source), ("#assign-target", row.move.target)):
+            if value in known:
+                self.query_one(select_id, Select).value = value
+        ours = [p for p in self.ledger_app.session.identity.act_as if p in (*row.signatories, *row.observers)]
+        if ours:
+            self.query_one("#assign-submitter", Select).value = ours[0]
+
+    @on(DataTable.RowSelected, "#submissions")
+    def _open_from_step(self, event: DataTable.RowSelected) -> None:
+        index = event.cursor_row
+        if 0 <= index < len(self.steps) and self.steps[index].contract_ids:
+            self.post_message(OpenContract(self.steps[index].contract_ids[0]))
+
+    def action_refresh(self) -> None:
+        acs = self._acs()
+        if acs is not None:
+            acs.action_ledger_end()  # the in-flight list follows its offset
+        self._refresh_in_flight()
+
+    # --- submitting ---------------------------------------------------------------------------------------------
+
+    def _refuse(self, message: str, field: str | None = None) -> None:
+        self.notify(message, severity="warning", title="Cannot submit", timeout=6)
+        if field is not None:
+            self.query_one(field).focus()
+
+    def _move_form(self) -> tuple[str, str, str, str] | None:
+        contract_id = self.query_one("#move-contract", Input).value.strip()
+        target = self.query_one("#move-target", Select)
+        submitter = self.query_one("#move-submitter", Select)
+        if not looks_like_contract_id(contract_id):
+            self._refuse("Enter the id of the contract to move.", "#move-contract")
+            return None
+        if target.is_blank():
+            self._refuse("Choose the synchronizer to move it to.", "#move-target")
+            return None
+        if submitter.is_blank():
+            self._refuse("Choose the submitting party: a stakeholder of the contract you can act as.",
+                          "#move-submitter")
+            return None
+        row = self.contract if self.contract is not None and self.contract.contract_id == contract_id else None
+        source = row.synchronizer if row is not None and row.kind != UNASSIGNED else ""
+        if not source:
+            self._refuse("Its synchronizer is not known here: choose the contract on the contracts screen "
+                         "(m), or assign it under Assign if it is in flight.", "#move-contract")
+            return None
+        if source == target.value:
+            self._refuse(f"It is on {self._alias(source)} already: choose another target.", "#move-target")
+            return None
+        return contract_id, source, str(target.value), str(submitter.value)
+
+    def _can_submit(self) -> bool:
+        if self.readonly:
+            self.notify("Read-only session: reassignments are not submitted.", severity="warning", timeout=5)
+            return False
+        if not self.ledger_app.connected:
+            self.notify("Not connected to the participant yet.", severity="warning", timeout=4)
+            return False
+        if self.busy:
+            self.notify("A reassignment is being followed: wait for its outcome.", timeout=4)
+            return False
+        return True
+
+    def action_move(self) -> None:
+        if self._can_submit() and (form := self._move_form()) is not None:
+            self._submit_move(*form, assign=True)
+
+    def action_unassign(self) -> None:
+        if self._can_submit() and (form := self._move_form()) is not None:
+            self._submit_move(*form, assign=False)
+
+    def action_assign(self) -> None:
+        if not self._can_submit():
+            return
+        reassignment_id = self.query_one("#assign-id", Input).value.strip()
+        source = self.query_one("#assign-source", Select)
+        target = self.query_one("#assign-target", Select)
+        submitter = self.query_one("#assign-submitter", Select)
+        if not reassignment_id:
+            self._refuse("Enter the reassignment id of the unassignment (or pick one under In flight).",
+                         "#assign-id")
+            return
+        for select, what in ((source, "source"), (target, "target"), (submitter, "submitter")):
+            if select.is_blank():
+                self._refuse(f"Choose the {what}.", f"#{select.id}")
+                return
+        self._submit_assign(reassignment_id, str(source.value), str(target.value), str(submitter.value))
+
+    @on(Button.Pressed, "#move-button")
+    def _move_pressed(self) -> None:
+        self.action_move()
+
+    @on(Button.Pressed, "#unassign-button")
+    def _unassign_pressed(self) -> None:
+        self.action_unassign()
+
+    @on(Button.Pressed, "#assign-button")
+    def _assign_pressed(self) -> None:
+        self.action_assign()
+
+    def _reassigner(self) -> Reassigner:
+        session = self.ledger_app.session
+        return Reassigner(session.client, session.identity.user_id or "", self._step_changed)
+
+    @work(exclusive=True, group="reassign-submit", exit_on_error=False)
+    async def _submit_move(self, contract_id: str, source: str, target: str, submitter: str, *,
+                           assign: bool) -> None:
+        self.busy = True
+        try:
+            reassigner = self._reassigner()
+            if assign:
+                steps = await reassigner.move([contract_id], source, target, submitter)
+            else:
+                steps = [await reassigner.unassign([contract_id], source, target, submitter)]
+        finally:
+            self.busy = False
+        last = steps[-1]
+        if last.state == SUCCEEDED:
+            where = self._alias(target)
+            self.notify(f"{short_id(contract_id, 16)} is on {where} now." if assign else
+                        f"{short_id(contract_id, 16)} left {self._alias(source)}: in flight to {where} until "
+                        f"assigned (reassignment {short_id(last.reassignment_id, 16)}).",
+                        title="Moved" if assign else "Unassigned", timeout=6)
+        self._after_submission()
+
+    @work(exclusive=True, group="reassign-submit", exit_on_error=False)
+    async def _submit_assign(self, reassignment_id: str, source: str, target: str, submitter: str) -> None:
+        self.busy = True
+        try:
+            step = await self._reassigner().assign(reassignment_id, source, target, submitter)
+        finally:
+            self.busy = False
+        if step.state == SUCCEEDED:
+            self.query_one("#assign-id", Input).value = ""
+            self.notify(f"Assigned to {self._alias(target)}.", title="Assigned", timeout=5)
+        self._after_submission()
+
+    def _after_submission(self) -> None:
+        acs = self._acs()
+        if acs is not None:
+            acs.action_ledger_end()  # the contracts screen shows where things are now; In flight follows it
+
+    def _step_changed(self, step: Step) -> None:
+        if step not in self.steps:
+            self.steps.append(step)
+        self._show_steps()
+        if step.done and step.state != SUCCEEDED:
+            if step.error is not None and step.state == FAILED:
+                self.ledger_app.show_error(step.error, f"The {step.kind} was refused")
+            else:
+                title = f"{step.error_id} · {step.kind} failed" if step.error_id else f"{step.kind}: {step.state}"
+                self.notify(step.cause or "no cause given", title=title, severity="error", timeout=12)
+
+    def _show_steps(self) -> None:
+        table = self.query_one("#submissions", DataTable)
+        table.clear()
+        for step in self.steps:
+            outcome = STATE_TEXT.get(step.state, step.state)
+            if step.state == FAILED:
+                outcome = f"{step.error_id or 'failed'}: {step.cause}"
+            elif step.state == SUCCEEDED and step.kind == "unassign" and step.reassignment_id:
+                outcome = f"done · reassignment {short_id(step.reassignment_id, 14)}"
+            style = STATE_STYLE.get(step.state, "")
+            table.add_row(time.strftime("%H:%M:%S", time.localtime(time.time() - (time.monotonic() - step.started))),
+                          step.kind, ", ".join(short_id(c, 10) for c in step.contract_ids) or "—",
+                          f"{self._alias(step.source)} → {self._alias(step.target)}",
+                          Text(outcome, style=style),
+                          "" if step.offset is None else str(step.offset), step.command_id)
+
+    def action_back(self) -> None:
+        if self.focused is not None:
+            self.set_focus(None)
+        else:
+            self.ledger_app.action_mode("contracts")
+
+
+__all__ = ["ReassignScreen"]
