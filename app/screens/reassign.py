@@ -3,8 +3,6 @@ completions), assign a contract unassigned elsewhere, and complete the moves lef
 
 from __future__ import annotations
 
-import time
-
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -76,6 +74,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         self.in_flight_offset: int | None = None
         self.contract: Row | None = None  # the contract chosen to move, as the contracts screen's cache knows it
         self.busy = False
+        self.ready = False  # the synchronizers and parties to choose from are known
         self._pending: str | None = None
 
     def compose(self) -> ComposeResult:
@@ -126,7 +125,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         flight = self.query_one("#in-flight", DataTable)
         flight.add_columns("Contract", "Template", "From → to", "Ctr", "Reassignment id", "Submitter")
         subs = self.query_one("#submissions", DataTable)
-        subs.add_columns("Time", "Step", "Contracts", "From → to", "Outcome", "Offset", "commandId")
+        subs.add_columns("Step", "Contracts", "From → to", "Outcome", "Offset", "commandId")
         if self.readonly:
             banner = self.query_one("#reassign-banner", Static)
             banner.update("Read-only session: submitting is off.")
@@ -175,6 +174,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
             self._set_options(select_id, parties)
             if len(parties) == 1:
                 self.query_one(select_id, Select).value = parties[0][1]
+        self.ready = True
 
     def _set_options(self, select_id: str, options: list[tuple[str, str]]) -> None:
         select = self.query_one(select_id, Select)
@@ -461,8 +461,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
             elif step.state == SUCCEEDED and step.kind == "unassign" and step.reassignment_id:
                 outcome = f"done · reassignment {short_id(step.reassignment_id, 14)}"
             style = STATE_STYLE.get(step.state, "")
-            table.add_row(time.strftime("%H:%M:%S", time.localtime(time.time() - (time.monotonic() - step.started))),
-                          step.kind, ", ".join(short_id(c, 10) for c in step.contract_ids) or "—",
+            table.add_row(step.kind, ", ".join(short_id(c, 10) for c in step.contract_ids) or "—",
                           f"{self._alias(step.source)} → {self._alias(step.target)}",
                           Text(outcome, style=style),
                           "" if step.offset is None else str(step.offset), step.command_id)

@@ -72,6 +72,7 @@ def deterministic(monkeypatch):
 
     import app.client.requests_log
     import app.commands
+    import app.reassign
     import participant.demo
     import participant.engine.ids
     import participant.errors
@@ -87,6 +88,7 @@ def deterministic(monkeypatch):
     requests = itertools.count()
     monkeypatch.setattr(app.client.requests_log, "time", _Clock(lambda: EPOCH.timestamp() + next(requests) * 0.011))
     monkeypatch.setattr(app.commands, "uuid", _Uuids(counter))  # command ids
+    monkeypatch.setattr(app.reassign, "uuid", _Uuids(counter))
     monkeypatch.setenv("TZ", "UTC")
     time.tzset()
     yield

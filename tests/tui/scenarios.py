@@ -130,6 +130,24 @@ async def composer_rejected(pilot) -> None:
     await settle(pilot)
 
 
+async def reassign(pilot) -> None:
+    from app.screens.reassign import ReassignScreen
+
+    app = pilot.app
+    screen = await contracts_ready(pilot)
+    screen.query_one(ContractTable).focus()
+    await pilot.press("m")
+    await wait_for(pilot, lambda: isinstance(app.screen, ReassignScreen) and app.screen.ready
+                   and app.screen.contract is not None, "the reassignment screen")
+    moves = app.screen
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: len(moves.steps) == 2 and all(s.done for s in moves.steps) and not moves.busy,
+                   "a contract moved")
+    await wait_for(pilot, lambda: screen.offset == moves.steps[-1].offset and not screen.reading,
+                   "the contracts at the new ledger end")
+    await settle(pilot)
+
+
 async def requests(pilot) -> None:
     await contracts_ready(pilot)
     await pilot.press("3")
@@ -176,6 +194,7 @@ SCREENS: dict[str, tuple[str, Callable[..., Awaitable[None]]]] = {
     "composer": ("a CreateAndExercise being composed, with the request it sends", composer),
     "composer-result": ("the transaction of a submitted command", composer_result),
     "composer-rejected": ("a command refused by the participant, everything typed kept", composer_rejected),
+    "reassign": ("a contract moved to the other synchronizer, step by step, and the moves in flight", reassign),
     "requests": ("every HTTP request of the session", requests),
     "request-detail": ("one request and its answer", request_detail),
     "help": ("help: what the screen is for and its keys", help_screen),
