@@ -105,6 +105,7 @@ ACS_COUNT_OF_PARTIES = (
     f"WHERE s.party IN (SELECT value FROM json_each(:parties)) AND s.seq > :after AND {_ACTIVE_AT_C} LIMIT :cap)"
 )
 
+# Read from the index of contracts that moved (the few), never from all of a party's contracts.
 # Contracts that had moved by the offset and are not archived there, each with its latest reassignment event
 # at or before it (an assignment: active on its target; an unassignment: in flight), and for those in flight
 # the offset and node of their latest activation (their last assignment, or none: their create).
@@ -113,13 +114,16 @@ ACS_MOVED = (
     "e.submitter, e.counter, c.create_offset, c.create_node_id, "
     "(SELECT a.\"offset\" || ':' || a.node_id FROM reassignment_events a WHERE a.contract_seq = c.seq "
     "AND a.kind = 'assign' AND a.seq < e.seq ORDER BY a.seq DESC LIMIT 1) "
-    "FROM contracts c JOIN reassignment_events e ON e.contract_seq = c.seq "
-    "WHERE c.moved_offset <= :offset AND c.create_offset <= :offset "
+    "FROM contracts c INDEXED BY contracts_moved JOIN reassignment_events e ON e.contract_seq = c.seq "
+    "WHERE c.moved_offset IS NOT NULL AND c.moved_offset <= :offset AND c.create_offset <= :offset "
     "AND (c.archive_offset IS NULL OR c.archive_offset > :offset) "
     "AND e.seq = (SELECT MAX(m.seq) FROM reassignment_events m WHERE m.contract_seq = c.seq "
     "AND m.\"offset\" <= :offset) {parties} ORDER BY e.seq"
 )
-ACS_MOVED_OF_PARTIES = "AND c.seq IN (SELECT seq FROM stakeholders WHERE party IN (SELECT value FROM json_each(:parties)))"
+ACS_MOVED_OF_PARTIES = (
+    "AND EXISTS (SELECT 1 FROM stakeholders s WHERE s.seq = c.seq "
+    "AND s.party IN (SELECT value FROM json_each(:parties)))"
+)
 
 UPDATES_RANGE = (
     f'SELECT {UPDATE_COLUMNS} FROM updates WHERE "offset" > ? AND "offset" <= ? ORDER BY "offset" LIMIT ?'
