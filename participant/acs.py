@@ -93,12 +93,25 @@ def resume_after(token: str | None, checksum: str) -> int:
     return position.after_seq
 
 
+# Where the entries of contracts that moved sit in the order of a snapshot (and in its tokens): after every
+# contract that never moved (positions are their seqs), first those active on their target, then those in flight,
+# each in the order of their latest reassignment event.
+MOVED_ACTIVE = 1 << 60
+MOVED_IN_FLIGHT = 1 << 61
+
+
 async def count_candidates(store: Store, offset: int, event_filter: EventFilter, *, after_seq: int, cap: int) -> int:
     """How many contracts active at `offset` (after `after_seq`) the filter's parties are stakeholders of, counted
     up to `cap`: an upper bound of the snapshot's size, read from the indexes without building any entry."""
     if offset <= 0 or cap <= 0:
         return 0
-    return await store.count_active_contracts(offset, event_filter.query_parties(), after_seq=after_seq, cap=cap)
+    count = await store.count_active_contracts(offset, event_filter.query_parties(), after_seq=after_seq, cap=cap)
+    moved = await store.moved_contracts(offset, event_filter.query_parties())
+    return min(cap, count + sum(1 for row in moved if _position(row) > after_seq))
+
+
+def _position(row: tuple) -> int:
+    return (MOVED_ACTIVE if row[10] == "assign" else MOVED_IN_FLIGHT) + row[9]
 
 
 async def rendered(store: Store, offset: int, event_filter: EventFilter, *, token_prefix: str | None,
@@ -109,3 +122,9 @@ async def rendered(store: Store, offset: int, event_filter: EventFilter, *, toke
     async for rows in store.active_contracts(offset, event_filter.query_parties(), after_seq=after_seq,
                                              page_size=page_size):
         yield renderer.render(rows)
+    moved = await store.moved_contracts(offset, event_filter.query_parties())
+    if moved:
+        ordered = sorted((_position(row), row) for row in moved)
+        rows = [(position, row) for position, row in ordered if position > after_seq]
+        for i in range(0, len(rows), page_size):
+            yield renderer.render_moved(rows[i:i + page_size])

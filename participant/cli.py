@@ -58,6 +58,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="most elements a list endpoint answers before 413 (default: %(default)s)")
     serve.add_argument("--max-body-bytes", type=int, default=4 * 1024 * 1024, metavar="N",
                        help="largest request body accepted (default: %(default)s)")
+    serve.add_argument("--synchronizers", type=_aliases, default=("global", "private"), metavar="ALIAS,ALIAS,...",
+                       help="the synchronizers connected to, by alias; contracts are created on the first unless a "
+                            "command says otherwise (default: global,private)")
     serve.add_argument("--quiet", action="store_true", help="do not log one line per request")
     serve.add_argument("--port-file", type=Path, metavar="PATH",
                        help="once ready, write the bound port to PATH (useful with --port 0); removed at stop")
@@ -85,6 +88,16 @@ def _parser() -> argparse.ArgumentParser:
     prune.add_argument("--db", type=Path, required=True, help="SQLite database file")
     prune.add_argument("--up-to", type=int, required=True, metavar="OFFSET", help="prune up to this offset")
     return parser
+
+
+def _aliases(text: str) -> tuple[str, ...]:
+    aliases = tuple(a.strip() for a in text.split(","))
+    if not all(a and all(ch.isalnum() or ch in "-_" for ch in a) for a in aliases):
+        raise argparse.ArgumentTypeError(f"synchronizer aliases are letters, digits, - and _, separated by commas: "
+                                         f"{text!r}")
+    if len(set(aliases)) != len(aliases):
+        raise argparse.ArgumentTypeError(f"a synchronizer alias is given twice: {text!r}")
+    return aliases
 
 
 class Refused(Exception):
@@ -209,6 +222,7 @@ def _settings(args, port: int, secret: str | None) -> Settings:
         db=args.db, host=args.host, port=port, hs256_secret=secret, public_key=args.public_key, jwks=args.jwks,
         no_auth=args.no_auth, demo=args.demo, packages=tuple(args.package),
         max_list_elements=args.max_list_elements, max_body_bytes=args.max_body_bytes, log_requests=not args.quiet,
+        synchronizer_aliases=args.synchronizers,
     )
 
 

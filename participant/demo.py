@@ -2,7 +2,8 @@
 
 Seeded once per database (a marker in `meta`), through the same ledger path as every submission, so the demo
 ledger is one that the API could have produced: transfers offered, accepted, rejected and cancelled, splits,
-merges, observers added and contracts archived.
+merges, observers added and contracts archived; a few Ious moved to the second synchronizer and one left in flight
+(unassigned, not yet assigned).
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from collections.abc import Callable
 from decimal import Decimal
 
 from participant.engine.ledger import CreateCommand, ExerciseCommand, Submission
-from participant.ledger import CommandMeta
+from participant.engine.reassignment import Assign, Unassign
+from participant.ledger import CommandMeta, ReassignmentMeta
 from participant.routes._http import Context
 from participant.store import admin
 from participant.store.rows import UserRow
@@ -26,6 +28,7 @@ CURRENCIES = ("USD", "EUR", "CHF", "GBP")
 IOU = "#model-tests:Iou:Iou"
 TRANSFER = "#model-tests:Iou:IouTransfer"
 WORKFLOW = "demo-seed"
+MOVED = 4  # Ious moved to the second synchronizer, one more is left in flight
 REPORTS = 40  # about how many times progress is reported over one seeding
 
 Progress = Callable[[int, int], None]  # (steps done, steps in all)
@@ -56,6 +59,7 @@ async def seed_demo(ctx: Context, *, ious: int = 300, seed: int = 7, progress: P
         owned.append((cid, issuer, owner))
         steps.step()
     await seeder.history(owned, parties, steps.step)
+    await seeder.reassignments(owned[len(owned) // 3:], parties)
     await ctx.store.set_meta_once("demo_seeded", "1")
     log.info("demo ledger seeded: ledger end %d", ctx.store.ledger_end)
     return True
@@ -127,6 +131,26 @@ class _Seeder:
             else:  # Archive is controlled by all signatories
                 await self._submit([parties[issuer], parties[owner]], ExerciseCommand(IOU, cid, "Archive", {}))
             step()
+
+
+    async def reassignments(self, untouched: list[tuple[str, str, str]], parties: dict[str, str]) -> None:
+        """Move a few Ious to the second synchronizer (`MOVED`, their owner submitting), and leave one more
+        unassigned, in flight, not yet assigned."""
+        synchronizers = [s.id for s in self.ctx.identity.synchronizers]
+        if len(synchronizers) < 2 or len(untouched) <= MOVED:
+            return
+        source, target = synchronizers[:2]
+        for i, (cid, _issuer, owner) in enumerate(untouched[:MOVED + 1]):
+            self.count += 1
+            meta = ReassignmentMeta(user_id="participant_admin", command_id=f"demo-{self.run}-{self.count}",
+                                    submitter=parties[owner], workflow_id=WORKFLOW)
+            out = await self.ctx.ledger.reassign([Unassign(cid, source, target)], meta)
+            if i == MOVED:
+                return  # in flight
+            self.count += 1
+            meta = ReassignmentMeta(user_id="participant_admin", command_id=f"demo-{self.run}-{self.count}",
+                                    submitter=parties[owner], workflow_id=WORKFLOW)
+            await self.ctx.ledger.reassign([Assign(out.update.nodes[0].reassignment_id, source, target)], meta)
 
 
 def _created(update) -> list[str]:

@@ -210,6 +210,12 @@ LEDGER_API_INTERNAL_ERROR = ErrorCode("LEDGER_API_INTERNAL_ERROR", C.SYSTEM_INTE
 # Added for the engine (Canton's CommandExecutionErrors.Interpreter)
 WRONGLY_TYPED_CONTRACT = ErrorCode("WRONGLY_TYPED_CONTRACT", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER,
                                    "Interpretation error: Error: ")
+# Transaction routing across synchronizers (Canton's TransactionRoutingError)
+UNKNOWN_CONTRACT_SYNCHRONIZERS = ErrorCode("UNKNOWN_CONTRACT_SYNCHRONIZERS", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER)
+MULTI_SYNCHRONIZER_SUPPORT_NOT_ENABLED = ErrorCode("MULTI_SYNCHRONIZER_SUPPORT_NOT_ENABLED",
+                                                   C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER)
+INVALID_PRESCRIBED_SYNCHRONIZER_ID = ErrorCode("INVALID_PRESCRIBED_SYNCHRONIZER_ID",
+                                               C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER)
 del C
 
 
@@ -233,6 +239,12 @@ class LedgerError(Exception):
     @property
     def status(self) -> int:
         return self.code.status
+
+    def rpc_status(self, correlation: str) -> dict:
+        """The failure as a completion's `status` (a google.rpc.Status): the gRPC code and Canton's message."""
+        return {"code": int(self.code.category.grpc),
+                "message": f"{self.code.id}({int(self.code.category)},{correlation[:8]}): {self.cause}",
+                "details": []}
 
     def body(self) -> dict:
         """The `JsCantonError` as Canton prints it: every key present, redacted where Canton redacts.

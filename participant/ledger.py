@@ -12,9 +12,11 @@ from datetime import datetime, timedelta
 import orjson
 
 from participant import errors
+from participant.engine import reassignment
 from participant.engine.ids import IdGenerator
 from participant.engine.interpreter import Engine
 from participant.engine.ledger import Submission
+from participant.engine.reassignment import ReassignmentCommand
 from participant.identity import Identity
 from participant.store.batch import Batch
 from participant.store.rows import UpdateRow
@@ -48,6 +50,25 @@ class CommandMeta:
     min_ledger_time_rel: timedelta | None = None
     synchronizer_id: str = ""
     trace_context: dict | None = None
+
+
+@dataclass(frozen=True)
+class ReassignmentMeta:
+    user_id: str
+    command_id: str
+    submitter: str
+    workflow_id: str = ""
+    submission_id: str = ""
+    trace_context: dict | None = None
+
+
+@dataclass(frozen=True)
+class ReassignmentOutcome:
+    """A reassignment's completion: its offset, and the update it committed or the error it failed with."""
+
+    offset: int
+    update: UpdateRow | None
+    error: errors.LedgerError | None
 
 
 def change_key(user_id: str, act_as: tuple[str, ...], command_id: str) -> str:
@@ -100,24 +121,73 @@ class Ledger:
             if meta.min_ledger_time_rel is not None:
                 ledger_time = max(ledger_time, record_time + meta.min_ledger_time_rel)
             tx = await self.engine.submit(submission, batch, ledger_time=ledger_time,
-                                          synchronizer_id=synchronizer.id)
+                                          synchronizer_id=synchronizer.id, prescribed=bool(meta.synchronizer_id))
             update = UpdateRow(
                 offset=batch.ledger_end + 1, update_id=self.ids.update_id(), kind="transaction",
                 command_id=meta.command_id, workflow_id=meta.workflow_id, user_id=meta.user_id,
                 submission_id=submission_id, act_as=submission.act_as, record_time=record_time,
-                effective_at=ledger_time, synchronizer_id=synchronizer.id, trace_context=meta.trace_context,
+                effective_at=ledger_time, synchronizer_id=tx.synchronizer_id, trace_context=meta.trace_context,
                 nodes=tx.nodes,
             )
             completion = (
                 update.offset, meta.user_id, meta.command_id, key, orjson.dumps(list(submission.act_as)).decode(),
-                submission_id, update.update_id, format_timestamp(record_time), synchronizer.id,
-                orjson.dumps(dedup.wire(self.max_deduplication)).decode(),
+                submission_id, update.update_id, format_timestamp(record_time), tx.synchronizer_id,
+                orjson.dumps(dedup.wire(self.max_deduplication)).decode(), None,
             )
             batch.stage_transaction(update, tx, key, completion)
             return update
 
         job.change_key = key  # type: ignore[attr-defined]  # lets the writer read it with the batch's others
         return await self.store.write(job)
+
+    async def reassign(self, commands: list[ReassignmentCommand], meta: ReassignmentMeta) -> ReassignmentOutcome:
+        """Validate a reassignment against the committed ledger (a failure there is answered at once and changes
+        nothing), then interpret it again in its group commit: what fails there, because something committed in
+        between, becomes a failed completion at its own offset. Returns once either is durable."""
+        connected = frozenset(s.id for s in self.identity.synchronizers)
+        key = change_key(meta.user_id, (meta.submitter,), meta.command_id)
+        submission_id = meta.submission_id or self.ids.update_id()[4:40]
+        committed = Batch(self.store.read, ledger_end=self.store.ledger_end, next_seq=0)
+        await self._check_duplicate(committed, key, Deduplication(), now())
+        await reassignment.interpret(commands, meta.submitter, committed, connected, self.ids)
+
+        async def job(batch: Batch) -> ReassignmentOutcome:
+            record_time = now()
+            kind = "assign" if isinstance(commands[0], reassignment.Assign) else "unassign"
+            synchronizer = commands[0].source if kind == "unassign" else commands[0].target
+            try:
+                await self._check_duplicate(batch, key, Deduplication(), record_time)
+                result = await reassignment.interpret(commands, meta.submitter, batch, connected, self.ids)
+            except errors.LedgerError as failure:
+                offset = batch.ledger_end + 1
+                batch.stage_rejection(
+                    UpdateRow(offset, self.ids.update_id(), "rejection", meta.command_id, meta.workflow_id,
+                              meta.user_id, submission_id, (meta.submitter,), record_time, record_time,
+                              synchronizer, meta.trace_context, []),
+                    self._completion(offset, meta, key, submission_id, "", record_time, synchronizer,
+                                     failure.rpc_status(submission_id)))
+                return ReassignmentOutcome(offset, None, failure)
+            update = UpdateRow(
+                offset=batch.ledger_end + 1, update_id=self.ids.update_id(), kind="reassignment",
+                command_id=meta.command_id, workflow_id=meta.workflow_id, user_id=meta.user_id,
+                submission_id=submission_id, act_as=(meta.submitter,), record_time=record_time,
+                effective_at=record_time, synchronizer_id=result.synchronizer_id,
+                trace_context=meta.trace_context, nodes=list(result.nodes),
+            )
+            batch.stage_reassignment(update, result, key, self._completion(
+                update.offset, meta, key, submission_id, update.update_id, record_time, result.synchronizer_id,
+                None))
+            return ReassignmentOutcome(update.offset, update, None)
+
+        job.change_key = key  # type: ignore[attr-defined]
+        return await self.store.write(job)
+
+    def _completion(self, offset: int, meta: ReassignmentMeta, key: str, submission_id: str, update_id: str,
+                    record_time: datetime, synchronizer_id: str, status: dict | None) -> tuple:
+        return (offset, meta.user_id, meta.command_id, key, orjson.dumps([meta.submitter]).decode(), submission_id,
+                update_id, format_timestamp(record_time), synchronizer_id,
+                orjson.dumps(Deduplication().wire(self.max_deduplication)).decode(),
+                None if status is None else orjson.dumps(status).decode())
 
     async def _check_duplicate(self, batch: Batch, key: str, dedup: Deduplication, at: datetime) -> None:
         latest = await batch.latest_completion(key)

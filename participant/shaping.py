@@ -9,7 +9,7 @@ from __future__ import annotations
 import orjson
 
 from participant.blob import encode_blob
-from participant.engine.ledger import Contract, CreateNode, ExerciseNode, FetchNode
+from participant.engine.ledger import AssignNode, Contract, CreateNode, ExerciseNode, FetchNode, UnassignNode
 from participant.filters import ACS_DELTA, EventFilter, TransactionView, qualified_name
 from participant.store.rows import ContractRow, UpdateRow
 from participant.timestamps import format_timestamp, parse_timestamp
@@ -133,6 +133,47 @@ class AcsRenderer:
         return texts, seqs
 
 
+    def render_moved(self, rows: list[tuple[int, tuple]]) -> tuple[list[str], list[int]]:
+        """The entries of contracts that moved (`sql.ACS_MOVED` rows with their positions): active on the target
+        of their latest assignment, with its counter and its event's offset and node; or in flight, with the
+        created event of their latest activation and the unassignment."""
+        texts: list[str] = []
+        positions: list[int] = []
+        q, token = self._q, self._token
+        for position, row in rows:
+            (seq, wf, sig, obs, tid, pkg, event, _sync, _counter, _eseq, kind, offset, node_id, rid, source, target,
+             submitter, counter, create_offset, create_node_id, last_assign) = row
+            k = (sig, obs, tid, pkg)
+            shape = self._shapes[k] if k in self._shapes else self._shape(k)
+            if shape is None:
+                continue
+            witnesses, with_blob = shape
+            created_prefix = f'"offset":{create_offset},"nodeId":{create_node_id},'
+            body = event[len(created_prefix):] if event.startswith(created_prefix) else event
+            if kind == "assign":
+                activation, synchronizer = f'"offset":{offset},"nodeId":{node_id},', target
+            else:
+                at, _, node = (last_assign or "").partition(":")
+                activation = created_prefix if not at else f'"offset":{at},"nodeId":{node},'
+                synchronizer = source
+            blob = f'"{_blob_of_event(event, synchronizer)}"' if with_blob else '""'
+            created = f'{{{witnesses},"createdEventBlob":{blob},"interfaceViews":[],{activation}{body}}}'
+            tok = '""' if token is None else f'{token}{position:016x}"'
+            if kind == "assign":
+                entry = (f'{{"JsActiveContract":{{"createdEvent":{created},"synchronizerId":{q(target)},'
+                         f'"reassignmentCounter":{counter}}}}}')
+            else:
+                e = orjson.loads("{" + event + "}")
+                unassigned = orjson.dumps(unassigned_event(
+                    offset=offset, node_id=node_id, reassignment_id=rid, contract_id=e["contractId"],
+                    template_id=tid, package_name=pkg, source=source, target=target, submitter=submitter,
+                    counter=counter, witnesses=orjson.loads("{" + witnesses + "}")["witnessParties"])).decode()
+                entry = f'{{"JsIncompleteUnassigned":{{"createdEvent":{created},"unassignedEvent":{unassigned}}}}}'
+            texts.append(f'{{"workflowId":{q(wf)},"contractEntry":{entry},"streamContinuationToken":{tok}}}')
+            positions.append(position)
+        return texts, positions
+
+
 def _blob_of_event(event: str, synchronizer_id: str) -> str:
     """The blob of a contract from its pre-rendered ACS event (which carries every field the blob needs)."""
     e = orjson.loads("{" + event + "}")
@@ -172,6 +213,83 @@ def visible_transaction(update: UpdateRow, view: TransactionView) -> dict | None
     submitter = event_filter.any_party is not None or not event_filter.by_party.keys().isdisjoint(update.act_as)
     tx = transaction(update, view.shape, event_filter, show_command_id=submitter)
     return tx if tx["events"] else None
+
+
+def reassignment(update: UpdateRow, event_filter: EventFilter | None, *, show_command_id: bool) -> dict:
+    """The JsReassignment of a reassignment update: its events as the filter's parties see them (none without a
+    filter, as submit-and-wait-for-reassignment answers without an eventFormat)."""
+    return {
+        "updateId": update.update_id,
+        "commandId": update.command_id if show_command_id else "",
+        "workflowId": update.workflow_id,
+        "offset": update.offset,
+        "events": [] if event_filter is None else reassignment_events(update, event_filter),
+        "traceContext": update.trace_context,
+        "recordTime": format_timestamp(update.record_time),
+        "synchronizerId": update.synchronizer_id,
+        "paidTrafficCost": None,
+    }
+
+
+def visible_reassignment(update: UpdateRow, event_filter: EventFilter) -> dict | None:
+    """The JsReassignment of a stored update as a reader with this filter sees it, or None when it is no
+    reassignment or none of its events is visible."""
+    if update.kind != "reassignment":
+        return None
+    submitter = event_filter.any_party is not None or not event_filter.by_party.keys().isdisjoint(update.act_as)
+    r = reassignment(update, event_filter, show_command_id=submitter)
+    return r if r["events"] else None
+
+
+def unassigned_event(*, offset: int, node_id: int, reassignment_id: str, contract_id: str, template_id: str,
+                     package_name: str, source: str, target: str, submitter: str, counter: int,
+                     witnesses: list[str]) -> dict:
+    return {
+        "reassignmentId": reassignment_id,
+        "contractId": contract_id,
+        "templateId": template_id,
+        "source": source,
+        "target": target,
+        "submitter": submitter,
+        "reassignmentCounter": counter,
+        "assignmentExclusivity": None,
+        "witnessParties": witnesses,
+        "packageName": package_name,
+        "offset": offset,
+        "nodeId": node_id,
+    }
+
+
+def reassignment_events(update: UpdateRow, event_filter: EventFilter) -> list[dict]:
+    """One event per contract whose stakeholders the filter lets through; witnesses are the requested
+    stakeholders."""
+    submitter = update.act_as[0] if update.act_as else ""
+    events = []
+    for n in update.nodes:
+        if not isinstance(n, UnassignNode | AssignNode):
+            continue
+        c = n.contract
+        qn = qualified_name(c.template_id)
+        witnesses = event_filter.witnesses(c.stakeholders, c.package_name, qn)
+        if not witnesses:
+            continue
+        if isinstance(n, UnassignNode):
+            events.append({"JsUnassignedEvent": {"value": unassigned_event(
+                offset=update.offset, node_id=n.node_id, reassignment_id=n.reassignment_id,
+                contract_id=c.contract_id, template_id=c.template_id, package_name=c.package_name, source=n.source,
+                target=n.target, submitter=submitter, counter=n.counter, witnesses=witnesses)}})
+        else:
+            events.append({"JsAssignmentEvent": {
+                "source": n.source,
+                "target": n.target,
+                "reassignmentId": n.reassignment_id,
+                "submitter": submitter,
+                "reassignmentCounter": n.counter,
+                "createdEvent": created_event_of_contract(
+                    c, offset=update.offset, node_id=n.node_id, witnesses=witnesses,
+                    with_blob=event_filter.blob(witnesses, c.package_name, qn), acs_delta=True),
+            }})
+    return events
 
 
 def acs_delta_events(update: UpdateRow, event_filter: EventFilter) -> list[dict]:

@@ -106,7 +106,8 @@ class World:
     db: Path
     alice: str = ""
     bob: str = ""
-    ids: dict[str, str] = field(default_factory=dict)  # contract ids by name
+    ids: dict[str, str] = field(default_factory=dict)  # contract ids by name (and reassignment ids)
+    syncs: list[str] = field(default_factory=list)  # the connected synchronizers' ids
     txs: dict[str, dict] = field(default_factory=dict)  # transactions (ACS-delta, as submitted) by name
     end: int = 0
 
@@ -126,6 +127,19 @@ def _submit(http: httpx.Client, user: str, cmds: dict, fmt: dict | None = None) 
 
 def _created(tx: dict, index: int = 0) -> str:
     return [e["CreatedEvent"]["contractId"] for e in tx["events"] if "CreatedEvent" in e][index]
+
+
+def _unassign(cid: str, source: str, target: str) -> dict:
+    return {"command": {"UnassignCommand": {"value": {"contractId": cid, "source": source, "target": target}}}}
+
+
+def _assign(rid: str, source: str, target: str) -> dict:
+    return {"command": {"AssignCommand": {"value": {"reassignmentId": rid, "source": source, "target": target}}}}
+
+
+def _reassignment(submitter: str, *cmds: dict) -> dict:
+    return {"reassignmentCommands": {"commandId": f"re-{os.urandom(6).hex()}", "submitter": submitter,
+                                     "commands": list(cmds)}}
 
 
 def _build(w: World, http: httpx.Client) -> None:
@@ -169,6 +183,21 @@ def _build(w: World, http: httpx.Client) -> None:
                                                                      template_id=BANK)))
     w.ids["account"] = next(e["CreatedEvent"]["contractId"] for e in w.txs["account"]["events"]
                             if "CreatedEvent" in e and e["CreatedEvent"]["contractKey"] is not None)
+    # Reassignments: one Iou moved to the second synchronizer, another left in flight.
+    w.syncs = [s["synchronizerId"] for s in http.get("/v2/state/connected-synchronizers",
+                                                      headers=admin).json()["connectedSynchronizers"]]
+    for name in ("moved", "in-flight"):
+        cid = _created(_submit(http, "Alice", commands([a], create(iou_args(a, a, "4.0", "GBP")))))
+        w.ids[name] = cid
+        r = http.post("/v2/commands/submit-and-wait-for-reassignment", headers=bearer("Alice"), json={
+            **_reassignment(a, _unassign(cid, *w.syncs)), "eventFormat": event_format(a)})
+        assert r.status_code == 200, r.text
+        w.txs[f"{name}-out"] = r.json()["reassignment"]
+        w.ids[f"{name}-rid"] = r.json()["reassignment"]["events"][0]["JsUnassignedEvent"]["value"]["reassignmentId"]
+    r = http.post("/v2/commands/submit-and-wait-for-reassignment", headers=bearer("Alice"), json={
+        **_reassignment(a, _assign(w.ids["moved-rid"], *w.syncs)), "eventFormat": event_format(a)})
+    assert r.status_code == 200, r.text
+    w.txs["moved-in"] = r.json()["reassignment"]
     # A user with metadata and every kind of right.
     r = http.post("/v2/users", headers=admin, json={
         "user": {"id": "everything", "primaryParty": a, "isDeactivated": False, "identityProviderId": "",
@@ -231,6 +260,33 @@ def _check_keyed(w: World, answers: list) -> None:
     assert event.create_argument["kind"] == "Checking"
 
 
+def _check_entry_kinds(w: World, answers: list) -> None:
+    (answer,) = answers
+    kinds = {e.contract_entry.tag for e in answer.active_contracts}
+    assert kinds == {"JsActiveContract", "JsIncompleteUnassigned"}, kinds
+    moved = [e.contract_entry.value for e in answer.active_contracts
+             if e.contract_entry.tag == "JsActiveContract"
+             and e.contract_entry.value.created_event.contract_id == w.ids["moved"]]
+    assert moved[0].synchronizer_id == w.syncs[1] and moved[0].reassignment_counter == 1
+
+
+def _check_reassignment(kind: str) -> Callable[[World, list], None]:
+    def check(w: World, answers: list) -> None:
+        (answer,) = answers
+        r = answer.reassignment if hasattr(answer, "reassignment") else answer.update.value.value
+        assert [e.tag for e in r.events] == [kind]
+    return check
+
+
+def _reassign_case(w: World, path: str) -> dict:
+    cid = _created(_submit(httpx.Client(base_url=w.url, timeout=TIMEOUT), "Alice",
+                           commands([w.alice], create(iou_args(w.alice, w.alice, "3.0")))))
+    body = _reassignment(w.alice, _unassign(cid, *w.syncs))
+    if path.endswith("for-reassignment"):
+        body["eventFormat"] = event_format(w.alice)
+    return {"path": path, "user": "Alice", "json": body}
+
+
 def _check_shapes(kinds: list[str]) -> Callable[[World, list], None]:
     def check(w: World, answers: list) -> None:
         (answer,) = answers
@@ -285,6 +341,10 @@ CASES = [
     Case("acs-page", "GET", "/v2/state/active-contracts-page", api.JsGetActiveContractsPageResponse,
          lambda w: {"path": "/v2/state/active-contracts-page", "user": "Alice",
                     "json": {"eventFormat": event_format(w.alice), "maxPageSize": 2}}),
+    Case("acs-page-moved", "GET", "/v2/state/active-contracts-page", api.JsGetActiveContractsPageResponse,
+         lambda w: {"path": "/v2/state/active-contracts-page", "user": "Alice",
+                    "json": {"eventFormat": event_format(w.alice, filters=[template(IOU, blob=True)]),
+                             "maxPageSize": 1000}}, check=_check_entry_kinds),
     Case("ledger-end", "GET", "/v2/state/ledger-end", api.GetLedgerEndResponse,
          lambda w: {"path": "/v2/state/ledger-end", "user": "Alice"}),
     Case("pruned-offsets", "GET", "/v2/state/latest-pruned-offsets", api.GetLatestPrunedOffsetsResponse,
@@ -307,6 +367,22 @@ CASES = [
     Case("submit-async", "POST", "/v2/commands/async/submit", api.SubmitResponse,
          lambda w: {"path": "/v2/commands/async/submit", "user": "Alice",
                     "json": commands([w.alice], create(iou_args(w.alice, w.alice)))}),
+    Case("submit-reassignment", "POST", "/v2/commands/async/submit-reassignment", api.SubmitReassignmentResponse,
+         lambda w: _reassign_case(w, "/v2/commands/async/submit-reassignment")),
+    Case("submit-and-wait-for-reassignment", "POST", "/v2/commands/submit-and-wait-for-reassignment",
+         api.JsSubmitAndWaitForReassignmentResponse,
+         lambda w: _reassign_case(w, "/v2/commands/submit-and-wait-for-reassignment"),
+         check=_check_reassignment("JsUnassignedEvent")),
+    Case("update-by-id-assignment", "POST", "/v2/updates/update-by-id", api.JsGetUpdateResponse,
+         lambda w: {"path": "/v2/updates/update-by-id", "user": "Alice",
+                    "json": {"updateId": w.txs["moved-in"]["updateId"],
+                             "updateFormat": {"includeReassignments": event_format(w.alice)}}},
+         check=_check_reassignment("JsAssignmentEvent")),
+    Case("updates-reassignments", "POST", "/v2/updates", api.JsGetUpdatesResponse,
+         lambda w: {"path": "/v2/updates", "user": "Alice", "params": {"limit": LIST_LIMIT},
+                    "json": {"beginExclusive": w.txs["moved-out"]["offset"] - 1, "updateFormat": {
+                        "includeReassignments": event_format(w.alice)}}}, each=True,
+         check=lambda w, a: [u.update.tag for u in a] == ["Reassignment"] * len(a)),
     Case("completions", "POST", "/v2/commands/completions", api.CompletionStreamResponse,
          lambda w: {"path": "/v2/commands/completions", "user": "Alice", "params": {"limit": LIST_LIMIT},
                     "json": {"userId": "Alice", "parties": [w.alice], "beginExclusive": 0}}, each=True),
@@ -415,6 +491,9 @@ async def test_the_transaction_shapes_read(world, ledger):
             if name == "check" and shape != LEDGER_EFFECTS:  # a non-consuming choice changes no contract
                 read_error(r, 404, "UPDATE_NOT_FOUND")
                 continue
+            if name.startswith(("moved", "in-flight")):  # a reassignment, and the format asks for none
+                read_error(r, 404, "UPDATE_NOT_FOUND")
+                continue
             (answer,) = read_answer(api.JsGetUpdateResponse, r)
             for event in answer.update.value.value.events:
                 seen.setdefault(shape, set()).add((event.tag, getattr(event.value, "consuming", None)))
@@ -486,6 +565,15 @@ ERROR_CASES = [
               lambda w: {"path": "/v2/commands/async/submit", "user": "Alice",
                          "json": commands([w.alice], create(iou_args(w.alice, w.alice)),
                                           commandId=w.txs["mine"]["commandId"])}),
+    ErrorCase("submit-reassignment-unknown", "POST", "/v2/commands/async/submit-reassignment", 400,
+              "INVALID_ARGUMENT", lambda w: {"path": "/v2/commands/async/submit-reassignment", "user": "Alice",
+                                             "json": _reassignment(w.alice, _assign("00" + "ab" * 32, *w.syncs))}),
+    ErrorCase("submit-and-wait-for-reassignment-in-flight", "POST", "/v2/commands/submit-and-wait-for-reassignment",
+              400, "INVALID_ARGUMENT",
+              lambda w: {"path": "/v2/commands/submit-and-wait-for-reassignment", "user": "Alice",
+                         "json": _reassignment(w.alice, _unassign(w.ids["in-flight"], *w.syncs))}),
+    ErrorCase("submit-in-flight", "POST", "/v2/commands/submit-and-wait-for-transaction", 400,
+              "UNKNOWN_CONTRACT_SYNCHRONIZERS", lambda w: _submit_case(w, exercise(w.ids["in-flight"], "Iou_Settle"))),
     ErrorCase("completions-parties", "POST", "/v2/commands/completions", 400, "MISSING_FIELD",
               lambda w: {"path": "/v2/commands/completions", "user": "Alice",
                          "json": {"userId": "Alice", "parties": [], "beginExclusive": 0}}),

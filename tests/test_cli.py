@@ -69,7 +69,7 @@ def read_banner(server, timeout: float = 30) -> str:
 @pytest.mark.parametrize(("args", "flags"), [
     ((), ["serve", "token", "prune"]),
     (("serve",), ["--db", "--host", "--port", "--hs256-secret", "--hs256-secret-file", "--public-key", "--jwks",
-                  "--no-auth", "--demo", "--package", "--max-list-elements", "--max-body-bytes", "--quiet",
+                  "--no-auth", "--demo", "--package", "--max-list-elements", "--max-body-bytes", "--synchronizers", "--quiet",
                   "--port-file", "--announce", "--exit-on-stdin-eof"]),
     (("token",), ["--hs256-secret", "--hs256-secret-file", "--db", "--user", "--ttl", "--audience"]),
     (("prune",), ["--db", "--up-to"]),
@@ -88,6 +88,9 @@ def test_usage_errors_exit_2():
     assert r.returncode == 2 and "usage:" in r.stderr
     r = cli("serve", "--db", "x.db", "--no-auth", "--hs256-secret", "s")  # mutually exclusive
     assert r.returncode == 2 and "not allowed" in r.stderr
+    for aliases in ("global,,private", "global,global", "a b"):
+        r = cli("serve", "--db", "x.db", "--no-auth", "--synchronizers", aliases)
+        assert r.returncode == 2 and "--synchronizers" in r.stderr, (aliases, r.stderr)
 
 
 def test_token_from_a_secret_is_accepted(tmp_path):

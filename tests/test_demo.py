@@ -68,7 +68,7 @@ async def all_updates(ledger: Ledger, end: int) -> list[dict]:
     r = await ledger.post("/v2/updates", {"beginExclusive": 0, "endInclusive": end, "filter": ANY_PARTY,
                                           "verbose": False}, user="auditor")
     assert r.status_code == 200, r.text
-    return [u["update"]["Transaction"]["value"] for u in r.json()]
+    return [next(iter(u["update"].values()))["value"] for u in r.json()]
 
 
 async def test_demo_ledger(ledger):
@@ -85,7 +85,17 @@ async def test_demo_ledger(ledger):
     r = await ledger.post("/v2/state/active-contracts", {"eventFormat": {**ANY_PARTY, "verbose": False},
                                                          "activeAtOffset": end}, user="auditor")
     assert r.status_code == 200, r.text
-    active = [e["contractEntry"]["JsActiveContract"]["createdEvent"] for e in r.json()]
+    active = [e["contractEntry"]["JsActiveContract"]["createdEvent"] for e in r.json()
+              if "JsActiveContract" in e["contractEntry"]]
+    # A few Ious on the second synchronizer, and one in flight between the two.
+    synchronizers = [s["synchronizerId"] for s in (await ledger.get(
+        "/v2/state/connected-synchronizers")).json()["connectedSynchronizers"]]
+    on = [e["contractEntry"]["JsActiveContract"]["synchronizerId"] for e in r.json()
+          if "JsActiveContract" in e["contractEntry"]]
+    assert on.count(synchronizers[1]) == 4 and set(on) == set(synchronizers)
+    (flying,) = [e["contractEntry"]["JsIncompleteUnassigned"] for e in r.json()
+                 if "JsIncompleteUnassigned" in e["contractEntry"]]
+    assert flying["unassignedEvent"]["target"] == synchronizers[1]
     templates = [qualified(e["templateId"]) for e in active]
     assert templates.count(IOU) >= 200, "a few hundred Ious"
     assert templates.count(TRANSFER) >= 1, "some transfers pending"
@@ -102,6 +112,8 @@ async def test_demo_ledger(ledger):
     assert [u["offset"] for u in updates] == list(range(1, end + 1))
     assert {u["workflowId"] for u in updates} == {"demo-seed"}
     archived = [e["ArchivedEvent"]["contractId"] for u in updates for e in u["events"] if "ArchivedEvent" in e]
+    moves = [next(iter(e)) for u in updates for e in u["events"] if "CreatedEvent" not in e and "ArchivedEvent" not in e]
+    assert moves.count("JsUnassignedEvent") == 5 and moves.count("JsAssignmentEvent") == 4
     assert len(archived) >= 10
     active_ids = {e["contractId"] for e in active}
     assert not active_ids & set(archived)

@@ -204,3 +204,59 @@ async def test_prune_while_submitting(history):
         if not token:
             break
     assert len(set(acs_ids)) == len(acs_ids) == 2 + len(results)
+
+
+def _reassignment(party: str, command: dict) -> dict:
+    return {"reassignmentCommands": {"commandId": f"r-{os.urandom(4).hex()}", "submitter": party,
+                                     "commands": [{"command": command}]}, "eventFormat": event_format(party)}
+
+
+async def _reassign(ledger: Ledger, party: str, command: dict) -> dict:
+    r = await ledger.post("/v2/commands/submit-and-wait-for-reassignment", _reassignment(party, command),
+                          user="Alice")
+    assert r.status_code == 200, r.text
+    return r.json()["reassignment"]
+
+
+async def test_prune_past_reassignments(server):
+    """Completed reassignments' events go with the rest; moved, in-flight and archived-after-moving contracts
+    show as before at the offsets that remain."""
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        ledger = Ledger(http)
+        alice = await ledger.party("Alice")
+        a, b = (s["synchronizerId"] for s in (await ledger.get(
+            "/v2/state/connected-synchronizers")).json()["connectedSynchronizers"])
+        moved, flying, gone = [
+            (await ledger.create_iou(alice, alice, user="Alice"))["events"][0]["CreatedEvent"]["contractId"]
+            for _ in range(3)]
+        for cid in (moved, gone):
+            out = await _reassign(ledger, alice, {"UnassignCommand": {"value": {
+                "contractId": cid, "source": a, "target": b}}})
+            rid = out["events"][0]["JsUnassignedEvent"]["value"]["reassignmentId"]
+            await _reassign(ledger, alice, {"AssignCommand": {"value": {"reassignmentId": rid, "source": a,
+                                                                        "target": b}}})
+        await _reassign(ledger, alice, {"UnassignCommand": {"value": {"contractId": flying, "source": a,
+                                                                      "target": b}}})
+        r = await ledger.exercise(IOU, gone, "Archive", {}, act_as=[alice], user="Alice")
+        assert r.status_code == 200, r.text
+        end = await ledger.ledger_end()
+        before = (await acs(ledger, alice, end)).json()
+        r = prune(server.db, "--up-to", str(end))
+        assert r.returncode == 0, r.stderr
+        assert (await acs(ledger, alice, end)).json() == before
+        kinds = {next(iter(e["contractEntry"])) for e in before}
+        assert kinds == {"JsActiveContract", "JsIncompleteUnassigned"} and len(before) == 2
+        # The in-flight contract can still be assigned, and the moved one moved back.
+        (entry,) = [e for e in before if "JsIncompleteUnassigned" in e["contractEntry"]]
+        rid = entry["contractEntry"]["JsIncompleteUnassigned"]["unassignedEvent"]["reassignmentId"]
+        await _reassign(ledger, alice, {"AssignCommand": {"value": {"reassignmentId": rid, "source": a,
+                                                                    "target": b}}})
+        await _reassign(ledger, alice, {"UnassignCommand": {"value": {"contractId": moved, "source": b,
+                                                                      "target": a}}})
+        r = await events(ledger, alice, gone)
+        assert r.status_code == 404, r.text
+        counts = {e["contractEntry"]["JsActiveContract"]["createdEvent"]["contractId"]:
+                  e["contractEntry"]["JsActiveContract"]["reassignmentCounter"]
+                  for e in (await acs(ledger, alice, await ledger.ledger_end())).json()
+                  if "JsActiveContract" in e["contractEntry"]}
+        assert counts == {flying: 1}

@@ -3,6 +3,7 @@ error that the participant answers with. It never writes; the caller commits wha
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 from participant import errors
@@ -12,6 +13,7 @@ from participant.engine.ledger import (
     ContractSource,
     CreateAndExerciseCommand,
     CreateCommand,
+    CreateNode,
     ExerciseByKeyCommand,
     ExerciseCommand,
     Submission,
@@ -35,7 +37,9 @@ class Engine:
         self.ids = id_generator or ids.IdGenerator()
 
     async def submit(self, submission: Submission, source: ContractSource, *, ledger_time: datetime,
-                     synchronizer_id: str) -> Transaction:
+                     synchronizer_id: str, prescribed: bool = False) -> Transaction:
+        """Interpret the submission. It runs on the synchronizer its input contracts live on; `synchronizer_id` is
+        the one it was told to use (`prescribed`) or, when it reads no contract, the default."""
         if not submission.act_as:
             raise errors.MISSING_FIELD("act_as", context={"field_name": "act_as"})
         readers = frozenset(submission.act_as) | frozenset(submission.read_as)
@@ -49,8 +53,32 @@ class Engine:
             raise unhandled_exception(ASSERTION_FAILED, str(failure)) from None
         except ArithmeticError as failure:  # Daml raises ArithmeticError for overflow and division by zero
             raise unhandled_exception("DA.Exception.ArithmeticError:ArithmeticError", str(failure)) from None
-        return Transaction(nodes=builder.nodes, roots=builder.roots, created=list(view.created.values()),
-                           archived=list(view.consumed), ledger_effective_time=ledger_time)
+        chosen = self._route(view, synchronizer_id, prescribed)
+        created = list(view.created.values())
+        if chosen != synchronizer_id:  # the contracts it creates live where it runs
+            moved = {c.contract_id: replace(c, synchronizer_id=chosen) for c in created}
+            created = list(moved.values())
+            for node in builder.nodes:
+                if isinstance(node, CreateNode):
+                    node.contract = moved[node.contract.contract_id]
+        return Transaction(nodes=builder.nodes, roots=builder.roots, created=created,
+                           archived=list(view.consumed), ledger_effective_time=ledger_time, synchronizer_id=chosen)
+
+    @staticmethod
+    def _route(view: LedgerView, synchronizer_id: str, prescribed: bool) -> str:
+        """Canton's routing without automatic reassignment: every input contract must live on one synchronizer."""
+        inputs = sorted(set(view.input_synchronizers.values()))
+        if prescribed:
+            elsewhere = [s for s in inputs if s != synchronizer_id]
+            if elsewhere:
+                raise errors.INVALID_PRESCRIBED_SYNCHRONIZER_ID(
+                    f"The needed input contracts are not on {synchronizer_id}, but on {elsewhere[0]}")
+            return synchronizer_id
+        if len(inputs) > 1:
+            raise errors.MULTI_SYNCHRONIZER_SUPPORT_NOT_ENABLED(
+                "This transaction requires multi-synchronizer support which is turned off on this participant.\n"
+                f" Used contracts reside on synchronizers Set({', '.join(inputs)}). ")
+        return inputs[0] if inputs else synchronizer_id
 
     async def _run(self, command: Command, top: Update) -> None:
         template = self.registry.resolve_template(command.template_id)

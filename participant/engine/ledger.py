@@ -29,6 +29,7 @@ class Contract:
     created_at: datetime
     synchronizer_id: str
     reassignment_counter: int = 0
+    in_flight: str = ""  # the reassignment it is unassigned in, while it is in flight ("" when assigned)
 
     @property
     def stakeholders(self) -> frozenset[str]:
@@ -117,7 +118,31 @@ class FetchNode:
     stakeholders: tuple[str, ...]
 
 
-Node = CreateNode | ExerciseNode | FetchNode
+@dataclass
+class UnassignNode:
+    """One contract leaving `source` for `target` in a reassignment; `contract` as it was on the source."""
+
+    node_id: int
+    reassignment_id: str
+    contract: Contract
+    source: str
+    target: str
+    counter: int  # the contract's counter on the source plus one
+
+
+@dataclass
+class AssignNode:
+    """One contract arriving on `target`; `contract` as it is there (synchronizer and counter updated)."""
+
+    node_id: int
+    reassignment_id: str
+    contract: Contract
+    source: str
+    target: str
+    counter: int  # the same as the unassignment's
+
+
+Node = CreateNode | ExerciseNode | FetchNode | UnassignNode | AssignNode
 
 
 @dataclass
@@ -129,6 +154,7 @@ class Transaction:
     created: list[Contract]  # every contract the transaction creates, transient ones included
     archived: list[str]  # ids of contracts consumed, transient ones included
     ledger_effective_time: datetime
+    synchronizer_id: str = ""  # where it runs: where its inputs live, or the prescribed or default one
 
     def is_transient(self, contract_id: str) -> bool:
         return contract_id in self.archived and any(c.contract_id == contract_id for c in self.created)
@@ -143,3 +169,33 @@ class ContractSource(Protocol):
 
     async def active_contract_by_key(self, template_id: str, key_hash: str) -> Contract | None:
         """The active contract of that template with that key hash, if any."""
+
+
+@dataclass(frozen=True)
+class UnassignedContract:
+    """What the ledger knows of one contract of a reassignment's unassignment."""
+
+    contract_id: str
+    counter: int
+
+
+@dataclass(frozen=True)
+class ReassignmentData:
+    """A reassignment as its assignment needs it: the unassigned contracts, and whether it was assigned."""
+
+    reassignment_id: str
+    source: str
+    target: str
+    submitter: str
+    contracts: tuple[UnassignedContract, ...]
+    completed: bool
+
+
+class ReassignmentSource(ContractSource, Protocol):
+    """What reassignments read: contracts (in flight or not), and reassignments by id."""
+
+    async def contract_state(self, contract_id: str) -> Contract | None:
+        """The contract if it is not archived, in flight or not (`Contract.in_flight`), else None."""
+
+    async def reassignment(self, reassignment_id: str) -> ReassignmentData | None:
+        """The reassignment with that id, if its unassignment is known."""

@@ -25,6 +25,7 @@ class LedgerView:
         self._fetched: dict[str, Contract | None] = {}
         self._instances: dict[str, Template] = {}
         self._keys: dict[str, str | None] = {}  # key hash -> holder in this transaction (None: freed here)
+        self.input_synchronizers: dict[str, str] = {}  # synchronizer of each contract read from the ledger
 
     # --- contracts
 
@@ -38,6 +39,12 @@ class LedgerView:
         if contract is None or not self.visible(contract):
             # Unknown, archived and invisible look the same, so that nothing leaks about others' contracts.
             raise errors.CONTRACT_NOT_FOUND(contract_id, resources=[("CONTRACT_ID", contract_id)])
+        if contract.in_flight:  # unassigned, not yet assigned: on no synchronizer
+            raise errors.UNKNOWN_CONTRACT_SYNCHRONIZERS(
+                f"The synchronizers for the contracts List({contract_id}) are currently unknown due to ongoing "
+                "contract reassignments or disconnected synchronizers", resources=[("CONTRACT_ID", f"[{contract_id}]")])
+        if contract_id not in self.created:
+            self.input_synchronizers[contract_id] = contract.synchronizer_id
         return contract
 
     async def _from_ledger(self, contract_id: str) -> Contract | None:

@@ -200,7 +200,7 @@ def _deduplication_period(stored: dict) -> dict:
 def _completion(r) -> dict:
     return {"completionResponse": {"Completion": {"value": {
         "commandId": r.command_id,
-        "status": {"code": 0, "message": "", "details": []},
+        "status": {"code": 0, "message": "", "details": []} if r.status is None else r.status,
         "updateId": r.update_id,
         "userId": r.user_id,
         "actAs": list(r.act_as),

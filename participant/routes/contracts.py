@@ -58,7 +58,10 @@ async def events_by_contract_id(request: Request):
         raise errors.CONTRACT_EVENTS_NOT_FOUND("Contract events not found, or not visible.",
                                                resources=[("CONTRACT_ID", contract_id)])
     blob = event_filter.blob(witnesses, row.package_name, qualified_name(row.template_id))
-    created = {"createdEvent": created_event_of_row(row, witnesses, blob), "synchronizerId": row.synchronizer_id}
+    # A contract that moved was created on its first source; it is archived where it was at the end.
+    origin, _ = await ctx.store.contract_moves(contract_id)
+    created = {"createdEvent": created_event_of_row(row, witnesses, blob),
+               "synchronizerId": origin or row.synchronizer_id}
     archived = None
     if row.archive_offset is not None:
         archived = {

@@ -17,6 +17,7 @@ from participant.auth import Claims
 from participant.engine import ids
 from participant.filters import (
     TransactionView,
+    UpdateView,
     authorize,
     resolve_transaction_format,
     resolve_update_format,
@@ -56,21 +57,32 @@ async def updates(request: Request):
     take = limits.take
     out: list[dict] = []
     after = req.begin_exclusive
-    while view.transactions is not None and len(out) < take and after < end:
+    while (view.transactions is not None or view.reassignments is not None) and len(out) < take and after < end:
         rows = await store.updates(after, end, STORE_PAGE)
         if not rows:
             break
         for update in rows:
             after = update.offset
-            tx = shaping.visible_transaction(update, view.transactions)
-            if tx is not None:
-                out.append({"update": {"Transaction": {"value": tx}}})
+            element = _element(update, view)
+            if element is not None:
+                out.append({"update": element})
                 if len(out) >= take:
                     break
     limits.check(len(out))
     if req.descending_order:
         out.reverse()
     return json(out)
+
+
+def _element(update, view: UpdateView) -> dict | None:
+    """The update as the view shows it (`{"Transaction": ..}` or `{"Reassignment": ..}`), or None."""
+    if update.kind == "transaction" and view.transactions is not None:
+        tx = shaping.visible_transaction(update, view.transactions)
+        return None if tx is None else {"Transaction": {"value": tx}}
+    if update.kind == "reassignment" and view.reassignments is not None:
+        r = shaping.visible_reassignment(update, view.reassignments)
+        return None if r is None else {"Reassignment": {"value": r}}
+    return None
 
 
 # --- one update, by offset or by id (Canton's deprecated transaction lookups are the same with another format)
@@ -83,23 +95,36 @@ def _require_update_id(update_id: str) -> str:
     return update_id
 
 
+async def _lookup(ctx: Context, key: int | str):
+    if isinstance(key, int):
+        return await ctx.store.update_at(key), ("OFFSET", str(key))
+    return await ctx.store.update_by_id(key), ("UPDATE_ID", key)
+
+
 async def _find(ctx: Context, key: int | str, view: TransactionView | None) -> dict:
     """The transaction at an offset (int) or with an update id (str) as the view shows it. No such update, no
     transactions asked for, or none of its events visible (pruned history included) all answer the same."""
-    if isinstance(key, int):
-        update, resource = await ctx.store.update_at(key), ("OFFSET", str(key))
-    else:
-        update, resource = await ctx.store.update_by_id(key), ("UPDATE_ID", key)
+    update, resource = await _lookup(ctx, key)
     tx = None if update is None or view is None else shaping.visible_transaction(update, view)
     if tx is None:
         raise errors.UPDATE_NOT_FOUND(resources=[resource])
     return tx
 
 
-def _update_view(ctx: Context, c: Claims, req) -> TransactionView | None:
+async def _find_update(ctx: Context, key: int | str, view: UpdateView) -> dict:
+    """The update (transaction or reassignment) at an offset or with an id, as the update format shows it; a
+    kind of update the format does not ask for is not found, as Canton answers."""
+    update, resource = await _lookup(ctx, key)
+    element = None if update is None else _element(update, view)
+    if element is None:
+        raise errors.UPDATE_NOT_FOUND(resources=[resource])
+    return element
+
+
+def _update_view(ctx: Context, c: Claims, req) -> UpdateView:
     view = resolve_update_format(req.update_format, ctx.registry)
     view.authorize(c)
-    return view.transactions
+    return view
 
 
 def _transaction_view(ctx: Context, c: Claims, transaction_format) -> TransactionView:
@@ -113,8 +138,7 @@ async def update_by_offset(request: Request):
     req = await decode(request, GetUpdateByOffsetRequest)
     c = await claims(request)
     offsets.require_positive(req.offset, "offset")
-    tx = await _find(ctx, req.offset, _update_view(ctx, c, req))
-    return json({"update": {"Transaction": {"value": tx}}})
+    return json({"update": await _find_update(ctx, req.offset, _update_view(ctx, c, req))})
 
 
 async def update_by_id(request: Request):
@@ -122,8 +146,7 @@ async def update_by_id(request: Request):
     req = await decode(request, GetUpdateByIdRequest)
     c = await claims(request)
     _require_update_id(req.update_id)
-    tx = await _find(ctx, req.update_id, _update_view(ctx, c, req))
-    return json({"update": {"Transaction": {"value": tx}}})
+    return json({"update": await _find_update(ctx, req.update_id, _update_view(ctx, c, req))})
 
 
 async def transaction_by_offset(request: Request):

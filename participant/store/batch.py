@@ -6,12 +6,13 @@ from __future__ import annotations
 import asyncio
 import functools
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import aiosqlite
 
-from participant.engine.ledger import Contract, CreateNode, Transaction
+from participant.engine.ledger import Contract, CreateNode, ReassignmentData, Transaction, UnassignedContract
+from participant.engine.reassignment import Reassignment
 from participant.store import sql
 from participant.store.rows import ARCHIVE_COLUMNS, ContractRow, UpdateRow, contract_params
 
@@ -26,6 +27,8 @@ class Batch:
     parent: Batch | None = None  # the batch being written while this one is interpreted
     created: dict[str, Contract] = field(default_factory=dict)
     archived: set[str] = field(default_factory=set)
+    reassigned: dict[str, Contract] = field(default_factory=dict)  # contracts as the batch's reassignments left them
+    reassignments: dict[str, ReassignmentData] = field(default_factory=dict)
     keys: dict[tuple[str, str], str | None] = field(default_factory=dict)
     change_keys: dict[str, tuple[int, str]] = field(default_factory=dict)
     # Latest completion of the change keys the batch's jobs declared, read in one query up front.
@@ -36,6 +39,7 @@ class Batch:
     archives: list[tuple] = field(default_factory=list)
     contracts: dict[str, list] = field(default_factory=dict)
     stakeholders: list[tuple] = field(default_factory=list)
+    reassignment_events: list[tuple] = field(default_factory=list)
     completions: list[tuple] = field(default_factory=list)
     other: list[tuple[str, tuple]] = field(default_factory=list)  # in staging order
     # (future, result, error) of each job interpreted into the batch, answered once the batch is durable
@@ -54,13 +58,35 @@ class Batch:
         return any(contract_id in b.archived for b in self._chain())
 
     async def active_contract(self, contract_id: str) -> Contract | None:
+        """The contract unless it is archived; one in flight has `in_flight` set."""
         for b in self._chain():
             if contract_id in b.archived:
                 return None
+            if (c := b.reassigned.get(contract_id)) is not None:
+                return c
             if (c := b.created.get(contract_id)) is not None:
                 return c
         rows = await self.conn.execute_fetchall(sql.ACTIVE_CONTRACT, (contract_id,))
-        return ContractRow(*rows[0]).contract() if rows else None
+        if not rows:
+            return None
+        *columns, in_flight = rows[0]
+        contract = ContractRow(*columns).contract()
+        return replace(contract, in_flight=in_flight) if in_flight else contract
+
+    contract_state = active_contract
+
+    async def reassignment(self, reassignment_id: str) -> ReassignmentData | None:
+        for b in self._chain():
+            if (staged := b.reassignments.get(reassignment_id)) is not None:
+                return staged
+        rows = await self.conn.execute_fetchall(sql.REASSIGNMENT_BY_ID, (reassignment_id,))
+        unassigned = [r for r in rows if r[0] == "unassign"]
+        if not unassigned:
+            return None
+        _, _, source, target, submitter, _ = unassigned[0]
+        return ReassignmentData(reassignment_id, source, target, submitter,
+                                tuple(UnassignedContract(r[1], r[5]) for r in unassigned),
+                                completed=any(r[0] == "assign" for r in rows))
 
     async def active_contract_by_key(self, template_id: str, key_hash: str) -> Contract | None:
         for b in self._chain():
@@ -134,6 +160,40 @@ class Batch:
         self.completions.append(completion)
         self.change_keys[change_key] = (update.offset, update.submission_id)
 
+    def stage_reassignment(self, update: UpdateRow, reassignment: Reassignment, change_key: str,
+                           completion: tuple) -> None:
+        """Stage a reassignment at the next offset (in `update.offset`): its events and the contracts' new state."""
+        assert update.offset == self.ledger_end + 1
+        self.ledger_end = update.offset
+        self.updates.append(update.params())
+        r = reassignment
+        for node, after in zip(r.nodes, r.contracts_after(), strict=True):
+            cid = node.contract.contract_id
+            self.reassignment_events.append((update.offset, node.node_id, r.kind, r.reassignment_id, cid, cid,
+                                             r.source, r.target, r.submitter, node.counter))
+            self.other.append((sql.REASSIGN_CONTRACT, (after.synchronizer_id, after.reassignment_counter,
+                                                       after.in_flight or None, update.offset, cid)))
+            self.reassigned[cid] = after
+        if r.kind == "unassign":
+            self.reassignments[r.reassignment_id] = ReassignmentData(
+                r.reassignment_id, r.source, r.target, r.submitter,
+                tuple(UnassignedContract(n.contract.contract_id, n.counter) for n in r.nodes), completed=False)
+        else:
+            data = self.reassignments.get(r.reassignment_id)
+            self.reassignments[r.reassignment_id] = ReassignmentData(
+                r.reassignment_id, r.source, r.target, r.submitter if data is None else data.submitter,
+                tuple(UnassignedContract(n.contract.contract_id, n.counter) for n in r.nodes), completed=True)
+        self.completions.append(completion)
+        self.change_keys[change_key] = (update.offset, update.submission_id)
+
+    def stage_rejection(self, update: UpdateRow, completion: tuple) -> None:
+        """A submission that failed after it was accepted: its failed completion takes the next offset (a
+        `rejection` update, which no stream shows), and nothing else changes."""
+        assert update.offset == self.ledger_end + 1
+        self.ledger_end = update.offset
+        self.updates.append(update.params())
+        self.completions.append(completion)
+
     def commit_to(self, write_conn: sqlite3.Connection) -> None:
         """Write everything staged as one transaction (in the writer's thread)."""
         steps = [(statement, rows) for statement, rows in (
@@ -141,6 +201,7 @@ class Batch:
             (sql.ARCHIVE_CONTRACT, self.archives),
             (sql.INSERT_CONTRACT, list(self.contracts.values())),
             (sql.INSERT_STAKEHOLDER, self.stakeholders),
+            (sql.INSERT_REASSIGNMENT_EVENT, self.reassignment_events),
             (sql.INSERT_COMPLETION, self.completions),
         ) if rows]
         _write_transaction(write_conn, steps, self.other)

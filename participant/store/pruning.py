@@ -15,7 +15,8 @@ class PruneError(ValueError):
 async def prune(path: Path | str, up_to: int) -> int:
     """Remove updates, completions and contracts archived at offsets <= `up_to`; returns the new pruning offset.
 
-    Active contracts stay (the ACS at any unpruned offset still shows them), as on a Canton participant."""
+    Active contracts stay (the ACS at any unpruned offset still shows them), as on a Canton participant, and so
+    does the latest reassignment event of each (where it is now, or that it is in flight)."""
     if not Path(path).exists():
         raise PruneError(f"no database at {path}")
     conn = await connect(path)
@@ -35,8 +36,9 @@ async def prune(path: Path | str, up_to: int) -> int:
             if up_to <= pruned:
                 raise PruneError(f"already pruned up to {pruned}")
             for statement in (sql.PRUNE_UPDATES, sql.PRUNE_COMPLETIONS, sql.PRUNE_STAKEHOLDERS,
-                              sql.PRUNE_CONTRACTS):
+                              sql.PRUNE_REASSIGNMENT_EVENTS_OF_CONTRACTS, sql.PRUNE_CONTRACTS):
                 await conn.execute(statement, (up_to,))
+            await conn.execute(sql.PRUNE_REASSIGNMENT_EVENTS, {"up_to": up_to})
             await conn.execute(sql.SET_META, ("pruned_offset", str(up_to)))
             await conn.commit()
         except BaseException:

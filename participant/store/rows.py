@@ -8,7 +8,15 @@ from typing import NamedTuple
 
 import orjson
 
-from participant.engine.ledger import Contract, CreateNode, ExerciseNode, FetchNode, Node
+from participant.engine.ledger import (
+    AssignNode,
+    Contract,
+    CreateNode,
+    ExerciseNode,
+    FetchNode,
+    Node,
+    UnassignNode,
+)
 from participant.timestamps import format_timestamp, parse_timestamp
 
 CONTRACT_COLUMNS = (
@@ -135,16 +143,32 @@ UPDATE_COLUMNS = (
 )
 
 
+def _contract_json(c: Contract) -> dict:
+    return {
+        "contract_id": c.contract_id, "template_id": c.template_id,
+        "package_name": c.package_name, "argument": c.argument, "signatories": list(c.signatories),
+        "observers": list(c.observers), "key": c.key, "key_hash": c.key_hash,
+        "created_at": format_timestamp(c.created_at), "synchronizer_id": c.synchronizer_id,
+        "reassignment_counter": c.reassignment_counter,
+    }
+
+
+def _contract_from_json(d: dict) -> Contract:
+    return Contract(
+        contract_id=d["contract_id"], template_id=d["template_id"], package_name=d["package_name"],
+        argument=d["argument"], signatories=tuple(d["signatories"]), observers=tuple(d["observers"]),
+        key=d["key"], key_hash=d["key_hash"], created_at=parse_timestamp(d["created_at"]),
+        synchronizer_id=d["synchronizer_id"], reassignment_counter=d["reassignment_counter"],
+    )
+
+
 def node_to_json(node: Node) -> dict:
     if isinstance(node, CreateNode):
-        c = node.contract
-        return {
-            "t": "create", "node_id": node.node_id, "contract_id": c.contract_id, "template_id": c.template_id,
-            "package_name": c.package_name, "argument": c.argument, "signatories": list(c.signatories),
-            "observers": list(c.observers), "key": c.key, "key_hash": c.key_hash,
-            "created_at": format_timestamp(c.created_at), "synchronizer_id": c.synchronizer_id,
-            "reassignment_counter": c.reassignment_counter,
-        }
+        return {"t": "create", "node_id": node.node_id, **_contract_json(node.contract)}
+    if isinstance(node, UnassignNode | AssignNode):
+        return {"t": "unassign" if isinstance(node, UnassignNode) else "assign", "node_id": node.node_id,
+                "reassignment_id": node.reassignment_id, "source": node.source, "target": node.target,
+                "counter": node.counter, "contract": _contract_json(node.contract)}
     if isinstance(node, ExerciseNode):
         return {
             "t": "exercise", "node_id": node.node_id, "contract_id": node.contract_id,
@@ -164,12 +188,11 @@ def node_to_json(node: Node) -> dict:
 def node_from_json(d: dict) -> Node:
     kind = d["t"]
     if kind == "create":
-        return CreateNode(d["node_id"], Contract(
-            contract_id=d["contract_id"], template_id=d["template_id"], package_name=d["package_name"],
-            argument=d["argument"], signatories=tuple(d["signatories"]), observers=tuple(d["observers"]),
-            key=d["key"], key_hash=d["key_hash"], created_at=parse_timestamp(d["created_at"]),
-            synchronizer_id=d["synchronizer_id"], reassignment_counter=d["reassignment_counter"],
-        ))
+        return CreateNode(d["node_id"], _contract_from_json(d))
+    if kind in ("unassign", "assign"):
+        cls = UnassignNode if kind == "unassign" else AssignNode
+        return cls(d["node_id"], d["reassignment_id"], _contract_from_json(d["contract"]), d["source"], d["target"],
+                   d["counter"])
     if kind == "exercise":
         return ExerciseNode(
             node_id=d["node_id"], contract_id=d["contract_id"], template_id=d["template_id"],
@@ -214,3 +237,4 @@ class CompletionRow:
     record_time: datetime
     synchronizer_id: str
     dedup_period: dict
+    status: dict | None = None  # None for a success, else the failure's google.rpc.Status

@@ -116,6 +116,36 @@ MIGRATIONS: list[str] = [
         || ',"representativePackageId":' || json_quote(substr(template_id, 1, instr(template_id, ':') - 1))
         || ',"acsDelta":true';
     """,
+    # 3: reassignment. A contract lives on one synchronizer at a time; its row carries where it is now
+    # (`synchronizer_id`, `reassignment_counter`), where it was created (`origin_synchronizer`, NULL when it never
+    # moved), the reassignment it is in flight in (`in_flight`, NULL when assigned) and the offset of its first
+    # unassignment (`moved_offset`): contracts that never moved (NULL) keep the ACS fast path, the others are read
+    # from their reassignment events. Completions also record failures (`status`, NULL for a success), which
+    # never count as duplicates.
+    """
+    ALTER TABLE contracts ADD COLUMN moved_offset INTEGER;
+    ALTER TABLE contracts ADD COLUMN in_flight TEXT;
+    ALTER TABLE contracts ADD COLUMN origin_synchronizer TEXT;
+    CREATE INDEX contracts_moved ON contracts (moved_offset) WHERE moved_offset IS NOT NULL;
+
+    CREATE TABLE reassignment_events (
+        seq             INTEGER PRIMARY KEY,    -- order of the events
+        "offset"        INTEGER NOT NULL,
+        node_id         INTEGER NOT NULL,
+        kind            TEXT NOT NULL,          -- 'unassign' | 'assign'
+        reassignment_id TEXT NOT NULL,
+        contract_seq    INTEGER NOT NULL,
+        contract_id     TEXT NOT NULL,
+        source          TEXT NOT NULL,
+        target          TEXT NOT NULL,
+        submitter       TEXT NOT NULL,
+        counter         INTEGER NOT NULL
+    );
+    CREATE INDEX reassignment_events_of_contract ON reassignment_events (contract_seq, seq);
+    CREATE INDEX reassignment_events_by_id ON reassignment_events (reassignment_id);
+
+    ALTER TABLE completions ADD COLUMN status TEXT;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

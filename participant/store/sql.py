@@ -7,21 +7,25 @@ BUSY_TIMEOUT_MS = 10_000
 READ_PRAGMAS = (f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}", "PRAGMA foreign_keys = ON")
 WRITE_PRAGMAS = ("PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL")
 
-ACTIVE_CONTRACT = f"SELECT {CONTRACT_COLUMNS} FROM contracts WHERE contract_id = ? AND archive_offset IS NULL"
+# Not archived, in flight or not (the last column: the reassignment it is in flight in, or NULL).
+ACTIVE_CONTRACT = (
+    f"SELECT {CONTRACT_COLUMNS}, in_flight FROM contracts WHERE contract_id = ? AND archive_offset IS NULL"
+)
 ACTIVE_CONTRACT_BY_KEY = (
     f"SELECT {CONTRACT_COLUMNS} FROM contracts "
     "WHERE template_id = ? AND key_hash = ? AND archive_offset IS NULL"
 )
 CONTRACT_BY_ID = f"SELECT {CONTRACT_COLUMNS} FROM contracts WHERE contract_id = ?"
+# Successes only: a failed submission never makes a later one a duplicate.
 LATEST_COMPLETION = (
-    'SELECT "offset", submission_id, record_time FROM completions WHERE change_key = ? '
+    'SELECT "offset", submission_id, record_time FROM completions WHERE change_key = ? AND status IS NULL '
     'ORDER BY "offset" DESC LIMIT 1'
 )
 
 # SQLite returns the bare columns of the row that holds the MAX.
 LATEST_COMPLETIONS = (
     'SELECT change_key, MAX("offset"), submission_id, record_time FROM completions '
-    "WHERE change_key IN ({marks}) GROUP BY change_key"
+    "WHERE change_key IN ({marks}) AND status IS NULL GROUP BY change_key"
 )
 
 INSERT_UPDATE = f"INSERT INTO updates ({UPDATE_COLUMNS}) VALUES ({', '.join('?' * 13)})"
@@ -30,9 +34,29 @@ INSERT_STAKEHOLDER = "INSERT INTO stakeholders (party, seq) VALUES (?, ?)"
 ARCHIVE_CONTRACT = "UPDATE contracts SET archive_offset = ?, archive_node_id = ? WHERE contract_id = ?"
 COMPLETION_COLUMNS = (
     '"offset", user_id, command_id, change_key, act_as, submission_id, update_id, record_time, '
-    "synchronizer_id, dedup_period"
+    "synchronizer_id, dedup_period, status"
 )
-INSERT_COMPLETION = f"INSERT INTO completions ({COMPLETION_COLUMNS}) VALUES ({', '.join('?' * 10)})"
+INSERT_COMPLETION = f"INSERT INTO completions ({COMPLETION_COLUMNS}) VALUES ({', '.join('?' * 11)})"
+
+# Reassignment
+REASSIGNMENT_EVENT_COLUMNS = (
+    '"offset", node_id, kind, reassignment_id, contract_seq, contract_id, source, target, submitter, counter'
+)
+INSERT_REASSIGNMENT_EVENT = (
+    f"INSERT INTO reassignment_events ({REASSIGNMENT_EVENT_COLUMNS}) "
+    "VALUES (?, ?, ?, ?, (SELECT seq FROM contracts WHERE contract_id = ?), ?, ?, ?, ?, ?)"
+)
+# The state a reassignment leaves a contract in. SET reads the old values: the origin is kept from the first move.
+REASSIGN_CONTRACT = (
+    "UPDATE contracts SET origin_synchronizer = COALESCE(origin_synchronizer, synchronizer_id), "
+    "synchronizer_id = ?, reassignment_counter = ?, in_flight = ?, moved_offset = COALESCE(moved_offset, ?) "
+    "WHERE contract_id = ?"
+)
+REASSIGNMENT_BY_ID = (
+    "SELECT kind, contract_id, source, target, submitter, counter FROM reassignment_events "
+    "WHERE reassignment_id = ? ORDER BY seq"
+)
+CONTRACT_MOVES = "SELECT origin_synchronizer, in_flight FROM contracts WHERE contract_id = ?"
 
 LEDGER_END = 'SELECT COALESCE(MAX("offset"), 0) FROM updates'
 NEXT_SEQ = "SELECT COALESCE(MAX(seq), 0) + 1 FROM contracts"
@@ -40,21 +64,33 @@ GET_META = "SELECT value FROM meta WHERE key = ?"
 SET_META = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
 
 # "Active at offset N": created at or before N, not archived at or before N. Activation order is seq.
-_ACTIVE_AT = "create_offset <= :offset AND (archive_offset IS NULL OR archive_offset > :offset) AND seq > :after"
+# Contracts that moved before the offset are left to `ACS_MOVED` (the fast path is for those that never did).
+_ACTIVE_AT = (
+    "create_offset <= :offset AND (archive_offset IS NULL OR archive_offset > :offset) "
+    "AND (moved_offset IS NULL OR moved_offset > :offset) AND seq > :after"
+)
 # Party filters walk the stakeholder index of each party in seq order; the caller merges the parties.
 ACS_SEQS_OF_PARTY = (
     "SELECT s.seq FROM stakeholders s JOIN contracts c ON c.seq = s.seq "
     "WHERE s.party = :party AND s.seq > :after AND c.create_offset <= :offset "
-    "AND (c.archive_offset IS NULL OR c.archive_offset > :offset) ORDER BY s.seq LIMIT :limit"
+    "AND (c.archive_offset IS NULL OR c.archive_offset > :offset) "
+    "AND (c.moved_offset IS NULL OR c.moved_offset > :offset) ORDER BY s.seq LIMIT :limit"
 )
 
 # The ACS hot path reads only what an entry shows, in this order (participant.shaping.AcsRenderer unpacks it).
-ACS_ROW_COLUMNS = (
-    "seq, workflow_id, signatories, observers, template_id, package_name, acs_event, synchronizer_id, "
-    "reassignment_counter"
+# A contract on the fast path that moved later is read as it was before: on its origin, with counter 0.
+def _acs_row_columns(p: str) -> str:
+    return (f"{p}seq, {p}workflow_id, {p}signatories, {p}observers, {p}template_id, {p}package_name, {p}acs_event, "
+            f"COALESCE({p}origin_synchronizer, {p}synchronizer_id), "
+            f"CASE WHEN {p}moved_offset IS NULL THEN {p}reassignment_counter ELSE 0 END")
+
+
+ACS_ROW_COLUMNS = _acs_row_columns("")
+_ACS_ROW_COLUMNS_C = _acs_row_columns("c.")
+_ACTIVE_AT_C = (
+    "c.create_offset <= :offset AND (c.archive_offset IS NULL OR c.archive_offset > :offset) "
+    "AND (c.moved_offset IS NULL OR c.moved_offset > :offset)"
 )
-_ACS_ROW_COLUMNS_C = ", ".join("c." + c.strip() for c in ACS_ROW_COLUMNS.split(","))
-_ACTIVE_AT_C = "c.create_offset <= :offset AND (c.archive_offset IS NULL OR c.archive_offset > :offset)"
 ACS_ROWS_ALL = f"SELECT {ACS_ROW_COLUMNS} FROM contracts WHERE {_ACTIVE_AT} ORDER BY seq LIMIT :limit"
 # One party: its stakeholder index in seq order, joined to the contract rows, in one statement.
 ACS_ROWS_OF_PARTY = (
@@ -67,6 +103,26 @@ ACS_COUNT_ALL = f"SELECT COUNT(*) FROM (SELECT 1 FROM contracts WHERE {_ACTIVE_A
 ACS_COUNT_OF_PARTIES = (
     "SELECT COUNT(*) FROM (SELECT DISTINCT s.seq FROM stakeholders s JOIN contracts c ON c.seq = s.seq "
     f"WHERE s.party IN (SELECT value FROM json_each(:parties)) AND s.seq > :after AND {_ACTIVE_AT_C} LIMIT :cap)"
+)
+
+# Read from the index of contracts that moved (the few), never from all of a party's contracts.
+# Contracts that had moved by the offset and are not archived there, each with its latest reassignment event
+# at or before it (an assignment: active on its target; an unassignment: in flight), and for those in flight
+# the offset and node of their latest activation (their last assignment, or none: their create).
+ACS_MOVED = (
+    f"SELECT {_ACS_ROW_COLUMNS_C}, e.seq, e.kind, e.\"offset\", e.node_id, e.reassignment_id, e.source, e.target, "
+    "e.submitter, e.counter, c.create_offset, c.create_node_id, "
+    "(SELECT a.\"offset\" || ':' || a.node_id FROM reassignment_events a WHERE a.contract_seq = c.seq "
+    "AND a.kind = 'assign' AND a.seq < e.seq ORDER BY a.seq DESC LIMIT 1) "
+    "FROM contracts c INDEXED BY contracts_moved JOIN reassignment_events e ON e.contract_seq = c.seq "
+    "WHERE c.moved_offset IS NOT NULL AND c.moved_offset <= :offset AND c.create_offset <= :offset "
+    "AND (c.archive_offset IS NULL OR c.archive_offset > :offset) "
+    "AND e.seq = (SELECT MAX(m.seq) FROM reassignment_events m WHERE m.contract_seq = c.seq "
+    "AND m.\"offset\" <= :offset) {parties} ORDER BY e.seq"
+)
+ACS_MOVED_OF_PARTIES = (
+    "AND EXISTS (SELECT 1 FROM stakeholders s WHERE s.seq = c.seq "
+    "AND s.party IN (SELECT value FROM json_each(:parties)))"
 )
 
 UPDATES_RANGE = (
@@ -110,3 +166,12 @@ PRUNE_STAKEHOLDERS = (
     "DELETE FROM stakeholders WHERE seq IN (SELECT seq FROM contracts WHERE archive_offset <= ?)"
 )
 PRUNE_CONTRACTS = "DELETE FROM contracts WHERE archive_offset <= ?"
+# Reassignment events go with their pruned contracts; of a contract still there, every event at or before the
+# pruning offset but its latest one there (which says where the contract is, or that it is in flight).
+PRUNE_REASSIGNMENT_EVENTS_OF_CONTRACTS = (
+    "DELETE FROM reassignment_events WHERE contract_seq IN (SELECT seq FROM contracts WHERE archive_offset <= ?)"
+)
+PRUNE_REASSIGNMENT_EVENTS = (
+    'DELETE FROM reassignment_events WHERE "offset" <= :up_to AND seq < (SELECT MAX(m.seq) FROM '
+    'reassignment_events m WHERE m.contract_seq = reassignment_events.contract_seq AND m."offset" <= :up_to)'
+)

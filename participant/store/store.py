@@ -192,6 +192,21 @@ class Store:
             return []
         return await self._all(sql.ACS_ROWS_BY_SEQ.format(marks=", ".join("?" * len(seqs))), tuple(seqs))
 
+    async def moved_contracts(self, offset: int, parties: list[str] | None) -> list[tuple]:
+        """The contracts that had moved by `offset` and are not archived there, with their latest reassignment
+        event at or before it (`sql.ACS_MOVED`'s columns), in event order. Few: most contracts never move."""
+        if offset <= 0:
+            return []
+        if parties is None:
+            return await self._all(sql.ACS_MOVED.format(parties=""), {"offset": offset})
+        return await self._all(sql.ACS_MOVED.format(parties=sql.ACS_MOVED_OF_PARTIES),
+                               {"offset": offset, "parties": orjson.dumps(parties).decode()})
+
+    async def contract_moves(self, contract_id: str) -> tuple[str | None, str | None]:
+        """(the synchronizer it was created on if it has moved since, the reassignment it is in flight in)."""
+        row = await self._one(sql.CONTRACT_MOVES, (contract_id,))
+        return (None, None) if row is None else (row[0], row[1])
+
     async def count_active_contracts(self, offset: int, parties: list[str] | None, *, after_seq: int,
                                      cap: int) -> int:
         """How many contracts active at `offset` (after `after_seq`) have one of `parties` (or anyone, for None)
@@ -222,7 +237,8 @@ class Store:
         return [
             CompletionRow(offset=r[0], user_id=r[1], command_id=r[2], act_as=tuple(orjson.loads(r[4])),
                           submission_id=r[5], update_id=r[6], record_time=parse_timestamp(r[7]),
-                          synchronizer_id=r[8], dedup_period=orjson.loads(r[9]))
+                          synchronizer_id=r[8], dedup_period=orjson.loads(r[9]),
+                          status=None if r[10] is None else orjson.loads(r[10]))
             for r in rows
         ]
 
