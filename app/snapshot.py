@@ -623,14 +623,19 @@ class Snapshot:
     def _position_of(self, contract_id: str) -> int | None:
         if self._view is None:
             return None
-        for seq in self._seqs_of(contract_id):  # the latest of its states that the view shows
+        found = None
+        for seq in self._seqs_of(contract_id):  # its latest state in view, one shown for comparison if no other
             if self._view.sort == "arrival":
                 pos = self._bisect(seq, self._view.descending)
             else:
                 pos = _first(self.db.execute("SELECT pos FROM temp.view WHERE seq = ?", (seq,)).fetchone())
-            if pos is not None:
+            if pos is None:
+                continue
+            status = _first(self.db.execute("SELECT status FROM temp.view WHERE pos = ?", (pos,)).fetchone())
+            if status != REMOVED:
                 return pos - 1
-        return None
+            found = found if found is not None else pos - 1
+        return found
 
     def _bisect(self, seq: int, descending: bool) -> int | None:
         """The view position of `seq` in arrival order, where positions follow seq: a few lookups by position

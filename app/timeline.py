@@ -38,6 +38,7 @@ class AcsTimeline:
         self.parties = None if parties is None else list(parties)
         self.format: EventFormat = event_format(self.parties)
         self._limit = UPDATES_LIMIT
+        self._seen_changes: list[int] = []  # offsets of the updates the last backward extension read
 
     @property
     def interval(self):
@@ -65,8 +66,17 @@ class AcsTimeline:
             else:
                 await self._extend_forward(offset, on_progress)
         elif offset < interval.lo:
-            if interval.lo - offset > RELOAD_DISTANCE or not await self._extend_backward(offset, on_progress):
+            lo = interval.lo
+            if lo - offset > RELOAD_DISTANCE:
                 await self.load(offset, on_progress)
+            elif not await self._extend_backward(offset, on_progress):
+                await self._load_before(offset, lo, on_progress)
+
+    async def _load_before(self, offset: int, lo: int, on_progress: Callable[[Progress], None] | None = None) -> None:
+        """A snapshot at `offset`, then the updates up to `lo` (where the cache was), so that what changed in
+        between can still be shown: the way back over a move, which updates alone cannot undo."""
+        await self.load(offset, on_progress)
+        await self._extend_forward(lo, on_progress)
 
     async def previous_change(self, offset: int) -> int:
         """The offset of the change before the state seen at `offset` (0: the ledger begin, before any change)."""
@@ -87,8 +97,13 @@ class AcsTimeline:
                                                  "can.")
             target = max(pruned, lo - window)
             if not await self._extend_backward(target, None):
-                await self.load(target)
-                return target
+                # the cache cannot be extended (a move to undo, or too many contracts to fetch): a snapshot at
+                # the previous change itself, known from the updates just read
+                seen = sorted(set(self._seen_changes) | {c for c in (known,) if c is not None})
+                made = max((c for c in seen if c <= offset), default=None)
+                earlier = max((c for c in seen if made is not None and c < made), default=target)
+                await self._load_before(earlier, lo)
+                return earlier
             window *= 4
 
     async def next_change(self, offset: int, ledger_end: int) -> int | None:
@@ -175,7 +190,9 @@ class AcsTimeline:
         archived: dict[str, int] = {}
         created_in_range: set[str] = set()
         changes: list[int] = []
-        for update in await self._updates(lo, old):
+        updates = await self._updates(lo, old)
+        self._seen_changes = [o for o in map(_offset_of, updates) if o is not None]
+        for update in updates:
             if update.update and update.update.reassignment:
                 return False  # undoing a move needs the state before it: a snapshot at `lo` tells that directly
             tx = update.update.transaction.value if update.update and update.update.transaction else None

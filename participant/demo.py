@@ -140,7 +140,9 @@ class _Seeder:
         if len(synchronizers) < 2 or len(untouched) <= MOVED:
             return
         source, target = synchronizers[:2]
-        for i, (cid, _issuer, owner) in enumerate(untouched[:MOVED + 1]):
+        # the one left in flight is one of Alice's (the user a newcomer starts as), so that it shows at once
+        flying = next((c for c in untouched[MOVED:] if NAMES[0] in c[1:]), untouched[MOVED])
+        for i, (cid, _issuer, owner) in enumerate([*untouched[:MOVED], flying]):
             self.count += 1
             meta = ReassignmentMeta(user_id="participant_admin", command_id=f"demo-{self.run}-{self.count}",
                                     submitter=parties[owner], workflow_id=WORKFLOW)

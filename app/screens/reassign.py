@@ -193,6 +193,8 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         self._pending = None
         field = self.query_one("#move-contract", Input)
         field.value = contract_id
+        # the id's start, which is what the contracts screen shows of it (once the new value is laid out)
+        self.call_after_refresh(setattr, field, "cursor_position", 0)
         self._look_up(contract_id)
         self.query_one("#move-target").focus()
 

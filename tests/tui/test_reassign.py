@@ -151,3 +151,37 @@ async def test_read_only_sessions_do_not_submit(demo_server, make_app):
         assert screen.steps == []
         assert not [r for r in app.request_log.entries if r.path == SUBMIT_PATH]
         assert "Read-only" in screen_text(app)
+
+
+async def test_stepping_back_through_a_move_shows_each_state(demo_writable, make_app):
+    app = make_app(demo_writable)
+    async with app.run_test(size=SIZE) as pilot:
+        acs = await contracts_ready(pilot, app)
+        screen = await move_selected(pilot, app, acs)
+        cid = screen.contract.contract_id
+        await pilot.press("ctrl+s")
+        await steps_done(pilot, screen, 2)
+        unassign, assign = screen.steps
+        await wait_for(pilot, lambda: acs.offset == assign.offset and not acs.reading, "the contracts at the end")
+        await pilot.press("escape", "1")
+        await wait_for(pilot, lambda: app.screen is acs, "the contracts screen")
+        acs.query_one(ContractTable).focus()
+
+        async def state_of_contract():
+            position = await acs.snapshot.position_of(cid)
+            return None if position is None else (await acs.snapshot.window(position, 1))[0]
+
+        await pilot.press("left_square_bracket")  # the change before the assign: the unassign, in flight
+        await wait_for(pilot, lambda: acs.offset == unassign.offset and not acs.reading, "the unassign's offset")
+        row = await state_of_contract()
+        assert row is not None and row.kind == UNASSIGNED and row.counter == 1
+        await pilot.press("left_square_bracket")  # before it: on global, as created
+        await wait_for(pilot, lambda: acs.offset is not None and acs.offset < unassign.offset and not acs.reading,
+                       "the offset before the move")
+        row = await state_of_contract()
+        assert row is not None and row.kind != UNASSIGNED and row.counter == 0
+        assert row.synchronizer == synchronizer_ids(app)["global"]
+        await pilot.press("right_square_bracket", "right_square_bracket")
+        await wait_for(pilot, lambda: acs.offset == assign.offset and not acs.reading, "the assign's offset again")
+        row = await state_of_contract()
+        assert row is not None and row.synchronizer == synchronizer_ids(app)["private"] and row.counter == 1
