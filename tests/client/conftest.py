@@ -149,3 +149,12 @@ def reset(writer: asyncio.StreamWriter) -> None:
     sock = writer.get_extra_info("socket")
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     writer.transport.abort()
+
+
+def entry_contract_id(entry: dict) -> str:
+    """The contract of an ACS element, whatever its kind (active, or in flight between synchronizers)."""
+    contract_entry = entry["contractEntry"]
+    if "JsIncompleteAssigned" in contract_entry:
+        return contract_entry["JsIncompleteAssigned"]["assignedEvent"]["createdEvent"]["contractId"]
+    (kind,) = contract_entry.values()
+    return kind["createdEvent"]["contractId"]

@@ -13,6 +13,7 @@ from app.client.acs import read_snapshot
 from app.client.errors import EndpointMissing
 from app.client.http import status_error
 from participant.api import CreatedEvent, JsGetActiveContractsResponse, JsTransaction
+from tests.client.conftest import entry_contract_id
 
 PAGE = "/v2/state/active-contracts-page"
 CONTRACT_BY_ID = "/v2/contracts/contract-by-id"
@@ -22,7 +23,7 @@ async def _ids(client, offset, parties) -> tuple[list[str], set[str]]:
     ids, forms = [], set()
     async for batch in read_snapshot(client, offset, event_format(parties)):
         forms.add(batch.form)
-        ids += [e["contractEntry"]["JsActiveContract"]["createdEvent"]["contractId"] for e in batch.entries]
+        ids += [entry_contract_id(e) for e in batch.entries]
     return ids, forms
 
 

@@ -8,7 +8,7 @@ import pytest
 from app.client import LedgerClient, event_format
 from app.client.acs import FIRST_PAGE, read_snapshot
 from app.client.errors import BadRequest
-from tests.client.conftest import LIST_LIMIT
+from tests.client.conftest import LIST_LIMIT, entry_contract_id
 
 
 async def _read(client: LedgerClient, offset: int, parties: list[str] | None) -> tuple[list[str], set[str]]:
@@ -16,7 +16,7 @@ async def _read(client: LedgerClient, offset: int, parties: list[str] | None) ->
     forms: set[str] = set()
     async for batch in read_snapshot(client, offset, event_format(parties)):
         forms.add(batch.form)
-        ids += [e["contractEntry"]["JsActiveContract"]["createdEvent"]["contractId"] for e in batch.entries]
+        ids += [entry_contract_id(e) for e in batch.entries]
     return ids, forms
 
 
