@@ -34,8 +34,9 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
   submitting party (a stakeholder you can act as). `ctrl+s` unassigns and then assigns with the reassignment id the
   unassign produced, following each step until it completes; `ctrl+b` only unassigns.
 - **Assign**: a reassignment id (of an unassignment made elsewhere), its source and target; `ctrl+t` submits it.
-- **In flight**: the contracts unassigned and not yet assigned, at the contracts screen's offset; `enter` on one
-  completes it (assigns it to its target), `ctrl+r` brings the contracts screen to the ledger end and reads again.
+- **In flight** (`ctrl+l` goes there): the contracts unassigned and not yet assigned, at the contracts screen's
+  offset; `enter` on one completes it (assigns it to its target), `ctrl+r` brings the contracts screen to the ledger
+  end and reads again.
 - **Submissions**: each step of this session with its commandId and outcome: the offset where it completed, or
   Canton's error id and cause. Submitting is asynchronous: the participant accepts a reassignment at once and tells
   its outcome later, in the command completions, which this screen reads until the step ends.
@@ -45,6 +46,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         Binding("ctrl+s", "move", "Move", id="reassign.move", priority=True),
         Binding("ctrl+b", "unassign", "Unassign only", id="reassign.unassign", priority=True),
         Binding("ctrl+t", "assign", "Assign", id="reassign.assign", priority=True),
+        Binding("ctrl+l", "in_flight", "In flight", id="reassign.in_flight", priority=True),
         Binding("ctrl+r", "refresh", "Refresh", id="reassign.refresh", priority=True),
         Binding("escape", "back", "Leave field", id="reassign.back", show=False),
     ]
@@ -312,6 +314,9 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         index = event.cursor_row
         if 0 <= index < len(self.steps) and self.steps[index].contract_ids:
             self.post_message(OpenContract(self.steps[index].contract_ids[0]))
+
+    def action_in_flight(self) -> None:
+        self.query_one("#in-flight", DataTable).focus()
 
     def action_refresh(self) -> None:
         acs = self._acs()
