@@ -16,6 +16,7 @@ from app.messages import IdentityChanged, OpenContract
 from app.reassign import FAILED, SUBMITTED, SUBMITTING, SUCCEEDED, Reassigner, Step
 from app.screens.base import LedgerScreen
 from app.snapshot import UNASSIGNED, Row
+from app.widgets.form_row import LABEL_WIDTH, field_row
 from app.widgets.status_bar import StatusBar
 
 STATE_TEXT = {SUBMITTING: "submitting…", SUBMITTED: "accepted, waiting for the outcome…", SUCCEEDED: "done",
@@ -51,22 +52,22 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         Binding("escape", "back", "Leave field", id="reassign.back", show=False),
     ]
 
-    DEFAULT_CSS = """
-    ReassignScreen #reassign-main { height: 1fr; }
-    ReassignScreen #reassign-form { width: 70; padding: 0 1; }
-    ReassignScreen #reassign-form .title { text-style: bold; margin-top: 1; color: $accent; }
-    ReassignScreen #reassign-form .row { height: 3; }
-    ReassignScreen #reassign-form .row Label { width: 14; padding: 1 1 0 0; }
-    ReassignScreen #reassign-form .row Input, ReassignScreen #reassign-form .row Select { width: 1fr; }
-    ReassignScreen #reassign-form .buttons { height: 3; margin-top: 1; }
-    ReassignScreen #reassign-form .buttons Button { margin-right: 2; }
-    ReassignScreen #move-contract-info { height: auto; min-height: 2; color: $text-muted; padding: 0 0 0 14; }
-    ReassignScreen #reassign-side { width: 1fr; border-left: solid $panel; padding: 0 1; }
-    ReassignScreen #reassign-side .title { text-style: bold; margin-top: 1; color: $accent; }
-    ReassignScreen #in-flight { height: 1fr; min-height: 6; }
-    ReassignScreen #submissions { height: 1fr; min-height: 6; }
-    ReassignScreen #reassign-banner { height: auto; padding: 0 1; background: $warning 20%; display: none; }
-    ReassignScreen #reassign-banner.shown { display: block; }
+    DEFAULT_CSS = f"""
+    ReassignScreen #reassign-main {{ height: 1fr; }}
+    ReassignScreen #reassign-form {{ width: 64; padding: 0 1; }}
+    ReassignScreen .title {{ text-style: bold; margin-top: 1; color: $accent; }}
+    ReassignScreen .field-row {{ height: auto; margin-top: 1; }}
+    ReassignScreen .field-label {{ width: {LABEL_WIDTH}; color: $text-muted; }}
+    ReassignScreen .field-row Input, ReassignScreen .field-row Select {{ width: 1fr; }}
+    ReassignScreen .buttons {{ height: auto; margin-top: 1; }}
+    ReassignScreen .buttons Button {{ margin-right: 2; }}
+    ReassignScreen #move-contract-info {{ height: auto; min-height: 2; color: $text-muted;
+                                          padding-left: {LABEL_WIDTH}; }}
+    ReassignScreen #reassign-side {{ width: 1fr; border-left: solid $panel; padding: 0 1; }}
+    ReassignScreen #in-flight {{ height: 1fr; min-height: 6; }}
+    ReassignScreen #submissions {{ height: 1fr; min-height: 6; }}
+    ReassignScreen #reassign-banner {{ height: auto; padding: 0 1; background: $warning 20%; display: none; }}
+    ReassignScreen #reassign-banner.shown {{ display: block; }}
     """
 
     def __init__(self) -> None:
@@ -85,35 +86,24 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         with Horizontal(id="reassign-main"):
             with VerticalScroll(id="reassign-form"):
                 yield Label("Move a contract", classes="title")
-                with Horizontal(classes="row"):
-                    yield Label("Contract")
-                    yield Input(placeholder="contract id (00…): m on the contracts screen fills it",
-                                id="move-contract")
+                yield field_row("contract", Input(placeholder="00… (m on the contracts screen fills it)",
+                                                  compact=True, id="move-contract"))
                 yield Static("", id="move-contract-info")
-                with Horizontal(classes="row"):
-                    yield Label("Target")
-                    yield Select([], prompt="synchronizer", id="move-target", allow_blank=True)
-                with Horizontal(classes="row"):
-                    yield Label("Submitter")
-                    yield Select([], prompt="a party you act as", id="move-submitter", allow_blank=True)
+                yield field_row("target", Select([], prompt="synchronizer", compact=True, id="move-target"))
+                yield field_row("submitter", Select([], prompt="a party you act as", compact=True,
+                                                    id="move-submitter"))
                 with Horizontal(classes="buttons"):
-                    yield Button("Move  ctrl+s", id="move-button", variant="primary")
-                    yield Button("Unassign only  ctrl+b", id="unassign-button")
+                    yield Button("Move ctrl+s", id="move-button", variant="primary", compact=True)
+                    yield Button("Unassign only ctrl+b", id="unassign-button", compact=True)
                 yield Label("Assign an unassigned contract", classes="title")
-                with Horizontal(classes="row"):
-                    yield Label("Reassignment")
-                    yield Input(placeholder="reassignment id (hex, starts with 00)", id="assign-id")
-                with Horizontal(classes="row"):
-                    yield Label("Source")
-                    yield Select([], prompt="synchronizer", id="assign-source", allow_blank=True)
-                with Horizontal(classes="row"):
-                    yield Label("Target")
-                    yield Select([], prompt="synchronizer", id="assign-target", allow_blank=True)
-                with Horizontal(classes="row"):
-                    yield Label("Submitter")
-                    yield Select([], prompt="a party you act as", id="assign-submitter", allow_blank=True)
+                yield field_row("reassign id", Input(placeholder="reassignment id (hex, starts with 00)",
+                                                      compact=True, id="assign-id"))
+                yield field_row("source", Select([], prompt="synchronizer", compact=True, id="assign-source"))
+                yield field_row("target", Select([], prompt="synchronizer", compact=True, id="assign-target"))
+                yield field_row("submitter", Select([], prompt="a party you act as", compact=True,
+                                                    id="assign-submitter"))
                 with Horizontal(classes="buttons"):
-                    yield Button("Assign  ctrl+t", id="assign-button")
+                    yield Button("Assign ctrl+t", id="assign-button", compact=True)
             with Vertical(id="reassign-side"):
                 yield Label("In flight", id="in-flight-title", classes="title")
                 yield DataTable(id="in-flight", cursor_type="row", zebra_stripes=True)
