@@ -304,6 +304,20 @@ class LedgerApp(App):
 
     # --- navigation -----------------------------------------------------------------------------------------------
 
+    async def _show_mode(self, mode: str) -> None:
+        """A mode's own screen, above whatever was opened on top of it (an inspector opened there)."""
+        if self.current_mode != mode:
+            await self.switch_mode(mode)
+        while len(self.screen_stack) > 1:
+            await self.pop_screen()
+
+    def contracts_screen(self) -> AcsScreen | None:
+        """The contracts screen (whose cache other screens consult), once it exists."""
+        for screen in self._screen_stacks.get("contracts", []):
+            if isinstance(screen, AcsScreen):
+                return screen
+        return None
+
     def action_mode(self, mode: str) -> None:
         if self.current_mode != mode:
             self.switch_mode(mode)
@@ -326,7 +340,7 @@ class LedgerApp(App):
     async def _compose(self, message: ComposeCommand) -> None:
         if not self.connected:
             return
-        await self.switch_mode("compose")
+        await self._show_mode("compose")
         screen = self.screen
         prefill = getattr(screen, "prefill", None)
         if prefill is not None:
@@ -336,7 +350,7 @@ class LedgerApp(App):
     async def _move_contract(self, message: MoveContract) -> None:
         if not self.connected:
             return
-        await self.switch_mode("reassign")
+        await self._show_mode("reassign")
         choose = getattr(self.screen, "choose", None)
         if choose is not None:
             choose(message.contract_id)

@@ -16,9 +16,10 @@ from app import daml_values as dv
 from app.client import errors, event_format, update_format
 from app.client.contracts import ContractLookup, look_up_contract
 from app.client.ledger import LEDGER_EFFECTS
-from app.daml import package_name_ref
+from app.daml import package_name_ref, party_hint
 from app.messages import ComposeCommand, IdentityChanged, MoveContract
 from app.screens.base import LedgerScreen
+from app.snapshot import UNASSIGNED
 from app.widgets.contract_details import ContractDetails, banner, not_found
 from app.widgets.payload_tree import PayloadTree
 from app.widgets.status_bar import StatusBar
@@ -79,6 +80,7 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         self.lookup: ContractLookup | None = None
         self.full_ids = False
         self._loaded: set[str] = set()  # transaction tabs read since the last reload
+        self._where: Text | None = None  # where it is now, when it moved since its creation
 
     def compose(self) -> ComposeResult:
         yield StatusBar(mode=self.app.current_mode, crumb="Inspector")
@@ -129,14 +131,31 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
             self._message(not_found(lookup, parties))
             self._banner()
             return
+        self._where = await self._location()
         self._show(lookup)
+
+    async def _location(self) -> Text | None:
+        """Where the contract is now, when it has moved since it was created (from the contracts screen's cache)."""
+        acs = self.ledger_app.contracts_screen()
+        if acs is None or acs.snapshot is None:
+            return None
+        row = await acs.snapshot.latest(self.contract_id)
+        if row is None or (not row.counter and row.move is None):
+            return None
+        if row.move is not None and row.kind == UNASSIGNED:
+            return Text(f"in flight from {party_hint(row.move.source)} to {party_hint(row.move.target)} since "
+                        f"offset {row.created_offset} (reassignment counter {row.counter}); m completes the move",
+                        style="yellow")
+        return Text(f"on {party_hint(row.synchronizer)} since offset {row.created_offset} (reassignment counter "
+                    f"{row.counter}), as of offset {acs.offset}")
 
     def _show(self, lookup: ContractLookup) -> None:
         event = lookup.event
         assert event is not None
         self.query_one("#ins-message").add_class("hidden")
         self.query_one("#ins-body").remove_class("hidden")
-        self.query_one(ContractDetails).show(lookup, choices=self._choices_seen(), full_ids=self.full_ids)
+        self.query_one(ContractDetails).show(lookup, choices=self._choices_seen(), full_ids=self.full_ids,
+                                             where=self._where)
         tree = self.query_one(PayloadTree)
         tree.full_ids = self.full_ids
         tree.show(event)

@@ -244,12 +244,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
     # --- in flight ----------------------------------------------------------------------------------------------
 
     def _acs(self):
-        from app.screens.acs import AcsScreen
-
-        for screen in self.app._screen_stacks.get("contracts", []):
-            if isinstance(screen, AcsScreen):
-                return screen
-        return None
+        return self.ledger_app.contracts_screen()
 
     def _acs_moved(self, _offset: int | None) -> None:
         self._refresh_in_flight()

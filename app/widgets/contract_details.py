@@ -64,10 +64,13 @@ class ContractDetails(Static):
         self.lookup: ContractLookup | None = None
         self.choices: list[str] = []
         self.full_ids = False
+        self.where: Text | None = None  # where it is now, when it moved since its creation
 
-    def show(self, lookup: ContractLookup, *, choices: Iterable[str] = (), full_ids: bool | None = None) -> None:
+    def show(self, lookup: ContractLookup, *, choices: Iterable[str] = (), full_ids: bool | None = None,
+             where: Text | None = None) -> None:
         self.lookup = lookup
         self.choices = sorted(choices)
+        self.where = where
         if full_ids is not None:
             self.full_ids = full_ids
         self.update(self._render_lookup())
@@ -124,6 +127,10 @@ class ContractDetails(Static):
                                                    else "present" if blob else "absent",
                                                    style="" if blob else LABEL))
         parts += [Text("Created", style=HEADING), created, Text()]
+        if self.where is not None:
+            moved = _grid()
+            moved.add_row("now", self.where)
+            parts += [Text("Moved", style=HEADING), moved, Text()]
 
         if lookup.archived is not None:
             archived = lookup.archived

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from textual.widgets import DataTable, Input, Select
 
+from app.messages import OpenContract
 from app.reassign import FAILED, SUCCEEDED
 from app.screens.acs import AcsScreen
+from app.screens.inspector import InspectorScreen
 from app.screens.reassign import ReassignScreen
 from app.snapshot import UNASSIGNED
 from app.widgets.contract_table import ContractTable
@@ -73,6 +75,14 @@ async def test_move_to_the_other_synchronizer_and_back(demo_writable, make_app):
                        "the contract seen on private")
         assert screen.contract.counter == 1
         assert "on private" in screen_text(app)
+        # the inspector says where it is now, beside where it was created
+        await pilot.press("escape")
+        app.post_message(OpenContract(contract.contract_id))
+        await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen) and app.screen.lookup is not None
+                       and app.screen.lookup.found, "the inspector")
+        await wait_for(pilot, lambda: "on private since offset" in screen_text(app), "where the contract is now")
+        await pilot.press("m")
+        await wait_for(pilot, lambda: app.screen is screen, "back on the reassignment screen")
 
         # and back: the target offered now is global
         assert screen.query_one("#move-target", Select).value == ids["global"]
