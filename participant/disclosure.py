@@ -19,7 +19,7 @@ async def disclosed_contracts(store: Store, wire: list) -> tuple[Contract, ...]:
     contracts = []
     for d in wire:
         if not d.created_event_blob:
-            raise errors.MISSING_FIELD("created_event_blob", context={"field_name": "created_event_blob"})
+            raise errors.missing_field("created_event_blob")
         try:
             contract = decode_blob(d.created_event_blob)
         except ValueError:

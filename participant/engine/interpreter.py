@@ -41,7 +41,7 @@ class Engine:
         """Interpret the submission. It runs on the synchronizer its input contracts live on; `synchronizer_id` is
         the one it was told to use (`prescribed`) or, when it reads no contract, the default."""
         if not submission.act_as:
-            raise errors.MISSING_FIELD("act_as", context={"field_name": "act_as"})
+            raise errors.missing_field("act_as")
         readers = frozenset(submission.act_as) | frozenset(submission.read_as)
         view = LedgerView(self.registry, source, readers, submission.disclosed)
         builder = TransactionBuilder(view, self.ids, ledger_time, synchronizer_id)

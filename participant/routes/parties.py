@@ -54,12 +54,9 @@ async def list_parties(request: Request):
 async def get_parties(request: Request):
     ctx = context(request)
     wanted = [request.path_params["party"], *request.query_params.getlist("parties")]
-    for p in wanted:
-        if not ids.is_party_id_string(p):
-            raise errors.INVALID_ARGUMENT(f"Invalid party: {p!r}")
+    ids.require_party_ids(wanted)
     c = await claims(request)
-    if not (c.admin or c.idp_admin):
-        c.require_read(wanted)
+    c.require_read_unless_admin(wanted)
     found = [row for p in dict.fromkeys(wanted) if (row := await ctx.store.party(p)) is not None]
     return json({"partyDetails": [wire_party(p) for p in found]})
 

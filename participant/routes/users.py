@@ -36,10 +36,10 @@ def rights_of(wire_rights) -> list[tuple[str, str | None]]:
     for r in wire_rights:
         kind = r.kind.tag
         if kind == "Empty":
-            raise errors.MISSING_FIELD("kind", context={"field_name": "kind"})
+            raise errors.missing_field("kind")
         party = r.kind.value.value.party if kind in _PARTY_KINDS else None
-        if kind in _PARTY_KINDS and not ids.is_party_id_string(party):
-            raise errors.INVALID_ARGUMENT(f"Invalid party in right {kind}: {party!r}")
+        if kind in _PARTY_KINDS:
+            ids.require_party_ids([party], f"right {kind}")
         out.append((kind, party))
     return out
 
@@ -62,7 +62,7 @@ async def create_user(request: Request):
     req = await decode(request, CreateUserRequest)
     (await claims(request)).require_admin()
     if req.user is None:
-        raise errors.MISSING_FIELD("user", context={"field_name": "user"})
+        raise errors.missing_field("user")
     u = req.user
     ids.require_user_id(u.id, "user.id")
     if u.primary_party and not ids.is_party_id_string(u.primary_party):

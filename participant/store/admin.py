@@ -7,12 +7,10 @@ import orjson
 from participant import errors
 from participant.store import sql
 from participant.store.batch import Batch
-from participant.store.rows import UserRow
+from participant.store.rows import Right, UserRow
 from participant.store.store import Store
 
 ADMIN_USER = "participant_admin"
-
-Right = tuple[str, str | None]
 
 
 async def _exists(batch: Batch, statement: str, key: str) -> bool:

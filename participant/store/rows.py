@@ -19,6 +19,10 @@ from participant.engine.ledger import (
 )
 from participant.timestamps import format_timestamp, parse_timestamp
 
+# A user's right as stored and as the user management API names it: (kind, party), the party None for the kinds
+# that carry none (ParticipantAdmin, CanReadAsAnyParty, ...).
+Right = tuple[str, str | None]
+
 CONTRACT_COLUMNS = (
     "seq, contract_id, template_id, package_name, argument, signatories, observers, contract_key, key_hash, "
     "created_at, synchronizer_id, reassignment_counter, workflow_id, create_offset, create_node_id, "
@@ -215,7 +219,7 @@ class UserRow:
     resource_version: int
     identity_provider_id: str
     primary_party_authentication: bool
-    rights: tuple[tuple[str, str | None], ...]
+    rights: tuple[Right, ...]
 
 
 @dataclass(frozen=True)
