@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from participant import errors
 from participant.blob import decode_blob, encode_blob
-from participant.engine.ledger import Contract
 from participant.store.store import Store
+from participant.transactions import Contract
 
 
 def _invalid(reason: str) -> errors.LedgerError:

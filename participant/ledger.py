@@ -13,9 +13,9 @@ import orjson
 
 from participant import errors
 from participant.engine import reassignment
+from participant.engine.commands import Submission
 from participant.engine.ids import IdGenerator
 from participant.engine.interpreter import Engine
-from participant.engine.ledger import Submission
 from participant.engine.reassignment import ReassignmentCommand
 from participant.identity import Identity
 from participant.store.batch import Batch
@@ -120,7 +120,7 @@ class Ledger:
                 ledger_time = max(ledger_time, meta.min_ledger_time_abs)
             if meta.min_ledger_time_rel is not None:
                 ledger_time = max(ledger_time, record_time + meta.min_ledger_time_rel)
-            tx = await self.engine.submit(submission, batch, ledger_time=ledger_time,
+            tx = await self.engine.interpret(submission, batch, ledger_time=ledger_time,
                                           synchronizer_id=synchronizer.id, prescribed=bool(meta.synchronizer_id))
             update = UpdateRow(
                 offset=batch.ledger_end + 1, update_id=self.ids.update_id(), kind="transaction",

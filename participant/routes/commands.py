@@ -10,12 +10,13 @@ from starlette.routing import Route
 from participant import errors, offsets, shaping
 from participant.api import CompletionStreamRequest, JsCommands, JsSubmitAndWaitForTransactionRequest
 from participant.auth import Claims
+from participant.context import Context
 from participant.disclosure import disclosed_contracts
+from participant.engine import commands as internal
 from participant.engine import ids
-from participant.engine import ledger as internal
 from participant.filters import ACS_DELTA, EventFilter, TransactionView, authorized_transaction_view
 from participant.ledger import CommandMeta, Deduplication
-from participant.routes._http import Context, claims, context, decode, json, list_limit
+from participant.routes.common import claims, context, decode, json, list_limit
 from participant.timestamps import format_timestamp, parse_timestamp
 
 

@@ -9,7 +9,7 @@ from participant import errors
 from participant.api import GetContractRequest, GetEventsByContractIdRequest
 from participant.engine import ids
 from participant.filters import authorize, qualified_name, resolve_event_format
-from participant.routes._http import claims, context, decode, json
+from participant.routes.common import claims, context, decode, json
 from participant.shaping import archived_event, created_event_of_row
 
 

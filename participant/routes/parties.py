@@ -10,7 +10,7 @@ from starlette.routing import Route
 from participant import errors
 from participant.api import AllocatePartyRequest
 from participant.engine import ids
-from participant.routes._http import claims, context, decode, json, next_page_token, page_request
+from participant.routes.common import claims, context, decode, json, next_page_token, page_request
 from participant.store import admin
 from participant.store.rows import PartyRow
 

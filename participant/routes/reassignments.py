@@ -17,8 +17,8 @@ from participant.auth import Claims
 from participant.engine import ids, reassignment
 from participant.filters import authorize, resolve_event_format
 from participant.ledger import ReassignmentMeta, ReassignmentOutcome
-from participant.routes._http import claims, context, decode, json
 from participant.routes.commands import trace_context_of
+from participant.routes.common import claims, context, decode, json
 
 _SYNCHRONIZER_ID = re.compile(r"[A-Za-z0-9_\-]+::" + ids.HASH_PREFIX + r"[0-9a-f]{64}")
 

@@ -14,7 +14,7 @@ from participant import acs, errors
 from participant.api import GetActiveContractsPageRequest, GetActiveContractsRequest
 from participant.auth.authenticator import WS_AUTH_SUBPROTOCOL
 from participant.filters import authorize, resolve_event_format
-from participant.routes._http import claims, context, decode, decode_bytes, json, list_limit
+from participant.routes.common import claims, context, decode, decode_bytes, json, list_limit
 
 log = logging.getLogger(__name__)
 

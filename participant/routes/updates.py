@@ -14,6 +14,7 @@ from participant.api import (
     GetUpdatesRequest,
 )
 from participant.auth import Claims
+from participant.context import Context
 from participant.engine import ids
 from participant.filters import (
     TransactionView,
@@ -23,7 +24,7 @@ from participant.filters import (
     transaction_format_or_parties,
     update_format_or_legacy,
 )
-from participant.routes._http import Context, claims, context, decode, json, list_limit
+from participant.routes.common import claims, context, decode, json, list_limit
 
 STORE_PAGE = 500
 

@@ -11,10 +11,16 @@ from typing import Any
 
 import aiosqlite
 
-from participant.engine.ledger import Contract, CreateNode, ReassignmentData, Transaction, UnassignedContract
-from participant.engine.reassignment import Reassignment
 from participant.store import sql
 from participant.store.rows import ARCHIVE_COLUMNS, ContractRow, UpdateRow, contract_params
+from participant.transactions import (
+    Contract,
+    CreateNode,
+    Reassignment,
+    ReassignmentData,
+    Transaction,
+    UnassignedContract,
+)
 
 
 @dataclass

@@ -8,7 +8,8 @@ from typing import NamedTuple
 
 import orjson
 
-from participant.engine.ledger import (
+from participant.timestamps import format_timestamp, parse_timestamp
+from participant.transactions import (
     AssignNode,
     Contract,
     CreateNode,
@@ -17,7 +18,6 @@ from participant.engine.ledger import (
     Node,
     UnassignNode,
 )
-from participant.timestamps import format_timestamp, parse_timestamp
 
 # A user's right as stored and as the user management API names it: (kind, party), the party None for the kinds
 # that carry none (ParticipantAdmin, CanReadAsAnyParty, ...).

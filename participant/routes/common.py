@@ -1,4 +1,5 @@
-"""What every route shares: its context, decoding bodies as Canton does, authorization, and JSON answers."""
+"""What every route shares: the participant's context, decoding bodies as Canton does, the caller's claims,
+list limits and pages, and JSON answers (the server renders errors with `error_response` too)."""
 
 from __future__ import annotations
 
@@ -12,25 +13,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from participant import errors
-from participant.auth import Authenticator, Claims
-from participant.engine.registry import PackageRegistry
+from participant.auth import Claims
+from participant.context import Context
 from participant.errors import BadRequestBody, LedgerError
-from participant.identity import Identity
-from participant.ledger import Ledger
-from participant.settings import Settings
-from participant.store.store import Store
 
 M = TypeVar("M", bound=pydantic.BaseModel)
-
-
-@dataclass
-class Context:
-    settings: Settings
-    store: Store
-    ledger: Ledger
-    registry: PackageRegistry
-    identity: Identity
-    authenticator: Authenticator
 
 
 def context(request: Request) -> Context:
