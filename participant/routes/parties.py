@@ -10,7 +10,15 @@ from starlette.routing import Route
 from participant import errors
 from participant.api import AllocatePartyRequest
 from participant.engine import ids
-from participant.routes.common import claims, context, decode, json, next_page_token, page_request
+from participant.routes.common import (
+    admin_errors,
+    claims,
+    context,
+    decode,
+    json,
+    next_page_token,
+    page_request,
+)
 from participant.store import admin
 from participant.store.rows import PartyRow
 
@@ -38,7 +46,8 @@ async def allocate_party(request: Request):
     hint = req.party_id_hint or f"party-{uuid.uuid4()}"
     party = ctx.identity.party(hint)
     annotations = dict(req.local_metadata.annotations) if req.local_metadata else {}
-    await admin.allocate_party(ctx.store, party, annotations, req.identity_provider_id, req.user_id)
+    with admin_errors():
+        await admin.allocate_party(ctx.store, party, annotations, req.identity_provider_id, req.user_id)
     return json({"partyDetails": wire_party(PartyRow(party, annotations, 0, req.identity_provider_id))})
 
 
