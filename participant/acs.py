@@ -31,13 +31,10 @@ def event_filter_of_request(req, registry) -> tuple[EventFilter, object]:
 
 async def check_offset(store: Store, offset: int) -> None:
     """Canton's bounds for a snapshot offset: not negative, not after the ledger end, not before pruning."""
-    offsets.require_non_negative(offset, "active_at_offset")
-    offsets.require_not_after_end("active_at_offset", offset, store.ledger_end)
-    pruned = await store.pruned_offset()
-    if 0 < offset < pruned:
-        raise errors.PARTICIPANT_PRUNED_DATA_ACCESSED(
-            f"Active contracts request at offset {offset} precedes pruned offset {pruned}",
-            context={"earliest_offset": str(pruned)})
+    offsets.require_start(offset, "active_at_offset", "active_at_offset", store.ledger_end)
+    if offset > 0:  # the empty snapshot at the ledger begin is never pruned
+        offsets.require_not_pruned(offset, await store.pruned_offset(),
+                                   f"Active contracts request at offset {offset}")
 
 
 def format_checksum(participant_id: str, offset_as_sent: object, event_format) -> str:

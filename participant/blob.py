@@ -8,8 +8,8 @@ import binascii
 
 import orjson
 
-from participant.engine.ledger import Contract
 from participant.timestamps import format_timestamp, parse_timestamp
+from participant.transactions import Contract
 
 VERSION = 1
 

@@ -14,10 +14,10 @@ import secrets
 from collections.abc import Callable
 from decimal import Decimal
 
-from participant.engine.ledger import CreateCommand, ExerciseCommand, Submission
+from participant.context import Context
+from participant.engine.commands import CreateCommand, ExerciseCommand, Submission
 from participant.engine.reassignment import Assign, Unassign
 from participant.ledger import CommandMeta, ReassignmentMeta
-from participant.routes._http import Context
 from participant.store import admin
 from participant.store.rows import UserRow
 

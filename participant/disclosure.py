@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from participant import errors
 from participant.blob import decode_blob, encode_blob
-from participant.engine.ledger import Contract
 from participant.store.store import Store
+from participant.transactions import Contract
 
 
 def _invalid(reason: str) -> errors.LedgerError:
@@ -19,7 +19,7 @@ async def disclosed_contracts(store: Store, wire: list) -> tuple[Contract, ...]:
     contracts = []
     for d in wire:
         if not d.created_event_blob:
-            raise errors.MISSING_FIELD("created_event_blob", context={"field_name": "created_event_blob"})
+            raise errors.missing_field("created_event_blob")
         try:
             contract = decode_blob(d.created_event_blob)
         except ValueError:

@@ -285,6 +285,11 @@ class LedgerError(Exception):
         }
 
 
+def missing_field(field_name: str) -> LedgerError:
+    """Canton's MISSING_FIELD for a mandatory field left out, with the field named in its context."""
+    return MISSING_FIELD(field_name, context={"field_name": field_name})
+
+
 class BadRequestBody(Exception):
     """A body (or query parameter) that does not decode: Canton answers 400 text/plain `Invalid value for: ...`."""
 

@@ -78,9 +78,7 @@ class EventFilter:
 
 def authorize(claims, event_filter: EventFilter) -> None:
     """Reading through a filter needs read rights on each of its parties, and on any party for a filter of all."""
-    claims.require_read(event_filter.read_parties())
-    if event_filter.any_party is not None:
-        claims.require_read_any_party()
+    claims.require_read_of(event_filter.read_parties(), any_party=event_filter.any_party is not None)
 
 
 @dataclass(frozen=True)
@@ -107,33 +105,35 @@ class UpdateView:
         if self.reassignments is not None:
             authorize(claims, self.reassignments)
         if self.topology_parties is not None:
-            if self.topology_parties:
-                claims.require_read(self.topology_parties)
-            else:
-                claims.require_read_any_party()
+            claims.require_read_of(self.topology_parties, any_party=not self.topology_parties)
 
 
 def resolve_transaction_format(transaction_format: TransactionFormat, registry) -> TransactionView:
     if transaction_format.event_format is None:
-        raise errors.MISSING_FIELD("event_format", context={"field_name": "event_format"})
+        raise errors.missing_field("event_format")
     if transaction_format.transaction_shape == "TRANSACTION_SHAPE_UNSPECIFIED":
-        raise errors.MISSING_FIELD("transaction_shape", context={"field_name": "transaction_shape"})
+        raise errors.missing_field("transaction_shape")
     return TransactionView(transaction_format.transaction_shape,
                            resolve_event_format(transaction_format.event_format, registry))
 
 
+def authorized_transaction_view(transaction_format: TransactionFormat, registry, claims) -> TransactionView:
+    """The view of a `TransactionFormat`, once the caller's read rights cover it."""
+    view = resolve_transaction_format(transaction_format, registry)
+    authorize(claims, view.filter)
+    return view
+
+
 def resolve_update_format(update_format: UpdateFormat | None, registry) -> UpdateView:
     if update_format is None:
-        raise errors.MISSING_FIELD("update_format", context={"field_name": "update_format"})
+        raise errors.missing_field("update_format")
     transactions = update_format.include_transactions
     reassignments = update_format.include_reassignments
     topology = update_format.include_topology_events
     authorizations = None if topology is None else topology.include_participant_authorization_events
     topology_parties = None
     if authorizations is not None:
-        for party in authorizations.parties:
-            if not ids.is_party_id_string(party):
-                raise errors.INVALID_ARGUMENT(f"Invalid party: {party!r}")
+        ids.require_party_ids(authorizations.parties)
         topology_parties = tuple(authorizations.parties)
     return UpdateView(
         None if transactions is None else resolve_transaction_format(transactions, registry),
@@ -197,8 +197,7 @@ def resolve_event_format(event_format, registry) -> EventFilter:
         raise errors.INVALID_ARGUMENT("filtersByParty and filtersForAnyParty cannot be empty simultaneously")
     by_party = {}
     for party, filters in by_party_wire.items():
-        if not ids.is_party_id_string(party):
-            raise errors.INVALID_ARGUMENT(f"Invalid party: {party!r}")
+        ids.require_party_ids([party])
         by_party[party] = _party_filter(filters, registry)
     any_party = None if any_wire is None else _party_filter(any_wire, registry)
     return EventFilter(by_party, any_party, bool(event_format.verbose))
@@ -220,14 +219,14 @@ def _party_filter(filters, registry) -> PartyFilter:
         elif identifier.tag == "TemplateFilter":
             seen_non_empty = True
             if not payload.template_id:
-                raise errors.MISSING_FIELD("templateId", context={"field_name": "templateId"})
+                raise errors.missing_field("templateId")
             registry.resolve_filter(payload.template_id)
             package_ref, module, entity = registry.parse(payload.template_id)
             key = (package_ref[1:], f"{module}:{entity}")
             result.templates[key] = result.templates.get(key, False) or bool(payload.include_created_event_blob)
         elif identifier.tag == "InterfaceFilter":
             if not payload.interface_id:
-                raise errors.MISSING_FIELD("interfaceId", context={"field_name": "interfaceId"})
+                raise errors.missing_field("interfaceId")
             # No bundled package defines interfaces yet, so every interface name is unknown.
             registry.parse(payload.interface_id)
             raise errors.NO_INTERFACE_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME(

@@ -13,15 +13,16 @@ import orjson
 
 from participant import errors
 from participant.engine import reassignment
+from participant.engine.commands import Submission
 from participant.engine.ids import IdGenerator
 from participant.engine.interpreter import Engine
-from participant.engine.ledger import Submission
 from participant.engine.reassignment import ReassignmentCommand
 from participant.identity import Identity
 from participant.store.batch import Batch
-from participant.store.rows import UpdateRow
+from participant.store.rows import CompletionRow, UpdateRow
 from participant.store.store import Store
-from participant.timestamps import format_timestamp, now, parse_timestamp
+from participant.store.writer import SubmitJob
+from participant.timestamps import now, parse_timestamp
 
 
 @dataclass(frozen=True)
@@ -120,7 +121,7 @@ class Ledger:
                 ledger_time = max(ledger_time, meta.min_ledger_time_abs)
             if meta.min_ledger_time_rel is not None:
                 ledger_time = max(ledger_time, record_time + meta.min_ledger_time_rel)
-            tx = await self.engine.submit(submission, batch, ledger_time=ledger_time,
+            tx = await self.engine.interpret(submission, batch, ledger_time=ledger_time,
                                           synchronizer_id=synchronizer.id, prescribed=bool(meta.synchronizer_id))
             update = UpdateRow(
                 offset=batch.ledger_end + 1, update_id=self.ids.update_id(), kind="transaction",
@@ -129,16 +130,12 @@ class Ledger:
                 effective_at=ledger_time, synchronizer_id=tx.synchronizer_id, trace_context=meta.trace_context,
                 nodes=tx.nodes,
             )
-            completion = (
-                update.offset, meta.user_id, meta.command_id, key, orjson.dumps(list(submission.act_as)).decode(),
-                submission_id, update.update_id, format_timestamp(record_time), tx.synchronizer_id,
-                orjson.dumps(dedup.wire(self.max_deduplication)).decode(), None,
-            )
-            batch.stage_transaction(update, tx, key, completion)
+            batch.stage_transaction(update, tx, CompletionRow(
+                update.offset, meta.user_id, meta.command_id, submission.act_as, submission_id, update.update_id,
+                record_time, tx.synchronizer_id, dedup.wire(self.max_deduplication), None, key))
             return update
 
-        job.change_key = key  # type: ignore[attr-defined]  # lets the writer read it with the batch's others
-        return await self.store.write(job)
+        return await self.store.write(SubmitJob(key, job))
 
     async def reassign(self, commands: list[ReassignmentCommand], meta: ReassignmentMeta) -> ReassignmentOutcome:
         """Validate a reassignment against the committed ledger (a failure there is answered at once and changes
@@ -174,20 +171,17 @@ class Ledger:
                 effective_at=record_time, synchronizer_id=result.synchronizer_id,
                 trace_context=meta.trace_context, nodes=list(result.nodes),
             )
-            batch.stage_reassignment(update, result, key, self._completion(
+            batch.stage_reassignment(update, result, self._completion(
                 update.offset, meta, key, submission_id, update.update_id, record_time, result.synchronizer_id,
                 None))
             return ReassignmentOutcome(update.offset, update, None)
 
-        job.change_key = key  # type: ignore[attr-defined]
-        return await self.store.write(job)
+        return await self.store.write(SubmitJob(key, job))
 
     def _completion(self, offset: int, meta: ReassignmentMeta, key: str, submission_id: str, update_id: str,
-                    record_time: datetime, synchronizer_id: str, status: dict | None) -> tuple:
-        return (offset, meta.user_id, meta.command_id, key, orjson.dumps([meta.submitter]).decode(), submission_id,
-                update_id, format_timestamp(record_time), synchronizer_id,
-                orjson.dumps(Deduplication().wire(self.max_deduplication)).decode(),
-                None if status is None else orjson.dumps(status).decode())
+                    record_time: datetime, synchronizer_id: str, status: dict | None) -> CompletionRow:
+        return CompletionRow(offset, meta.user_id, meta.command_id, (meta.submitter,), submission_id, update_id,
+                             record_time, synchronizer_id, Deduplication().wire(self.max_deduplication), status, key)
 
     async def _check_duplicate(self, batch: Batch, key: str, dedup: Deduplication, at: datetime) -> None:
         latest = await batch.latest_completion(key)

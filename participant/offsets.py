@@ -30,3 +30,18 @@ def require_not_after_end(kind: str, offset: int, ledger_end: int) -> int:
     if offset > ledger_end:
         raise errors.OFFSET_AFTER_LEDGER_END(f"{kind} offset ({offset}) is after ledger end ({ledger_end})")
     return offset
+
+
+def require_start(offset: int, field_name: str, kind: str, ledger_end: int) -> int:
+    """A point to read from or at (a begin, a snapshot offset): not negative, not after the ledger end."""
+    require_non_negative(offset, field_name)
+    return require_not_after_end(kind, offset, ledger_end)
+
+
+def require_not_pruned(offset: int, pruned: int, request: str) -> int:
+    """History before the pruned offset is gone. `request` opens the cause as Canton words it for the service,
+    e.g. "Command completions request from 3"."""
+    if offset < pruned:
+        raise errors.PARTICIPANT_PRUNED_DATA_ACCESSED(f"{request} precedes pruned offset {pruned}",
+                                                      context={"earliest_offset": str(pruned)})
+    return offset

@@ -20,12 +20,13 @@ from starlette.responses import PlainTextResponse, Response
 
 from participant import errors
 from participant.auth import Authenticator, TokenVerifier, UserRecord
+from participant.context import Context
 from participant.engine.interpreter import Engine
 from participant.engine.registry import PackageRegistry
 from participant.identity import load_identity
 from participant.ledger import Ledger
 from participant.routes import all_routes
-from participant.routes._http import BodyTooLarge, Context, error_response
+from participant.routes.common import BodyTooLarge, error_response
 from participant.settings import Settings
 from participant.store.admin import ensure_admin_user
 from participant.store.store import Store

@@ -20,9 +20,4 @@ class Settings:
     max_list_elements: int = 200
     max_body_bytes: int = 4 * 1024 * 1024
     synchronizer_aliases: tuple[str, ...] = ("global", "private")
-    max_deduplication_seconds: int = 7 * 24 * 3600
     log_requests: bool = True
-
-    @property
-    def auth_configured(self) -> bool:
-        return bool(self.hs256_secret or self.public_key or self.jwks)

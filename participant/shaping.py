@@ -9,10 +9,10 @@ from __future__ import annotations
 import orjson
 
 from participant.blob import encode_blob
-from participant.engine.ledger import AssignNode, Contract, CreateNode, ExerciseNode, FetchNode, UnassignNode
 from participant.filters import ACS_DELTA, EventFilter, TransactionView, qualified_name
 from participant.store.rows import ContractRow, UpdateRow
 from participant.timestamps import format_timestamp, parse_timestamp
+from participant.transactions import AssignNode, Contract, CreateNode, ExerciseNode, FetchNode, UnassignNode
 
 
 def _created(*, offset: int, node_id: int, contract_id: str, template_id: str, argument, key, key_hash: str | None,

@@ -9,14 +9,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from participant import errors
+from participant.store.rows import Right
 
 # The right kinds as the user management API names them, split by whether they carry a party.
 PARTY_RIGHTS = frozenset({"CanActAs", "CanReadAs", "CanExecuteAs"})
 GLOBAL_RIGHTS = frozenset(
     {"ParticipantAdmin", "IdentityProviderAdmin", "CanReadAsAnyParty", "CanExecuteAsAnyParty"}
 )
-
-Right = tuple[str, str | None]
 
 
 @dataclass(frozen=True)
@@ -118,6 +117,18 @@ class Claims:
     def require_read_any_party(self) -> None:
         if not self._reads_any():
             raise errors.PERMISSION_DENIED(f"{self._who()} may not read as any party")
+
+    def require_read_of(self, parties: Iterable[str], any_party: bool = False) -> None:
+        """Reading the data of `parties`, and of every party with `any_party`: the read claims of a filter
+        (Canton's `readAs` per party, `readAsAnyParty` for a filter of all parties)."""
+        self.require_read(parties)
+        if any_party:
+            self.require_read_any_party()
+
+    def require_read_unless_admin(self, parties: Iterable[str]) -> None:
+        """Reading about parties (their details, their synchronizers): admins may, others need read rights."""
+        if not (self.admin or self.idp_admin):
+            self.require_read(parties)
 
     def require_self_or_admin(self, user_id: str) -> None:
         """Reading one's own user and rights is always allowed; anyone else's needs an admin right."""

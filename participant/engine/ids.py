@@ -12,6 +12,7 @@ import json
 import random
 import re
 import secrets
+from collections.abc import Iterable
 
 from participant import errors
 
@@ -88,6 +89,14 @@ def require(valid: bool, field_name: str, message: str) -> None:
 def require_party(party: object, field_name: str = "party") -> str:
     require(is_party_id_string(party), field_name, f"non expected character in Daml-LF Party {party!r}")
     return str(party)
+
+
+def require_party_ids(parties: Iterable[object], where: str = "") -> None:
+    """The parties a request names (filters, actAs, rights): INVALID_ARGUMENT for the first that is not a
+    PartyIdString, naming the field it came from when `where` is given."""
+    for party in parties:
+        if not is_party_id_string(party):
+            raise errors.INVALID_ARGUMENT(f"Invalid party{f' in {where}' if where else ''}: {party!r}")
 
 
 def require_contract_id(contract_id: object, field_name: str = "contract_id") -> str:

@@ -8,16 +8,13 @@ from datetime import datetime
 
 from participant import errors
 from participant.engine import ids
-from participant.engine.ledger import (
+from participant.engine.commands import (
     Command,
-    ContractSource,
     CreateAndExerciseCommand,
     CreateCommand,
-    CreateNode,
     ExerciseByKeyCommand,
     ExerciseCommand,
     Submission,
-    Transaction,
 )
 from participant.engine.ledger_view import LedgerView
 from participant.engine.registry import PackageRegistry
@@ -29,6 +26,7 @@ from participant.engine.update import (
     Update,
     unhandled_exception,
 )
+from participant.transactions import ContractSource, CreateNode, Transaction
 
 
 class Engine:
@@ -36,12 +34,12 @@ class Engine:
         self.registry = registry
         self.ids = id_generator or ids.IdGenerator()
 
-    async def submit(self, submission: Submission, source: ContractSource, *, ledger_time: datetime,
+    async def interpret(self, submission: Submission, source: ContractSource, *, ledger_time: datetime,
                      synchronizer_id: str, prescribed: bool = False) -> Transaction:
         """Interpret the submission. It runs on the synchronizer its input contracts live on; `synchronizer_id` is
         the one it was told to use (`prescribed`) or, when it reads no contract, the default."""
         if not submission.act_as:
-            raise errors.MISSING_FIELD("act_as", context={"field_name": "act_as"})
+            raise errors.missing_field("act_as")
         readers = frozenset(submission.act_as) | frozenset(submission.read_as)
         view = LedgerView(self.registry, source, readers, submission.disclosed)
         builder = TransactionBuilder(view, self.ids, ledger_time, synchronizer_id)

@@ -7,9 +7,9 @@ Nothing here writes to the source: the caller commits the finished `Transaction`
 from __future__ import annotations
 
 from participant import errors
-from participant.engine.ledger import Contract, ContractSource
 from participant.engine.registry import PackageRegistry
 from participant.engine.templates import Template
+from participant.transactions import Contract, ContractSource
 
 
 class LedgerView:

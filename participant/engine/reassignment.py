@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from participant import errors
 from participant.engine import ids
-from participant.engine.ledger import AssignNode, Contract, ReassignmentSource, UnassignNode
+from participant.transactions import AssignNode, Reassignment, ReassignmentSource, UnassignNode
 
 REASSIGNMENT_ID = re.compile(r"00(?:[0-9a-fA-F]{2})+")
 
@@ -33,30 +33,6 @@ class Assign:
 
 
 ReassignmentCommand = Unassign | Assign
-
-
-@dataclass
-class Reassignment:
-    """An interpreted reassignment: one update, with one node per contract."""
-
-    kind: str  # "unassign" | "assign"
-    reassignment_id: str
-    source: str
-    target: str
-    submitter: str
-    nodes: list[UnassignNode] | list[AssignNode]
-
-    @property
-    def synchronizer_id(self) -> str:
-        """Where it is recorded: the source for an unassignment, the target for an assignment."""
-        return self.source if self.kind == "unassign" else self.target
-
-    def contracts_after(self) -> list[Contract]:
-        """Each contract as the reassignment leaves it."""
-        if self.kind == "assign":
-            return [n.contract for n in self.nodes]
-        return [replace(n.contract, in_flight=self.reassignment_id, reassignment_counter=n.counter)
-                for n in self.nodes]
 
 
 def is_reassignment_id(text: str) -> bool:

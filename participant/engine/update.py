@@ -14,11 +14,11 @@ from typing import Any, NoReturn, TypeVar
 
 from participant import errors
 from participant.engine import ids
-from participant.engine.ledger import Contract, CreateNode, ExerciseNode, FetchNode, Node
 from participant.engine.ledger_view import LedgerView
 from participant.engine.records import Record
 from participant.engine.templates import ChoiceDef, Template
 from participant.engine.values import DamlType
+from participant.transactions import Contract, CreateNode, ExerciseNode, FetchNode, Node
 
 T = TypeVar("T", bound=Template)
 

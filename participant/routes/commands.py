@@ -10,12 +10,13 @@ from starlette.routing import Route
 from participant import errors, offsets, shaping
 from participant.api import CompletionStreamRequest, JsCommands, JsSubmitAndWaitForTransactionRequest
 from participant.auth import Claims
+from participant.context import Context
 from participant.disclosure import disclosed_contracts
+from participant.engine import commands as internal
 from participant.engine import ids
-from participant.engine import ledger as internal
-from participant.filters import ACS_DELTA, EventFilter, TransactionView, authorize, resolve_transaction_format
+from participant.filters import ACS_DELTA, EventFilter, TransactionView, authorized_transaction_view
 from participant.ledger import CommandMeta, Deduplication
-from participant.routes._http import Context, claims, context, decode, json, list_limit
+from participant.routes.common import claims, context, decode, json, list_limit
 from participant.timestamps import format_timestamp, parse_timestamp
 
 
@@ -30,22 +31,20 @@ def _command(wire) -> internal.Command:
             return internal.ExerciseByKeyCommand(c.template_id, c.contract_key, c.choice, c.choice_argument)
         case "CreateAndExerciseCommand":
             return internal.CreateAndExerciseCommand(c.template_id, c.create_arguments, c.choice, c.choice_argument)
-    raise errors.MISSING_FIELD("command", context={"field_name": "command"})
+    raise errors.missing_field("command")
 
 
 def _ledger_string(value: str, field_name: str, required: bool) -> str:
     if not value:
         if required:
-            raise errors.MISSING_FIELD(field_name, context={"field_name": field_name})
+            raise errors.missing_field(field_name)
         return value
     ids.require(ids.is_ledger_string(value), field_name, f"Invalid LedgerString {value!r}")
     return value
 
 
 def _parties(parties: list[str], field_name: str) -> tuple[str, ...]:
-    for p in parties:
-        if not ids.is_party_id_string(p):
-            raise errors.INVALID_ARGUMENT(f"Invalid party in {field_name}: {p!r}")
+    ids.require_party_ids(parties, field_name)
     return tuple(dict.fromkeys(parties))
 
 
@@ -67,10 +66,10 @@ async def prepare(ctx: Context, cmds: JsCommands, c: Claims,
                   trace_context: dict | None) -> tuple[internal.Submission, CommandMeta]:
     """Validate and authorize a JsCommands as Canton does, in Canton's order, and turn it into a submission."""
     if not cmds.commands:
-        raise errors.MISSING_FIELD("commands", context={"field_name": "commands"})
+        raise errors.missing_field("commands")
     command_id = _ledger_string(cmds.command_id, "command_id", required=True)
     if not cmds.act_as:
-        raise errors.MISSING_FIELD("party or act_as", context={"field_name": "party or act_as"})
+        raise errors.missing_field("party or act_as")
     act_as = _parties(cmds.act_as, "act_as")
     read_as = _parties(cmds.read_as, "read_as")
     user_id = c.resolve_user_id(cmds.user_id)
@@ -130,9 +129,7 @@ def transaction_view(ctx: Context, req: JsSubmitAndWaitForTransactionRequest, c:
     if req.transaction_format is None:  # the default of the service description
         parties = [*req.commands.act_as, *req.commands.read_as]
         return TransactionView(ACS_DELTA, EventFilter.wildcard_for(parties, verbose=True))
-    view = resolve_transaction_format(req.transaction_format, ctx.registry)
-    authorize(c, view.filter)
-    return view
+    return authorized_transaction_view(req.transaction_format, ctx.registry, c)
 
 
 async def submit_and_wait_for_transaction(request: Request):
@@ -162,17 +159,13 @@ async def completions(request: Request):
     req = await decode(request, CompletionStreamRequest)
     c = await claims(request)
     if not req.parties:
-        raise errors.MISSING_FIELD("parties", context={"field_name": "parties"})
+        raise errors.missing_field("parties")
     parties = set(_parties(req.parties, "parties"))
     user_id = req.user_id if c.read_as_any_party and req.user_id else c.resolve_user_id(req.user_id)
     c.require_read(sorted(parties))
-    offsets.require_non_negative(req.begin_exclusive, "begin_exclusive")
-    offsets.require_not_after_end("Begin", req.begin_exclusive, ctx.store.ledger_end)
-    pruned = await ctx.store.pruned_offset()
-    if req.begin_exclusive < pruned:
-        raise errors.PARTICIPANT_PRUNED_DATA_ACCESSED(
-            f"Command completions request from {req.begin_exclusive} precedes pruned offset {pruned}",
-            context={"earliest_offset": str(pruned)})
+    offsets.require_start(req.begin_exclusive, "begin_exclusive", "Begin", ctx.store.ledger_end)
+    offsets.require_not_pruned(req.begin_exclusive, await ctx.store.pruned_offset(),
+                               f"Command completions request from {req.begin_exclusive}")
     take = limits.take
     out, after = [], req.begin_exclusive
     while len(out) < take:

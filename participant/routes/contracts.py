@@ -9,13 +9,13 @@ from participant import errors
 from participant.api import GetContractRequest, GetEventsByContractIdRequest
 from participant.engine import ids
 from participant.filters import authorize, qualified_name, resolve_event_format
-from participant.routes._http import claims, context, decode, json
+from participant.routes.common import claims, context, decode, json
 from participant.shaping import archived_event, created_event_of_row
 
 
 def _contract_id(contract_id: str) -> str:
     if not contract_id:
-        raise errors.MISSING_FIELD("contract_id", context={"field_name": "contract_id"})
+        raise errors.missing_field("contract_id")
     return ids.require_contract_id(contract_id, "contract_id")
 
 
@@ -23,14 +23,9 @@ async def contract_by_id(request: Request):
     ctx = context(request)
     req = await decode(request, GetContractRequest)
     contract_id = _contract_id(req.contract_id)
-    for p in req.querying_parties:
-        if not ids.is_party_id_string(p):
-            raise errors.INVALID_ARGUMENT(f"Invalid party in querying_parties: {p!r}")
+    ids.require_party_ids(req.querying_parties, "querying_parties")
     c = await claims(request)
-    if req.querying_parties:
-        c.require_read(req.querying_parties)
-    else:
-        c.require_read_any_party()
+    c.require_read_of(req.querying_parties, any_party=not req.querying_parties)
     row = await ctx.store.contract(contract_id)
     stakeholders = [] if row is None else row.stakeholders
     witnesses = sorted(set(stakeholders) & set(req.querying_parties)) if req.querying_parties else stakeholders
@@ -48,7 +43,7 @@ async def events_by_contract_id(request: Request):
     req = await decode(request, GetEventsByContractIdRequest)
     contract_id = _contract_id(req.contract_id)
     if req.event_format is None:
-        raise errors.MISSING_FIELD("event_format", context={"field_name": "event_format"})
+        raise errors.missing_field("event_format")
     event_filter = resolve_event_format(req.event_format, ctx.registry)
     authorize(await claims(request), event_filter)
     row = await ctx.store.contract(contract_id)

@@ -10,7 +10,15 @@ from starlette.routing import Route
 from participant import errors
 from participant.api import AllocatePartyRequest
 from participant.engine import ids
-from participant.routes._http import claims, context, decode, json, next_page_token, page_request
+from participant.routes.common import (
+    admin_errors,
+    claims,
+    context,
+    decode,
+    json,
+    next_page_token,
+    page_request,
+)
 from participant.store import admin
 from participant.store.rows import PartyRow
 
@@ -38,7 +46,8 @@ async def allocate_party(request: Request):
     hint = req.party_id_hint or f"party-{uuid.uuid4()}"
     party = ctx.identity.party(hint)
     annotations = dict(req.local_metadata.annotations) if req.local_metadata else {}
-    await admin.allocate_party(ctx.store, party, annotations, req.identity_provider_id, req.user_id)
+    with admin_errors():
+        await admin.allocate_party(ctx.store, party, annotations, req.identity_provider_id, req.user_id)
     return json({"partyDetails": wire_party(PartyRow(party, annotations, 0, req.identity_provider_id))})
 
 
@@ -54,12 +63,9 @@ async def list_parties(request: Request):
 async def get_parties(request: Request):
     ctx = context(request)
     wanted = [request.path_params["party"], *request.query_params.getlist("parties")]
-    for p in wanted:
-        if not ids.is_party_id_string(p):
-            raise errors.INVALID_ARGUMENT(f"Invalid party: {p!r}")
+    ids.require_party_ids(wanted)
     c = await claims(request)
-    if not (c.admin or c.idp_admin):
-        c.require_read(wanted)
+    c.require_read_unless_admin(wanted)
     found = [row for p in dict.fromkeys(wanted) if (row := await ctx.store.party(p)) is not None]
     return json({"partyDetails": [wire_party(p) for p in found]})
 

@@ -17,19 +17,15 @@ from participant.auth import Claims
 from participant.engine import ids, reassignment
 from participant.filters import authorize, resolve_event_format
 from participant.ledger import ReassignmentMeta, ReassignmentOutcome
-from participant.routes._http import claims, context, decode, json
 from participant.routes.commands import trace_context_of
+from participant.routes.common import claims, context, decode, json
 
 _SYNCHRONIZER_ID = re.compile(r"[A-Za-z0-9_\-]+::" + ids.HASH_PREFIX + r"[0-9a-f]{64}")
 
 
-def _missing(field_name: str) -> errors.LedgerError:
-    return errors.MISSING_FIELD(field_name, context={"field_name": field_name})
-
-
 def _synchronizer(value: str, field_name: str) -> str:
     if not value:
-        raise _missing(field_name)
+        raise errors.missing_field(field_name)
     ids.require(_SYNCHRONIZER_ID.fullmatch(value) is not None, field_name, f"Invalid synchronizer id {value!r}")
     return value
 
@@ -37,16 +33,16 @@ def _synchronizer(value: str, field_name: str) -> str:
 def _command(wire) -> reassignment.ReassignmentCommand:
     command = wire.command
     if command is None or command.tag == "Empty":
-        raise _missing("command")
+        raise errors.missing_field("command")
     c = command.value.value
     if command.tag == "UnassignCommand":
         if not c.contract_id:
-            raise _missing("contract_id")
+            raise errors.missing_field("contract_id")
         ids.require_contract_id(c.contract_id)
         return reassignment.Unassign(c.contract_id, _synchronizer(c.source, "source"),
                                      _synchronizer(c.target, "target"))
     if not c.reassignment_id:
-        raise _missing("reassignment_id")
+        raise errors.missing_field("reassignment_id")
     ids.require(reassignment.is_reassignment_id(c.reassignment_id), "reassignment_id", "Invalid reassignment ID")
     return reassignment.Assign(c.reassignment_id, _synchronizer(c.source, "source"), _synchronizer(c.target, "target"))
 
@@ -55,7 +51,7 @@ def _prepare(cmds: ReassignmentCommands | None, c: Claims,
              trace_context: dict | None) -> tuple[list[reassignment.ReassignmentCommand], ReassignmentMeta]:
     """Validate and authorize ReassignmentCommands as Canton does, before anything reads the ledger."""
     if cmds is None:
-        raise _missing("reassignment_commands")
+        raise errors.missing_field("reassignment_commands")
     ids.require(ids.is_ledger_string(cmds.command_id), "command_id",
                 f"Expected a valid LedgerString, got {cmds.command_id!r}")
     ids.require(ids.is_party_id_string(cmds.submitter), "submitter",

@@ -14,7 +14,7 @@ from participant import acs, errors
 from participant.api import GetActiveContractsPageRequest, GetActiveContractsRequest
 from participant.auth.authenticator import WS_AUTH_SUBPROTOCOL
 from participant.filters import authorize, resolve_event_format
-from participant.routes._http import claims, context, decode, decode_bytes, json, list_limit
+from participant.routes.common import claims, context, decode, decode_bytes, json, list_limit
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +77,7 @@ async def active_contracts_page(request: Request):
     ctx = context(request)
     req = await decode(request, GetActiveContractsPageRequest)
     if req.event_format is None:
-        raise errors.MISSING_FIELD("event_format", context={"field_name": "event_format"})
+        raise errors.missing_field("event_format")
     size = DEFAULT_PAGE_SIZE if req.max_page_size is None else req.max_page_size
     if size <= 0:
         raise errors.INVALID_ARGUMENT(f"Requested page size must be positive, but got {size}")
@@ -162,9 +162,7 @@ async def connected_synchronizers(request: Request):
     party = request.query_params.get("party")
     permission = "PARTICIPANT_PERMISSION_UNSPECIFIED"
     if party:
-        c = await claims(request)
-        if not (c.admin or c.idp_admin or c.can_read(party)):
-            raise errors.PERMISSION_DENIED(f"no right to read as {party}")
+        (await claims(request)).require_read_unless_admin([party])
         if await ctx.store.party(party) is not None:
             permission = "PARTICIPANT_PERMISSION_SUBMISSION"
     return json({"connectedSynchronizers": [

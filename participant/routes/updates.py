@@ -14,17 +14,17 @@ from participant.api import (
     GetUpdatesRequest,
 )
 from participant.auth import Claims
+from participant.context import Context
 from participant.engine import ids
 from participant.filters import (
     TransactionView,
     UpdateView,
-    authorize,
-    resolve_transaction_format,
+    authorized_transaction_view,
     resolve_update_format,
     transaction_format_or_parties,
     update_format_or_legacy,
 )
-from participant.routes._http import Context, claims, context, decode, json, list_limit
+from participant.routes.common import claims, context, decode, json, list_limit
 
 STORE_PAGE = 500
 
@@ -48,11 +48,8 @@ async def updates(request: Request):
     if req.begin_exclusive > end:
         raise errors.INVALID_ARGUMENT(
             f"begin_exclusive ({req.begin_exclusive}) is after end_inclusive ({end})")
-    pruned = await store.pruned_offset()
-    if req.begin_exclusive < pruned:
-        raise errors.PARTICIPANT_PRUNED_DATA_ACCESSED(
-            f"Transactions request from {req.begin_exclusive} to {end} precedes pruned offset {pruned}",
-            context={"earliest_offset": str(pruned)})
+    offsets.require_not_pruned(req.begin_exclusive, await store.pruned_offset(),
+                               f"Transactions request from {req.begin_exclusive} to {end}")
 
     take = limits.take
     out: list[dict] = []
@@ -89,7 +86,7 @@ def _element(update, view: UpdateView) -> dict | None:
 
 def _require_update_id(update_id: str) -> str:
     if not update_id:
-        raise errors.MISSING_FIELD("update_id", context={"field_name": "update_id"})
+        raise errors.missing_field("update_id")
     if not ids.is_update_id(update_id):
         raise errors.INVALID_ARGUMENT(f"Invalid update id {update_id!r}: expected a SHA-256 multihash in hex")
     return update_id
@@ -127,12 +124,6 @@ def _update_view(ctx: Context, c: Claims, req) -> UpdateView:
     return view
 
 
-def _transaction_view(ctx: Context, c: Claims, transaction_format) -> TransactionView:
-    view = resolve_transaction_format(transaction_format, ctx.registry)
-    authorize(c, view.filter)
-    return view
-
-
 async def update_by_offset(request: Request):
     ctx = context(request)
     req = await decode(request, GetUpdateByOffsetRequest)
@@ -155,7 +146,7 @@ async def transaction_by_offset(request: Request):
     fmt = transaction_format_or_parties(req.transaction_format, req.requesting_parties)
     c = await claims(request)
     offsets.require_positive(req.offset, "offset")
-    tx = await _find(ctx, req.offset, _transaction_view(ctx, c, fmt))
+    tx = await _find(ctx, req.offset, authorized_transaction_view(fmt, ctx.registry, c))
     return json({"transaction": tx})
 
 
@@ -165,7 +156,7 @@ async def transaction_by_id(request: Request):
     fmt = transaction_format_or_parties(req.transaction_format, req.requesting_parties)
     c = await claims(request)
     _require_update_id(req.update_id)
-    tx = await _find(ctx, req.update_id, _transaction_view(ctx, c, fmt))
+    tx = await _find(ctx, req.update_id, authorized_transaction_view(fmt, ctx.registry, c))
     return json({"transaction": tx})
 
 

@@ -8,7 +8,16 @@ from starlette.routing import Route
 from participant import errors
 from participant.api import CreateUserRequest, GrantUserRightsRequest, RevokeUserRightsRequest
 from participant.engine import ids
-from participant.routes._http import claims, context, decode, json, next_page_token, page_request
+from participant.routes.common import (
+    admin_errors,
+    claims,
+    context,
+    decode,
+    json,
+    next_page_token,
+    page_request,
+    user_not_found,
+)
 from participant.store import admin
 from participant.store.rows import UserRow
 
@@ -36,10 +45,10 @@ def rights_of(wire_rights) -> list[tuple[str, str | None]]:
     for r in wire_rights:
         kind = r.kind.tag
         if kind == "Empty":
-            raise errors.MISSING_FIELD("kind", context={"field_name": "kind"})
+            raise errors.missing_field("kind")
         party = r.kind.value.value.party if kind in _PARTY_KINDS else None
-        if kind in _PARTY_KINDS and not ids.is_party_id_string(party):
-            raise errors.INVALID_ARGUMENT(f"Invalid party in right {kind}: {party!r}")
+        if kind in _PARTY_KINDS:
+            ids.require_party_ids([party], f"right {kind}")
         out.append((kind, party))
     return out
 
@@ -53,8 +62,7 @@ def _user_id(request: Request) -> str:
 async def _existing_user(request: Request, user_id: str) -> UserRow:
     user = await context(request).store.user(user_id)
     if user is None:
-        raise errors.USER_NOT_FOUND(f'getting user failed for unknown user "{user_id}"',
-                                    resources=[("USER", user_id)])
+        raise user_not_found(user_id)
     return user
 
 
@@ -62,7 +70,7 @@ async def create_user(request: Request):
     req = await decode(request, CreateUserRequest)
     (await claims(request)).require_admin()
     if req.user is None:
-        raise errors.MISSING_FIELD("user", context={"field_name": "user"})
+        raise errors.missing_field("user")
     u = req.user
     ids.require_user_id(u.id, "user.id")
     if u.primary_party and not ids.is_party_id_string(u.primary_party):
@@ -71,7 +79,8 @@ async def create_user(request: Request):
     meta = u.metadata
     row = UserRow(u.id, u.primary_party, u.is_deactivated, dict(meta.annotations) if meta else {}, 0,
                   u.identity_provider_id, u.primary_party_authentication, ())
-    created = await admin.create_user(context(request).store, row, rights_of(req.rights))
+    with admin_errors():
+        created = await admin.create_user(context(request).store, row, rights_of(req.rights))
     return json({"user": wire_user(created)})
 
 
@@ -92,7 +101,8 @@ async def get_user(request: Request):
 async def delete_user(request: Request):
     user_id = _user_id(request)
     (await claims(request)).require_admin()
-    await admin.delete_user(context(request).store, user_id)
+    with admin_errors():
+        await admin.delete_user(context(request).store, user_id)
     return json({})
 
 
@@ -110,7 +120,8 @@ async def _change_rights(request: Request, model, change, answer_key: str):
     (await claims(request)).require_admin()
     if req.user_id and req.user_id != user_id:
         raise errors.INVALID_ARGUMENT(f"The user id in the body ({req.user_id}) differs from the path ({user_id})")
-    changed = await change(context(request).store, user_id, rights_of(req.rights))
+    with admin_errors():
+        changed = await change(context(request).store, user_id, rights_of(req.rights))
     return json({answer_key: [wire_right(k, p) for k, p in changed]})
 
 

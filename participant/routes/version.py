@@ -7,7 +7,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from participant.engine import ids
-from participant.routes._http import claims, context, json
+from participant.routes.common import claims, context, json
 
 API_VERSION = "3.5.4"
 

@@ -11,10 +11,16 @@ from typing import Any
 
 import aiosqlite
 
-from participant.engine.ledger import Contract, CreateNode, ReassignmentData, Transaction, UnassignedContract
-from participant.engine.reassignment import Reassignment
 from participant.store import sql
-from participant.store.rows import ARCHIVE_COLUMNS, ContractRow, UpdateRow, contract_params
+from participant.store.rows import ARCHIVE_COLUMNS, CompletionRow, ContractRow, UpdateRow, contract_params
+from participant.transactions import (
+    Contract,
+    CreateNode,
+    Reassignment,
+    ReassignmentData,
+    Transaction,
+    UnassignedContract,
+)
 
 
 @dataclass
@@ -127,8 +133,7 @@ class Batch:
     def write(self, statement: str, params: tuple) -> None:
         self.other.append((statement, params))
 
-    def stage_transaction(self, update: UpdateRow, tx: Transaction, change_key: str,
-                          completion: tuple) -> None:
+    def stage_transaction(self, update: UpdateRow, tx: Transaction, completion: CompletionRow) -> None:
         """Stage a transaction at the next offset, which the caller has put in `update.offset`."""
         assert update.offset == self.ledger_end + 1
         self.ledger_end = update.offset
@@ -157,11 +162,10 @@ class Batch:
                     self.keys[(created.template_id, created.key_hash)] = None
             else:
                 self.archives.append((update.offset, archive_node[cid], cid))
-        self.completions.append(completion)
-        self.change_keys[change_key] = (update.offset, update.submission_id)
+        self.completions.append(completion.params())
+        self.change_keys[completion.change_key] = (update.offset, update.submission_id)
 
-    def stage_reassignment(self, update: UpdateRow, reassignment: Reassignment, change_key: str,
-                           completion: tuple) -> None:
+    def stage_reassignment(self, update: UpdateRow, reassignment: Reassignment, completion: CompletionRow) -> None:
         """Stage a reassignment at the next offset (in `update.offset`): its events and the contracts' new state."""
         assert update.offset == self.ledger_end + 1
         self.ledger_end = update.offset
@@ -183,16 +187,16 @@ class Batch:
             self.reassignments[r.reassignment_id] = ReassignmentData(
                 r.reassignment_id, r.source, r.target, r.submitter if data is None else data.submitter,
                 tuple(UnassignedContract(n.contract.contract_id, n.counter) for n in r.nodes), completed=True)
-        self.completions.append(completion)
-        self.change_keys[change_key] = (update.offset, update.submission_id)
+        self.completions.append(completion.params())
+        self.change_keys[completion.change_key] = (update.offset, update.submission_id)
 
-    def stage_rejection(self, update: UpdateRow, completion: tuple) -> None:
+    def stage_rejection(self, update: UpdateRow, completion: CompletionRow) -> None:
         """A submission that failed after it was accepted: its failed completion takes the next offset (a
         `rejection` update, which no stream shows), and nothing else changes."""
         assert update.offset == self.ledger_end + 1
         self.ledger_end = update.offset
         self.updates.append(update.params())
-        self.completions.append(completion)
+        self.completions.append(completion.params())
 
     def commit_to(self, write_conn: sqlite3.Connection) -> None:
         """Write everything staged as one transaction (in the writer's thread)."""

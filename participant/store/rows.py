@@ -8,7 +8,8 @@ from typing import NamedTuple
 
 import orjson
 
-from participant.engine.ledger import (
+from participant.timestamps import format_timestamp, parse_timestamp
+from participant.transactions import (
     AssignNode,
     Contract,
     CreateNode,
@@ -17,7 +18,10 @@ from participant.engine.ledger import (
     Node,
     UnassignNode,
 )
-from participant.timestamps import format_timestamp, parse_timestamp
+
+# A user's right as stored and as the user management API names it: (kind, party), the party None for the kinds
+# that carry none (ParticipantAdmin, CanReadAsAnyParty, ...).
+Right = tuple[str, str | None]
 
 CONTRACT_COLUMNS = (
     "seq, contract_id, template_id, package_name, argument, signatories, observers, contract_key, key_hash, "
@@ -215,7 +219,7 @@ class UserRow:
     resource_version: int
     identity_provider_id: str
     primary_party_authentication: bool
-    rights: tuple[tuple[str, str | None], ...]
+    rights: tuple[Right, ...]
 
 
 @dataclass(frozen=True)
@@ -226,15 +230,25 @@ class PartyRow:
     identity_provider_id: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CompletionRow:
+    """A completion: read back for the completion stream, and staged by a submission's job in its group commit."""
+
     offset: int
     user_id: str
     command_id: str
     act_as: tuple[str, ...]
     submission_id: str
-    update_id: str
+    update_id: str  # "" for a failure
     record_time: datetime
     synchronizer_id: str
-    dedup_period: dict
+    dedup_period: dict  # the deduplication period as the wire carries it
     status: dict | None = None  # None for a success, else the failure's google.rpc.Status
+    change_key: str = ""  # the change it completes (set when written; reads do not need it)
+
+    def params(self) -> tuple:
+        """The row for `sql.INSERT_COMPLETION`."""
+        return (self.offset, self.user_id, self.command_id, self.change_key, orjson.dumps(list(self.act_as)).decode(),
+                self.submission_id, self.update_id, format_timestamp(self.record_time), self.synchronizer_id,
+                orjson.dumps(self.dedup_period).decode(),
+                None if self.status is None else orjson.dumps(self.status).decode())

@@ -119,7 +119,7 @@ class Store:
     # --- writes
 
     async def write(self, job: Job):
-        """Run `job(batch)` in the next group commit; its result is returned once the commit is durable."""
+        """Run the job on the batch of the next group commit; its result is returned once the commit is durable."""
         assert self._writer is not None, "store is not open"
         return await self._writer.submit(job)
 

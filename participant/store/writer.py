@@ -18,6 +18,7 @@ import queue
 import sqlite3
 import threading
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import aiosqlite
@@ -29,10 +30,20 @@ log = logging.getLogger(__name__)
 
 MAX_BATCH = 256
 
-# A job may carry a `change_key` attribute: it is then a submission, which the writer may interpret while the
-# previous batch is still being written, and whose change's latest completion it reads up front, with those of the
-# other submissions of the batch, in one query. Other jobs run only once everything before them is durable.
-Job = Callable[["Batch"], Awaitable[Any]]
+BatchJob = Callable[["Batch"], Awaitable[Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class SubmitJob:
+    """A submission's job. The writer may interpret it while the previous batch is still being written, and reads
+    the latest completion of its change (`change_key`) up front, with those of the batch's other submissions, in
+    one query. Plain jobs (users, parties) run only once everything before them is durable."""
+
+    change_key: str
+    run: BatchJob
+
+
+Job = SubmitJob | BatchJob
 
 
 class Writer:
@@ -114,7 +125,7 @@ class Writer:
         return self._open
 
     async def _interpret(self, jobs: list[tuple[Job, asyncio.Future]]) -> None:
-        change_keys = [key for job, _ in jobs if (key := getattr(job, "change_key", None)) is not None]
+        change_keys = [job.change_key for job, _ in jobs if isinstance(job, SubmitJob)]
         if len(change_keys) < len(jobs):  # other jobs run on durable state only
             await self._drain()
         batch = self._batch()
@@ -126,8 +137,9 @@ class Writer:
         for job, future in jobs:
             if future.cancelled():
                 continue
+            run = job.run if isinstance(job, SubmitJob) else job
             try:
-                batch.results.append((future, await job(batch), None))
+                batch.results.append((future, await run(batch), None))
             except Exception as e:  # the job's own failure: nothing it staged, others go on
                 batch.results.append((future, None, e))
 

@@ -8,10 +8,11 @@ from decimal import Decimal
 import pytest
 
 from participant.engine import ids
+from participant.engine.commands import CreateCommand, ExerciseCommand, Submission
 from participant.engine.interpreter import Engine
-from participant.engine.ledger import Contract, CreateCommand, ExerciseCommand, Submission, Transaction
 from participant.engine.registry import PackageRegistry
 from participant.models import iou, keyed
+from participant.transactions import Contract, Transaction
 
 NAMESPACE = ids.fingerprint("engine-tests")
 ALICE = ids.party_id("Alice", NAMESPACE)
@@ -53,7 +54,7 @@ class Harness:
     async def submit(self, *commands, act_as=(ALICE,), read_as=(), disclosed=()) -> Transaction:
         submission = Submission(commands=tuple(commands), act_as=tuple(act_as), read_as=tuple(read_as),
                                 disclosed=tuple(disclosed))
-        transaction = await self.engine.submit(submission, self.ledger, ledger_time=LEDGER_TIME,
+        transaction = await self.engine.interpret(submission, self.ledger, ledger_time=LEDGER_TIME,
                                                synchronizer_id=SYNCHRONIZER)
         self.ledger.commit(transaction)
         return transaction

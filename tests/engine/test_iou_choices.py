@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from participant import errors
-from participant.engine.ledger import CreateCommand, ExerciseNode, FetchNode
+from participant.engine.commands import CreateCommand
+from participant.transactions import ExerciseNode, FetchNode
 from tests.engine.conftest import ALICE, BOB, CHARLIE, IOU, IOU_TRANSFER, LEDGER_TIME, SYNCHRONIZER
 
 
@@ -166,7 +167,7 @@ async def test_inspect_by_explicit_disclosure(harness):
     with pytest.raises(errors.LedgerError) as caught:
         await harness.exercise(cid, "Iou_Inspect", {"viewer": CHARLIE}, act_as=[CHARLIE])
     assert caught.value.code is errors.CONTRACT_NOT_FOUND
-    from participant.engine.ledger import ExerciseCommand
+    from participant.engine.commands import ExerciseCommand
     tx = await harness.submit(ExerciseCommand(IOU, cid, "Iou_Inspect", {"viewer": CHARLIE}), act_as=[CHARLIE],
                               disclosed=[contract])
     assert tx.nodes[0].exercise_result == "999.99 USD"

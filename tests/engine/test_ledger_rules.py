@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from participant import errors
-from participant.engine.ledger import (
+from participant.engine.commands import (
     CreateAndExerciseCommand,
     CreateCommand,
     ExerciseByKeyCommand,

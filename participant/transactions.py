@@ -1,13 +1,14 @@
-"""What the engine reads from and hands back to the ledger: stored contracts, commands, and committed transactions.
+"""Contracts and the updates that change them: what the engine reads and produces and the store persists.
 
-These are plain dataclasses, not wire models: the store persists them, the engine produces them, and
-`participant.engine.shaping` turns them into the wire events of a requested format. Values inside them are already in
+These are plain dataclasses, not wire models: the engine interprets commands into them (a `Transaction`, a
+`Reassignment`), the store persists them and reads them back, and `participant.shaping` turns them into the wire
+events of a requested format. Values inside them are already in
 the JSON value encoding of the spec (the output form: Int64 and Numeric as strings, Decimal padded to scale 10).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -34,50 +35,6 @@ class Contract:
     @property
     def stakeholders(self) -> frozenset[str]:
         return frozenset(self.signatories) | frozenset(self.observers)
-
-
-# --- commands, as the routes hand them to the engine (template refs still unresolved: "pkgId:M:E" or "#name:M:E")
-
-
-@dataclass(frozen=True)
-class CreateCommand:
-    template_id: str
-    create_arguments: Json
-
-
-@dataclass(frozen=True)
-class ExerciseCommand:
-    template_id: str
-    contract_id: str
-    choice: str
-    choice_argument: Json
-
-
-@dataclass(frozen=True)
-class ExerciseByKeyCommand:
-    template_id: str
-    contract_key: Json
-    choice: str
-    choice_argument: Json
-
-
-@dataclass(frozen=True)
-class CreateAndExerciseCommand:
-    template_id: str
-    create_arguments: Json
-    choice: str
-    choice_argument: Json
-
-
-Command = CreateCommand | ExerciseCommand | ExerciseByKeyCommand | CreateAndExerciseCommand
-
-
-@dataclass(frozen=True)
-class Submission:
-    commands: tuple[Command, ...]
-    act_as: tuple[str, ...]
-    read_as: tuple[str, ...] = ()
-    disclosed: tuple[Contract, ...] = ()  # already checked against their createdEventBlob by the caller
 
 
 # --- the nodes of an interpreted transaction, in execution (pre-)order; node ids are their positions
@@ -199,3 +156,27 @@ class ReassignmentSource(ContractSource, Protocol):
 
     async def reassignment(self, reassignment_id: str) -> ReassignmentData | None:
         """The reassignment with that id, if its unassignment is known."""
+
+
+@dataclass
+class Reassignment:
+    """An interpreted reassignment: one update, with one node per contract."""
+
+    kind: str  # "unassign" | "assign"
+    reassignment_id: str
+    source: str
+    target: str
+    submitter: str
+    nodes: list[UnassignNode] | list[AssignNode]
+
+    @property
+    def synchronizer_id(self) -> str:
+        """Where it is recorded: the source for an unassignment, the target for an assignment."""
+        return self.source if self.kind == "unassign" else self.target
+
+    def contracts_after(self) -> list[Contract]:
+        """Each contract as the reassignment leaves it."""
+        if self.kind == "assign":
+            return [n.contract for n in self.nodes]
+        return [replace(n.contract, in_flight=self.reassignment_id, reassignment_counter=n.counter)
+                for n in self.nodes]

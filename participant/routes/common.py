@@ -1,8 +1,11 @@
-"""What every route shares: its context, decoding bodies as Canton does, authorization, and JSON answers."""
+"""What every route shares: the participant's context, decoding bodies as Canton does, the caller's claims,
+list limits and pages, and JSON answers (the server renders errors with `error_response` too)."""
 
 from __future__ import annotations
 
 import base64
+import contextlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -12,25 +15,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from participant import errors
-from participant.auth import Authenticator, Claims
-from participant.engine.registry import PackageRegistry
+from participant.auth import Claims
+from participant.context import Context
 from participant.errors import BadRequestBody, LedgerError
-from participant.identity import Identity
-from participant.ledger import Ledger
-from participant.settings import Settings
-from participant.store.store import Store
+from participant.store import admin
 
 M = TypeVar("M", bound=pydantic.BaseModel)
-
-
-@dataclass
-class Context:
-    settings: Settings
-    store: Store
-    ledger: Ledger
-    registry: PackageRegistry
-    identity: Identity
-    authenticator: Authenticator
 
 
 def context(request: Request) -> Context:
@@ -145,6 +135,25 @@ def page_request(request: Request, max_size: int) -> tuple[int, str]:
 def next_page_token(last_key: str | None) -> str:
     """The token of the page after the one ending at `last_key` ("" when there is none)."""
     return "" if last_key is None else base64.urlsafe_b64encode(last_key.encode()).decode()
+
+
+def user_not_found(user_id: str) -> LedgerError:
+    return errors.USER_NOT_FOUND(f'getting user failed for unknown user "{user_id}"', resources=[("USER", user_id)])
+
+
+@contextlib.contextmanager
+def admin_errors() -> Iterator[None]:
+    """Canton's answers to the user and party writes the store refuses."""
+    try:
+        yield
+    except admin.UserNotFound as e:
+        raise user_not_found(e.user_id) from None
+    except admin.UserExists as e:
+        raise errors.USER_ALREADY_EXISTS(f'creating user failed for existing user "{e.user_id}"',
+                                         resources=[("USER", e.user_id)]) from None
+    except admin.PartyExists as e:
+        raise errors.INVALID_ARGUMENT(f"Party already exists: party {e.party} is already allocated on this node",
+                                      resources=[("PARTY", e.party)]) from None
 
 
 def json(content, status: int = 200) -> Response:

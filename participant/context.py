@@ -1,0 +1,23 @@
+"""What a running participant hands its routes (and the demo seeder): settings, store, ledger, packages,
+identity and authenticator, built once by `participant.server.create_app`'s lifespan."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from participant.auth import Authenticator
+from participant.engine.registry import PackageRegistry
+from participant.identity import Identity
+from participant.ledger import Ledger
+from participant.settings import Settings
+from participant.store.store import Store
+
+
+@dataclass
+class Context:
+    settings: Settings
+    store: Store
+    ledger: Ledger
+    registry: PackageRegistry
+    identity: Identity
+    authenticator: Authenticator
