@@ -78,6 +78,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         self.contract: Row | None = None  # the contract chosen to move, as the contracts screen's cache knows it
         self.busy = False
         self.ready = False  # the synchronizers and parties to choose from are known
+        self._watching = False
         self._pending: str | None = None
 
     def compose(self) -> ComposeResult:
@@ -151,7 +152,8 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
                 self.ledger_app.show_error(e, "Cannot list the connected synchronizers")
         self._fill_choices()
         acs = self._acs()
-        if acs is not None:
+        if acs is not None and not self._watching:
+            self._watching = True  # once: a second identity must not double the refreshes
             self.watch(acs, "offset", self._acs_moved, init=False)
         self._refresh_in_flight()
 
