@@ -6,7 +6,6 @@ from __future__ import annotations
 import base64
 import contextlib
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TypeVar
 
 import orjson
@@ -18,6 +17,7 @@ from participant import errors
 from participant.auth import Claims
 from participant.context import Context
 from participant.errors import BadRequestBody, LedgerError
+from participant.services.common import ListLimit
 from participant.store import admin
 
 M = TypeVar("M", bound=pydantic.BaseModel)
@@ -88,26 +88,6 @@ def query_int(request: Request, name: str) -> int | None:
         return int(raw)
     except ValueError:
         raise BadRequestBody(f"Cannot parse integer value '{raw}'", where=f"query parameter {name}") from None
-
-
-@dataclass(frozen=True)
-class ListLimit:
-    """How many elements a list answer may hold: the node's limit (`--max-list-elements`) and the client's
-    `limit` query parameter. A client limit at or under the node's truncates silently; more than the node's
-    limit is refused with 413, as Canton does (it collects at most limit + 1 to know)."""
-
-    node: int
-    client: int | None
-
-    @property
-    def take(self) -> int:
-        """How many elements to collect at most."""
-        return self.node + 1 if self.client is None else min(self.client, self.node + 1)
-
-    def check(self, count: int) -> None:
-        if count > self.node:
-            raise errors.JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED(
-                f"The number of matching elements ({count}) is greater than the node limit ({self.node}).")
 
 
 def list_limit(request: Request) -> ListLimit:
