@@ -18,6 +18,7 @@ from participant.services import acs as service
 
 log = logging.getLogger(__name__)
 
+
 async def active_contracts(request: Request):
     ctx = context(request)
     limits = list_limit(request)
@@ -29,12 +30,14 @@ async def active_contracts(request: Request):
         return Response(answer, media_type="application/json")
     return StreamingResponse(answer, media_type="application/json")
 
+
 async def active_contracts_page(request: Request):
     ctx = context(request)
     req = await decode(request, GetActiveContractsPageRequest)
     selected = service.page_selection(ctx, req)
     c = await claims(request)
     return Response(await service.active_contracts_page(ctx, req, selected, c), media_type="application/json")
+
 
 async def active_contracts_stream(websocket: WebSocket):
     """The websocket form: one request message in, one message per entry out, then close."""
@@ -61,14 +64,17 @@ async def active_contracts_stream(websocket: WebSocket):
         await websocket.send_text(orjson.dumps(errors.INVALID_ARGUMENT(e.text).body()).decode())
     await websocket.close()
 
+
 async def ledger_end(request: Request):
     await claims(request)
     return json({"offset": context(request).store.ledger_end})
+
 
 async def latest_pruned_offsets(request: Request):
     await claims(request)
     pruned = await context(request).store.pruned_offset()
     return json({"participantPrunedUpToInclusive": pruned, "allDivulgedContractsPrunedUpToInclusive": pruned})
+
 
 async def connected_synchronizers(request: Request):
     ctx = context(request)
@@ -82,6 +88,7 @@ async def connected_synchronizers(request: Request):
         {"synchronizerAlias": s.alias, "synchronizerId": s.id, "permission": permission}
         for s in ctx.identity.synchronizers
     ]})
+
 
 routes = [
     Route("/v2/state/active-contracts", active_contracts, methods=["POST"]),

@@ -35,7 +35,6 @@ from participant.timestamps import format_timestamp, parse_timestamp
 
 # --- commands
 
-
 def _command(wire) -> internal.Command:
     c = wire.value
     match wire.tag:
