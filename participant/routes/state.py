@@ -15,6 +15,7 @@ from participant.api import GetActiveContractsPageRequest, GetActiveContractsReq
 from participant.auth.authenticator import WS_AUTH_SUBPROTOCOL
 from participant.routes.common import claims, context, decode, decode_bytes, json, list_limit
 from participant.services import acs as service
+from participant.services import state
 
 log = logging.getLogger(__name__)
 
@@ -67,27 +68,18 @@ async def active_contracts_stream(websocket: WebSocket):
 
 async def ledger_end(request: Request):
     await claims(request)
-    return json({"offset": context(request).store.ledger_end})
+    return json(state.ledger_end(context(request)))
 
 
 async def latest_pruned_offsets(request: Request):
     await claims(request)
-    pruned = await context(request).store.pruned_offset()
-    return json({"participantPrunedUpToInclusive": pruned, "allDivulgedContractsPrunedUpToInclusive": pruned})
+    return json(await state.latest_pruned_offsets(context(request)))
 
 
 async def connected_synchronizers(request: Request):
-    ctx = context(request)
     party = request.query_params.get("party")
-    permission = "PARTICIPANT_PERMISSION_UNSPECIFIED"
-    if party:
-        (await claims(request)).require_read_unless_admin([party])
-        if await ctx.store.party(party) is not None:
-            permission = "PARTICIPANT_PERMISSION_SUBMISSION"
-    return json({"connectedSynchronizers": [
-        {"synchronizerAlias": s.alias, "synchronizerId": s.id, "permission": permission}
-        for s in ctx.identity.synchronizers
-    ]})
+    c = await claims(request) if party else None  # without a party, no token is needed
+    return json(await state.connected_synchronizers(context(request), party, c))
 
 
 routes = [
