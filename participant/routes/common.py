@@ -3,10 +3,6 @@ list limits and pages, and JSON answers (the server renders errors with `error_r
 
 from __future__ import annotations
 
-import base64
-import contextlib
-from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TypeVar
 
 import orjson
@@ -14,11 +10,10 @@ import pydantic
 from starlette.requests import Request
 from starlette.responses import Response
 
-from participant import errors
 from participant.auth import Claims
 from participant.context import Context
 from participant.errors import BadRequestBody, LedgerError
-from participant.store import admin
+from participant.services.common import ListLimit, PageQuery, parse_int
 
 M = TypeVar("M", bound=pydantic.BaseModel)
 
@@ -81,33 +76,7 @@ async def claims(request: Request) -> Claims:
 
 
 def query_int(request: Request, name: str) -> int | None:
-    raw = request.query_params.get(name)
-    if raw is None:
-        return None
-    try:
-        return int(raw)
-    except ValueError:
-        raise BadRequestBody(f"Cannot parse integer value '{raw}'", where=f"query parameter {name}") from None
-
-
-@dataclass(frozen=True)
-class ListLimit:
-    """How many elements a list answer may hold: the node's limit (`--max-list-elements`) and the client's
-    `limit` query parameter. A client limit at or under the node's truncates silently; more than the node's
-    limit is refused with 413, as Canton does (it collects at most limit + 1 to know)."""
-
-    node: int
-    client: int | None
-
-    @property
-    def take(self) -> int:
-        """How many elements to collect at most."""
-        return self.node + 1 if self.client is None else min(self.client, self.node + 1)
-
-    def check(self, count: int) -> None:
-        if count > self.node:
-            raise errors.JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED(
-                f"The number of matching elements ({count}) is greater than the node limit ({self.node}).")
+    return parse_int(request.query_params.get(name), f"query parameter {name}")
 
 
 def list_limit(request: Request) -> ListLimit:
@@ -119,41 +88,9 @@ def list_limit(request: Request) -> ListLimit:
     return ListLimit(context(request).settings.max_list_elements, limit)
 
 
-def page_request(request: Request, max_size: int) -> tuple[int, str]:
-    """`pageSize` and `pageToken` of the admin listings: (page size, the key the page starts after)."""
-    size = query_int(request, "pageSize") or max_size
-    if size < 0:
-        raise errors.INVALID_ARGUMENT(f"Page size must be non-negative, got {size}")
-    token = request.query_params.get("pageToken", "")
-    try:
-        after = base64.urlsafe_b64decode(token.encode()).decode() if token else ""
-    except ValueError:
-        raise errors.INVALID_ARGUMENT(f"Invalid page token {token!r}") from None
-    return min(size, max_size), after
-
-
-def next_page_token(last_key: str | None) -> str:
-    """The token of the page after the one ending at `last_key` ("" when there is none)."""
-    return "" if last_key is None else base64.urlsafe_b64encode(last_key.encode()).decode()
-
-
-def user_not_found(user_id: str) -> LedgerError:
-    return errors.USER_NOT_FOUND(f'getting user failed for unknown user "{user_id}"', resources=[("USER", user_id)])
-
-
-@contextlib.contextmanager
-def admin_errors() -> Iterator[None]:
-    """Canton's answers to the user and party writes the store refuses."""
-    try:
-        yield
-    except admin.UserNotFound as e:
-        raise user_not_found(e.user_id) from None
-    except admin.UserExists as e:
-        raise errors.USER_ALREADY_EXISTS(f'creating user failed for existing user "{e.user_id}"',
-                                         resources=[("USER", e.user_id)]) from None
-    except admin.PartyExists as e:
-        raise errors.INVALID_ARGUMENT(f"Party already exists: party {e.party} is already allocated on this node",
-                                      resources=[("PARTY", e.party)]) from None
+def page_query(request: Request) -> PageQuery:
+    """`pageSize` and `pageToken` of the admin listings, as sent (the service checks them)."""
+    return PageQuery(request.query_params.get("pageSize"), request.query_params.get("pageToken", ""))
 
 
 def json(content, status: int = 200) -> Response:

@@ -5,67 +5,24 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.routing import Route
 
-from participant import errors
 from participant.api import GetContractRequest, GetEventsByContractIdRequest
-from participant.engine import ids
-from participant.filters import authorize, qualified_name, resolve_event_format
 from participant.routes.common import claims, context, decode, json
-from participant.shaping import archived_event, created_event_of_row
-
-
-def _contract_id(contract_id: str) -> str:
-    if not contract_id:
-        raise errors.missing_field("contract_id")
-    return ids.require_contract_id(contract_id, "contract_id")
+from participant.services import events
 
 
 async def contract_by_id(request: Request):
-    ctx = context(request)
     req = await decode(request, GetContractRequest)
-    contract_id = _contract_id(req.contract_id)
-    ids.require_party_ids(req.querying_parties, "querying_parties")
+    contract_id = events.check_contract_request(req)
     c = await claims(request)
-    c.require_read_of(req.querying_parties, any_party=not req.querying_parties)
-    row = await ctx.store.contract(contract_id)
-    stakeholders = [] if row is None else row.stakeholders
-    witnesses = sorted(set(stakeholders) & set(req.querying_parties)) if req.querying_parties else stakeholders
-    if row is None or not witnesses:
-        raise errors.CONTRACT_PAYLOAD_NOT_FOUND("Contract payload not found, or not visible.",
-                                                resources=[("CONTRACT_ID", contract_id)])
-    event = created_event_of_row(row, sorted(witnesses), with_blob=True)
-    # Fields the service says cannot be populated here carry Canton's placeholders.
-    event.update(offset=1, nodeId=0, acsDelta=False, interfaceViews=[])
-    return json({"createdEvent": event})
+    return json(await events.contract_by_id(context(request), req, contract_id, c))
 
 
 async def events_by_contract_id(request: Request):
     ctx = context(request)
     req = await decode(request, GetEventsByContractIdRequest)
-    contract_id = _contract_id(req.contract_id)
-    if req.event_format is None:
-        raise errors.missing_field("event_format")
-    event_filter = resolve_event_format(req.event_format, ctx.registry)
-    authorize(await claims(request), event_filter)
-    row = await ctx.store.contract(contract_id)
-    witnesses = [] if row is None else event_filter.witnesses(
-        row.stakeholders, row.package_name, qualified_name(row.template_id))
-    if row is None or not witnesses:
-        raise errors.CONTRACT_EVENTS_NOT_FOUND("Contract events not found, or not visible.",
-                                               resources=[("CONTRACT_ID", contract_id)])
-    blob = event_filter.blob(witnesses, row.package_name, qualified_name(row.template_id))
-    # A contract that moved was created on its first source; it is archived where it was at the end.
-    origin, _ = await ctx.store.contract_moves(contract_id)
-    created = {"createdEvent": created_event_of_row(row, witnesses, blob),
-               "synchronizerId": origin or row.synchronizer_id}
-    archived = None
-    if row.archive_offset is not None:
-        archived = {
-            "archivedEvent": archived_event(offset=row.archive_offset, node_id=row.archive_node_id,
-                                            contract_id=row.contract_id, template_id=row.template_id,
-                                            package_name=row.package_name, witnesses=witnesses),
-            "synchronizerId": row.synchronizer_id,
-        }
-    return json({"created": created, "archived": archived})
+    contract_id, event_filter = events.events_request_filter(ctx, req)
+    c = await claims(request)
+    return json(await events.events_by_contract_id(ctx, contract_id, event_filter, c))
 
 
 routes = [

@@ -1,0 +1,140 @@
+"""The active contract set as the API reads it: one snapshot use case (authorization, offset bounds, the
+continuation token) shared by the list, page and websocket forms, each then reading the entries page by page
+from `participant.acs.rendered`. Entries are the JSON texts the renderer makes; answers are assembled from them
+as text, so that no entry is parsed or dumped twice."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import orjson
+
+from participant import acs, errors
+from participant.api import GetActiveContractsPageRequest, GetActiveContractsRequest
+from participant.auth import Claims
+from participant.context import Context
+from participant.filters import EventFilter, authorize, resolve_event_format
+from participant.services.common import ListLimit
+
+DEFAULT_PAGE_SIZE = 500
+MAX_PAGE_SIZE = 10_000
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What a list or websocket read walks: the entries active at `offset` that the filter lets through, after
+    the activation number `after_seq`, each carrying a continuation token that starts with `token_prefix`."""
+
+    offset: int
+    event_filter: EventFilter
+    token_prefix: str
+    after_seq: int
+
+
+def selection(ctx: Context, req: GetActiveContractsRequest) -> tuple[EventFilter, object]:
+    """The filter of the request and the wire EventFormat in force (see `acs.event_filter_of_request`)."""
+    return acs.event_filter_of_request(req, ctx.registry)
+
+
+async def snapshot(ctx: Context, req: GetActiveContractsRequest, selected: tuple[EventFilter, object],
+                   c: Claims) -> Snapshot:
+    """The snapshot a list or websocket request reads, authorized and bounded as Canton does."""
+    event_filter, event_format = selected
+    authorize(c, event_filter)
+    await acs.check_offset(ctx.store, req.active_at_offset)
+    checksum = acs.format_checksum(ctx.identity.participant_id, req.active_at_offset, event_format)
+    after = acs.resume_after(req.stream_continuation_token, checksum)
+    return Snapshot(req.active_at_offset, event_filter, acs.token_prefix(req.active_at_offset, checksum), after)
+
+
+async def entries(ctx: Context, snap: Snapshot) -> AsyncIterator[list[str]]:
+    """The JSON texts of the snapshot's entries, a store page at a time (the websocket form sends each)."""
+    async for texts, _ in acs.rendered(ctx.store, snap.offset, snap.event_filter, token_prefix=snap.token_prefix,
+                                       after_seq=snap.after_seq):
+        yield texts
+
+
+async def active_contracts(ctx: Context, snap: Snapshot, limits: ListLimit) -> bytes | AsyncIterator[bytes]:
+    """The list form: a JSON array, either streamed (chunks of bytes, when no 413 is possible any more) or
+    collected whole (when more candidates than the node's limit exist and the filter decides)."""
+    if limits.client is not None and limits.client <= limits.node:  # no 413 possible: at most `limit` entries
+        return _list_chunks(ctx, snap, limits.client)
+    cap = limits.take
+    if await acs.count_candidates(ctx.store, snap.offset, snap.event_filter, after_seq=snap.after_seq,
+                                  cap=cap) <= limits.node:
+        return _list_chunks(ctx, snap, None)
+    # More candidates than the limit: the filter decides, so collect up to limit + 1 entries (bounded).
+    texts: list[str] = []
+    async for page, _ in acs.rendered(ctx.store, snap.offset, snap.event_filter, token_prefix=snap.token_prefix,
+                                      after_seq=snap.after_seq, page_size=min(cap, acs.STORE_PAGE)):
+        texts.extend(page)
+        limits.check(min(len(texts), cap))
+    return f"[{','.join(texts)}]".encode()
+
+
+async def _list_chunks(ctx: Context, snap: Snapshot, limit: int | None) -> AsyncIterator[bytes]:
+    """The list answer page by page from the store: a JSON array of at most `limit` entries."""
+    sent = 0
+    sep = "["
+    if limit != 0:
+        page_size = acs.STORE_PAGE if limit is None else min(limit, acs.STORE_PAGE)
+        async for texts, _ in acs.rendered(ctx.store, snap.offset, snap.event_filter, token_prefix=snap.token_prefix,
+                                           after_seq=snap.after_seq, page_size=page_size):
+            if limit is not None and sent + len(texts) > limit:
+                texts = texts[:limit - sent]
+            if not texts:
+                continue
+            texts[0] = sep + texts[0]
+            sep = ","
+            yield ",".join(texts).encode()
+            sent += len(texts)
+            if limit is not None and sent >= limit:
+                break
+    yield b"[]" if sep == "[" else b"]"
+
+
+def page_selection(ctx: Context, req: GetActiveContractsPageRequest) -> tuple[int, EventFilter]:
+    """The page size and the filter of a page request, checked before the caller's claims are read."""
+    if req.event_format is None:
+        raise errors.missing_field("event_format")
+    size = DEFAULT_PAGE_SIZE if req.max_page_size is None else req.max_page_size
+    if size <= 0:
+        raise errors.INVALID_ARGUMENT(f"Requested page size must be positive, but got {size}")
+    if size > MAX_PAGE_SIZE:
+        raise errors.INVALID_ARGUMENT(f"Requested page size must not exceed {MAX_PAGE_SIZE}, but got {size}")
+    return size, resolve_event_format(req.event_format, ctx.registry)
+
+
+async def active_contracts_page(ctx: Context, req: GetActiveContractsPageRequest, selected: tuple[int, EventFilter],
+                                c: Claims) -> bytes:
+    """The page form: at most `size` entries and the token of the next page, as one JSON object."""
+    size, event_filter = selected
+    authorize(c, event_filter)
+    checksum = acs.format_checksum(ctx.identity.participant_id, req.active_at_offset, req.event_format)
+    if req.page_token:
+        position = acs.Position.decode(req.page_token, "page_token")
+        if position.checksum != checksum:
+            raise errors.INVALID_ACS_PAGE_TOKEN(
+                "The page token was prepared with different event_format or active_at_offset.")
+        offset, after = position.offset, position.after_seq
+    else:
+        offset, after = req.active_at_offset or ctx.store.ledger_end, 0
+    await acs.check_offset(ctx.store, offset)
+    texts: list[str] = []
+    last_seq, more = after, False
+    async for page, seqs in acs.rendered(ctx.store, offset, event_filter, token_prefix=None, after_seq=after,
+                                         page_size=min(size + 1, acs.STORE_PAGE)):
+        room = size - len(texts)
+        if len(page) > room:
+            texts.extend(page[:room])
+            if room:
+                last_seq = seqs[room - 1]
+            more = True
+            break
+        texts.extend(page)
+        if seqs:
+            last_seq = seqs[-1]
+    next_token = orjson.dumps(acs.Position(last_seq, offset, checksum).encode()).decode() if more else "null"
+    body = f'{{"activeContracts":[{",".join(texts)}],"activeAtOffset":{offset},"nextPageToken":{next_token}}}'
+    return body.encode()
