@@ -52,16 +52,10 @@ class Step:
     error_id: str = ""
     cause: str = ""
     error: errors.LedgerApiError | None = None  # a synchronous rejection, or a failure to follow
-    started: float = field(default_factory=time.monotonic)
-    ended: float | None = None
 
     @property
     def done(self) -> bool:
         return self.state in (SUCCEEDED, FAILED, UNKNOWN)
-
-    def end(self, state: str) -> None:
-        self.state = state
-        self.ended = time.monotonic()
 
 
 class Reassigner:
@@ -111,7 +105,7 @@ class Reassigner:
                 user_id=self.user_id, command_id=step.command_id, submitter=step.submitter, commands=commands))
         except errors.LedgerApiError as e:
             step.error, step.error_id, step.cause = e, getattr(e, "code", None) or "", e.message
-            step.end(FAILED)
+            step.state = FAILED
             self.on_change(step)
             return step
         step.state = SUBMITTED
@@ -120,7 +114,7 @@ class Reassigner:
             await self._follow(step, begin)
         except errors.LedgerApiError as e:
             step.error, step.cause = e, f"could not follow the submission: {e.message}"
-            step.end(UNKNOWN)
+            step.state = UNKNOWN
         self.on_change(step)
         return step
 
@@ -143,16 +137,16 @@ class Reassigner:
                 status = completion.status
                 if status is not None and status.code != 0:
                     step.error_id, step.cause = split_status(status.message or "")
-                    step.end(FAILED)
+                    step.state = FAILED
                     return
                 step.update_id = completion.update_id or ""
                 await self._read_update(step)
-                step.end(SUCCEEDED)
+                step.state = SUCCEEDED
                 return
             if time.monotonic() >= deadline:
                 step.cause = (f"no completion for commandId {step.command_id} within {self.follow_timeout_s:.0f} s; "
                               "it may still complete: the contracts screen shows the outcome")
-                step.end(UNKNOWN)
+                step.state = UNKNOWN
                 return
             await asyncio.sleep(delay)
             delay = min(POLL_MAX_S, delay * 2)

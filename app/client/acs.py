@@ -19,7 +19,7 @@ from websockets.exceptions import ConnectionClosedOK, InvalidStatus, WebSocketEx
 
 from app.client import errors
 from app.client.http import encode
-from app.client.ledger import LedgerClient
+from app.client.ledger import LedgerClient, parse_json
 from participant.api import EventFormat, GetActiveContractsPageRequest, GetActiveContractsRequest
 
 FIRST_PAGE = 100  # small, so the first rows show at once
@@ -92,11 +92,7 @@ async def _page(client: LedgerClient, offset: int, fmt: EventFormat, size: int,
     body = GetActiveContractsPageRequest(active_at_offset=offset, event_format=fmt, max_page_size=size,
                                          page_token=token)
     content = await client.http.request("GET", PAGE_PATH, body)
-    try:
-        page = orjson.loads(content)
-    except orjson.JSONDecodeError as e:
-        raise errors.UnreadableAnswer(f"GET {PAGE_PATH} answered something that is not JSON ({e})",
-                                      path=PAGE_PATH) from None
+    page = parse_json(content, "GET", PAGE_PATH)
     if not isinstance(page, dict) or not isinstance(page.get("activeContracts"), list):
         raise errors.UnreadableAnswer(f"GET {PAGE_PATH} answered no activeContracts", path=PAGE_PATH)
     return [check_entry(e, PAGE_PATH) for e in page["activeContracts"]], page.get("nextPageToken") or None
@@ -216,11 +212,7 @@ async def _websocket(client: LedgerClient, offset: int, fmt: EventFormat) -> Asy
 async def _list(client: LedgerClient, offset: int, fmt: EventFormat) -> AsyncIterator[Batch]:
     body = GetActiveContractsRequest(active_at_offset=offset, event_format=fmt)
     content = await client.http.request("POST", LIST_PATH, body)
-    try:
-        items = orjson.loads(content)
-    except orjson.JSONDecodeError as e:
-        raise errors.UnreadableAnswer(f"POST {LIST_PATH} answered something that is not JSON ({e})",
-                                      path=LIST_PATH) from None
+    items = parse_json(content, "POST", LIST_PATH)
     if not isinstance(items, list):
         raise errors.UnreadableAnswer(f"POST {LIST_PATH} answered no list", path=LIST_PATH)
     yield Batch([check_entry(e, LIST_PATH) for e in items], "list")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -51,8 +51,6 @@ from participant.api import (
     JsGetEventsByContractIdResponse,
     JsGetUpdateResponse,
     JsGetUpdatesResponse,
-    JsReassignment,
-    JsSubmitAndWaitForReassignmentResponse,
     JsSubmitAndWaitForTransactionRequest,
     JsSubmitAndWaitForTransactionResponse,
     JsTransaction,
@@ -63,7 +61,6 @@ from participant.api import (
     PartyDetails,
     ReassignmentCommands,
     Right,
-    SubmitAndWaitForReassignmentRequest,
     SubmitReassignmentRequest,
     TransactionFormat,
     Update,
@@ -76,6 +73,7 @@ if TYPE_CHECKING:
     from app.tokens import TokenSource
 
 M = TypeVar("M", bound=WireModel)
+T = TypeVar("T")
 
 ACS_DELTA = "TRANSACTION_SHAPE_ACS_DELTA"
 RECOVERY_WINDOW = 1_000  # offsets searched back for the completion of a submission whose answer was lost
@@ -176,7 +174,7 @@ class LedgerClient:
     async def _call_list(self, model: type[M], method: str, path: str, body: Any = None, *,
                          params: dict | None = None) -> list[M]:
         content = await self.http.request(method, path, body, params=params)
-        items = _json(content, method, path)
+        items = parse_json(content, method, path)
         if not isinstance(items, list):
             raise errors.UnreadableAnswer(f"{method} {path} answered {type(items).__name__}, not a list",
                                           method=method, path=path)
@@ -187,7 +185,7 @@ class LedgerClient:
     async def version(self) -> str:
         """The participant's API version (e.g. "3.5.4"); also what it serves, for the fallbacks."""
         content = await self.http.request("GET", "/v2/version")
-        data = _json(content, "GET", "/v2/version")
+        data = parse_json(content, "GET", "/v2/version")
         version = data.get("version") if isinstance(data, dict) else None
         if not isinstance(version, str):
             raise errors.UnreadableAnswer("GET /v2/version answered no version", method="GET", path="/v2/version")
@@ -336,15 +334,29 @@ class LedgerClient:
         the completions and returned as if the first answer had arrived."""
         body = JsSubmitAndWaitForTransactionRequest(commands=commands, transaction_format=fmt)
         path = "/v2/commands/submit-and-wait-for-transaction"
+
+        async def send() -> JsTransaction:
+            answer = await self._call(JsSubmitAndWaitForTransactionResponse, "POST", path, body, retry=False)
+            return answer.transaction
+
+        async def arrived_before(duplicate: errors.Conflict) -> JsTransaction:
+            return await self._transaction_of(commands, fmt, duplicate)
+
+        return await self._submit_once(send, arrived_before)
+
+    async def _submit_once(self, send: Callable[[], Awaitable[T]],
+                           arrived_before: Callable[[errors.Conflict], Awaitable[T]]) -> T:
+        """`send` a submission; when the outcome is unknown (the connection broke, a timeout, 502/503/504), again
+        with the same body, so the same commandId, which the participant deduplicates: it never runs twice. A retry
+        refused as DUPLICATE_COMMAND means an earlier attempt arrived: `arrived_before` tells what it did."""
         retry = self.http.retry
         unknown_outcome = False
         for attempt in range(retry.attempts + 1):
             try:
-                answer = await self._call(JsSubmitAndWaitForTransactionResponse, "POST", path, body, retry=False)
-                return answer.transaction
+                return await send()
             except errors.Conflict as e:
                 if unknown_outcome and e.code == "DUPLICATE_COMMAND":
-                    return await self._transaction_of(commands, fmt, e)
+                    return await arrived_before(e)
                 raise
             except errors.LedgerApiError as e:
                 if not e.retryable or attempt >= retry.attempts:
@@ -389,34 +401,17 @@ class LedgerClient:
         """Submit unassign or assign commands; the participant answers `{}` once it accepted them, and the outcome
         comes later, in the completions (`completions`) and, on success, as a Reassignment update.
 
-        A failure that leaves it unknown whether the submission arrived is retried with the same body (so the same
-        commandId); a retry refused as DUPLICATE_COMMAND means an earlier attempt arrived, which is what was
+        Retried as a submission is (`_submit_once`): an earlier attempt found to have arrived is what was
         wanted."""
         body = SubmitReassignmentRequest(reassignment_commands=commands)
-        path = "/v2/commands/async/submit-reassignment"
-        retry = self.http.retry
-        unknown_outcome = False
-        for attempt in range(retry.attempts + 1):
-            try:
-                await self.http.request("POST", path, body, retry=False)
-                return
-            except errors.Conflict as e:
-                if unknown_outcome and e.code == "DUPLICATE_COMMAND":
-                    return
-                raise
-            except errors.LedgerApiError as e:
-                if not e.retryable or attempt >= retry.attempts:
-                    raise
-                unknown_outcome = True
-                await asyncio.sleep(retry.delay(attempt))
 
-    async def submit_and_wait_for_reassignment(self, commands: ReassignmentCommands,
-                                               fmt: EventFormat | None = None) -> JsReassignment:
-        """Submit and wait for the reassignment (its events only with an event format)."""
-        body = SubmitAndWaitForReassignmentRequest(reassignment_commands=commands, event_format=fmt)
-        answer = await self._call(JsSubmitAndWaitForReassignmentResponse, "POST",
-                                  "/v2/commands/submit-and-wait-for-reassignment", body, retry=False)
-        return answer.reassignment
+        async def send() -> None:
+            await self.http.request("POST", "/v2/commands/async/submit-reassignment", body, retry=False)
+
+        async def arrived_before(_: errors.Conflict) -> None:
+            return None
+
+        await self._submit_once(send, arrived_before)
 
     async def completions(self, user_id: str, parties: Sequence[str],
                           begin_exclusive: int) -> list[CompletionStreamResponse]:
@@ -452,7 +447,8 @@ def _segment(text: str) -> str:
     return quote(text, safe="")
 
 
-def _json(content: bytes, method: str, path: str) -> Any:
+def parse_json(content: bytes, method: str, path: str) -> Any:
+    """An answer's JSON, or `UnreadableAnswer` naming the request and showing the start of what came."""
     try:
         return orjson.loads(content)
     except orjson.JSONDecodeError as e:
@@ -467,7 +463,7 @@ def read(model: type[M], data: Any, method: str, path: str) -> M:
     except pydantic.ValidationError as e:
         first = e.errors(include_url=False)[0]
         if first["type"] == "json_invalid" and isinstance(data, bytes | bytearray):
-            _json(bytes(data), method, path)  # cut off or not JSON at all: not a matter of versions
+            parse_json(bytes(data), method, path)  # cut off or not JSON at all: not a matter of versions
         where = ".".join(str(p) for p in first["loc"]) or "the body"
         raise errors.UnreadableAnswer(
             f"{method} {path} answered a {model.__name__} this client cannot read: {first['msg']} at {where}",

@@ -74,7 +74,6 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         super().__init__()
         self.steps: list[Step] = []
         self.in_flight: list[Row] = []
-        self.in_flight_offset: int | None = None
         self.contract: Row | None = None  # the contract chosen to move, as the contracts screen's cache knows it
         self.busy = False
         self.ready = False  # the synchronizers and parties to choose from are known
@@ -151,7 +150,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
             except errors.LedgerApiError as e:
                 self.ledger_app.show_error(e, "Cannot list the connected synchronizers")
         self._fill_choices()
-        acs = self._acs()
+        acs = self.ledger_app.contracts_screen()
         if acs is not None and not self._watching:
             self._watching = True  # once: a second identity must not double the refreshes
             self.watch(acs, "offset", self._acs_moved, init=False)
@@ -205,7 +204,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
     @work(exclusive=True, group="reassign-lookup", exit_on_error=False)
     async def _look_up(self, contract_id: str) -> None:
         info = self.query_one("#move-contract-info", Static)
-        acs = self._acs()
+        acs = self.ledger_app.contracts_screen()
         row = await acs.snapshot.latest(contract_id) if acs is not None and acs.snapshot is not None else None
         self.contract = row
         if row is None:
@@ -233,7 +232,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         if others and (target.is_blank() or target.value == row.synchronizer):
             target.value = others[0]
         submitter = self.query_one("#move-submitter", Select)
-        ours = [p for p in self.ledger_app.session.identity.act_as if p in (*row.signatories, *row.observers)]
+        ours = self._ours(row)
         if ours and (submitter.is_blank() or submitter.value not in ours):
             submitter.value = ours[0]
 
@@ -245,22 +244,19 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
 
     # --- in flight ----------------------------------------------------------------------------------------------
 
-    def _acs(self):
-        return self.ledger_app.contracts_screen()
-
     def _acs_moved(self, _offset: int | None) -> None:
         self._refresh_in_flight()
 
     @work(exclusive=True, group="reassign-flight", exit_on_error=False)
     async def _refresh_in_flight(self) -> None:
-        acs = self._acs()
+        acs = self.ledger_app.contracts_screen()
         title = self.query_one("#in-flight-title", Label)
         if acs is None or acs.snapshot is None or acs.offset is None:
             title.update("In flight (the contracts screen has not read the contracts yet)")
             return
         offset = acs.offset
         rows = await acs.snapshot.incomplete(offset)
-        self.in_flight, self.in_flight_offset = rows, offset
+        self.in_flight = rows
         title.update(f"In flight at offset {offset} · {len(rows)} · enter completes one")
         table = self.query_one("#in-flight", DataTable)
         table.clear()
@@ -292,9 +288,13 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         for select_id, value in (("#assign-source", row.move.source), ("#assign-target", row.move.target)):
             if value in known:
                 self.query_one(select_id, Select).value = value
-        ours = [p for p in self.ledger_app.session.identity.act_as if p in (*row.signatories, *row.observers)]
+        ours = self._ours(row)
         if ours:
             self.query_one("#assign-submitter", Select).value = ours[0]
+
+    def _ours(self, row: Row) -> list[str]:
+        """The stakeholders of a contract this user acts as: who may submit its reassignment."""
+        return [p for p in self.ledger_app.session.identity.act_as if p in (*row.signatories, *row.observers)]
 
     @on(DataTable.RowSelected, "#submissions")
     def _open_from_step(self, event: DataTable.RowSelected) -> None:
@@ -306,7 +306,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         self.query_one("#in-flight", DataTable).focus()
 
     def action_refresh(self) -> None:
-        acs = self._acs()
+        acs = self.ledger_app.contracts_screen()
         if acs is not None:
             acs.action_ledger_end()  # the in-flight list follows its offset
         self._refresh_in_flight()
@@ -430,7 +430,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         self._after_submission()
 
     def _after_submission(self) -> None:
-        acs = self._acs()
+        acs = self.ledger_app.contracts_screen()
         if acs is not None:
             acs.action_ledger_end()  # the contracts screen shows where things are now; In flight follows it
 

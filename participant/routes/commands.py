@@ -6,22 +6,8 @@ from starlette.requests import Request
 from starlette.routing import Route
 
 from participant.api import CompletionStreamRequest, JsCommands, JsSubmitAndWaitForTransactionRequest
-from participant.routes.common import claims, context, decode, json, list_limit
+from participant.routes.common import claims, context, decode, json, list_limit, trace_context_of
 from participant.services import submission
-
-
-def trace_context_of(request: Request) -> dict | None:
-    # The raw header list, not `request.headers.get`: that raises and catches a KeyError when the header is
-    # missing, which is the usual case. Names are lowercase in ASGI scopes; the first value wins, as in Headers.
-    parent = state = None
-    for name, value in request.scope["headers"]:
-        if name == b"traceparent" and parent is None:
-            parent = value.decode("latin-1")
-        elif name == b"tracestate" and state is None:
-            state = value.decode("latin-1")
-    if parent is None:
-        return None
-    return {"traceparent": parent, "tracestate": state}
 
 
 async def submit_and_wait_for_transaction(request: Request):

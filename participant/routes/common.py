@@ -104,3 +104,17 @@ def json(content, status: int = 200) -> Response:
 
 def error_response(error: LedgerError) -> Response:
     return Response(orjson.dumps(error.body()), status_code=error.status, media_type="application/json")
+
+
+def trace_context_of(request: Request) -> dict | None:
+    # The raw header list, not `request.headers.get`: that raises and catches a KeyError when the header is
+    # missing, which is the usual case. Names are lowercase in ASGI scopes; the first value wins, as in Headers.
+    parent = state = None
+    for name, value in request.scope["headers"]:
+        if name == b"traceparent" and parent is None:
+            parent = value.decode("latin-1")
+        elif name == b"tracestate" and state is None:
+            state = value.decode("latin-1")
+    if parent is None:
+        return None
+    return {"traceparent": parent, "tracestate": state}

@@ -6,8 +6,7 @@ from starlette.requests import Request
 from starlette.routing import Route
 
 from participant.api import SubmitAndWaitForReassignmentRequest, SubmitReassignmentRequest
-from participant.routes.commands import trace_context_of
-from participant.routes.common import claims, context, decode, json
+from participant.routes.common import claims, context, decode, json, trace_context_of
 from participant.services import submission
 
 
