@@ -440,7 +440,9 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         self._show_steps()
         if step.done and step.state != SUCCEEDED:
             if step.error is not None and step.state == FAILED:
-                self.ledger_app.show_error(step.error, f"The {step.kind} was refused")
+                refused = isinstance(step.error, errors.StatusError)
+                self.ledger_app.show_error(
+                    step.error, f"The {step.kind} was {'refused' if refused else 'not submitted'}")
             else:
                 title = f"{step.error_id} · {step.kind} failed" if step.error_id else f"{step.kind}: {step.state}"
                 self.notify(step.cause or "no cause given", title=title, severity="error", timeout=12)
