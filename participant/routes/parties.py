@@ -5,9 +5,9 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.routing import Route
 
-from participant.api import AllocatePartyRequest
+from participant.api import AllocatePartyRequest, UpdatePartyDetailsRequest
 from participant.routes.common import claims, context, decode, json, page_query
-from participant.services import admin
+from participant.services import admin, node
 
 
 async def allocate_party(request: Request):
@@ -28,9 +28,16 @@ async def get_parties(request: Request):
     return json(await admin.get_parties(context(request), wanted, c))
 
 
+async def update_party(request: Request):
+    req = await decode(request, UpdatePartyDetailsRequest)
+    admin.require_party_in_body(request.path_params["party"], req.party_details)
+    c = await claims(request)
+    return json(await admin.update_party(context(request), req, c))
+
+
 async def participant_id(request: Request):
-    await claims(request)
-    return json({"participantId": context(request).identity.participant_id})
+    c = await claims(request)
+    return json(node.participant_id(context(request), c))
 
 
 routes = [
@@ -38,4 +45,5 @@ routes = [
     Route("/v2/parties", list_parties, methods=["GET"]),
     Route("/v2/parties/participant-id", participant_id, methods=["GET"]),
     Route("/v2/parties/{party}", get_parties, methods=["GET"]),
+    Route("/v2/parties/{party}", update_party, methods=["PATCH"]),
 ]

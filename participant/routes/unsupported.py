@@ -1,0 +1,20 @@
+"""The endpoints this participant cannot serve: each answers why, once the caller's claims pass."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.routing import Route
+
+from participant.routes.common import claims
+from participant.services import unsupported
+
+
+def _handler(endpoint: unsupported.Unsupported):
+    async def refuse(request: Request):
+        raise unsupported.refuse(endpoint, await claims(request))
+
+    return refuse
+
+
+routes = [Route(path, _handler(endpoint), methods=[method])
+          for (method, path), endpoint in unsupported.ENDPOINTS.items()]
