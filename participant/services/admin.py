@@ -149,10 +149,12 @@ async def create_user(ctx: Context, req: CreateUserRequest, c: Claims) -> Create
     meta = u.metadata
     if meta is not None:
         check_annotations(meta.annotations, "user.metadata.annotations", allow_empty_values=False)
+    rights = rights_of(req.rights)
+    await require_idp_exists(ctx, u.identity_provider_id, "identity_provider_id")
     row = UserRow(u.id, u.primary_party, u.is_deactivated, dict(meta.annotations) if meta else {}, 0,
                   u.identity_provider_id, u.primary_party_authentication, ())
     with admin_errors():
-        created = await admin.create_user(ctx.store, row, rights_of(req.rights))
+        created = await admin.create_user(ctx.store, row, rights)
     return CreateUserResponse(user=user_model(created))
 
 

@@ -129,14 +129,12 @@ async def test_bad_masks(ledger, alice_bob, paths, reason):
     (user_patch("Alice", ["primary_party"], primaryParty="not!a!party"), "INVALID_FIELD"),
     (user_patch("Alice", ["metadata"], metadata={"annotations": {"bad key!": "v"}}), "INVALID_ARGUMENT"),
     (user_patch("Alice", ["metadata"], metadata={"annotations": {"k": "v" * (256 * 1024)}}), "INVALID_ARGUMENT"),
-    (user_patch("Alice", ["metadata"], identityProviderId="no-such-idp"), "PERMISSION_DENIED"),
+    (user_patch("Alice", ["metadata"], identityProviderId="no-such-idp"), "INVALID_ARGUMENT"),
 ])
 async def test_update_user_request_errors(ledger, alice_bob, body, code):
-    r = await patch(ledger, "/v2/users/Alice", body)
-    if code == "PERMISSION_DENIED":  # the admin passes; the user lives in the default provider
-        assert_error(r, 400, "INVALID_ARGUMENT")
-    else:
-        assert_error(r, 400, code)
+    before = (await ledger.get("/v2/users/Alice")).json()
+    assert_error(await patch(ledger, "/v2/users/Alice", body), 400, code)
+    assert (await ledger.get("/v2/users/Alice")).json() == before  # a bad request changes nothing
 
 
 async def test_stored_annotations_have_a_size_limit(ledger, alice_bob):
@@ -360,9 +358,14 @@ async def test_idp_errors(ledger, alice_bob):
 async def test_users_and_parties_name_existing_providers(ledger):
     assert_error(await ledger.post("/v2/parties", {"partyIdHint": "P", "identityProviderId": "nope"}), 400,
                  "INVALID_ARGUMENT")
+    body = assert_error(await ledger.post("/v2/users", {"user": {"id": "u", "identityProviderId": "nope"}}), 400,
+                        "INVALID_ARGUMENT")
+    assert body["cause"].endswith("Provided identity_provider_id nope has not been found.")
     assert (await ledger.post("/v2/idps", {"identityProviderConfig": idp("corp")})).status_code == 200
     r = await ledger.post("/v2/parties", {"partyIdHint": "P", "identityProviderId": "corp"})
     assert r.status_code == 200 and r.json()["partyDetails"]["identityProviderId"] == "corp"
+    r = await ledger.post("/v2/users", {"user": {"id": "u", "identityProviderId": "corp"}})
+    assert r.status_code == 200 and r.json()["user"]["identityProviderId"] == "corp"
 
 
 # -- packages ---------------------------------------------------------------------------------------------------
