@@ -180,6 +180,8 @@ async def test_update_user_identity_provider(ledger, alice_bob):
     assert r.status_code == 200 and r.json() == {}
     user = (await ledger.get("/v2/users/Alice")).json()["user"]
     assert user["identityProviderId"] == "corp" and user["metadata"]["resourceVersion"] != version
+    # tokens here are the default provider's: a user of "corp" can no longer use them
+    assert_error(await ledger.get("/v2/state/ledger-end", user="Alice"), 403, "NA")
     # updates now name the user's provider; the old one is refused
     assert_error(await patch(ledger, "/v2/users/Alice", user_patch("Alice", ["metadata"])), 403, "NA")
     r = await patch(ledger, "/v2/users/Alice", user_patch("Alice", ["metadata"], identityProviderId="corp",
