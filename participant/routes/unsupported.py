@@ -5,12 +5,15 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.routing import Route
 
-from participant.routes.common import claims
+from participant.api import WireModel
+from participant.routes.common import claims, decode
 from participant.services import unsupported
 
 
 def _handler(endpoint: unsupported.Unsupported):
     async def refuse(request: Request):
+        if endpoint.json_body:  # any JSON object: nothing of it is used
+            await decode(request, WireModel)
         raise unsupported.refuse(endpoint, await claims(request))
 
     return refuse

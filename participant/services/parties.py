@@ -73,6 +73,11 @@ async def get_parties(ctx: Context, wanted: list[str], c: Claims) -> GetPartiesR
     return GetPartiesResponse(party_details=[party_model(p) for p in found])
 
 
+def party_not_found(party: str) -> LedgerError:
+    return errors.PARTY_NOT_FOUND(f"Party: '{party}' was not found when updating a party record",
+                                  resources=[("PARTY", party)])
+
+
 def require_party_in_body(path_party: str, details: PartyDetails | None) -> None:
     """The JSON layer's check, before any other: the body names the party of the path."""
     if details is None or details.party != path_party:
@@ -109,8 +114,7 @@ async def update_party(ctx: Context, req: UpdatePartyDetailsRequest, c: Claims) 
         raise invalid(str(e)) from None
     stored = await ctx.store.party(d.party)
     if stored is None:
-        raise errors.PARTY_NOT_FOUND(f"Party: '{d.party}' was not found when updating a party record",
-                                     resources=[("PARTY", d.party)])
+        raise party_not_found(d.party)
     if mask.value("is_local", d.is_local, False) not in (None, True):
         raise invalid("Update request attempted to modify not-modifiable 'is_local' attribute")
     if d.identity_provider_id != stored.identity_provider_id:
@@ -128,8 +132,7 @@ async def update_party(ctx: Context, req: UpdatePartyDetailsRequest, c: Claims) 
             f"Maximum annotations size for party '{d.party}' has been exceeded",
             resources=[("PARTY", d.party)]) from None
     except admin.PartyNotFound:
-        raise errors.PARTY_NOT_FOUND(f"Party: '{d.party}' was not found when updating a party record",
-                                     resources=[("PARTY", d.party)]) from None
+        raise party_not_found(d.party) from None
     except admin.WrongIdentityProvider:
         raise invalid("Use UpdatePartyIdentityProviderId to change identity provider IDs") from None
     return UpdatePartyDetailsResponse(party_details=party_model(updated))

@@ -1,7 +1,8 @@
 """The endpoints of the spec that a participant made of Python definitions and one SQLite file cannot be, and why.
 
-Each is answered with `errors.Unimplemented` (HTTP 501) after the caller's claims are checked as Canton checks them:
-a caller without the rights gets the same 401/403 as on Canton, and only then learns that the endpoint is missing.
+Each is answered with `errors.Unimplemented` (HTTP 501) once the request has passed what Canton checks first: a JSON
+body must be a JSON object (else Canton's 400 text answer), and a caller without the rights gets the same 401/403 as
+on Canton; only then does it learn that the endpoint is missing.
 """
 
 from __future__ import annotations
@@ -30,12 +31,13 @@ class Unsupported:
     method: str  # the gRPC method Canton serves the endpoint with
     reason: str
     rights: str  # "admin" or "any" (a valid token): what Canton checks before the service runs
+    json_body: bool = True  # a JSON request body, which Canton decodes first (a DAR is raw bytes)
 
 
 ENDPOINTS: dict[tuple[str, str], Unsupported] = {
-    ("POST", "/v2/packages"): Unsupported(f"{_PACKAGES}/UploadDarFile", _DARS, "admin"),
-    ("POST", "/v2/dars"): Unsupported(f"{_PACKAGES}/UploadDarFile", _DARS, "admin"),
-    ("POST", "/v2/dars/validate"): Unsupported(f"{_PACKAGES}/ValidateDarFile", _DARS, "admin"),
+    ("POST", "/v2/packages"): Unsupported(f"{_PACKAGES}/UploadDarFile", _DARS, "admin", json_body=False),
+    ("POST", "/v2/dars"): Unsupported(f"{_PACKAGES}/UploadDarFile", _DARS, "admin", json_body=False),
+    ("POST", "/v2/dars/validate"): Unsupported(f"{_PACKAGES}/ValidateDarFile", _DARS, "admin", json_body=False),
     ("GET", "/v2/package-vetting"): Unsupported("com.daml.ledger.api.v2.PackageService/ListVettedPackages",
                                                 _VETTING, "any"),
     ("POST", "/v2/package-vetting/list"): Unsupported("com.daml.ledger.api.v2.PackageService/ListVettedPackages",

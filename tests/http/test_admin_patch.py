@@ -470,3 +470,10 @@ async def test_unsupported_endpoints_say_why(ledger, alice_bob, method, path, ri
     assert body["errorCategory"] == -1 and body["grpcCodeValue"] == 12
     assert body["cause"].startswith("UNIMPLEMENTED: Method not found: ")
     assert "Not supported by this participant: " in body["cause"]
+
+
+async def test_unsupported_endpoints_decode_json_bodies_first(ledger):
+    r = await ledger.call("POST", "/v2/interactive-submission/prepare", content=b"{not json", user=None)
+    assert r.status_code == 400 and r.text.startswith("Invalid value for: body")
+    r = await ledger.call("POST", "/v2/dars", content=b"PK\x03\x04 not a zip either")  # a DAR is raw bytes
+    assert r.status_code == 501, r.text
