@@ -55,6 +55,10 @@ def idp_errors(operation: str) -> Iterator[None]:
             resources=[("IDENTITY_PROVIDER_CONFIG", e.issuer)]) from None
     except admin.TooManyIdps:
         raise errors.TOO_MANY_IDENTITY_PROVIDER_CONFIGS(f"{operation} failed.") from None
+    except admin.IdpInUse as e:  # Canton's database refuses this with a foreign key; say why instead
+        raise errors.INVALID_ARGUMENT(
+            f"{operation} failed: users or parties still belong to identity provider {e.identity_provider_id}; "
+            "move them to another provider first") from None
 
 
 def require_idp_id(identity_provider_id: str, field_name: str = "identity_provider_id") -> str:

@@ -90,6 +90,14 @@ class TooManyIdps(Exception):
     pass
 
 
+class IdpInUse(Exception):
+    """Users or parties still belong to the provider (Canton's tables refer to it with foreign keys)."""
+
+    def __init__(self, identity_provider_id: str) -> None:
+        super().__init__(f"identity provider {identity_provider_id!r} still has users or parties")
+        self.identity_provider_id = identity_provider_id
+
+
 class PartyExists(Exception):
     def __init__(self, party: str) -> None:
         super().__init__(f"party {party!r} is allocated already")
@@ -371,6 +379,10 @@ async def delete_idp(store: Store, identity_provider_id: str) -> None:
     async def job(batch: Batch) -> None:
         if await _idp_in(batch, identity_provider_id) is None:
             raise IdpNotFound(identity_provider_id)
+        staged = [v for (kind, _), v in batch.admin.items() if kind in ("user", "party") and v is not None]
+        if any(v.identity_provider_id == identity_provider_id for v in staged) or \
+                await batch.conn.execute_fetchall(sql.IDP_IN_USE, {"idp": identity_provider_id}):
+            raise IdpInUse(identity_provider_id)
         batch.write(sql.DELETE_IDP, (identity_provider_id,))
         batch.admin[("idp", identity_provider_id)] = None
 

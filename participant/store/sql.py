@@ -176,6 +176,10 @@ UPDATE_IDP = (
     "WHERE identity_provider_id = ?"
 )
 DELETE_IDP = "DELETE FROM identity_provider_configs WHERE identity_provider_id = ?"
+IDP_IN_USE = (
+    "SELECT id FROM users WHERE identity_provider_id = :idp "
+    "UNION ALL SELECT party FROM parties WHERE identity_provider_id = :idp LIMIT 1"
+)
 
 # Pruning
 PRUNE_UPDATES = 'DELETE FROM updates WHERE "offset" <= ?'

@@ -206,6 +206,13 @@ async def test_update_user_identity_provider(ledger, alice_bob):
     assert_error(r, 403, "NA")
     r = await patch(ledger, "/v2/users/nobody/identity-provider-id", {"userId": "nobody"})
     assert_error(r, 404, "USER_NOT_FOUND")
+    # a provider with users cannot be deleted; once they are moved back, it can
+    assert_error(await ledger.call("DELETE", "/v2/idps/corp"), 400, "INVALID_ARGUMENT")
+    r = await patch(ledger, "/v2/users/Alice/identity-provider-id",
+                    {"userId": "Alice", "sourceIdentityProviderId": "corp", "targetIdentityProviderId": ""})
+    assert r.status_code == 200, r.text
+    assert (await ledger.call("DELETE", "/v2/idps/corp")).status_code == 200
+    assert (await ledger.get("/v2/state/ledger-end", user="Alice")).status_code == 200
 
 
 # -- parties ----------------------------------------------------------------------------------------------------
@@ -368,6 +375,9 @@ async def test_users_and_parties_name_existing_providers(ledger):
     assert r.status_code == 200 and r.json()["partyDetails"]["identityProviderId"] == "corp"
     r = await ledger.post("/v2/users", {"user": {"id": "u", "identityProviderId": "corp"}})
     assert r.status_code == 200 and r.json()["user"]["identityProviderId"] == "corp"
+    assert (await ledger.call("DELETE", "/v2/users/u")).status_code == 200
+    body = assert_error(await ledger.call("DELETE", "/v2/idps/corp"), 400, "INVALID_ARGUMENT")  # party P is in it
+    assert "still belong to identity provider corp" in body["cause"]
 
 
 # -- packages ---------------------------------------------------------------------------------------------------
