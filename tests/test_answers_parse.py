@@ -25,6 +25,7 @@ from websockets.exceptions import ConnectionClosed
 import participant.api as api
 from participant.api import WireModel
 from participant.routes import all_routes
+from participant.services.unsupported import ENDPOINTS
 from tests.conftest import SECRET, Ledger, bearer, start_server, token
 from tests.http.helpers import (
     IOU,
@@ -204,7 +205,30 @@ def _build(w: World, http: httpx.Client) -> None:
                  "metadata": {"resourceVersion": "", "annotations": {"desk": "rates", "floor": "3"}}},
         "rights": w.fill(EVERY_RIGHT)})
     assert r.status_code == 200, r.text
+    r = http.post("/v2/idps", headers=admin, json={"identityProviderConfig": _idp("corp")})
+    assert r.status_code == 200, r.text
     w.end = http.get("/v2/state/ledger-end", headers=admin).json()["offset"]
+
+
+def _idp(idp_id: str) -> dict:
+    return {"identityProviderId": idp_id, "isDeactivated": False, "issuer": f"https://{idp_id}.example",
+            "jwksUrl": f"https://{idp_id}.example/jwks", "audience": "ledger"}
+
+
+def _fresh_idp(w: World) -> str:
+    idp_id = f"idp-{os.urandom(4).hex()}"
+    r = httpx.post(f"{w.url}/v2/idps", json={"identityProviderConfig": _idp(idp_id)},
+                   headers=bearer("participant_admin"), timeout=TIMEOUT)
+    assert r.status_code == 200, r.text
+    return idp_id
+
+
+def _package_id(w: World) -> str:
+    return w.txs["shared"]["events"][0]["CreatedEvent"]["templateId"].split(":")[0]
+
+
+def _mask(*paths: str) -> dict:
+    return {"paths": list(paths), "unknownFields": {"fields": {}}}
 
 
 @pytest.fixture(scope="module")
@@ -456,7 +480,48 @@ CASES = [
          lambda w: _grant(w, _fresh_user(w, rights=[])), check=_check_rights),
     Case("revoke-rights", "PATCH", "/v2/users/{user_id}/rights", api.RevokeUserRightsResponse,
          lambda w: _grant(w, _fresh_user(w)), check=_check_rights),
+    Case("update-user", "PATCH", "/v2/users/{user_id}", api.UpdateUserResponse,
+         lambda w: (lambda u: {"path": f"/v2/users/{u}", "json": {
+             "user": {"id": u, "primaryParty": w.alice, "isDeactivated": False, "identityProviderId": "",
+                      "metadata": {"resourceVersion": "0", "annotations": {"desk": "rates", "floor": "3"}}},
+             "updateMask": _mask("primary_party", "metadata.annotations")}})(_fresh_user(w)),
+         check=lambda w, a: a[0].user.metadata.resource_version == "1"),
+    Case("update-user-idp", "PATCH", "/v2/users/{user_id}/identity-provider-id",
+         api.UpdateUserIdentityProviderIdResponse,
+         lambda w: (lambda u: {"path": f"/v2/users/{u}/identity-provider-id", "json": {
+             "userId": u, "sourceIdentityProviderId": "", "targetIdentityProviderId": "corp"}})(_fresh_user(w))),
+    Case("update-party", "PATCH", "/v2/parties/{party}", api.UpdatePartyDetailsResponse,
+         lambda w: {"path": f"/v2/parties/{w.bob}", "json": {
+             "partyDetails": {"party": w.bob, "isLocal": True, "identityProviderId": "",
+                              "localMetadata": {"resourceVersion": "", "annotations": {"seen": "yes"}}},
+             "updateMask": _mask("local_metadata.annotations")}},
+         check=lambda w, a: a[0].party_details.local_metadata.annotations == {"team": "bob", "seen": "yes"}),
+    # identity provider configs
+    Case("create-idp", "POST", "/v2/idps", api.CreateIdentityProviderConfigResponse,
+         lambda w: {"path": "/v2/idps", "json": {"identityProviderConfig": _idp(f"idp-{os.urandom(4).hex()}")}}),
+    Case("list-idps", "GET", "/v2/idps", api.ListIdentityProviderConfigsResponse, lambda w: {"path": "/v2/idps"},
+         check=lambda w, a: "corp" in [c.identity_provider_id for c in a[0].identity_provider_configs]),
+    Case("get-idp", "GET", "/v2/idps/{idp_id}", api.GetIdentityProviderConfigResponse,
+         lambda w: {"path": "/v2/idps/corp"}),
+    Case("update-idp", "PATCH", "/v2/idps/{idp_id}", api.UpdateIdentityProviderConfigResponse,
+         lambda w: {"path": "/v2/idps/corp", "json": {"identityProviderConfig": {**_idp("corp"), "audience": "other"},
+                                                      "updateMask": _mask("audience")}},
+         check=lambda w, a: a[0].identity_provider_config.audience == "other"),
+    Case("delete-idp", "DELETE", "/v2/idps/{idp_id}", api.DeleteIdentityProviderConfigResponse,
+         lambda w: {"path": f"/v2/idps/{_fresh_idp(w)}"}),
     # version and packages
+    Case("preferred-package-version", "GET", "/v2/interactive-submission/preferred-package-version",
+         api.GetPreferredPackageVersionResponse,
+         lambda w: {"path": "/v2/interactive-submission/preferred-package-version", "user": "Alice",
+                    "params": {"package-name": "model-tests", "parties": [w.alice]}},
+         check=lambda w, a: a[0].package_preference.package_reference.package_id == _package_id(w)),
+    Case("preferred-packages", "POST", "/v2/interactive-submission/preferred-packages",
+         api.GetPreferredPackagesResponse,
+         lambda w: {"path": "/v2/interactive-submission/preferred-packages", "user": "Alice", "json": {
+             "packageVettingRequirements": [{"packageName": "model-tests", "parties": [w.alice]},
+                                            {"packageName": "keyed-example", "parties": [w.alice]}],
+             "synchronizerId": w.syncs[1]}},
+         check=lambda w, a: len(a[0].package_references) == 2 and a[0].synchronizer_id == w.syncs[1]),
     Case("version", "GET", "/v2/version", api.GetLedgerApiVersionResponse,
          lambda w: {"path": "/v2/version", "user": None}),
     Case("packages", "GET", "/v2/packages", api.ListPackagesResponse,
@@ -622,6 +687,40 @@ ERROR_CASES = [
               lambda w: _grant(w, "nobody-by-this-name")),
     ErrorCase("revoke-unknown", "PATCH", "/v2/users/{user_id}/rights", 404, "USER_NOT_FOUND",
               lambda w: _grant(w, "nobody-by-this-name")),
+    ErrorCase("update-user-unknown", "PATCH", "/v2/users/{user_id}", 404, "USER_NOT_FOUND",
+              lambda w: {"path": "/v2/users/nobody-by-this-name", "json": {
+                  "user": {"id": "nobody-by-this-name"}, "updateMask": _mask("metadata")}}),
+    ErrorCase("update-user-stale", "PATCH", "/v2/users/{user_id}", 409, "CONCURRENT_USER_UPDATE_DETECTED",
+              lambda w: {"path": "/v2/users/everything", "json": {
+                  "user": {"id": "everything", "metadata": {"resourceVersion": "99"}}, "updateMask": _mask("metadata")}}),
+    ErrorCase("update-user-idp-unknown", "PATCH", "/v2/users/{user_id}/identity-provider-id", 404, "USER_NOT_FOUND",
+              lambda w: {"path": "/v2/users/nobody-by-this-name/identity-provider-id",
+                         "json": {"userId": "nobody-by-this-name"}}),
+    ErrorCase("update-party-mask", "PATCH", "/v2/parties/{party}", 400, "INVALID_PARTY_DETAILS_UPDATE_REQUEST",
+              lambda w: {"path": f"/v2/parties/{w.alice}", "json": {"partyDetails": {"party": w.alice},
+                                                                    "updateMask": _mask()}}),
+    ErrorCase("create-idp-exists", "POST", "/v2/idps", 409, "IDP_CONFIG_ALREADY_EXISTS",
+              lambda w: {"path": "/v2/idps", "json": {"identityProviderConfig": _idp("corp")}}),
+    ErrorCase("list-idps-rights", "GET", "/v2/idps", 403, "NA", lambda w: {"path": "/v2/idps", "user": "Bob"}),
+    ErrorCase("get-idp-unknown", "GET", "/v2/idps/{idp_id}", 404, "IDP_CONFIG_NOT_FOUND",
+              lambda w: {"path": "/v2/idps/nope"}),
+    ErrorCase("update-idp-unknown", "PATCH", "/v2/idps/{idp_id}", 404, "IDP_CONFIG_NOT_FOUND",
+              lambda w: {"path": "/v2/idps/nope", "json": {"identityProviderConfig": _idp("nope"),
+                                                           "updateMask": _mask("audience")}}),
+    ErrorCase("delete-idp-unknown", "DELETE", "/v2/idps/{idp_id}", 404, "IDP_CONFIG_NOT_FOUND",
+              lambda w: {"path": "/v2/idps/nope"}),
+    ErrorCase("get-package-unknown", "GET", "/v2/packages/{package_id}", 404, "PACKAGE_NOT_FOUND",
+              lambda w: {"path": f"/v2/packages/{'0' * 64}", "user": "Bob"}),
+    ErrorCase("preferred-package-version-token", "GET", "/v2/interactive-submission/preferred-package-version", 401,
+              "NA", lambda w: {"path": "/v2/interactive-submission/preferred-package-version", "user": None,
+                               "params": {"package-name": "model-tests"}}),
+    ErrorCase("preferred-packages-unknown", "POST", "/v2/interactive-submission/preferred-packages", 400,
+              "NO_PREFERRED_PACKAGES_FOUND",
+              lambda w: {"path": "/v2/interactive-submission/preferred-packages", "user": "Alice", "json": {
+                  "packageVettingRequirements": [{"packageName": "no-such-name", "parties": [w.alice]}]}}),
+    *[ErrorCase(f"unsupported {method} {path}", method, path, 501, f"Method not found: {endpoint.method}",
+                lambda w, path=path: {"path": path, "json": {}})
+      for (method, path), endpoint in ENDPOINTS.items()],
     ErrorCase("packages-token", "GET", "/v2/packages", 401, "NA", lambda w: {"path": "/v2/packages", "user": None}),
     ErrorCase("package-status-token", "GET", "/v2/packages/{package_id}/status", 401, "NA",
               lambda w: {"path": "/v2/packages/abc/status", "user": None}),
@@ -630,6 +729,8 @@ ERROR_CASES = [
 TEXT_ANSWERS = {("GET", "/livez"), ("GET", "/readyz")}  # the health checks, read by test_health_checks
 WEBSOCKET = {("WEBSOCKET", "/v2/state/active-contracts")}  # read by test_websocket_messages_parse
 NO_TOKEN_NEEDED = {("GET", "/v2/version")}  # and nothing else to get wrong: no error answer
+BINARY_ANSWERS = {("GET", "/v2/packages/{package_id}")}  # read by test_package_bytes
+UNSUPPORTED = set(ENDPOINTS)  # no 200 answer: each answers 501 (an error case)
 
 
 @pytest.mark.parametrize("case", ERROR_CASES, ids=[c.id for c in ERROR_CASES])
@@ -664,6 +765,13 @@ def _routed() -> set[tuple[str, str]]:
     return out
 
 
+async def test_package_bytes(world, ledger):
+    r = await ledger.get(f"/v2/packages/{_package_id(world)}", user="Bob")
+    assert r.status_code == 200 and r.headers["content-type"] == "application/octet-stream"
+    assert r.headers["canton-package-hash"] == _package_id(world)
+    assert api.ListPackagesResponse.read((await ledger.get("/v2/packages")).content).package_ids
+
+
 def test_every_endpoint_has_its_cases():
-    assert _routed() == {(c.method, c.route) for c in CASES} | TEXT_ANSWERS | WEBSOCKET
+    assert _routed() == {(c.method, c.route) for c in CASES} | TEXT_ANSWERS | WEBSOCKET | BINARY_ANSWERS | UNSUPPORTED
     assert _routed() == {(c.method, c.route) for c in ERROR_CASES} | TEXT_ANSWERS | WEBSOCKET | NO_TOKEN_NEEDED

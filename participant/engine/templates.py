@@ -268,6 +268,10 @@ class Package:
             self._package_id = hashlib.sha256(canonical.encode()).hexdigest()
         return self._package_id
 
+    def archive(self) -> bytes:
+        """The canonical description as bytes: what the package id is the SHA-256 of, served as the package."""
+        return json.dumps(self.describe(), sort_keys=True, separators=(",", ":")).encode()
+
     def signature(self) -> Json:
         return {
             "packageId": self.package_id,

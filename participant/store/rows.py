@@ -230,6 +230,17 @@ class PartyRow:
     identity_provider_id: str
 
 
+@dataclass(frozen=True)
+class IdpRow:
+    """An identity provider config; the default provider ('') has none."""
+
+    identity_provider_id: str
+    is_deactivated: bool
+    jwks_url: str
+    issuer: str
+    audience: str
+
+
 @dataclass(frozen=True, slots=True)
 class CompletionRow:
     """A completion: read back for the completion stream, and staged by a submission's job in its group commit."""

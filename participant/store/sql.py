@@ -158,6 +158,28 @@ PARTIES_PAGE = (
     "WHERE party > ? AND party LIKE ? ESCAPE '\\' ORDER BY party LIMIT ?"
 )
 INSERT_PARTY = "INSERT INTO parties (party, annotations, identity_provider_id) VALUES (?, ?, ?)"
+UPDATE_USER = (
+    "UPDATE users SET primary_party = ?, is_deactivated = ?, annotations = ?, resource_version = ?, "
+    "primary_party_authentication = ? WHERE id = ?"
+)
+UPDATE_USER_IDP = "UPDATE users SET identity_provider_id = ?, resource_version = ? WHERE id = ?"
+UPDATE_PARTY = "UPDATE parties SET annotations = ?, resource_version = ? WHERE party = ?"
+
+# Identity provider configs
+IDP_COLUMNS = "identity_provider_id, is_deactivated, jwks_url, issuer, audience"
+IDP = f"SELECT {IDP_COLUMNS} FROM identity_provider_configs WHERE identity_provider_id = ?"
+IDP_BY_ISSUER = f"SELECT {IDP_COLUMNS} FROM identity_provider_configs WHERE issuer = ?"
+IDPS = f"SELECT {IDP_COLUMNS} FROM identity_provider_configs ORDER BY identity_provider_id"
+INSERT_IDP = f"INSERT INTO identity_provider_configs ({IDP_COLUMNS}) VALUES (?, ?, ?, ?, ?)"
+UPDATE_IDP = (
+    "UPDATE identity_provider_configs SET is_deactivated = ?, jwks_url = ?, issuer = ?, audience = ? "
+    "WHERE identity_provider_id = ?"
+)
+DELETE_IDP = "DELETE FROM identity_provider_configs WHERE identity_provider_id = ?"
+IDP_IN_USE = (
+    "SELECT id FROM users WHERE identity_provider_id = :idp "
+    "UNION ALL SELECT party FROM parties WHERE identity_provider_id = :idp LIMIT 1"
+)
 
 # Pruning
 PRUNE_UPDATES = 'DELETE FROM updates WHERE "offset" <= ?'

@@ -16,6 +16,7 @@ from participant.store import sql
 from participant.store.rows import (
     CompletionRow,
     ContractRow,
+    IdpRow,
     PartyRow,
     UpdateRow,
     UserRow,
@@ -260,6 +261,13 @@ class Store:
 
     async def users(self, after_id: str, limit: int) -> list[UserRow]:
         return [await self._user_row(r) for r in await self._all(sql.USERS_PAGE, (after_id, limit))]
+
+    async def idp(self, identity_provider_id: str) -> IdpRow | None:
+        row = await self._one(sql.IDP, (identity_provider_id,))
+        return None if row is None else IdpRow(row[0], bool(row[1]), *row[2:])
+
+    async def idps(self) -> list[IdpRow]:
+        return [IdpRow(r[0], bool(r[1]), *r[2:]) for r in await self._all(sql.IDPS)]
 
     async def party(self, party: str) -> PartyRow | None:
         row = await self._one(sql.PARTY, (party,))
