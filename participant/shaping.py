@@ -17,8 +17,14 @@ from participant.transactions import AssignNode, Contract, CreateNode, ExerciseN
 
 def _created(*, offset: int, node_id: int, contract_id: str, template_id: str, argument, key, key_hash: str | None,
              blob: str, witnesses: list[str], signatories: list[str], observers: list[str], created_at: str,
-             package_name: str, acs_delta: bool) -> dict:
+             package_name: str, acs_delta: bool, views: list[dict]) -> dict:
+    """The one shape of a CreatedEvent. Its keys come in the order the ACS fast path writes them (`AcsRenderer`):
+    first those that depend on the request, then those stored with the contract (`rows.acs_event_json`), so that
+    both paths print the same JSON text for the same contract."""
     return {
+        "witnessParties": witnesses,
+        "createdEventBlob": blob,
+        "interfaceViews": views,
         "offset": offset,
         "nodeId": node_id,
         "contractId": contract_id,
@@ -26,9 +32,6 @@ def _created(*, offset: int, node_id: int, contract_id: str, template_id: str, a
         "contractKey": key,
         "contractKeyHash": key_hash or "",
         "createArgument": argument,
-        "createdEventBlob": blob,
-        "interfaceViews": [],
-        "witnessParties": witnesses,
         "signatories": signatories,
         "observers": observers,
         "createdAt": created_at,
@@ -38,7 +41,7 @@ def _created(*, offset: int, node_id: int, contract_id: str, template_id: str, a
     }
 
 
-def created_event_of_row(row: ContractRow, witnesses: list[str], with_blob: bool) -> dict:
+def created_event_of_row(row: ContractRow, witnesses: list[str], with_blob: bool, views: list[dict] | None = None) -> dict:
     """A stored contract's create event; stored JSON is spliced in without parsing it."""
     argument = orjson.Fragment(row.argument)
     signatories = orjson.Fragment(row.signatories)
@@ -48,20 +51,21 @@ def created_event_of_row(row: ContractRow, witnesses: list[str], with_blob: bool
     return _created(offset=row.create_offset, node_id=row.create_node_id, contract_id=row.contract_id,
                     template_id=row.template_id, argument=argument, key=key, key_hash=row.key_hash, blob=blob,
                     witnesses=witnesses, signatories=signatories, observers=observers, created_at=row.created_at,
-                    package_name=row.package_name, acs_delta=True)
+                    package_name=row.package_name, acs_delta=True, views=views or [])
 
 
 def created_event_of_contract(c: Contract, *, offset: int, node_id: int, witnesses: list[str], with_blob: bool,
-                              acs_delta: bool) -> dict:
+                              acs_delta: bool, views: list[dict] | None = None) -> dict:
     return _created(offset=offset, node_id=node_id, contract_id=c.contract_id, template_id=c.template_id,
                     argument=c.argument, key=c.key, key_hash=c.key_hash,
                     blob=encode_blob(c) if with_blob else "", witnesses=witnesses,
                     signatories=list(c.signatories), observers=list(c.observers),
-                    created_at=format_timestamp(c.created_at), package_name=c.package_name, acs_delta=acs_delta)
+                    created_at=format_timestamp(c.created_at), package_name=c.package_name, acs_delta=acs_delta,
+                    views=views or [])
 
 
 def archived_event(*, offset: int, node_id: int, contract_id: str, template_id: str, package_name: str,
-                   witnesses: list[str]) -> dict:
+                   witnesses: list[str], implemented: list[str] | None = None) -> dict:
     return {
         "offset": offset,
         "nodeId": node_id,
@@ -69,7 +73,7 @@ def archived_event(*, offset: int, node_id: int, contract_id: str, template_id: 
         "templateId": template_id,
         "witnessParties": witnesses,
         "packageName": package_name,
-        "implementedInterfaces": [],
+        "implementedInterfaces": implemented or [],
     }
 
 
@@ -86,7 +90,7 @@ class AcsRenderer:
     def __init__(self, event_filter: EventFilter, token_prefix: str | None) -> None:
         self._filter = event_filter
         self._token = None if token_prefix is None else '"' + token_prefix
-        self._shapes: dict[tuple, tuple[str, bool] | None] = {}
+        self._shapes: dict[tuple, tuple[str, bool, list[str]] | None] = {}
         self._quoted: dict[str, str] = {}
 
     def _q(self, s: str) -> str:
@@ -97,14 +101,16 @@ class AcsRenderer:
             q = self._quoted[s] = orjson.dumps(s).decode()
         return q
 
-    def _shape(self, key: tuple) -> tuple[str, bool] | None:
-        """(`"witnessParties":[..]`, whether to include the blob), or None when the filter excludes the contract."""
+    def _shape(self, key: tuple) -> tuple[str, bool, list[str]] | None:
+        """(`"witnessParties":[..]`, whether to include the blob, the interfaces whose views to add), or None when
+        the filter excludes the contract."""
         sig, obs, tid, pkg = key
         qn = qualified_name(tid)
         witnesses = self._filter.witnesses(orjson.loads(sig) + orjson.loads(obs), pkg, qn)
         shape = None
         if witnesses:
-            shape = f'"witnessParties":{orjson.dumps(witnesses).decode()}', self._filter.blob(witnesses, pkg, qn)
+            shape = (f'"witnessParties":{orjson.dumps(witnesses).decode()}', self._filter.blob(witnesses, pkg, qn),
+                     self._filter.interfaces(witnesses, pkg, qn))
         if len(self._shapes) > 10_000:
             self._shapes.clear()
         self._shapes[key] = shape
@@ -121,17 +127,22 @@ class AcsRenderer:
             shape = shapes[k] if k in shapes else self._shape(k)
             if shape is None:
                 continue
-            witnesses, with_blob = shape
+            witnesses, with_blob, interfaces = shape
             blob = f'"{_blob_of_event(event, sync)}"' if with_blob else '""'
+            views = self._views(event, tid, interfaces) if interfaces else "[]"
             tok = '""' if token is None else f'{token}{seq:016x}"'
             add_text(
                 f'{{"workflowId":{quoted.get(wf) or q(wf)},"contractEntry":{{"JsActiveContract":{{"createdEvent":'
-                f'{{{witnesses},"createdEventBlob":{blob},"interfaceViews":[],{event}}},'
+                f'{{{witnesses},"createdEventBlob":{blob},"interfaceViews":{views},{event}}},'
                 f'"synchronizerId":{quoted.get(sync) or q(sync)},"reassignmentCounter":{counter}}}}},'
                 f'"streamContinuationToken":{tok}}}')
             add_seq(seq)
         return texts, seqs
 
+    def _views(self, event: str, template_id: str, interfaces: list[str]) -> str:
+        """The `interfaceViews` of a pre-rendered event, computed from its create argument."""
+        argument = orjson.loads("{" + event + "}")["createArgument"]
+        return orjson.dumps(self._filter.compute_views(template_id, argument, interfaces)).decode()
 
     def render_moved(self, rows: list[tuple[int, tuple]]) -> tuple[list[str], list[int]]:
         """The entries of contracts that moved (`sql.ACS_MOVED` rows with their positions): active on the target
@@ -147,7 +158,7 @@ class AcsRenderer:
             shape = self._shapes[k] if k in self._shapes else self._shape(k)
             if shape is None:
                 continue
-            witnesses, with_blob = shape
+            witnesses, with_blob, interfaces = shape
             created_prefix = f'"offset":{create_offset},"nodeId":{create_node_id},'
             body = event[len(created_prefix):] if event.startswith(created_prefix) else event
             if kind == "assign":
@@ -157,7 +168,8 @@ class AcsRenderer:
                 activation = created_prefix if not at else f'"offset":{at},"nodeId":{node},'
                 synchronizer = source
             blob = f'"{_blob_of_event(event, synchronizer)}"' if with_blob else '""'
-            created = f'{{{witnesses},"createdEventBlob":{blob},"interfaceViews":[],{activation}{body}}}'
+            views = self._views(event, tid, interfaces) if interfaces else "[]"
+            created = f'{{{witnesses},"createdEventBlob":{blob},"interfaceViews":{views},{activation}{body}}}'
             tok = '""' if token is None else f'{token}{position:016x}"'
             if kind == "assign":
                 entry = (f'{{"JsActiveContract":{{"createdEvent":{created},"synchronizerId":{q(target)},'
@@ -287,7 +299,8 @@ def reassignment_events(update: UpdateRow, event_filter: EventFilter) -> list[di
                 "reassignmentCounter": n.counter,
                 "createdEvent": created_event_of_contract(
                     c, offset=update.offset, node_id=n.node_id, witnesses=witnesses,
-                    with_blob=event_filter.blob(witnesses, c.package_name, qn), acs_delta=True),
+                    with_blob=event_filter.blob(witnesses, c.package_name, qn), acs_delta=True,
+                    views=event_filter.views(witnesses, c.template_id, c.package_name, c.argument)),
             }})
     return events
 
@@ -305,13 +318,16 @@ def acs_delta_events(update: UpdateRow, event_filter: EventFilter) -> list[dict]
             if witnesses:
                 events.append({"CreatedEvent": created_event_of_contract(
                     c, offset=update.offset, node_id=n.node_id, witnesses=witnesses,
-                    with_blob=event_filter.blob(witnesses, c.package_name, qn), acs_delta=True)})
+                    with_blob=event_filter.blob(witnesses, c.package_name, qn), acs_delta=True,
+                    views=event_filter.views(witnesses, c.template_id, c.package_name, c.argument))})
         elif isinstance(n, ExerciseNode) and n.consuming and n.contract_id not in created:
-            witnesses = event_filter.witnesses(n.stakeholders, n.package_name, qualified_name(n.template_id))
+            qn = qualified_name(n.template_id)
+            witnesses = event_filter.witnesses(n.stakeholders, n.package_name, qn)
             if witnesses:
                 events.append({"ArchivedEvent": archived_event(
                     offset=update.offset, node_id=n.node_id, contract_id=n.contract_id,
-                    template_id=n.template_id, package_name=n.package_name, witnesses=witnesses)})
+                    template_id=n.template_id, package_name=n.package_name, witnesses=witnesses,
+                    implemented=event_filter.interfaces(witnesses, n.package_name, qn))})
     return events
 
 
@@ -353,16 +369,18 @@ def ledger_effects_events(update: UpdateRow, event_filter: EventFilter) -> list[
                 events.append({"CreatedEvent": created_event_of_contract(
                     c, offset=update.offset, node_id=n.node_id, witnesses=witnesses,
                     with_blob=event_filter.blob(witnesses, c.package_name, qn),
-                    acs_delta=c.contract_id not in consumed)})
+                    acs_delta=c.contract_id not in consumed,
+                    views=event_filter.views(witnesses, c.template_id, c.package_name, c.argument))})
         elif isinstance(n, ExerciseNode):
-            witnesses = event_filter.witnesses(witnessed[n.node_id], n.package_name, qualified_name(n.template_id))
+            qn = qualified_name(n.template_id)
+            witnesses = event_filter.witnesses(witnessed[n.node_id], n.package_name, qn)
             if witnesses:
                 events.append({"ExercisedEvent": {
                     "offset": update.offset,
                     "nodeId": n.node_id,
                     "contractId": n.contract_id,
                     "templateId": n.template_id,
-                    "interfaceId": None,
+                    "interfaceId": n.interface_id,
                     "choice": n.choice,
                     "choiceArgument": n.choice_argument,
                     "actingParties": list(n.acting_parties),
@@ -371,7 +389,8 @@ def ledger_effects_events(update: UpdateRow, event_filter: EventFilter) -> list[
                     "lastDescendantNodeId": n.last_descendant_node_id,
                     "exerciseResult": n.exercise_result,
                     "packageName": n.package_name,
-                    "implementedInterfaces": [],
+                    "implementedInterfaces": event_filter.interfaces(witnesses, n.package_name, qn) if n.consuming
+                    else [],
                     "acsDelta": n.consuming and n.contract_id not in created,
                 }})
     return events

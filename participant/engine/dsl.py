@@ -1,7 +1,7 @@
 """Everything a model module needs, in one import: `from participant.engine.dsl import *`."""
 
 from participant.engine.records import Record, Variant
-from participant.engine.templates import ContractKey, Package, Template, choice
+from participant.engine.templates import ContractKey, Interface, Package, Template, choice, interface_instance
 from participant.engine.update import DamlAssertionError, Update
 from participant.engine.values import (
     Bool,
@@ -26,7 +26,8 @@ from participant.engine.values import (
 )
 
 __all__ = [
-    "Bool", "ContractId", "ContractKey", "DamlAssertionError", "Date", "Decimal", "GenMap", "Int64", "List",
-    "Numeric", "Optional", "Package", "Party", "Record", "Some", "Template", "Text", "TextMap", "Time", "Timestamp",
-    "Tuple2", "Tuple3", "Unit", "Update", "Variant", "choice", "show_numeric",
+    "Bool", "ContractId", "ContractKey", "DamlAssertionError", "Date", "Decimal", "GenMap", "Int64", "Interface",
+    "List", "Numeric", "Optional", "Package", "Party", "Record", "Some", "Template", "Text", "TextMap", "Time", "Timestamp",
+    "Tuple2", "Tuple3", "Unit", "Update", "Variant", "choice", "interface_instance",
+    "show_numeric",
 ]
