@@ -15,6 +15,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+import participant.api as api
 from participant.models import iou
 from participant.server import create_app
 from tests.conftest import SECRET, Ledger, settings_for, start_server, token
@@ -39,6 +40,7 @@ from tests.http.helpers import (
     transaction_format,
 )
 from tests.spec import validate
+from tests.test_answers_parse import read_exactly
 
 ISHAPE = "#shapes:Shapes:IShape"
 IIOU = "#model-tests:Iou:IIou"
@@ -93,6 +95,10 @@ async def acs_events(ledger, made, filters: list[dict]) -> dict[str, dict]:
 
 
 async def test_acs_interface_filter_with_views(shapes_ledger, made):
+    r = await acs(shapes_ledger, acs_body(made["offset"], event_format(made["alice"], filters=[interface()])),
+                  user="Alice")
+    for entry in r.json():  # a failed view reads with the wire models too, strictly and back
+        read_exactly(api.JsGetActiveContractsResponse, entry)
     events = await acs_events(shapes_ledger, made, [interface()])
     assert set(events) == {made["square"], made["broken"]}  # the templates that implement IShape
     assert events[made["square"]]["interfaceViews"] == [square_view()]
