@@ -279,7 +279,10 @@ class Interface:
 
     @classmethod
     def view_type(cls) -> DamlType:
-        return to_type(cls.viewtype, vars(sys.modules[cls.__module__]))
+        cached = cls.__dict__.get("_daml_view_type")  # views are computed per event read: resolve the type once
+        if cached is None:
+            cached = cls._daml_view_type = to_type(cls.viewtype, vars(sys.modules[cls.__module__]))
+        return cached
 
 
 def _method(name: str) -> Callable[..., Any]:
