@@ -29,12 +29,19 @@ template Broken with owner : Party where
 
 template Plain with owner : Party where
   signatory owner
+
+template Gallery with owner : Party where
+  signatory owner
+  nonconsuming choice Gallery_Describe : Text with shapeCid : ContractId IShape
+    controller owner
+    do exercise shapeCid Shape_Describe with prefix = "gallery: "
 ```
 """
 
 from __future__ import annotations
 
 from participant.engine.dsl import (
+    ContractId,
     DamlAssertionError,
     Int64,
     Interface,
@@ -112,3 +119,15 @@ class Plain(Template):
 
     def signatory(self) -> list[str]:
         return [self.owner]
+
+
+@package.template("Shapes:Gallery")
+class Gallery(Template):
+    owner: Party
+
+    def signatory(self) -> list[str]:
+        return [self.owner]
+
+    @choice(controller=lambda self: [self.owner], consuming=False)
+    async def Gallery_Describe(self, tx: Update, shapeCid: ContractId[IShape]) -> Text:
+        return await tx.exercise(shapeCid, IShape.Shape_Describe, prefix="gallery: ")

@@ -170,6 +170,20 @@ async def test_a_contract_whose_template_does_not_implement_the_interface(harnes
     assert cid in harness.ledger.contracts  # nothing changed
 
 
+async def test_a_choice_body_exercises_an_interface_choice(harness):
+    square, plain, gallery = [await create(harness, t, **a) for t, a in (("Square", {"name": "sq"}), ("Plain", {}),
+                                                                         ("Gallery", {}))]
+    tx, result = await harness.exercise(gallery, "Gallery_Describe", {"shapeCid": square},
+                                        template="#shapes:Shapes:Gallery")
+    assert result == "gallery: sq"
+    outer, inner = tx.nodes
+    assert outer.interface_id is None and inner.interface_id == shapes.IShape.interface_id()
+    assert inner.node_id in outer.children and inner.template_id == shapes.Square.template_id()
+    with pytest.raises(errors.LedgerError) as caught:
+        await harness.exercise(gallery, "Gallery_Describe", {"shapeCid": plain}, template="#shapes:Shapes:Gallery")
+    assert caught.value.code is errors.CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE
+
+
 async def test_interface_choice_controllers_come_from_its_methods(harness):
     cid = await create(harness, "Square", name="sq")
     with pytest.raises(errors.LedgerError) as caught:

@@ -35,6 +35,7 @@ from tests.http.helpers import (
     events_of,
     exercise,
     iou_args,
+    new_id,
     submit_tx,
     template,
     transaction_format,
@@ -323,3 +324,37 @@ async def test_interface_choice_errors(shapes_ledger, made):
                                                                   "#model-tests:Iou:INothing")), user="Alice")
     assert_error(r, 404, "TEMPLATES_OR_INTERFACES_NOT_FOUND")
     assert (await shapes_ledger.ledger_end()) == made["offset"]
+
+
+# --- reassignments
+
+
+async def test_views_on_assignments_and_in_flight_contracts(shapes_ledger, made):
+    """The created event of an assignment, and of a contract in flight in the ACS, carry the views too."""
+    alice = made["alice"]
+    r = await shapes_ledger.get("/v2/state/connected-synchronizers")
+    source, target = [s["synchronizerId"] for s in r.json()["connectedSynchronizers"]][:2]
+    fmt = event_format(alice, filters=[interface()])
+    wait = "/v2/commands/submit-and-wait-for-reassignment"
+
+    def reassignment(command: dict) -> dict:
+        return {"reassignmentCommands": {"commandId": new_id("re"), "submitter": alice,
+                                         "commands": [{"command": command}]},
+                "eventFormat": fmt}
+
+    r = await shapes_ledger.post(wait, reassignment({"UnassignCommand": {"value": {
+        "contractId": made["square"], "source": source, "target": target}}}), user="Alice")
+    assert r.status_code == 200, r.text
+    rid = r.json()["reassignment"]["events"][0]["JsUnassignedEvent"]["value"]["reassignmentId"]
+    r = await acs(shapes_ledger, acs_body(await shapes_ledger.ledger_end(), fmt), user="Alice")
+    in_flight = [e["contractEntry"]["JsIncompleteUnassigned"] for e in r.json()
+                 if "JsIncompleteUnassigned" in e["contractEntry"]]
+    assert [e["createdEvent"]["interfaceViews"] for e in in_flight] == [[square_view()]]
+    r = await shapes_ledger.post(wait, reassignment({"AssignCommand": {"value": {
+        "reassignmentId": rid, "source": source, "target": target}}}), user="Alice")
+    assert r.status_code == 200, r.text
+    (event,) = r.json()["reassignment"]["events"]
+    assert event["JsAssignmentEvent"]["createdEvent"]["interfaceViews"] == [square_view()]
+    r = await acs(shapes_ledger, acs_body(await shapes_ledger.ledger_end(), fmt), user="Alice")
+    moved = by_contract(created_events(r.json()))[made["square"]]
+    assert moved["interfaceViews"] == [square_view()]
