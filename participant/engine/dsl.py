@@ -1,7 +1,8 @@
 """Everything a model module needs, in one import: `from participant.engine.dsl import *`."""
 
+from participant.engine.interfaces import Interface, interface_instance
 from participant.engine.records import Record, Variant
-from participant.engine.templates import ContractKey, Interface, Package, Template, choice, interface_instance
+from participant.engine.templates import ContractKey, Package, Template, choice
 from participant.engine.update import DamlAssertionError, Update
 from participant.engine.values import (
     Bool,

@@ -16,16 +16,11 @@ from participant.engine.commands import (
     ExerciseCommand,
     Submission,
 )
+from participant.engine.interfaces import Interface
 from participant.engine.ledger_view import LedgerView
 from participant.engine.registry import PackageRegistry
-from participant.engine.templates import ChoiceDef, Interface, Template
-from participant.engine.update import (
-    ASSERTION_FAILED,
-    DamlAssertionError,
-    TransactionBuilder,
-    Update,
-    unhandled_exception,
-)
+from participant.engine.templates import ChoiceDef, Template
+from participant.engine.update import DamlAssertionError, TransactionBuilder, Update, failure_of
 from participant.transactions import ContractSource, CreateNode, Transaction
 
 
@@ -47,10 +42,8 @@ class Engine:
         try:
             for command in submission.commands:
                 await self._run(command, top)
-        except DamlAssertionError as failure:
-            raise unhandled_exception(ASSERTION_FAILED, str(failure)) from None
-        except ArithmeticError as failure:  # Daml raises ArithmeticError for overflow and division by zero
-            raise unhandled_exception("DA.Exception.ArithmeticError:ArithmeticError", str(failure)) from None
+        except (DamlAssertionError, ArithmeticError) as failure:
+            raise failure_of(failure) from None
         chosen = self._route(view, synchronizer_id, prescribed)
         created = list(view.created.values())
         if chosen != synchronizer_id:  # the contracts it creates live where it runs

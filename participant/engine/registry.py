@@ -6,7 +6,8 @@ import importlib
 
 from participant import errors
 from participant.engine import ids
-from participant.engine.templates import Interface, Package, Template, interface_key
+from participant.engine.interfaces import Interface, interface_key
+from participant.engine.templates import Package, Template
 
 
 def _version_key(version: str) -> tuple:

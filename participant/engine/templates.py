@@ -58,6 +58,14 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from participant.engine import ids
+from participant.engine.interfaces import (
+    Interface,
+    InterfaceDef,
+    InterfaceInstance,
+    checked_instance,
+    interface_key,
+    method_of,
+)
 from participant.engine.records import (
     DataDef,
     Record,
@@ -152,40 +160,6 @@ async def _archive_body(self: Any, tx: Any) -> None:
     return None
 
 
-def _checked(instance: InterfaceInstance, template: type) -> InterfaceInstance:
-    """An interface instance defines `view` and every method of its interface, and nothing else."""
-    expected = {"view", *instance.interface.__daml__.methods}
-    missing, extra = expected - set(instance.functions), set(instance.functions) - expected
-    if missing or extra:
-        raise TypeError(f"interface instance {instance.interface.__name__} for {template.__name__}: "
-                        f"missing {sorted(missing)}, unknown {sorted(extra)}")
-    return instance
-
-
-@dataclass
-class InterfaceInstance:
-    """`interface instance I for T`: the functions (`view` and the interface's methods) of one template."""
-
-    interface: type[Interface]
-    functions: dict[str, Callable[..., Any]]
-
-
-def interface_instance(interface: type[Interface]) -> Callable[[type], InterfaceInstance]:
-    """Declare, inside a template's class body, how the template implements `interface`."""
-
-    def wrap(body: type) -> InterfaceInstance:
-        functions = {name: f for name, f in vars(body).items() if inspect.isfunction(f)}
-        return InterfaceInstance(interface, functions)
-
-    return wrap
-
-
-def interface_key(interface: type[Interface]) -> tuple[str, str]:
-    """Interfaces are matched by package name and qualified name, so every version of a package's interface is
-    the same interface (as upgrading treats them)."""
-    return interface.__daml__.package.name, interface.__daml__.qualified_name
-
-
 class Template(Record):
     """A Daml template: its fields are the annotations; override `signatory`, and optionally `observer`, `ensure`,
     `key` (a `ContractKey`). Choices are methods decorated with `@choice`."""
@@ -240,59 +214,6 @@ class TemplateDef(DataDef):
     interfaces: dict[tuple[str, str], InterfaceInstance] = field(default_factory=dict)  # by `interface_key`
 
 
-@dataclass
-class InterfaceDef(DataDef):
-    choices: dict[str, ChoiceDef] = field(default_factory=dict)
-    methods: tuple[str, ...] = ()
-
-
-class Interface:
-    """A Daml interface: a `viewtype`, methods (declared with a `...` body) and choices. An instance of the class
-    is an interface value, Daml's `toInterface contract`: its methods and `view` run the contract's template's
-    interface instance."""
-
-    __daml__: ClassVar[InterfaceDef]
-    viewtype: ClassVar[Any] = None
-
-    def __init__(self, contract: Template) -> None:
-        instance = type(contract).instance_of(type(self))
-        if instance is None:
-            raise TypeError(f"{type(contract).__name__} does not implement {type(self).__name__}")
-        self._contract, self._instance = contract, instance
-
-    def view(self) -> Any:
-        return self._instance.functions["view"](self._contract)
-
-    def signatory(self) -> list[str]:
-        return self._contract.signatory()
-
-    def observer(self) -> list[str]:
-        return self._contract.observer()
-
-    @classmethod
-    def choices(cls) -> dict[str, ChoiceDef]:
-        return cls.__daml__.choices
-
-    @classmethod
-    def interface_id(cls) -> str:
-        return f"{cls.__daml__.package.package_id}:{cls.__daml__.qualified_name}"
-
-    @classmethod
-    def view_type(cls) -> DamlType:
-        cached = cls.__dict__.get("_daml_view_type")  # views are computed per event read: resolve the type once
-        if cached is None:
-            cached = cls._daml_view_type = to_type(cls.viewtype, vars(sys.modules[cls.__module__]))
-        return cached
-
-
-def _method(name: str) -> Callable[..., Any]:
-    def method(self: Interface, *args: Any) -> Any:
-        return self._instance.functions[name](self._contract, *args)
-
-    method.__name__ = name
-    return method
-
-
 def _archive_choice(owner: type) -> ChoiceDef:
     return ChoiceDef(body=_archive_body, controller=lambda self: self.signatory(), name="Archive", template=owner)
 
@@ -322,7 +243,7 @@ class Package:
         def register(cls: type[Template]) -> type[Template]:
             module, entity_name = split_qualified_name(name, entity, cls.__name__)
             choices = {k: v for k, v in vars(cls).items() if isinstance(v, ChoiceDef)}
-            instances = {interface_key(v.interface): _checked(v, cls) for v in vars(cls).values()
+            instances = {interface_key(v.interface): checked_instance(v, cls) for v in vars(cls).values()
                          if isinstance(v, InterfaceInstance)}
             definition = TemplateDef(module, entity_name, self, {**choices, "Archive": _archive_choice(cls)},
                                      instances)
@@ -341,7 +262,7 @@ class Package:
             choices = {k: v for k, v in vars(cls).items() if isinstance(v, ChoiceDef)}
             methods = tuple(k for k, v in vars(cls).items() if inspect.isfunction(v) and not k.startswith("_"))
             for method in methods:
-                setattr(cls, method, _method(method))
+                setattr(cls, method, method_of(method))
             definition = InterfaceDef(module, entity_name, self, {**choices, "Archive": _archive_choice(cls)},
                                       methods)
             self._check_open(definition.qualified_name)

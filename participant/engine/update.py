@@ -14,9 +14,10 @@ from typing import Any, NoReturn, TypeVar
 
 from participant import errors
 from participant.engine import ids
+from participant.engine.interfaces import Interface
 from participant.engine.ledger_view import LedgerView
 from participant.engine.records import Record
-from participant.engine.templates import ChoiceDef, Interface, Template
+from participant.engine.templates import ChoiceDef, Template
 from participant.engine.values import DamlType
 from participant.transactions import Contract, CreateNode, ExerciseNode, FetchNode, Node
 
@@ -179,9 +180,10 @@ class Update:
         template = self._view.template_of(contract, None if interface else expected)
         if interface is not None and template.instance_of(interface) is None:
             raise does_not_implement(contract, interface)
-        definition = (interface or template).choices().get(name)
+        target = interface or template
+        definition = target.choices().get(name)
         if definition is None:
-            raise errors.INVALID_ARGUMENT(f"Invalid template:{template.__daml__.qualified_name} or choice:{name}")
+            raise errors.INVALID_ARGUMENT(f"Invalid template:{target.__daml__.qualified_name} or choice:{name}")
         if argument is None:
             try:
                 argument = definition.argument(**arguments)
