@@ -126,7 +126,7 @@ class PackageRegistry:
         name = package_ref[1:]
         versions = self.versions(name)
         if not versions:
-            raise errors.PACKAGE_NAMES_NOT_FOUND(f"Set({name})", resources=[("PACKAGE_NAME", name)])
+            raise errors.PACKAGE_NAMES_NOT_FOUND(f"[{name}].", resources=[("PACKAGE_NAME", name)])
         return name, versions, f"{module}:{entity}"
 
     def resolve_interface_filter(self, ref: str) -> list[type[Interface]]:
@@ -135,7 +135,7 @@ class PackageRegistry:
         matches = [p.interfaces[qualified_name] for p in versions if qualified_name in p.interfaces]
         if not matches:
             raise errors.NO_INTERFACE_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME(
-                f"Set(({name},{qualified_name}))", resources=[("INTERFACE_ID", ref)])
+                f"[({name},{qualified_name})].", resources=[("INTERFACE_ID", ref)])
         return matches
 
     def implementors(self, interface: type[Interface]) -> list[type[Template]]:
@@ -154,5 +154,5 @@ class PackageRegistry:
         matches = [p.templates[qualified_name] for p in versions if qualified_name in p.templates]
         if not matches:
             raise errors.NO_TEMPLATES_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME(
-                f"Set(({name},{qualified_name}))", resources=[("TEMPLATE_ID", ref)])
+                f"[({name},{qualified_name})].", resources=[("TEMPLATE_ID", ref)])
         return matches

@@ -290,7 +290,10 @@ async def test_interface_filter_errors(shapes_ledger, made, interface_id, status
     if interface_id.startswith("PKGID"):
         interface_id = interface_id.replace("PKGID", shapes.package.package_id)
     fmt = event_format(made["alice"], filters=[interface(interface_id)])
-    assert_error(await acs(shapes_ledger, acs_body(made["offset"], fmt), user="Alice"), status, code)
+    body = assert_error(await acs(shapes_ledger, acs_body(made["offset"], fmt), user="Alice"), status, code)
+    if interface_id == "#shapes:Shapes:INothing":
+        assert body["cause"] == ("The following package-name/interface qualified-name pairs do not reference any "
+                                 "interface-id uploaded on this participant: [(shapes,Shapes:INothing)].")
     r = await shapes_ledger.post("/v2/updates", {"beginExclusive": 0, "endInclusive": made["offset"],
                                                  "updateFormat": {"includeTransactions": {
                                                      "eventFormat": fmt, "transactionShape": ACS_DELTA}}},
