@@ -29,8 +29,9 @@ class IShape(Interface):
 
     def getOwner(self) -> Party: ...
 
-    @choice(controller=lambda self: [self.getOwner()])
-    async def Shape_Rename(self, tx: Update, name: Text) -> Text: ...
+    @choice(controller=lambda self: [self.getOwner()], consuming=False)
+    async def Shape_Describe(self, tx: Update, prefix: Text) -> Text:
+        return prefix + self.view().name
 ```
 
 and `interface instance IShape for Square where view = ...; getOwner = owner` is a class inside the template:
@@ -38,12 +39,12 @@ and `interface instance IShape for Square where view = ...; getOwner = owner` is
 ```python
     @interface_instance(IShape)
     class IShapeForSquare:
-        def view(self) -> ShapeView: return ShapeView(name=self.name)
+        def view(self) -> ShapeView: return ShapeView(name=self.name, sides=4)
         def getOwner(self) -> str: return self.owner
 ```
 
 where `self` is the contract. Interface choices see the contract only through its methods and `view`, and every
-interface gets the consuming `Archive` choice too.
+interface gets the consuming `Archive` choice too (`tests/engine/shapes_package.py` is this example in full).
 """
 
 from __future__ import annotations
