@@ -233,6 +233,9 @@ LEDGER_API_INTERNAL_ERROR = ErrorCode("LEDGER_API_INTERNAL_ERROR", C.SYSTEM_INTE
 # Added for the engine (Canton's CommandExecutionErrors.Interpreter)
 WRONGLY_TYPED_CONTRACT = ErrorCode("WRONGLY_TYPED_CONTRACT", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER,
                                    "Interpretation error: Error: ")
+CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE = ErrorCode("CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE",
+                                                  C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
+                                                  "Interpretation error: Error: ")
 # Transaction routing across synchronizers (Canton's TransactionRoutingError)
 UNKNOWN_CONTRACT_SYNCHRONIZERS = ErrorCode("UNKNOWN_CONTRACT_SYNCHRONIZERS", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER)
 MULTI_SYNCHRONIZER_SUPPORT_NOT_ENABLED = ErrorCode("MULTI_SYNCHRONIZER_SUPPORT_NOT_ENABLED",

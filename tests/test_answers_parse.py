@@ -42,6 +42,7 @@ from tests.http.helpers import (
 )
 
 ACCOUNT = "#keyed-example:Accounts:Account"
+IIOU = "#model-tests:Iou:IIou"
 BANK = "#keyed-example:Accounts:Bank"
 TIMEOUT = 30  # seconds any one request or websocket conversation may take
 LIST_LIMIT = 3  # the server's list limit: small, so that the 413 answer is cheap to provoke
@@ -354,6 +355,31 @@ def _fresh_user(w: World, rights: list | None = None) -> str:
     return user_id
 
 
+def _iiou(view: bool = True) -> dict:
+    return {"identifierFilter": {"InterfaceFilter": {"value": {
+        "interfaceId": IIOU, "includeInterfaceView": view, "includeCreatedEventBlob": False}}}}
+
+
+def _check_views(w: World, answers: list) -> None:
+    entries = answers[0].active_contracts if hasattr(answers[0], "active_contracts") else answers
+    views = [v for e in entries for v in e.contract_entry.value.created_event.interface_views]
+    assert views and all(v.view_status.code == 0 and v.view_value["icurrency"] for v in views), views
+
+
+def _check_interface_exercise(w: World, answers: list) -> None:
+    (answer,) = answers
+    (event,) = answer.transaction.events
+    assert event.value.interface_id and event.value.interface_id.endswith(":Iou:IIou")
+    assert event.value.implemented_interfaces == [event.value.interface_id]
+
+
+def _interface_archive_case(w: World) -> dict:
+    cid = _created(_submit(httpx.Client(base_url=w.url, timeout=TIMEOUT), "Alice",
+                           commands([w.alice], create(iou_args(w.alice, w.alice, "5.0")))))
+    return _submit_case(w, exercise(cid, "Archive", template_id=IIOU),
+                        transaction_format(w.alice, shape=LEDGER_EFFECTS, filters=[_iiou()]))
+
+
 CASES = [
     # state
     Case("acs", "POST", "/v2/state/active-contracts", api.JsGetActiveContractsResponse,
@@ -369,6 +395,13 @@ CASES = [
          lambda w: {"path": "/v2/state/active-contracts-page", "user": "Alice",
                     "json": {"eventFormat": event_format(w.alice, filters=[template(IOU, blob=True)]),
                              "maxPageSize": 1000}}, check=_check_entry_kinds),
+    Case("acs-interface-views", "POST", "/v2/state/active-contracts", api.JsGetActiveContractsResponse,
+         lambda w: {"path": "/v2/state/active-contracts", "user": "Alice", "params": {"limit": LIST_LIMIT},
+                    "json": _acs(w, w.alice, filters=[_iiou()])}, each=True, check=_check_views),
+    Case("acs-page-interface-views", "GET", "/v2/state/active-contracts-page", api.JsGetActiveContractsPageResponse,
+         lambda w: {"path": "/v2/state/active-contracts-page", "user": "Alice",
+                    "json": {"eventFormat": event_format(w.alice, filters=[_iiou()]), "maxPageSize": 2}},
+         check=_check_views),
     Case("ledger-end", "GET", "/v2/state/ledger-end", api.GetLedgerEndResponse,
          lambda w: {"path": "/v2/state/ledger-end", "user": "Alice"}),
     Case("pruned-offsets", "GET", "/v2/state/latest-pruned-offsets", api.GetLatestPrunedOffsetsResponse,
@@ -385,6 +418,8 @@ CASES = [
              "templateId": IOU, "createArguments": iou_args(w.alice, w.alice), "choice": "Iou_Split",
              "choiceArgument": {"splitAmount": "40.0"}}}, transaction_format(w.alice, shape=LEDGER_EFFECTS)),
          check=_check_shapes(["CreatedEvent", "ExercisedEvent", "CreatedEvent", "CreatedEvent"])),
+    Case("submit-interface-choice", "POST", "/v2/commands/submit-and-wait-for-transaction",
+         api.JsSubmitAndWaitForTransactionResponse, _interface_archive_case, check=_check_interface_exercise),
     Case("submit-and-wait", "POST", "/v2/commands/submit-and-wait", api.SubmitAndWaitResponse,
          lambda w: {"path": "/v2/commands/submit-and-wait", "user": "Alice",
                     "json": commands([w.alice], create(iou_args(w.alice, w.alice)))}),
@@ -418,6 +453,11 @@ CASES = [
          lambda w: {"path": "/v2/events/events-by-contract-id", "user": "Bob",
                     "json": {"contractId": w.ids["shared"], "eventFormat": event_format(w.bob)}},
          check=lambda w, a: a[0].archived is not None),
+    Case("events-interface-views", "POST", "/v2/events/events-by-contract-id", api.JsGetEventsByContractIdResponse,
+         lambda w: {"path": "/v2/events/events-by-contract-id", "user": "Bob",
+                    "json": {"contractId": w.ids["shared"], "eventFormat": event_format(w.bob, filters=[_iiou()])}},
+         check=lambda w, a: a[0].archived.archived_event.implemented_interfaces
+         == [v.interface_id for v in a[0].created.created_event.interface_views]),
     Case("events-active", "POST", "/v2/events/events-by-contract-id", api.JsGetEventsByContractIdResponse,
          lambda w: {"path": "/v2/events/events-by-contract-id", "user": "Bob",
                     "json": {"contractId": w.ids["bobs"], "eventFormat": event_format(w.bob)}},
@@ -430,6 +470,11 @@ CASES = [
          lambda w: {"path": "/v2/updates", "user": "Alice", "params": {"limit": LIST_LIMIT},
                     "json": {"beginExclusive": w.txs["check"]["offset"] - 1,
                              "updateFormat": update_format(w.alice, shape=LEDGER_EFFECTS)}}, each=True),
+    Case("updates-interface-views", "POST", "/v2/updates", api.JsGetUpdatesResponse,
+         lambda w: {"path": "/v2/updates", "user": "Bob", "params": {"limit": LIST_LIMIT},
+                    "json": {"beginExclusive": 0, "updateFormat": update_format(w.bob, filters=[_iiou()])}},
+         each=True, check=lambda w, a: any(e.value.interface_views for u in a for e in u.update.value.value.events
+                                           if e.tag == "CreatedEvent")),
     Case("update-by-offset", "POST", "/v2/updates/update-by-offset", api.JsGetUpdateResponse,
          lambda w: {"path": "/v2/updates/update-by-offset", "user": "Alice",
                     "json": {"offset": w.txs["merge"]["offset"],
@@ -613,6 +658,10 @@ ERROR_CASES = [
     ErrorCase("acs-list-limit", "POST", "/v2/state/active-contracts", 413,
               "JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED",
               lambda w: {"path": "/v2/state/active-contracts", "user": "Alice", "json": _acs(w, w.alice)}),
+    ErrorCase("acs-unknown-interface", "POST", "/v2/state/active-contracts", 404,
+              "NO_INTERFACE_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME",
+              lambda w: {"path": "/v2/state/active-contracts", "user": "Alice", "json": _acs(w, w.alice, filters=[
+                  {"identifierFilter": {"InterfaceFilter": {"value": {"interfaceId": "#model-tests:Iou:INone"}}}}])}),
     ErrorCase("acs-page-format", "GET", "/v2/state/active-contracts-page", 400, "MISSING_FIELD",
               lambda w: {"path": "/v2/state/active-contracts-page", "user": "Alice", "json": {}}),
     ErrorCase("ledger-end-token", "GET", "/v2/state/ledger-end", 401, "NA",
@@ -623,6 +672,9 @@ ERROR_CASES = [
               lambda w: {"path": "/v2/state/connected-synchronizers", "user": "Bob", "params": {"party": w.alice}}),
     ErrorCase("submit-unknown-contract", "POST", "/v2/commands/submit-and-wait-for-transaction", 404,
               "CONTRACT_NOT_FOUND", lambda w: _submit_case(w, exercise(UNKNOWN_CID, "Iou_Settle"))),
+    ErrorCase("submit-not-implemented", "POST", "/v2/commands/submit-and-wait-for-transaction", 400,
+              "CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE",
+              lambda w: _submit_case(w, exercise(w.ids["account"], "Archive", template_id=IIOU))),
     ErrorCase("submit-ensure", "POST", "/v2/commands/submit-and-wait", 400, "UNHANDLED_EXCEPTION",
               lambda w: {"path": "/v2/commands/submit-and-wait", "user": "Alice",
                          "json": commands([w.alice], create(iou_args(w.alice, w.alice, "-1.0")))}),
