@@ -13,12 +13,11 @@ from participant.api import CompletionStreamRequest
 from participant.auth import Claims
 from participant.context import Context
 from participant.engine import ids
-from participant.services.common import ListLimit
+from participant.services.common import LIST_WAIT_S, ListLimit
 from participant.store.rows import CompletionRow
 from participant.timestamps import format_timestamp
 
 STORE_PAGE = 500
-DEFAULT_IDLE_TIMEOUT = 0.5  # seconds: Canton's `http-list-wait-time`
 
 
 @dataclass(frozen=True)
@@ -57,7 +56,7 @@ async def _after(ctx: Context, s: Subscription, after: int) -> AsyncIterator[tup
 async def completions(ctx: Context, s: Subscription, limits: ListLimit, idle_timeout: float | None) -> list[dict]:
     """The list form: what is there, then what comes, until the list is full or nothing new came for the idle
     timeout (default half a second, as Canton's)."""
-    idle = DEFAULT_IDLE_TIMEOUT if idle_timeout is None else idle_timeout
+    idle = LIST_WAIT_S if idle_timeout is None else idle_timeout
     loop = asyncio.get_running_loop()
     take, out, after = limits.take, [], s.begin
     deadline = loop.time() + idle

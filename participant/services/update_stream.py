@@ -19,7 +19,7 @@ from participant.filters import (
     tree_update_format_or_legacy,
     update_format_or_legacy,
 )
-from participant.services.common import ListLimit
+from participant.services.common import LIST_WAIT_S, ListLimit
 from participant.store.rows import UpdateRow
 
 STORE_PAGE = 500
@@ -126,8 +126,9 @@ async def elements(ctx: Context, s: Stream) -> AsyncIterator[list[dict]]:
 
 
 async def collect(ctx: Context, s: Stream, limits: ListLimit, idle_timeout: float | None) -> list[dict]:
-    """The list form: the elements up to the end (at most the list limit, else 413). Without an end and with an
-    idle timeout, it goes on collecting what commits until no new element has come for that long."""
+    """The list form: the elements up to the end (at most the list limit, else 413). Without an end it goes on
+    collecting what commits until no new element has come for the idle timeout (Canton's default: half a
+    second)."""
     take = limits.take
     out: list[dict] = []
     end = ctx.store.ledger_end if s.end is None else s.end
@@ -135,9 +136,10 @@ async def collect(ctx: Context, s: Stream, limits: ListLimit, idle_timeout: floa
         out.extend(page[:take - len(out)])
         if len(out) >= take:
             break
-    if s.end is None and idle_timeout is not None:
+    if s.end is None:
+        idle = LIST_WAIT_S if idle_timeout is None else idle_timeout
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + idle_timeout
+        deadline = loop.time() + idle
         while len(out) < take and await ctx.store.wait_for_end_past(end, deadline - loop.time()):
             begin, end = end, ctx.store.ledger_end
             before = len(out)
@@ -146,6 +148,6 @@ async def collect(ctx: Context, s: Stream, limits: ListLimit, idle_timeout: floa
                 if len(out) >= take:
                     break
             if len(out) > before:
-                deadline = loop.time() + idle_timeout
+                deadline = loop.time() + idle
     limits.check(len(out))
     return out
