@@ -6,6 +6,8 @@ tree, get-updates-page in both directions with every page-token error, and the l
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 
 import pytest
 
@@ -352,3 +354,26 @@ async def test_open_ended_updates_list_waits(ledger, alice_bob):
     async with asyncio.timeout(WAIT):  # idle for the default half second: what is there
         r = await ledger.post("/v2/updates", body, user="Alice")
     assert len(r.json()) == 2
+
+
+async def test_pages_around_the_pruning_offset(ledger, alice_bob, tmp_path):
+    """Canton's `TXPagedDynamicPruningInJustAfterThePageDescending`: a descending walk stops at the pruning offset
+    that came between two pages; ascending pages start there, and refuse to begin before it."""
+    alice, _ = alice_bob
+    made = [(await ledger.create_iou(alice, alice, f"{i + 1}.0", user="Alice"))["offset"] for i in range(5)]
+    body = {"maxPageSize": 2, "descendingOrder": True, "updateFormat": update_format(alice)}
+    first = (await ledger.post(PAGE, body, user="Alice")).json()
+    assert [u["update"]["Transaction"]["value"]["offset"] for u in first["updates"]] == [made[4], made[3]]
+    pruned = made[1]
+    r = subprocess.run([sys.executable, "-m", "participant.cli", "prune", "--db", str(tmp_path / "ledger.db"),
+                        "--up-to", str(pruned)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    second = (await ledger.post(PAGE, {**body, "pageToken": first["nextPageToken"]}, user="Alice")).json()
+    assert [u["update"]["Transaction"]["value"]["offset"] for u in second["updates"]] == [made[2]]
+    assert second["nextPageToken"] is None and second["lowestPageOffsetExclusive"] == pruned
+    ascending = {"maxPageSize": 10, "updateFormat": update_format(alice)}
+    page = (await ledger.post(PAGE, ascending, user="Alice")).json()
+    assert page["lowestPageOffsetExclusive"] == pruned
+    assert [u["update"]["Transaction"]["value"]["offset"] for u in page["updates"]] == made[2:]
+    r = await ledger.post(PAGE, {**ascending, "beginOffsetExclusive": pruned - 1}, user="Alice")
+    assert_error(r, 400, "PARTICIPANT_PRUNED_DATA_ACCESSED")
