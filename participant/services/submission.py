@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from participant import errors, shaping
+from participant import errors, shaping, trees
 from participant.api import (
     JsCommands,
     JsSubmitAndWaitForTransactionRequest,
@@ -144,7 +144,7 @@ async def submit_and_wait_for_transaction_tree(ctx: Context, cmds: JsCommands, c
     event_filter = EventFilter.wildcard_for([*cmds.act_as, *cmds.read_as], verbose=True)
     update = await _submit(ctx, cmds, c, trace_context)
     tx = shaping.transaction(update, LEDGER_EFFECTS, event_filter, show_command_id=True)
-    return {"transactionTree": shaping.transaction_tree(tx)}
+    return {"transactionTree": trees.transaction_tree(tx)}
 
 
 async def submit_and_wait(ctx: Context, cmds: JsCommands, c: Claims, trace_context: dict | None) -> dict:

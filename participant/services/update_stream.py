@@ -9,7 +9,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 
-from participant import errors, offsets, shaping
+from participant import errors, offsets, shaping, trees
 from participant.api import GetUpdatesRequest
 from participant.auth import Claims
 from participant.context import Context
@@ -75,7 +75,7 @@ def element(update: UpdateRow, view: UpdateView, form: str = UPDATES) -> dict | 
         if tx is None:
             return None
         if form == TREES:
-            return {"update": {"TransactionTree": {"value": shaping.transaction_tree(tx)}}}
+            return {"update": {"TransactionTree": {"value": trees.transaction_tree(tx)}}}
         return {"update": {"Transaction": {"value": tx}}}
     if update.kind == "reassignment" and view.reassignments is not None:
         r = shaping.visible_reassignment(update, view.reassignments)

@@ -3,7 +3,7 @@ same with another format). The stream of updates is `participant.services.update
 
 from __future__ import annotations
 
-from participant import errors, offsets, shaping
+from participant import errors, offsets, shaping, trees
 from participant.api import (
     GetTransactionByIdRequest,
     GetTransactionByOffsetRequest,
@@ -105,10 +105,10 @@ def tree_lookup_format(parties: list[str]) -> TransactionFormat:
 async def transaction_tree_by_offset(ctx: Context, offset: int, fmt: TransactionFormat, c: Claims) -> dict:
     offsets.require_positive(offset, "offset")
     tx = await _find(ctx, offset, authorized_transaction_view(fmt, ctx.registry, c))
-    return {"transaction": shaping.transaction_tree(tx)}
+    return {"transaction": trees.transaction_tree(tx)}
 
 
 async def transaction_tree_by_id(ctx: Context, update_id: str, fmt: TransactionFormat, c: Claims) -> dict:
     _require_update_id(update_id)
     tx = await _find(ctx, update_id, authorized_transaction_view(fmt, ctx.registry, c))
-    return {"transaction": shaping.transaction_tree(tx)}
+    return {"transaction": trees.transaction_tree(tx)}
