@@ -172,3 +172,14 @@ async def test_completions_websocket(server, alice):
         for m in [*old, new]:
             validate("CompletionStreamResponse", m)
         assert new["completionResponse"]["Completion"]["value"]["commandId"] == cmds["commandId"]
+
+
+async def test_a_binary_request_message_is_read_too(server, alice):
+    _, party, user, made = alice
+    body = {"beginExclusive": made[0], "endInclusive": made[-1], "updateFormat": update_format(party)}
+    async with asyncio.timeout(TIMEOUT), connect(url(server, "/v2/updates"), subprotocols=protocols(user),
+                                                 open_timeout=TIMEOUT) as ws:
+        await ws.send(json.dumps(body).encode())
+        assert [offset_of(m) for m in await receive(ws, 2)] == made[1:]
+        with pytest.raises(ConnectionClosed):
+            await ws.recv()

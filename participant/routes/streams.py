@@ -29,9 +29,12 @@ async def serve(websocket: WebSocket, model: type[M], open_stream: Open) -> None
     offered = [p.strip() for p in websocket.headers.get("sec-websocket-protocol", "").split(",")]
     await websocket.accept(subprotocol=WS_AUTH_SUBPROTOCOL if WS_AUTH_SUBPROTOCOL in offered else None)
     try:
-        message = await websocket.receive_text()
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
         try:
-            req = decode_bytes(message.encode(), model)
+            req = decode_bytes(text.encode() if text is not None else message.get("bytes") or b"", model)
         except errors.BadRequestBody as e:
             raise errors.INVALID_ARGUMENT(e.text) from None
         c = await ctx.authenticator.claims_for_websocket(websocket.headers)
