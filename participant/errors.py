@@ -147,6 +147,8 @@ INVALID_ACS_PAGE_TOKEN = ErrorCode("INVALID_ACS_PAGE_TOKEN", C.INVALID_INDEPENDE
                                    "The submitted command contains an invalid page token. ")
 INVALID_DEDUPLICATION_PERIOD = ErrorCode("INVALID_DEDUPLICATION_PERIOD", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER,
                                          "The submitted command had an invalid deduplication period: ")
+INVALID_UPDATES_PAGE_TOKEN = ErrorCode("INVALID_UPDATES_PAGE_TOKEN", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
+                                       "The submitted command contains an invalid page token. ")
 DESCENDING_ORDER_MISSING_END = ErrorCode("DESCENDING_ORDER_MISSING_END", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE)
 INVALID_TOKEN = ErrorCode("INVALID_TOKEN", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
                           "The submitted request is missing a user-id: ")

@@ -178,6 +178,27 @@ def update_format_or_legacy(given: UpdateFormat | None, legacy_filter, verbose: 
                         include_reassignments=fmt)
 
 
+def tree_update_format_or_legacy(given: UpdateFormat | None, legacy_filter, verbose: bool) -> UpdateFormat:
+    """The `UpdateFormat` of a (deprecated) tree stream request: as given, or the one Canton (3.5) makes of the
+    legacy `filter`: ledger-effects transactions and reassignments, each party's filter widened by a template
+    wildcard (without blobs) unless it has one, since trees used to show every event of their parties."""
+    fmt = format_or_legacy(given, legacy_filter, verbose, "update_format")
+    if isinstance(fmt, UpdateFormat):
+        return fmt
+
+    def widened(f: Filters | None) -> Filters | None:
+        if f is None:
+            return None
+        if any(c.identifier_filter.tag == "WildcardFilter" for c in f.cumulative):
+            return f
+        return Filters(cumulative=[*f.cumulative, CumulativeFilter(identifier_filter=IdentifierFilter.wildcard())])
+
+    fmt = EventFormat(filters_by_party={p: widened(f) or Filters() for p, f in (fmt.filters_by_party or {}).items()},
+                      filters_for_any_party=widened(fmt.filters_for_any_party), verbose=fmt.verbose)
+    return UpdateFormat(include_transactions=TransactionFormat(event_format=fmt, transaction_shape=LEDGER_EFFECTS),
+                        include_reassignments=fmt)
+
+
 def transaction_format_or_parties(given: TransactionFormat | None, requesting_parties: list[str]) -> TransactionFormat:
     """The format of a (deprecated) transaction lookup: as given, or the one Canton makes of its
     `requestingParties`, every event of theirs in the ACS-delta shape. Exactly one of the two must be used."""

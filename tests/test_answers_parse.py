@@ -320,6 +320,29 @@ def _check_shapes(kinds: list[str]) -> Callable[[World, list], None]:
     return check
 
 
+def _legacy(party: str) -> dict:
+    return {"filtersByParty": event_format(party)["filtersByParty"], "filtersForAnyParty": None}
+
+
+def _check_tree(kinds: list[str]) -> Callable[[World, list], None]:
+    """The first tree's events, in node order."""
+    def check(w: World, answers: list) -> None:
+        answer = answers[0]
+        tree = getattr(answer, "transaction", None) or getattr(answer, "transaction_tree", None) or \
+            answer.update.value.value
+        got = [tree.events_by_id[k].tag for k in sorted(tree.events_by_id, key=int)]
+        assert got == kinds, got
+    return check
+
+
+def _page_token_of_another_request(w: World) -> dict:
+    body = {"maxPageSize": 1, "updateFormat": update_format(w.alice)}
+    first = httpx.post(f"{w.url}/v2/updates/get-updates-page", json=body, headers=bearer("Alice"), timeout=TIMEOUT)
+    assert first.status_code == 200, first.text
+    return {"path": "/v2/updates/get-updates-page", "user": "Alice",
+            "json": {**body, "maxPageSize": 2, "pageToken": first.json()["nextPageToken"]}}
+
+
 def _check_rights(w: World, answers: list) -> None:
     (answer,) = answers
     rights = getattr(answer, "rights", None) or getattr(answer, "newly_granted_rights", None) or \
@@ -493,6 +516,46 @@ CASES = [
          lambda w: {"path": "/v2/updates/transaction-by-id", "user": "Bob",
                     "json": {"updateId": w.txs["offer"]["updateId"], "requestingParties": [w.bob]}},
          check=_check_shapes(["ArchivedEvent", "CreatedEvent"])),  # Bob observes the Iou offered to him
+    Case("updates-flats", "POST", "/v2/updates/flats", api.JsGetUpdatesResponse,
+         lambda w: {"path": "/v2/updates/flats", "user": "Alice", "params": {"limit": LIST_LIMIT},
+                    "json": {"beginExclusive": w.txs["merge"]["offset"] - 1, "filter": _legacy(w.alice)}},
+         each=True),
+    Case("updates-trees", "POST", "/v2/updates/trees", api.JsGetUpdateTreesResponse,
+         lambda w: {"path": "/v2/updates/trees", "user": "Alice", "params": {"limit": LIST_LIMIT},
+                    "json": {"beginExclusive": w.txs["merge"]["offset"] - 1, "filter": _legacy(w.alice)}},
+         each=True, check=_check_tree(["ExercisedTreeEvent", "ExercisedTreeEvent", "CreatedTreeEvent"])),
+    Case("updates-trees-reassignments", "POST", "/v2/updates/trees", api.JsGetUpdateTreesResponse,
+         lambda w: {"path": "/v2/updates/trees", "user": "Alice", "params": {"limit": LIST_LIMIT},
+                    "json": {"beginExclusive": w.txs["moved-out"]["offset"] - 1, "updateFormat": {
+                        "includeReassignments": event_format(w.alice)}}}, each=True,
+         check=lambda w, a: [u.update.tag for u in a] == ["Reassignment"] * len(a)),
+    Case("updates-page", "POST", "/v2/updates/get-updates-page", api.JsGetUpdatesPageResponse,
+         lambda w: {"path": "/v2/updates/get-updates-page", "user": "Alice",
+                    "json": {"maxPageSize": 2, "updateFormat": {
+                        "includeTransactions": transaction_format(w.alice, shape=LEDGER_EFFECTS),
+                        "includeReassignments": event_format(w.alice)}}},
+         check=lambda w, a: len(a[0].updates) == 2 and a[0].next_page_token),
+    Case("updates-page-descending", "POST", "/v2/updates/get-updates-page", api.JsGetUpdatesPageResponse,
+         lambda w: {"path": "/v2/updates/get-updates-page", "user": "Alice",
+                    "json": {"maxPageSize": 2, "descendingOrder": True, "endOffsetInclusive": w.end, "updateFormat": {
+                        "includeReassignments": event_format(w.alice)}}},
+         check=lambda w, a: [u.update.tag for u in a[0].updates] == ["Reassignment"] * 2),
+    Case("transaction-tree-by-offset", "GET", "/v2/updates/transaction-tree-by-offset/{offset}",
+         api.JsGetTransactionTreeResponse,
+         lambda w: {"path": f"/v2/updates/transaction-tree-by-offset/{w.txs['merge']['offset']}", "user": "Alice",
+                    "params": {"parties": w.alice}},
+         check=_check_tree(["ExercisedTreeEvent", "ExercisedTreeEvent", "CreatedTreeEvent"])),
+    Case("transaction-tree-by-id", "GET", "/v2/updates/transaction-tree-by-id/{update_id}",
+         api.JsGetTransactionTreeResponse,
+         lambda w: {"path": f"/v2/updates/transaction-tree-by-id/{w.txs['check']['updateId']}", "user": "Alice",
+                    "params": {"parties": w.alice}}, check=_check_tree(["ExercisedTreeEvent"])),
+    Case("submit-tree", "POST", "/v2/commands/submit-and-wait-for-transaction-tree",
+         api.JsSubmitAndWaitForTransactionTreeResponse,
+         lambda w: {"path": "/v2/commands/submit-and-wait-for-transaction-tree", "user": "Alice",
+                    "json": commands([w.alice], {"CreateAndExerciseCommand": {
+                        "templateId": IOU, "createArguments": iou_args(w.alice, w.alice), "choice": "Iou_Split",
+                        "choiceArgument": {"splitAmount": "40.0"}}})},
+         check=_check_tree(["CreatedTreeEvent", "ExercisedTreeEvent", "CreatedTreeEvent", "CreatedTreeEvent"])),
     # parties
     Case("allocate-party", "POST", "/v2/parties", api.AllocatePartyResponse,
          lambda w: {"path": "/v2/parties", "json": {"partyIdHint": f"P{os.urandom(4).hex()}", "localMetadata": {
@@ -636,6 +699,29 @@ async def test_websocket_messages_parse(world):
     assert read_exactly(api.JsCantonError, error).code == "OFFSET_AFTER_LEDGER_END"
 
 
+async def _stream(world: World, path: str, body: dict, count: int) -> list:
+    """The first `count` messages of a websocket stream (which may go on: the client closes it)."""
+    url = world.url.replace("http://", "ws://") + path
+    async with asyncio.timeout(TIMEOUT), connect(url, subprotocols=[f"jwt.token.{token('Alice')}", "daml.ws.auth"],
+                                                 open_timeout=TIMEOUT, max_size=None) as ws:
+        await ws.send(json.dumps(body))
+        return [json.loads(await ws.recv()) for _ in range(count)]
+
+
+async def test_websocket_update_streams_parse(world):
+    begin = world.txs["merge"]["offset"] - 1
+    legacy = {"beginExclusive": begin, "filter": _legacy(world.alice)}
+    for path, model in (("/v2/updates", api.JsGetUpdatesResponse), ("/v2/updates/flats", api.JsGetUpdatesResponse),
+                        ("/v2/updates/trees", api.JsGetUpdateTreesResponse)):
+        messages = await _stream(world, path, legacy, 3)  # no end: the stream tails, the client closes it
+        assert [read_exactly(model, m).update.tag for m in messages][0] in {"Transaction", "TransactionTree"}
+    body = {"userId": "Alice", "parties": [world.alice], "beginExclusive": 0}
+    for m in await _stream(world, "/v2/commands/completions", body, 3):
+        read_exactly(api.CompletionStreamResponse, m)
+    (error,) = await _stream(world, "/v2/updates/trees", {"beginExclusive": 0}, 1)
+    assert read_exactly(api.JsCantonError, error).code == "INVALID_ARGUMENT"
+
+
 # --- error answers: at least one per endpoint that has any -------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -715,6 +801,26 @@ ERROR_CASES = [
     ErrorCase("transaction-by-id", "POST", "/v2/updates/transaction-by-id", 400, "INVALID_ARGUMENT",
               lambda w: {"path": "/v2/updates/transaction-by-id", "user": "Bob",
                          "json": {"updateId": UNKNOWN_UPDATE}}),
+    ErrorCase("updates-flats", "POST", "/v2/updates/flats", 400, "OFFSET_AFTER_LEDGER_END",
+              lambda w: {"path": "/v2/updates/flats", "user": "Alice",
+                         "json": {"beginExclusive": 10**9, "filter": _legacy(w.alice)}}),
+    ErrorCase("updates-trees", "POST", "/v2/updates/trees", 400, "INVALID_ARGUMENT",
+              lambda w: {"path": "/v2/updates/trees", "user": "Alice", "json": {"beginExclusive": 0}}),
+    ErrorCase("updates-page-token", "POST", "/v2/updates/get-updates-page", 400, "INVALID_UPDATES_PAGE_TOKEN",
+              _page_token_of_another_request),
+    ErrorCase("updates-page-size", "POST", "/v2/updates/get-updates-page", 400, "INVALID_ARGUMENT",
+              lambda w: {"path": "/v2/updates/get-updates-page", "user": "Alice",
+                         "json": {"maxPageSize": 0, "updateFormat": update_format(w.alice)}}),
+    ErrorCase("transaction-tree-by-offset", "GET", "/v2/updates/transaction-tree-by-offset/{offset}", 400,
+              "NON_POSITIVE_OFFSET", lambda w: {"path": "/v2/updates/transaction-tree-by-offset/0", "user": "Alice",
+                                                "params": {"parties": w.alice}}),
+    ErrorCase("transaction-tree-by-id", "GET", "/v2/updates/transaction-tree-by-id/{update_id}", 404,
+              "UPDATE_NOT_FOUND", lambda w: {"path": f"/v2/updates/transaction-tree-by-id/{UNKNOWN_UPDATE}",
+                                             "user": "Alice", "params": {"parties": w.alice}}),
+    ErrorCase("submit-tree-unknown-contract", "POST", "/v2/commands/submit-and-wait-for-transaction-tree", 404,
+              "CONTRACT_NOT_FOUND", lambda w: {"path": "/v2/commands/submit-and-wait-for-transaction-tree",
+                                               "user": "Alice",
+                                               "json": commands([w.alice], exercise(UNKNOWN_CID, "Iou_Settle"))}),
     ErrorCase("allocate-rights", "POST", "/v2/parties", 403, "NA",
               lambda w: {"path": "/v2/parties", "user": "Bob", "json": {"partyIdHint": "Mallory"}}),
     ErrorCase("list-parties-rights", "GET", "/v2/parties", 403, "NA",
@@ -779,7 +885,9 @@ ERROR_CASES = [
 ]
 
 TEXT_ANSWERS = {("GET", "/livez"), ("GET", "/readyz")}  # the health checks, read by test_health_checks
-WEBSOCKET = {("WEBSOCKET", "/v2/state/active-contracts")}  # read by test_websocket_messages_parse
+WEBSOCKET = {("WEBSOCKET", "/v2/state/active-contracts"), ("WEBSOCKET", "/v2/updates"),
+             ("WEBSOCKET", "/v2/updates/flats"), ("WEBSOCKET", "/v2/updates/trees"),
+             ("WEBSOCKET", "/v2/commands/completions")}  # read by the test_websocket_* tests
 NO_TOKEN_NEEDED = {("GET", "/v2/version")}  # and nothing else to get wrong: no error answer
 BINARY_ANSWERS = {("GET", "/v2/packages/{package_id}")}  # read by test_package_bytes
 UNSUPPORTED = set(ENDPOINTS)  # no 200 answer: each answers 501 (an error case)

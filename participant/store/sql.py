@@ -128,6 +128,9 @@ ACS_MOVED_OF_PARTIES = (
 UPDATES_RANGE = (
     f'SELECT {UPDATE_COLUMNS} FROM updates WHERE "offset" > ? AND "offset" <= ? ORDER BY "offset" LIMIT ?'
 )
+UPDATES_RANGE_DESCENDING = (
+    f'SELECT {UPDATE_COLUMNS} FROM updates WHERE "offset" > ? AND "offset" <= ? ORDER BY "offset" DESC LIMIT ?'
+)
 UPDATE_AT_OFFSET = f'SELECT {UPDATE_COLUMNS} FROM updates WHERE "offset" = ?'
 UPDATE_BY_ID = f"SELECT {UPDATE_COLUMNS} FROM updates WHERE update_id = ?"  # the UNIQUE constraint's index
 COMPLETIONS_RANGE = (

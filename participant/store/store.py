@@ -13,6 +13,7 @@ import aiosqlite
 import orjson
 
 from participant.store import sql
+from participant.store.ledger_end import LedgerEndSignal
 from participant.store.rows import (
     CompletionRow,
     ContractRow,
@@ -62,6 +63,7 @@ class Store:
         self._writer: Writer | None = None
         self.ledger_end = 0
         self.users_version = 0  # bumped by every change to users or rights, for caches of claims
+        self.ledger_end_moved = LedgerEndSignal()
 
     async def open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -98,6 +100,19 @@ class Store:
 
     def _advance(self, ledger_end: int) -> None:
         self.ledger_end = ledger_end
+        self.ledger_end_moved.fire()
+
+    async def wait_for_end_past(self, offset: int, timeout: float | None) -> bool:
+        """Wait until the ledger end is past `offset` (True) or `timeout` seconds went by (False; None: no
+        limit)."""
+        loop = asyncio.get_running_loop()
+        deadline = None if timeout is None else loop.time() + timeout
+        while self.ledger_end <= offset:
+            left = None if deadline is None else deadline - loop.time()
+            if left is not None and left <= 0:
+                return False
+            await self.ledger_end_moved.wait(left)
+        return True
 
     @staticmethod
     async def _scalar(conn: aiosqlite.Connection, statement: str, params: tuple = ()):
@@ -223,6 +238,11 @@ class Store:
 
     async def updates(self, begin_exclusive: int, end_inclusive: int, limit: int) -> list[UpdateRow]:
         rows = await self._all(sql.UPDATES_RANGE, (begin_exclusive, end_inclusive, limit))
+        return [UpdateRow.from_sql(r) for r in rows]
+
+    async def updates_descending(self, end_inclusive: int, begin_exclusive: int, limit: int) -> list[UpdateRow]:
+        """The latest `limit` updates at or before `end_inclusive` and after `begin_exclusive`, latest first."""
+        rows = await self._all(sql.UPDATES_RANGE_DESCENDING, (begin_exclusive, end_inclusive, limit))
         return [UpdateRow.from_sql(r) for r in rows]
 
     async def update_at(self, offset: int) -> UpdateRow | None:
