@@ -112,16 +112,28 @@ def _position(row: tuple) -> int:
 
 
 async def rendered(store: Store, offset: int, event_filter: EventFilter, *, token_prefix: str | None,
-                   after_seq: int = 0, page_size: int = STORE_PAGE) -> AsyncIterator[tuple[list[str], list[int]]]:
-    """Page by page, the JSON text and seq of every entry active at `offset` that the filter lets through (pages
-    may come out empty when the filter excludes a whole store page)."""
+                   after_seq: int = 0, page_size: int = STORE_PAGE) -> AsyncIterator[tuple[list[bytes], list[int]]]:
+    """Page by page, the JSON text (UTF-8) and seq of every entry active at `offset` that the filter lets through
+    (pages may come out empty when the filter excludes a whole store page). Where the filter shows every contract
+    the same way, the store renders the entries (`AcsRenderer.entry_format`); else the renderer does, row by row."""
     renderer = AcsRenderer(event_filter, token_prefix)
-    async for rows in store.active_contracts(offset, event_filter.query_parties(), after_seq=after_seq,
-                                             page_size=page_size):
-        yield renderer.render(rows)
-    moved = await store.moved_contracts(offset, event_filter.query_parties())
+    entry_format = renderer.entry_format()
+    parties = event_filter.query_parties()
+    if entry_format is not None and parties is not None:
+        async for rows in store.acs_entries(offset, parties[0], entry_format, after_seq=after_seq,
+                                            page_size=page_size):
+            yield [entry for _, entry in rows], [seq for seq, _ in rows]
+    else:
+        async for rows in store.active_contracts(offset, parties, after_seq=after_seq, page_size=page_size):
+            yield _encoded(renderer.render(rows))
+    moved = await store.moved_contracts(offset, parties)
     if moved:
         ordered = sorted((_position(row), row) for row in moved)
         rows = [(position, row) for position, row in ordered if position > after_seq]
         for i in range(0, len(rows), page_size):
-            yield renderer.render_moved(rows[i:i + page_size])
+            yield _encoded(renderer.render_moved(rows[i:i + page_size]))
+
+
+def _encoded(page: tuple[list[str], list[int]]) -> tuple[list[bytes], list[int]]:
+    texts, seqs = page
+    return [text.encode() for text in texts], seqs

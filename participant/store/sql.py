@@ -98,6 +98,16 @@ ACS_ROWS_OF_PARTY = (
     f"WHERE s.party = :party AND s.seq > :after AND {_ACTIVE_AT_C} ORDER BY s.seq LIMIT :limit"
 )
 ACS_ROWS_BY_SEQ = "SELECT " + ACS_ROW_COLUMNS + " FROM contracts WHERE seq IN ({marks}) ORDER BY seq"
+# One party's entries when they all show the same witnesses and no blob: rendered whole here, as bytes, with the
+# caller's printf format (`shaping.AcsRenderer.entry_format`), so that no row is worked on in Python. json_quote
+# escapes exactly as orjson does, and the arguments are those of `ACS_ROW_COLUMNS` that vary per contract.
+ACS_ENTRIES_OF_PARTY = (
+    "SELECT c.seq, CAST(printf(:format, json_quote(c.workflow_id), c.acs_event, "
+    "json_quote(COALESCE(c.origin_synchronizer, c.synchronizer_id)), "
+    "CASE WHEN c.moved_offset IS NULL THEN c.reassignment_counter ELSE 0 END, c.seq) AS BLOB) "
+    "FROM stakeholders s JOIN contracts c ON c.seq = s.seq "
+    f"WHERE s.party = :party AND s.seq > :after AND {_ACTIVE_AT_C} ORDER BY s.seq LIMIT :limit"
+)
 # How many contracts a snapshot may show, capped: decides a list answer's 413 before anything is sent.
 ACS_COUNT_ALL = f"SELECT COUNT(*) FROM (SELECT 1 FROM contracts WHERE {_ACTIVE_AT} LIMIT :cap)"
 ACS_COUNT_OF_PARTIES = (

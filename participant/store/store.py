@@ -152,19 +152,36 @@ class Store:
     async def active_contracts(self, offset: int, parties: list[str] | None, *, after_seq: int = 0,
                                page_size: int = 500) -> AsyncIterator[list[tuple]]:
         """Pages of the contracts active at `offset` in activation order, all or those of `parties`' stakeholders,
-        as plain tuples of `sql.ACS_ROW_COLUMNS` (seq first). The next page is read while the caller works on this
-        one; memory stays at two pages whatever the snapshot's size."""
+        as plain tuples of `sql.ACS_ROW_COLUMNS` (seq first)."""
         if offset <= 0:
             return
+        async for page in self._prefetched(
+                lambda after: self._acs_page(offset, parties, after, page_size), after_seq, page_size):
+            yield page
+
+    async def acs_entries(self, offset: int, party: str, entry_format: str, *, after_seq: int = 0,
+                          page_size: int = 500) -> AsyncIterator[list[tuple[int, bytes]]]:
+        """Pages of (seq, entry) of the contracts active at `offset` that `party` is a stakeholder of, in
+        activation order, each entry rendered by SQLite with `entry_format` (see `sql.ACS_ENTRIES_OF_PARTY`)."""
+        if offset <= 0:
+            return
+        params = {"offset": offset, "party": party, "format": entry_format, "limit": page_size}
+        async for page in self._prefetched(
+                lambda after: self._all(sql.ACS_ENTRIES_OF_PARTY, {**params, "after": after}), after_seq, page_size):
+            yield page
+
+    @staticmethod
+    async def _prefetched(read_page, after_seq: int, page_size: int) -> AsyncIterator[list[tuple]]:
+        """The pages `read_page(after_seq)` returns (rows with their seq first) until one is short. The next page is
+        read while the caller works on this one; memory stays at two pages whatever the snapshot's size."""
         pending: asyncio.Future | None = None
         try:
             while True:
-                page = await (pending if pending is not None else self._acs_page(offset, parties, after_seq,
-                                                                                   page_size))
+                page = await (pending if pending is not None else read_page(after_seq))
                 pending = None
                 if len(page) == page_size:
                     after_seq = page[-1][0]
-                    pending = asyncio.ensure_future(self._acs_page(offset, parties, after_seq, page_size))
+                    pending = asyncio.ensure_future(read_page(after_seq))
                 if page:
                     yield page
                 if pending is None:
