@@ -99,12 +99,20 @@ MOVED_IN_FLIGHT = 1 << 61
 
 async def count_candidates(store: Store, offset: int, event_filter: EventFilter, *, after_seq: int, cap: int) -> int:
     """How many contracts active at `offset` (after `after_seq`) the filter's parties are stakeholders of, counted
-    up to `cap`: an upper bound of the snapshot's size, read from the indexes without building any entry."""
+    up to `cap`: an upper bound of the snapshot's size, read from the indexes without building any entry. Under
+    `cap` it may be the looser bound of the stakeholder index (which also counts archived contracts): that spares
+    reading every contract when the snapshot is clearly within the caller's limit."""
     if offset <= 0 or cap <= 0:
         return 0
-    count = await store.count_active_contracts(offset, event_filter.query_parties(), after_seq=after_seq, cap=cap)
-    moved = await store.moved_contracts(offset, event_filter.query_parties())
-    return min(cap, count + sum(1 for row in moved if _position(row) > after_seq))
+    parties = event_filter.query_parties()
+    moved = await store.moved_contracts(offset, parties)
+    moved_after = sum(1 for row in moved if _position(row) > after_seq)
+    if parties is not None:
+        loose = await store.count_stakeholder_rows(parties, after_seq=after_seq, cap=cap) + moved_after
+        if loose < cap:
+            return loose
+    count = await store.count_active_contracts(offset, parties, after_seq=after_seq, cap=cap)
+    return min(cap, count + moved_after)
 
 
 def _position(row: tuple) -> int:

@@ -115,6 +115,12 @@ ACS_COUNT_OF_PARTIES = (
     f"WHERE s.party IN (SELECT value FROM json_each(:parties)) AND s.seq > :after AND {_ACTIVE_AT_C} LIMIT :cap)"
 )
 
+# A looser bound, from the stakeholder index alone (archived contracts too): enough when it is under the limit.
+ACS_COUNT_STAKEHOLDER_ROWS = (
+    "SELECT COUNT(*) FROM (SELECT DISTINCT seq FROM stakeholders "
+    "WHERE party IN (SELECT value FROM json_each(:parties)) AND seq > :after LIMIT :cap)"
+)
+
 # Read from the index of contracts that moved (the few), never from all of a party's contracts.
 # Contracts that had moved by the offset and are not archived there, each with its latest reassignment event
 # at or before it (an assignment: active on its target; an unassignment: in flight), and for those in flight

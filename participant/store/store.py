@@ -236,6 +236,13 @@ class Store:
             rows = await self._all(sql.ACS_COUNT_OF_PARTIES, {**params, "parties": orjson.dumps(parties).decode()})
         return rows[0][0]
 
+    async def count_stakeholder_rows(self, parties: list[str], *, after_seq: int, cap: int) -> int:
+        """How many contracts (after `after_seq`, archived or not) have one of `parties` as a stakeholder, counted
+        from the stakeholder index alone up to `cap`: a bound of `count_active_contracts` that reads no contract."""
+        rows = await self._all(sql.ACS_COUNT_STAKEHOLDER_ROWS,
+                               {"parties": orjson.dumps(parties).decode(), "after": after_seq, "cap": cap})
+        return rows[0][0]
+
     # --- updates and completions
 
     async def updates(self, begin_exclusive: int, end_inclusive: int, limit: int) -> list[UpdateRow]:
