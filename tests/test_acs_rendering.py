@@ -23,7 +23,7 @@ from participant.shaping import AcsRenderer
 from participant.store import sql
 from participant.websocket_protocol import text_frames
 from tests.conftest import Ledger, token
-from tests.http.helpers import IOU, TRANSFER, acs_body, event_format, template, wildcard
+from tests.http.helpers import ACS_PAGE, IOU, TRANSFER, acs_body, event_format, template, wildcard
 from tests.spec import validate
 
 TIMEOUT = 30  # seconds for any one websocket conversation
@@ -224,3 +224,30 @@ async def test_template_and_blob_filters_still_render_per_row(participant_app, l
                                   acs_body(end, event_format(alice, filters=[wildcard(blob=True)])), user="Alice")
     events = [e["contractEntry"]["JsActiveContract"]["createdEvent"] for e in with_blob.json()]
     assert len(events) == 4 and all(e["createdEventBlob"] for e in events)
+
+
+async def test_pages_streamed_over_several_store_pages(participant_app, ledger, monkeypatch):
+    monkeypatch.setattr(acs, "STORE_PAGE", 3)
+    alice = await ledger.party("Alice")
+    await _ious(ledger, alice, 20, observers=[], workflow_id="w")
+    end = await ledger.ledger_end()
+    listed = (await ledger.post("/v2/state/active-contracts", acs_body(end, event_format(alice)), user="Alice")).json()
+    expected = [{**e, "streamContinuationToken": ""} for e in listed]
+    for size in (1, 7, 19, 20, 21):
+        entries, page_token, pages = [], None, 0
+        for _ in range(25):  # bounded: at most 20 pages
+            body = {**acs_body(end, event_format(alice)), "maxPageSize": size}
+            if page_token:
+                body["pageToken"] = page_token
+            r = await ledger.call("GET", ACS_PAGE, user="Alice", content=orjson.dumps(body),
+                                  headers={"Content-Type": "application/json"})
+            assert r.status_code == 200, r.text
+            answer = r.json()
+            assert answer["activeAtOffset"] == end
+            entries += answer["activeContracts"]
+            pages += 1
+            page_token = answer.get("nextPageToken")
+            if not page_token:
+                break
+        assert entries == expected, size
+        assert pages == -(-20 // size), size  # the server reads one more entry: no empty last page

@@ -108,8 +108,10 @@ def page_selection(ctx: Context, req: GetActiveContractsPageRequest) -> tuple[in
 
 
 async def active_contracts_page(ctx: Context, req: GetActiveContractsPageRequest, selected: tuple[int, EventFilter],
-                                c: Claims) -> bytes:
-    """The page form: at most `size` entries and the token of the next page, as one JSON object."""
+                                c: Claims) -> AsyncIterator[bytes]:
+    """The page form: at most `size` entries and the token of the next page, as one JSON object streamed a store
+    page at a time, so that the client reads while the rest is rendered (every check is made before the first
+    byte)."""
     size, event_filter = selected
     authorize(c, event_filter)
     checksum = acs.format_checksum(ctx.identity.participant_id, req.active_at_offset, req.event_format)
@@ -122,26 +124,33 @@ async def active_contracts_page(ctx: Context, req: GetActiveContractsPageRequest
     else:
         offset, after = req.active_at_offset or ctx.store.ledger_end, 0
     await acs.check_offset(ctx.store, offset)
-    texts: list[bytes] = []
-    last_seq, more = after, False
-    async for page, seqs in acs.rendered(ctx.store, offset, event_filter, token_prefix=None, after_seq=after,
-                                         page_size=min(size + 1, acs.STORE_PAGE)):
-        room = size - len(texts)
-        if len(page) > room:
-            texts.extend(page[:room])
-            if room:
-                last_seq = seqs[room - 1]
-            more = True
-            break
-        texts.extend(page)
-        if seqs:
+    return _page_chunks(ctx, event_filter, offset, after, size, checksum)
+
+
+async def _page_chunks(ctx: Context, event_filter: EventFilter, offset: int, after: int, size: int,
+                       checksum: str) -> AsyncIterator[bytes]:
+    """The page answer's bytes; the last store page of entries is held back to go out with the tail, so that a
+    page of one store page is one chunk."""
+    sent, last_seq, more = 0, after, False
+    held: list[bytes] | None = None
+    async for texts, seqs in acs.rendered(ctx.store, offset, event_filter, token_prefix=None, after_seq=after,
+                                          page_size=min(size + 1, acs.STORE_PAGE)):
+        room = size - sent
+        if len(texts) > room:
+            texts, seqs, more = texts[:room], seqs[:room], True
+        if texts:
+            texts[0] = (b"," if sent else b'{"activeContracts":[') + texts[0]
+            if held is not None:
+                yield b",".join(held)
+            held = texts
+            sent += len(texts)
             last_seq = seqs[-1]
+        if more:
+            break
     next_token = orjson.dumps(acs.Position(last_seq, offset, checksum).encode()) if more else b"null"
-    head = b'{"activeContracts":['
     tail = b'],"activeAtOffset":%d,"nextPageToken":%s}' % (offset, next_token)
-    if not texts:
-        return head + tail
-    # One copy of the page: the head and the tail go into the join with the first and last entries.
-    texts[0] = head + texts[0]
-    texts[-1] += tail
-    return b",".join(texts)
+    if held is None:
+        yield b'{"activeContracts":[' + tail
+    else:
+        held[-1] += tail
+        yield b",".join(held)
