@@ -120,16 +120,18 @@ def _position(row: tuple) -> int:
 
 
 async def rendered(store: Store, offset: int, event_filter: EventFilter, *, token_prefix: str | None,
-                   after_seq: int = 0, page_size: int = STORE_PAGE) -> AsyncIterator[tuple[list[bytes], list[int]]]:
+                   after_seq: int = 0, page_size: int = STORE_PAGE,
+                   wanted: int | None = None) -> AsyncIterator[tuple[list[bytes], list[int]]]:
     """Page by page, the JSON text (UTF-8) and seq of every entry active at `offset` that the filter lets through
-    (pages may come out empty when the filter excludes a whole store page). Where the filter shows every contract
-    the same way, the store renders the entries (`AcsRenderer.entry_format`); else the renderer does, row by row."""
+    (pages may come out empty when the filter excludes a whole store page), or of the first `wanted` at least.
+    Where the filter shows every contract the same way, the store renders the entries (`AcsRenderer.entry_format`)
+    and reads no more than `wanted`; else the renderer does, row by row."""
     renderer = AcsRenderer(event_filter, token_prefix)
     entry_format = renderer.entry_format()
     parties = event_filter.query_parties()
     if entry_format is not None and parties is not None:
         async for rows in store.acs_entries(offset, parties[0], entry_format, after_seq=after_seq,
-                                            page_size=page_size):
+                                            page_size=page_size, limit=wanted):
             yield [entry for _, entry in rows], [seq for seq, _ in rows]
     else:
         async for rows in store.active_contracts(offset, parties, after_seq=after_seq, page_size=page_size):

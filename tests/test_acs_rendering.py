@@ -80,6 +80,11 @@ async def test_store_rendered_entries_equal_the_renderers(participant_app, ledge
             rest = [entry async for rows in store.acs_entries(offset, party, entry_format, after_seq=after_seq,
                                                                  page_size=2) for _, entry in rows]
             assert rest == by_sqlite[5:]
+            # at most `limit` entries, never a page more
+            pages = [[e for _, e in rows] async for rows in store.acs_entries(offset, party, entry_format,
+                                                                               page_size=3, limit=7)]
+            assert pages == [by_sqlite[0:3], by_sqlite[3:6], by_sqlite[6:7]]
+            assert [rows async for rows in store.acs_entries(offset, party, entry_format, limit=0)] == []
 
 
 def test_only_uniform_filters_take_the_fast_path():

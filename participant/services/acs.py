@@ -68,7 +68,7 @@ async def active_contracts(ctx: Context, snap: Snapshot, limits: ListLimit) -> b
     # More candidates than the limit: the filter decides, so collect up to limit + 1 entries (bounded).
     texts: list[bytes] = []
     async for page, _ in acs.rendered(ctx.store, snap.offset, snap.event_filter, token_prefix=snap.token_prefix,
-                                      after_seq=snap.after_seq, page_size=min(cap, acs.STORE_PAGE)):
+                                      after_seq=snap.after_seq, page_size=min(cap, acs.STORE_PAGE), wanted=cap):
         texts.extend(page)
         limits.check(min(len(texts), cap))
     return b"[" + b",".join(texts) + b"]"
@@ -81,7 +81,7 @@ async def _list_chunks(ctx: Context, snap: Snapshot, limit: int | None) -> Async
     if limit != 0:
         page_size = acs.STORE_PAGE if limit is None else min(limit, acs.STORE_PAGE)
         async for texts, _ in acs.rendered(ctx.store, snap.offset, snap.event_filter, token_prefix=snap.token_prefix,
-                                           after_seq=snap.after_seq, page_size=page_size):
+                                           after_seq=snap.after_seq, page_size=page_size, wanted=limit):
             if limit is not None and sent + len(texts) > limit:
                 texts = texts[:limit - sent]
             if not texts:
@@ -134,7 +134,7 @@ async def _page_chunks(ctx: Context, event_filter: EventFilter, offset: int, aft
     sent, last_seq, more = 0, after, False
     held: list[bytes] | None = None
     async for texts, seqs in acs.rendered(ctx.store, offset, event_filter, token_prefix=None, after_seq=after,
-                                          page_size=min(size + 1, acs.STORE_PAGE)):
+                                          page_size=min(size + 1, acs.STORE_PAGE), wanted=size + 1):
         room = size - sent
         if len(texts) > room:
             texts, seqs, more = texts[:room], seqs[:room], True
