@@ -98,9 +98,10 @@ ACS_ROWS_OF_PARTY = (
     f"WHERE s.party = :party AND s.seq > :after AND {_ACTIVE_AT_C} ORDER BY s.seq LIMIT :limit"
 )
 ACS_ROWS_BY_SEQ = "SELECT " + ACS_ROW_COLUMNS + " FROM contracts WHERE seq IN ({marks}) ORDER BY seq"
-# One party's entries when they all show the same witnesses and no blob: rendered whole here, as bytes, with the
-# caller's printf format (`shaping.AcsRenderer.entry_format`), so that no row is worked on in Python. json_quote
-# escapes exactly as orjson does, and the arguments are those of `ACS_ROW_COLUMNS` that vary per contract.
+# One party's entries when they all show the same request members (the party as witness, no blob, no views):
+# rendered whole here, as bytes, with the caller's printf format (`shaping.AcsRenderer.entry_format`), so that no
+# row is worked on in Python. json_quote escapes exactly as orjson does; the arguments are the columns of
+# `ACS_ROW_COLUMNS` that the entry shows.
 ACS_ENTRIES_OF_PARTY = (
     "SELECT c.seq, CAST(printf(:format, json_quote(c.workflow_id), c.acs_event, "
     "json_quote(COALESCE(c.origin_synchronizer, c.synchronizer_id)), "
