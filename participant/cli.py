@@ -151,6 +151,7 @@ def _serve(args) -> int:
         stop_at_stdin_eof,
         write_atomically,
     )
+    from participant.websocket_protocol import protocol_class
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
                         stream=sys.stderr)
@@ -204,7 +205,7 @@ def _serve(args) -> int:
 
         app = create_app(settings, on_ready=ready.append, on_seeding=out.seeding)
         config = uvicorn.Config(app, host=args.host, port=port, log_level="warning", access_log=False,
-                                lifespan="on", ws="websockets-sansio" if _has_sansio() else "auto",
+                                lifespan="on", ws=protocol_class(),
                                 proxy_headers=False, server_header=False)
         server = Server(config, on_started=started, on_stopping=stopping)
         if args.exit_on_stdin_eof:
@@ -283,14 +284,6 @@ class _Announcer:
         else:
             lines.append("  auth:            tokens signed by your key; sub = user id")
         self._print("\n".join(lines))
-
-
-def _has_sansio() -> bool:
-    try:
-        import uvicorn.protocols.websockets.websockets_sansio_impl  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 async def _stored_secret(db: Path) -> str:

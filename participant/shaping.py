@@ -9,7 +9,7 @@ from __future__ import annotations
 import orjson
 
 from participant.blob import encode_blob
-from participant.filters import ACS_DELTA, EventFilter, TransactionView, qualified_name
+from participant.filters import ACS_DELTA, EventFilter, PartyFilter, TransactionView, qualified_name
 from participant.store.rows import ContractRow, UpdateRow
 from participant.timestamps import format_timestamp, parse_timestamp
 from participant.transactions import AssignNode, Contract, CreateNode, ExerciseNode, FetchNode, UnassignNode
@@ -131,13 +131,24 @@ class AcsRenderer:
             if members is None:
                 members = self._members(witnesses, with_blob, interfaces, event, sync, tid)
             tok = '""' if token is None else f'{token}{seq:016x}"'
-            add_text(
-                f'{{"workflowId":{quoted.get(wf) or q(wf)},"contractEntry":{{"JsActiveContract":{{"createdEvent":'
-                f'{{{members},{event}}},'
-                f'"synchronizerId":{quoted.get(sync) or q(sync)},"reassignmentCounter":{counter}}}}},'
-                f'"streamContinuationToken":{tok}}}')
+            add_text(_acs_entry(quoted.get(wf) or q(wf), members, event, quoted.get(sync) or q(sync), counter, tok))
             add_seq(seq)
         return texts, seqs
+
+    def entry_format(self) -> str | None:
+        """When every contract of the one requested party's stakeholder index shows the same request members
+        (witnesses: that party; no blob, no views), the printf format SQLite renders each entry with, from the
+        workflow id and synchronizer id (both JSON-quoted), the stored created event, the reassignment counter and
+        the seq (see `sql.ACS_ENTRIES_OF_PARTY`); else None, and the entries are rendered here."""
+        f = self._filter
+        if f.any_party is not None or len(f.by_party) != 1:
+            return None
+        ((party, party_filter),) = f.by_party.items()
+        if party_filter != PartyFilter(wildcard=True):  # template choices, blobs or views differ per contract
+            return None
+        members = request_members(orjson.dumps([party]).decode(), '""', "[]").replace("%", "%%")
+        token = '""' if self._token is None else self._token.replace("%", "%%") + '%016x"'
+        return _acs_entry("%s", members, "%s", "%s", "%d", token)
 
     def _members(self, witnesses: str, with_blob: bool, interfaces: list[str], event: str, synchronizer_id: str,
                  template_id: str) -> str:
@@ -190,6 +201,15 @@ class AcsRenderer:
             texts.append(f'{{"workflowId":{q(wf)},"contractEntry":{entry},"streamContinuationToken":{tok}}}')
             positions.append(position)
         return texts, positions
+
+
+def _acs_entry(workflow_id: str, members: str, event: str, synchronizer_id: str, counter, token: str) -> str:
+    """An ACS entry of a contract active on its synchronizer, from its parts as JSON text (`members`: the created
+    event's request members, `event`: its stored ones)."""
+    return (f'{{"workflowId":{workflow_id},"contractEntry":{{"JsActiveContract":{{"createdEvent":'
+            f'{{{members},{event}}},'
+            f'"synchronizerId":{synchronizer_id},"reassignmentCounter":{counter}}}}},'
+            f'"streamContinuationToken":{token}}}')
 
 
 def _blob_of_event(event: str, synchronizer_id: str) -> str:

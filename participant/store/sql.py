@@ -98,11 +98,28 @@ ACS_ROWS_OF_PARTY = (
     f"WHERE s.party = :party AND s.seq > :after AND {_ACTIVE_AT_C} ORDER BY s.seq LIMIT :limit"
 )
 ACS_ROWS_BY_SEQ = "SELECT " + ACS_ROW_COLUMNS + " FROM contracts WHERE seq IN ({marks}) ORDER BY seq"
+# One party's entries when they all show the same request members (the party as witness, no blob, no views):
+# rendered whole here, as bytes, with the caller's printf format (`shaping.AcsRenderer.entry_format`), so that no
+# row is worked on in Python. json_quote escapes exactly as orjson does; the arguments are the columns of
+# `ACS_ROW_COLUMNS` that the entry shows.
+ACS_ENTRIES_OF_PARTY = (
+    "SELECT c.seq, CAST(printf(:format, json_quote(c.workflow_id), c.acs_event, "
+    "json_quote(COALESCE(c.origin_synchronizer, c.synchronizer_id)), "
+    "CASE WHEN c.moved_offset IS NULL THEN c.reassignment_counter ELSE 0 END, c.seq) AS BLOB) "
+    "FROM stakeholders s JOIN contracts c ON c.seq = s.seq "
+    f"WHERE s.party = :party AND s.seq > :after AND {_ACTIVE_AT_C} ORDER BY s.seq LIMIT :limit"
+)
 # How many contracts a snapshot may show, capped: decides a list answer's 413 before anything is sent.
 ACS_COUNT_ALL = f"SELECT COUNT(*) FROM (SELECT 1 FROM contracts WHERE {_ACTIVE_AT} LIMIT :cap)"
 ACS_COUNT_OF_PARTIES = (
     "SELECT COUNT(*) FROM (SELECT DISTINCT s.seq FROM stakeholders s JOIN contracts c ON c.seq = s.seq "
     f"WHERE s.party IN (SELECT value FROM json_each(:parties)) AND s.seq > :after AND {_ACTIVE_AT_C} LIMIT :cap)"
+)
+
+# A looser bound, from the stakeholder index alone (archived contracts too): enough when it is under the limit.
+ACS_COUNT_STAKEHOLDER_ROWS = (
+    "SELECT COUNT(*) FROM (SELECT DISTINCT seq FROM stakeholders "
+    "WHERE party IN (SELECT value FROM json_each(:parties)) AND seq > :after LIMIT :cap)"
 )
 
 # Read from the index of contracts that moved (the few), never from all of a party's contracts.
