@@ -34,7 +34,7 @@ ADMIN = bearer("participant_admin")
 
 
 @dataclass
-class Ledger:
+class LedgerApi:
     """A client of one participant with helpers for the common setup steps; checks every JSON answer
     against the official spec."""
 
@@ -109,15 +109,15 @@ async def participant_app(tmp_path):
 
 
 @pytest.fixture
-async def ledger(participant_app) -> AsyncIterator[Ledger]:
+async def ledger_api(participant_app) -> AsyncIterator[LedgerApi]:
     transport = httpx.ASGITransport(app=participant_app)
     async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
-        yield Ledger(http)
+        yield LedgerApi(http)
 
 
 @pytest.fixture
-async def alice_bob(ledger) -> tuple[str, str]:
-    return await ledger.party("Alice"), await ledger.party("Bob")
+async def alice_bob(ledger_api) -> tuple[str, str]:
+    return await ledger_api.party("Alice"), await ledger_api.party("Bob")
 
 
 def free_port() -> int:

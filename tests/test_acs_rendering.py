@@ -22,7 +22,7 @@ from participant.filters import EventFilter, PartyFilter
 from participant.shaping import AcsRenderer
 from participant.store import sql
 from participant.websocket_protocol import text_frames
-from tests.conftest import Ledger, token
+from tests.conftest import LedgerApi, token
 from tests.http.helpers import ACS_PAGE, IOU, TRANSFER, acs_body, event_format, template, wildcard
 from tests.spec import validate
 
@@ -35,8 +35,8 @@ ODD_WORKFLOW_IDS = ["", 'say "hi"', "back\\slash", "tab\there\nnew\r", "\x00\x01
                     "100%s %d %% %016x", "wf/a #1"]
 
 
-async def _ious(ledger: Ledger, issuer: str, n: int, *, observers: list[str], workflow_id: str) -> None:
-    r = await ledger.post("/v2/commands/submit-and-wait", {
+async def _ious(ledger_api: LedgerApi, issuer: str, n: int, *, observers: list[str], workflow_id: str) -> None:
+    r = await ledger_api.post("/v2/commands/submit-and-wait", {
         "commands": [{"CreateCommand": {"templateId": IOU, "createArguments": {
             "issuer": issuer, "owner": issuer, "currency": "USD", "amount": f"{i + 1}.25",
             "observers": observers}}} for i in range(n)],
@@ -45,11 +45,11 @@ async def _ious(ledger: Ledger, issuer: str, n: int, *, observers: list[str], wo
     assert r.status_code == 200, r.text
 
 
-async def test_store_rendered_entries_equal_the_renderers(participant_app, ledger):
-    alice, bob = await ledger.party("Alice"), await ledger.party("Bob")
-    await _ious(ledger, alice, 12, observers=[], workflow_id="wf/a #1")
-    await _ious(ledger, alice, 5, observers=[bob], workflow_id="")
-    await _ious(ledger, bob, 3, observers=[alice], workflow_id="")
+async def test_store_rendered_entries_equal_the_renderers(participant_app, ledger_api):
+    alice, bob = await ledger_api.party("Alice"), await ledger_api.party("Bob")
+    await _ious(ledger_api, alice, 12, observers=[], workflow_id="wf/a #1")
+    await _ious(ledger_api, alice, 5, observers=[bob], workflow_id="")
+    await _ious(ledger_api, bob, 3, observers=[alice], workflow_id="")
     store = participant_app.state.context.store
     seqs = [seq for (seq,) in await store.read.execute_fetchall("SELECT seq FROM contracts ORDER BY seq")]
 
@@ -59,7 +59,7 @@ async def test_store_rendered_entries_equal_the_renderers(participant_app, ledge
                         (ODD_WORKFLOW_IDS[i % len(ODD_WORKFLOW_IDS)], seq))
 
     await store.write(odd_workflows)
-    offset = await ledger.ledger_end()
+    offset = await ledger_api.ledger_end()
     for party in (alice, bob):
         for prefix in (None, acs.token_prefix(offset, "0123456789abcdef")):
             renderer = AcsRenderer(EventFilter.wildcard_for([party], verbose=False), prefix)
@@ -154,19 +154,19 @@ async def _converse(url: str, body: dict, user: str, compression: str | None) ->
 async def carol(server):
     """A real server where Carol holds 180 Ious; yields (url, ledger, party, offset)."""
     async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
-        ledger = Ledger(http)
-        party = await ledger.party("Carol")
-        bob = await ledger.party("Bob")
+        ledger_api = LedgerApi(http)
+        party = await ledger_api.party("Carol")
+        bob = await ledger_api.party("Bob")
         for i in range(4):
-            await _ious(ledger, party, 45, observers=[bob] if i == 2 else [], workflow_id=f"wf-{i}")
-        yield server.url.replace("http://", "ws://") + "/v2/state/active-contracts", ledger, party, \
-            await ledger.ledger_end()
+            await _ious(ledger_api, party, 45, observers=[bob] if i == 2 else [], workflow_id=f"wf-{i}")
+        yield server.url.replace("http://", "ws://") + "/v2/state/active-contracts", ledger_api, party, \
+            await ledger_api.ledger_end()
 
 
 @pytest.mark.parametrize("compression", [None, "deflate"])
 async def test_websocket_messages_are_the_list_entries(carol, compression):
-    url, ledger, party, end = carol
-    listed = await ledger.post("/v2/state/active-contracts", _request(party, end), user="Carol")
+    url, ledger_api, party, end = carol
+    listed = await ledger_api.post("/v2/state/active-contracts", _request(party, end), user="Carol")
     assert listed.status_code == 200, listed.text
     expected = [orjson.dumps(e) for e in listed.json()]
     messages = await _converse(url, _request(party, end), "Carol", compression)
@@ -201,11 +201,11 @@ async def _asgi_websocket(app, path: str, subprotocols: list[str], text: str) ->
     return sent
 
 
-async def test_websocket_without_the_extension_sends_one_message_at_a_time(participant_app, ledger):
-    party = await ledger.party("Dave")
-    await _ious(ledger, party, 7, observers=[], workflow_id="wf")
-    end = await ledger.ledger_end()
-    listed = await ledger.post("/v2/state/active-contracts", _request(party, end), user="Dave")
+async def test_websocket_without_the_extension_sends_one_message_at_a_time(participant_app, ledger_api):
+    party = await ledger_api.party("Dave")
+    await _ious(ledger_api, party, 7, observers=[], workflow_id="wf")
+    end = await ledger_api.ledger_end()
+    listed = await ledger_api.post("/v2/state/active-contracts", _request(party, end), user="Dave")
     assert listed.status_code == 200, listed.text
     sent = await _asgi_websocket(participant_app, "/v2/state/active-contracts", _protocols("Dave"),
                                  json.dumps(_request(party, end)))
@@ -213,30 +213,30 @@ async def test_websocket_without_the_extension_sends_one_message_at_a_time(parti
     assert [orjson.loads(m["text"]) for m in sent[1:-1]] == listed.json()
 
 
-async def test_template_and_blob_filters_still_render_per_row(participant_app, ledger):
+async def test_template_and_blob_filters_still_render_per_row(participant_app, ledger_api):
     """Filters off the fast path give the same entries as the fast path where both apply."""
-    alice = await ledger.party("Alice")
-    await _ious(ledger, alice, 4, observers=[], workflow_id="w")
-    end = await ledger.ledger_end()
-    fast = await ledger.post("/v2/state/active-contracts", acs_body(end, event_format(alice)), user="Alice")
-    by_template = await ledger.post("/v2/state/active-contracts",
+    alice = await ledger_api.party("Alice")
+    await _ious(ledger_api, alice, 4, observers=[], workflow_id="w")
+    end = await ledger_api.ledger_end()
+    fast = await ledger_api.post("/v2/state/active-contracts", acs_body(end, event_format(alice)), user="Alice")
+    by_template = await ledger_api.post("/v2/state/active-contracts",
                                     acs_body(end, event_format(alice, filters=[template(IOU), template(TRANSFER)])),
                                     user="Alice")
     assert fast.status_code == by_template.status_code == 200
     strip = [{**e, "streamContinuationToken": ""} for e in fast.json()]
     assert strip == [{**e, "streamContinuationToken": ""} for e in by_template.json()]
-    with_blob = await ledger.post("/v2/state/active-contracts",
+    with_blob = await ledger_api.post("/v2/state/active-contracts",
                                   acs_body(end, event_format(alice, filters=[wildcard(blob=True)])), user="Alice")
     events = [e["contractEntry"]["JsActiveContract"]["createdEvent"] for e in with_blob.json()]
     assert len(events) == 4 and all(e["createdEventBlob"] for e in events)
 
 
-async def test_pages_streamed_over_several_store_pages(participant_app, ledger, monkeypatch):
+async def test_pages_streamed_over_several_store_pages(participant_app, ledger_api, monkeypatch):
     monkeypatch.setattr(acs, "STORE_PAGE", 3)
-    alice = await ledger.party("Alice")
-    await _ious(ledger, alice, 20, observers=[], workflow_id="w")
-    end = await ledger.ledger_end()
-    listed = (await ledger.post("/v2/state/active-contracts", acs_body(end, event_format(alice)), user="Alice")).json()
+    alice = await ledger_api.party("Alice")
+    await _ious(ledger_api, alice, 20, observers=[], workflow_id="w")
+    end = await ledger_api.ledger_end()
+    listed = (await ledger_api.post("/v2/state/active-contracts", acs_body(end, event_format(alice)), user="Alice")).json()
     expected = [{**e, "streamContinuationToken": ""} for e in listed]
     for size in (1, 7, 19, 20, 21):
         entries, page_token, pages = [], None, 0
@@ -244,7 +244,7 @@ async def test_pages_streamed_over_several_store_pages(participant_app, ledger, 
             body = {**acs_body(end, event_format(alice)), "maxPageSize": size}
             if page_token:
                 body["pageToken"] = page_token
-            r = await ledger.call("GET", ACS_PAGE, user="Alice", content=orjson.dumps(body),
+            r = await ledger_api.call("GET", ACS_PAGE, user="Alice", content=orjson.dumps(body),
                                   headers={"Content-Type": "application/json"})
             assert r.status_code == 200, r.text
             answer = r.json()

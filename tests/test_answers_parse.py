@@ -3,7 +3,7 @@
 Each 200 answer is read as a client reads it (`Model.read`: lenient) and strictly (`model_validate_json`), and
 dumping the strict model gives back exactly what the server sent: the model has every key the server prints and
 the server every key the model knows. Every JSON error body reads as a `JsCantonError` the same way. The answers
-are also checked against the official spec, by the `Ledger` helper, so where a model and the server disagree the
+are also checked against the official spec, by the `LedgerApi` helper, so where a model and the server disagree the
 spec decides. One real server serves the whole module; the requests run against the history built once below.
 """
 
@@ -26,7 +26,7 @@ import participant.api as api
 from participant.api import WireModel
 from participant.routes import all_routes
 from participant.services.unsupported import ENDPOINTS
-from tests.conftest import SECRET, Ledger, bearer, start_server, token
+from tests.conftest import SECRET, LedgerApi, bearer, start_server, token
 from tests.http.helpers import (
     IOU,
     LEDGER_EFFECTS,
@@ -247,9 +247,9 @@ def world(tmp_path_factory):
 
 
 @pytest.fixture
-async def ledger(world):
+async def ledger_api(world):
     async with httpx.AsyncClient(base_url=world.url, timeout=TIMEOUT) as http:
-        yield Ledger(http)
+        yield LedgerApi(http)
 
 
 # --- the 200 answers: one case per endpoint and interesting shape -------------------------------------------
@@ -260,7 +260,7 @@ class Case:
     method: str
     route: str  # as routed, e.g. /v2/users/{user_id}
     model: type[WireModel]
-    request: Callable[[World], dict]  # keyword arguments of `Ledger.call`: path, json, params, user
+    request: Callable[[World], dict]  # keyword arguments of `LedgerApi.call`: path, json, params, user
     each: bool = False  # a JSON array of `model`
     check: Callable[[World, list], None] | None = None
 
@@ -642,24 +642,24 @@ CASES = [
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
-async def test_every_answer_parses(world, ledger, case: Case):
+async def test_every_answer_parses(world, ledger_api, case: Case):
     kwargs = {"user": "participant_admin", **case.request(world)}
-    r = await ledger.call(case.method, kwargs.pop("path"), **kwargs)
+    r = await ledger_api.call(case.method, kwargs.pop("path"), **kwargs)
     answers = read_answer(case.model, r, each=case.each)
     if case.check is not None:
         assert case.check(world, answers) is not False
 
 
-async def test_the_transaction_shapes_read(world, ledger):
+async def test_the_transaction_shapes_read(world, ledger_api):
     """Created, archived and exercised events, consuming or not, as the stream shows them to each party."""
     a = world.alice
     body = {"beginExclusive": 0, "endInclusive": world.end, "updateFormat": update_format(a, shape=LEDGER_EFFECTS)}
-    r = await ledger.post("/v2/updates", body, user="Alice")  # more than the list limit: refused
+    r = await ledger_api.post("/v2/updates", body, user="Alice")  # more than the list limit: refused
     read_error(r, 413, "JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED")
     seen: dict[str, set] = {}
     for name, tx in world.txs.items():
         for shape in ("TRANSACTION_SHAPE_ACS_DELTA", LEDGER_EFFECTS):
-            r = await ledger.post("/v2/updates/update-by-id", {
+            r = await ledger_api.post("/v2/updates/update-by-id", {
                 "updateId": tx["updateId"], "updateFormat": update_format(a, shape=shape)}, user="Alice")
             if name == "check" and shape != LEDGER_EFFECTS:  # a non-consuming choice changes no contract
                 read_error(r, 404, "UPDATE_NOT_FOUND")
@@ -894,23 +894,23 @@ UNSUPPORTED = set(ENDPOINTS)  # no 200 answer: each answers 501 (an error case)
 
 
 @pytest.mark.parametrize("case", ERROR_CASES, ids=[c.id for c in ERROR_CASES])
-async def test_every_error_answer_parses(world, ledger, case: ErrorCase):
+async def test_every_error_answer_parses(world, ledger_api, case: ErrorCase):
     kwargs = {"user": "participant_admin", **case.request(world)}
-    r = await ledger.call(case.method, kwargs.pop("path"), **kwargs)
+    r = await ledger_api.call(case.method, kwargs.pop("path"), **kwargs)
     read_error(r, case.status, case.code)
 
 
-async def test_a_route_this_participant_lacks_is_no_canton_error(ledger):
+async def test_a_route_this_participant_lacks_is_no_canton_error(ledger_api):
     """The legacy 404 body (notes §1): no `code`, so a client tells "no such endpoint" from a JsCantonError 404."""
-    r = await ledger.http.post("/v2/no/such/endpoint", json={})  # no such path in the spec either
+    r = await ledger_api.http.post("/v2/no/such/endpoint", json={})  # no such path in the spec either
     assert r.status_code == 404 and set(r.json()) == {"errors", "status", "ledgerApiError"}
     with pytest.raises(pydantic.ValidationError):
         api.JsCantonError.read(r.content)
 
 
-async def test_health_checks(ledger):
-    assert (await ledger.get("/livez", user=None)).content == b""
-    r = await ledger.get("/readyz", user=None)
+async def test_health_checks(ledger_api):
+    assert (await ledger_api.get("/livez", user=None)).content == b""
+    r = await ledger_api.get("/readyz", user=None)
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
 
 
@@ -925,11 +925,11 @@ def _routed() -> set[tuple[str, str]]:
     return out
 
 
-async def test_package_bytes(world, ledger):
-    r = await ledger.get(f"/v2/packages/{_package_id(world)}", user="Bob")
+async def test_package_bytes(world, ledger_api):
+    r = await ledger_api.get(f"/v2/packages/{_package_id(world)}", user="Bob")
     assert r.status_code == 200 and r.headers["content-type"] == "application/octet-stream"
     assert r.headers["canton-package-hash"] == _package_id(world)
-    assert api.ListPackagesResponse.read((await ledger.get("/v2/packages")).content).package_ids
+    assert api.ListPackagesResponse.read((await ledger_api.get("/v2/packages")).content).package_ids
 
 
 def test_every_endpoint_has_its_cases():

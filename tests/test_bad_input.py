@@ -71,28 +71,28 @@ def mutate(body: dict, rng: random.Random) -> bytes:
 
 
 @pytest.mark.parametrize("endpoint", sorted(valid_bodies("p", "c", 0)))
-async def test_mutated_bodies_never_get_a_500(ledger, alice_bob, endpoint):
+async def test_mutated_bodies_never_get_a_500(ledger_api, alice_bob, endpoint):
     alice, _ = alice_bob
-    tx = await ledger.create_iou(alice, alice, "50", user="Alice")
+    tx = await ledger_api.create_iou(alice, alice, "50", user="Alice")
     cid = tx["events"][0]["CreatedEvent"]["contractId"]
-    end = await ledger.ledger_end()
+    end = await ledger_api.ledger_end()
     body = valid_bodies(alice, cid, end)[endpoint]
     user = "participant_admin" if endpoint in ("/v2/parties", "/v2/users") else "Alice"
     rng = random.Random(f"{SEED}{endpoint}")
     for _ in range(MUTATIONS_PER_BODY):
         content = mutate(body, rng)
-        r = await ledger.call("POST", endpoint, user=user, content=content,
+        r = await ledger_api.call("POST", endpoint, user=user, content=content,
                               headers={"Content-Type": "application/json"})
         assert r.status_code < 500, (content, r.status_code, r.text)
         if r.status_code >= 400 and r.headers["content-type"].startswith("application/json"):
             assert r.json()["code"], r.text
 
 
-async def test_rejected_submissions_write_nothing(ledger, alice_bob):
+async def test_rejected_submissions_write_nothing(ledger_api, alice_bob):
     alice, _ = alice_bob
-    tx = await ledger.create_iou(alice, alice, "50", user="Alice")
+    tx = await ledger_api.create_iou(alice, alice, "50", user="Alice")
     cid = tx["events"][0]["CreatedEvent"]["contractId"]
-    end = await ledger.ledger_end()
+    end = await ledger_api.ledger_end()
     body = valid_bodies(alice, cid, end)["/v2/commands/submit-and-wait-for-transaction"]
     rng = random.Random(SEED)
     rejected = 0
@@ -101,21 +101,21 @@ async def test_rejected_submissions_write_nothing(ledger, alice_bob):
         content["commands"]["commandId"] = f"fuzz-{i}"
         content["commands"]["commands"][0]["ExerciseCommand"]["choiceArgument"] = {
             "splitAmount": rng.choice(["0", "-1", "50", "51", "1e400", "abc", None, 7, [], {}])}
-        r = await ledger.post("/v2/commands/submit-and-wait-for-transaction", content, user="Alice")
+        r = await ledger_api.post("/v2/commands/submit-and-wait-for-transaction", content, user="Alice")
         assert r.status_code < 500, r.text
         if r.status_code != 200:
             rejected += 1
-            assert await ledger.ledger_end() == end
+            assert await ledger_api.ledger_end() == end
         else:
             break  # the contract is consumed; what follows would be rejected for that reason alone
     assert rejected > 0
 
 
-async def test_huge_bodies_are_refused(ledger, alice_bob):
-    end = await ledger.ledger_end()
+async def test_huge_bodies_are_refused(ledger_api, alice_bob):
+    end = await ledger_api.ledger_end()
     big = b'{"activeAtOffset": 0, "pad": "' + b"x" * (5 * 1024 * 1024) + b'"}'
-    r = await ledger.call("POST", "/v2/commands/submit-and-wait", user="Alice", content=big,
+    r = await ledger_api.call("POST", "/v2/commands/submit-and-wait", user="Alice", content=big,
                           headers={"Content-Type": "application/json"})
     assert r.status_code == 413
     assert r.text.startswith("Invalid value for: body")
-    assert await ledger.ledger_end() == end
+    assert await ledger_api.ledger_end() == end

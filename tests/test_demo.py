@@ -10,7 +10,7 @@ import time
 import httpx
 import pytest
 
-from tests.conftest import SECRET, Ledger, free_port, start_server
+from tests.conftest import SECRET, LedgerApi, free_port, start_server
 
 NAMES = ("Alice", "Bob", "Charlie")
 IOU = "Iou:Iou"
@@ -36,26 +36,26 @@ def demo_server(tmp_path_factory):
 
 
 @pytest.fixture
-async def ledger(demo_server):
+async def ledger_api(demo_server):
     async with httpx.AsyncClient(base_url=demo_server.url, timeout=60) as http:
-        ledger = Ledger(http)
-        r = await ledger.post("/v2/users", {"user": {"id": "auditor"},
+        ledger_api = LedgerApi(http)
+        r = await ledger_api.post("/v2/users", {"user": {"id": "auditor"},
                                             "rights": [{"kind": {"CanReadAsAnyParty": {"value": {}}}}]})
         assert r.status_code in (200, 409), r.text
-        yield ledger
+        yield ledger_api
 
 
-async def parties_and_users(ledger: Ledger) -> dict[str, str]:
-    r = await ledger.get("/v2/parties")
+async def parties_and_users(ledger_api: LedgerApi) -> dict[str, str]:
+    r = await ledger_api.get("/v2/parties")
     assert r.status_code == 200, r.text
     listed = {p["party"] for p in r.json()["partyDetails"]}
     out = {}
     for name in NAMES:
-        r = await ledger.get(f"/v2/users/{name}")
+        r = await ledger_api.get(f"/v2/users/{name}")
         assert r.status_code == 200, r.text
         party = r.json()["user"]["primaryParty"]
         assert party.startswith(f"{name}::") and party in listed
-        r = await ledger.get(f"/v2/users/{name}/rights")
+        r = await ledger_api.get(f"/v2/users/{name}/rights")
         assert r.status_code == 200, r.text
         kinds = {(next(iter(right["kind"])), next(iter(right["kind"].values()))["value"].get("party"))
                  for right in r.json()["rights"]}
@@ -64,31 +64,31 @@ async def parties_and_users(ledger: Ledger) -> dict[str, str]:
     return out
 
 
-async def all_updates(ledger: Ledger, end: int) -> list[dict]:
-    r = await ledger.post("/v2/updates", {"beginExclusive": 0, "endInclusive": end, "filter": ANY_PARTY,
+async def all_updates(ledger_api: LedgerApi, end: int) -> list[dict]:
+    r = await ledger_api.post("/v2/updates", {"beginExclusive": 0, "endInclusive": end, "filter": ANY_PARTY,
                                           "verbose": False}, user="auditor")
     assert r.status_code == 200, r.text
     return [next(iter(u["update"].values()))["value"] for u in r.json()]
 
 
-async def test_demo_ledger(ledger):
-    parties = await parties_and_users(ledger)
-    end = await ledger.ledger_end()
+async def test_demo_ledger(ledger_api):
+    parties = await parties_and_users(ledger_api)
+    end = await ledger_api.ledger_end()
     assert end >= 300
 
     for name, party in parties.items():
-        r = await ledger.post("/v2/state/active-contracts", {"eventFormat": by_party(party), "activeAtOffset": end},
+        r = await ledger_api.post("/v2/state/active-contracts", {"eventFormat": by_party(party), "activeAtOffset": end},
                               user=name)
         assert r.status_code == 200, r.text
         assert r.json(), f"{name} sees no active contract"
 
-    r = await ledger.post("/v2/state/active-contracts", {"eventFormat": {**ANY_PARTY, "verbose": False},
+    r = await ledger_api.post("/v2/state/active-contracts", {"eventFormat": {**ANY_PARTY, "verbose": False},
                                                          "activeAtOffset": end}, user="auditor")
     assert r.status_code == 200, r.text
     active = [e["contractEntry"]["JsActiveContract"]["createdEvent"] for e in r.json()
               if "JsActiveContract" in e["contractEntry"]]
     # A few Ious on the second synchronizer, and one in flight between the two.
-    synchronizers = [s["synchronizerId"] for s in (await ledger.get(
+    synchronizers = [s["synchronizerId"] for s in (await ledger_api.get(
         "/v2/state/connected-synchronizers")).json()["connectedSynchronizers"]]
     on = [e["contractEntry"]["JsActiveContract"]["synchronizerId"] for e in r.json()
           if "JsActiveContract" in e["contractEntry"]]
@@ -108,7 +108,7 @@ async def test_demo_ledger(ledger):
     assert any(e["createArgument"]["observers"] for e in active if qualified(e["templateId"]) == IOU)
 
     # The history: every seeded transaction is there, with archives among them.
-    updates = await all_updates(ledger, end)
+    updates = await all_updates(ledger_api, end)
     assert [u["offset"] for u in updates] == list(range(1, end + 1))
     assert {u["workflowId"] for u in updates} == {"demo-seed"}
     archived = [e["ArchivedEvent"]["contractId"] for u in updates for e in u["events"] if "ArchivedEvent" in e]
@@ -118,7 +118,7 @@ async def test_demo_ledger(ledger):
     active_ids = {e["contractId"] for e in active}
     assert not active_ids & set(archived)
     for cid in archived[:: max(1, len(archived) // 10)]:
-        r = await ledger.post("/v2/events/events-by-contract-id", {
+        r = await ledger_api.post("/v2/events/events-by-contract-id", {
             "contractId": cid, "eventFormat": {**ANY_PARTY, "verbose": False}}, user="auditor")
         assert r.status_code == 200, r.text
         body = r.json()
@@ -133,21 +133,21 @@ async def test_demo_seeds_once(tmp_path):
     server = start_server(db, "--hs256-secret", SECRET, "--demo")
     try:
         async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
-            ledger = Ledger(http)
-            end = await ledger.ledger_end()
-            parties = await parties_and_users(ledger)
-            users = (await ledger.get("/v2/users")).json()["users"]
+            ledger_api = LedgerApi(http)
+            end = await ledger_api.ledger_end()
+            parties = await parties_and_users(ledger_api)
+            users = (await ledger_api.get("/v2/users")).json()["users"]
     finally:
         server.stop()
     assert end > 0
     server = start_server(db, "--hs256-secret", SECRET, "--demo")
     try:
         async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
-            ledger = Ledger(http)
-            assert await ledger.ledger_end() == end
-            assert await parties_and_users(ledger) == parties
-            assert (await ledger.get("/v2/users")).json()["users"] == users
-            r = await ledger.get("/v2/parties")
+            ledger_api = LedgerApi(http)
+            assert await ledger_api.ledger_end() == end
+            assert await parties_and_users(ledger_api) == parties
+            assert (await ledger_api.get("/v2/users")).json()["users"] == users
+            r = await ledger_api.get("/v2/parties")
             assert len(r.json()["partyDetails"]) == len(parties)
     finally:
         server.stop()
@@ -189,8 +189,8 @@ async def test_a_crash_while_seeding_does_not_break_the_next_start(tmp_path):
     server = start_server(db, "--no-auth", "--demo")
     try:
         async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
-            ledger = Ledger(http)
-            await parties_and_users(ledger)
-            assert await ledger.ledger_end() >= 300
+            ledger_api = LedgerApi(http)
+            await parties_and_users(ledger_api)
+            assert await ledger_api.ledger_end() >= 300
     finally:
         server.stop()

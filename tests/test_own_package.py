@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 
 from participant.server import create_app
-from tests.conftest import Ledger, settings_for
+from tests.conftest import LedgerApi, settings_for
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
@@ -29,10 +29,10 @@ async def test_readme_package_serves_commands(tmp_path, monkeypatch):
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
-            ledger = Ledger(http)
-            issuer, holder = await ledger.party("Issuer"), await ledger.party("Holder")
-            other = await ledger.party("Other")
-            r = await ledger.post("/v2/commands/submit-and-wait-for-transaction", {"commands": {
+            ledger_api = LedgerApi(http)
+            issuer, holder = await ledger_api.party("Issuer"), await ledger_api.party("Holder")
+            other = await ledger_api.party("Other")
+            r = await ledger_api.post("/v2/commands/submit-and-wait-for-transaction", {"commands": {
                 "commands": [{"CreateCommand": {"templateId": "#my-models:Bond:Bond",
                                                 "createArguments": {"issuer": issuer, "holder": holder,
                                                                     "face": "1000"}}}],
@@ -41,16 +41,16 @@ async def test_readme_package_serves_commands(tmp_path, monkeypatch):
             created = r.json()["transaction"]["events"][0]["CreatedEvent"]
             assert created["createArgument"] == {"issuer": issuer, "holder": holder, "face": "1000.0000000000"}
             assert created["packageName"] == "my-models"
-            r = await ledger.exercise("#my-models:Bond:Bond", created["contractId"], "Bond_Transfer",
+            r = await ledger_api.exercise("#my-models:Bond:Bond", created["contractId"], "Bond_Transfer",
                                       {"newHolder": other}, act_as=[holder], user="Holder")
             assert r.status_code == 200, r.text
             # The holder is not a stakeholder of the new bond, so by default it sees only the archive.
             events = r.json()["transaction"]["events"]
             assert [next(iter(e)) for e in events] == ["ArchivedEvent"]
-            r = await ledger.post("/v2/state/active-contracts", {"activeAtOffset": await ledger.ledger_end(),
+            r = await ledger_api.post("/v2/state/active-contracts", {"activeAtOffset": await ledger_api.ledger_end(),
                                                                  "eventFormat": {"filtersByParty": {other: {}}}},
                                   user="Other")
             assert [e["contractEntry"]["JsActiveContract"]["createdEvent"]["createArgument"]["holder"]
                     for e in r.json()] == [other]
-            packages = (await ledger.get("/v2/packages")).json()["packageIds"]
+            packages = (await ledger_api.get("/v2/packages")).json()["packageIds"]
             assert created["templateId"].split(":")[0] in packages

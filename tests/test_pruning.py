@@ -11,7 +11,7 @@ import sys
 import httpx
 import pytest
 
-from tests.conftest import Ledger
+from tests.conftest import LedgerApi
 
 IOU = "#model-tests:Iou:Iou"
 WILDCARD = {"cumulative": [{"identifierFilter": {"WildcardFilter": {"value": {"includeCreatedEventBlob": False}}}}]}
@@ -26,8 +26,8 @@ def event_format(party: str) -> dict:
     return {"filtersByParty": {party: WILDCARD}, "verbose": False}
 
 
-async def acs(ledger: Ledger, party: str, offset: int) -> httpx.Response:
-    return await ledger.post("/v2/state/active-contracts", {"eventFormat": event_format(party),
+async def acs(ledger_api: LedgerApi, party: str, offset: int) -> httpx.Response:
+    return await ledger_api.post("/v2/state/active-contracts", {"eventFormat": event_format(party),
                                                             "activeAtOffset": offset}, user="Alice")
 
 
@@ -36,18 +36,18 @@ def ids(r: httpx.Response) -> list[str]:
     return [e["contractEntry"]["JsActiveContract"]["createdEvent"]["contractId"] for e in r.json()]
 
 
-async def events(ledger: Ledger, party: str, cid: str) -> httpx.Response:
-    return await ledger.post("/v2/events/events-by-contract-id", {"contractId": cid,
+async def events(ledger_api: LedgerApi, party: str, cid: str) -> httpx.Response:
+    return await ledger_api.post("/v2/events/events-by-contract-id", {"contractId": cid,
                                                                   "eventFormat": event_format(party)}, user="Alice")
 
 
-async def updates(ledger: Ledger, party: str, begin: int) -> httpx.Response:
-    return await ledger.post("/v2/updates", {"beginExclusive": begin, "filter": {"filtersByParty": {party: WILDCARD}},
+async def updates(ledger_api: LedgerApi, party: str, begin: int) -> httpx.Response:
+    return await ledger_api.post("/v2/updates", {"beginExclusive": begin, "filter": {"filtersByParty": {party: WILDCARD}},
                                              "verbose": False}, user="Alice")
 
 
-async def pruned_offset(ledger: Ledger) -> int:
-    r = await ledger.get("/v2/state/latest-pruned-offsets")
+async def pruned_offset(ledger_api: LedgerApi) -> int:
+    r = await ledger_api.get("/v2/state/latest-pruned-offsets")
     assert r.status_code == 200, r.text
     return r.json()["participantPrunedUpToInclusive"]
 
@@ -65,74 +65,74 @@ async def history(server):
     """offset 1: iou1 created; 2: iou2 created; 3: iou2 archived; 4: iou3 created; 5: iou4 created;
     6: iou4 archived."""
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
-        ledger = Ledger(http)
-        alice = await ledger.party("Alice")
+        ledger_api = LedgerApi(http)
+        alice = await ledger_api.party("Alice")
         cids = {}
         for name in ("iou1", "iou2"):
-            cids[name] = (await ledger.create_iou(alice, alice, user="Alice"))["events"][0]["CreatedEvent"]["contractId"]
-        r = await ledger.exercise(IOU, cids["iou2"], "Archive", {}, act_as=[alice], user="Alice")
+            cids[name] = (await ledger_api.create_iou(alice, alice, user="Alice"))["events"][0]["CreatedEvent"]["contractId"]
+        r = await ledger_api.exercise(IOU, cids["iou2"], "Archive", {}, act_as=[alice], user="Alice")
         assert r.status_code == 200, r.text
         for name in ("iou3", "iou4"):
-            cids[name] = (await ledger.create_iou(alice, alice, user="Alice"))["events"][0]["CreatedEvent"]["contractId"]
-        r = await ledger.exercise(IOU, cids["iou4"], "Archive", {}, act_as=[alice], user="Alice")
+            cids[name] = (await ledger_api.create_iou(alice, alice, user="Alice"))["events"][0]["CreatedEvent"]["contractId"]
+        r = await ledger_api.exercise(IOU, cids["iou4"], "Archive", {}, act_as=[alice], user="Alice")
         assert r.status_code == 200, r.text
-        assert await ledger.ledger_end() == 6
-        yield server, ledger, alice, cids
+        assert await ledger_api.ledger_end() == 6
+        yield server, ledger_api, alice, cids
 
 
 async def test_prune_and_read_around_it(history):
-    server, ledger, alice, cids = history
-    assert await pruned_offset(ledger) == 0
+    server, ledger_api, alice, cids = history
+    assert await pruned_offset(ledger_api) == 0
     r = prune(server.db, "--up-to", "4")
     assert r.returncode == 0, r.stderr
     assert "4" in r.stdout
-    assert await pruned_offset(ledger) == 4
-    assert (await ledger.get("/v2/state/latest-pruned-offsets")).json()[
+    assert await pruned_offset(ledger_api) == 4
+    assert (await ledger_api.get("/v2/state/latest-pruned-offsets")).json()[
         "allDivulgedContractsPrunedUpToInclusive"] == 4
 
     # The ACS before the pruning offset is gone; at it and after it, active contracts created before it remain.
     for offset in (1, 3):
-        assert_pruned_error(await acs(ledger, alice, offset), 4)
-    assert ids(await acs(ledger, alice, 4)) == [cids["iou1"], cids["iou3"]]
-    assert ids(await acs(ledger, alice, 5)) == [cids["iou1"], cids["iou3"], cids["iou4"]]
-    assert ids(await acs(ledger, alice, 6)) == [cids["iou1"], cids["iou3"]]
+        assert_pruned_error(await acs(ledger_api, alice, offset), 4)
+    assert ids(await acs(ledger_api, alice, 4)) == [cids["iou1"], cids["iou3"]]
+    assert ids(await acs(ledger_api, alice, 5)) == [cids["iou1"], cids["iou3"], cids["iou4"]]
+    assert ids(await acs(ledger_api, alice, 6)) == [cids["iou1"], cids["iou3"]]
 
     # A contract archived at or before the pruning offset has no events any more; others keep theirs.
-    r = await events(ledger, alice, cids["iou2"])
+    r = await events(ledger_api, alice, cids["iou2"])
     assert r.status_code == 404, r.text
     assert r.json()["code"] == "CONTRACT_EVENTS_NOT_FOUND"
-    r = await events(ledger, alice, cids["iou1"])
+    r = await events(ledger_api, alice, cids["iou1"])
     assert r.status_code == 200, r.text
     assert r.json()["created"]["createdEvent"]["offset"] == 1 and r.json()["archived"] is None
-    r = await events(ledger, alice, cids["iou4"])
+    r = await events(ledger_api, alice, cids["iou4"])
     assert r.status_code == 200, r.text
     assert r.json()["archived"]["archivedEvent"]["offset"] == 6
 
     # Updates from before the pruning offset are refused; from it on they are served.
     for begin in (0, 3):
-        assert_pruned_error(await updates(ledger, alice, begin), 4)
-    r = await updates(ledger, alice, 4)
+        assert_pruned_error(await updates(ledger_api, alice, begin), 4)
+    r = await updates(ledger_api, alice, 4)
     assert r.status_code == 200, r.text
     assert [u["update"]["Transaction"]["value"]["offset"] for u in r.json()] == [5, 6]
-    r = await ledger.post("/v2/commands/completions", {"userId": "Alice", "parties": [alice], "beginExclusive": 2},
+    r = await ledger_api.post("/v2/commands/completions", {"userId": "Alice", "parties": [alice], "beginExclusive": 2},
                           user="Alice")
     assert_pruned_error(r, 4)
 
     # A pruned archived contract cannot be exercised; the ledger carries on after its end.
-    r = await ledger.exercise(IOU, cids["iou2"], "Archive", {}, act_as=[alice], user="Alice")
+    r = await ledger_api.exercise(IOU, cids["iou2"], "Archive", {}, act_as=[alice], user="Alice")
     assert r.status_code == 404, r.text
-    tx = await ledger.create_iou(alice, alice, user="Alice")
+    tx = await ledger_api.create_iou(alice, alice, user="Alice")
     assert tx["offset"] == 7
 
 
 async def test_refused_prunes_change_nothing(history):
-    server, ledger, alice, cids = history
+    server, ledger_api, alice, cids = history
     r = prune(server.db, "--up-to", "7")  # beyond the ledger end (6)
     assert r.returncode == 2
     assert "ledger end is 6" in r.stderr and r.stdout == ""
-    assert await pruned_offset(ledger) == 0
-    assert ids(await acs(ledger, alice, 2)) == [cids["iou1"], cids["iou2"]]
-    assert (await events(ledger, alice, cids["iou2"])).status_code == 200
+    assert await pruned_offset(ledger_api) == 0
+    assert ids(await acs(ledger_api, alice, 2)) == [cids["iou1"], cids["iou2"]]
+    assert (await events(ledger_api, alice, cids["iou2"])).status_code == 200
 
     for bad in ("0", "-1"):
         r = prune(server.db, "--up-to", bad)
@@ -143,12 +143,12 @@ async def test_refused_prunes_change_nothing(history):
         r = prune(server.db, "--up-to", again)
         assert r.returncode == 2
         assert "already pruned up to 3" in r.stderr
-    assert await pruned_offset(ledger) == 3
-    assert ids(await acs(ledger, alice, 3)) == [cids["iou1"]]
-    r = await events(ledger, alice, cids["iou2"])  # archived exactly at the pruning offset
+    assert await pruned_offset(ledger_api) == 3
+    assert ids(await acs(ledger_api, alice, 3)) == [cids["iou1"]]
+    r = await events(ledger_api, alice, cids["iou2"])  # archived exactly at the pruning offset
     assert r.status_code == 404 and r.json()["code"] == "CONTRACT_EVENTS_NOT_FOUND", r.text
     assert prune(server.db, "--up-to", "5").returncode == 0
-    assert await pruned_offset(ledger) == 5
+    assert await pruned_offset(ledger_api) == 5
 
     missing = server.db.parent / "missing.db"
     r = prune(missing, "--up-to", "1")
@@ -158,7 +158,7 @@ async def test_refused_prunes_change_nothing(history):
 
 async def test_prune_while_submitting(history):
     """Pruning beside a server that is writing: both go on, nothing is lost after the pruning offset."""
-    server, ledger, alice, _ = history
+    server, ledger_api, alice, _ = history
     results: list[int] = []
     pruning = asyncio.create_task(asyncio.to_thread(prune, server.db, "--up-to", "6"))
 
@@ -166,7 +166,7 @@ async def test_prune_while_submitting(history):
         for i in range(100):  # until the pruning is over, at most 100 each
             if pruning.done() and i >= 3:
                 return
-            r = await ledger.post("/v2/commands/submit-and-wait", {
+            r = await ledger_api.post("/v2/commands/submit-and-wait", {
                 "commands": [{"CreateCommand": {"templateId": IOU, "createArguments": {
                     "issuer": alice, "owner": alice, "currency": "USD", "amount": f"{n + 1}.{i:02d}",
                     "observers": []}}}],
@@ -176,16 +176,16 @@ async def test_prune_while_submitting(history):
     await asyncio.gather(*(submit(n) for n in range(8)))
     r = await pruning
     assert r.returncode == 0, r.stderr
-    assert await pruned_offset(ledger) == 6
+    assert await pruned_offset(ledger_api) == 6
     assert results == [200] * len(results)
-    end = await ledger.ledger_end()
+    end = await ledger_api.ledger_end()
     assert end == 6 + len(results)
     offsets: list[int] = []
     for _ in range(end):  # page by page, at most `end` pages
         begin = offsets[-1] if offsets else 6
         if begin >= end:
             break
-        r = await ledger.post("/v2/updates?limit=100", {
+        r = await ledger_api.post("/v2/updates?limit=100", {
             "beginExclusive": begin, "filter": {"filtersByParty": {alice: WILDCARD}}, "verbose": False}, user="Alice")
         assert r.status_code == 200 and r.json(), r.text
         offsets += [u["update"]["Transaction"]["value"]["offset"] for u in r.json()]
@@ -196,7 +196,7 @@ async def test_prune_while_submitting(history):
         body = {"eventFormat": event_format(alice), "activeAtOffset": end, "maxPageSize": 100}
         if token:
             body["pageToken"] = token
-        r = await ledger.call("GET", "/v2/state/active-contracts-page", json=body, user="Alice")
+        r = await ledger_api.call("GET", "/v2/state/active-contracts-page", json=body, user="Alice")
         assert r.status_code == 200, r.text
         acs_ids += [e["contractEntry"]["JsActiveContract"]["createdEvent"]["contractId"]
                     for e in r.json()["activeContracts"]]
@@ -211,8 +211,8 @@ def _reassignment(party: str, command: dict) -> dict:
                                      "commands": [{"command": command}]}, "eventFormat": event_format(party)}
 
 
-async def _reassign(ledger: Ledger, party: str, command: dict) -> dict:
-    r = await ledger.post("/v2/commands/submit-and-wait-for-reassignment", _reassignment(party, command),
+async def _reassign(ledger_api: LedgerApi, party: str, command: dict) -> dict:
+    r = await ledger_api.post("/v2/commands/submit-and-wait-for-reassignment", _reassignment(party, command),
                           user="Alice")
     assert r.status_code == 200, r.text
     return r.json()["reassignment"]
@@ -222,41 +222,41 @@ async def test_prune_past_reassignments(server):
     """Completed reassignments' events go with the rest; moved, in-flight and archived-after-moving contracts
     show as before at the offsets that remain."""
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
-        ledger = Ledger(http)
-        alice = await ledger.party("Alice")
-        a, b = (s["synchronizerId"] for s in (await ledger.get(
+        ledger_api = LedgerApi(http)
+        alice = await ledger_api.party("Alice")
+        a, b = (s["synchronizerId"] for s in (await ledger_api.get(
             "/v2/state/connected-synchronizers")).json()["connectedSynchronizers"])
         moved, flying, gone = [
-            (await ledger.create_iou(alice, alice, user="Alice"))["events"][0]["CreatedEvent"]["contractId"]
+            (await ledger_api.create_iou(alice, alice, user="Alice"))["events"][0]["CreatedEvent"]["contractId"]
             for _ in range(3)]
         for cid in (moved, gone):
-            out = await _reassign(ledger, alice, {"UnassignCommand": {"value": {
+            out = await _reassign(ledger_api, alice, {"UnassignCommand": {"value": {
                 "contractId": cid, "source": a, "target": b}}})
             rid = out["events"][0]["JsUnassignedEvent"]["value"]["reassignmentId"]
-            await _reassign(ledger, alice, {"AssignCommand": {"value": {"reassignmentId": rid, "source": a,
+            await _reassign(ledger_api, alice, {"AssignCommand": {"value": {"reassignmentId": rid, "source": a,
                                                                         "target": b}}})
-        await _reassign(ledger, alice, {"UnassignCommand": {"value": {"contractId": flying, "source": a,
+        await _reassign(ledger_api, alice, {"UnassignCommand": {"value": {"contractId": flying, "source": a,
                                                                       "target": b}}})
-        r = await ledger.exercise(IOU, gone, "Archive", {}, act_as=[alice], user="Alice")
+        r = await ledger_api.exercise(IOU, gone, "Archive", {}, act_as=[alice], user="Alice")
         assert r.status_code == 200, r.text
-        end = await ledger.ledger_end()
-        before = (await acs(ledger, alice, end)).json()
+        end = await ledger_api.ledger_end()
+        before = (await acs(ledger_api, alice, end)).json()
         r = prune(server.db, "--up-to", str(end))
         assert r.returncode == 0, r.stderr
-        assert (await acs(ledger, alice, end)).json() == before
+        assert (await acs(ledger_api, alice, end)).json() == before
         kinds = {next(iter(e["contractEntry"])) for e in before}
         assert kinds == {"JsActiveContract", "JsIncompleteUnassigned"} and len(before) == 2
         # The in-flight contract can still be assigned, and the moved one moved back.
         (entry,) = [e for e in before if "JsIncompleteUnassigned" in e["contractEntry"]]
         rid = entry["contractEntry"]["JsIncompleteUnassigned"]["unassignedEvent"]["reassignmentId"]
-        await _reassign(ledger, alice, {"AssignCommand": {"value": {"reassignmentId": rid, "source": a,
+        await _reassign(ledger_api, alice, {"AssignCommand": {"value": {"reassignmentId": rid, "source": a,
                                                                     "target": b}}})
-        await _reassign(ledger, alice, {"UnassignCommand": {"value": {"contractId": moved, "source": b,
+        await _reassign(ledger_api, alice, {"UnassignCommand": {"value": {"contractId": moved, "source": b,
                                                                       "target": a}}})
-        r = await events(ledger, alice, gone)
+        r = await events(ledger_api, alice, gone)
         assert r.status_code == 404, r.text
         counts = {e["contractEntry"]["JsActiveContract"]["createdEvent"]["contractId"]:
                   e["contractEntry"]["JsActiveContract"]["reassignmentCounter"]
-                  for e in (await acs(ledger, alice, await ledger.ledger_end())).json()
+                  for e in (await acs(ledger_api, alice, await ledger_api.ledger_end())).json()
                   if "JsActiveContract" in e["contractEntry"]}
         assert counts == {flying: 1}

@@ -16,7 +16,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.conftest import Ledger, token
+from tests.conftest import LedgerApi, token
 from tests.spec import validate
 
 IOU = "#model-tests:Iou:Iou"
@@ -75,16 +75,16 @@ def assert_error(messages: list[dict], code: str) -> dict:
 async def alice(server):
     """A real server with Alice (party and user) holding five Ious; yields (server, ledger, party, offset)."""
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
-        ledger = Ledger(http)
-        party = await ledger.party("Alice")
-        await ledger.party("Bob")
+        ledger_api = LedgerApi(http)
+        party = await ledger_api.party("Alice")
+        await ledger_api.party("Bob")
         for i in range(5):
-            await ledger.create_iou(party, party, f"{i + 1}.0", user="Alice")
-        yield server, ledger, party, await ledger.ledger_end()
+            await ledger_api.create_iou(party, party, f"{i + 1}.0", user="Alice")
+        yield server, ledger_api, party, await ledger_api.ledger_end()
 
 
 async def test_one_message_per_entry_then_close(alice):
-    server, ledger, party, end = alice
+    server, ledger_api, party, end = alice
     messages, chosen = await converse(server, request(party, end), protocols("Alice"))
     assert chosen == "daml.ws.auth"
     assert len(messages) == 5
@@ -93,7 +93,7 @@ async def test_one_message_per_entry_then_close(alice):
         assert isinstance(m["streamContinuationToken"], str) and m["streamContinuationToken"]
         assert m["contractEntry"]["JsActiveContract"]["createdEvent"]["createArgument"]["owner"] == party
     # The same entries, in the same order, as the POST list.
-    r = await ledger.post("/v2/state/active-contracts", request(party, end), user="Alice")
+    r = await ledger_api.post("/v2/state/active-contracts", request(party, end), user="Alice")
     assert r.status_code == 200, r.text
     assert [cid(m) for m in messages] == [cid(e) for e in r.json()]
     # Offset 0 is the ledger begin: nothing, then close.
@@ -180,17 +180,17 @@ async def test_reading_another_party_is_denied(alice):
 
 async def test_snapshot_beyond_the_list_limit_streams_fully(server):
     async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
-        ledger = Ledger(http)
-        party = await ledger.party("Carol")
+        ledger_api = LedgerApi(http)
+        party = await ledger_api.party("Carol")
         for batch in range(3):  # 300 Ious, 100 per transaction
-            r = await ledger.post("/v2/commands/submit-and-wait", {
+            r = await ledger_api.post("/v2/commands/submit-and-wait", {
                 "commands": [{"CreateCommand": {"templateId": IOU, "createArguments": {
                     "issuer": party, "owner": party, "currency": "USD", "amount": f"{batch}.{i:03d}1",
                     "observers": []}}} for i in range(100)],
                 "commandId": f"bulk-{batch}-{os.urandom(4).hex()}", "actAs": [party]}, user="Carol")
             assert r.status_code == 200, r.text
-        end = await ledger.ledger_end()
-        r = await ledger.post("/v2/state/active-contracts", request(party, end), user="Carol")
+        end = await ledger_api.ledger_end()
+        r = await ledger_api.post("/v2/state/active-contracts", request(party, end), user="Carol")
         assert r.status_code == 413, r.text
         assert r.json()["code"] == "JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED"
     messages, _ = await converse(server, request(party, end), protocols("Carol"))

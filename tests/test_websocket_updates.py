@@ -14,7 +14,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.conftest import SECRET, Ledger, start_server, token
+from tests.conftest import SECRET, LedgerApi, start_server, token
 from tests.http.helpers import LEDGER_EFFECTS, commands, create, event_format, iou_args, update_format
 from tests.spec import validate
 
@@ -33,11 +33,11 @@ def server(tmp_path_factory):
 async def alice(server):
     """A fresh party (and user) on the shared server with three Ious: (ledger, party, user, their offsets)."""
     async with httpx.AsyncClient(base_url=server.url, timeout=TIMEOUT) as http:
-        ledger = Ledger(http)
+        ledger_api = LedgerApi(http)
         user = f"A{os.urandom(3).hex()}"
-        party = await ledger.party(user)
-        made = [(await ledger.create_iou(party, party, f"{i + 1}.0", user=user))["offset"] for i in range(3)]
-        yield ledger, party, user, made
+        party = await ledger_api.party(user)
+        made = [(await ledger_api.create_iou(party, party, f"{i + 1}.0", user=user))["offset"] for i in range(3)]
+        yield ledger_api, party, user, made
 
 
 def url(server, path: str) -> str:
@@ -73,13 +73,13 @@ def offset_of(message: dict) -> int:
 
 
 async def test_finite_update_streams_close_after_their_end(server, alice):
-    ledger, party, user, made = alice
+    ledger_api, party, user, made = alice
     body = {"beginExclusive": made[0] - 1, "endInclusive": made[-1], "updateFormat": update_format(party)}
     messages = await converse(server, "/v2/updates", body, user)
     assert [offset_of(m) for m in messages] == made
     for m in messages:
         validate("JsGetUpdatesResponse", m)
-    r = await ledger.post("/v2/updates", body, user=user)  # the same as the list form
+    r = await ledger_api.post("/v2/updates", body, user=user)  # the same as the list form
     assert r.json() == messages
     descending = await converse(server, "/v2/updates", {**body, "descendingOrder": True}, user)
     assert [offset_of(m) for m in descending] == made[::-1]
@@ -96,7 +96,7 @@ async def test_finite_update_streams_close_after_their_end(server, alice):
 
 async def test_a_stream_without_an_end_tails_the_ledger(server, alice):
     """Resumed from the first Iou's offset: the two after it, then each new one as it commits, in order."""
-    ledger, party, user, made = alice
+    ledger_api, party, user, made = alice
     body = {"beginExclusive": made[0], "updateFormat": update_format(party, shape=LEDGER_EFFECTS)}
     async with asyncio.timeout(TIMEOUT), connect(url(server, "/v2/updates"), subprotocols=protocols(user),
                                                  open_timeout=TIMEOUT) as ws:
@@ -105,12 +105,12 @@ async def test_a_stream_without_an_end_tails_the_ledger(server, alice):
         assert [offset_of(m) for m in seen] == made[1:]
         new = []
         for i in range(4):  # commits while the stream is open: some before their predecessor is read
-            new.append((await ledger.create_iou(party, party, f"{10 + i}.0", user=user))["offset"])
+            new.append((await ledger_api.create_iou(party, party, f"{10 + i}.0", user=user))["offset"])
             if i % 2:
                 seen += await receive(ws, 2)
-        other = await ledger.party(f"B{os.urandom(3).hex()}")  # not Alice's: never sent to her
-        await ledger.create_iou(other, other, user=other.split("::")[0])
-        last = (await ledger.create_iou(party, party, "99.0", user=user))["offset"]
+        other = await ledger_api.party(f"B{os.urandom(3).hex()}")  # not Alice's: never sent to her
+        await ledger_api.create_iou(other, other, user=other.split("::")[0])
+        last = (await ledger_api.create_iou(party, party, "99.0", user=user))["offset"]
         seen += await receive(ws, 1)
         assert [offset_of(m) for m in seen] == made[1:] + new + [last]
         for m in seen:
@@ -119,18 +119,18 @@ async def test_a_stream_without_an_end_tails_the_ledger(server, alice):
             async with asyncio.timeout(0.2):
                 await ws.recv()
     # The server noticed the close; it still serves.
-    assert (await ledger.get("/v2/state/ledger-end", user=user)).status_code == 200
+    assert (await ledger_api.get("/v2/state/ledger-end", user=user)).status_code == 200
 
 
 async def test_tailing_trees_and_flats(server, alice):
-    ledger, party, user, made = alice
+    ledger_api, party, user, made = alice
     legacy = {"beginExclusive": made[-1], "filter": {"filtersByParty": event_format(party)["filtersByParty"]}}
     for path, schema, tag in (("/v2/updates/trees", "JsGetUpdateTreesResponse", "TransactionTree"),
                               ("/v2/updates/flats", "JsGetUpdatesResponse", "Transaction")):
         async with asyncio.timeout(TIMEOUT), connect(url(server, path), subprotocols=protocols(user),
                                                      open_timeout=TIMEOUT) as ws:
             await ws.send(json.dumps(legacy))
-            tx = await ledger.create_iou(party, party, user=user)
+            tx = await ledger_api.create_iou(party, party, user=user)
             (m,) = await receive(ws, 1)
             validate(schema, m)
             assert m["update"][tag]["value"]["updateId"] == tx["updateId"]
@@ -138,8 +138,8 @@ async def test_tailing_trees_and_flats(server, alice):
 
 
 async def test_stream_errors_are_one_message(server, alice):
-    ledger, party, user, _ = alice
-    end = await ledger.ledger_end()
+    ledger_api, party, user, _ = alice
+    end = await ledger_api.ledger_end()
     cases = [
         ("/v2/updates", {"beginExclusive": end + 5, "updateFormat": update_format(party)}, "OFFSET_AFTER_LEDGER_END"),
         ("/v2/updates", {"beginExclusive": 0, "descendingOrder": True, "updateFormat": update_format(party)},
@@ -158,7 +158,7 @@ async def test_stream_errors_are_one_message(server, alice):
 
 
 async def test_completions_websocket(server, alice):
-    ledger, party, user, made = alice
+    ledger_api, party, user, made = alice
     body = {"userId": user, "parties": [party], "beginExclusive": made[0]}
     async with asyncio.timeout(TIMEOUT), connect(url(server, "/v2/commands/completions"),
                                                  subprotocols=protocols(user), open_timeout=TIMEOUT) as ws:
@@ -166,7 +166,7 @@ async def test_completions_websocket(server, alice):
         old = await receive(ws, 2)
         assert [m["completionResponse"]["Completion"]["value"]["offset"] for m in old] == made[1:]
         cmds = commands([party], create(iou_args(party, party)))
-        r = await ledger.post("/v2/commands/async/submit", cmds, user=user)
+        r = await ledger_api.post("/v2/commands/async/submit", cmds, user=user)
         assert r.status_code == 200, r.text
         (new,) = await receive(ws, 1)
         for m in [*old, new]:

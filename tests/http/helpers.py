@@ -76,11 +76,11 @@ def commands(act_as: list[str], *cmds: dict, **extra) -> dict:
     return {"commands": list(cmds), "commandId": new_id(), "actAs": act_as, **extra}
 
 
-async def submit_tx(ledger, cmds: dict, *, user: str, fmt: dict | None = None) -> httpx.Response:
+async def submit_tx(ledger_api, cmds: dict, *, user: str, fmt: dict | None = None) -> httpx.Response:
     body: dict = {"commands": cmds}
     if fmt is not None:
         body["transactionFormat"] = fmt
-    return await ledger.post(SUBMIT_TX, body, user=user)
+    return await ledger_api.post(SUBMIT_TX, body, user=user)
 
 
 def events_of(r: httpx.Response) -> list[tuple[str, dict]]:
@@ -99,8 +99,8 @@ def acs_body(offset: int, fmt: dict | None = None, **extra) -> dict:
     return {"activeAtOffset": offset, "eventFormat": fmt, **extra}
 
 
-async def acs(ledger, body: dict, *, user: str, params: dict | None = None) -> httpx.Response:
-    return await ledger.call("POST", ACS, json=body, user=user, params=params)
+async def acs(ledger_api, body: dict, *, user: str, params: dict | None = None) -> httpx.Response:
+    return await ledger_api.call("POST", ACS, json=body, user=user, params=params)
 
 
 def created_events(entries: list[dict]) -> list[dict]:
@@ -111,9 +111,9 @@ def cids(entries: list[dict]) -> list[str]:
     return [ev["contractId"] for ev in created_events(entries)]
 
 
-async def grant_read_any(ledger, user_id: str = "auditor") -> str:
+async def grant_read_any(ledger_api, user_id: str = "auditor") -> str:
     """A user with CanReadAsAnyParty only."""
-    r = await ledger.post("/v2/users", {"user": {"id": user_id},
+    r = await ledger_api.post("/v2/users", {"user": {"id": user_id},
                                         "rights": [{"kind": {"CanReadAsAnyParty": {"value": {}}}}]})
     assert r.status_code == 200, r.text
     return user_id

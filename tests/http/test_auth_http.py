@@ -15,8 +15,8 @@ def auth(value: str) -> dict:
     return {"Authorization": value}
 
 
-async def test_missing_token(ledger):
-    body = assert_error(await ledger.get(LEDGER_END, user=None), 401, "NA")
+async def test_missing_token(ledger_api):
+    body = assert_error(await ledger_api.get(LEDGER_END, user=None), 401, "NA")
     assert body["grpcCodeValue"] == 16
 
 
@@ -27,46 +27,46 @@ async def test_missing_token(ledger):
     lambda: token("participant_admin", participant_id="someone-else"),  # another participant
     lambda: "not.a.jwt",
 ])
-async def test_invalid_tokens_are_401(ledger, make):
-    r = await ledger.get(LEDGER_END, user=None, headers=auth(f"Bearer {make()}"))
+async def test_invalid_tokens_are_401(ledger_api, make):
+    r = await ledger_api.get(LEDGER_END, user=None, headers=auth(f"Bearer {make()}"))
     assert_error(r, 401, "NA")
 
 
-async def test_other_schemes_are_401(ledger):
-    assert_error(await ledger.get(LEDGER_END, user=None, headers=auth(f"Basic {token('x')}")), 401, "NA")
+async def test_other_schemes_are_401(ledger_api):
+    assert_error(await ledger_api.get(LEDGER_END, user=None, headers=auth(f"Basic {token('x')}")), 401, "NA")
 
 
-async def test_unknown_user_is_403(ledger):
-    r = await ledger.get(LEDGER_END, user=None, headers=auth(f"Bearer {token('ghost')}"))
+async def test_unknown_user_is_403(ledger_api):
+    r = await ledger_api.get(LEDGER_END, user=None, headers=auth(f"Bearer {token('ghost')}"))
     assert_error(r, 403, "NA")
 
 
-async def test_empty_bearer_is_400_text(ledger):
-    assert_bad_body(await ledger.get(LEDGER_END, user=None, headers=auth("Bearer ")))
+async def test_empty_bearer_is_400_text(ledger_api):
+    assert_bad_body(await ledger_api.get(LEDGER_END, user=None, headers=auth("Bearer ")))
 
 
-async def test_audience_token(ledger):
-    pid = (await ledger.get("/v2/parties/participant-id")).json()["participantId"]
+async def test_audience_token(ledger_api):
+    pid = (await ledger_api.get("/v2/parties/participant-id")).json()["participantId"]
     t = token("participant_admin", participant_id=pid, audience_form=True)
-    r = await ledger.get(LEDGER_END, user=None, headers=auth(f"Bearer {t}"))
+    r = await ledger_api.get(LEDGER_END, user=None, headers=auth(f"Bearer {t}"))
     assert r.status_code == 200, r.text
     t = token("participant_admin", participant_id="participant9::1220abcd", audience_form=True)
-    assert_error(await ledger.get(LEDGER_END, user=None, headers=auth(f"Bearer {t}")), 401, "NA")
+    assert_error(await ledger_api.get(LEDGER_END, user=None, headers=auth(f"Bearer {t}")), 401, "NA")
 
 
-async def test_version_needs_no_token(ledger):
-    r = await ledger.get("/v2/version", user=None)
+async def test_version_needs_no_token(ledger_api):
+    r = await ledger_api.get("/v2/version", user=None)
     assert r.status_code == 200, r.text
     assert r.json()["version"].startswith("3.5.")
-    r = await ledger.get("/v2/version", user=None, headers=auth("Bearer garbage"))
+    r = await ledger_api.get("/v2/version", user=None, headers=auth("Bearer garbage"))
     assert r.status_code == 200
 
 
-async def test_admin_cannot_act_or_read_as_parties(ledger, alice_bob):
+async def test_admin_cannot_act_or_read_as_parties(ledger_api, alice_bob):
     alice, _ = alice_bob
-    r = await ledger.post(SUBMIT_TX, {"commands": commands([alice], create(iou_args(alice, alice)))})
+    r = await ledger_api.post(SUBMIT_TX, {"commands": commands([alice], create(iou_args(alice, alice)))})
     assert_error(r, 403, "NA")
-    assert await ledger.ledger_end() == 0
+    assert await ledger_api.ledger_end() == 0
 
 
 # -- --no-auth --------------------------------------------------------------------------------------------------

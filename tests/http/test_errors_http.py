@@ -8,9 +8,9 @@ from tests.conftest import ADMIN
 from tests.http.helpers import ACS, ERROR_KEYS, assert_error, event_format
 
 
-async def test_unknown_route_is_a_legacy_404(ledger):
+async def test_unknown_route_is_a_legacy_404(ledger_api):
     # not through ledger.call: the spec has no such path to validate against
-    r = await ledger.http.post("/v2/no/such/route", json={}, headers=ADMIN)
+    r = await ledger_api.http.post("/v2/no/such/route", json={}, headers=ADMIN)
     assert r.status_code == 404
     assert r.headers["content-type"].startswith("application/json")
     body = r.json()
@@ -18,8 +18,8 @@ async def test_unknown_route_is_a_legacy_404(ledger):
     assert "code" not in body
 
 
-async def test_unknown_route_without_token_is_still_404(ledger):
-    r = await ledger.http.get("/v2/updates/get-updates-nope")
+async def test_unknown_route_without_token_is_still_404(ledger_api):
+    r = await ledger_api.http.get("/v2/updates/get-updates-nope")
     assert r.status_code == 404 and r.json()["errors"][0].startswith("GET, uri: ")
 
 
@@ -29,15 +29,15 @@ async def test_unknown_route_without_token_is_still_404(ledger):
     ("POST", "/v2/version"),
     ("PUT", "/v2/users"),
 ])
-async def test_wrong_method_is_405(ledger, method, path):
-    r = await ledger.call(method, path)
+async def test_wrong_method_is_405(ledger_api, method, path):
+    r = await ledger_api.call(method, path)
     assert r.status_code == 405, r.text
     assert r.headers["content-type"].startswith("text/plain")
 
 
-async def test_error_body_has_every_key(ledger, alice_bob):
+async def test_error_body_has_every_key(ledger_api, alice_bob):
     alice, _ = alice_bob
-    r = await ledger.post(ACS, {"activeAtOffset": 5, "eventFormat": event_format(alice)}, user="Alice")
+    r = await ledger_api.post(ACS, {"activeAtOffset": 5, "eventFormat": event_format(alice)}, user="Alice")
     body = assert_error(r, 400, "OFFSET_AFTER_LEDGER_END")
     assert set(body) == ERROR_KEYS
     assert isinstance(body["cause"], str) and body["cause"]
@@ -46,9 +46,9 @@ async def test_error_body_has_every_key(ledger, alice_bob):
     assert all(isinstance(k, str) and isinstance(v, str) for k, v in body["context"].items())
 
 
-async def test_grpc_error_body_carries_the_grpc_context(ledger, alice_bob):
+async def test_grpc_error_body_carries_the_grpc_context(ledger_api, alice_bob):
     alice, _ = alice_bob
-    r = await ledger.post(ACS, {"activeAtOffset": 5, "eventFormat": event_format(alice)}, user="Alice")
+    r = await ledger_api.post(ACS, {"activeAtOffset": 5, "eventFormat": event_format(alice)}, user="Alice")
     body = assert_error(r, 400, "OFFSET_AFTER_LEDGER_END")
     assert body["context"]["category"] == "12"
     assert body["definiteAnswer"] is None
@@ -66,15 +66,15 @@ async def test_json_layer_error_body(small_ledger):
     assert body["context"] == {}
 
 
-async def test_redacted_error_body(ledger):
-    body = assert_error(await ledger.get("/v2/users", user=None), 401, "NA")
+async def test_redacted_error_body(ledger_api):
+    body = assert_error(await ledger_api.get("/v2/users", user=None), 401, "NA")
     assert body["context"] == {} and body["resources"] == [] and body["grpcCodeValue"] == 16
     assert body["retryInfo"] is None
 
 
-async def test_resources_are_pairs(ledger, alice_bob):
+async def test_resources_are_pairs(ledger_api, alice_bob):
     alice, _ = alice_bob
-    r = await ledger.post("/v2/events/events-by-contract-id",
+    r = await ledger_api.post("/v2/events/events-by-contract-id",
                           {"contractId": "00" + "ab" * 68, "eventFormat": event_format(alice)}, user="Alice")
     body = assert_error(r, 404, "CONTRACT_EVENTS_NOT_FOUND")
     assert all(isinstance(p, list) and len(p) == 2 for p in body["resources"])

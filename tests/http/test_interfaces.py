@@ -2,7 +2,7 @@
 events-by-contract-id, submit-and-wait-for-transaction), interface choices over HTTP, and the errors of both.
 
 The participant serves the bundled model (`IIou`) and the `shapes` test package (`IShape`, with a view that
-fails for `Broken`). Every answer is checked against the official spec by the `Ledger` helper.
+fails for `Broken`). Every answer is checked against the official spec by the `LedgerApi` helper.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from websockets.exceptions import ConnectionClosed
 import participant.api as api
 from participant.models import iou
 from participant.server import create_app
-from tests.conftest import SECRET, Ledger, settings_for, start_server, token
+from tests.conftest import SECRET, LedgerApi, settings_for, start_server, token
 from tests.engine import shapes_package as shapes
 from tests.http.helpers import (
     ACS_DELTA,
@@ -60,7 +60,7 @@ async def shapes_ledger(tmp_path):
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
-            yield Ledger(http)
+            yield LedgerApi(http)
 
 
 @pytest.fixture
@@ -86,8 +86,8 @@ def by_contract(events: list[dict]) -> dict[str, dict]:
     return {e["contractId"]: e for e in events}
 
 
-async def acs_events(ledger, made, filters: list[dict]) -> dict[str, dict]:
-    r = await acs(ledger, acs_body(made["offset"], event_format(made["alice"], filters=filters)), user="Alice")
+async def acs_events(ledger_api, made, filters: list[dict]) -> dict[str, dict]:
+    r = await acs(ledger_api, acs_body(made["offset"], event_format(made["alice"], filters=filters)), user="Alice")
     assert r.status_code == 200, r.text
     return by_contract(created_events(r.json()))
 
@@ -164,10 +164,10 @@ async def test_acs_websocket_with_an_interface_filter(tmp_path):
     server = start_server(tmp_path / "ws.db", "--hs256-secret", SECRET)
     try:
         async with httpx.AsyncClient(base_url=server.url) as http:
-            ledger = Ledger(http)
-            alice = await ledger.party("Alice")
-            await ledger.create_iou(alice, alice, "7", user="Alice")
-            offset = await ledger.ledger_end()
+            ledger_api = LedgerApi(http)
+            alice = await ledger_api.party("Alice")
+            await ledger_api.create_iou(alice, alice, "7", user="Alice")
+            offset = await ledger_api.ledger_end()
         url = server.url.replace("http://", "ws://") + "/v2/state/active-contracts"
         body = {"eventFormat": event_format(alice, filters=[interface(IIOU)]), "activeAtOffset": offset}
         messages = []
@@ -191,10 +191,10 @@ async def test_acs_websocket_with_an_interface_filter(tmp_path):
 # --- updates, lookups and submit-and-wait
 
 
-async def discard(ledger, made, *, fmt: dict | None = None, template_id: str = ISHAPE,
+async def discard(ledger_api, made, *, fmt: dict | None = None, template_id: str = ISHAPE,
                   choice: str = "Shape_Discard") -> httpx.Response:
     cmds = commands([made["alice"]], exercise(made["square"], choice, {}, template_id))
-    return await submit_tx(ledger, cmds, user="Alice", fmt=fmt)
+    return await submit_tx(ledger_api, cmds, user="Alice", fmt=fmt)
 
 
 async def test_interface_choice_through_submit_and_wait_for_transaction(shapes_ledger, made):

@@ -16,8 +16,8 @@ from tests.http.helpers import (
 UPDATES = "/v2/updates"
 
 
-async def updates(ledger, body: dict, *, user: str, params: dict | None = None):
-    return await ledger.call("POST", UPDATES, json=body, user=user, params=params)
+async def updates(ledger_api, body: dict, *, user: str, params: dict | None = None):
+    return await ledger_api.call("POST", UPDATES, json=body, user=user, params=params)
 
 
 def transactions(r) -> list[dict]:
@@ -29,9 +29,9 @@ def event_kinds(tx: dict) -> list[str]:
     return [next(iter(e)) for e in tx["events"]]
 
 
-async def test_acs_delta_updates_of_a_party(ledger, alice_bob, history):
+async def test_acs_delta_updates_of_a_party(ledger_api, alice_bob, history):
     alice, _ = alice_bob
-    txs = transactions(await updates(ledger, {"beginExclusive": 0, "updateFormat": update_format(alice)},
+    txs = transactions(await updates(ledger_api, {"beginExclusive": 0, "updateFormat": update_format(alice)},
                                      user="Alice"))
     assert [t["updateId"] for t in txs] == [history[k]["updateId"] for k in ("created", "transfer", "accept")]
     assert [event_kinds(t) for t in txs] == [["CreatedEvent"], ["ArchivedEvent", "CreatedEvent"],
@@ -41,9 +41,9 @@ async def test_acs_delta_updates_of_a_party(ledger, alice_bob, history):
     assert txs[0]["commandId"] and txs[2]["commandId"] == ""  # Alice did not submit the accept
 
 
-async def test_ledger_effects_updates(ledger, alice_bob, history):
+async def test_ledger_effects_updates(ledger_api, alice_bob, history):
     _, bob = alice_bob
-    txs = transactions(await updates(ledger, {"beginExclusive": history["transfer"]["offset"],
+    txs = transactions(await updates(ledger_api, {"beginExclusive": history["transfer"]["offset"],
                                               "updateFormat": update_format(bob, shape=LEDGER_EFFECTS)},
                                      user="Bob"))
     assert [event_kinds(t) for t in txs] == [["ExercisedEvent", "CreatedEvent"], ["CreatedEvent"]]
@@ -51,35 +51,35 @@ async def test_ledger_effects_updates(ledger, alice_bob, history):
     assert exercised["choice"] == "IouTransfer_Accept" and exercised["lastDescendantNodeId"] == 1
 
 
-async def test_range_and_template_filter(ledger, alice_bob, history):
+async def test_range_and_template_filter(ledger_api, alice_bob, history):
     _, bob = alice_bob
     body = {"beginExclusive": history["created"]["offset"], "endInclusive": history["accept"]["offset"],
             "updateFormat": update_format(bob, filters=[template("#model-tests:Iou:IouTransfer")])}
-    txs = transactions(await updates(ledger, body, user="Bob"))
+    txs = transactions(await updates(ledger_api, body, user="Bob"))
     assert [t["updateId"] for t in txs] == [history["transfer"]["updateId"], history["accept"]["updateId"]]
     assert [event_kinds(t) for t in txs] == [["CreatedEvent"], ["ArchivedEvent"]]
 
 
-async def test_descending_order(ledger, alice_bob, history):
+async def test_descending_order(ledger_api, alice_bob, history):
     _, bob = alice_bob
-    end = await ledger.ledger_end()
+    end = await ledger_api.ledger_end()
     body = {"beginExclusive": 0, "endInclusive": end, "descendingOrder": True, "updateFormat": update_format(bob)}
-    offsets = [t["offset"] for t in transactions(await updates(ledger, body, user="Bob"))]
+    offsets = [t["offset"] for t in transactions(await updates(ledger_api, body, user="Bob"))]
     assert offsets == sorted(offsets, reverse=True) and len(offsets) == 3
 
 
-async def test_legacy_filter_means_acs_delta(ledger, alice_bob, history):
+async def test_legacy_filter_means_acs_delta(ledger_api, alice_bob, history):
     alice, _ = alice_bob
     fmt = event_format(alice)
     legacy = {"beginExclusive": 0, "verbose": False,
               "filter": {"filtersByParty": fmt["filtersByParty"], "filtersForAnyParty": None}}
-    txs = transactions(await updates(ledger, legacy, user="Alice"))
+    txs = transactions(await updates(ledger_api, legacy, user="Alice"))
     assert [event_kinds(t) for t in txs] == [["CreatedEvent"], ["ArchivedEvent", "CreatedEvent"],
                                               ["ArchivedEvent", "CreatedEvent"]]  # Alice issues Bob's new Iou
 
 
-async def test_no_transactions_requested(ledger, alice_bob, history):
-    r = await updates(ledger, {"beginExclusive": 0, "updateFormat": {}}, user="Alice")
+async def test_no_transactions_requested(ledger_api, alice_bob, history):
+    r = await updates(ledger_api, {"beginExclusive": 0, "updateFormat": {}}, user="Alice")
     assert r.status_code == 200 and r.json() == []
 
 
@@ -103,20 +103,20 @@ async def test_limit_and_list_limit(small_ledger):
     ({"updateFormat": None}, 400, "INVALID_ARGUMENT"),
     ({"filter": {"filtersByParty": {}, "filtersForAnyParty": {"cumulative": []}}}, 400, "INVALID_ARGUMENT"),
 ])
-async def test_request_errors(ledger, alice_bob, history, extra, status, code):
+async def test_request_errors(ledger_api, alice_bob, history, extra, status, code):
     alice, _ = alice_bob
     body = {"beginExclusive": 0, "updateFormat": update_format(alice)} | extra
-    assert_error(await updates(ledger, body, user="Alice"), status, code)
+    assert_error(await updates(ledger_api, body, user="Alice"), status, code)
 
 
-async def test_format_errors(ledger, alice_bob, history):
+async def test_format_errors(ledger_api, alice_bob, history):
     alice, bob = alice_bob
-    assert_error(await updates(ledger, {"updateFormat": update_format(bob)}, user="Alice"), 403, "NA")
-    assert_error(await updates(ledger, {"updateFormat": update_format(any_party=True)}, user="Alice"), 403, "NA")
+    assert_error(await updates(ledger_api, {"updateFormat": update_format(bob)}, user="Alice"), 403, "NA")
+    assert_error(await updates(ledger_api, {"updateFormat": update_format(any_party=True)}, user="Alice"), 403, "NA")
     empty = {"updateFormat": {"includeTransactions": transaction_format()}}
-    assert "cannot be empty simultaneously" in assert_error(await updates(ledger, empty, user="Alice"), 400,
+    assert "cannot be empty simultaneously" in assert_error(await updates(ledger_api, empty, user="Alice"), 400,
                                                             "INVALID_ARGUMENT")["cause"]
     no_shape = {"updateFormat": update_format(alice, shape="TRANSACTION_SHAPE_UNSPECIFIED")}
-    assert_error(await updates(ledger, no_shape, user="Alice"), 400, "MISSING_FIELD")
+    assert_error(await updates(ledger_api, no_shape, user="Alice"), 400, "MISSING_FIELD")
     unknown = {"updateFormat": update_format(alice, filters=[template("#model-tests:Iou:Nope")])}
-    assert_error(await updates(ledger, unknown, user="Alice"), 404, "NO_TEMPLATES_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME")
+    assert_error(await updates(ledger_api, unknown, user="Alice"), 404, "NO_TEMPLATES_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME")
