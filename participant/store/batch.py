@@ -51,6 +51,7 @@ class Batch:
     # (future, result, error) of each job interpreted into the batch, answered once the batch is durable
     results: list[tuple[asyncio.Future, Any, BaseException | None]] = field(default_factory=list)
     failed: BaseException | None = None  # set when the batch this one was built on failed to commit
+    lookup: sqlite3.Connection | None = None  # for `prefetch_completions`, on the loop's thread; else `conn`
 
     # --- reads (the engine's ContractSource)
 
@@ -119,7 +120,11 @@ class Batch:
         for i in range(0, len(change_keys), 500):
             chunk = change_keys[i:i + 500]
             statement = sql.LATEST_COMPLETIONS.format(marks=", ".join("?" * len(chunk)))
-            for key, offset, submission_id, record_time in await self.conn.execute_fetchall(statement, chunk):
+            if self.lookup is not None:
+                rows = self.lookup.execute(statement, chunk).fetchall()
+            else:
+                rows = await self.conn.execute_fetchall(statement, chunk)
+            for key, offset, submission_id, record_time in rows:
                 known[key] = (offset, submission_id, record_time)
         # Valid for the batch's whole life: whatever was not committed when it was read is in `_chain()`.
         self.known_completions.update(known)

@@ -73,10 +73,12 @@ class Writer:
         self._changed = asyncio.Event()  # set when a flush ends
         self._requests: queue.SimpleQueue[Batch | None] = queue.SimpleQueue()
         self._conn: sqlite3.Connection | None = None
+        self._lookup: sqlite3.Connection | None = None
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
         self._conn = open_write_connection(self._path)
+        self._lookup = open_lookup_connection(self._path)
         loop = asyncio.get_running_loop()
         self._thread = threading.Thread(target=self._flush_loop, args=(loop,), name="ledger-write", daemon=True)
         self._thread.start()
@@ -98,6 +100,9 @@ class Writer:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+        if self._lookup is not None:
+            self._lookup.close()
+            self._lookup = None
 
     async def submit(self, job: Job) -> Any:
         future = asyncio.get_running_loop().create_future()
@@ -121,7 +126,8 @@ class Writer:
         if self._open is None:
             parent = self._flushing
             self._open = Batch(self._read_conn, ledger_end=self._ledger_end if parent is None else parent.ledger_end,
-                               next_seq=self._next_seq if parent is None else parent.next_seq, parent=parent)
+                               next_seq=self._next_seq if parent is None else parent.next_seq, parent=parent,
+                               lookup=self._lookup)
         return self._open
 
     async def _interpret(self, jobs: list[tuple[Job, asyncio.Future]]) -> None:
@@ -202,6 +208,20 @@ def open_write_connection(path: str) -> sqlite3.Connection:
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     try:
         for pragma in sql.READ_PRAGMAS + sql.WRITE_PRAGMAS:
+            conn.execute(pragma)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def open_lookup_connection(path: str) -> sqlite3.Connection:
+    """A read connection used on the event loop's thread itself, for the one indexed read every batch makes up
+    front (`Batch.prefetch_completions`): a few dozen microseconds of SQLite, where a hop into a reader thread and
+    back costs more CPU and, on a busy machine, waits for that thread to be scheduled and to take the GIL."""
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        for pragma in sql.READ_PRAGMAS:
             conn.execute(pragma)
     except BaseException:
         conn.close()
