@@ -216,9 +216,10 @@ def open_write_connection(path: str) -> sqlite3.Connection:
 
 
 def open_lookup_connection(path: str) -> sqlite3.Connection:
-    """A read connection used on the event loop's thread itself, for the one indexed read every batch makes up
-    front (`Batch.prefetch_completions`): a few dozen microseconds of SQLite, where a hop into a reader thread and
-    back costs more CPU and, on a busy machine, waits for that thread to be scheduled and to take the GIL."""
+    """A read connection used on the event loop's thread itself, for the batches' indexed reads (the completions
+    of their changes up front, the contracts and keys their commands use): tens of microseconds of SQLite each,
+    where a hop into a reader thread and back costs more CPU and, on a busy machine, waits for that thread to be
+    scheduled and to take the GIL."""
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     try:
         for pragma in sql.READ_PRAGMAS:
