@@ -25,6 +25,7 @@ import aiosqlite
 
 from participant.store import sql
 from participant.store.batch import Batch
+from participant.store.checkpoints import WRITER_AUTOCHECKPOINT, Checkpointer
 
 log = logging.getLogger(__name__)
 
@@ -75,10 +76,12 @@ class Writer:
         self._conn: sqlite3.Connection | None = None
         self._lookup: sqlite3.Connection | None = None
         self._thread: threading.Thread | None = None
+        self._checkpoints = Checkpointer(path)
 
     def start(self) -> None:
         self._conn = open_write_connection(self._path)
         self._lookup = open_lookup_connection(self._path)
+        self._checkpoints.start()
         loop = asyncio.get_running_loop()
         self._thread = threading.Thread(target=self._flush_loop, args=(loop,), name="ledger-write", daemon=True)
         self._thread.start()
@@ -97,6 +100,7 @@ class Writer:
             self._requests.put(None)
             self._thread.join()
             self._thread = None
+        self._checkpoints.stop()
         if self._conn is not None:
             self._conn.close()
             self._conn = None
@@ -178,6 +182,7 @@ class Writer:
             try:
                 batch.commit_to(self._conn)
                 error = None
+                self._checkpoints.poke()
             except BaseException as e:  # rolled back: nothing of the batch is stored
                 error = e
             try:
@@ -209,6 +214,7 @@ def open_write_connection(path: str) -> sqlite3.Connection:
     try:
         for pragma in sql.READ_PRAGMAS + sql.WRITE_PRAGMAS:
             conn.execute(pragma)
+        conn.execute(f"PRAGMA wal_autocheckpoint = {WRITER_AUTOCHECKPOINT}")  # the checkpoints' thread does it
     except BaseException:
         conn.close()
         raise
