@@ -128,6 +128,21 @@ class Row:
     move: Move | None = None  # incomplete rows: the reassignment they are half of
     moved_on: bool = False  # the state ended at `archived_offset` by a reassignment, not by an archive
 
+    @property
+    def in_flight(self) -> bool:
+        """Unassigned and not yet assigned: the half of a move this participant has seen."""
+        return self.move is not None and self.kind == UNASSIGNED
+
+    def location(self, name: Callable[[str], str]) -> str | None:
+        """Where a contract that has moved is, in words (`name` renders a synchronizer id); None if it never moved."""
+        if self.in_flight:
+            assert self.move is not None
+            return (f"in flight from {name(self.move.source)} to {name(self.move.target)} "
+                    f"since offset {self.created_offset}")
+        if self.counter:
+            return f"on {name(self.synchronizer)} since offset {self.created_offset}"
+        return None
+
     def as_json(self) -> dict[str, Any]:
         """The row as exported: the fields of the create event a reader needs, named as on the wire."""
         return {"contractId": self.contract_id, "templateId": self.template_id, "createArgument": self.payload,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from app.client import errors
 from app.client.acs import read_snapshot
@@ -38,7 +39,6 @@ class AcsTimeline:
         self.parties = None if parties is None else list(parties)
         self.format: EventFormat = event_format(self.parties)
         self._limit = UPDATES_LIMIT
-        self._seen_changes: list[int] = []  # offsets of the updates the last backward extension read
 
     @property
     def interval(self):
@@ -69,7 +69,7 @@ class AcsTimeline:
             lo = interval.lo
             if lo - offset > RELOAD_DISTANCE:
                 await self.load(offset, on_progress)
-            elif not await self._extend_backward(offset, on_progress):
+            elif not (await self._extend_backward(offset, on_progress)).done:
                 await self._load_before(offset, lo, on_progress)
 
     async def _load_before(self, offset: int, lo: int, on_progress: Callable[[Progress], None] | None = None) -> None:
@@ -96,10 +96,11 @@ class AcsTimeline:
                                             hint="Earlier states cannot be shown; offsets from the pruning offset on "
                                                  "can.")
             target = max(pruned, lo - window)
-            if not await self._extend_backward(target, None):
+            extension = await self._extend_backward(target, None)
+            if not extension.done:
                 # the cache cannot be extended (a move to undo, or too many contracts to fetch): a snapshot at
                 # the previous change itself, known from the updates just read
-                seen = sorted(set(self._seen_changes) | {c for c in (known,) if c is not None})
+                seen = sorted(set(extension.changes_seen) | {c for c in (known,) if c is not None})
                 made = max((c for c in seen if c <= offset), default=None)
                 earlier = max((c for c in seen if made is not None and c < made), default=target)
                 await self._load_before(earlier, lo)
@@ -182,19 +183,20 @@ class AcsTimeline:
                 assigned.append(record)
         await self.snapshot.apply_reassignment(reassignment.offset, unassigned, assigned)
 
-    async def _extend_backward(self, lo: int, on_progress: Callable[[Progress], None] | None) -> bool:
-        """Extend the cache down to `lo`; False when that would take more than `MAX_BACKFILL` lookups."""
+    async def _extend_backward(self, lo: int, on_progress: Callable[[Progress], None] | None) -> Extension:
+        """Extend the cache down to `lo`; not done when that would undo a move or take more than `MAX_BACKFILL`
+        lookups."""
         old = self.interval.lo or 0
         if lo >= old:
-            return True
+            return Extension(True, [])
         archived: dict[str, int] = {}
         created_in_range: set[str] = set()
         changes: list[int] = []
         updates = await self._updates(lo, old)
-        self._seen_changes = [o for o in map(_offset_of, updates) if o is not None]
+        seen = [o for o in map(_offset_of, updates) if o is not None]
         for update in updates:
             if update.update and update.update.reassignment:
-                return False  # undoing a move needs the state before it: a snapshot at `lo` tells that directly
+                return Extension(False, seen)  # undoing a move needs the state before it: a snapshot at `lo` tells that directly
             tx = update.update.transaction.value if update.update and update.update.transaction else None
             if tx is None or not tx.events:
                 continue
@@ -208,7 +210,7 @@ class AcsTimeline:
         candidates = [cid for cid in archived if cid not in created_in_range]
         missing = await self.snapshot.unknown_ids(candidates)
         if len(missing) > MAX_BACKFILL:
-            return False
+            return Extension(False, seen)
         records: list[CreatedRecord] = []
         for cid in missing:
             try:
@@ -223,7 +225,14 @@ class AcsTimeline:
         await self.snapshot.apply_backward(lo, records, changes)
         if on_progress is not None:
             on_progress(Progress(len(changes), "updates"))
-        return True
+        return Extension(True, seen)
+
+
+class Extension(NamedTuple):
+    """The outcome of extending the cache backward, and the offsets of the updates read on the way."""
+
+    done: bool
+    changes_seen: list[int]
 
 
 def _offset_of(update: JsGetUpdatesResponse) -> int | None:

@@ -1,19 +1,34 @@
 """Active contract set snapshots: websocket stream, POST list and GET page walk, at several ACS sizes.
 
 For each size (ascending, on one server, topping up the contracts between sizes) the snapshot at the ledger end is
-read three ways, one after another:
+read several ways, one after another:
 
 * ws:   the websocket form of /v2/state/active-contracts (subprotocols jwt.token.<JWT> + daml.ws.auth), one request
-        message, one message per contract until the server closes;
-* list: POST /v2/state/active-contracts, the whole snapshot as one JSON array (the server is started with
-        --max-list-elements above the largest size);
-* page: GET /v2/state/active-contracts-page with a body, maxPageSize 10000, following nextPageToken to the end.
+        message, one message per contract until the server closes (the `websockets` client);
+* list: POST /v2/state/active-contracts, the whole snapshot as one JSON array parsed by the client (the server is
+        started with --max-list-elements above the largest size);
+* page: GET /v2/state/active-contracts-page with a body, maxPageSize 10000, following nextPageToken to the end, each
+        page parsed by the client;
+* ws-raw, list-raw, page-raw: the same three read by bare-socket clients that only count entries, to tell the
+        server's speed from the cost of a client that parses 100 MB of JSON.
 
-Reported: contracts/s, and the server's RSS growth during the read: VmHWM after minus VmRSS before (VmHWM is reset
-to the current RSS first through /proc/<pid>/clear_refs when allowed, so the seeding's own peak does not count).
-Every form must return exactly the seeded number of contracts.
+The reference, measured in the same run before the forms of each size: the bench process itself reads the same
+contracts straight from the server's SQLite file (stdlib sqlite3, read-only, while the server runs): one SELECT of
+the party's stakeholder index joined to the contracts active at the offset, in activation order, fetching the two
+stored text columns an entry is made of (`workflow_id` and the pre-rendered created event `acs_event`, about 90% of
+an entry's bytes), in a plain Python loop that writes them to an in-memory buffer. No HTTP, no JSON framing, no
+witnesses or tokens: what copying the stored JSON out of SQLite costs one Python thread. Each form is reported as
+a ratio to it (1.0: as fast as that loop).
 
-    python -m bench.acs [--sizes 10000,100000] [--per-tx 100] [--forms ws,list,page,ws-raw,list-raw] [--ws-deflate]
+Reported per form: contracts/s, the ratio to the reference, the server's CPU seconds per 100,000 contracts (robust
+on a busy machine, unlike wall-clock rates), and the server's RSS growth during the read: VmHWM after minus VmRSS
+before (VmHWM is reset to the current RSS first through /proc/<pid>/clear_refs when allowed, so the seeding's own
+peak does not count). Every form must return exactly the seeded number of contracts.
+
+    python -m bench.acs [--sizes 10000,100000] [--forms ws,list,page,...] [--per-tx 100] [--repeat 1]
+                        [--ws-deflate] [--db PATH]
+
+`--db` keeps the participant's database in PATH and reuses it (topped up to the first size) on the next run.
 """
 
 from __future__ import annotations
@@ -21,15 +36,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import io
 import os
+import sqlite3
 import struct
 import time
+from pathlib import Path
 
 import httpx
 import orjson
 from websockets.asyncio.client import connect
 
 from bench.common import (
+    ADMIN_USER,
+    RawHttp,
     Server,
     bearer,
     client_cpu_seconds,
@@ -45,6 +65,7 @@ TARGET_RATE = 150_000
 TARGET_GROWTH_MB = 64
 PAGE_SIZE = 10_000
 TIMEOUT_S = 600
+USER = "Bench"
 WS_MAX_QUEUE = 4096  # messages the client buffers before it stops reading (websockets default: 16)
 
 
@@ -214,8 +235,63 @@ async def measure_page(server: Server, party: str, user: str) -> dict:
     return {"count": count, "seconds": seconds, "bad": bad, "pages": pages, "last": seen_last}
 
 
+async def measure_page_raw(server: Server, party: str, user: str) -> dict:
+    """The page form read by a bare keep-alive client: each answer is read whole, its entries counted (the start of
+    each entry, `{"workflowId"`) and only its tail parsed for the next page's token."""
+    count, pages, bad = 0, 0, []
+    marker, tail_key = b'{"workflowId"', b'"nextPageToken":'
+    async with httpx.AsyncClient(base_url=server.url, headers=bearer(user), timeout=TIMEOUT_S) as http:
+        offset = await _ledger_end(http)
+    started = time.perf_counter()
+    async with RawHttp(server.url, bearer(user)) as raw:
+        page_token = None
+        for _ in range(10_000_000 // PAGE_SIZE + 2):  # bounded: at most 10 M contracts
+            body = {"eventFormat": wildcard_event_format(party), "activeAtOffset": offset, "maxPageSize": PAGE_SIZE}
+            if page_token:
+                body["pageToken"] = page_token
+            status, content = await raw.request("GET", "/v2/state/active-contracts-page", orjson.dumps(body))
+            if status != 200:
+                bad.append(f"{status} {content[:300].decode(errors='replace')}")
+                break
+            pages += 1
+            count += content.count(marker)
+            at = content.rfind(tail_key)
+            if at < 0 or not content.endswith(b"}"):
+                bad.append(f"no nextPageToken at the end of page {pages}: {content[-300:]!r}")
+                break
+            page_token = orjson.loads(content[at + len(tail_key):-1])
+            if not page_token:
+                break
+    return {"count": count, "seconds": time.perf_counter() - started, "bad": bad, "pages": pages}
+
+
+REFERENCE_SQL = (
+    "SELECT c.workflow_id, c.acs_event FROM stakeholders s JOIN contracts c ON c.seq = s.seq "
+    "WHERE s.party = ? AND c.create_offset <= ? AND (c.archive_offset IS NULL OR c.archive_offset > ?) "
+    "ORDER BY s.seq"
+)
+
+
+def measure_reference(db: Path, party: str, offset: int) -> dict:
+    """The raw SQLite reference (see the module's docstring), in this process."""
+    conn = sqlite3.connect(f"file:{db.as_posix()}?mode=ro", uri=True)
+    try:
+        buf = io.BytesIO()
+        count = 0
+        cpu = time.process_time()
+        started = time.perf_counter()
+        for workflow_id, event in conn.execute(REFERENCE_SQL, (party, offset, offset)):
+            buf.write(workflow_id.encode())
+            buf.write(event.encode())
+            count += 1
+        seconds = time.perf_counter() - started
+        return {"count": count, "seconds": seconds, "cpu": time.process_time() - cpu, "bytes": buf.tell()}
+    finally:
+        conn.close()
+
+
 FORMS = {"ws": measure_ws, "ws-raw": measure_ws_raw, "list": measure_list, "list-raw": measure_list_raw,
-         "page": measure_page}
+         "page": measure_page, "page-raw": measure_page_raw}
 
 
 async def _measured(server: Server, form: str, party: str, user: str, deflate: bool) -> dict:
@@ -226,7 +302,8 @@ async def _measured(server: Server, form: str, party: str, user: str, deflate: b
         result = await measure_ws(server, party, user, deflate=deflate)
     else:
         result = await FORMS[form](server, party, user)
-    result["server_cpu"] = (server.cpu_seconds() - server_cpu) / result["seconds"] * 100
+    result["server_cpu_s"] = server.cpu_seconds() - server_cpu
+    result["server_cpu"] = result["server_cpu_s"] / result["seconds"] * 100
     result["client_cpu"] = (client_cpu_seconds() - client_cpu) / result["seconds"] * 100
     result["growth"] = server.hwm() - rss_before
     result["hwm_reset"] = reset
@@ -234,14 +311,24 @@ async def _measured(server: Server, form: str, party: str, user: str, deflate: b
     return result
 
 
+def bench_party(url: str) -> str:
+    """The bench user's party: allocated with the user on a fresh database, read back from a reused one."""
+    r = httpx.get(f"{url}/v2/users/{USER}", headers=bearer(ADMIN_USER), timeout=30)
+    if r.status_code == 200:
+        return r.json()["user"]["primaryParty"]
+    return setup_party(url, USER)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="10000,100000", help="comma-separated ACS sizes (default 10000,100000)")
-    parser.add_argument("--forms", default="ws,list,page", help="which forms to read (default ws,list,page)")
+    parser.add_argument("--forms", default="ws,list,page", help=f"which forms to read, among {','.join(FORMS)} "
+                        "(default ws,list,page)")
     parser.add_argument("--per-tx", type=int, default=100, help="Ious created per seeding transaction")
     parser.add_argument("--concurrency", type=int, default=4, help="seeding submissions in flight")
     parser.add_argument("--repeat", type=int, default=1, help="reads per form and size (median reported)")
     parser.add_argument("--ws-deflate", action="store_true", help="offer permessage-deflate on the websocket")
+    parser.add_argument("--db", type=Path, help="the participant's database file, kept and reused (topped up)")
     args = parser.parse_args(argv)
     sizes = sorted({int(x) for x in args.sizes.split(",") if x.strip()})
     forms = [f for f in args.forms.split(",") if f.strip()]
@@ -250,30 +337,44 @@ def main(argv: list[str] | None = None) -> int:
 
     failures = 0
     summary = []
-    with Server(extra=("--max-list-elements", str(sizes[-1] + 1))) as server:
-        party = setup_party(server.url, "Bench")
-        print(f"server pid {server.pid} at {server.url}; RSS after start {mb(server.rss()):.0f} MB")
-        print(f"{'size':>8} {'form':>5} {'contracts/s':>12} {'seconds':>8} {'RSS before MB':>13} "
-              f"{'growth MB':>9} {'srv CPU%':>8} {'cli CPU%':>8}  check")
-        seeded = 0
+    db = None if args.db is None else args.db.expanduser().resolve()
+    with Server(extra=("--max-list-elements", str(sizes[-1] + 1)), db_file=db) as server:
+        party = bench_party(server.url)
+        seeded = measure_reference(server.db, party, 1 << 62)["count"]
+        print(f"server pid {server.pid} at {server.url}; RSS after start {mb(server.rss()):.0f} MB; "
+              f"{seeded} contracts there already")
+        if seeded > sizes[0]:
+            parser.error(f"the database holds {seeded} contracts, more than the smallest size")
+        print(f"{'size':>8} {'form':>8} {'contracts/s':>11} {'x ref':>6} {'seconds':>7} {'srv CPU s/100k':>14} "
+              f"{'srv CPU%':>8} {'cli CPU%':>8} {'RSS MB':>6} {'growth MB':>9}  check")
         for size in sizes:
-            took, _ = asyncio.run(seed_ious(server.url, party, "Bench", size - seeded, per_tx=args.per_tx,
-                                            concurrency=args.concurrency))
-            print(f"seeded {size - seeded} contracts in {took:.1f} s ({(size - seeded) / took:.0f} contracts/s, "
-                  f"{args.per_tx} per tx); server RSS {mb(server.rss()):.0f} MB", flush=True)
-            seeded = size
+            if size > seeded:
+                took, _ = asyncio.run(seed_ious(server.url, party, USER, size - seeded, per_tx=args.per_tx,
+                                                concurrency=args.concurrency))
+                print(f"seeded {size - seeded} contracts in {took:.1f} s ({(size - seeded) / took:.0f} "
+                      f"contracts/s, {args.per_tx} per tx); server RSS {mb(server.rss()):.0f} MB", flush=True)
+                seeded = size
+            offset = asyncio.run(_end(server))
+            refs = [measure_reference(server.db, party, offset) for _ in range(args.repeat)]
+            ref_rate = median([r["count"] / r["seconds"] for r in refs])
+            ref_ok = all(r["count"] == size for r in refs)
+            failures += not ref_ok
+            ref_note = "ok" if ref_ok else f"FAILED: got {refs[0]['count']} contracts"
+            print(f"{size:>8} {'ref':>8} {ref_rate:>11.0f} {1:>6.2f} {median([r['seconds'] for r in refs]):>7.2f} "
+                  f"{'':>14} {'':>8} {100 * refs[0]['cpu'] / refs[0]['seconds']:>8.0f} {'':>6} {'':>9}  "
+                  f"{ref_note} ({mb(refs[0]['bytes']):.0f} MB read)", flush=True)
             for form in forms:
-                runs = [asyncio.run(_measured(server, form, party, "Bench", args.ws_deflate))
+                runs = [asyncio.run(_measured(server, form, party, USER, args.ws_deflate))
                         for _ in range(args.repeat)]
-                rates = [r["count"] / r["seconds"] for r in runs]
-                rate = median(rates)
+                rate = median([r["count"] / r["seconds"] for r in runs])
+                cpu_per_100k = median([r["server_cpu_s"] / max(1, r["count"]) * 100_000 for r in runs])
                 growth = max(r["growth"] for r in runs)
                 problems = [b for r in runs for b in r["bad"]]
                 problems += [f"got {r['count']} contracts, expected {size}" for r in runs if r["count"] != size]
                 ok = not problems
                 failures += not ok
                 targets = []
-                if form == "ws" and rate < TARGET_RATE:
+                if rate < TARGET_RATE:
                     targets.append(f"below {TARGET_RATE} contracts/s")
                 if mb(growth) >= TARGET_GROWTH_MB:
                     targets.append(f"growth >= {TARGET_GROWTH_MB} MB")
@@ -282,14 +383,22 @@ def main(argv: list[str] | None = None) -> int:
                     note += " (target missed: " + ", ".join(targets) + ")"
                 if not runs[0]["hwm_reset"]:
                     note += " (VmHWM not resettable: growth includes earlier peaks)"
-                print(f"{size:>8} {form:>5} {rate:>12.0f} {median([r['seconds'] for r in runs]):>8.2f} "
-                      f"{mb(runs[0]['rss_before']):>13.0f} {mb(growth):>9.1f} {runs[0]['server_cpu']:>8.0f} "
-                      f"{runs[0]['client_cpu']:>8.0f}  {note}", flush=True)
+                print(f"{size:>8} {form:>8} {rate:>11.0f} {rate / ref_rate:>6.2f} "
+                      f"{median([r['seconds'] for r in runs]):>7.2f} {cpu_per_100k:>14.2f} "
+                      f"{runs[0]['server_cpu']:>8.0f} {runs[0]['client_cpu']:>8.0f} {mb(runs[0]['rss_before']):>6.0f} "
+                      f"{mb(growth):>9.1f}  {note}", flush=True)
                 for p in problems[:5]:
                     print(f"      problem: {p}")
-                summary.append(f"{size} {form} {rate:.0f}/s +{mb(growth):.0f} MB")
-    print("summary: ACS snapshot — " + ", ".join(summary) + f"; failures {failures}")
+                summary.append(f"{size} {form} {rate:.0f}/s = {rate / ref_rate:.2f} x ref, "
+                               f"{cpu_per_100k:.2f} CPU s/100k, +{mb(growth):.0f} MB")
+            summary.append(f"{size} ref {ref_rate:.0f}/s")
+    print("summary: ACS snapshot — " + "; ".join(summary) + f"; failures {failures}")
     return 1 if failures else 0
+
+
+async def _end(server: Server) -> int:
+    async with httpx.AsyncClient(base_url=server.url, headers=bearer(USER), timeout=TIMEOUT_S) as http:
+        return await _ledger_end(http)
 
 
 if __name__ == "__main__":

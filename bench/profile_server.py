@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--procs", type=int, default=1, help="submit: client processes")
     parser.add_argument("--seconds", type=float, default=8.0, help="submit: seconds profiled")
     parser.add_argument("--contracts", type=int, default=20_000, help="acs/contract-by-id: contracts seeded")
-    parser.add_argument("--form", choices=["ws", "ws-raw", "list", "page"], default="ws", help="acs: which form")
+    parser.add_argument("--form", choices=list(acs.FORMS), default="ws", help="acs: which form")
     parser.add_argument("--requests", type=int, default=3000, help="contract-by-id: requests")
     parser.add_argument("--idle", action="store_true", help="keep idle samples (wall time, not CPU time)")
     parser.add_argument("--native", action="store_true", help="include C frames (sqlite, uvloop)")

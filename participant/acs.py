@@ -99,12 +99,20 @@ MOVED_IN_FLIGHT = 1 << 61
 
 async def count_candidates(store: Store, offset: int, event_filter: EventFilter, *, after_seq: int, cap: int) -> int:
     """How many contracts active at `offset` (after `after_seq`) the filter's parties are stakeholders of, counted
-    up to `cap`: an upper bound of the snapshot's size, read from the indexes without building any entry."""
+    up to `cap`: an upper bound of the snapshot's size, read from the indexes without building any entry. Under
+    `cap` it may be the looser bound of the stakeholder index (which also counts archived contracts): that spares
+    reading every contract when the snapshot is clearly within the caller's limit."""
     if offset <= 0 or cap <= 0:
         return 0
-    count = await store.count_active_contracts(offset, event_filter.query_parties(), after_seq=after_seq, cap=cap)
-    moved = await store.moved_contracts(offset, event_filter.query_parties())
-    return min(cap, count + sum(1 for row in moved if _position(row) > after_seq))
+    parties = event_filter.query_parties()
+    moved = await store.moved_contracts(offset, parties)
+    moved_after = sum(1 for row in moved if _position(row) > after_seq)
+    if parties is not None:
+        loose = await store.count_stakeholder_rows(parties, after_seq=after_seq, cap=cap) + moved_after
+        if loose < cap:
+            return loose
+    count = await store.count_active_contracts(offset, parties, after_seq=after_seq, cap=cap)
+    return min(cap, count + moved_after)
 
 
 def _position(row: tuple) -> int:
@@ -112,16 +120,30 @@ def _position(row: tuple) -> int:
 
 
 async def rendered(store: Store, offset: int, event_filter: EventFilter, *, token_prefix: str | None,
-                   after_seq: int = 0, page_size: int = STORE_PAGE) -> AsyncIterator[tuple[list[str], list[int]]]:
-    """Page by page, the JSON text and seq of every entry active at `offset` that the filter lets through (pages
-    may come out empty when the filter excludes a whole store page)."""
+                   after_seq: int = 0, page_size: int = STORE_PAGE,
+                   wanted: int | None = None) -> AsyncIterator[tuple[list[bytes], list[int]]]:
+    """Page by page, the JSON text (UTF-8) and seq of every entry active at `offset` that the filter lets through
+    (pages may come out empty when the filter excludes a whole store page), or of the first `wanted` at least.
+    Where the filter shows every contract the same way, the store renders the entries (`AcsRenderer.entry_format`)
+    and reads no more than `wanted`; else the renderer does, row by row."""
     renderer = AcsRenderer(event_filter, token_prefix)
-    async for rows in store.active_contracts(offset, event_filter.query_parties(), after_seq=after_seq,
-                                             page_size=page_size):
-        yield renderer.render(rows)
-    moved = await store.moved_contracts(offset, event_filter.query_parties())
+    entry_format = renderer.entry_format()
+    parties = event_filter.query_parties()
+    if entry_format is not None and parties is not None:
+        async for rows in store.acs_entries(offset, parties[0], entry_format, after_seq=after_seq,
+                                            page_size=page_size, limit=wanted):
+            yield [entry for _, entry in rows], [seq for seq, _ in rows]
+    else:
+        async for rows in store.active_contracts(offset, parties, after_seq=after_seq, page_size=page_size):
+            yield _encoded(renderer.render(rows))
+    moved = await store.moved_contracts(offset, parties)
     if moved:
         ordered = sorted((_position(row), row) for row in moved)
         rows = [(position, row) for position, row in ordered if position > after_seq]
         for i in range(0, len(rows), page_size):
-            yield renderer.render_moved(rows[i:i + page_size])
+            yield _encoded(renderer.render_moved(rows[i:i + page_size]))
+
+
+def _encoded(page: tuple[list[str], list[int]]) -> tuple[list[bytes], list[int]]:
+    texts, seqs = page
+    return [text.encode() for text in texts], seqs

@@ -151,6 +151,7 @@ def _serve(args) -> int:
         stop_at_stdin_eof,
         write_atomically,
     )
+    from participant.websocket_protocol import protocol_class
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
                         stream=sys.stderr)
@@ -204,8 +205,7 @@ def _serve(args) -> int:
 
         app = create_app(settings, on_ready=ready.append, on_seeding=out.seeding)
         config = uvicorn.Config(app, host=args.host, port=port, log_level="warning", access_log=False,
-                                lifespan="on", ws="websockets-sansio" if _has_sansio() else "auto",
-                                http=_http_protocol(),
+                                lifespan="on", ws=protocol_class(), http=_http_protocol(),
                                 proxy_headers=False, server_header=False)
         server = Server(config, on_started=started, on_stopping=stopping)
         if args.exit_on_stdin_eof:
@@ -293,14 +293,6 @@ def _http_protocol():
     except ImportError:  # no httptools: uvicorn's own choice
         return "auto"
     return CoalescingHttpToolsProtocol
-
-
-def _has_sansio() -> bool:
-    try:
-        import uvicorn.protocols.websockets.websockets_sansio_impl  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 async def _stored_secret(db: Path) -> str:

@@ -147,6 +147,8 @@ INVALID_ACS_PAGE_TOKEN = ErrorCode("INVALID_ACS_PAGE_TOKEN", C.INVALID_INDEPENDE
                                    "The submitted command contains an invalid page token. ")
 INVALID_DEDUPLICATION_PERIOD = ErrorCode("INVALID_DEDUPLICATION_PERIOD", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER,
                                          "The submitted command had an invalid deduplication period: ")
+INVALID_UPDATES_PAGE_TOKEN = ErrorCode("INVALID_UPDATES_PAGE_TOKEN", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
+                                       "The submitted command contains an invalid page token. ")
 DESCENDING_ORDER_MISSING_END = ErrorCode("DESCENDING_ORDER_MISSING_END", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE)
 INVALID_TOKEN = ErrorCode("INVALID_TOKEN", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
                           "The submitted request is missing a user-id: ")
@@ -198,6 +200,29 @@ COMMAND_PREPROCESSING_FAILED = ErrorCode("COMMAND_PREPROCESSING_FAILED", C.INVAL
 # Users and parties
 USER_NOT_FOUND = ErrorCode("USER_NOT_FOUND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING)
 USER_ALREADY_EXISTS = ErrorCode("USER_ALREADY_EXISTS", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_EXISTS)
+INVALID_USER_UPDATE_REQUEST = ErrorCode("INVALID_USER_UPDATE_REQUEST", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE)
+MAX_USER_ANNOTATIONS_SIZE_EXCEEDED = ErrorCode("MAX_USER_ANNOTATIONS_SIZE_EXCEEDED",
+                                               C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER)
+CONCURRENT_USER_UPDATE_DETECTED = ErrorCode("CONCURRENT_USER_UPDATE_DETECTED", C.CONTENTION_ON_SHARED_RESOURCES)
+PARTY_NOT_FOUND = ErrorCode("PARTY_NOT_FOUND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING)
+INVALID_PARTY_DETAILS_UPDATE_REQUEST = ErrorCode("INVALID_PARTY_DETAILS_UPDATE_REQUEST",
+                                                 C.INVALID_INDEPENDENT_OF_SYSTEM_STATE)
+MAX_PARTY_DETAILS_ANNOTATIONS_SIZE_EXCEEDED = ErrorCode("MAX_PARTY_DETAILS_ANNOTATIONS_SIZE_EXCEEDED",
+                                                        C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER)
+CONCURRENT_PARTY_DETAILS_UPDATE_DETECTED = ErrorCode("CONCURRENT_PARTY_DETAILS_UPDATE_DETECTED",
+                                                     C.CONTENTION_ON_SHARED_RESOURCES)
+# Identity provider configs
+INVALID_IDENTITY_PROVIDER_UPDATE_REQUEST = ErrorCode("INVALID_IDENTITY_PROVIDER_UPDATE_REQUEST",
+                                                     C.INVALID_INDEPENDENT_OF_SYSTEM_STATE)
+IDP_CONFIG_NOT_FOUND = ErrorCode("IDP_CONFIG_NOT_FOUND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING)
+IDP_CONFIG_ALREADY_EXISTS = ErrorCode("IDP_CONFIG_ALREADY_EXISTS", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_EXISTS)
+IDP_CONFIG_ISSUER_ALREADY_EXISTS = ErrorCode("IDP_CONFIG_ISSUER_ALREADY_EXISTS",
+                                             C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_EXISTS)
+TOO_MANY_IDENTITY_PROVIDER_CONFIGS = ErrorCode("TOO_MANY_IDENTITY_PROVIDER_CONFIGS",
+                                               C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER)
+# Package preferences
+NO_PREFERRED_PACKAGES_FOUND = ErrorCode("NO_PREFERRED_PACKAGES_FOUND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER,
+                                        "Failed to compute package preferences. Reason: ")
 # Auth (redacted on the wire)
 UNAUTHENTICATED = ErrorCode("UNAUTHENTICATED", C.AUTH_INTERCEPTOR_INVALID_AUTHENTICATION_CREDENTIALS)
 PERMISSION_DENIED = ErrorCode("PERMISSION_DENIED", C.INSUFFICIENT_PERMISSION)
@@ -210,6 +235,9 @@ LEDGER_API_INTERNAL_ERROR = ErrorCode("LEDGER_API_INTERNAL_ERROR", C.SYSTEM_INTE
 # Added for the engine (Canton's CommandExecutionErrors.Interpreter)
 WRONGLY_TYPED_CONTRACT = ErrorCode("WRONGLY_TYPED_CONTRACT", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER,
                                    "Interpretation error: Error: ")
+CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE = ErrorCode("CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE",
+                                                  C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
+                                                  "Interpretation error: Error: ")
 # Transaction routing across synchronizers (Canton's TransactionRoutingError)
 UNKNOWN_CONTRACT_SYNCHRONIZERS = ErrorCode("UNKNOWN_CONTRACT_SYNCHRONIZERS", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER)
 MULTI_SYNCHRONIZER_SUPPORT_NOT_ENABLED = ErrorCode("MULTI_SYNCHRONIZER_SUPPORT_NOT_ENABLED",
@@ -296,3 +324,37 @@ class BadRequestBody(Exception):
     def __init__(self, detail: str, where: str = "body") -> None:
         super().__init__(detail)
         self.text = f"Invalid value for: {where} ({detail})"
+
+
+class Unimplemented(LedgerError):
+    """An endpoint of the spec that this participant cannot serve (a DAR upload, say: its packages are Python).
+
+    Canton has no error id for this: its category for unimplemented code paths (InternalUnsupportedOperation,
+    UNIMPLEMENTED, 501) is redacted, which would hide the reason. So the answer is what Canton's JSON layer renders
+    for a gRPC UNIMPLEMENTED status that carries no Canton error (`Endpoints.scala`): the status description as
+    `code`, `errorCategory` -1, `grpcCodeValue` 12, HTTP 501; the cause adds what is not supported and why."""
+
+    def __init__(self, method: str, reason: str) -> None:
+        self.description = f"Method not found: {method}"
+        super().__init__(_UNIMPLEMENTED, f"UNIMPLEMENTED: {self.description}. {reason}")
+
+    @property
+    def cause(self) -> str:
+        return self.detail[:512]
+
+    def body(self) -> dict:
+        return {
+            "code": self.description,
+            "cause": self.cause,
+            "correlationId": None,
+            "traceId": None,
+            "context": {},
+            "resources": [],
+            "errorCategory": -1,
+            "grpcCodeValue": int(Grpc.UNIMPLEMENTED),
+            "retryInfo": None,
+            "definiteAnswer": None,
+        }
+
+
+_UNIMPLEMENTED = ErrorCode("UNIMPLEMENTED", Category.INTERNAL_UNSUPPORTED_OPERATION)

@@ -7,8 +7,9 @@ of the caller's rights is decided here too, so that every endpoint taking one ch
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 
 from participant import errors
 from participant.api import (
@@ -20,6 +21,7 @@ from participant.api import (
     UpdateFormat,
 )
 from participant.engine import ids
+from participant.engine.views import interface_views
 
 ACS_DELTA = "TRANSACTION_SHAPE_ACS_DELTA"
 LEDGER_EFFECTS = "TRANSACTION_SHAPE_LEDGER_EFFECTS"
@@ -32,6 +34,8 @@ class PartyFilter:
     wildcard: bool = False
     wildcard_blob: bool = False
     templates: dict[tuple[str, str], bool] = field(default_factory=dict)  # (package name, Module:Entity) -> blob
+    # (package name, Module:Entity) -> the interfaces (package-id form) whose views an InterfaceFilter asks for
+    views: dict[tuple[str, str], set[str]] = field(default_factory=dict)
 
     def match(self, package_name: str, qualified_name: str) -> bool:
         return self.wildcard or (package_name, qualified_name) in self.templates
@@ -45,6 +49,8 @@ class EventFilter:
     by_party: dict[str, PartyFilter]
     any_party: PartyFilter | None = None
     verbose: bool = False
+    # (template id, create argument, interface ids) -> JsInterfaceViews; None when no filter asks for a view
+    compute_views: Callable[[str, object, list[str]], list[dict]] | None = None
 
     def query_parties(self) -> list[str] | None:
         """The parties whose stakeholder index serves the query; None means every contract is a candidate."""
@@ -70,6 +76,26 @@ class EventFilter:
         return any(
             (f := self.by_party.get(p)) is not None and f.blob(package_name, qualified_name) for p in witnesses
         )
+
+    def interfaces(self, witnesses: Iterable[str], package_name: str, qualified_name: str) -> list[str]:
+        """The interfaces whose views the witnesses' filters ask for (also an archive's `implementedInterfaces`)."""
+        if self.compute_views is None:
+            return []
+        found: set[str] = set()
+        if self.any_party is not None:
+            found.update(self.any_party.views.get((package_name, qualified_name), ()))
+        for p in witnesses:
+            f = self.by_party.get(p)
+            if f is not None:
+                found.update(f.views.get((package_name, qualified_name), ()))
+        return sorted(found)
+
+    def views(self, witnesses: Iterable[str], template_id: str, package_name: str, argument) -> list[dict]:
+        """The `interfaceViews` of a created event seen by these witnesses."""
+        if self.compute_views is None:
+            return []
+        wanted = self.interfaces(witnesses, package_name, qualified_name(template_id))
+        return self.compute_views(template_id, argument, wanted) if wanted else []
 
     @classmethod
     def wildcard_for(cls, parties: Iterable[str], verbose: bool = True) -> EventFilter:
@@ -152,6 +178,27 @@ def update_format_or_legacy(given: UpdateFormat | None, legacy_filter, verbose: 
                         include_reassignments=fmt)
 
 
+def tree_update_format_or_legacy(given: UpdateFormat | None, legacy_filter, verbose: bool) -> UpdateFormat:
+    """The `UpdateFormat` of a (deprecated) tree stream request: as given, or the one Canton (3.5) makes of the
+    legacy `filter`: ledger-effects transactions and reassignments, each party's filter widened by a template
+    wildcard (without blobs) unless it has one, since trees used to show every event of their parties."""
+    fmt = format_or_legacy(given, legacy_filter, verbose, "update_format")
+    if isinstance(fmt, UpdateFormat):
+        return fmt
+
+    def widened(f: Filters | None) -> Filters | None:
+        if f is None:
+            return None
+        if any(c.identifier_filter.tag == "WildcardFilter" for c in f.cumulative):
+            return f
+        return Filters(cumulative=[*f.cumulative, CumulativeFilter(identifier_filter=IdentifierFilter.wildcard())])
+
+    fmt = EventFormat(filters_by_party={p: widened(f) or Filters() for p, f in (fmt.filters_by_party or {}).items()},
+                      filters_for_any_party=widened(fmt.filters_for_any_party), verbose=fmt.verbose)
+    return UpdateFormat(include_transactions=TransactionFormat(event_format=fmt, transaction_shape=LEDGER_EFFECTS),
+                        include_reassignments=fmt)
+
+
 def transaction_format_or_parties(given: TransactionFormat | None, requesting_parties: list[str]) -> TransactionFormat:
     """The format of a (deprecated) transaction lookup: as given, or the one Canton makes of its
     `requestingParties`, every event of theirs in the ACS-delta shape. Exactly one of the two must be used."""
@@ -200,7 +247,9 @@ def resolve_event_format(event_format, registry) -> EventFilter:
         ids.require_party_ids([party])
         by_party[party] = _party_filter(filters, registry)
     any_party = None if any_wire is None else _party_filter(any_wire, registry)
-    return EventFilter(by_party, any_party, bool(event_format.verbose))
+    asks_views = any(f.views for f in [*by_party.values(), *([any_party] if any_party else [])])
+    return EventFilter(by_party, any_party, bool(event_format.verbose),
+                       partial(interface_views, registry) if asks_views else None)
 
 
 def _party_filter(filters, registry) -> PartyFilter:
@@ -225,12 +274,17 @@ def _party_filter(filters, registry) -> PartyFilter:
             key = (package_ref[1:], f"{module}:{entity}")
             result.templates[key] = result.templates.get(key, False) or bool(payload.include_created_event_blob)
         elif identifier.tag == "InterfaceFilter":
+            seen_non_empty = True
             if not payload.interface_id:
                 raise errors.missing_field("interfaceId")
-            # No bundled package defines interfaces yet, so every interface name is unknown.
-            registry.parse(payload.interface_id)
-            raise errors.NO_INTERFACE_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME(
-                f"Set({payload.interface_id})", resources=[("INTERFACE_ID", payload.interface_id)])
+            # It matches the templates that implement the interface, by name as template filters do.
+            blob = bool(payload.include_created_event_blob)
+            for interface in registry.resolve_interface_filter(payload.interface_id):
+                for implementor in registry.implementors(interface):
+                    key = (implementor.__daml__.package.name, implementor.__daml__.qualified_name)
+                    result.templates[key] = result.templates.get(key, False) or blob
+                    if payload.include_interface_view:
+                        result.views.setdefault(key, set()).add(interface.interface_id())
     if not seen_non_empty:
         result.wildcard = True
     return result

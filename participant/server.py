@@ -74,7 +74,10 @@ def create_app(settings: Settings, on_ready: Callable[[Context], None] | None = 
 
             async def load_user(user_id: str) -> UserRecord | None:
                 user = await store.user(user_id)
-                return None if user is None else UserRecord(user.id, user.is_deactivated, user.rights)
+                # Tokens here come from the default identity provider, and Canton takes a user only from its own.
+                if user is None or user.identity_provider_id:
+                    return None
+                return UserRecord(user.id, user.is_deactivated, user.rights)
 
             ledger = Ledger(store, Engine(registry), identity)
             app.state.context = Context(settings, store, ledger, registry, identity,

@@ -9,36 +9,37 @@ from __future__ import annotations
 import orjson
 
 from participant.blob import encode_blob
-from participant.filters import ACS_DELTA, EventFilter, TransactionView, qualified_name
+from participant.filters import ACS_DELTA, EventFilter, PartyFilter, TransactionView, qualified_name
 from participant.store.rows import ContractRow, UpdateRow
 from participant.timestamps import format_timestamp, parse_timestamp
 from participant.transactions import AssignNode, Contract, CreateNode, ExerciseNode, FetchNode, UnassignNode
 
+# The keys of a CreatedEvent, in the order every path writes them: first those that depend on the request, then
+# those stored with the contract, which the ACS splices in as the text `rows.acs_event_json` rendered on write.
+CREATED_EVENT_KEYS = ("witnessParties", "createdEventBlob", "interfaceViews", "offset", "nodeId", "contractId",
+                      "templateId", "contractKey", "contractKeyHash", "createArgument", "signatories", "observers",
+                      "createdAt", "packageName", "representativePackageId", "acsDelta")
+REQUEST_KEYS = CREATED_EVENT_KEYS[:3]
+_REQUEST_MEMBERS = ",".join(f'"{key}":%s' for key in REQUEST_KEYS)
+
+
+def request_members(witnesses: str, blob: str, views: str) -> str:
+    """The request's members of a CreatedEvent as JSON text, from their values as JSON text: what the ACS fast
+    path puts before the stored members."""
+    return _REQUEST_MEMBERS % (witnesses, blob, views)
+
 
 def _created(*, offset: int, node_id: int, contract_id: str, template_id: str, argument, key, key_hash: str | None,
              blob: str, witnesses: list[str], signatories: list[str], observers: list[str], created_at: str,
-             package_name: str, acs_delta: bool) -> dict:
-    return {
-        "offset": offset,
-        "nodeId": node_id,
-        "contractId": contract_id,
-        "templateId": template_id,
-        "contractKey": key,
-        "contractKeyHash": key_hash or "",
-        "createArgument": argument,
-        "createdEventBlob": blob,
-        "interfaceViews": [],
-        "witnessParties": witnesses,
-        "signatories": signatories,
-        "observers": observers,
-        "createdAt": created_at,
-        "packageName": package_name,
-        "representativePackageId": template_id.split(":", 1)[0],
-        "acsDelta": acs_delta,
-    }
+             package_name: str, acs_delta: bool, views: list[dict]) -> dict:
+    """The CreatedEvent built field by field; the same JSON text as the ACS fast path's for the same contract."""
+    return dict(zip(CREATED_EVENT_KEYS, (
+        witnesses, blob, views, offset, node_id, contract_id, template_id, key, key_hash or "", argument,
+        signatories, observers, created_at, package_name, template_id.split(":", 1)[0], acs_delta), strict=True))
 
 
-def created_event_of_row(row: ContractRow, witnesses: list[str], with_blob: bool) -> dict:
+def created_event_of_row(row: ContractRow, witnesses: list[str], with_blob: bool,
+                         views: list[dict] | None = None) -> dict:
     """A stored contract's create event; stored JSON is spliced in without parsing it."""
     argument = orjson.Fragment(row.argument)
     signatories = orjson.Fragment(row.signatories)
@@ -48,20 +49,21 @@ def created_event_of_row(row: ContractRow, witnesses: list[str], with_blob: bool
     return _created(offset=row.create_offset, node_id=row.create_node_id, contract_id=row.contract_id,
                     template_id=row.template_id, argument=argument, key=key, key_hash=row.key_hash, blob=blob,
                     witnesses=witnesses, signatories=signatories, observers=observers, created_at=row.created_at,
-                    package_name=row.package_name, acs_delta=True)
+                    package_name=row.package_name, acs_delta=True, views=views or [])
 
 
 def created_event_of_contract(c: Contract, *, offset: int, node_id: int, witnesses: list[str], with_blob: bool,
-                              acs_delta: bool) -> dict:
+                              acs_delta: bool, views: list[dict] | None = None) -> dict:
     return _created(offset=offset, node_id=node_id, contract_id=c.contract_id, template_id=c.template_id,
                     argument=c.argument, key=c.key, key_hash=c.key_hash,
                     blob=encode_blob(c) if with_blob else "", witnesses=witnesses,
                     signatories=list(c.signatories), observers=list(c.observers),
-                    created_at=format_timestamp(c.created_at), package_name=c.package_name, acs_delta=acs_delta)
+                    created_at=format_timestamp(c.created_at), package_name=c.package_name, acs_delta=acs_delta,
+                    views=views or [])
 
 
 def archived_event(*, offset: int, node_id: int, contract_id: str, template_id: str, package_name: str,
-                   witnesses: list[str]) -> dict:
+                   witnesses: list[str], implemented: list[str] | None = None) -> dict:
     return {
         "offset": offset,
         "nodeId": node_id,
@@ -69,7 +71,7 @@ def archived_event(*, offset: int, node_id: int, contract_id: str, template_id: 
         "templateId": template_id,
         "witnessParties": witnesses,
         "packageName": package_name,
-        "implementedInterfaces": [],
+        "implementedInterfaces": implemented or [],
     }
 
 
@@ -86,7 +88,7 @@ class AcsRenderer:
     def __init__(self, event_filter: EventFilter, token_prefix: str | None) -> None:
         self._filter = event_filter
         self._token = None if token_prefix is None else '"' + token_prefix
-        self._shapes: dict[tuple, tuple[str, bool] | None] = {}
+        self._shapes: dict[tuple, tuple[str, bool, list[str], str | None] | None] = {}
         self._quoted: dict[str, str] = {}
 
     def _q(self, s: str) -> str:
@@ -97,14 +99,18 @@ class AcsRenderer:
             q = self._quoted[s] = orjson.dumps(s).decode()
         return q
 
-    def _shape(self, key: tuple) -> tuple[str, bool] | None:
-        """(`"witnessParties":[..]`, whether to include the blob), or None when the filter excludes the contract."""
+    def _shape(self, key: tuple) -> tuple[str, bool, list[str], str | None] | None:
+        """(the witnesses as JSON, whether to include the blob, the interfaces whose views to add, and the
+        request's members when they are the same for every contract of the shape), or None when the filter
+        excludes the contract."""
         sig, obs, tid, pkg = key
         qn = qualified_name(tid)
         witnesses = self._filter.witnesses(orjson.loads(sig) + orjson.loads(obs), pkg, qn)
         shape = None
         if witnesses:
-            shape = f'"witnessParties":{orjson.dumps(witnesses).decode()}', self._filter.blob(witnesses, pkg, qn)
+            with_blob, interfaces = self._filter.blob(witnesses, pkg, qn), self._filter.interfaces(witnesses, pkg, qn)
+            text = orjson.dumps(witnesses).decode()
+            shape = text, with_blob, interfaces, None if with_blob or interfaces else request_members(text, '""', "[]")
         if len(self._shapes) > 10_000:
             self._shapes.clear()
         self._shapes[key] = shape
@@ -121,17 +127,39 @@ class AcsRenderer:
             shape = shapes[k] if k in shapes else self._shape(k)
             if shape is None:
                 continue
-            witnesses, with_blob = shape
-            blob = f'"{_blob_of_event(event, sync)}"' if with_blob else '""'
+            witnesses, with_blob, interfaces, members = shape
+            if members is None:
+                members = self._members(witnesses, with_blob, interfaces, event, sync, tid)
             tok = '""' if token is None else f'{token}{seq:016x}"'
-            add_text(
-                f'{{"workflowId":{quoted.get(wf) or q(wf)},"contractEntry":{{"JsActiveContract":{{"createdEvent":'
-                f'{{{witnesses},"createdEventBlob":{blob},"interfaceViews":[],{event}}},'
-                f'"synchronizerId":{quoted.get(sync) or q(sync)},"reassignmentCounter":{counter}}}}},'
-                f'"streamContinuationToken":{tok}}}')
+            add_text(_acs_entry(quoted.get(wf) or q(wf), members, event, quoted.get(sync) or q(sync), counter, tok))
             add_seq(seq)
         return texts, seqs
 
+    def entry_format(self) -> str | None:
+        """When every contract of the one requested party's stakeholder index shows the same request members
+        (witnesses: that party; no blob, no views), the printf format SQLite renders each entry with, from the
+        workflow id and synchronizer id (both JSON-quoted), the stored created event, the reassignment counter and
+        the seq (see `sql.ACS_ENTRIES_OF_PARTY`); else None, and the entries are rendered here."""
+        f = self._filter
+        if f.any_party is not None or len(f.by_party) != 1:
+            return None
+        ((party, party_filter),) = f.by_party.items()
+        if party_filter != PartyFilter(wildcard=True):  # template choices, blobs or views differ per contract
+            return None
+        members = request_members(orjson.dumps([party]).decode(), '""', "[]").replace("%", "%%")
+        token = '""' if self._token is None else self._token.replace("%", "%%") + '%016x"'
+        return _acs_entry("%s", members, "%s", "%s", "%d", token)
+
+    def _members(self, witnesses: str, with_blob: bool, interfaces: list[str], event: str, synchronizer_id: str,
+                 template_id: str) -> str:
+        """The request's members of one contract's event when they depend on the contract: its blob, its views
+        (computed from the create argument of the pre-rendered event)."""
+        blob = f'"{_blob_of_event(event, synchronizer_id)}"' if with_blob else '""'
+        views = "[]"
+        if interfaces:
+            argument = orjson.loads("{" + event + "}")["createArgument"]
+            views = orjson.dumps(self._filter.compute_views(template_id, argument, interfaces)).decode()
+        return request_members(witnesses, blob, views)
 
     def render_moved(self, rows: list[tuple[int, tuple]]) -> tuple[list[str], list[int]]:
         """The entries of contracts that moved (`sql.ACS_MOVED` rows with their positions): active on the target
@@ -147,7 +175,7 @@ class AcsRenderer:
             shape = self._shapes[k] if k in self._shapes else self._shape(k)
             if shape is None:
                 continue
-            witnesses, with_blob = shape
+            witnesses, with_blob, interfaces, members = shape
             created_prefix = f'"offset":{create_offset},"nodeId":{create_node_id},'
             body = event[len(created_prefix):] if event.startswith(created_prefix) else event
             if kind == "assign":
@@ -156,8 +184,9 @@ class AcsRenderer:
                 at, _, node = (last_assign or "").partition(":")
                 activation = created_prefix if not at else f'"offset":{at},"nodeId":{node},'
                 synchronizer = source
-            blob = f'"{_blob_of_event(event, synchronizer)}"' if with_blob else '""'
-            created = f'{{{witnesses},"createdEventBlob":{blob},"interfaceViews":[],{activation}{body}}}'
+            if members is None:
+                members = self._members(witnesses, with_blob, interfaces, event, synchronizer, tid)
+            created = f'{{{members},{activation}{body}}}'
             tok = '""' if token is None else f'{token}{position:016x}"'
             if kind == "assign":
                 entry = (f'{{"JsActiveContract":{{"createdEvent":{created},"synchronizerId":{q(target)},'
@@ -167,11 +196,20 @@ class AcsRenderer:
                 unassigned = orjson.dumps(unassigned_event(
                     offset=offset, node_id=node_id, reassignment_id=rid, contract_id=e["contractId"],
                     template_id=tid, package_name=pkg, source=source, target=target, submitter=submitter,
-                    counter=counter, witnesses=orjson.loads("{" + witnesses + "}")["witnessParties"])).decode()
+                    counter=counter, witnesses=orjson.loads(witnesses))).decode()
                 entry = f'{{"JsIncompleteUnassigned":{{"createdEvent":{created},"unassignedEvent":{unassigned}}}}}'
             texts.append(f'{{"workflowId":{q(wf)},"contractEntry":{entry},"streamContinuationToken":{tok}}}')
             positions.append(position)
         return texts, positions
+
+
+def _acs_entry(workflow_id: str, members: str, event: str, synchronizer_id: str, counter, token: str) -> str:
+    """An ACS entry of a contract active on its synchronizer, from its parts as JSON text (`members`: the created
+    event's request members, `event`: its stored ones)."""
+    return (f'{{"workflowId":{workflow_id},"contractEntry":{{"JsActiveContract":{{"createdEvent":'
+            f'{{{members},{event}}},'
+            f'"synchronizerId":{synchronizer_id},"reassignmentCounter":{counter}}}}},'
+            f'"streamContinuationToken":{token}}}')
 
 
 def _blob_of_event(event: str, synchronizer_id: str) -> str:
@@ -287,7 +325,8 @@ def reassignment_events(update: UpdateRow, event_filter: EventFilter) -> list[di
                 "reassignmentCounter": n.counter,
                 "createdEvent": created_event_of_contract(
                     c, offset=update.offset, node_id=n.node_id, witnesses=witnesses,
-                    with_blob=event_filter.blob(witnesses, c.package_name, qn), acs_delta=True),
+                    with_blob=event_filter.blob(witnesses, c.package_name, qn), acs_delta=True,
+                    views=event_filter.views(witnesses, c.template_id, c.package_name, c.argument)),
             }})
     return events
 
@@ -305,13 +344,16 @@ def acs_delta_events(update: UpdateRow, event_filter: EventFilter) -> list[dict]
             if witnesses:
                 events.append({"CreatedEvent": created_event_of_contract(
                     c, offset=update.offset, node_id=n.node_id, witnesses=witnesses,
-                    with_blob=event_filter.blob(witnesses, c.package_name, qn), acs_delta=True)})
+                    with_blob=event_filter.blob(witnesses, c.package_name, qn), acs_delta=True,
+                    views=event_filter.views(witnesses, c.template_id, c.package_name, c.argument))})
         elif isinstance(n, ExerciseNode) and n.consuming and n.contract_id not in created:
-            witnesses = event_filter.witnesses(n.stakeholders, n.package_name, qualified_name(n.template_id))
+            qn = qualified_name(n.template_id)
+            witnesses = event_filter.witnesses(n.stakeholders, n.package_name, qn)
             if witnesses:
                 events.append({"ArchivedEvent": archived_event(
                     offset=update.offset, node_id=n.node_id, contract_id=n.contract_id,
-                    template_id=n.template_id, package_name=n.package_name, witnesses=witnesses)})
+                    template_id=n.template_id, package_name=n.package_name, witnesses=witnesses,
+                    implemented=event_filter.interfaces(witnesses, n.package_name, qn))})
     return events
 
 
@@ -353,16 +395,18 @@ def ledger_effects_events(update: UpdateRow, event_filter: EventFilter) -> list[
                 events.append({"CreatedEvent": created_event_of_contract(
                     c, offset=update.offset, node_id=n.node_id, witnesses=witnesses,
                     with_blob=event_filter.blob(witnesses, c.package_name, qn),
-                    acs_delta=c.contract_id not in consumed)})
+                    acs_delta=c.contract_id not in consumed,
+                    views=event_filter.views(witnesses, c.template_id, c.package_name, c.argument))})
         elif isinstance(n, ExerciseNode):
-            witnesses = event_filter.witnesses(witnessed[n.node_id], n.package_name, qualified_name(n.template_id))
+            qn = qualified_name(n.template_id)
+            witnesses = event_filter.witnesses(witnessed[n.node_id], n.package_name, qn)
             if witnesses:
                 events.append({"ExercisedEvent": {
                     "offset": update.offset,
                     "nodeId": n.node_id,
                     "contractId": n.contract_id,
                     "templateId": n.template_id,
-                    "interfaceId": None,
+                    "interfaceId": n.interface_id,
                     "choice": n.choice,
                     "choiceArgument": n.choice_argument,
                     "actingParties": list(n.acting_parties),
@@ -371,7 +415,8 @@ def ledger_effects_events(update: UpdateRow, event_filter: EventFilter) -> list[
                     "lastDescendantNodeId": n.last_descendant_node_id,
                     "exerciseResult": n.exercise_result,
                     "packageName": n.package_name,
-                    "implementedInterfaces": [],
+                    "implementedInterfaces": event_filter.interfaces(witnesses, n.package_name, qn) if n.consuming
+                    else [],
                     "acsDelta": n.consuming and n.contract_id not in created,
                 }})
     return events

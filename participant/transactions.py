@@ -62,6 +62,7 @@ class ExerciseNode:
     children: list[int] = field(default_factory=list)
     last_descendant_node_id: int = 0
     exercise_result: Json = None
+    interface_id: str | None = None  # the interface whose choice it is, when exercised through one
 
 
 @dataclass

@@ -25,6 +25,7 @@ from websockets.exceptions import ConnectionClosed
 import participant.api as api
 from participant.api import WireModel
 from participant.routes import all_routes
+from participant.services.unsupported import ENDPOINTS
 from tests.conftest import SECRET, Ledger, bearer, start_server, token
 from tests.http.helpers import (
     IOU,
@@ -41,6 +42,7 @@ from tests.http.helpers import (
 )
 
 ACCOUNT = "#keyed-example:Accounts:Account"
+IIOU = "#model-tests:Iou:IIou"
 BANK = "#keyed-example:Accounts:Bank"
 TIMEOUT = 30  # seconds any one request or websocket conversation may take
 LIST_LIMIT = 3  # the server's list limit: small, so that the 413 answer is cheap to provoke
@@ -204,7 +206,30 @@ def _build(w: World, http: httpx.Client) -> None:
                  "metadata": {"resourceVersion": "", "annotations": {"desk": "rates", "floor": "3"}}},
         "rights": w.fill(EVERY_RIGHT)})
     assert r.status_code == 200, r.text
+    r = http.post("/v2/idps", headers=admin, json={"identityProviderConfig": _idp("corp")})
+    assert r.status_code == 200, r.text
     w.end = http.get("/v2/state/ledger-end", headers=admin).json()["offset"]
+
+
+def _idp(idp_id: str) -> dict:
+    return {"identityProviderId": idp_id, "isDeactivated": False, "issuer": f"https://{idp_id}.example",
+            "jwksUrl": f"https://{idp_id}.example/jwks", "audience": "ledger"}
+
+
+def _fresh_idp(w: World) -> str:
+    idp_id = f"idp-{os.urandom(4).hex()}"
+    r = httpx.post(f"{w.url}/v2/idps", json={"identityProviderConfig": _idp(idp_id)},
+                   headers=bearer("participant_admin"), timeout=TIMEOUT)
+    assert r.status_code == 200, r.text
+    return idp_id
+
+
+def _package_id(w: World) -> str:
+    return w.txs["shared"]["events"][0]["CreatedEvent"]["templateId"].split(":")[0]
+
+
+def _mask(*paths: str) -> dict:
+    return {"paths": list(paths), "unknownFields": {"fields": {}}}
 
 
 @pytest.fixture(scope="module")
@@ -295,6 +320,29 @@ def _check_shapes(kinds: list[str]) -> Callable[[World, list], None]:
     return check
 
 
+def _legacy(party: str) -> dict:
+    return {"filtersByParty": event_format(party)["filtersByParty"], "filtersForAnyParty": None}
+
+
+def _check_tree(kinds: list[str]) -> Callable[[World, list], None]:
+    """The first tree's events, in node order."""
+    def check(w: World, answers: list) -> None:
+        answer = answers[0]
+        tree = getattr(answer, "transaction", None) or getattr(answer, "transaction_tree", None) or \
+            answer.update.value.value
+        got = [tree.events_by_id[k].tag for k in sorted(tree.events_by_id, key=int)]
+        assert got == kinds, got
+    return check
+
+
+def _page_token_of_another_request(w: World) -> dict:
+    body = {"maxPageSize": 1, "updateFormat": update_format(w.alice)}
+    first = httpx.post(f"{w.url}/v2/updates/get-updates-page", json=body, headers=bearer("Alice"), timeout=TIMEOUT)
+    assert first.status_code == 200, first.text
+    return {"path": "/v2/updates/get-updates-page", "user": "Alice",
+            "json": {**body, "maxPageSize": 2, "pageToken": first.json()["nextPageToken"]}}
+
+
 def _check_rights(w: World, answers: list) -> None:
     (answer,) = answers
     rights = getattr(answer, "rights", None) or getattr(answer, "newly_granted_rights", None) or \
@@ -330,6 +378,31 @@ def _fresh_user(w: World, rights: list | None = None) -> str:
     return user_id
 
 
+def _iiou(view: bool = True) -> dict:
+    return {"identifierFilter": {"InterfaceFilter": {"value": {
+        "interfaceId": IIOU, "includeInterfaceView": view, "includeCreatedEventBlob": False}}}}
+
+
+def _check_views(w: World, answers: list) -> None:
+    entries = answers[0].active_contracts if hasattr(answers[0], "active_contracts") else answers
+    views = [v for e in entries for v in e.contract_entry.value.created_event.interface_views]
+    assert views and all(v.view_status.code == 0 and v.view_value["icurrency"] for v in views), views
+
+
+def _check_interface_exercise(w: World, answers: list) -> None:
+    (answer,) = answers
+    (event,) = answer.transaction.events
+    assert event.value.interface_id and event.value.interface_id.endswith(":Iou:IIou")
+    assert event.value.implemented_interfaces == [event.value.interface_id]
+
+
+def _interface_archive_case(w: World) -> dict:
+    cid = _created(_submit(httpx.Client(base_url=w.url, timeout=TIMEOUT), "Alice",
+                           commands([w.alice], create(iou_args(w.alice, w.alice, "5.0")))))
+    return _submit_case(w, exercise(cid, "Archive", template_id=IIOU),
+                        transaction_format(w.alice, shape=LEDGER_EFFECTS, filters=[_iiou()]))
+
+
 CASES = [
     # state
     Case("acs", "POST", "/v2/state/active-contracts", api.JsGetActiveContractsResponse,
@@ -345,6 +418,13 @@ CASES = [
          lambda w: {"path": "/v2/state/active-contracts-page", "user": "Alice",
                     "json": {"eventFormat": event_format(w.alice, filters=[template(IOU, blob=True)]),
                              "maxPageSize": 1000}}, check=_check_entry_kinds),
+    Case("acs-interface-views", "POST", "/v2/state/active-contracts", api.JsGetActiveContractsResponse,
+         lambda w: {"path": "/v2/state/active-contracts", "user": "Alice", "params": {"limit": LIST_LIMIT},
+                    "json": _acs(w, w.alice, filters=[_iiou()])}, each=True, check=_check_views),
+    Case("acs-page-interface-views", "GET", "/v2/state/active-contracts-page", api.JsGetActiveContractsPageResponse,
+         lambda w: {"path": "/v2/state/active-contracts-page", "user": "Alice",
+                    "json": {"eventFormat": event_format(w.alice, filters=[_iiou()]), "maxPageSize": 2}},
+         check=_check_views),
     Case("ledger-end", "GET", "/v2/state/ledger-end", api.GetLedgerEndResponse,
          lambda w: {"path": "/v2/state/ledger-end", "user": "Alice"}),
     Case("pruned-offsets", "GET", "/v2/state/latest-pruned-offsets", api.GetLatestPrunedOffsetsResponse,
@@ -361,6 +441,8 @@ CASES = [
              "templateId": IOU, "createArguments": iou_args(w.alice, w.alice), "choice": "Iou_Split",
              "choiceArgument": {"splitAmount": "40.0"}}}, transaction_format(w.alice, shape=LEDGER_EFFECTS)),
          check=_check_shapes(["CreatedEvent", "ExercisedEvent", "CreatedEvent", "CreatedEvent"])),
+    Case("submit-interface-choice", "POST", "/v2/commands/submit-and-wait-for-transaction",
+         api.JsSubmitAndWaitForTransactionResponse, _interface_archive_case, check=_check_interface_exercise),
     Case("submit-and-wait", "POST", "/v2/commands/submit-and-wait", api.SubmitAndWaitResponse,
          lambda w: {"path": "/v2/commands/submit-and-wait", "user": "Alice",
                     "json": commands([w.alice], create(iou_args(w.alice, w.alice)))}),
@@ -394,6 +476,11 @@ CASES = [
          lambda w: {"path": "/v2/events/events-by-contract-id", "user": "Bob",
                     "json": {"contractId": w.ids["shared"], "eventFormat": event_format(w.bob)}},
          check=lambda w, a: a[0].archived is not None),
+    Case("events-interface-views", "POST", "/v2/events/events-by-contract-id", api.JsGetEventsByContractIdResponse,
+         lambda w: {"path": "/v2/events/events-by-contract-id", "user": "Bob",
+                    "json": {"contractId": w.ids["shared"], "eventFormat": event_format(w.bob, filters=[_iiou()])}},
+         check=lambda w, a: a[0].archived.archived_event.implemented_interfaces
+         == [v.interface_id for v in a[0].created.created_event.interface_views]),
     Case("events-active", "POST", "/v2/events/events-by-contract-id", api.JsGetEventsByContractIdResponse,
          lambda w: {"path": "/v2/events/events-by-contract-id", "user": "Bob",
                     "json": {"contractId": w.ids["bobs"], "eventFormat": event_format(w.bob)}},
@@ -406,6 +493,11 @@ CASES = [
          lambda w: {"path": "/v2/updates", "user": "Alice", "params": {"limit": LIST_LIMIT},
                     "json": {"beginExclusive": w.txs["check"]["offset"] - 1,
                              "updateFormat": update_format(w.alice, shape=LEDGER_EFFECTS)}}, each=True),
+    Case("updates-interface-views", "POST", "/v2/updates", api.JsGetUpdatesResponse,
+         lambda w: {"path": "/v2/updates", "user": "Bob", "params": {"limit": LIST_LIMIT},
+                    "json": {"beginExclusive": 0, "updateFormat": update_format(w.bob, filters=[_iiou()])}},
+         each=True, check=lambda w, a: any(e.value.interface_views for u in a for e in u.update.value.value.events
+                                           if e.tag == "CreatedEvent")),
     Case("update-by-offset", "POST", "/v2/updates/update-by-offset", api.JsGetUpdateResponse,
          lambda w: {"path": "/v2/updates/update-by-offset", "user": "Alice",
                     "json": {"offset": w.txs["merge"]["offset"],
@@ -424,6 +516,46 @@ CASES = [
          lambda w: {"path": "/v2/updates/transaction-by-id", "user": "Bob",
                     "json": {"updateId": w.txs["offer"]["updateId"], "requestingParties": [w.bob]}},
          check=_check_shapes(["ArchivedEvent", "CreatedEvent"])),  # Bob observes the Iou offered to him
+    Case("updates-flats", "POST", "/v2/updates/flats", api.JsGetUpdatesResponse,
+         lambda w: {"path": "/v2/updates/flats", "user": "Alice", "params": {"limit": LIST_LIMIT},
+                    "json": {"beginExclusive": w.txs["merge"]["offset"] - 1, "filter": _legacy(w.alice)}},
+         each=True),
+    Case("updates-trees", "POST", "/v2/updates/trees", api.JsGetUpdateTreesResponse,
+         lambda w: {"path": "/v2/updates/trees", "user": "Alice", "params": {"limit": LIST_LIMIT},
+                    "json": {"beginExclusive": w.txs["merge"]["offset"] - 1, "filter": _legacy(w.alice)}},
+         each=True, check=_check_tree(["ExercisedTreeEvent", "ExercisedTreeEvent", "CreatedTreeEvent"])),
+    Case("updates-trees-reassignments", "POST", "/v2/updates/trees", api.JsGetUpdateTreesResponse,
+         lambda w: {"path": "/v2/updates/trees", "user": "Alice", "params": {"limit": LIST_LIMIT},
+                    "json": {"beginExclusive": w.txs["moved-out"]["offset"] - 1, "updateFormat": {
+                        "includeReassignments": event_format(w.alice)}}}, each=True,
+         check=lambda w, a: [u.update.tag for u in a] == ["Reassignment"] * len(a)),
+    Case("updates-page", "POST", "/v2/updates/get-updates-page", api.JsGetUpdatesPageResponse,
+         lambda w: {"path": "/v2/updates/get-updates-page", "user": "Alice",
+                    "json": {"maxPageSize": 2, "updateFormat": {
+                        "includeTransactions": transaction_format(w.alice, shape=LEDGER_EFFECTS),
+                        "includeReassignments": event_format(w.alice)}}},
+         check=lambda w, a: len(a[0].updates) == 2 and a[0].next_page_token),
+    Case("updates-page-descending", "POST", "/v2/updates/get-updates-page", api.JsGetUpdatesPageResponse,
+         lambda w: {"path": "/v2/updates/get-updates-page", "user": "Alice",
+                    "json": {"maxPageSize": 2, "descendingOrder": True, "endOffsetInclusive": w.end, "updateFormat": {
+                        "includeReassignments": event_format(w.alice)}}},
+         check=lambda w, a: [u.update.tag for u in a[0].updates] == ["Reassignment"] * 2),
+    Case("transaction-tree-by-offset", "GET", "/v2/updates/transaction-tree-by-offset/{offset}",
+         api.JsGetTransactionTreeResponse,
+         lambda w: {"path": f"/v2/updates/transaction-tree-by-offset/{w.txs['merge']['offset']}", "user": "Alice",
+                    "params": {"parties": w.alice}},
+         check=_check_tree(["ExercisedTreeEvent", "ExercisedTreeEvent", "CreatedTreeEvent"])),
+    Case("transaction-tree-by-id", "GET", "/v2/updates/transaction-tree-by-id/{update_id}",
+         api.JsGetTransactionTreeResponse,
+         lambda w: {"path": f"/v2/updates/transaction-tree-by-id/{w.txs['check']['updateId']}", "user": "Alice",
+                    "params": {"parties": w.alice}}, check=_check_tree(["ExercisedTreeEvent"])),
+    Case("submit-tree", "POST", "/v2/commands/submit-and-wait-for-transaction-tree",
+         api.JsSubmitAndWaitForTransactionTreeResponse,
+         lambda w: {"path": "/v2/commands/submit-and-wait-for-transaction-tree", "user": "Alice",
+                    "json": commands([w.alice], {"CreateAndExerciseCommand": {
+                        "templateId": IOU, "createArguments": iou_args(w.alice, w.alice), "choice": "Iou_Split",
+                        "choiceArgument": {"splitAmount": "40.0"}}})},
+         check=_check_tree(["CreatedTreeEvent", "ExercisedTreeEvent", "CreatedTreeEvent", "CreatedTreeEvent"])),
     # parties
     Case("allocate-party", "POST", "/v2/parties", api.AllocatePartyResponse,
          lambda w: {"path": "/v2/parties", "json": {"partyIdHint": f"P{os.urandom(4).hex()}", "localMetadata": {
@@ -456,7 +588,48 @@ CASES = [
          lambda w: _grant(w, _fresh_user(w, rights=[])), check=_check_rights),
     Case("revoke-rights", "PATCH", "/v2/users/{user_id}/rights", api.RevokeUserRightsResponse,
          lambda w: _grant(w, _fresh_user(w)), check=_check_rights),
+    Case("update-user", "PATCH", "/v2/users/{user_id}", api.UpdateUserResponse,
+         lambda w: (lambda u: {"path": f"/v2/users/{u}", "json": {
+             "user": {"id": u, "primaryParty": w.alice, "isDeactivated": False, "identityProviderId": "",
+                      "metadata": {"resourceVersion": "0", "annotations": {"desk": "rates", "floor": "3"}}},
+             "updateMask": _mask("primary_party", "metadata.annotations")}})(_fresh_user(w)),
+         check=lambda w, a: a[0].user.metadata.resource_version == "1"),
+    Case("update-user-idp", "PATCH", "/v2/users/{user_id}/identity-provider-id",
+         api.UpdateUserIdentityProviderIdResponse,
+         lambda w: (lambda u: {"path": f"/v2/users/{u}/identity-provider-id", "json": {
+             "userId": u, "sourceIdentityProviderId": "", "targetIdentityProviderId": "corp"}})(_fresh_user(w))),
+    Case("update-party", "PATCH", "/v2/parties/{party}", api.UpdatePartyDetailsResponse,
+         lambda w: {"path": f"/v2/parties/{w.bob}", "json": {
+             "partyDetails": {"party": w.bob, "isLocal": True, "identityProviderId": "",
+                              "localMetadata": {"resourceVersion": "", "annotations": {"seen": "yes"}}},
+             "updateMask": _mask("local_metadata.annotations")}},
+         check=lambda w, a: a[0].party_details.local_metadata.annotations == {"team": "bob", "seen": "yes"}),
+    # identity provider configs
+    Case("create-idp", "POST", "/v2/idps", api.CreateIdentityProviderConfigResponse,
+         lambda w: {"path": "/v2/idps", "json": {"identityProviderConfig": _idp(f"idp-{os.urandom(4).hex()}")}}),
+    Case("list-idps", "GET", "/v2/idps", api.ListIdentityProviderConfigsResponse, lambda w: {"path": "/v2/idps"},
+         check=lambda w, a: "corp" in [c.identity_provider_id for c in a[0].identity_provider_configs]),
+    Case("get-idp", "GET", "/v2/idps/{idp_id}", api.GetIdentityProviderConfigResponse,
+         lambda w: {"path": "/v2/idps/corp"}),
+    Case("update-idp", "PATCH", "/v2/idps/{idp_id}", api.UpdateIdentityProviderConfigResponse,
+         lambda w: {"path": "/v2/idps/corp", "json": {"identityProviderConfig": {**_idp("corp"), "audience": "other"},
+                                                      "updateMask": _mask("audience")}},
+         check=lambda w, a: a[0].identity_provider_config.audience == "other"),
+    Case("delete-idp", "DELETE", "/v2/idps/{idp_id}", api.DeleteIdentityProviderConfigResponse,
+         lambda w: {"path": f"/v2/idps/{_fresh_idp(w)}"}),
     # version and packages
+    Case("preferred-package-version", "GET", "/v2/interactive-submission/preferred-package-version",
+         api.GetPreferredPackageVersionResponse,
+         lambda w: {"path": "/v2/interactive-submission/preferred-package-version", "user": "Alice",
+                    "params": {"package-name": "model-tests", "parties": [w.alice]}},
+         check=lambda w, a: a[0].package_preference.package_reference.package_id == _package_id(w)),
+    Case("preferred-packages", "POST", "/v2/interactive-submission/preferred-packages",
+         api.GetPreferredPackagesResponse,
+         lambda w: {"path": "/v2/interactive-submission/preferred-packages", "user": "Alice", "json": {
+             "packageVettingRequirements": [{"packageName": "model-tests", "parties": [w.alice]},
+                                            {"packageName": "keyed-example", "parties": [w.alice]}],
+             "synchronizerId": w.syncs[1]}},
+         check=lambda w, a: len(a[0].package_references) == 2 and a[0].synchronizer_id == w.syncs[1]),
     Case("version", "GET", "/v2/version", api.GetLedgerApiVersionResponse,
          lambda w: {"path": "/v2/version", "user": None}),
     Case("packages", "GET", "/v2/packages", api.ListPackagesResponse,
@@ -526,6 +699,29 @@ async def test_websocket_messages_parse(world):
     assert read_exactly(api.JsCantonError, error).code == "OFFSET_AFTER_LEDGER_END"
 
 
+async def _stream(world: World, path: str, body: dict, count: int) -> list:
+    """The first `count` messages of a websocket stream (which may go on: the client closes it)."""
+    url = world.url.replace("http://", "ws://") + path
+    async with asyncio.timeout(TIMEOUT), connect(url, subprotocols=[f"jwt.token.{token('Alice')}", "daml.ws.auth"],
+                                                 open_timeout=TIMEOUT, max_size=None) as ws:
+        await ws.send(json.dumps(body))
+        return [json.loads(await ws.recv()) for _ in range(count)]
+
+
+async def test_websocket_update_streams_parse(world):
+    begin = world.txs["merge"]["offset"] - 1
+    legacy = {"beginExclusive": begin, "filter": _legacy(world.alice)}
+    for path, model in (("/v2/updates", api.JsGetUpdatesResponse), ("/v2/updates/flats", api.JsGetUpdatesResponse),
+                        ("/v2/updates/trees", api.JsGetUpdateTreesResponse)):
+        messages = await _stream(world, path, legacy, 3)  # no end: the stream tails, the client closes it
+        assert [read_exactly(model, m).update.tag for m in messages][0] in {"Transaction", "TransactionTree"}
+    body = {"userId": "Alice", "parties": [world.alice], "beginExclusive": 0}
+    for m in await _stream(world, "/v2/commands/completions", body, 3):
+        read_exactly(api.CompletionStreamResponse, m)
+    (error,) = await _stream(world, "/v2/updates/trees", {"beginExclusive": 0}, 1)
+    assert read_exactly(api.JsCantonError, error).code == "INVALID_ARGUMENT"
+
+
 # --- error answers: at least one per endpoint that has any -------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -548,6 +744,10 @@ ERROR_CASES = [
     ErrorCase("acs-list-limit", "POST", "/v2/state/active-contracts", 413,
               "JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED",
               lambda w: {"path": "/v2/state/active-contracts", "user": "Alice", "json": _acs(w, w.alice)}),
+    ErrorCase("acs-unknown-interface", "POST", "/v2/state/active-contracts", 404,
+              "NO_INTERFACE_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME",
+              lambda w: {"path": "/v2/state/active-contracts", "user": "Alice", "json": _acs(w, w.alice, filters=[
+                  {"identifierFilter": {"InterfaceFilter": {"value": {"interfaceId": "#model-tests:Iou:INone"}}}}])}),
     ErrorCase("acs-page-format", "GET", "/v2/state/active-contracts-page", 400, "MISSING_FIELD",
               lambda w: {"path": "/v2/state/active-contracts-page", "user": "Alice", "json": {}}),
     ErrorCase("ledger-end-token", "GET", "/v2/state/ledger-end", 401, "NA",
@@ -558,6 +758,9 @@ ERROR_CASES = [
               lambda w: {"path": "/v2/state/connected-synchronizers", "user": "Bob", "params": {"party": w.alice}}),
     ErrorCase("submit-unknown-contract", "POST", "/v2/commands/submit-and-wait-for-transaction", 404,
               "CONTRACT_NOT_FOUND", lambda w: _submit_case(w, exercise(UNKNOWN_CID, "Iou_Settle"))),
+    ErrorCase("submit-not-implemented", "POST", "/v2/commands/submit-and-wait-for-transaction", 400,
+              "CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE",
+              lambda w: _submit_case(w, exercise(w.ids["account"], "Archive", template_id=IIOU))),
     ErrorCase("submit-ensure", "POST", "/v2/commands/submit-and-wait", 400, "UNHANDLED_EXCEPTION",
               lambda w: {"path": "/v2/commands/submit-and-wait", "user": "Alice",
                          "json": commands([w.alice], create(iou_args(w.alice, w.alice, "-1.0")))}),
@@ -598,6 +801,26 @@ ERROR_CASES = [
     ErrorCase("transaction-by-id", "POST", "/v2/updates/transaction-by-id", 400, "INVALID_ARGUMENT",
               lambda w: {"path": "/v2/updates/transaction-by-id", "user": "Bob",
                          "json": {"updateId": UNKNOWN_UPDATE}}),
+    ErrorCase("updates-flats", "POST", "/v2/updates/flats", 400, "OFFSET_AFTER_LEDGER_END",
+              lambda w: {"path": "/v2/updates/flats", "user": "Alice",
+                         "json": {"beginExclusive": 10**9, "filter": _legacy(w.alice)}}),
+    ErrorCase("updates-trees", "POST", "/v2/updates/trees", 400, "INVALID_ARGUMENT",
+              lambda w: {"path": "/v2/updates/trees", "user": "Alice", "json": {"beginExclusive": 0}}),
+    ErrorCase("updates-page-token", "POST", "/v2/updates/get-updates-page", 400, "INVALID_UPDATES_PAGE_TOKEN",
+              _page_token_of_another_request),
+    ErrorCase("updates-page-size", "POST", "/v2/updates/get-updates-page", 400, "INVALID_ARGUMENT",
+              lambda w: {"path": "/v2/updates/get-updates-page", "user": "Alice",
+                         "json": {"maxPageSize": 0, "updateFormat": update_format(w.alice)}}),
+    ErrorCase("transaction-tree-by-offset", "GET", "/v2/updates/transaction-tree-by-offset/{offset}", 400,
+              "NON_POSITIVE_OFFSET", lambda w: {"path": "/v2/updates/transaction-tree-by-offset/0", "user": "Alice",
+                                                "params": {"parties": w.alice}}),
+    ErrorCase("transaction-tree-by-id", "GET", "/v2/updates/transaction-tree-by-id/{update_id}", 404,
+              "UPDATE_NOT_FOUND", lambda w: {"path": f"/v2/updates/transaction-tree-by-id/{UNKNOWN_UPDATE}",
+                                             "user": "Alice", "params": {"parties": w.alice}}),
+    ErrorCase("submit-tree-unknown-contract", "POST", "/v2/commands/submit-and-wait-for-transaction-tree", 404,
+              "CONTRACT_NOT_FOUND", lambda w: {"path": "/v2/commands/submit-and-wait-for-transaction-tree",
+                                               "user": "Alice",
+                                               "json": commands([w.alice], exercise(UNKNOWN_CID, "Iou_Settle"))}),
     ErrorCase("allocate-rights", "POST", "/v2/parties", 403, "NA",
               lambda w: {"path": "/v2/parties", "user": "Bob", "json": {"partyIdHint": "Mallory"}}),
     ErrorCase("list-parties-rights", "GET", "/v2/parties", 403, "NA",
@@ -622,14 +845,52 @@ ERROR_CASES = [
               lambda w: _grant(w, "nobody-by-this-name")),
     ErrorCase("revoke-unknown", "PATCH", "/v2/users/{user_id}/rights", 404, "USER_NOT_FOUND",
               lambda w: _grant(w, "nobody-by-this-name")),
+    ErrorCase("update-user-unknown", "PATCH", "/v2/users/{user_id}", 404, "USER_NOT_FOUND",
+              lambda w: {"path": "/v2/users/nobody-by-this-name", "json": {
+                  "user": {"id": "nobody-by-this-name"}, "updateMask": _mask("metadata")}}),
+    ErrorCase("update-user-stale", "PATCH", "/v2/users/{user_id}", 409, "CONCURRENT_USER_UPDATE_DETECTED",
+              lambda w: {"path": "/v2/users/everything", "json": {
+                  "user": {"id": "everything", "metadata": {"resourceVersion": "99"}}, "updateMask": _mask("metadata")}}),
+    ErrorCase("update-user-idp-unknown", "PATCH", "/v2/users/{user_id}/identity-provider-id", 404, "USER_NOT_FOUND",
+              lambda w: {"path": "/v2/users/nobody-by-this-name/identity-provider-id",
+                         "json": {"userId": "nobody-by-this-name"}}),
+    ErrorCase("update-party-mask", "PATCH", "/v2/parties/{party}", 400, "INVALID_PARTY_DETAILS_UPDATE_REQUEST",
+              lambda w: {"path": f"/v2/parties/{w.alice}", "json": {"partyDetails": {"party": w.alice},
+                                                                    "updateMask": _mask()}}),
+    ErrorCase("create-idp-exists", "POST", "/v2/idps", 409, "IDP_CONFIG_ALREADY_EXISTS",
+              lambda w: {"path": "/v2/idps", "json": {"identityProviderConfig": _idp("corp")}}),
+    ErrorCase("list-idps-rights", "GET", "/v2/idps", 403, "NA", lambda w: {"path": "/v2/idps", "user": "Bob"}),
+    ErrorCase("get-idp-unknown", "GET", "/v2/idps/{idp_id}", 404, "IDP_CONFIG_NOT_FOUND",
+              lambda w: {"path": "/v2/idps/nope"}),
+    ErrorCase("update-idp-unknown", "PATCH", "/v2/idps/{idp_id}", 404, "IDP_CONFIG_NOT_FOUND",
+              lambda w: {"path": "/v2/idps/nope", "json": {"identityProviderConfig": _idp("nope"),
+                                                           "updateMask": _mask("audience")}}),
+    ErrorCase("delete-idp-unknown", "DELETE", "/v2/idps/{idp_id}", 404, "IDP_CONFIG_NOT_FOUND",
+              lambda w: {"path": "/v2/idps/nope"}),
+    ErrorCase("get-package-unknown", "GET", "/v2/packages/{package_id}", 404, "PACKAGE_NOT_FOUND",
+              lambda w: {"path": f"/v2/packages/{'0' * 64}", "user": "Bob"}),
+    ErrorCase("preferred-package-version-token", "GET", "/v2/interactive-submission/preferred-package-version", 401,
+              "NA", lambda w: {"path": "/v2/interactive-submission/preferred-package-version", "user": None,
+                               "params": {"package-name": "model-tests"}}),
+    ErrorCase("preferred-packages-unknown", "POST", "/v2/interactive-submission/preferred-packages", 400,
+              "NO_PREFERRED_PACKAGES_FOUND",
+              lambda w: {"path": "/v2/interactive-submission/preferred-packages", "user": "Alice", "json": {
+                  "packageVettingRequirements": [{"packageName": "no-such-name", "parties": [w.alice]}]}}),
+    *[ErrorCase(f"unsupported {method} {path}", method, path, 501, f"Method not found: {endpoint.method}",
+                lambda w, path=path: {"path": path, "json": {}})
+      for (method, path), endpoint in ENDPOINTS.items()],
     ErrorCase("packages-token", "GET", "/v2/packages", 401, "NA", lambda w: {"path": "/v2/packages", "user": None}),
     ErrorCase("package-status-token", "GET", "/v2/packages/{package_id}/status", 401, "NA",
               lambda w: {"path": "/v2/packages/abc/status", "user": None}),
 ]
 
 TEXT_ANSWERS = {("GET", "/livez"), ("GET", "/readyz")}  # the health checks, read by test_health_checks
-WEBSOCKET = {("WEBSOCKET", "/v2/state/active-contracts")}  # read by test_websocket_messages_parse
+WEBSOCKET = {("WEBSOCKET", "/v2/state/active-contracts"), ("WEBSOCKET", "/v2/updates"),
+             ("WEBSOCKET", "/v2/updates/flats"), ("WEBSOCKET", "/v2/updates/trees"),
+             ("WEBSOCKET", "/v2/commands/completions")}  # read by the test_websocket_* tests
 NO_TOKEN_NEEDED = {("GET", "/v2/version")}  # and nothing else to get wrong: no error answer
+BINARY_ANSWERS = {("GET", "/v2/packages/{package_id}")}  # read by test_package_bytes
+UNSUPPORTED = set(ENDPOINTS)  # no 200 answer: each answers 501 (an error case)
 
 
 @pytest.mark.parametrize("case", ERROR_CASES, ids=[c.id for c in ERROR_CASES])
@@ -664,6 +925,13 @@ def _routed() -> set[tuple[str, str]]:
     return out
 
 
+async def test_package_bytes(world, ledger):
+    r = await ledger.get(f"/v2/packages/{_package_id(world)}", user="Bob")
+    assert r.status_code == 200 and r.headers["content-type"] == "application/octet-stream"
+    assert r.headers["canton-package-hash"] == _package_id(world)
+    assert api.ListPackagesResponse.read((await ledger.get("/v2/packages")).content).package_ids
+
+
 def test_every_endpoint_has_its_cases():
-    assert _routed() == {(c.method, c.route) for c in CASES} | TEXT_ANSWERS | WEBSOCKET
+    assert _routed() == {(c.method, c.route) for c in CASES} | TEXT_ANSWERS | WEBSOCKET | BINARY_ANSWERS | UNSUPPORTED
     assert _routed() == {(c.method, c.route) for c in ERROR_CASES} | TEXT_ANSWERS | WEBSOCKET | NO_TOKEN_NEEDED

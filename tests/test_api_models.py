@@ -62,6 +62,9 @@ RELAXED_NULL = {
     ("UpdateUserRequest", "updateMask"),
     ("UpdatePartyDetailsRequest", "partyDetails"),
     ("UpdatePartyDetailsRequest", "updateMask"),
+    ("CreateIdentityProviderConfigRequest", "identityProviderConfig"),
+    ("UpdateIdentityProviderConfigRequest", "identityProviderConfig"),
+    ("UpdateIdentityProviderConfigRequest", "updateMask"),
 }
 
 

@@ -20,7 +20,7 @@ from app.daml import looks_like_contract_id, party_hint, template_name
 from app.messages import ComposeCommand, IdentityChanged, MoveContract, OpenContract
 from app.screens.base import LedgerScreen
 from app.screens.dialogs import ChoiceDialog, MultiChoiceDialog, PromptDialog
-from app.snapshot import ADDED, REMOVED, UNASSIGNED, Snapshot, ViewCancelled, ViewSpec
+from app.snapshot import ADDED, REMOVED, Snapshot, ViewCancelled, ViewSpec
 from app.trace import milestone
 
 if TYPE_CHECKING:
@@ -627,11 +627,12 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             detail.update("")
             return
         parts = [template_name(row.template_id), f"created at offset {row.created_offset}"]
-        if row.move is not None and row.kind == UNASSIGNED:
-            parts[1] = (f"in flight from {party_hint(row.move.source)} to {party_hint(row.move.target)} since offset "
-                        f"{row.created_offset} (reassignment {row.move.reassignment_id[:16]}…; 4 to complete it)")
-        elif row.counter:  # a state that an assignment began
-            parts[1] = f"on {party_hint(row.synchronizer)} since offset {row.created_offset}"
+        location = row.location(party_hint)
+        if row.in_flight:
+            assert row.move is not None
+            parts[1] = f"{location} (reassignment {row.move.reassignment_id[:16]}…; 4 to complete it)"
+        elif location:  # a state that an assignment began
+            parts[1] = location
         if row.archived_offset is not None:
             parts.append(f"{'moved on' if row.moved_on else 'archived'} at offset {row.archived_offset}")
         if row.status == ADDED:

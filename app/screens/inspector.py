@@ -19,7 +19,6 @@ from app.client.ledger import LEDGER_EFFECTS
 from app.daml import package_name_ref, party_hint
 from app.messages import ComposeCommand, IdentityChanged, MoveContract
 from app.screens.base import LedgerScreen
-from app.snapshot import UNASSIGNED
 from app.widgets.contract_details import ContractDetails, banner, not_found
 from app.widgets.payload_tree import PayloadTree
 from app.widgets.status_bar import StatusBar
@@ -140,14 +139,12 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         if acs is None or acs.snapshot is None:
             return None
         row = await acs.snapshot.latest(self.contract_id)
-        if row is None or (not row.counter and row.move is None):
+        location = None if row is None else row.location(party_hint)
+        if row is None or location is None:
             return None
-        if row.move is not None and row.kind == UNASSIGNED:
-            return Text(f"in flight from {party_hint(row.move.source)} to {party_hint(row.move.target)} since "
-                        f"offset {row.created_offset} (reassignment counter {row.counter}); m completes the move",
-                        style="yellow")
-        return Text(f"on {party_hint(row.synchronizer)} since offset {row.created_offset} (reassignment counter "
-                    f"{row.counter}), as of offset {acs.offset}")
+        if row.in_flight:
+            return Text(f"{location} (reassignment counter {row.counter}); m completes the move", style="yellow")
+        return Text(f"{location} (reassignment counter {row.counter}), as of offset {acs.offset}")
 
     def _show(self, lookup: ContractLookup) -> None:
         event = lookup.event

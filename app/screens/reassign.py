@@ -214,9 +214,8 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         where = self._alias(row.synchronizer)
         if row.archived_offset is not None and row.kind != UNASSIGNED:
             state = f"[red]archived at offset {row.archived_offset}[/]"
-        elif row.kind == UNASSIGNED and row.move is not None:
-            state = (f"[yellow]in flight from {self._alias(row.move.source)} to {self._alias(row.move.target)}"
-                     f"[/]: ctrl+t completes it (the Assign form below is filled)")
+        elif row.in_flight:
+            state = f"[yellow]{row.location(self._alias)}[/]: ctrl+t completes it (the Assign form below is filled)"
             self._fill_assign(row)
         else:
             state = f"on [b]{where}[/b] · reassignment counter {row.counter if row.counter is not None else '—'}"

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from app.daml import party_hint, scalar, short_id, summary, telling_fields, template_name
-from app.snapshot import UNASSIGNED, Row
+from app.snapshot import Row
 from app.widgets.contract_table import Column
 
 ALL_TEMPLATES = "*"
@@ -27,7 +27,8 @@ def _synchronizer(text: str) -> str:
 
 def _where(row: Row) -> str:
     """The synchronizer a contract is on; one in flight shows where it is going (`→private`)."""
-    if row.move is not None and row.kind == UNASSIGNED:
+    if row.in_flight:
+        assert row.move is not None
         return "→" + _synchronizer(row.move.target)
     return _synchronizer(row.synchronizer)
 

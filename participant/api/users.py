@@ -35,6 +35,8 @@ __all__ = [
     "RevokeUserRightsRequest",
     "RevokeUserRightsResponse",
     "Right",
+    "UpdateUserIdentityProviderIdRequest",
+    "UpdateUserIdentityProviderIdResponse",
     "UpdateUserRequest",
     "UpdateUserResponse",
     "User",
@@ -219,3 +221,13 @@ class RevokeUserRightsRequest(WireModel):
 
 class RevokeUserRightsResponse(WireModel):
     newly_revoked_rights: list[Right] = Field(default_factory=list)
+
+
+class UpdateUserIdentityProviderIdRequest(WireModel):
+    user_id: str = ""  # must equal the path's user id
+    source_identity_provider_id: str = ""
+    target_identity_provider_id: str = ""
+
+
+class UpdateUserIdentityProviderIdResponse(WireModel):
+    """``{}``."""

@@ -1,5 +1,6 @@
 """Everything a model module needs, in one import: `from participant.engine.dsl import *`."""
 
+from participant.engine.interfaces import Interface, interface_instance
 from participant.engine.records import Record, Variant
 from participant.engine.templates import ContractKey, Package, Template, choice
 from participant.engine.update import DamlAssertionError, Update
@@ -26,7 +27,8 @@ from participant.engine.values import (
 )
 
 __all__ = [
-    "Bool", "ContractId", "ContractKey", "DamlAssertionError", "Date", "Decimal", "GenMap", "Int64", "List",
-    "Numeric", "Optional", "Package", "Party", "Record", "Some", "Template", "Text", "TextMap", "Time", "Timestamp",
-    "Tuple2", "Tuple3", "Unit", "Update", "Variant", "choice", "show_numeric",
+    "Bool", "ContractId", "ContractKey", "DamlAssertionError", "Date", "Decimal", "GenMap", "Int64", "Interface",
+    "List", "Numeric", "Optional", "Package", "Party", "Record", "Some", "Template", "Text", "TextMap", "Time", "Timestamp",
+    "Tuple2", "Tuple3", "Unit", "Update", "Variant", "choice", "interface_instance",
+    "show_numeric",
 ]

@@ -16,16 +16,11 @@ from participant.engine.commands import (
     ExerciseCommand,
     Submission,
 )
+from participant.engine.interfaces import Interface
 from participant.engine.ledger_view import LedgerView
 from participant.engine.registry import PackageRegistry
 from participant.engine.templates import ChoiceDef, Template
-from participant.engine.update import (
-    ASSERTION_FAILED,
-    DamlAssertionError,
-    TransactionBuilder,
-    Update,
-    unhandled_exception,
-)
+from participant.engine.update import DamlAssertionError, TransactionBuilder, Update, failure_of
 from participant.transactions import ContractSource, CreateNode, Transaction
 
 
@@ -47,10 +42,8 @@ class Engine:
         try:
             for command in submission.commands:
                 await self._run(command, top)
-        except DamlAssertionError as failure:
-            raise unhandled_exception(ASSERTION_FAILED, str(failure)) from None
-        except ArithmeticError as failure:  # Daml raises ArithmeticError for overflow and division by zero
-            raise unhandled_exception("DA.Exception.ArithmeticError:ArithmeticError", str(failure)) from None
+        except (DamlAssertionError, ArithmeticError) as failure:
+            raise failure_of(failure) from None
         chosen = self._route(view, synchronizer_id, prescribed)
         created = list(view.created.values())
         if chosen != synchronizer_id:  # the contracts it creates live where it runs
@@ -79,15 +72,17 @@ class Engine:
         return inputs[0] if inputs else synchronizer_id
 
     async def _run(self, command: Command, top: Update) -> None:
+        if isinstance(command, ExerciseCommand):  # the one command whose templateId may name an interface
+            target = self.registry.resolve_exercise_target(command.template_id)
+            definition = self._choice(target, command.choice)
+            decoded = definition.argument.daml_type().decode(command.choice_argument or {}, "choiceArgument")
+            ids.require_contract_id(command.contract_id)
+            await top.exercise(command.contract_id, definition, decoded)
+            return
         template = self.registry.resolve_template(command.template_id)
         match command:
             case CreateCommand(create_arguments=arguments):
                 await top.create(self._contract(template, arguments))
-            case ExerciseCommand(contract_id=contract_id, choice=name, choice_argument=argument):
-                definition = self._choice(template, name)
-                decoded = definition.argument.daml_type().decode(argument or {}, "choiceArgument")
-                ids.require_contract_id(contract_id)
-                await top.exercise(contract_id, definition, decoded)
             case ExerciseByKeyCommand(contract_key=key, choice=name, choice_argument=argument):
                 definition = self._choice(template, name)
                 key_type = template.key_type()
@@ -109,7 +104,7 @@ class Engine:
         return template.daml_type().decode(arguments, "createArguments")
 
     @staticmethod
-    def _choice(template: type[Template], name: str) -> ChoiceDef:
+    def _choice(template: type[Template] | type[Interface], name: str) -> ChoiceDef:
         definition = template.choices().get(name)
         if definition is None:
             raise errors.INVALID_ARGUMENT(f"Invalid template:{template.__daml__.qualified_name} or choice:{name}")

@@ -6,6 +6,7 @@ import importlib
 
 from participant import errors
 from participant.engine import ids
+from participant.engine.interfaces import Interface, interface_key
 from participant.engine.templates import Package, Template
 
 
@@ -79,6 +80,20 @@ class PackageRegistry:
         self._resolved[ref] = template
         return template
 
+    def resolve_exercise_target(self, ref: str) -> type[Template] | type[Interface]:
+        """The `templateId` of an ExerciseCommand: a template, or an interface whose choice it exercises."""
+        try:
+            return self.resolve_template(ref)
+        except errors.LedgerError as error:
+            if error.code is not errors.TEMPLATES_OR_INTERFACES_NOT_FOUND:
+                raise
+            package_ref, module, entity = self.parse(ref)
+            package = self.preferred(package_ref[1:]) if package_ref.startswith("#") else self._by_id.get(package_ref)
+            interface = None if package is None else package.interfaces.get(f"{module}:{entity}")
+            if interface is None:
+                raise
+            return interface
+
     def _resolve_template(self, ref: str) -> type[Template]:
         package_ref, module, entity = self.parse(ref)
         if package_ref.startswith("#"):
@@ -100,8 +115,9 @@ class PackageRegistry:
         package = self._by_id.get(package_id)
         return None if package is None else package.templates.get(qualified_name)
 
-    def resolve_filter(self, ref: str) -> list[type[Template]]:
-        """A template reference of an event filter: name form only (3.5); it matches every loaded version."""
+    def _filter_versions(self, ref: str) -> tuple[str, list[Package], str]:
+        """The package name of a filter's reference (name form only, 3.5), its loaded versions and the
+        `Module:Entity`."""
         package_ref, module, entity = self.parse(ref)
         if not package_ref.startswith("#"):
             raise errors.INVALID_FIELD(
@@ -110,10 +126,33 @@ class PackageRegistry:
         name = package_ref[1:]
         versions = self.versions(name)
         if not versions:
-            raise errors.PACKAGE_NAMES_NOT_FOUND(f"Set({name})", resources=[("PACKAGE_NAME", name)])
-        qualified_name = f"{module}:{entity}"
+            raise errors.PACKAGE_NAMES_NOT_FOUND(f"[{name}].", resources=[("PACKAGE_NAME", name)])
+        return name, versions, f"{module}:{entity}"
+
+    def resolve_interface_filter(self, ref: str) -> list[type[Interface]]:
+        """An interface reference of an event filter: every loaded version of it."""
+        name, versions, qualified_name = self._filter_versions(ref)
+        matches = [p.interfaces[qualified_name] for p in versions if qualified_name in p.interfaces]
+        if not matches:
+            raise errors.NO_INTERFACE_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME(
+                f"[({name},{qualified_name})].", resources=[("INTERFACE_ID", ref)])
+        return matches
+
+    def implementors(self, interface: type[Interface]) -> list[type[Template]]:
+        """Every loaded template that implements the interface (in any version)."""
+        key = interface_key(interface)
+        return [t for p in self._by_id.values() for t in p.templates.values() if key in t.__daml__.interfaces]
+
+    def interface_by_id(self, interface_id: str) -> type[Interface] | None:
+        package_id, _, qualified_name = interface_id.partition(":")
+        package = self._by_id.get(package_id)
+        return None if package is None else package.interfaces.get(qualified_name)
+
+    def resolve_filter(self, ref: str) -> list[type[Template]]:
+        """A template reference of an event filter: name form only (3.5); it matches every loaded version."""
+        name, versions, qualified_name = self._filter_versions(ref)
         matches = [p.templates[qualified_name] for p in versions if qualified_name in p.templates]
         if not matches:
             raise errors.NO_TEMPLATES_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME(
-                f"Set(({name},{qualified_name}))", resources=[("TEMPLATE_ID", ref)])
+                f"[({name},{qualified_name})].", resources=[("TEMPLATE_ID", ref)])
         return matches

@@ -19,6 +19,32 @@ class Iou(Template):
 
 Daml's `signatory`, `observer`, `ensure`, `key`/`maintainer` keep their Daml names (a template can have a field called
 `observers`, as Iou does). Every template gets the consuming `Archive` choice.
+
+Interfaces read like theirs too: `interface IShape where viewtype ShapeView; getOwner : Party; choice ...` is
+
+```python
+@package.interface("Shapes:IShape")
+class IShape(Interface):
+    viewtype = ShapeView
+
+    def getOwner(self) -> Party: ...
+
+    @choice(controller=lambda self: [self.getOwner()], consuming=False)
+    async def Shape_Describe(self, tx: Update, prefix: Text) -> Text:
+        return prefix + self.view().name
+```
+
+and `interface instance IShape for Square where view = ...; getOwner = owner` is a class inside the template:
+
+```python
+    @interface_instance(IShape)
+    class IShapeForSquare:
+        def view(self) -> ShapeView: return ShapeView(name=self.name, sides=4)
+        def getOwner(self) -> str: return self.owner
+```
+
+where `self` is the contract. Interface choices see the contract only through its methods and `view`, and every
+interface gets the consuming `Archive` choice too (`tests/engine/shapes_package.py` is this example in full).
 """
 
 from __future__ import annotations
@@ -33,6 +59,14 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from participant.engine import ids
+from participant.engine.interfaces import (
+    Interface,
+    InterfaceDef,
+    InterfaceInstance,
+    checked_instance,
+    interface_key,
+    method_of,
+)
 from participant.engine.records import (
     DataDef,
     Record,
@@ -123,7 +157,7 @@ def choice(controller: Callable[..., list[str]], *, consuming: bool = True,
     return wrap
 
 
-async def _archive_body(self: Template, tx: Any) -> None:
+async def _archive_body(self: Any, tx: Any) -> None:
     return None
 
 
@@ -152,6 +186,11 @@ class Template(Record):
         return f"{cls.__daml__.package.package_id}:{cls.__daml__.qualified_name}"
 
     @classmethod
+    def instance_of(cls, interface: type[Interface]) -> InterfaceInstance | None:
+        """How this template implements `interface` (any version of it), or None when it does not."""
+        return cls.__daml__.interfaces.get(interface_key(interface))
+
+    @classmethod
     def key_type(cls) -> DamlType | None:
         if cls.key is None:
             return None
@@ -173,6 +212,11 @@ class Template(Record):
 @dataclass
 class TemplateDef(DataDef):
     choices: dict[str, ChoiceDef] = field(default_factory=dict)
+    interfaces: dict[tuple[str, str], InterfaceInstance] = field(default_factory=dict)  # by `interface_key`
+
+
+def _archive_choice(owner: type) -> ChoiceDef:
+    return ChoiceDef(body=_archive_body, controller=lambda self: self.signatory(), name="Archive", template=owner)
 
 
 class Package:
@@ -183,6 +227,7 @@ class Package:
             raise ValueError(f"invalid package name {name!r}")
         self.name, self.version = name, version
         self.templates: dict[str, type[Template]] = {}
+        self.interfaces: dict[str, type[Interface]] = {}
         self.data_types: dict[str, type] = {}
         self._package_id: str | None = None
 
@@ -192,19 +237,38 @@ class Package:
     def _check_open(self, qualified_name: str) -> None:
         if self._package_id is not None:
             raise RuntimeError(f"{self!r} is already in use (its id is fixed); cannot add {qualified_name}")
-        if qualified_name in self.templates or qualified_name in self.data_types:
+        if qualified_name in self.templates or qualified_name in self.interfaces or qualified_name in self.data_types:
             raise ValueError(f"{qualified_name} is declared twice in {self!r}")
 
     def template(self, name: str, entity: str | None = None) -> Callable[[type[Template]], type[Template]]:
         def register(cls: type[Template]) -> type[Template]:
             module, entity_name = split_qualified_name(name, entity, cls.__name__)
             choices = {k: v for k, v in vars(cls).items() if isinstance(v, ChoiceDef)}
-            archive = ChoiceDef(body=_archive_body, controller=lambda self: self.signatory(), name="Archive",
-                                template=cls)
-            definition = TemplateDef(module, entity_name, self, {**choices, "Archive": archive})
+            instances = {interface_key(v.interface): checked_instance(v, cls) for v in vars(cls).values()
+                         if isinstance(v, InterfaceInstance)}
+            definition = TemplateDef(module, entity_name, self, {**choices, "Archive": _archive_choice(cls)},
+                                     instances)
             self._check_open(definition.qualified_name)
             cls.__daml__ = definition
             self.templates[definition.qualified_name] = cls
+            return cls
+
+        return register
+
+    def interface(self, name: str, entity: str | None = None) -> Callable[[type[Interface]], type[Interface]]:
+        def register(cls: type[Interface]) -> type[Interface]:
+            if cls.viewtype is None:
+                raise TypeError(f"interface {cls.__name__} declares no viewtype")
+            module, entity_name = split_qualified_name(name, entity, cls.__name__)
+            choices = {k: v for k, v in vars(cls).items() if isinstance(v, ChoiceDef)}
+            methods = tuple(k for k, v in vars(cls).items() if inspect.isfunction(v) and not k.startswith("_"))
+            for method in methods:
+                setattr(cls, method, method_of(method))
+            definition = InterfaceDef(module, entity_name, self, {**choices, "Archive": _archive_choice(cls)},
+                                      methods)
+            self._check_open(definition.qualified_name)
+            cls.__daml__ = definition
+            self.interfaces[definition.qualified_name] = cls
             return cls
 
         return register
@@ -236,6 +300,12 @@ class Package:
 
         return register
 
+    def _interface_ref(self, interface: type[Interface]) -> str:
+        """An interface as this package's description names it (its own by qualified name, to hash without its id)."""
+        package = interface.__daml__.package
+        qualified_name = interface.__daml__.qualified_name
+        return qualified_name if package is self else f"{package.package_id}:{qualified_name}"
+
     def describe(self) -> Json:
         """The canonical description the package id hashes: names, types, parties' roles, choices' signatures."""
 
@@ -253,12 +323,22 @@ class Package:
                 "key": None if key_type is None else key_type.describe(),
                 "choices": {name: c.signature() for name, c in sorted(cls.choices().items())},
             }
-        return {
+            if cls.__daml__.interfaces:
+                templates[qualified_name]["implements"] = sorted(
+                    self._interface_ref(i.interface) for i in cls.__daml__.interfaces.values())
+        described = {
             "name": self.name,
             "version": self.version,
             "templates": templates,
             "dataTypes": {name: data(cls) for name, cls in sorted(self.data_types.items())},
         }
+        if self.interfaces:  # absent otherwise, so that packages without interfaces keep their ids
+            described["interfaces"] = {qualified_name: {
+                "viewtype": cls.view_type().describe(),
+                "methods": list(cls.__daml__.methods),
+                "choices": {name: c.signature() for name, c in sorted(cls.choices().items())},
+            } for qualified_name, cls in sorted(self.interfaces.items())}
+        return described
 
     @property
     def package_id(self) -> str:
@@ -267,6 +347,10 @@ class Package:
             canonical = json.dumps(self.describe(), sort_keys=True, separators=(",", ":"))
             self._package_id = hashlib.sha256(canonical.encode()).hexdigest()
         return self._package_id
+
+    def archive(self) -> bytes:
+        """The canonical description as bytes: what the package id is the SHA-256 of, served as the package."""
+        return json.dumps(self.describe(), sort_keys=True, separators=(",", ":")).encode()
 
     def signature(self) -> Json:
         return {

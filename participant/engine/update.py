@@ -14,6 +14,7 @@ from typing import Any, NoReturn, TypeVar
 
 from participant import errors
 from participant.engine import ids
+from participant.engine.interfaces import Interface
 from participant.engine.ledger_view import LedgerView
 from participant.engine.records import Record
 from participant.engine.templates import ChoiceDef, Template
@@ -34,6 +35,33 @@ def unhandled_exception(exception_type: str, message: str) -> errors.LedgerError
     return errors.UNHANDLED_EXCEPTION(
         f"Unhandled Daml exception: {exception_type}{{ message = {json.dumps(message)} }}",
         resources=[("EXCEPTION_TYPE", exception_type), ("EXCEPTION_VALUE", message)])
+
+
+def failure_of(error: Exception) -> errors.LedgerError | None:
+    """The Canton error a failure raised by model code stands for, or None when it is no Daml failure."""
+    if isinstance(error, errors.LedgerError):
+        return error
+    if isinstance(error, DamlAssertionError):
+        return unhandled_exception(ASSERTION_FAILED, str(error))
+    if isinstance(error, ArithmeticError):  # Daml raises ArithmeticError for overflow and division by zero
+        return unhandled_exception("DA.Exception.ArithmeticError:ArithmeticError", str(error))
+    return None
+
+
+def does_not_implement(contract: Contract, interface: type[Interface]) -> errors.LedgerError:
+    """Daml's ContractDoesNotImplementInterface, worded as the engine renders it (type names with the first 8
+    characters of their package id)."""
+    def short(type_id: str) -> str:
+        package_id, _, qualified_name = type_id.partition(":")
+        return f"{qualified_name}@{package_id[:8]}"
+
+    interface_id = interface.interface_id()
+    return errors.CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE(
+        f"Update failed due to contract {contract.contract_id} not implementing an interface\n"
+        f"Expected contract to implement interface {short(interface_id)} but contract has type "
+        f"{short(contract.template_id)}",
+        resources=[("CONTRACT_ID", contract.contract_id), ("TEMPLATE_ID", contract.template_id),
+                   ("INTERFACE_ID", interface_id)])
 
 
 def _parties(parties: Iterable[str]) -> str:
@@ -148,10 +176,14 @@ class Update:
         expected = choice.template if isinstance(choice, ChoiceDef) else None
         name = choice.name if isinstance(choice, ChoiceDef) else choice
         contract = await self._view.active(contract_id)
-        template = self._view.template_of(contract, expected)
-        definition = template.choices().get(name)
+        interface = expected if isinstance(expected, type) and issubclass(expected, Interface) else None
+        template = self._view.template_of(contract, None if interface else expected)
+        if interface is not None and template.instance_of(interface) is None:
+            raise does_not_implement(contract, interface)
+        target = interface or template
+        definition = target.choices().get(name)
         if definition is None:
-            raise errors.INVALID_ARGUMENT(f"Invalid template:{template.__daml__.qualified_name} or choice:{name}")
+            raise errors.INVALID_ARGUMENT(f"Invalid template:{target.__daml__.qualified_name} or choice:{name}")
         if argument is None:
             try:
                 argument = definition.argument(**arguments)
@@ -161,8 +193,12 @@ class Update:
 
     async def exercise_checked(self, contract: Contract, template: type[Template], definition: ChoiceDef,
                                argument: Record) -> Any:
-        """Exercise with everything resolved: authorize, add the node, consume, run the body."""
-        instance = self._view.instance(contract, template)
+        """Exercise with everything resolved: authorize, add the node, consume, run the body. An interface choice
+        sees the contract as its interface value."""
+        instance: Template | Interface = self._view.instance(contract, template)
+        interface = definition.template if issubclass(definition.template, Interface) else None
+        if interface is not None:
+            instance = interface(instance)
         controllers = sorted(set(definition.controllers(instance, argument)))
         node_id = len(self._tx.nodes)
         if not controllers:
@@ -173,6 +209,7 @@ class Update:
         node = ExerciseNode(
             node_id=node_id, contract_id=contract.contract_id, template_id=contract.template_id,
             package_name=contract.package_name, choice=definition.name,
+            interface_id=None if interface is None else interface.interface_id(),
             choice_argument=_encode(definition.argument.daml_type(), argument, f"The argument of {definition.name}"),
             acting_parties=tuple(controllers), consuming=definition.consuming,
             stakeholders=tuple(sorted(contract.stakeholders)), signatories=contract.signatories,

@@ -1,6 +1,6 @@
 """The Iou model of Canton's JSON API example (`examples/09-json-api/model/Iou.daml`, 3.5 copy), in Python.
 
-The Daml it mirrors is quoted in the docstrings; interfaces (IIou) are not modelled.
+The Daml it mirrors is quoted in the docstrings.
 Import with `from participant.models.iou import package`.
 """
 
@@ -13,6 +13,7 @@ from participant.engine.dsl import (
     Date,
     Decimal,
     Int64,
+    Interface,
     List,
     Package,
     Party,
@@ -25,6 +26,7 @@ from participant.engine.dsl import (
     Unit,
     Update,
     choice,
+    interface_instance,
     show_numeric,
 )
 
@@ -39,6 +41,13 @@ def owner(iou: Iou) -> list[str]:
 class AmountAndCurrency(Record):
     icurrency: Text
     iamount: Decimal
+
+
+@package.interface("Iou:IIou")
+class IIou(Interface):
+    """`interface IIou where viewtype AmountAndCurrency`: a view, no methods, no choices but `Archive`."""
+
+    viewtype = AmountAndCurrency
 
 
 @package.template("Iou:Iou")
@@ -103,6 +112,13 @@ class Iou(Template):
     @choice(controller=owner)
     async def Iou_Settle(self, tx: Update) -> Unit:
         return ()
+
+    @interface_instance(IIou)
+    class IIouForIou:
+        """`interface instance IIou for Iou where view = AmountAndCurrency currency amount`."""
+
+        def view(self: Iou) -> AmountAndCurrency:
+            return AmountAndCurrency(icurrency=self.currency, iamount=self.amount)
 
 
 @package.template("Iou:IouTransfer")

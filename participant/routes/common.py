@@ -88,6 +88,19 @@ def list_limit(request: Request) -> ListLimit:
     return ListLimit(context(request).settings.max_list_elements, limit)
 
 
+def stream_idle_timeout(request: Request) -> float | None:
+    """`stream_idle_timeout_ms` in seconds, None when not given."""
+    ms = query_int(request, "stream_idle_timeout_ms")
+    return None if ms is None else max(ms, 0) / 1000
+
+
+def path_int(request: Request, name: str) -> int:
+    """An integer path parameter, refused as tapir refuses one that does not parse."""
+    value = parse_int(request.path_params[name], f"path parameter {name}")
+    assert value is not None
+    return value
+
+
 def page_query(request: Request) -> PageQuery:
     """`pageSize` and `pageToken` of the admin listings, as sent (the service checks them)."""
     return PageQuery(request.query_params.get("pageSize"), request.query_params.get("pageToken", ""))

@@ -16,6 +16,7 @@ from participant.auth.authenticator import WS_AUTH_SUBPROTOCOL
 from participant.routes.common import claims, context, decode, decode_bytes, json, list_limit
 from participant.services import acs as service
 from participant.services import state
+from participant.websocket_protocol import SEND_TEXTS
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +38,8 @@ async def active_contracts_page(request: Request):
     req = await decode(request, GetActiveContractsPageRequest)
     selected = service.page_selection(ctx, req)
     c = await claims(request)
-    return Response(await service.active_contracts_page(ctx, req, selected, c), media_type="application/json")
+    return StreamingResponse(await service.active_contracts_page(ctx, req, selected, c),
+                             media_type="application/json")
 
 
 async def active_contracts_stream(websocket: WebSocket):
@@ -54,9 +56,13 @@ async def active_contracts_stream(websocket: WebSocket):
         c = await ctx.authenticator.claims_for_websocket(websocket.headers)
         snap = await service.snapshot(ctx, req, service.selection(ctx, req), c)
         send = websocket.send
-        async for texts in service.entries(ctx, snap):
-            for text in texts:  # TEXT frames, one per entry
-                await send({"type": "websocket.send", "text": text})
+        batched = SEND_TEXTS in websocket.scope.get("extensions", {})
+        async for texts in service.entries(ctx, snap):  # one text message per entry
+            if batched:
+                await send({"type": "websocket.send", SEND_TEXTS: texts})
+            else:
+                for text in texts:
+                    await send({"type": "websocket.send", "text": text.decode()})
     except WebSocketDisconnect:
         return
     except errors.LedgerError as e:

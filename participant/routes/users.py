@@ -5,7 +5,13 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.routing import Route
 
-from participant.api import CreateUserRequest, GrantUserRightsRequest, RevokeUserRightsRequest
+from participant.api import (
+    CreateUserRequest,
+    GrantUserRightsRequest,
+    RevokeUserRightsRequest,
+    UpdateUserIdentityProviderIdRequest,
+    UpdateUserRequest,
+)
 from participant.routes.common import claims, context, decode, json, page_query
 from participant.services import admin
 
@@ -57,6 +63,20 @@ async def revoke_rights(request: Request):
     return json(await admin.revoke_rights(context(request), user_id, req, c))
 
 
+async def update_user(request: Request):
+    req = await decode(request, UpdateUserRequest)
+    admin.require_user_in_body(request.path_params["user_id"], None if req.user is None else req.user.id)
+    c = await claims(request)
+    return json(await admin.update_user(context(request), req, c))
+
+
+async def update_user_idp(request: Request):
+    req = await decode(request, UpdateUserIdentityProviderIdRequest)
+    admin.require_user_in_body(request.path_params["user_id"], req.user_id)
+    c = await claims(request)
+    return json(await admin.update_user_idp(context(request), request.path_params["user_id"], req, c))
+
+
 async def authenticated_user(request: Request):
     c = await claims(request)
     return json(await admin.authenticated_user(context(request), c))
@@ -68,6 +88,8 @@ routes = [
     Route("/v2/authenticated-user", authenticated_user, methods=["GET"]),
     Route("/v2/users/{user_id}", get_user, methods=["GET"]),
     Route("/v2/users/{user_id}", delete_user, methods=["DELETE"]),
+    Route("/v2/users/{user_id}", update_user, methods=["PATCH"]),
+    Route("/v2/users/{user_id}/identity-provider-id", update_user_idp, methods=["PATCH"]),
     Route("/v2/users/{user_id}/rights", list_rights, methods=["GET"]),
     Route("/v2/users/{user_id}/rights", grant_rights, methods=["POST"]),
     Route("/v2/users/{user_id}/rights", revoke_rights, methods=["PATCH"]),

@@ -1,7 +1,7 @@
 """The active contract set as the API reads it: one snapshot use case (authorization, offset bounds, the
 continuation token) shared by the list, page and websocket forms, each then reading the entries page by page
-from `participant.acs.rendered`. Entries are the JSON texts the renderer makes; answers are assembled from them
-as text, so that no entry is parsed or dumped twice."""
+from `participant.acs.rendered`. Entries are the JSON texts (UTF-8 bytes) the store or the renderer makes; answers
+are assembled from them as bytes, so that no entry is parsed, dumped or encoded twice."""
 
 from __future__ import annotations
 
@@ -48,11 +48,12 @@ async def snapshot(ctx: Context, req: GetActiveContractsRequest, selected: tuple
     return Snapshot(req.active_at_offset, event_filter, acs.token_prefix(req.active_at_offset, checksum), after)
 
 
-async def entries(ctx: Context, snap: Snapshot) -> AsyncIterator[list[str]]:
+async def entries(ctx: Context, snap: Snapshot) -> AsyncIterator[list[bytes]]:
     """The JSON texts of the snapshot's entries, a store page at a time (the websocket form sends each)."""
     async for texts, _ in acs.rendered(ctx.store, snap.offset, snap.event_filter, token_prefix=snap.token_prefix,
                                        after_seq=snap.after_seq):
-        yield texts
+        if texts:
+            yield texts
 
 
 async def active_contracts(ctx: Context, snap: Snapshot, limits: ListLimit) -> bytes | AsyncIterator[bytes]:
@@ -65,33 +66,33 @@ async def active_contracts(ctx: Context, snap: Snapshot, limits: ListLimit) -> b
                                   cap=cap) <= limits.node:
         return _list_chunks(ctx, snap, None)
     # More candidates than the limit: the filter decides, so collect up to limit + 1 entries (bounded).
-    texts: list[str] = []
+    texts: list[bytes] = []
     async for page, _ in acs.rendered(ctx.store, snap.offset, snap.event_filter, token_prefix=snap.token_prefix,
-                                      after_seq=snap.after_seq, page_size=min(cap, acs.STORE_PAGE)):
+                                      after_seq=snap.after_seq, page_size=min(cap, acs.STORE_PAGE), wanted=cap):
         texts.extend(page)
         limits.check(min(len(texts), cap))
-    return f"[{','.join(texts)}]".encode()
+    return b"[" + b",".join(texts) + b"]"
 
 
 async def _list_chunks(ctx: Context, snap: Snapshot, limit: int | None) -> AsyncIterator[bytes]:
     """The list answer page by page from the store: a JSON array of at most `limit` entries."""
     sent = 0
-    sep = "["
+    sep = b"["
     if limit != 0:
         page_size = acs.STORE_PAGE if limit is None else min(limit, acs.STORE_PAGE)
         async for texts, _ in acs.rendered(ctx.store, snap.offset, snap.event_filter, token_prefix=snap.token_prefix,
-                                           after_seq=snap.after_seq, page_size=page_size):
+                                           after_seq=snap.after_seq, page_size=page_size, wanted=limit):
             if limit is not None and sent + len(texts) > limit:
                 texts = texts[:limit - sent]
             if not texts:
                 continue
             texts[0] = sep + texts[0]
-            sep = ","
-            yield ",".join(texts).encode()
+            sep = b","
+            yield b",".join(texts)
             sent += len(texts)
             if limit is not None and sent >= limit:
                 break
-    yield b"[]" if sep == "[" else b"]"
+    yield b"[]" if sep == b"[" else b"]"
 
 
 def page_selection(ctx: Context, req: GetActiveContractsPageRequest) -> tuple[int, EventFilter]:
@@ -107,8 +108,10 @@ def page_selection(ctx: Context, req: GetActiveContractsPageRequest) -> tuple[in
 
 
 async def active_contracts_page(ctx: Context, req: GetActiveContractsPageRequest, selected: tuple[int, EventFilter],
-                                c: Claims) -> bytes:
-    """The page form: at most `size` entries and the token of the next page, as one JSON object."""
+                                c: Claims) -> AsyncIterator[bytes]:
+    """The page form: at most `size` entries and the token of the next page, as one JSON object streamed a store
+    page at a time, so that the client reads while the rest is rendered (every check is made before the first
+    byte)."""
     size, event_filter = selected
     authorize(c, event_filter)
     checksum = acs.format_checksum(ctx.identity.participant_id, req.active_at_offset, req.event_format)
@@ -121,20 +124,33 @@ async def active_contracts_page(ctx: Context, req: GetActiveContractsPageRequest
     else:
         offset, after = req.active_at_offset or ctx.store.ledger_end, 0
     await acs.check_offset(ctx.store, offset)
-    texts: list[str] = []
-    last_seq, more = after, False
-    async for page, seqs in acs.rendered(ctx.store, offset, event_filter, token_prefix=None, after_seq=after,
-                                         page_size=min(size + 1, acs.STORE_PAGE)):
-        room = size - len(texts)
-        if len(page) > room:
-            texts.extend(page[:room])
-            if room:
-                last_seq = seqs[room - 1]
-            more = True
-            break
-        texts.extend(page)
-        if seqs:
+    return _page_chunks(ctx, event_filter, offset, after, size, checksum)
+
+
+async def _page_chunks(ctx: Context, event_filter: EventFilter, offset: int, after: int, size: int,
+                       checksum: str) -> AsyncIterator[bytes]:
+    """The page answer's bytes; the last store page of entries is held back to go out with the tail, so that a
+    page of one store page is one chunk."""
+    sent, last_seq, more = 0, after, False
+    held: list[bytes] | None = None
+    async for texts, seqs in acs.rendered(ctx.store, offset, event_filter, token_prefix=None, after_seq=after,
+                                          page_size=min(size + 1, acs.STORE_PAGE), wanted=size + 1):
+        room = size - sent
+        if len(texts) > room:
+            texts, seqs, more = texts[:room], seqs[:room], True
+        if texts:
+            texts[0] = (b"," if sent else b'{"activeContracts":[') + texts[0]
+            if held is not None:
+                yield b",".join(held)
+            held = texts
+            sent += len(texts)
             last_seq = seqs[-1]
-    next_token = orjson.dumps(acs.Position(last_seq, offset, checksum).encode()).decode() if more else "null"
-    body = f'{{"activeContracts":[{",".join(texts)}],"activeAtOffset":{offset},"nextPageToken":{next_token}}}'
-    return body.encode()
+        if more:
+            break
+    next_token = orjson.dumps(acs.Position(last_seq, offset, checksum).encode()) if more else b"null"
+    tail = b'],"activeAtOffset":%d,"nextPageToken":%s}' % (offset, next_token)
+    if held is None:
+        yield b'{"activeContracts":[' + tail
+    else:
+        held[-1] += tail
+        yield b",".join(held)

@@ -8,6 +8,10 @@ from dataclasses import dataclass
 from participant import errors
 from participant.errors import BadRequestBody
 
+# How long a list form of an open-ended stream (completions, updates without an end) waits for one more element
+# when the request gives no `stream_idle_timeout_ms`: Canton's `http-list-wait-time`.
+LIST_WAIT_S = 0.5
+
 
 @dataclass(frozen=True)
 class ListLimit:

@@ -3,6 +3,8 @@ archive events of a contract."""
 
 from __future__ import annotations
 
+import orjson
+
 from participant import errors
 from participant.api import GetContractRequest, GetEventsByContractIdRequest
 from participant.auth import Claims
@@ -55,17 +57,21 @@ async def events_by_contract_id(ctx: Context, contract_id: str, event_filter: Ev
     if row is None or not witnesses:
         raise errors.CONTRACT_EVENTS_NOT_FOUND("Contract events not found, or not visible.",
                                                resources=[("CONTRACT_ID", contract_id)])
-    blob = event_filter.blob(witnesses, row.package_name, qualified_name(row.template_id))
+    qn = qualified_name(row.template_id)
+    blob = event_filter.blob(witnesses, row.package_name, qn)
+    views = event_filter.views(witnesses, row.template_id, row.package_name, orjson.loads(row.argument)) \
+        if event_filter.compute_views else []
     # A contract that moved was created on its first source; it is archived where it was at the end.
     origin, _ = await ctx.store.contract_moves(contract_id)
-    created = {"createdEvent": created_event_of_row(row, witnesses, blob),
+    created = {"createdEvent": created_event_of_row(row, witnesses, blob, views),
                "synchronizerId": origin or row.synchronizer_id}
     archived = None
     if row.archive_offset is not None:
         archived = {
             "archivedEvent": archived_event(offset=row.archive_offset, node_id=row.archive_node_id,
                                             contract_id=row.contract_id, template_id=row.template_id,
-                                            package_name=row.package_name, witnesses=witnesses),
+                                            package_name=row.package_name, witnesses=witnesses,
+                                            implemented=event_filter.interfaces(witnesses, row.package_name, qn)),
             "synchronizerId": row.synchronizer_id,
         }
     return {"created": created, "archived": archived}

@@ -7,9 +7,8 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from participant import errors, offsets, shaping
+from participant import errors, shaping, trees
 from participant.api import (
-    CompletionStreamRequest,
     JsCommands,
     JsSubmitAndWaitForTransactionRequest,
     ReassignmentCommands,
@@ -23,6 +22,7 @@ from participant.engine import commands as internal
 from participant.engine import ids, reassignment
 from participant.filters import (
     ACS_DELTA,
+    LEDGER_EFFECTS,
     EventFilter,
     TransactionView,
     authorize,
@@ -30,8 +30,7 @@ from participant.filters import (
     resolve_event_format,
 )
 from participant.ledger import CommandMeta, Deduplication, ReassignmentMeta, ReassignmentOutcome
-from participant.services.common import ListLimit
-from participant.timestamps import format_timestamp, parse_timestamp
+from participant.timestamps import parse_timestamp
 
 # --- commands
 
@@ -139,6 +138,15 @@ async def submit_and_wait_for_transaction(ctx: Context, req: JsSubmitAndWaitForT
     return {"transaction": shaping.transaction(update, view.shape, view.filter, show_command_id=True)}
 
 
+async def submit_and_wait_for_transaction_tree(ctx: Context, cmds: JsCommands, c: Claims,
+                                               trace_context: dict | None) -> dict:
+    """The deprecated tree form: the transaction as its acting and reading parties witness it, ledger effects."""
+    event_filter = EventFilter.wildcard_for([*cmds.act_as, *cmds.read_as], verbose=True)
+    update = await _submit(ctx, cmds, c, trace_context)
+    tx = shaping.transaction(update, LEDGER_EFFECTS, event_filter, show_command_id=True)
+    return {"transactionTree": trees.transaction_tree(tx)}
+
+
 async def submit_and_wait(ctx: Context, cmds: JsCommands, c: Claims, trace_context: dict | None) -> dict:
     update = await _submit(ctx, cmds, c, trace_context)
     return {"updateId": update.update_id, "completionOffset": update.offset}
@@ -147,57 +155,6 @@ async def submit_and_wait(ctx: Context, cmds: JsCommands, c: Claims, trace_conte
 async def submit_async(ctx: Context, cmds: JsCommands, c: Claims, trace_context: dict | None) -> dict:
     await _submit(ctx, cmds, c, trace_context)
     return {}
-
-
-# --- completions
-
-async def completions(ctx: Context, req: CompletionStreamRequest, c: Claims, limits: ListLimit) -> list[dict]:
-    if not req.parties:
-        raise errors.missing_field("parties")
-    parties = set(_parties(req.parties, "parties"))
-    user_id = req.user_id if c.read_as_any_party and req.user_id else c.resolve_user_id(req.user_id)
-    c.require_read(sorted(parties))
-    offsets.require_start(req.begin_exclusive, "begin_exclusive", "Begin", ctx.store.ledger_end)
-    offsets.require_not_pruned(req.begin_exclusive, await ctx.store.pruned_offset(),
-                               f"Command completions request from {req.begin_exclusive}")
-    take = limits.take
-    out, after = [], req.begin_exclusive
-    while len(out) < take:
-        rows = await ctx.store.completions(after, user_id, 500)
-        if not rows:
-            break
-        for r in rows:
-            after = r.offset
-            if parties.intersection(r.act_as):
-                out.append(_completion(r))
-                if len(out) >= take:
-                    break
-    limits.check(len(out))
-    return out
-
-
-def _deduplication_period(stored: dict) -> dict:
-    """As Canton prints it: a protobuf Duration comes with its (empty) set of unknown fields."""
-    duration = stored.get("DeduplicationDuration")
-    if duration is None:
-        return stored
-    return {"DeduplicationDuration": {"value": {**duration["value"], "unknownFields": {"fields": {}}}}}
-
-
-def _completion(r) -> dict:
-    return {"completionResponse": {"Completion": {"value": {
-        "commandId": r.command_id,
-        "status": {"code": 0, "message": "", "details": []} if r.status is None else r.status,
-        "updateId": r.update_id,
-        "userId": r.user_id,
-        "actAs": list(r.act_as),
-        "submissionId": r.submission_id,
-        "deduplicationPeriod": _deduplication_period(r.dedup_period),
-        "traceContext": None,
-        "offset": r.offset,
-        "synchronizerTime": {"synchronizerId": r.synchronizer_id, "recordTime": format_timestamp(r.record_time)},
-        "paidTrafficCost": 0,
-    }}}}
 
 
 # --- reassignments

@@ -1,87 +1,28 @@
-"""Updates: the transactions and reassignments between two offsets (list form: offset checks, paging through the
-store, visibility), and one update looked up by offset or id (Canton's deprecated transaction lookups are the
-same with another format)."""
+"""One update looked up by offset or id (Canton's deprecated transaction and transaction-tree lookups are the
+same with another format). The stream of updates is `participant.services.update_stream`."""
 
 from __future__ import annotations
 
-from participant import errors, offsets, shaping
+from participant import errors, offsets, shaping, trees
 from participant.api import (
     GetTransactionByIdRequest,
     GetTransactionByOffsetRequest,
     GetUpdateByIdRequest,
     GetUpdateByOffsetRequest,
-    GetUpdatesRequest,
+    TransactionFormat,
 )
 from participant.auth import Claims
 from participant.context import Context
 from participant.engine import ids
 from participant.filters import (
+    LEDGER_EFFECTS,
     TransactionView,
     UpdateView,
     authorized_transaction_view,
     resolve_update_format,
     transaction_format_or_parties,
-    update_format_or_legacy,
 )
-from participant.services.common import ListLimit
-
-STORE_PAGE = 500
-
-
-def updates_view(ctx: Context, req: GetUpdatesRequest) -> UpdateView:
-    """The view of an updates request (its update format, or the legacy filter and verbose flag), resolved
-    before the caller's claims are read."""
-    return resolve_update_format(update_format_or_legacy(req.update_format, req.filter, req.verbose), ctx.registry)
-
-
-async def updates(ctx: Context, req: GetUpdatesRequest, view: UpdateView, c: Claims, limits: ListLimit) -> list[dict]:
-    view.authorize(c)
-    store = ctx.store
-    offsets.require_non_negative(req.begin_exclusive, "begin_exclusive")
-    if req.end_inclusive is not None:
-        offsets.require_positive(req.end_inclusive, "end_inclusive",
-                                 offsets.POSITIVE if req.descending_order else offsets.POSITIVE_OR_ABSENT)
-    elif req.descending_order:
-        raise errors.DESCENDING_ORDER_MISSING_END("end_inclusive is not provided when descending_order is true")
-    offsets.require_not_after_end("Begin", req.begin_exclusive, store.ledger_end)
-    end = store.ledger_end if req.end_inclusive is None else req.end_inclusive
-    offsets.require_not_after_end("End", end, store.ledger_end)
-    if req.begin_exclusive > end:
-        raise errors.INVALID_ARGUMENT(
-            f"begin_exclusive ({req.begin_exclusive}) is after end_inclusive ({end})")
-    offsets.require_not_pruned(req.begin_exclusive, await store.pruned_offset(),
-                               f"Transactions request from {req.begin_exclusive} to {end}")
-
-    take = limits.take
-    out: list[dict] = []
-    after = req.begin_exclusive
-    while (view.transactions is not None or view.reassignments is not None) and len(out) < take and after < end:
-        rows = await store.updates(after, end, STORE_PAGE)
-        if not rows:
-            break
-        for update in rows:
-            after = update.offset
-            element = _element(update, view)
-            if element is not None:
-                out.append({"update": element})
-                if len(out) >= take:
-                    break
-    limits.check(len(out))
-    if req.descending_order:
-        out.reverse()
-    return out
-
-
-def _element(update, view: UpdateView) -> dict | None:
-    """The update as the view shows it (`{"Transaction": ..}` or `{"Reassignment": ..}`), or None."""
-    if update.kind == "transaction" and view.transactions is not None:
-        tx = shaping.visible_transaction(update, view.transactions)
-        return None if tx is None else {"Transaction": {"value": tx}}
-    if update.kind == "reassignment" and view.reassignments is not None:
-        r = shaping.visible_reassignment(update, view.reassignments)
-        return None if r is None else {"Reassignment": {"value": r}}
-    return None
-
+from participant.services.update_stream import element
 
 # --- one update, by offset or by id
 
@@ -113,10 +54,10 @@ async def _find_update(ctx: Context, key: int | str, view: UpdateView) -> dict:
     """The update (transaction or reassignment) at an offset or with an id, as the update format shows it; a
     kind of update the format does not ask for is not found, as Canton answers."""
     update, resource = await _lookup(ctx, key)
-    element = None if update is None else _element(update, view)
-    if element is None:
+    found = None if update is None else element(update, view)
+    if found is None:
         raise errors.UPDATE_NOT_FOUND(resources=[resource])
-    return element
+    return found["update"]
 
 
 def _update_view(ctx: Context, c: Claims, req) -> UpdateView:
@@ -150,3 +91,24 @@ async def transaction_by_id(ctx: Context, req: GetTransactionByIdRequest, fmt, c
     _require_update_id(req.update_id)
     tx = await _find(ctx, req.update_id, authorized_transaction_view(fmt, ctx.registry, c))
     return {"transaction": tx}
+
+
+def tree_lookup_format(parties: list[str]) -> TransactionFormat:
+    """The format of a deprecated tree lookup, as Canton (3.5) makes it of the `parties` query parameter: every
+    event each party witnesses, in the ledger-effects shape (no parties: a format Canton refuses)."""
+    if not parties:
+        raise errors.INVALID_ARGUMENT("filtersByParty and filtersForAnyParty cannot be empty simultaneously")
+    fmt = transaction_format_or_parties(None, parties)
+    return TransactionFormat(event_format=fmt.event_format, transaction_shape=LEDGER_EFFECTS)
+
+
+async def transaction_tree_by_offset(ctx: Context, offset: int, fmt: TransactionFormat, c: Claims) -> dict:
+    offsets.require_positive(offset, "offset")
+    tx = await _find(ctx, offset, authorized_transaction_view(fmt, ctx.registry, c))
+    return {"transaction": trees.transaction_tree(tx)}
+
+
+async def transaction_tree_by_id(ctx: Context, update_id: str, fmt: TransactionFormat, c: Claims) -> dict:
+    _require_update_id(update_id)
+    tx = await _find(ctx, update_id, authorized_transaction_view(fmt, ctx.registry, c))
+    return {"transaction": trees.transaction_tree(tx)}

@@ -48,6 +48,9 @@ class Batch:
     reassignment_events: list[tuple] = field(default_factory=list)
     completions: list[tuple] = field(default_factory=list)
     other: list[tuple[str, tuple]] = field(default_factory=list)  # in staging order
+    # Users, parties and identity provider configs as this batch's admin jobs left them (None: deleted), so that
+    # two updates in one batch see each other (their checks would otherwise both read committed state).
+    admin: dict[tuple[str, str], Any] = field(default_factory=dict)
     # (future, result, error) of each job interpreted into the batch, answered once the batch is durable
     results: list[tuple[asyncio.Future, Any, BaseException | None]] = field(default_factory=list)
     failed: BaseException | None = None  # set when the batch this one was built on failed to commit

@@ -181,7 +181,7 @@ def node_to_json(node: Node) -> dict:
             "consuming": node.consuming, "stakeholders": list(node.stakeholders),
             "signatories": list(node.signatories), "choice_observers": list(node.choice_observers),
             "children": node.children, "last_descendant_node_id": node.last_descendant_node_id,
-            "exercise_result": node.exercise_result,
+            "exercise_result": node.exercise_result, "interface_id": node.interface_id,
         }
     return {
         "t": "fetch", "node_id": node.node_id, "contract_id": node.contract_id, "template_id": node.template_id,
@@ -205,6 +205,7 @@ def node_from_json(d: dict) -> Node:
             stakeholders=tuple(d["stakeholders"]), signatories=tuple(d["signatories"]),
             choice_observers=tuple(d["choice_observers"]), children=list(d["children"]),
             last_descendant_node_id=d["last_descendant_node_id"], exercise_result=d["exercise_result"],
+            interface_id=d.get("interface_id"),  # absent in updates written before interfaces
         )
     return FetchNode(d["node_id"], d["contract_id"], d["template_id"], tuple(d["acting_parties"]),
                      tuple(d["stakeholders"]))
@@ -228,6 +229,17 @@ class PartyRow:
     annotations: dict[str, str]
     resource_version: int
     identity_provider_id: str
+
+
+@dataclass(frozen=True)
+class IdpRow:
+    """An identity provider config; the default provider ('') has none."""
+
+    identity_provider_id: str
+    is_deactivated: bool
+    jwks_url: str
+    issuer: str
+    audience: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -146,6 +146,17 @@ MIGRATIONS: list[str] = [
 
     ALTER TABLE completions ADD COLUMN status TEXT;
     """,
+    # 4: identity provider configs (`/v2/idps`). Users and parties name theirs in `identity_provider_id` ('' is the
+    # default provider, which has no row); their `resource_version` now grows with every update.
+    """
+    CREATE TABLE identity_provider_configs (
+        identity_provider_id TEXT PRIMARY KEY,
+        is_deactivated       INTEGER NOT NULL DEFAULT 0,
+        jwks_url             TEXT NOT NULL,
+        issuer               TEXT NOT NULL UNIQUE,
+        audience             TEXT NOT NULL DEFAULT ''
+    );
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -98,11 +98,28 @@ ACS_ROWS_OF_PARTY = (
     f"WHERE s.party = :party AND s.seq > :after AND {_ACTIVE_AT_C} ORDER BY s.seq LIMIT :limit"
 )
 ACS_ROWS_BY_SEQ = "SELECT " + ACS_ROW_COLUMNS + " FROM contracts WHERE seq IN ({marks}) ORDER BY seq"
+# One party's entries when they all show the same request members (the party as witness, no blob, no views):
+# rendered whole here, as bytes, with the caller's printf format (`shaping.AcsRenderer.entry_format`), so that no
+# row is worked on in Python. json_quote escapes exactly as orjson does; the arguments are the columns of
+# `ACS_ROW_COLUMNS` that the entry shows.
+ACS_ENTRIES_OF_PARTY = (
+    "SELECT c.seq, CAST(printf(:format, json_quote(c.workflow_id), c.acs_event, "
+    "json_quote(COALESCE(c.origin_synchronizer, c.synchronizer_id)), "
+    "CASE WHEN c.moved_offset IS NULL THEN c.reassignment_counter ELSE 0 END, c.seq) AS BLOB) "
+    "FROM stakeholders s JOIN contracts c ON c.seq = s.seq "
+    f"WHERE s.party = :party AND s.seq > :after AND {_ACTIVE_AT_C} ORDER BY s.seq LIMIT :limit"
+)
 # How many contracts a snapshot may show, capped: decides a list answer's 413 before anything is sent.
 ACS_COUNT_ALL = f"SELECT COUNT(*) FROM (SELECT 1 FROM contracts WHERE {_ACTIVE_AT} LIMIT :cap)"
 ACS_COUNT_OF_PARTIES = (
     "SELECT COUNT(*) FROM (SELECT DISTINCT s.seq FROM stakeholders s JOIN contracts c ON c.seq = s.seq "
     f"WHERE s.party IN (SELECT value FROM json_each(:parties)) AND s.seq > :after AND {_ACTIVE_AT_C} LIMIT :cap)"
+)
+
+# A looser bound, from the stakeholder index alone (archived contracts too): enough when it is under the limit.
+ACS_COUNT_STAKEHOLDER_ROWS = (
+    "SELECT COUNT(*) FROM (SELECT DISTINCT seq FROM stakeholders "
+    "WHERE party IN (SELECT value FROM json_each(:parties)) AND seq > :after LIMIT :cap)"
 )
 
 # Read from the index of contracts that moved (the few), never from all of a party's contracts.
@@ -127,6 +144,9 @@ ACS_MOVED_OF_PARTIES = (
 
 UPDATES_RANGE = (
     f'SELECT {UPDATE_COLUMNS} FROM updates WHERE "offset" > ? AND "offset" <= ? ORDER BY "offset" LIMIT ?'
+)
+UPDATES_RANGE_DESCENDING = (
+    f'SELECT {UPDATE_COLUMNS} FROM updates WHERE "offset" > ? AND "offset" <= ? ORDER BY "offset" DESC LIMIT ?'
 )
 UPDATE_AT_OFFSET = f'SELECT {UPDATE_COLUMNS} FROM updates WHERE "offset" = ?'
 UPDATE_BY_ID = f"SELECT {UPDATE_COLUMNS} FROM updates WHERE update_id = ?"  # the UNIQUE constraint's index
@@ -158,6 +178,28 @@ PARTIES_PAGE = (
     "WHERE party > ? AND party LIKE ? ESCAPE '\\' ORDER BY party LIMIT ?"
 )
 INSERT_PARTY = "INSERT INTO parties (party, annotations, identity_provider_id) VALUES (?, ?, ?)"
+UPDATE_USER = (
+    "UPDATE users SET primary_party = ?, is_deactivated = ?, annotations = ?, resource_version = ?, "
+    "primary_party_authentication = ? WHERE id = ?"
+)
+UPDATE_USER_IDP = "UPDATE users SET identity_provider_id = ?, resource_version = ? WHERE id = ?"
+UPDATE_PARTY = "UPDATE parties SET annotations = ?, resource_version = ? WHERE party = ?"
+
+# Identity provider configs
+IDP_COLUMNS = "identity_provider_id, is_deactivated, jwks_url, issuer, audience"
+IDP = f"SELECT {IDP_COLUMNS} FROM identity_provider_configs WHERE identity_provider_id = ?"
+IDP_BY_ISSUER = f"SELECT {IDP_COLUMNS} FROM identity_provider_configs WHERE issuer = ?"
+IDPS = f"SELECT {IDP_COLUMNS} FROM identity_provider_configs ORDER BY identity_provider_id"
+INSERT_IDP = f"INSERT INTO identity_provider_configs ({IDP_COLUMNS}) VALUES (?, ?, ?, ?, ?)"
+UPDATE_IDP = (
+    "UPDATE identity_provider_configs SET is_deactivated = ?, jwks_url = ?, issuer = ?, audience = ? "
+    "WHERE identity_provider_id = ?"
+)
+DELETE_IDP = "DELETE FROM identity_provider_configs WHERE identity_provider_id = ?"
+IDP_IN_USE = (
+    "SELECT id FROM users WHERE identity_provider_id = :idp "
+    "UNION ALL SELECT party FROM parties WHERE identity_provider_id = :idp LIMIT 1"
+)
 
 # Pruning
 PRUNE_UPDATES = 'DELETE FROM updates WHERE "offset" <= ?'

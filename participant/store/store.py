@@ -13,9 +13,11 @@ import aiosqlite
 import orjson
 
 from participant.store import sql
+from participant.store.ledger_end import LedgerEndSignal
 from participant.store.rows import (
     CompletionRow,
     ContractRow,
+    IdpRow,
     PartyRow,
     UpdateRow,
     UserRow,
@@ -61,6 +63,7 @@ class Store:
         self._writer: Writer | None = None
         self.ledger_end = 0
         self.users_version = 0  # bumped by every change to users or rights, for caches of claims
+        self.ledger_end_moved = LedgerEndSignal()
 
     async def open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -97,6 +100,19 @@ class Store:
 
     def _advance(self, ledger_end: int) -> None:
         self.ledger_end = ledger_end
+        self.ledger_end_moved.fire()
+
+    async def wait_for_end_past(self, offset: int, timeout: float | None) -> bool:
+        """Wait until the ledger end is past `offset` (True) or `timeout` seconds went by (False; None: no
+        limit)."""
+        loop = asyncio.get_running_loop()
+        deadline = None if timeout is None else loop.time() + timeout
+        while self.ledger_end <= offset:
+            left = None if deadline is None else deadline - loop.time()
+            if left is not None and left <= 0:
+                return False
+            await self.ledger_end_moved.wait(left)
+        return True
 
     @staticmethod
     async def _scalar(conn: aiosqlite.Connection, statement: str, params: tuple = ()):
@@ -151,19 +167,50 @@ class Store:
     async def active_contracts(self, offset: int, parties: list[str] | None, *, after_seq: int = 0,
                                page_size: int = 500) -> AsyncIterator[list[tuple]]:
         """Pages of the contracts active at `offset` in activation order, all or those of `parties`' stakeholders,
-        as plain tuples of `sql.ACS_ROW_COLUMNS` (seq first). The next page is read while the caller works on this
-        one; memory stays at two pages whatever the snapshot's size."""
+        as plain tuples of `sql.ACS_ROW_COLUMNS` (seq first)."""
         if offset <= 0:
             return
+        async for page in self._prefetched(
+                lambda after, n: self._acs_page(offset, parties, after, n), after_seq, page_size):
+            yield page
+
+    async def acs_entries(self, offset: int, party: str, entry_format: str, *, after_seq: int = 0,
+                          page_size: int = 500, limit: int | None = None) -> AsyncIterator[list[tuple[int, bytes]]]:
+        """Pages of (seq, entry) of the contracts active at `offset` that `party` is a stakeholder of, in
+        activation order, each entry rendered by SQLite with `entry_format` (see `sql.ACS_ENTRIES_OF_PARTY`); at
+        most `limit` entries in all, when given."""
+        if offset <= 0:
+            return
+        params = {"offset": offset, "party": party, "format": entry_format}
+        async for page in self._prefetched(
+                lambda after, n: self._all(sql.ACS_ENTRIES_OF_PARTY, {**params, "after": after, "limit": n}),
+                after_seq, page_size, limit):
+            yield page
+
+    @staticmethod
+    async def _prefetched(read_page, after_seq: int, page_size: int,
+                          limit: int | None = None) -> AsyncIterator[list[tuple]]:
+        """The pages `read_page(after_seq, n)` returns (at most n rows, seq first) until one is short or `limit`
+        rows are read. The next page is read while the caller works on this one (never past `limit`: a read cannot
+        be called off once in SQLite's thread); memory stays at two pages whatever the snapshot's size."""
         pending: asyncio.Future | None = None
+        left = limit
+
+        def size() -> int:
+            return page_size if left is None else min(page_size, left)
+
         try:
+            n = size()
+            if n <= 0:
+                return
             while True:
-                page = await (pending if pending is not None else self._acs_page(offset, parties, after_seq,
-                                                                                   page_size))
+                page = await (pending if pending is not None else read_page(after_seq, n))
                 pending = None
-                if len(page) == page_size:
-                    after_seq = page[-1][0]
-                    pending = asyncio.ensure_future(self._acs_page(offset, parties, after_seq, page_size))
+                if left is not None:
+                    left -= len(page)
+                if len(page) == n and size() > 0:
+                    after_seq, n = page[-1][0], size()
+                    pending = asyncio.ensure_future(read_page(after_seq, n))
                 if page:
                     yield page
                 if pending is None:
@@ -218,10 +265,22 @@ class Store:
             rows = await self._all(sql.ACS_COUNT_OF_PARTIES, {**params, "parties": orjson.dumps(parties).decode()})
         return rows[0][0]
 
+    async def count_stakeholder_rows(self, parties: list[str], *, after_seq: int, cap: int) -> int:
+        """How many contracts (after `after_seq`, archived or not) have one of `parties` as a stakeholder, counted
+        from the stakeholder index alone up to `cap`: a bound of `count_active_contracts` that reads no contract."""
+        rows = await self._all(sql.ACS_COUNT_STAKEHOLDER_ROWS,
+                               {"parties": orjson.dumps(parties).decode(), "after": after_seq, "cap": cap})
+        return rows[0][0]
+
     # --- updates and completions
 
     async def updates(self, begin_exclusive: int, end_inclusive: int, limit: int) -> list[UpdateRow]:
         rows = await self._all(sql.UPDATES_RANGE, (begin_exclusive, end_inclusive, limit))
+        return [UpdateRow.from_sql(r) for r in rows]
+
+    async def updates_descending(self, end_inclusive: int, begin_exclusive: int, limit: int) -> list[UpdateRow]:
+        """The latest `limit` updates at or before `end_inclusive` and after `begin_exclusive`, latest first."""
+        rows = await self._all(sql.UPDATES_RANGE_DESCENDING, (begin_exclusive, end_inclusive, limit))
         return [UpdateRow.from_sql(r) for r in rows]
 
     async def update_at(self, offset: int) -> UpdateRow | None:
@@ -260,6 +319,13 @@ class Store:
 
     async def users(self, after_id: str, limit: int) -> list[UserRow]:
         return [await self._user_row(r) for r in await self._all(sql.USERS_PAGE, (after_id, limit))]
+
+    async def idp(self, identity_provider_id: str) -> IdpRow | None:
+        row = await self._one(sql.IDP, (identity_provider_id,))
+        return None if row is None else IdpRow(row[0], bool(row[1]), *row[2:])
+
+    async def idps(self) -> list[IdpRow]:
+        return [IdpRow(r[0], bool(r[1]), *r[2:]) for r in await self._all(sql.IDPS)]
 
     async def party(self, party: str) -> PartyRow | None:
         row = await self._one(sql.PARTY, (party,))

@@ -1,0 +1,55 @@
+"""Package service, and the preferred packages of the interactive submission service."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from participant.api import GetPreferredPackagesRequest
+from participant.errors import BadRequestBody
+from participant.routes.common import claims, context, decode, json
+from participant.services import packages
+
+
+async def list_packages(request: Request):
+    c = await claims(request)
+    return json(packages.list_packages(context(request), c))
+
+
+async def package_status(request: Request):
+    c = await claims(request)
+    return json(packages.package_status(context(request), request.path_params["package_id"], c))
+
+
+async def get_package(request: Request):
+    c = await claims(request)
+    archive = packages.package_archive(context(request), request.path_params["package_id"], c)
+    return Response(archive.content, media_type="application/octet-stream",
+                    headers={"Canton-Package-Hash": archive.hash})
+
+
+async def preferred_package_version(request: Request):
+    query = request.query_params
+    name = query.get("package-name")
+    if name is None:
+        raise BadRequestBody("missing", where="query parameter package-name")
+    c = await claims(request)
+    return json(packages.preferred_package_version(
+        context(request), name, query.getlist("parties"), query.get("synchronizer-id", ""),
+        query.get("vetting_valid_at"), c))
+
+
+async def preferred_packages(request: Request):
+    req = await decode(request, GetPreferredPackagesRequest)
+    c = await claims(request)
+    return json(packages.preferred_packages(context(request), req, c))
+
+
+routes = [
+    Route("/v2/packages", list_packages, methods=["GET"]),
+    Route("/v2/packages/{package_id}", get_package, methods=["GET"]),
+    Route("/v2/packages/{package_id}/status", package_status, methods=["GET"]),
+    Route("/v2/interactive-submission/preferred-package-version", preferred_package_version, methods=["GET"]),
+    Route("/v2/interactive-submission/preferred-packages", preferred_packages, methods=["POST"]),
+]

@@ -1,0 +1,153 @@
+"""The update stream (`/v2/updates` and its deprecated `flats` and `trees` forms): offset checks, the elements
+between two offsets in either order, read from the store a page at a time, and the tail that follows the ledger
+as it grows. The list form collects the stream (waiting for more only when asked to), the websocket form sends it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, replace
+
+from participant import errors, offsets, shaping, trees
+from participant.api import GetUpdatesRequest
+from participant.auth import Claims
+from participant.context import Context
+from participant.filters import (
+    UpdateView,
+    resolve_update_format,
+    tree_update_format_or_legacy,
+    update_format_or_legacy,
+)
+from participant.services.common import LIST_WAIT_S, ListLimit
+from participant.store.rows import UpdateRow
+
+STORE_PAGE = 500
+
+UPDATES = "updates"
+FLATS = "flats"
+TREES = "trees"
+
+
+@dataclass(frozen=True)
+class Stream:
+    """What a request reads: the updates after `begin` up to `end` (None: up to the ledger end, and on as it
+    grows) that `view` shows, as `form` renders them."""
+
+    begin: int
+    end: int | None
+    descending: bool
+    view: UpdateView
+    form: str
+
+
+def view_of(ctx: Context, req: GetUpdatesRequest, form: str) -> UpdateView:
+    """The view of a request (its update format, or the legacy filter mapped as Canton 3.5 maps it for the
+    form), resolved before the caller's claims are read."""
+    legacy = tree_update_format_or_legacy if form == TREES else update_format_or_legacy
+    return resolve_update_format(legacy(req.update_format, req.filter, req.verbose), ctx.registry)
+
+
+async def open_stream(ctx: Context, req: GetUpdatesRequest, view: UpdateView, c: Claims, form: str) -> Stream:
+    """The stream of a request, authorized and bounded as Canton does (`UpdateServiceRequestValidator`)."""
+    view.authorize(c)
+    store = ctx.store
+    offsets.require_non_negative(req.begin_exclusive, "begin_exclusive")
+    if req.end_inclusive is not None:
+        offsets.require_positive(req.end_inclusive, "end_inclusive",
+                                 offsets.POSITIVE if req.descending_order else offsets.POSITIVE_OR_ABSENT)
+    elif req.descending_order:
+        raise errors.DESCENDING_ORDER_MISSING_END("end_inclusive is not provided when descending_order is true")
+    offsets.require_not_after_end("Begin", req.begin_exclusive, store.ledger_end)
+    end = store.ledger_end if req.end_inclusive is None else req.end_inclusive
+    offsets.require_not_after_end("End", end, store.ledger_end)
+    if req.begin_exclusive > end:
+        raise errors.INVALID_ARGUMENT(f"begin_exclusive ({req.begin_exclusive}) is after end_inclusive ({end})")
+    offsets.require_not_pruned(req.begin_exclusive, await store.pruned_offset(),
+                               f"Transactions request from {req.begin_exclusive} to {end}")
+    return Stream(req.begin_exclusive, req.end_inclusive, req.descending_order, view, form)
+
+
+def element(update: UpdateRow, view: UpdateView, form: str = UPDATES) -> dict | None:
+    """The stream element of an update as the view shows it, or None when it shows nothing of it."""
+    if update.kind == "transaction" and view.transactions is not None:
+        tx = shaping.visible_transaction(update, view.transactions)
+        if tx is None:
+            return None
+        if form == TREES:
+            return {"update": {"TransactionTree": {"value": trees.transaction_tree(tx)}}}
+        return {"update": {"Transaction": {"value": tx}}}
+    if update.kind == "reassignment" and view.reassignments is not None:
+        r = shaping.visible_reassignment(update, view.reassignments)
+        return None if r is None else {"update": {"Reassignment": {"value": r}}}
+    return None
+
+
+async def between(ctx: Context, s: Stream, begin: int, end: int) -> AsyncIterator[list[dict]]:
+    """The elements of the updates after `begin` up to `end`, a store page at a time, in the stream's order."""
+    view, form, store = s.view, s.form, ctx.store
+    if view.transactions is None and view.reassignments is None:
+        return
+    if s.descending:
+        upper = end
+        while upper > begin:
+            rows = await store.updates_descending(upper, begin, STORE_PAGE)
+            if not rows:
+                return
+            upper = rows[-1].offset - 1
+            yield [e for e in (element(u, view, form) for u in rows) if e is not None]
+        return
+    after = begin
+    while after < end:
+        rows = await store.updates(after, end, STORE_PAGE)
+        if not rows:
+            return
+        after = rows[-1].offset
+        yield [e for e in (element(u, view, form) for u in rows) if e is not None]
+
+
+async def elements(ctx: Context, s: Stream) -> AsyncIterator[list[dict]]:
+    """The websocket form: up to the end asked for, or, without one, every update as it commits until the
+    client goes away. Each wait starts from the last offset read, so nothing is missed or sent twice, and only a
+    page is held at a time."""
+    if s.end is not None:
+        async for page in between(ctx, s, s.begin, s.end):
+            yield page
+        return
+    store, after = ctx.store, s.begin
+    while True:
+        end = store.ledger_end
+        if after < end:
+            async for page in between(ctx, s, after, end):
+                if page:
+                    yield page
+            after = end
+        await store.wait_for_end_past(after, None)
+
+
+async def collect(ctx: Context, s: Stream, limits: ListLimit, idle_timeout: float | None) -> list[dict]:
+    """The list form: the elements up to the end (at most the list limit, else 413). Without an end it goes on
+    collecting what commits until no new element has come for the idle timeout (Canton's default: half a
+    second)."""
+    take = limits.take
+    out: list[dict] = []
+    end = ctx.store.ledger_end if s.end is None else s.end
+    async for page in between(ctx, s, s.begin, end):
+        out.extend(page[:take - len(out)])
+        if len(out) >= take:
+            break
+    if s.end is None:
+        idle = LIST_WAIT_S if idle_timeout is None else idle_timeout
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + idle
+        while len(out) < take and await ctx.store.wait_for_end_past(end, deadline - loop.time()):
+            begin, end = end, ctx.store.ledger_end
+            before = len(out)
+            async for page in between(ctx, replace(s, descending=False), begin, end):
+                out.extend(page[:take - len(out)])
+                if len(out) >= take:
+                    break
+            if len(out) > before:
+                deadline = loop.time() + idle
+    limits.check(len(out))
+    return out
