@@ -163,6 +163,13 @@ class Server:
             fields = f.read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
+    def main_thread_cpu_seconds(self) -> float:
+        """User + system CPU time of the server's main thread (its event loop) alone: the one thread every
+        request passes through, so its time per request bounds the throughput."""
+        with open(f"/proc/{self.pid}/task/{self.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
 
 def client_cpu_seconds() -> float:
     t = os.times()

@@ -205,7 +205,7 @@ def _serve(args) -> int:
 
         app = create_app(settings, on_ready=ready.append, on_seeding=out.seeding)
         config = uvicorn.Config(app, host=args.host, port=port, log_level="warning", access_log=False,
-                                lifespan="on", ws=protocol_class(),
+                                lifespan="on", ws=protocol_class(), http=_http_protocol(),
                                 proxy_headers=False, server_header=False)
         server = Server(config, on_started=started, on_stopping=stopping)
         if args.exit_on_stdin_eof:
@@ -284,6 +284,15 @@ class _Announcer:
         else:
             lines.append("  auth:            tokens signed by your key; sub = user id")
         self._print("\n".join(lines))
+
+
+def _http_protocol():
+    """One write per response where uvicorn's httptools protocol is there (see `participant.http_protocol`)."""
+    try:
+        from participant.http_protocol import CoalescingHttpToolsProtocol
+    except ImportError:  # no httptools: uvicorn's own choice
+        return "auto"
+    return CoalescingHttpToolsProtocol
 
 
 async def _stored_secret(db: Path) -> str:

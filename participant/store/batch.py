@@ -54,8 +54,16 @@ class Batch:
     # (future, result, error) of each job interpreted into the batch, answered once the batch is durable
     results: list[tuple[asyncio.Future, Any, BaseException | None]] = field(default_factory=list)
     failed: BaseException | None = None  # set when the batch this one was built on failed to commit
+    lookup: sqlite3.Connection | None = None  # for the reads below, on the loop's thread; else `conn`
 
     # --- reads (the engine's ContractSource)
+
+    async def _fetch(self, statement: str, params) -> list:
+        """Indexed reads of a few rows: on the loop's own thread when the writer gave the batch a connection for
+        that (a hop into a reader thread and back costs more than the read), else through `conn`."""
+        if self.lookup is not None:
+            return self.lookup.execute(statement, params).fetchall()
+        return await self.conn.execute_fetchall(statement, params)
 
     def _chain(self):
         batch = self
@@ -75,7 +83,7 @@ class Batch:
                 return c
             if (c := b.created.get(contract_id)) is not None:
                 return c
-        rows = await self.conn.execute_fetchall(sql.ACTIVE_CONTRACT, (contract_id,))
+        rows = await self._fetch(sql.ACTIVE_CONTRACT, (contract_id,))
         if not rows:
             return None
         *columns, in_flight = rows[0]
@@ -88,7 +96,7 @@ class Batch:
         for b in self._chain():
             if (staged := b.reassignments.get(reassignment_id)) is not None:
                 return staged
-        rows = await self.conn.execute_fetchall(sql.REASSIGNMENT_BY_ID, (reassignment_id,))
+        rows = await self._fetch(sql.REASSIGNMENT_BY_ID, (reassignment_id,))
         unassigned = [r for r in rows if r[0] == "unassign"]
         if not unassigned:
             return None
@@ -102,7 +110,7 @@ class Batch:
             staged = b.keys.get((template_id, key_hash), ...)
             if staged is not ...:
                 return None if staged is None else b.created[staged]
-        rows = await self.conn.execute_fetchall(sql.ACTIVE_CONTRACT_BY_KEY, (template_id, key_hash))
+        rows = await self._fetch(sql.ACTIVE_CONTRACT_BY_KEY, (template_id, key_hash))
         if not rows or self._archived_here(ContractRow(*rows[0]).contract_id):
             return None
         return ContractRow(*rows[0]).contract()
@@ -114,7 +122,7 @@ class Batch:
                 return staged[0], staged[1], None
         if change_key in self.known_completions:
             return self.known_completions[change_key]
-        rows = await self.conn.execute_fetchall(sql.LATEST_COMPLETION, (change_key,))
+        rows = await self._fetch(sql.LATEST_COMPLETION, (change_key,))
         return rows[0] if rows else None
 
     async def prefetch_completions(self, change_keys: list[str]) -> None:
@@ -122,7 +130,7 @@ class Batch:
         for i in range(0, len(change_keys), 500):
             chunk = change_keys[i:i + 500]
             statement = sql.LATEST_COMPLETIONS.format(marks=", ".join("?" * len(chunk)))
-            for key, offset, submission_id, record_time in await self.conn.execute_fetchall(statement, chunk):
+            for key, offset, submission_id, record_time in await self._fetch(statement, chunk):
                 known[key] = (offset, submission_id, record_time)
         # Valid for the batch's whole life: whatever was not committed when it was read is in `_chain()`.
         self.known_completions.update(known)

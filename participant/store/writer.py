@@ -25,6 +25,7 @@ import aiosqlite
 
 from participant.store import sql
 from participant.store.batch import Batch
+from participant.store.checkpoints import WRITER_AUTOCHECKPOINT, Checkpointer
 
 log = logging.getLogger(__name__)
 
@@ -73,10 +74,14 @@ class Writer:
         self._changed = asyncio.Event()  # set when a flush ends
         self._requests: queue.SimpleQueue[Batch | None] = queue.SimpleQueue()
         self._conn: sqlite3.Connection | None = None
+        self._lookup: sqlite3.Connection | None = None
         self._thread: threading.Thread | None = None
+        self._checkpoints = Checkpointer(path)
 
     def start(self) -> None:
         self._conn = open_write_connection(self._path)
+        self._lookup = open_lookup_connection(self._path)
+        self._checkpoints.start()
         loop = asyncio.get_running_loop()
         self._thread = threading.Thread(target=self._flush_loop, args=(loop,), name="ledger-write", daemon=True)
         self._thread.start()
@@ -95,9 +100,13 @@ class Writer:
             self._requests.put(None)
             self._thread.join()
             self._thread = None
+        self._checkpoints.stop()
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+        if self._lookup is not None:
+            self._lookup.close()
+            self._lookup = None
 
     async def submit(self, job: Job) -> Any:
         future = asyncio.get_running_loop().create_future()
@@ -121,7 +130,8 @@ class Writer:
         if self._open is None:
             parent = self._flushing
             self._open = Batch(self._read_conn, ledger_end=self._ledger_end if parent is None else parent.ledger_end,
-                               next_seq=self._next_seq if parent is None else parent.next_seq, parent=parent)
+                               next_seq=self._next_seq if parent is None else parent.next_seq, parent=parent,
+                               lookup=self._lookup)
         return self._open
 
     async def _interpret(self, jobs: list[tuple[Job, asyncio.Future]]) -> None:
@@ -172,6 +182,7 @@ class Writer:
             try:
                 batch.commit_to(self._conn)
                 error = None
+                self._checkpoints.poke()
             except BaseException as e:  # rolled back: nothing of the batch is stored
                 error = e
             try:
@@ -202,6 +213,22 @@ def open_write_connection(path: str) -> sqlite3.Connection:
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     try:
         for pragma in sql.READ_PRAGMAS + sql.WRITE_PRAGMAS:
+            conn.execute(pragma)
+        conn.execute(f"PRAGMA wal_autocheckpoint = {WRITER_AUTOCHECKPOINT}")  # the checkpoints' thread does it
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def open_lookup_connection(path: str) -> sqlite3.Connection:
+    """A read connection used on the event loop's thread itself, for the batches' indexed reads (the completions
+    of their changes up front, the contracts and keys their commands use): tens of microseconds of SQLite each,
+    where a hop into a reader thread and back costs more CPU and, on a busy machine, waits for that thread to be
+    scheduled and to take the GIL."""
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        for pragma in sql.READ_PRAGMAS:
             conn.execute(pragma)
     except BaseException:
         conn.close()
