@@ -1,4 +1,4 @@
-"""What a running participant hands its routes (and the demo seeder): settings, store, ledger, packages,
+"""What a running participant hands its routes (and the demo seeder): settings, store, committer, packages,
 identity and authenticator, built once by `participant.server.create_app`'s lifespan."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from participant.auth import Authenticator
+from participant.committer import Committer
 from participant.engine.registry import PackageRegistry
 from participant.identity import Identity
-from participant.ledger import Ledger
 from participant.settings import Settings
 from participant.store.store import Store
 
@@ -17,7 +17,7 @@ from participant.store.store import Store
 class Context:
     settings: Settings
     store: Store
-    ledger: Ledger
+    committer: Committer
     registry: PackageRegistry
     identity: Identity
     authenticator: Authenticator

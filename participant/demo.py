@@ -14,10 +14,10 @@ import secrets
 from collections.abc import Callable
 from decimal import Decimal
 
+from participant.committer import CommandMeta, ReassignmentMeta
 from participant.context import Context
 from participant.engine.commands import CreateCommand, ExerciseCommand, Submission
 from participant.engine.reassignment import Assign, Unassign
-from participant.ledger import CommandMeta, ReassignmentMeta
 from participant.store import admin
 from participant.store.rows import UserRow
 
@@ -92,7 +92,7 @@ class _Seeder:
     async def _submit(self, act_as: list[str], command) -> object:
         self.count += 1
         meta = CommandMeta(user_id="participant_admin", command_id=f"demo-{self.run}-{self.count}", workflow_id=WORKFLOW)
-        return await self.ctx.ledger.submit(Submission((command,), tuple(dict.fromkeys(act_as))), meta)
+        return await self.ctx.committer.submit(Submission((command,), tuple(dict.fromkeys(act_as))), meta)
 
     async def create(self, issuer: str, owner: str, currency: str, amount: Decimal) -> str:
         update = await self._submit([issuer, owner], CreateCommand(IOU, {
@@ -146,13 +146,13 @@ class _Seeder:
             self.count += 1
             meta = ReassignmentMeta(user_id="participant_admin", command_id=f"demo-{self.run}-{self.count}",
                                     submitter=parties[owner], workflow_id=WORKFLOW)
-            out = await self.ctx.ledger.reassign([Unassign(cid, source, target)], meta)
+            out = await self.ctx.committer.reassign([Unassign(cid, source, target)], meta)
             if i == MOVED:
                 return  # in flight
             self.count += 1
             meta = ReassignmentMeta(user_id="participant_admin", command_id=f"demo-{self.run}-{self.count}",
                                     submitter=parties[owner], workflow_id=WORKFLOW)
-            await self.ctx.ledger.reassign([Assign(out.update.nodes[0].reassignment_id, source, target)], meta)
+            await self.ctx.committer.reassign([Assign(out.update.nodes[0].reassignment_id, source, target)], meta)
 
 
 def _created(update) -> list[str]:

@@ -21,11 +21,11 @@ from starlette.routing import Route
 
 from participant import errors
 from participant.auth import Authenticator, TokenVerifier, UserRecord
+from participant.committer import Committer
 from participant.context import Context
 from participant.engine.interpreter import Engine
 from participant.engine.registry import PackageRegistry
 from participant.identity import load_identity
-from participant.ledger import Ledger
 from participant.routes import all_routes
 from participant.routes.common import BodyTooLarge, error_response
 from participant.settings import Settings
@@ -79,8 +79,8 @@ def create_app(settings: Settings, on_ready: Callable[[Context], None] | None = 
                     return None
                 return UserRecord(user.id, user.is_deactivated, user.rights)
 
-            ledger = Ledger(store, Engine(registry), identity)
-            app.state.context = Context(settings, store, ledger, registry, identity,
+            committer = Committer(store, Engine(registry), identity)
+            app.state.context = Context(settings, store, committer, registry, identity,
                                         Authenticator(build_verifier(settings, identity.participant_id), load_user,
                                                       lambda: store.users_version))
             if settings.demo:

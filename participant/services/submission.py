@@ -16,6 +16,7 @@ from participant.api import (
     SubmitReassignmentRequest,
 )
 from participant.auth import Claims
+from participant.committer import CommandMeta, Deduplication, ReassignmentMeta, ReassignmentOutcome
 from participant.context import Context
 from participant.disclosure import disclosed_contracts
 from participant.engine import commands as internal
@@ -29,7 +30,6 @@ from participant.filters import (
     authorized_transaction_view,
     resolve_event_format,
 )
-from participant.ledger import CommandMeta, Deduplication, ReassignmentMeta, ReassignmentOutcome
 from participant.timestamps import parse_timestamp
 
 # --- commands
@@ -104,7 +104,7 @@ async def prepare(ctx: Context, cmds: JsCommands, c: Claims,
     if cmds.min_ledger_time_rel is not None:
         r = cmds.min_ledger_time_rel
         min_rel = timedelta(seconds=r.seconds or 0, microseconds=(r.nanos or 0) // 1000)
-    unknown = [p for p in act_as if not await ctx.ledger.is_known_party(p)]
+    unknown = [p for p in act_as if not await ctx.committer.is_known_party(p)]
     if unknown:
         raise errors.SUBMITTING_PARTY_NOT_KNOWN_ON_LEDGER(
             f"{unknown} are not known on the ledger", resources=[("PARTY", p) for p in unknown])
@@ -121,7 +121,7 @@ async def prepare(ctx: Context, cmds: JsCommands, c: Claims,
 
 async def _submit(ctx: Context, cmds: JsCommands, c: Claims, trace_context: dict | None):
     submission, meta = await prepare(ctx, cmds, c, trace_context)
-    return await ctx.ledger.submit(submission, meta)
+    return await ctx.committer.submit(submission, meta)
 
 
 def transaction_view(ctx: Context, req: JsSubmitAndWaitForTransactionRequest, c: Claims) -> TransactionView:
@@ -211,7 +211,7 @@ def _prepare_reassignment(cmds: ReassignmentCommands | None, c: Claims, trace_co
 async def _reassign(ctx: Context, cmds: ReassignmentCommands | None, c: Claims,
                     trace_context: dict | None) -> ReassignmentOutcome:
     commands, meta = _prepare_reassignment(cmds, c, trace_context)
-    return await ctx.ledger.reassign(commands, meta)
+    return await ctx.committer.reassign(commands, meta)
 
 
 async def submit_reassignment(ctx: Context, req: SubmitReassignmentRequest, c: Claims,

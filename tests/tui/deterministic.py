@@ -73,17 +73,17 @@ def deterministic(monkeypatch):
     import app.client.requests_log
     import app.commands
     import app.reassign
+    import participant.committer
     import participant.demo
     import participant.engine.ids
     import participant.errors
-    import participant.ledger
 
     counter = _Counter()
     ticks = itertools.count()
     monkeypatch.setattr(participant.engine.ids, "secrets", counter)
     monkeypatch.setattr(participant.demo, "secrets", counter)
     monkeypatch.setattr(participant.errors, "secrets", counter)
-    monkeypatch.setattr(participant.ledger, "now", lambda: EPOCH + timedelta(seconds=next(ticks) * 7))
+    monkeypatch.setattr(participant.committer, "now", lambda: EPOCH + timedelta(seconds=next(ticks) * 7))
     # the requests pane shows when each request started and how long it took: a clock that ticks per reading
     requests = itertools.count()
     monkeypatch.setattr(app.client.requests_log, "time", _Clock(lambda: EPOCH.timestamp() + next(requests) * 0.011))

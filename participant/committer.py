@@ -1,7 +1,7 @@
-"""The ledger: interprets submissions with the engine and commits them through the store's writer.
+"""The committer: interprets submissions with the engine and commits them through the store's writer.
 
-This is where command deduplication, ledger time and update metadata are decided; routes hand it validated
-requests and get back committed updates.
+This is where command deduplication, ledger time and update metadata are decided; the submission service hands it
+validated requests and gets back committed updates.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def change_key(user_id: str, act_as: tuple[str, ...], command_id: str) -> str:
     return orjson.dumps([user_id, sorted(set(act_as)), command_id]).decode()
 
 
-class Ledger:
+class Committer:
     def __init__(self, store: Store, engine: Engine, identity: Identity, *,
                  max_deduplication: timedelta = timedelta(days=7)) -> None:
         self.store = store
