@@ -65,3 +65,50 @@ async def test_one_update_is_found_through_an_index(tmp_path):
             assert plan.startswith("SEARCH updates USING"), plan
     finally:
         conn.close()
+
+
+async def test_deduplication_reads_a_changes_completions_through_the_command_index(tmp_path):
+    db = tmp_path / "ledger.db"
+    async with Store(db):
+        pass
+    conn = sqlite3.connect(db)
+    try:
+        key = '["Alice",["Alice::1220"],"cmd-1"]'
+        for statement, params in ((sql.LATEST_COMPLETION, (key,)), (sql.latest_completions(2), (key, key + "x"))):
+            plan = " ".join(row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {statement}", params))
+            assert plan.startswith("SEARCH completions USING INDEX completions_by_command"), plan
+    finally:
+        conn.close()
+
+
+def _completion(offset: int, user: str, command_id: str, status: str | None = None) -> tuple:
+    act_as = ["Alice::1220"]
+    key = orjson.dumps([user, act_as, command_id]).decode()
+    return (offset, user, command_id, key, orjson.dumps(act_as).decode(), f"sub-{offset}", f"upd-{offset}",
+            "2026-01-02T03:04:05Z", "global::1220", "{}", status)
+
+
+async def test_a_version_4_databases_completions_are_found_by_their_change_after_migration(tmp_path):
+    db = tmp_path / "v4.db"
+    conn = sqlite3.connect(db, isolation_level=None)
+    for version, script in enumerate(MIGRATIONS[:4], start=1):
+        conn.executescript(f"BEGIN; {script} PRAGMA user_version = {version}; COMMIT;")
+    rows = [_completion(1, "Alice", "cmd-1"), _completion(2, "Bob", "cmd-1"), _completion(3, "Alice", "cmd-1"),
+            _completion(4, "Alice", "cmd-1", status='{"code":10}'), _completion(5, "Alice", "cmd-2")]
+    conn.executemany(f"INSERT INTO completions ({sql.COMPLETION_COLUMNS}) VALUES ({', '.join('?' * 11)})", rows)
+    conn.close()
+    async with Store(db):
+        pass
+    conn = sqlite3.connect(db)
+    try:
+        alice_1, bob_1, alice_2, nobody = rows[0][3], rows[1][3], rows[4][3], rows[0][3].replace("cmd-1", "cmd-3")
+        assert conn.execute(sql.LATEST_COMPLETION, (alice_1,)).fetchall() == [(3, "sub-3", "2026-01-02T03:04:05Z")]
+        assert conn.execute(sql.LATEST_COMPLETION, (nobody,)).fetchall() == []
+        found = conn.execute(sql.latest_completions(4), (alice_1, bob_1, alice_2, nobody)).fetchall()
+        assert sorted(found) == sorted([(alice_1, 3, "sub-3", "2026-01-02T03:04:05Z"),
+                                        (bob_1, 2, "sub-2", "2026-01-02T03:04:05Z"),
+                                        (alice_2, 5, "sub-5", "2026-01-02T03:04:05Z")])
+        indexes = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE tbl_name = 'completions'")}
+        assert "completions_by_command" in indexes and "completions_by_change" not in indexes
+    finally:
+        conn.close()

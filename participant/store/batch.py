@@ -129,7 +129,7 @@ class Batch:
         known: dict[str, tuple[int, str, str] | None] = dict.fromkeys(change_keys)
         for i in range(0, len(change_keys), 500):
             chunk = change_keys[i:i + 500]
-            statement = sql.LATEST_COMPLETIONS.format(marks=", ".join("?" * len(chunk)))
+            statement = sql.latest_completions(len(chunk))
             for key, offset, submission_id, record_time in await self._fetch(statement, chunk):
                 known[key] = (offset, submission_id, record_time)
         # Valid for the batch's whole life: whatever was not committed when it was read is in `_chain()`.

@@ -1,5 +1,7 @@
 """Every SQL statement the participant runs, in one place."""
 
+import functools
+
 from participant.store.rows import CONTRACT_COLUMNS, UPDATE_COLUMNS
 
 BUSY_TIMEOUT_MS = 10_000
@@ -17,16 +19,28 @@ ACTIVE_CONTRACT_BY_KEY = (
 )
 CONTRACT_BY_ID = f"SELECT {CONTRACT_COLUMNS} FROM contracts WHERE contract_id = ?"
 # Successes only: a failed submission never makes a later one a duplicate.
+# A change key is the JSON array [userId, actAs, commandId] (`committer.change_key`); the index is on the command
+# id alone (schema migration 5), which these take from the key.
 LATEST_COMPLETION = (
-    'SELECT "offset", submission_id, record_time FROM completions WHERE change_key = ? AND status IS NULL '
+    'SELECT "offset", submission_id, record_time FROM completions '
+    "WHERE command_id = json_extract(?1, '$[2]') AND change_key = ?1 AND status IS NULL "
     'ORDER BY "offset" DESC LIMIT 1'
 )
 
-# SQLite returns the bare columns of the row that holds the MAX.
+# SQLite returns the bare columns of the row that holds the MAX. `commands` are `json_extract(?N, '$[2]')` of the
+# same numbered parameters as `marks` (see `latest_completions`).
 LATEST_COMPLETIONS = (
     'SELECT change_key, MAX("offset"), submission_id, record_time FROM completions '
-    "WHERE change_key IN ({marks}) AND status IS NULL GROUP BY change_key"
+    "WHERE command_id IN ({commands}) AND change_key IN ({marks}) AND status IS NULL GROUP BY change_key"
 )
+
+
+@functools.lru_cache(maxsize=512)
+def latest_completions(count: int) -> str:
+    """LATEST_COMPLETIONS for `count` change keys, bound as ?1 .. ?count."""
+    numbers = range(1, count + 1)
+    return LATEST_COMPLETIONS.format(commands=", ".join(f"json_extract(?{n}, '$[2]')" for n in numbers),
+                                     marks=", ".join(f"?{n}" for n in numbers))
 
 INSERT_UPDATE = f"INSERT INTO updates ({UPDATE_COLUMNS}) VALUES ({', '.join('?' * 13)})"
 INSERT_CONTRACT = f"INSERT INTO contracts ({CONTRACT_COLUMNS}, acs_event) VALUES ({', '.join('?' * 18)})"
