@@ -15,6 +15,7 @@ from pathlib import Path
 from participant.settings import Settings
 
 DEFAULT_PORT = 7575
+SWITCH_INTERVAL_S = 0.0001  # see _serve: how often a waiting thread gets the interpreter lock back
 
 EPILOG = """\
 examples:
@@ -155,6 +156,10 @@ def _serve(args) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
                         stream=sys.stderr)
+    # The group commit's thread gives up the interpreter lock around every SQLite statement and fsync, then waits
+    # for the event loop to hand it back, which Python forces only every switch interval (5 ms by default): at 32
+    # clients that wait was longer than the writing. A 0.1 ms interval gave 2,700 instead of 2,250 tx/s.
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     secret = args.hs256_secret
     if args.hs256_secret_file is not None:
         secret = _secret_from_file(args.hs256_secret_file)
