@@ -28,7 +28,11 @@ class Identity:
 
     @property
     def label(self) -> str:
-        return self.user_id or "(no auth)"
+        if self.user_id:
+            return self.user_id
+        # without auth a participant lets every request read any party; an identity that reads nothing and has no
+        # user is one that was never learned (the connection failed before the participant said who we are)
+        return "(no auth)" if self.read_any else "(unknown)"
 
     def readable(self) -> list[str] | None:
         """The parties whose contracts this user may read; None means every party (CanReadAsAnyParty)."""

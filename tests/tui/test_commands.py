@@ -233,3 +233,9 @@ def test_the_catalog_learns_templates_choices_arguments_and_the_newest_contract(
     assert catalog.choice_argument("#model-tests:Iou:Iou", "Archive") == {}
     assert catalog.choice_argument("#model-tests:Iou:Iou", "Iou_Split") is None
     assert catalog.parties() == [ALICE, BOB]
+
+
+def test_the_status_line_tells_a_participant_without_auth_from_a_user_never_learned():
+    assert Identity("Alice").label == "Alice"
+    assert Identity(read_any=True, admin=True).label == "(no auth)"  # what a participant without auth gives
+    assert Identity().label == "(unknown)"  # the connection failed before the participant said who we are
