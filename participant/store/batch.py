@@ -23,6 +23,18 @@ from participant.transactions import (
 )
 
 
+def _max_variables() -> int:
+    """How many values one statement may bind: the SQLite library's limit, the same for all its connections."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        return conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+    finally:
+        conn.close()
+
+
+MAX_VARIABLES = _max_variables()
+
+
 @dataclass
 class Batch:
     """Changes staged by the jobs of one group commit, and reads that see them."""
@@ -209,39 +221,25 @@ class Batch:
         self.updates.append(update.params())
         self.completions.append(completion.params())
 
-    def commit_to(self, write_conn: sqlite3.Connection) -> None:
-        """Write everything staged as one transaction (in the writer's thread)."""
-        steps = [(statement, rows) for statement, rows in (
+    def statements(self) -> list[tuple[str, list]]:
+        """Everything staged, as the statements of one transaction: a few multi-row statements, then the rest."""
+        statements = []
+        for statement, rows in (
             (sql.INSERT_UPDATE, self.updates),
             (sql.ARCHIVE_CONTRACT, self.archives),
             (sql.INSERT_CONTRACT, list(self.contracts.values())),
             (sql.INSERT_STAKEHOLDER, self.stakeholders),
             (sql.INSERT_REASSIGNMENT_EVENT, self.reassignment_events),
             (sql.INSERT_COMPLETION, self.completions),
-        ) if rows]
-        _write_transaction(write_conn, steps, self.other)
+        ):
+            statements.extend(_multi_row(statement, rows))
+        statements.extend((statement, list(params)) for statement, params in self.other)
+        return statements
 
 
-def _write_transaction(conn: sqlite3.Connection, steps: list[tuple[str, list[tuple]]],
-                       others: list[tuple[str, tuple]]) -> None:
-    """Runs in the connection's thread: all or nothing."""
-    limit = conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        for statement, rows in steps:
-            for chunk_statement, params in _multi_row(statement, rows, limit):
-                conn.execute(chunk_statement, params)
-        for statement, params in others:
-            conn.execute(statement, params)
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-
-
-def _multi_row(statement: str, rows: list[tuple], max_variables: int):
-    """One statement for many rows. sqlite3's executemany takes the GIL back for every row, and while the event
-    loop is busy each of those waits its turn; one statement per table keeps a group commit to a few waits."""
+def _multi_row(statement: str, rows: list[tuple], max_variables: int = MAX_VARIABLES):
+    """One statement for many rows: sqlite3's executemany costs Python work for every row, and one statement per
+    table keeps a group commit to a few calls."""
     width = len(rows[0]) if rows else 0
     if width == 0:
         return

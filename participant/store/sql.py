@@ -4,11 +4,6 @@ import functools
 
 from participant.store.rows import CONTRACT_COLUMNS, UPDATE_COLUMNS
 
-BUSY_TIMEOUT_MS = 10_000
-# Every connection's settings; the writer's alone also sets the journal and sync modes (WRITE_PRAGMAS).
-READ_PRAGMAS = (f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}", "PRAGMA foreign_keys = ON")
-WRITE_PRAGMAS = ("PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL")
-
 # Not archived, in flight or not (the last column: the reassignment it is in flight in, or NULL).
 ACTIVE_CONTRACT = (
     f"SELECT {CONTRACT_COLUMNS}, in_flight FROM contracts WHERE contract_id = ? AND archive_offset IS NULL"

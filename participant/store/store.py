@@ -12,7 +12,7 @@ from pathlib import Path
 import aiosqlite
 import orjson
 
-from participant.store import sql
+from participant.store import pragmas, sql
 from participant.store.ledger_end import LedgerEndSignal
 from participant.store.rows import (
     CompletionRow,
@@ -31,7 +31,7 @@ async def connect(path: Path | str, *, read_only: bool = False) -> aiosqlite.Con
     target = f"file:{Path(path).as_posix()}?mode=ro" if read_only else path
     conn = await aiosqlite.connect(target, isolation_level=None, uri=read_only)  # transactions are explicit
     try:
-        for pragma in sql.READ_PRAGMAS + (() if read_only else sql.WRITE_PRAGMAS):
+        for pragma in pragmas.READ_PRAGMAS + (() if read_only else pragmas.WRITE_PRAGMAS):
             await conn.execute(pragma)
     except sqlite3.DatabaseError as e:
         await conn.close()  # its thread would otherwise keep the process alive
@@ -78,7 +78,7 @@ class Store:
             await self._write.close()
             self._write = None
             self._writer = Writer(str(self.path), self._writer_read, self.ledger_end, next_seq, self._advance)
-            self._writer.start()
+            await self._writer.start()
         except BaseException:
             await self.close()
             raise

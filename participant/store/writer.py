@@ -3,7 +3,8 @@
 A hop into another thread costs more than an fsync, so per-request transactions top out far below what one
 transaction per batch reaches. Jobs queue up; the writer runs them one after another against the open `Batch`
 (committed state plus what earlier jobs of the batch staged, so they behave as if they had run one by one); the
-writer's thread writes a batch as one SQLite transaction, and only then is each of its jobs answered.
+write process (`participant.store.write_process`) writes a batch as one SQLite transaction, and only then is each
+of its jobs answered.
 
 Commits are pipelined: while one batch is being written and synced, the next is interpreted on top of it (its reads
 see the flushing batch's changes through `parent`). The next batch is written only after the previous one is
@@ -14,18 +15,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import queue
+import os
+import pickle
 import sqlite3
-import threading
+import subprocess
+import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
-from participant.store import sql
+from participant.store import pragmas, write_process
 from participant.store.batch import Batch
-from participant.store.checkpoints import WRITER_AUTOCHECKPOINT, Checkpointer
 
 log = logging.getLogger(__name__)
 
@@ -47,17 +50,18 @@ class SubmitJob:
 Job = SubmitJob | BatchJob
 
 
+class CommitFailed(Exception):
+    """A group commit that was rolled back, or could not be made because the write process is gone."""
+
+
 class Writer:
-    """Owns the write connection; `submit(job)` runs the job in the next group commit and returns its result.
+    """Owns the write process; `submit(job)` runs the job in the next group commit and returns its result.
 
-    Jobs are interpreted as they arrive into the open batch. A dedicated thread with the only write connection
-    commits one batch at a time; the moment it is done it answers that batch's submitters (one callback on the
-    loop) and takes the open batch, so the next fsync starts without waiting for a writer task to wake up, and
-    batches grow with the load instead of being cut at a fixed point of the writer's loop.
-
-    Why not aiosqlite for writes: its hop is a future resolved by `call_soon_threadsafe` which the awaiting task
-    then handles on a later loop iteration, and handing over the next batch needs yet another iteration; here the
-    thread's one callback answers the batch and hands over the next. Reads stay on aiosqlite connections."""
+    Jobs are interpreted as they arrive into the open batch. The write process commits one batch at a time; the
+    moment its answer arrives (read on the loop, no thread in between) the batch's submitters are answered and the
+    open batch is sent, so the next fsync starts without waiting for a writer task to wake up, and batches grow with
+    the load instead of being cut at a fixed point of the writer's loop. Reads stay on aiosqlite connections, and
+    the batches' indexed reads on a connection of the loop's own thread (`open_lookup_connection`)."""
 
     def __init__(self, path: str, read_conn: aiosqlite.Connection, ledger_end: int, next_seq: int,
                  on_commit: Callable[[int], None]) -> None:
@@ -68,23 +72,16 @@ class Writer:
         self._on_commit = on_commit
         self._queue: asyncio.Queue[tuple[Job, asyncio.Future]] = asyncio.Queue()
         self._task: asyncio.Task | None = None
-        self._open: Batch | None = None  # jobs interpreted but not yet handed to the thread
-        self._flushing: Batch | None = None  # with the thread, not durable yet
+        self._open: Batch | None = None  # jobs interpreted but not yet sent to the write process
+        self._flushing: Batch | None = None  # with the write process, not durable yet
         self._busy = False  # the writer task is filling the open batch: it may not be handed over now
         self._changed = asyncio.Event()  # set when a flush ends
-        self._requests: queue.SimpleQueue[Batch | None] = queue.SimpleQueue()
-        self._conn: sqlite3.Connection | None = None
+        self._process = WriteProcess(path, self._flushed)
         self._lookup: sqlite3.Connection | None = None
-        self._thread: threading.Thread | None = None
-        self._checkpoints = Checkpointer(path)
 
-    def start(self) -> None:
-        self._conn = open_write_connection(self._path)
+    async def start(self) -> None:
+        await self._process.start()
         self._lookup = open_lookup_connection(self._path)
-        self._checkpoints.start()
-        loop = asyncio.get_running_loop()
-        self._thread = threading.Thread(target=self._flush_loop, args=(loop,), name="ledger-write", daemon=True)
-        self._thread.start()
         self._task = asyncio.create_task(self._run(), name="ledger-writer")
 
     async def stop(self) -> None:
@@ -96,19 +93,14 @@ class Writer:
                 pass
             self._task = None
         await self._drain()  # what was staged is written, and its submitters answered
-        if self._thread is not None:
-            self._requests.put(None)
-            self._thread.join()
-            self._thread = None
-        self._checkpoints.stop()
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
+        await self._process.stop()
         if self._lookup is not None:
             self._lookup.close()
             self._lookup = None
 
     async def submit(self, job: Job) -> Any:
+        if self._process.gone is not None:
+            raise CommitFailed(self._process.gone)
         future = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((job, future))
         return await future
@@ -163,62 +155,190 @@ class Writer:
         self._busy = busy
 
     def _hand_over(self) -> None:
-        """Give the open batch to the thread if it is idle and the writer task is not adding to the batch."""
+        """Send the open batch to the write process if it is idle and the writer task is not adding to the
+        batch."""
         batch = self._open
         if batch is None or self._busy or self._flushing is not None:
             return
         self._open = None
+        if batch.failed is None and self._process.gone is not None:
+            batch.failed = CommitFailed(self._process.gone)
         if batch.failed is not None:
             _answer([(future, None, batch.failed) for future, _, _ in batch.results])
+            self._changed.set()
         elif batch.dirty:
             self._flushing = batch
-            self._requests.put(batch)
+            self._process.send(batch.statements())
         else:  # nothing to write; what it read is durable now
             _answer(batch.results)
+            self._changed.set()
 
-    def _flush_loop(self, loop: asyncio.AbstractEventLoop) -> None:
-        """The thread: write each batch handed over as one transaction, then tell the loop."""
-        while (batch := self._requests.get()) is not None:
-            try:
-                batch.commit_to(self._conn)
-                error = None
-                self._checkpoints.poke()
-            except BaseException as e:  # rolled back: nothing of the batch is stored
-                error = e
-            try:
-                loop.call_soon_threadsafe(self._flushed, batch, error)
-            except RuntimeError:  # the loop is closed: nobody is waiting any more
-                return
-
-    def _flushed(self, batch: Batch, error: BaseException | None) -> None:
-        """On the loop: answer the batch's submitters and hand over the next batch."""
-        self._flushing = None
+    def _flushed(self, error: str | None) -> None:
+        """On the loop, when the write process answers (or is gone): answer the batch's submitters and send the
+        next batch."""
+        batch, self._flushing = self._flushing, None
+        if batch is None:
+            return
         if error is None:
             self._ledger_end, self._next_seq = batch.ledger_end, batch.next_seq
             batch.parent = None  # committed: later batches read it from the database
             self._on_commit(batch.ledger_end)
             _answer(batch.results)
         else:
-            log.error("group commit failed; %d submissions answered with an error", len(batch.results),
-                      exc_info=error)
-            _answer([(future, None, error) for future, _, _ in batch.results])
+            log.error("group commit failed (%s); %d submissions answered with an error", error, len(batch.results))
+            failure = CommitFailed(error)
+            _answer([(future, None, failure) for future, _, _ in batch.results])
             if self._open is not None:  # built on changes that never happened
-                self._open.failed = RuntimeError("the group commit this submission was built on failed")
+                self._open.failed = CommitFailed("the group commit this submission was built on failed")
         self._hand_over()
         self._changed.set()
 
 
-def open_write_connection(path: str) -> sqlite3.Connection:
-    """The only connection that writes; used by the writer's thread alone (settings: `sql.READ_PRAGMAS`, `sql.WRITE_PRAGMAS`)."""
-    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    try:
-        for pragma in sql.READ_PRAGMAS + sql.WRITE_PRAGMAS:
-            conn.execute(pragma)
-        conn.execute(f"PRAGMA wal_autocheckpoint = {WRITER_AUTOCHECKPOINT}")  # the checkpoints' thread does it
-    except BaseException:
-        conn.close()
-        raise
-    return conn
+class WriteProcess:
+    """The writer's end of `participant.store.write_process`: statements go out through one pipe, and each answer
+    comes back through another, read by the event loop itself, which calls `on_answer` with None (committed) or
+    the error. If the process ends while a batch is with it, nobody can know whether that batch committed: the
+    participant writes nothing more (`gone` says why) until it is restarted and reads what the database holds."""
+
+    def __init__(self, path: str, on_answer: Callable[[str | None], None]) -> None:
+        self._path = path
+        self._on_answer = on_answer
+        self._process: subprocess.Popen | None = None
+        self._requests: int | None = None  # write end, non-blocking
+        self._replies: int | None = None  # read end, non-blocking, watched by the loop
+        self._pending = bytearray()  # what did not fit in the request pipe yet
+        self._received = bytearray()
+        self._ready: asyncio.Future[str | None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.gone: str | None = None
+
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        request_read, self._requests = os.pipe()
+        self._replies, reply_write = os.pipe()
+        try:
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", write_process.__name__, self._path, str(request_read), str(reply_write)],
+                pass_fds=(request_read, reply_write), stdin=subprocess.DEVNULL, env=_child_environment())
+        except BaseException:
+            self._close_pipes()
+            raise
+        finally:
+            os.close(request_read)
+            os.close(reply_write)
+        os.set_blocking(self._requests, False)
+        os.set_blocking(self._replies, False)
+        self._ready = self._loop.create_future()
+        self._loop.add_reader(self._replies, self._readable)
+        try:
+            error = await self._ready
+        except BaseException:
+            await self.stop()
+            raise
+        if error is not None:
+            await self.stop()
+            raise CommitFailed(f"cannot open {self._path} for writing: {error}")
+
+    async def stop(self) -> None:
+        """Close the request pipe, so that the process ends once it has written what it was sent, and wait."""
+        self._close_pipes()
+        if self._process is not None:
+            process, self._process = self._process, None
+            try:
+                await asyncio.to_thread(process.wait, STOP_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                log.error("the write process did not end in %s s; killing it", STOP_TIMEOUT_S)
+                process.kill()
+                await asyncio.to_thread(process.wait)
+
+    def send(self, statements: write_process.Statements) -> None:
+        data = write_process.frame(statements)
+        if self._pending:
+            self._pending += data
+            return
+        written = self._write(data)
+        if written < len(data):
+            self._pending += data[written:]
+            assert self._loop is not None and self._requests is not None
+            self._loop.add_writer(self._requests, self._writable)
+
+    def _write(self, data: bytes | bytearray) -> int:
+        try:
+            return os.write(self._requests, data)
+        except BlockingIOError:
+            return 0
+        except OSError as e:  # the process is gone; its end of the reply pipe says so too
+            self._end(f"the write process cannot be reached ({e})")
+            return len(data)
+
+    def _writable(self) -> None:
+        written = self._write(self._pending)
+        del self._pending[:written]
+        if not self._pending and self._loop is not None and self._requests is not None:
+            self._loop.remove_writer(self._requests)
+
+    def _readable(self) -> None:
+        try:
+            chunk = os.read(self._replies, 1 << 16)
+        except BlockingIOError:
+            return
+        except OSError as e:
+            chunk, error = b"", e
+        else:
+            error = None
+        if not chunk:
+            self._end(f"the write process ended{'' if error is None else f' ({error})'}")
+            return
+        self._received += chunk
+        header = write_process.HEADER_BYTES
+        while len(self._received) >= header:
+            size = int.from_bytes(self._received[:header], "big")
+            if len(self._received) < header + size:
+                break
+            answer = pickle.loads(self._received[header:header + size])
+            del self._received[:header + size]
+            if self._ready is not None and not self._ready.done():
+                self._ready.set_result(answer)
+            else:
+                self._on_answer(answer)
+
+    def _end(self, reason: str) -> None:
+        """The process is gone: whatever it was writing is answered with an error, and so is everything after."""
+        if self.gone is not None:
+            return
+        code = None if self._process is None else self._process.poll()
+        self.gone = f"{reason}{'' if code is None else f' with code {code}'}; restart the participant"
+        self._close_pipes()
+        if self._ready is not None and not self._ready.done():
+            self._ready.set_result(self.gone)
+            return
+        log.critical("%s", self.gone)
+        self._on_answer(self.gone)
+
+    def _close_pipes(self) -> None:
+        if self._loop is not None:
+            for fd, remove in ((self._replies, self._loop.remove_reader), (self._requests, self._loop.remove_writer)):
+                if fd is not None:
+                    try:
+                        remove(fd)
+                    except (RuntimeError, ValueError):  # the loop is closed
+                        pass
+        for fd in (self._requests, self._replies):
+            if fd is not None:
+                os.close(fd)
+        self._requests = self._replies = None
+        self._pending.clear()
+
+
+STOP_TIMEOUT_S = 30
+
+
+def _child_environment() -> dict[str, str]:
+    """The server's environment, with the directory this package was imported from first on the path: the write
+    process runs the same code, installed or not."""
+    root = str(Path(write_process.__file__).resolve().parents[2])
+    path = os.environ.get("PYTHONPATH")
+    return {**os.environ, "PYTHONPATH": root if not path else os.pathsep.join([root, path])}
 
 
 def open_lookup_connection(path: str) -> sqlite3.Connection:
@@ -228,7 +348,7 @@ def open_lookup_connection(path: str) -> sqlite3.Connection:
     scheduled and to take the GIL."""
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     try:
-        for pragma in sql.READ_PRAGMAS:
+        for pragma in pragmas.READ_PRAGMAS:
             conn.execute(pragma)
     except BaseException:
         conn.close()
