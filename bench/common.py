@@ -158,17 +158,36 @@ class Server:
             return False
 
     def cpu_seconds(self) -> float:
-        """User + system CPU time the server process has used so far."""
-        with open(f"/proc/{self.pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / CLK_TCK
+        """User + system CPU time the server has used so far: its process and its write process."""
+        return sum(_cpu_seconds(f"/proc/{pid}/stat") for pid in (self.pid, *self.children()))
+
+    def children(self) -> list[int]:
+        """The server's child processes (its write process)."""
+        found = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    stat = (entry / "stat").read_text()
+                except OSError:
+                    continue
+                if int(stat.rsplit(")", 1)[1].split()[1]) == self.pid:
+                    found.append(int(entry.name))
+        return found
 
     def main_thread_cpu_seconds(self) -> float:
         """User + system CPU time of the server's main thread (its event loop) alone: the one thread every
         request passes through, so its time per request bounds the throughput."""
-        with open(f"/proc/{self.pid}/task/{self.pid}/stat") as f:
+        return _cpu_seconds(f"/proc/{self.pid}/task/{self.pid}/stat")
+
+
+def _cpu_seconds(stat_path: str) -> float:
+    """User + system CPU time from a /proc stat file; 0 for a process that is gone."""
+    try:
+        with open(stat_path) as f:
             fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / CLK_TCK
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
 def client_cpu_seconds() -> float:

@@ -11,7 +11,7 @@ moved by exactly the number of successful submissions.
 The reference, measured in the same run on the same disk: raw SQLite commits from one Python thread, one single-row
 INSERT per transaction, WAL and synchronous=FULL as the participant's writer uses them. It is measured right before
 each level (the machine's load changes from minute to minute), and the level's throughput is printed as a ratio to
-it. The server's CPU time per transaction (µs) is printed too, in all and in the main thread
+it. The server's CPU time per transaction (µs) is printed too, in all (with its write process) and in the main thread
 alone (the event loop every request passes through, whose time per request bounds the throughput): unlike
 wall-clock throughput, they barely move when other processes compete for the cores.
 

@@ -40,7 +40,7 @@ class Deduplication:
                                                     "nanos": d.microseconds * 1000}}}
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: see UpdateRow
 class CommandMeta:
     user_id: str
     command_id: str

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cached_property, partial
 
 from participant import errors
 from participant.api import (
@@ -70,7 +70,14 @@ class EventFilter:
                 out.append(p)
         return sorted(set(out))
 
+    @cached_property
+    def _asks_for_blobs(self) -> bool:
+        parties = [*self.by_party.values(), *([self.any_party] if self.any_party is not None else [])]
+        return any(f.wildcard_blob or any(f.templates.values()) for f in parties)
+
     def blob(self, witnesses: Iterable[str], package_name: str, qualified_name: str) -> bool:
+        if not self._asks_for_blobs:  # the usual case, asked for every event
+            return False
         if self.any_party is not None and self.any_party.blob(package_name, qualified_name):
             return True
         return any(
