@@ -195,6 +195,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             self._show_info()
             return
         empty.remove_class("shown")
+        self.query_one("#acs-scope", Label).update(self._scope_text())  # the choice, even if reading it fails
         if self.snapshot is None:
             app.locations.snapshots_dir.mkdir(parents=True, exist_ok=True)
             self.snapshot = await Snapshot.open(app.snapshot_path())

@@ -223,3 +223,26 @@ async def test_a_large_view_shows_its_first_rows_then_the_rest(demo_server, make
         assert amounts == sorted(amounts, reverse=True)
         await pilot.press("end")
         await wait_for(pilot, lambda: table.selected is not None and table.cursor == everything - 1, "the last row")
+
+
+async def test_a_party_the_user_cannot_read_is_named_and_refused_with_the_403(demo_server, make_app):
+    """participant_admin may list the parties but read none of them: choosing one shows that choice and Canton's
+    refusal, not an empty view that looks like no choice was made."""
+    from textual.widgets import Label, SelectionList
+
+    app = make_app(demo_server, "participant_admin")
+    async with app.run_test(size=SIZE) as pilot:
+        screen: AcsScreen = app.screen
+        await wait_for(pilot, lambda: "no parties" in str(screen.query_one("#acs-scope", Label).content),
+                       "the empty scope")
+        await pilot.press("p")
+        await wait_for(pilot, lambda: app.screen is not screen, "the parties dialog")
+        choices = app.screen.query_one(SelectionList)
+        alice = next(i for i in range(choices.option_count)
+                     if str(choices.get_option_at_index(i).prompt).startswith("Alice"))
+        choices.select(choices.get_option_at_index(alice).value)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: any("(403)" in (n.title or "") or "403" in n.message
+                                          for n in app._notifications), "the 403 notification")
+        scope = str(screen.query_one("#acs-scope", Label).content)
+        assert scope.startswith("Alice") and "no parties" not in scope
