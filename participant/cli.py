@@ -17,6 +17,8 @@ from participant.settings import Settings
 
 DEFAULT_PORT = 7575
 GC_YOUNGEST_THRESHOLD = 50_000  # see `started` in _serve
+# The write process is reached through inherited pipe descriptors, which only POSIX systems pass on.
+SERVES_HERE = os.name == "posix"
 
 EPILOG = """\
 examples:
@@ -142,6 +144,9 @@ def _version() -> str:
 
 
 def _serve(args) -> int:
+    if not SERVES_HERE:
+        print("error: ledger-participant serve runs on Linux and macOS; on Windows, run it in WSL", file=sys.stderr)
+        return 2
     import uvicorn
 
     from participant.server import create_app

@@ -206,3 +206,15 @@ def test_prune_an_empty_file(tmp_path):
     r = cli("prune", "--db", str(db), "--up-to", "1", timeout=60)
     assert r.returncode == 2, r.stderr
     assert r.stderr.startswith("error:") and "Traceback" not in r.stderr, r.stderr
+
+
+def test_serve_says_where_it_runs_instead_of_failing_later(tmp_path, monkeypatch, capsys):
+    """The write process is reached through inherited pipe descriptors, which only POSIX systems pass on."""
+    from participant import cli
+
+    db = tmp_path / "ledger.db"
+    monkeypatch.setattr(cli, "SERVES_HERE", False)
+    code = cli.main(["serve", "--db", str(db), "--no-auth"])
+    assert code == 2
+    assert "Linux and macOS" in capsys.readouterr().err
+    assert not db.exists()
