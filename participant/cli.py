@@ -17,7 +17,7 @@ from participant.settings import Settings
 
 DEFAULT_PORT = 7575
 GC_YOUNGEST_THRESHOLD = 50_000  # see `started` in _serve
-# The write process is reached through inherited pipe descriptors, which only POSIX systems pass on.
+# POSIX only: the participant and its write process have never run on Windows, where WSL is the way to run it.
 SERVES_HERE = os.name == "posix"
 
 EPILOG = """\

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -221,7 +222,7 @@ class Batch:
         self.updates.append(update.params())
         self.completions.append(completion.params())
 
-    def statements(self) -> list[tuple[str, list]]:
+    def statements(self) -> list[tuple[str, Sequence]]:
         """Everything staged, as the statements of one transaction: a few multi-row statements, then the rest."""
         statements = []
         for statement, rows in (
@@ -233,7 +234,7 @@ class Batch:
             (sql.INSERT_COMPLETION, self.completions),
         ):
             statements.extend(_multi_row(statement, rows))
-        statements.extend((statement, list(params)) for statement, params in self.other)
+        statements.extend(self.other)
         return statements
 
 

@@ -5,23 +5,23 @@ as a list of statements; this process runs them as one transaction and answers o
 the server's process, the commit's Python work (binding every value of every row) would hold the interpreter lock
 the event loop needs, and the loop would wait its turn after each statement; here it runs on the other core.
 
-The conversation, over two pipes whose descriptors the writer passes: each message is a 4-byte big-endian length
-and a pickle. The process answers `None` once its connection is open (or the error that prevented it), then, for
-each list of `(statement, params)` it reads, `None` when the transaction is committed and synced, or the error that
-rolled it back. It ends when its request pipe closes, which also happens when the server dies however it dies:
+The conversation, over the process's standard input and output: each message is a 4-byte big-endian length and a
+pickle. The process answers `None` once its connection is open (or the error that prevented it), then, for each
+list of `(statement, params)` it reads, `None` when the transaction is committed and synced, or the error that
+rolled it back. Anything else it would print goes to standard error. It ends at the end of its input, which also
+comes when the server dies however it dies:
 a transaction it was writing then either commits whole or not at all, as SQLite makes it, and nobody was told
-either way. Interrupts and termination signals are left to the server, which closes the pipe once everything it
-was given is written.
+either way. Interrupts and termination signals are left to the server, which closes the process's input once
+everything it was given is written.
 
 After answering each commit, the process checkpoints: a PASSIVE checkpoint (one that never waits for readers)
 copies the commit's pages from the WAL into the database file and syncs it, so the WAL starts over at the next
 commit instead of growing. In a thread beside the commits, or in bigger, rarer steps, the checkpoint's sync of the
-database file stalled the next commit's sync of the WAL on the same file system (ext4 orders one behind the other)
-for 10 to 45 ms, the group commit's whole batch waiting; done here, right after the answer, its cost goes into the
+database file stalled the next commit's sync of the WAL on the same file system for 10 to 45 ms (measured on ext4), the group commit's whole batch waiting; done here, right after the answer, its cost goes into the
 time the event loop spends building the next batch. Durability does not depend on it: a commit is durable once its
 WAL frames are synced (synchronous=FULL).
 
-    python -m participant.store.write_process DB REQUEST_FD REPLY_FD
+    python -m participant.store.write_process DB
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ import pickle
 import signal
 import sqlite3
 import sys
+from collections.abc import Sequence
+from typing import BinaryIO
 
 from participant.store import pragmas
 
@@ -42,7 +44,7 @@ HEADER_BYTES = 4
 # checkpoints cannot copy what came after it, and the WAL grows. Pages of 4 KB: about 40 MB.
 WRITER_AUTOCHECKPOINT = 10_000
 
-Statements = list[tuple[str, list]]
+Statements = list[tuple[str, Sequence]]
 
 
 def open_write_connection(path: str) -> sqlite3.Connection:
@@ -82,47 +84,34 @@ def frame(message: object) -> bytes:
     return len(data).to_bytes(HEADER_BYTES, "big") + data
 
 
-def _read_exactly(fd: int, n: int) -> bytes | None:
-    """`n` bytes, or None at the end of the pipe."""
-    chunks = []
-    while n:
-        chunk = os.read(fd, min(n, 1 << 20))
-        if not chunk:
-            return None
-        chunks.append(chunk)
-        n -= len(chunk)
-    return b"".join(chunks)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
-
-
 def _describe(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}"
 
 
-def serve(path: str, requests: int, replies: int) -> None:
+def serve(path: str, requests: BinaryIO, replies: BinaryIO) -> None:
+    def answer(message: object) -> None:
+        replies.write(frame(message))
+        replies.flush()
+
     try:
         conn = open_write_connection(path)
     except Exception as e:
-        _write_all(replies, frame(_describe(e)))
+        answer(_describe(e))
         return
     try:
-        _write_all(replies, frame(None))
-        while (header := _read_exactly(requests, HEADER_BYTES)) is not None:
-            body = _read_exactly(requests, int.from_bytes(header, "big"))
-            if body is None:
+        answer(None)
+        while len(header := requests.read(HEADER_BYTES)) == HEADER_BYTES:
+            size = int.from_bytes(header, "big")
+            body = requests.read(size)
+            if len(body) < size:
                 break
             try:
                 write_transaction(conn, pickle.loads(body))
-                answer = None
+                error = None
             except Exception as e:  # rolled back: nothing of the transaction is stored
-                answer = _describe(e)
-            _write_all(replies, frame(answer))
-            if answer is None:
+                error = _describe(e)
+            answer(error)
+            if error is None:
                 checkpoint(conn)
     except BrokenPipeError:  # the server is gone
         pass
@@ -134,8 +123,10 @@ def main(argv: list[str] | None = None) -> None:
     for name in ("SIGINT", "SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_IGN)
-    path, requests, replies = argv if argv is not None else sys.argv[1:]
-    serve(path, int(requests), int(replies))
+    [path] = argv if argv is not None else sys.argv[1:]
+    replies = os.fdopen(os.dup(sys.stdout.fileno()), "wb")  # the answers keep the real standard output
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # and whatever else is printed goes to standard error
+    serve(path, sys.stdin.buffer, replies)
 
 
 if __name__ == "__main__":

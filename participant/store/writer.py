@@ -194,45 +194,32 @@ class Writer:
         self._changed.set()
 
 
-class WriteProcess:
-    """The writer's end of `participant.store.write_process`: statements go out through one pipe, and each answer
-    comes back through another, read by the event loop itself, which calls `on_answer` with None (committed) or
-    the error. If the process ends while a batch is with it, nobody can know whether that batch committed: the
-    participant writes nothing more (`gone` says why) until it is restarted and reads what the database holds."""
+class WriteProcess(asyncio.SubprocessProtocol):
+    """The writer's end of `participant.store.write_process`, a child whose standard input takes the statements and
+    whose standard output gives the answers, which the event loop hands to `on_answer` as they arrive: None
+    (committed) or the error. If the process ends while a batch is with it, nobody can know whether that batch
+    committed: the participant writes nothing more (`gone` says why) until it is restarted and reads what the
+    database holds."""
 
     def __init__(self, path: str, on_answer: Callable[[str | None], None]) -> None:
         self._path = path
         self._on_answer = on_answer
-        self._process: subprocess.Popen | None = None
-        self._requests: int | None = None  # write end, non-blocking
-        self._replies: int | None = None  # read end, non-blocking, watched by the loop
-        self._pending = bytearray()  # what did not fit in the request pipe yet
+        self._transport: asyncio.SubprocessTransport | None = None
         self._received = bytearray()
         self._ready: asyncio.Future[str | None] | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
+        self._ended: asyncio.Future[None] | None = None
+        self._stopping = False
         self.gone: str | None = None
 
     async def start(self) -> None:
-        self._loop = asyncio.get_running_loop()
-        request_read, self._requests = os.pipe()
-        self._replies, reply_write = os.pipe()
-        try:
-            self._process = subprocess.Popen(
-                [sys.executable, "-m", write_process.__name__, self._path, str(request_read), str(reply_write)],
-                pass_fds=(request_read, reply_write), stdin=subprocess.DEVNULL, env=_child_environment())
-        except BaseException:
-            self._close_pipes()
-            raise
-        finally:
-            os.close(request_read)
-            os.close(reply_write)
-        os.set_blocking(self._requests, False)
-        os.set_blocking(self._replies, False)
-        self._ready = self._loop.create_future()
-        self._loop.add_reader(self._replies, self._readable)
+        loop = asyncio.get_running_loop()
+        self._ready, self._ended = loop.create_future(), loop.create_future()
+        self._transport, _ = await loop.subprocess_exec(
+            lambda: self, sys.executable, "-m", write_process.__name__, self._path,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None, env=_child_environment())
         try:
             error = await self._ready
-        except BaseException:
+        except BaseException:  # cancelled while starting
             await self.stop()
             raise
         if error is not None:
@@ -240,56 +227,32 @@ class WriteProcess:
             raise CommitFailed(f"cannot open {self._path} for writing: {error}")
 
     async def stop(self) -> None:
-        """Close the request pipe, so that the process ends once it has written what it was sent, and wait."""
-        self._close_pipes()
-        if self._process is not None:
-            process, self._process = self._process, None
-            try:
-                await asyncio.to_thread(process.wait, STOP_TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                log.error("the write process did not end in %s s; killing it", STOP_TIMEOUT_S)
-                process.kill()
-                await asyncio.to_thread(process.wait)
+        """End the process's input, so that it ends once it has written what it was sent, and wait for it."""
+        if self._transport is None:
+            return
+        self._stopping = True
+        transport, self._transport = self._transport, None
+        if (stdin := transport.get_pipe_transport(0)) is not None:
+            stdin.close()
+        try:
+            await asyncio.wait_for(asyncio.shield(self._ended), STOP_TIMEOUT_S)
+        except TimeoutError:
+            log.error("the write process did not end in %s s; killing it", STOP_TIMEOUT_S)
+            transport.kill()
+            await self._ended
+        transport.close()
 
     def send(self, statements: write_process.Statements) -> None:
-        data = write_process.frame(statements)
-        if self._pending:
-            self._pending += data
-            return
-        written = self._write(data)
-        if written < len(data):
-            self._pending += data[written:]
-            assert self._loop is not None and self._requests is not None
-            self._loop.add_writer(self._requests, self._writable)
+        """The transport buffers what the pipe cannot take at once."""
+        assert self._transport is not None
+        stdin = self._transport.get_pipe_transport(0)
+        if stdin is not None and not stdin.is_closing():
+            stdin.write(write_process.frame(statements))
 
-    def _write(self, data: bytes | bytearray) -> int:
-        try:
-            return os.write(self._requests, data)
-        except BlockingIOError:
-            return 0
-        except OSError as e:  # the process is gone; its end of the reply pipe says so too
-            self._end(f"the write process cannot be reached ({e})")
-            return len(data)
+    # --- asyncio.SubprocessProtocol
 
-    def _writable(self) -> None:
-        written = self._write(self._pending)
-        del self._pending[:written]
-        if not self._pending and self._loop is not None and self._requests is not None:
-            self._loop.remove_writer(self._requests)
-
-    def _readable(self) -> None:
-        try:
-            chunk = os.read(self._replies, 1 << 16)
-        except BlockingIOError:
-            return
-        except OSError as e:
-            chunk, error = b"", e
-        else:
-            error = None
-        if not chunk:
-            self._end(f"the write process ended{'' if error is None else f' ({error})'}")
-            return
-        self._received += chunk
+    def pipe_data_received(self, fd: int, data: bytes) -> None:
+        self._received += data
         header = write_process.HEADER_BYTES
         while len(self._received) >= header:
             size = int.from_bytes(self._received[:header], "big")
@@ -302,32 +265,20 @@ class WriteProcess:
             else:
                 self._on_answer(answer)
 
-    def _end(self, reason: str) -> None:
-        """The process is gone: whatever it was writing is answered with an error, and so is everything after."""
-        if self.gone is not None:
+    def connection_lost(self, exc: Exception | None) -> None:
+        """The process has ended and its pipes are closed: expected after `stop`, otherwise it is gone, and
+        whatever it was writing is answered with an error, and so is everything after."""
+        if self._ended is not None and not self._ended.done():
+            self._ended.set_result(None)
+        if self._stopping or self.gone is not None:
             return
-        code = None if self._process is None else self._process.poll()
-        self.gone = f"{reason}{'' if code is None else f' with code {code}'}; restart the participant"
-        self._close_pipes()
+        code = None if self._transport is None else self._transport.get_returncode()
+        self.gone = f"the write process ended{'' if code is None else f' with code {code}'}; restart the participant"
         if self._ready is not None and not self._ready.done():
             self._ready.set_result(self.gone)
             return
         log.critical("%s", self.gone)
         self._on_answer(self.gone)
-
-    def _close_pipes(self) -> None:
-        if self._loop is not None:
-            for fd, remove in ((self._replies, self._loop.remove_reader), (self._requests, self._loop.remove_writer)):
-                if fd is not None:
-                    try:
-                        remove(fd)
-                    except (RuntimeError, ValueError):  # the loop is closed
-                        pass
-        for fd in (self._requests, self._replies):
-            if fd is not None:
-                os.close(fd)
-        self._requests = self._replies = None
-        self._pending.clear()
 
 
 STOP_TIMEOUT_S = 30
