@@ -8,7 +8,8 @@ import orjson
 import pytest
 
 from participant.store import sql
-from participant.store.rows import acs_event_json
+from participant.store.batch import _multi_row
+from participant.store.rows import CONTRACT_COLUMNS, UPDATE_COLUMNS, acs_event_json
 from participant.store.schema import MIGRATIONS, SCHEMA_VERSION, NewerSchemaError, migrate
 from participant.store.store import Store, connect
 
@@ -63,6 +64,53 @@ async def test_one_update_is_found_through_an_index(tmp_path):
         for statement in (sql.UPDATE_AT_OFFSET, sql.UPDATE_BY_ID):
             plan = " ".join(row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {statement}", ("x",)))
             assert plan.startswith("SEARCH updates USING"), plan
+    finally:
+        conn.close()
+
+
+async def test_contracts_are_found_by_id_through_the_id_index(tmp_path):
+    db = tmp_path / "ledger.db"
+    async with Store(db):
+        pass
+    conn = sqlite3.connect(db)
+    try:
+        cid = V1_CONTRACT[1]
+        for statement, params in ((sql.ACTIVE_CONTRACT, (cid,)), (sql.CONTRACT_BY_ID, (cid,)),
+                                  (sql.CONTRACT_MOVES, (cid,)), (sql.REASSIGN_CONTRACT, ("s", 1, None, 2, cid))):
+            plan = " ".join(row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {statement}", params))
+            assert plan.startswith("SEARCH contracts USING") and "INDEX contracts_by_id (<expr>=?)" in plan, plan
+        for statement, rows in ((sql.ARCHIVE_CONTRACT, [(5, 0, cid), (5, 1, cid + "00")]),
+                                (sql.INSERT_REASSIGNMENT_EVENT, [(5, 0, "unassign", "r", cid, cid, cid, "s", "t",
+                                                                 "p", 1)] * 2)):
+            [(many, params)] = list(_multi_row(statement, rows))
+            plan = " ".join(row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {many}", params))
+            assert "INDEX contracts_by_id (<expr>=?)" in plan and "SCAN contracts" not in plan, plan
+    finally:
+        conn.close()
+
+
+async def test_a_version_5_database_keeps_its_rows_and_finds_them_by_id_after_migration(tmp_path):
+    db = tmp_path / "v5.db"
+    conn = sqlite3.connect(db, isolation_level=None)
+    for version, script in enumerate(MIGRATIONS[:5], start=1):
+        conn.executescript(f"BEGIN; {script} PRAGMA user_version = {version}; COMMIT;")
+    conn.execute(f"INSERT INTO contracts ({CONTRACT_COLUMNS}) VALUES ({', '.join('?' * len(V1_CONTRACT))})",
+                 V1_CONTRACT)
+    update = (7, "1220" + "ef" * 32, "transaction", "cmd", "wf", "Alice", "sub", "[]", "2026-01-02T03:04:05Z",
+              "2026-01-02T03:04:05Z", "global::1220", None, "[]")
+    conn.execute(f"INSERT INTO updates ({UPDATE_COLUMNS}) VALUES ({', '.join('?' * len(update))})", update)
+    before = conn.execute("SELECT * FROM contracts").fetchall()
+    conn.close()
+    async with Store(db):
+        pass
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("SELECT * FROM contracts").fetchall() == before
+        assert conn.execute(sql.CONTRACT_BY_ID, (V1_CONTRACT[1],)).fetchone()[:2] == (1, V1_CONTRACT[1])
+        assert conn.execute(sql.UPDATE_BY_ID, (update[1],)).fetchone()[:2] == (7, update[1])
+        with pytest.raises(sqlite3.IntegrityError):  # still one row per id
+            conn.execute(f"INSERT INTO contracts ({CONTRACT_COLUMNS}) VALUES ({', '.join('?' * len(V1_CONTRACT))})",
+                         (2, *V1_CONTRACT[1:]))
     finally:
         conn.close()
 

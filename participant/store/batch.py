@@ -197,7 +197,7 @@ class Batch:
         r = reassignment
         for node, after in zip(r.nodes, r.contracts_after(), strict=True):
             cid = node.contract.contract_id
-            self.reassignment_events.append((update.offset, node.node_id, r.kind, r.reassignment_id, cid, cid,
+            self.reassignment_events.append((update.offset, node.node_id, r.kind, r.reassignment_id, cid, cid, cid,
                                              r.source, r.target, r.submitter, node.counter))
             self.other.append((sql.REASSIGN_CONTRACT, (after.synchronizer_id, after.reassignment_counter,
                                                        after.in_flight or None, update.offset, cid)))
@@ -261,7 +261,7 @@ def _statement_for(statement: str, count: int) -> str:
 # Archives as one statement: UPDATE ... FROM a VALUES list of (offset, node id, contract id).
 _ARCHIVE_MANY = (
     "UPDATE contracts SET archive_offset = v.column1, archive_node_id = v.column2 "
-    "FROM (VALUES {values}) AS v WHERE contracts.contract_id = v.column3"
+    "FROM (VALUES {values}) AS v WHERE " + sql.by_id("contracts.contract_id", "v.column3")
 )
 
 

@@ -165,6 +165,68 @@ MIGRATIONS: list[str] = [
     CREATE INDEX completions_by_command ON completions (command_id, "offset");
     DROP INDEX completions_by_change;
     """,
+    # 6: contracts and updates are found by id through an index on the id's last characters first (`sql.by_id`):
+    # the participant mints ids that end with the time they were minted, so that the entries of a group commit
+    # land together at the end of the index, where the UNIQUE constraints' indexes took a random page per id. SQLite
+    # cannot drop a column's UNIQUE constraint, so both tables are rebuilt (rows, rowids and order unchanged).
+    """
+    CREATE TABLE contracts_6 (
+        seq                  INTEGER PRIMARY KEY,
+        contract_id          TEXT NOT NULL,
+        template_id          TEXT NOT NULL,
+        package_name         TEXT NOT NULL,
+        argument             TEXT NOT NULL,
+        signatories          TEXT NOT NULL,
+        observers            TEXT NOT NULL,
+        contract_key         TEXT,
+        key_hash             TEXT,
+        created_at           TEXT NOT NULL,
+        synchronizer_id      TEXT NOT NULL,
+        reassignment_counter INTEGER NOT NULL DEFAULT 0,
+        workflow_id          TEXT NOT NULL,
+        create_offset        INTEGER NOT NULL,
+        create_node_id       INTEGER NOT NULL,
+        archive_offset       INTEGER,
+        archive_node_id      INTEGER,
+        acs_event            TEXT,
+        moved_offset         INTEGER,
+        in_flight            TEXT,
+        origin_synchronizer  TEXT
+    );
+    INSERT INTO contracts_6 SELECT seq, contract_id, template_id, package_name, argument, signatories, observers,
+        contract_key, key_hash, created_at, synchronizer_id, reassignment_counter, workflow_id, create_offset,
+        create_node_id, archive_offset, archive_node_id, acs_event, moved_offset, in_flight, origin_synchronizer
+        FROM contracts ORDER BY seq;
+    DROP TABLE contracts;
+    ALTER TABLE contracts_6 RENAME TO contracts;
+    CREATE UNIQUE INDEX contracts_by_id ON contracts (substr(contract_id, -12), contract_id);
+    CREATE INDEX contracts_by_create_offset ON contracts (create_offset);
+    CREATE INDEX contracts_by_archive_offset ON contracts (archive_offset) WHERE archive_offset IS NOT NULL;
+    CREATE UNIQUE INDEX contracts_active_key ON contracts (package_name, template_id, key_hash)
+        WHERE archive_offset IS NULL AND key_hash IS NOT NULL;
+    CREATE INDEX contracts_moved ON contracts (moved_offset) WHERE moved_offset IS NOT NULL;
+
+    CREATE TABLE updates_6 (
+        "offset"        INTEGER PRIMARY KEY,
+        update_id       TEXT NOT NULL,
+        kind            TEXT NOT NULL,
+        command_id      TEXT NOT NULL,
+        workflow_id     TEXT NOT NULL,
+        user_id         TEXT NOT NULL,
+        submission_id   TEXT NOT NULL,
+        act_as          TEXT NOT NULL,
+        record_time     TEXT NOT NULL,
+        effective_at    TEXT NOT NULL,
+        synchronizer_id TEXT NOT NULL,
+        trace_context   TEXT,
+        body            TEXT NOT NULL
+    );
+    INSERT INTO updates_6 SELECT "offset", update_id, kind, command_id, workflow_id, user_id, submission_id, act_as,
+        record_time, effective_at, synchronizer_id, trace_context, body FROM updates ORDER BY "offset";
+    DROP TABLE updates;
+    ALTER TABLE updates_6 RENAME TO updates;
+    CREATE UNIQUE INDEX updates_by_id ON updates (substr(update_id, -12), update_id);
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

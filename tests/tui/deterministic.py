@@ -14,6 +14,7 @@ import itertools
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 
 import httpx
 
@@ -81,6 +82,10 @@ def deterministic(monkeypatch):
     counter = _Counter()
     ticks = itertools.count()
     monkeypatch.setattr(participant.engine.ids, "secrets", counter)
+    # minted ids start with the millisecond they were minted in
+    minted = itertools.count()
+    monkeypatch.setattr(participant.engine.ids, "time",
+                        SimpleNamespace(time_ns=lambda: int(EPOCH.timestamp()) * 10**9 + next(minted) * 10**6))
     monkeypatch.setattr(participant.demo, "secrets", counter)
     monkeypatch.setattr(participant.errors, "secrets", counter)
     monkeypatch.setattr(participant.committer, "now", lambda: EPOCH + timedelta(seconds=next(ticks) * 7))
