@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import logging
 import os
+import time
 from collections.abc import Iterable
 from itertools import count
 from pathlib import Path
@@ -41,6 +42,7 @@ if TYPE_CHECKING:  # imported when first needed, after the first frame: the clie
 log = logging.getLogger("ledger_tui")
 
 LEDGER_END_POLL_S = 2.0
+ERROR_NOTIFY_S = 12  # how long an error's notification stays
 CONNECT_RETRY_POLLS = 2  # after a failed connection, try again every this many polls
 
 
@@ -112,6 +114,9 @@ class LedgerApp(App):
         self.connected = False
         self._snapshot_ids = count(1)
         self._connect_attempts = 0
+        # the last failure to connect, and when it was shown: retries that fail the same way say it again only once
+        # its notification is gone
+        self._connect_error_shown: tuple[str, float] | None = None
         self.status_participant = self.label
         self.status_readonly = readonly
         if config.keys:
@@ -164,11 +169,16 @@ class LedgerApp(App):
             await self.session.connect()
         except LedgerApiError as e:
             self.status_connection = "down"
-            self.show_error(e, f"Cannot connect to {self.url}")
+            text, now = self.error_text(e, f"Cannot connect to {self.url}"), time.monotonic()
+            shown = self._connect_error_shown
+            if shown is None or shown[0] != text or now - shown[1] >= ERROR_NOTIFY_S:
+                self._connect_error_shown = (text, now)
+                self.show_error(e, f"Cannot connect to {self.url}")
             if self.bundled is not None and isinstance(e, errors.StatusError) and e.status in (401, 403):
                 await self._fall_back_to_admin()
             if not self.session.version:
                 return
+        self._connect_error_shown = None
         if self._connect_attempts:
             self.notify(f"Connected to {self.url}.", title="Connected", timeout=4)
         self.connected = True
@@ -231,6 +241,10 @@ class LedgerApp(App):
         self.status_connection = "ok"
         self.status_ledger_end = end
 
+    @property
+    def connect_retry_s(self) -> float:
+        return self.ledger_end_poll_s * CONNECT_RETRY_POLLS
+
     def _retry_connect(self) -> None:
         """After a failed connection, try again every few polls: the participant may come up."""
         if self.status_connection != "down" or any(w.group == "connect" and not w.is_finished
@@ -276,6 +290,11 @@ class LedgerApp(App):
 
     def show_error(self, error: LedgerApiError, context: str = "") -> None:
         """A failure as a notification: Canton's error id, category and cause, and what to do."""
+        log.warning("%s: %s %s", context, type(error).__name__, error.message)
+        self.notify(self.error_text(error, context), title=error.title, severity="error", timeout=ERROR_NOTIFY_S)
+
+    @staticmethod
+    def error_text(error: LedgerApiError, context: str = "") -> str:
         lines = []
         if context:
             lines.append(context)
@@ -288,8 +307,7 @@ class LedgerApp(App):
             lines.append(error.message)
         if error.hint:
             lines.append(error.hint)
-        log.warning("%s: %s %s", context, type(error).__name__, error.message)
-        self.notify("\n".join(lines), title=error.title, severity="error", timeout=12)
+        return "\n".join(lines)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state != WorkerState.ERROR:

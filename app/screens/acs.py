@@ -123,8 +123,8 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             yield Label("", id="acs-scope")
             yield Label("", id="acs-count")
             yield Label("", id="acs-progress")
-        yield ContractTable(id="acs-table")
         yield Static("", id="acs-empty")
+        yield ContractTable(id="acs-table")
         yield Static("", id="acs-detail")
         yield Input(placeholder="filter rows: text across ids, parties and payload (enter keeps, escape clears)",
                     id="acs-filter")
@@ -135,9 +135,19 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     def on_mount(self) -> None:
         self._choices = ColumnChoices(self.ledger_app.locations.columns_file)
         self.watch(self.app, "status_ledger_end", self._ledger_end_moved)
+        self.watch(self.app, "status_connection", self._connection_changed)
         self.query_one(ContractTable).focus()
         if self.ledger_app.connected:
             self.start()
+
+    def _connection_changed(self, state: str) -> None:
+        app = self.ledger_app
+        if app.connected or state != "down":  # once connected, a lost connection keeps the rows; the status says it
+            return
+        empty = self.query_one("#acs-empty", Static)
+        empty.update(f"Not connected to {app.url}. Trying again every {app.connect_retry_s:g} s; "
+                     "3 shows the requests and what they were answered.")
+        empty.add_class("shown")
 
     def start(self) -> None:
         """(Re)start from the session's identity: default parties, ledger end."""

@@ -50,6 +50,26 @@ async def test_an_unreachable_participant_is_explained_and_nothing_crashes(make_
         assert app.is_running
 
 
+async def test_retries_that_fail_the_same_way_do_not_repeat_the_notification(make_app, tmp_path, monkeypatch):
+    from app import app as app_module
+    from app.app import CONNECT_RETRY_POLLS
+    from tests.conftest import ServerProcess, free_port
+
+    monkeypatch.setattr(app_module, "ERROR_NOTIFY_S", 3600)  # the first one is still on screen throughout
+    port = free_port()
+    gone = ServerProcess(f"http://127.0.0.1:{port}", tmp_path / "none.db", None, [])  # type: ignore[arg-type]
+    app = make_app(gone, "Alice")
+    said: list[str] = []
+    notify = app.notify
+    app.notify = lambda message, **kw: (said.append(message), notify(message, **kw))[1]  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app._connect_attempts >= 3 * CONNECT_RETRY_POLLS
+                       and not any(w.group == "connect" and not w.is_finished for w in app.workers),
+                       "three more attempts")
+        assert len([m for m in said if m.startswith(f"Cannot connect to {gone.url}")]) == 1
+        assert app.status_connection == "down"
+
+
 async def test_the_app_connects_once_the_participant_comes_up(make_app, tmp_path):
     from tests.conftest import SECRET, ServerProcess, free_port, start_server
 
