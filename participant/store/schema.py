@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 
 import aiosqlite
+
+log = logging.getLogger(__name__)
 
 # Each entry migrates from version i to i + 1. Never edit a released entry: append a new one.
 MIGRATIONS: list[str] = [
@@ -250,6 +253,9 @@ async def migrate(conn: aiosqlite.Connection) -> None:
         raise NewerSchemaError(
             f"database schema version {version} is newer than this program's ({SCHEMA_VERSION}); upgrade ledger-tui"
         )
+    if 0 < version < SCHEMA_VERSION:
+        log.info("upgrading the database from schema %d to %d; tables may be rebuilt, which takes minutes on a "
+                 "large database", version, SCHEMA_VERSION)
     for target in range(version + 1, SCHEMA_VERSION + 1):
         script = MIGRATIONS[target - 1]
         # executescript commits first; BEGIN makes the step and its version bump one transaction.
