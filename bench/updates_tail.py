@@ -60,7 +60,10 @@ class Tail:
                 except TimeoutError:
                     continue
                 arrived = time.time()
-                tx = json.loads(text)["update"]["Transaction"]["value"]
+                update = json.loads(text)["update"]
+                if "OffsetCheckpoint" in update:  # clients skip these
+                    continue
+                tx = update["Transaction"]["value"]
                 self.offsets.append(tx["offset"])
                 recorded = datetime.fromisoformat(tx["recordTime"].replace("Z", "+00:00")).timestamp()
                 self.lags.append(arrived - recorded)

@@ -7,6 +7,7 @@ import asyncio
 import gc
 import json
 import logging
+import math
 import os
 import secrets
 import sys
@@ -60,6 +61,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="load the template packages a Python module defines (repeatable)")
     serve.add_argument("--max-list-elements", type=int, default=200, metavar="N",
                        help="most elements a list endpoint answers before 413 (default: %(default)s)")
+    serve.add_argument("--offset-checkpoint-interval", type=_seconds, default=15.0, metavar="SECONDS",
+                       help="least time between two offset checkpoints in a stream that follows the ledger "
+                            "(default: %(default)s, as Canton's)")
     serve.add_argument("--max-body-bytes", type=int, default=4 * 1024 * 1024, metavar="N",
                        help="largest request body accepted (default: %(default)s)")
     serve.add_argument("--synchronizers", type=_aliases, default=("global", "private"), metavar="ALIAS,ALIAS,...",
@@ -92,6 +96,16 @@ def _parser() -> argparse.ArgumentParser:
     prune.add_argument("--db", type=Path, required=True, help="SQLite database file")
     prune.add_argument("--up-to", type=int, required=True, metavar="OFFSET", help="prune up to this offset")
     return parser
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value < math.inf:
+        raise argparse.ArgumentTypeError(f"a number of seconds, 0 or more: {text!r}")
+    return value
 
 
 def _aliases(text: str) -> tuple[str, ...]:
@@ -238,7 +252,7 @@ def _settings(args, port: int, secret: str | None) -> Settings:
         db=args.db, host=args.host, port=port, hs256_secret=secret, public_key=args.public_key, jwks=args.jwks,
         no_auth=args.no_auth, demo=args.demo, packages=tuple(args.package),
         max_list_elements=args.max_list_elements, max_body_bytes=args.max_body_bytes, log_requests=not args.quiet,
-        synchronizer_aliases=args.synchronizers,
+        synchronizer_aliases=args.synchronizers, offset_checkpoint_interval_s=args.offset_checkpoint_interval,
     )
 
 

@@ -18,6 +18,7 @@ class Settings:
     demo: bool = False
     packages: tuple[str, ...] = field(default_factory=tuple)
     max_list_elements: int = 200
+    offset_checkpoint_interval_s: float = 15.0
     max_body_bytes: int = 4 * 1024 * 1024
     synchronizer_aliases: tuple[str, ...] = ("global", "private")
     log_requests: bool = True

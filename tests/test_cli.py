@@ -70,6 +70,7 @@ def read_banner(server, timeout: float = 30) -> str:
     ((), ["serve", "token", "prune"]),
     (("serve",), ["--db", "--host", "--port", "--hs256-secret", "--hs256-secret-file", "--public-key", "--jwks",
                   "--no-auth", "--demo", "--package", "--max-list-elements", "--max-body-bytes", "--synchronizers", "--quiet",
+                  "--offset-checkpoint-interval",
                   "--port-file", "--announce", "--exit-on-stdin-eof"]),
     (("token",), ["--hs256-secret", "--hs256-secret-file", "--db", "--user", "--ttl", "--audience"]),
     (("prune",), ["--db", "--up-to"]),
@@ -91,6 +92,9 @@ def test_usage_errors_exit_2():
     for aliases in ("global,,private", "global,global", "a b"):
         r = cli("serve", "--db", "x.db", "--no-auth", "--synchronizers", aliases)
         assert r.returncode == 2 and "--synchronizers" in r.stderr, (aliases, r.stderr)
+    for seconds in ("-1", "nan", "inf", "soon"):
+        r = cli("serve", "--db", "x.db", "--no-auth", "--offset-checkpoint-interval", seconds)
+        assert r.returncode == 2 and "--offset-checkpoint-interval" in r.stderr, (seconds, r.stderr)
 
 
 def test_token_from_a_secret_is_accepted(tmp_path):

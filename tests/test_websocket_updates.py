@@ -62,9 +62,23 @@ async def converse(server, path: str, body: dict, user: str) -> list[dict]:
     return messages
 
 
-async def receive(ws: ClientConnection, count: int) -> list[dict]:
+def is_checkpoint(message: dict) -> bool:
+    ((_, inner),) = message.items()
+    return "OffsetCheckpoint" in inner
+
+
+async def receive(ws: ClientConnection, count: int, checkpoints: list[dict] | None = None) -> list[dict]:
+    """The next `count` updates or completions; offset checkpoints in between are skipped, as clients must, or
+    kept in `checkpoints`."""
+    out: list[dict] = []
     async with asyncio.timeout(TIMEOUT):
-        return [json.loads(await ws.recv()) for _ in range(count)]
+        while len(out) < count:
+            message = json.loads(await ws.recv())
+            if not is_checkpoint(message):
+                out.append(message)
+            elif checkpoints is not None:
+                checkpoints.append(message)
+    return out
 
 
 def offset_of(message: dict) -> int:
@@ -172,6 +186,50 @@ async def test_completions_websocket(server, alice):
         for m in [*old, new]:
             validate("CompletionStreamResponse", m)
         assert new["completionResponse"]["Completion"]["value"]["commandId"] == cmds["commandId"]
+
+
+@pytest.fixture(scope="module")
+def checkpointing_server(tmp_path_factory):
+    s = start_server(tmp_path_factory.mktemp("ws-checkpoints") / "ledger.db", "--hs256-secret", SECRET,
+                     "--offset-checkpoint-interval", "0.3")
+    yield s
+    s.stop()
+
+
+async def test_streams_that_follow_the_ledger_checkpoint_the_offsets_their_client_cannot_see(checkpointing_server):
+    """Updates of a party the client does not read move the ledger end: the update and completion streams say so
+    with an OffsetCheckpoint at the new end (with the synchronizer's record time there), once they have caught up,
+    and say nothing while the end stays where the client's last element was."""
+    server = checkpointing_server
+    async with httpx.AsyncClient(base_url=server.url, timeout=TIMEOUT) as http:
+        ledger_api = LedgerApi(http)
+        for path, schema, key in (("/v2/updates", "JsGetUpdatesResponse", "update"),
+                                  ("/v2/commands/completions", "CompletionStreamResponse", "completionResponse")):
+            user = f"A{os.urandom(3).hex()}"
+            party = await ledger_api.party(user)
+            other = await ledger_api.party(f"B{os.urandom(3).hex()}")
+            mine = (await ledger_api.create_iou(party, party, user=user))["offset"]
+            body = ({"beginExclusive": mine - 1, "updateFormat": update_format(party)} if key == "update" else
+                    {"userId": user, "parties": [party], "beginExclusive": mine - 1})
+            async with asyncio.timeout(TIMEOUT), connect(url(server, path), subprotocols=protocols(user),
+                                                         open_timeout=TIMEOUT) as ws:
+                await ws.send(json.dumps(body))
+                checkpoints: list[dict] = []
+                (first,) = await receive(ws, 1, checkpoints)
+                assert not checkpoints  # the end was the client's own element
+                theirs = await ledger_api.create_iou(other, other, user=other.split("::")[0])
+                checkpoint = json.loads(await ws.recv())
+                validate(schema, checkpoint)
+                value = checkpoint[key]["OffsetCheckpoint"]["value"]
+                assert value["offset"] == theirs["offset"] > mine
+                update = (await ledger_api.post("/v2/updates/update-by-offset", {
+                    "offset": theirs["offset"], "updateFormat": update_format(other)}, user=other.split("::")[0]))
+                tx = update.json()["update"]["Transaction"]["value"]
+                assert value["synchronizerTimes"] == [{"synchronizerId": tx["synchronizerId"],
+                                                       "recordTime": tx["recordTime"]}]
+                with pytest.raises(TimeoutError):  # the end has not moved since: nothing to checkpoint
+                    async with asyncio.timeout(0.8):
+                        await ws.recv()
 
 
 async def test_a_binary_request_message_is_read_too(server, alice):

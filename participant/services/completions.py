@@ -13,6 +13,7 @@ from participant.api import CompletionStreamRequest
 from participant.auth import Claims
 from participant.context import Context
 from participant.engine import ids
+from participant.services.checkpoints import Checkpoints
 from participant.services.common import LIST_WAIT_S, ListLimit
 from participant.store.rows import CompletionRow
 from participant.timestamps import format_timestamp
@@ -80,16 +81,21 @@ async def completions(ctx: Context, s: Subscription, limits: ListLimit, idle_tim
 
 
 async def stream(ctx: Context, s: Subscription) -> AsyncIterator[list[dict]]:
-    """The websocket form: every completion from the beginning asked for, then each as it commits."""
+    """The websocket form: every completion from the beginning asked for, then each as it commits, with offset
+    checkpoints (`services.checkpoints`)."""
     after = s.begin
+    checkpoints = Checkpoints(ctx, s.begin)
     while True:
         end = ctx.store.ledger_end
         async for reached, page in _after(ctx, s, after):
             after = reached
             if page:
+                checkpoints.sent(page[-1]["completionResponse"]["Completion"]["value"]["offset"])
                 yield page
         after = max(after, end)
-        await ctx.store.wait_for_end_past(after, None)
+        if (checkpoint := await checkpoints.at(after)) is not None:
+            yield [{"completionResponse": {"OffsetCheckpoint": {"value": checkpoint}}}]
+        await ctx.store.wait_for_end_past(after, checkpoints.wait_s(after))
 
 
 def _deduplication_period(stored: dict) -> dict:

@@ -19,6 +19,7 @@ from participant.filters import (
     tree_update_format_or_legacy,
     update_format_or_legacy,
 )
+from participant.services.checkpoints import Checkpoints
 from participant.services.common import LIST_WAIT_S, ListLimit
 from participant.store.rows import UpdateRow
 
@@ -108,21 +109,30 @@ async def between(ctx: Context, s: Stream, begin: int, end: int) -> AsyncIterato
 
 async def elements(ctx: Context, s: Stream) -> AsyncIterator[list[dict]]:
     """The websocket form: up to the end asked for, or, without one, every update as it commits until the
-    client goes away. Each wait starts from the last offset read, so nothing is missed or sent twice, and only a
-    page is held at a time."""
+    client goes away, with offset checkpoints (`services.checkpoints`). Each wait starts from the last offset read,
+    so nothing is missed or sent twice, and only a page is held at a time."""
     if s.end is not None:
         async for page in between(ctx, s, s.begin, s.end):
             yield page
         return
     store, after = ctx.store, s.begin
+    checkpoints = Checkpoints(ctx, s.begin)
     while True:
         end = store.ledger_end
         if after < end:
             async for page in between(ctx, s, after, end):
                 if page:
+                    checkpoints.sent(_offset(page[-1]))
                     yield page
             after = end
-        await store.wait_for_end_past(after, None)
+        if (checkpoint := await checkpoints.at(end)) is not None:
+            yield [{"update": {"OffsetCheckpoint": {"value": checkpoint}}}]
+        await store.wait_for_end_past(after, checkpoints.wait_s(after))
+
+
+def _offset(element: dict) -> int:
+    (update,) = element["update"].values()
+    return update["value"]["offset"]
 
 
 async def collect(ctx: Context, s: Stream, limits: ListLimit, idle_timeout: float | None) -> list[dict]:
