@@ -18,6 +18,7 @@ from participant.committer import CommandMeta, ReassignmentMeta
 from participant.context import Context
 from participant.engine.commands import CreateCommand, ExerciseCommand, Submission
 from participant.engine.reassignment import Assign, Unassign
+from participant.services.parties import hosting
 from participant.store import admin
 from participant.store.rows import UserRow
 
@@ -44,7 +45,7 @@ async def seed_demo(ctx: Context, *, ious: int = 300, seed: int = 7, progress: P
     for name in NAMES:
         party = ctx.identity.party(name)
         if await ctx.store.party(party) is None:
-            await admin.allocate_party(ctx.store, party, {"demo": "true"})
+            await admin.allocate_party(ctx.store, party, {"demo": "true"}, topology=hosting(ctx, party))
         if await ctx.store.user(name) is None:
             await admin.create_user(ctx.store, UserRow(name, party, False, {}, 0, "", False, ()),
                                     [("CanActAs", party), ("CanReadAs", party)])

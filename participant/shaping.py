@@ -12,7 +12,15 @@ from participant.blob import encode_blob
 from participant.filters import ACS_DELTA, EventFilter, PartyFilter, TransactionView, qualified_name
 from participant.store.rows import ContractRow, UpdateRow
 from participant.timestamps import format_timestamp, parse_timestamp
-from participant.transactions import AssignNode, Contract, CreateNode, ExerciseNode, FetchNode, UnassignNode
+from participant.transactions import (
+    AssignNode,
+    AuthorizationNode,
+    Contract,
+    CreateNode,
+    ExerciseNode,
+    FetchNode,
+    UnassignNode,
+)
 
 # The keys of a CreatedEvent, in the order every path writes them: first those that depend on the request, then
 # those stored with the contract, which the ACS splices in as the text `rows.acs_event_json` rendered on write.
@@ -420,3 +428,15 @@ def ledger_effects_events(update: UpdateRow, event_filter: EventFilter) -> list[
                     "acsDelta": n.consuming and n.contract_id not in created,
                 }})
     return events
+
+
+def topology_transaction(update: UpdateRow, parties: tuple[str, ...]) -> dict | None:
+    """A topology transaction as `JsTopologyTransaction`, with the events of `parties` (empty: of every party), or
+    None when it has none of theirs."""
+    events = [{"event": {"ParticipantAuthorizationAdded": {"value": {
+        "partyId": n.party, "participantId": n.participant_id, "participantPermission": n.permission}}}}
+        for n in update.nodes if isinstance(n, AuthorizationNode) and (not parties or n.party in parties)]
+    if not events:
+        return None
+    return {"updateId": update.update_id, "offset": update.offset, "synchronizerId": update.synchronizer_id,
+            "recordTime": format_timestamp(update.record_time), "events": events, "traceContext": None}

@@ -100,7 +100,18 @@ class AssignNode:
     counter: int  # the same as the unassignment's
 
 
-Node = CreateNode | ExerciseNode | FetchNode | UnassignNode | AssignNode
+@dataclass
+class AuthorizationNode:
+    """A party hosted on a participant from now on (Canton's `ParticipantAuthorizationAdded`): the event of the
+    topology transaction a party allocation makes."""
+
+    node_id: int
+    party: str
+    participant_id: str
+    permission: str  # PARTICIPANT_PERMISSION_SUBMISSION, _CONFIRMATION or _OBSERVATION
+
+
+Node = CreateNode | ExerciseNode | FetchNode | UnassignNode | AssignNode | AuthorizationNode
 
 
 @dataclass

@@ -109,7 +109,15 @@ async def test_demo_ledger(ledger_api):
 
     # The history: every seeded transaction is there, with archives among them.
     updates = await all_updates(ledger_api, end)
-    assert [u["offset"] for u in updates] == list(range(1, end + 1))
+    first = updates[0]["offset"]
+    assert [u["offset"] for u in updates] == list(range(first, end + 1))
+    # Before them, each demo party's allocation hosted it here: a topology transaction each.
+    r = await ledger_api.post("/v2/updates", {"beginExclusive": 0, "endInclusive": first - 1, "updateFormat": {
+        "includeTopologyEvents": {"includeParticipantAuthorizationEvents": {"parties": []}}}}, user="auditor")
+    assert r.status_code == 200, r.text
+    hosted = [e["event"]["ParticipantAuthorizationAdded"]["value"]["partyId"]
+              for u in r.json() for e in u["update"]["TopologyTransaction"]["value"]["events"]]
+    assert sorted(hosted) == sorted(parties.values()) and first == len(parties) + 1
     assert {u["workflowId"] for u in updates} == {"demo-seed"}
     archived = [e["ArchivedEvent"]["contractId"] for u in updates for e in u["events"] if "ArchivedEvent" in e]
     moves = [next(iter(e)) for u in updates for e in u["events"] if "CreatedEvent" not in e and "ArchivedEvent" not in e]

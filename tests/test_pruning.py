@@ -62,8 +62,8 @@ def assert_pruned_error(r: httpx.Response, earliest: int) -> None:
 
 @pytest.fixture
 async def history(server):
-    """offset 1: iou1 created; 2: iou2 created; 3: iou2 archived; 4: iou3 created; 5: iou4 created;
-    6: iou4 archived."""
+    """offset 1: Alice allocated (a topology transaction); 2: iou1 created; 3: iou2 created; 4: iou2 archived;
+    5: iou3 created; 6: iou4 created; 7: iou4 archived."""
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         ledger_api = LedgerApi(http)
         alice = await ledger_api.party("Alice")
@@ -76,26 +76,26 @@ async def history(server):
             cids[name] = (await ledger_api.create_iou(alice, alice, user="Alice"))["events"][0]["CreatedEvent"]["contractId"]
         r = await ledger_api.exercise(IOU, cids["iou4"], "Archive", {}, act_as=[alice], user="Alice")
         assert r.status_code == 200, r.text
-        assert await ledger_api.ledger_end() == 6
+        assert await ledger_api.ledger_end() == 7
         yield server, ledger_api, alice, cids
 
 
 async def test_prune_and_read_around_it(history):
     server, ledger_api, alice, cids = history
     assert await pruned_offset(ledger_api) == 0
-    r = prune(server.db, "--up-to", "4")
+    r = prune(server.db, "--up-to", "5")
     assert r.returncode == 0, r.stderr
-    assert "4" in r.stdout
-    assert await pruned_offset(ledger_api) == 4
+    assert "5" in r.stdout
+    assert await pruned_offset(ledger_api) == 5
     assert (await ledger_api.get("/v2/state/latest-pruned-offsets")).json()[
-        "allDivulgedContractsPrunedUpToInclusive"] == 4
+        "allDivulgedContractsPrunedUpToInclusive"] == 5
 
     # The ACS before the pruning offset is gone; at it and after it, active contracts created before it remain.
-    for offset in (1, 3):
-        assert_pruned_error(await acs(ledger_api, alice, offset), 4)
-    assert ids(await acs(ledger_api, alice, 4)) == [cids["iou1"], cids["iou3"]]
-    assert ids(await acs(ledger_api, alice, 5)) == [cids["iou1"], cids["iou3"], cids["iou4"]]
-    assert ids(await acs(ledger_api, alice, 6)) == [cids["iou1"], cids["iou3"]]
+    for offset in (2, 4):
+        assert_pruned_error(await acs(ledger_api, alice, offset), 5)
+    assert ids(await acs(ledger_api, alice, 5)) == [cids["iou1"], cids["iou3"]]
+    assert ids(await acs(ledger_api, alice, 6)) == [cids["iou1"], cids["iou3"], cids["iou4"]]
+    assert ids(await acs(ledger_api, alice, 7)) == [cids["iou1"], cids["iou3"]]
 
     # A contract archived at or before the pruning offset has no events any more; others keep theirs.
     r = await events(ledger_api, alice, cids["iou2"])
@@ -103,52 +103,52 @@ async def test_prune_and_read_around_it(history):
     assert r.json()["code"] == "CONTRACT_EVENTS_NOT_FOUND"
     r = await events(ledger_api, alice, cids["iou1"])
     assert r.status_code == 200, r.text
-    assert r.json()["created"]["createdEvent"]["offset"] == 1 and r.json()["archived"] is None
+    assert r.json()["created"]["createdEvent"]["offset"] == 2 and r.json()["archived"] is None
     r = await events(ledger_api, alice, cids["iou4"])
     assert r.status_code == 200, r.text
-    assert r.json()["archived"]["archivedEvent"]["offset"] == 6
+    assert r.json()["archived"]["archivedEvent"]["offset"] == 7
 
     # Updates from before the pruning offset are refused; from it on they are served.
-    for begin in (0, 3):
-        assert_pruned_error(await updates(ledger_api, alice, begin), 4)
-    r = await updates(ledger_api, alice, 4)
+    for begin in (0, 4):
+        assert_pruned_error(await updates(ledger_api, alice, begin), 5)
+    r = await updates(ledger_api, alice, 5)
     assert r.status_code == 200, r.text
-    assert [u["update"]["Transaction"]["value"]["offset"] for u in r.json()] == [5, 6]
-    r = await ledger_api.post("/v2/commands/completions", {"userId": "Alice", "parties": [alice], "beginExclusive": 2},
+    assert [u["update"]["Transaction"]["value"]["offset"] for u in r.json()] == [6, 7]
+    r = await ledger_api.post("/v2/commands/completions", {"userId": "Alice", "parties": [alice], "beginExclusive": 3},
                           user="Alice")
-    assert_pruned_error(r, 4)
+    assert_pruned_error(r, 5)
 
     # A pruned archived contract cannot be exercised; the ledger carries on after its end.
     r = await ledger_api.exercise(IOU, cids["iou2"], "Archive", {}, act_as=[alice], user="Alice")
     assert r.status_code == 404, r.text
     tx = await ledger_api.create_iou(alice, alice, user="Alice")
-    assert tx["offset"] == 7
+    assert tx["offset"] == 8
 
 
 async def test_refused_prunes_change_nothing(history):
     server, ledger_api, alice, cids = history
-    r = prune(server.db, "--up-to", "7")  # beyond the ledger end (6)
+    r = prune(server.db, "--up-to", "8")  # beyond the ledger end (7)
     assert r.returncode == 2
-    assert "ledger end is 6" in r.stderr and r.stdout == ""
+    assert "ledger end is 7" in r.stderr and r.stdout == ""
     assert await pruned_offset(ledger_api) == 0
-    assert ids(await acs(ledger_api, alice, 2)) == [cids["iou1"], cids["iou2"]]
+    assert ids(await acs(ledger_api, alice, 3)) == [cids["iou1"], cids["iou2"]]
     assert (await events(ledger_api, alice, cids["iou2"])).status_code == 200
 
     for bad in ("0", "-1"):
         r = prune(server.db, "--up-to", bad)
         assert r.returncode == 2 and "error" in r.stderr
 
-    assert prune(server.db, "--up-to", "3").returncode == 0
-    for again in ("3", "2"):  # not beyond the current pruning offset
+    assert prune(server.db, "--up-to", "4").returncode == 0
+    for again in ("4", "3"):  # not beyond the current pruning offset
         r = prune(server.db, "--up-to", again)
         assert r.returncode == 2
-        assert "already pruned up to 3" in r.stderr
-    assert await pruned_offset(ledger_api) == 3
-    assert ids(await acs(ledger_api, alice, 3)) == [cids["iou1"]]
+        assert "already pruned up to 4" in r.stderr
+    assert await pruned_offset(ledger_api) == 4
+    assert ids(await acs(ledger_api, alice, 4)) == [cids["iou1"]]
     r = await events(ledger_api, alice, cids["iou2"])  # archived exactly at the pruning offset
     assert r.status_code == 404 and r.json()["code"] == "CONTRACT_EVENTS_NOT_FOUND", r.text
-    assert prune(server.db, "--up-to", "5").returncode == 0
-    assert await pruned_offset(ledger_api) == 5
+    assert prune(server.db, "--up-to", "6").returncode == 0
+    assert await pruned_offset(ledger_api) == 6
 
     missing = server.db.parent / "missing.db"
     r = prune(missing, "--up-to", "1")
@@ -160,7 +160,7 @@ async def test_prune_while_submitting(history):
     """Pruning beside a server that is writing: both go on, nothing is lost after the pruning offset."""
     server, ledger_api, alice, _ = history
     results: list[int] = []
-    pruning = asyncio.create_task(asyncio.to_thread(prune, server.db, "--up-to", "6"))
+    pruning = asyncio.create_task(asyncio.to_thread(prune, server.db, "--up-to", "7"))
 
     async def submit(n: int) -> None:
         for i in range(100):  # until the pruning is over, at most 100 each
@@ -176,20 +176,20 @@ async def test_prune_while_submitting(history):
     await asyncio.gather(*(submit(n) for n in range(8)))
     r = await pruning
     assert r.returncode == 0, r.stderr
-    assert await pruned_offset(ledger_api) == 6
+    assert await pruned_offset(ledger_api) == 7
     assert results == [200] * len(results)
     end = await ledger_api.ledger_end()
-    assert end == 6 + len(results)
+    assert end == 7 + len(results)
     offsets: list[int] = []
     for _ in range(end):  # page by page, at most `end` pages
-        begin = offsets[-1] if offsets else 6
+        begin = offsets[-1] if offsets else 7
         if begin >= end:
             break
         r = await ledger_api.post("/v2/updates?limit=100", {
             "beginExclusive": begin, "filter": {"filtersByParty": {alice: WILDCARD}}, "verbose": False}, user="Alice")
         assert r.status_code == 200 and r.json(), r.text
         offsets += [u["update"]["Transaction"]["value"]["offset"] for u in r.json()]
-    assert offsets == list(range(7, end + 1))
+    assert offsets == list(range(8, end + 1))
     token = ""
     acs_ids = []
     for _ in range(20):

@@ -15,7 +15,15 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from tests.conftest import SECRET, LedgerApi, start_server, token
-from tests.http.helpers import LEDGER_EFFECTS, commands, create, event_format, iou_args, update_format
+from tests.http.helpers import (
+    LEDGER_EFFECTS,
+    commands,
+    create,
+    event_format,
+    grant_read_any,
+    iou_args,
+    update_format,
+)
 from tests.spec import validate
 
 TIMEOUT = 30  # seconds for any one websocket conversation
@@ -186,6 +194,24 @@ async def test_completions_websocket(server, alice):
         for m in [*old, new]:
             validate("CompletionStreamResponse", m)
         assert new["completionResponse"]["Completion"]["value"]["commandId"] == cmds["commandId"]
+
+
+async def test_a_stream_of_topology_events_shows_each_allocation_as_it_happens(server):
+    async with httpx.AsyncClient(base_url=server.url, timeout=TIMEOUT) as http:
+        ledger_api = LedgerApi(http)
+        reader = await grant_read_any(ledger_api, f"R{os.urandom(3).hex()}")
+        begin = await ledger_api.ledger_end()
+        body = {"beginExclusive": begin,
+                "updateFormat": {"includeTopologyEvents": {"includeParticipantAuthorizationEvents": {"parties": []}}}}
+        async with asyncio.timeout(TIMEOUT), connect(url(server, "/v2/updates"), subprotocols=protocols(reader),
+                                                     open_timeout=TIMEOUT) as ws:
+            await ws.send(json.dumps(body))
+            party = await ledger_api.party(f"T{os.urandom(3).hex()}", user=False)
+            (m,) = await receive(ws, 1)
+            validate("JsGetUpdatesResponse", m)
+            assert offset_of(m) == begin + 1
+            (event,) = m["update"]["TopologyTransaction"]["value"]["events"]
+            assert event["event"]["ParticipantAuthorizationAdded"]["value"]["partyId"] == party
 
 
 @pytest.fixture(scope="module")

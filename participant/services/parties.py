@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from participant import errors
+from participant import committer, errors
 from participant.api import (
     AllocatePartyRequest,
     AllocatePartyResponse,
@@ -24,7 +24,8 @@ from participant.services.common import PageQuery, next_page_token
 from participant.services.metadata import check_annotations, resource_version
 from participant.services.update_mask import UpdateMask, UpdateMaskError
 from participant.store import admin
-from participant.store.rows import PartyRow
+from participant.store.rows import PartyRow, UpdateRow
+from participant.transactions import AuthorizationNode
 
 MAX_PARTIES_PAGE_SIZE = 10_000
 
@@ -34,6 +35,16 @@ def party_model(p: PartyRow) -> PartyDetails:
     return PartyDetails(party=p.party, is_local=True,
                         local_metadata=ObjectMeta(resource_version=str(p.resource_version), annotations=p.annotations),
                         identity_provider_id=p.identity_provider_id)
+
+
+def hosting(ctx: Context, party: str, synchronizer_id: str = "") -> UpdateRow:
+    """The topology transaction that hosts a new party here with submission rights, as an update whose offset the
+    writer sets. Parties are hosted on every connected synchronizer; the transaction is reported on the one the
+    allocation names, or the first."""
+    at = committer.now()
+    node = AuthorizationNode(0, party, ctx.identity.participant_id, "PARTICIPANT_PERMISSION_SUBMISSION")
+    return UpdateRow(0, ctx.committer.ids.update_id(), "topology", "", "", "", "", (), at, at,
+                     synchronizer_id or ctx.identity.default_synchronizer.id, None, [node])
 
 
 async def allocate_party(ctx: Context, req: AllocatePartyRequest, c: Claims) -> AllocatePartyResponse:
@@ -48,7 +59,8 @@ async def allocate_party(ctx: Context, req: AllocatePartyRequest, c: Claims) -> 
     check_annotations(annotations, "party_details.local_metadata.annotations", allow_empty_values=False)
     await require_idp_exists(ctx, req.identity_provider_id, "identity_provider_id")
     with admin_errors():
-        await admin.allocate_party(ctx.store, party, annotations, req.identity_provider_id, req.user_id)
+        await admin.allocate_party(ctx.store, party, annotations, req.identity_provider_id, req.user_id,
+                                   topology=hosting(ctx, party, req.synchronizer_id))
     return AllocatePartyResponse(party_details=party_model(PartyRow(party, annotations, 0, req.identity_provider_id)))
 
 

@@ -81,13 +81,16 @@ def element(update: UpdateRow, view: UpdateView, form: str = UPDATES) -> dict | 
     if update.kind == "reassignment" and view.reassignments is not None:
         r = shaping.visible_reassignment(update, view.reassignments)
         return None if r is None else {"update": {"Reassignment": {"value": r}}}
+    if update.kind == "topology" and view.topology_parties is not None:
+        t = shaping.topology_transaction(update, view.topology_parties)
+        return None if t is None else {"update": {"TopologyTransaction": {"value": t}}}
     return None
 
 
 async def between(ctx: Context, s: Stream, begin: int, end: int) -> AsyncIterator[list[dict]]:
     """The elements of the updates after `begin` up to `end`, a store page at a time, in the stream's order."""
     view, form, store = s.view, s.form, ctx.store
-    if view.transactions is None and view.reassignments is None:
+    if view.transactions is None and view.reassignments is None and view.topology_parties is None:
         return
     if s.descending:
         upper = end

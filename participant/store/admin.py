@@ -10,7 +10,7 @@ import orjson
 
 from participant.store import sql
 from participant.store.batch import Batch
-from participant.store.rows import IdpRow, PartyRow, Right, UserRow
+from participant.store.rows import IdpRow, PartyRow, Right, UpdateRow, UserRow
 from participant.store.store import Store
 
 ADMIN_USER = "participant_admin"
@@ -158,8 +158,9 @@ async def revoke_rights(store: Store, user_id: str, rights: list[Right]) -> list
 
 
 async def allocate_party(store: Store, party: str, annotations: dict[str, str], identity_provider_id: str = "",
-                         user_id: str = "") -> str:
-    """Allocate a party; with `user_id`, that user also gets CanActAs for it (Canton's self-allocation)."""
+                         user_id: str = "", topology: UpdateRow | None = None) -> str:
+    """Allocate a party; with `user_id`, that user also gets CanActAs for it (Canton's self-allocation). The
+    `topology` transaction that hosts it, if given, takes the next offset with it."""
     async def job(batch: Batch) -> str:
         if await _exists(batch, sql.PARTY, party):
             raise PartyExists(party)
@@ -169,6 +170,8 @@ async def allocate_party(store: Store, party: str, annotations: dict[str, str], 
         batch.admin[("party", party)] = PartyRow(party, annotations, 0, identity_provider_id)
         if user_id:
             batch.write(sql.INSERT_RIGHT, (user_id, "CanActAs", party))
+        if topology is not None:
+            batch.stage_topology(topology)
         return party
 
     return await _write_users(store, job)

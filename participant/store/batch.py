@@ -214,6 +214,11 @@ class Batch:
         self.completions.append(completion.params())
         self.change_keys[completion.change_key] = (update.offset, update.submission_id)
 
+    def stage_topology(self, update: UpdateRow) -> None:
+        """A topology transaction (a party allocation's) at the next offset, which this sets in `update.offset`."""
+        update.offset = self.ledger_end = self.ledger_end + 1
+        self.updates.append(update.params())
+
     def stage_rejection(self, update: UpdateRow, completion: CompletionRow) -> None:
         """A submission that failed after it was accepted: its failed completion takes the next offset (a
         `rejection` update, which no stream shows), and nothing else changes."""

@@ -11,6 +11,7 @@ import orjson
 from participant.timestamps import format_timestamp, parse_timestamp
 from participant.transactions import (
     AssignNode,
+    AuthorizationNode,
     Contract,
     CreateNode,
     ExerciseNode,
@@ -183,6 +184,9 @@ def node_to_json(node: Node) -> dict:
             "children": node.children, "last_descendant_node_id": node.last_descendant_node_id,
             "exercise_result": node.exercise_result, "interface_id": node.interface_id,
         }
+    if isinstance(node, AuthorizationNode):
+        return {"t": "authorization", "node_id": node.node_id, "party": node.party,
+                "participant_id": node.participant_id, "permission": node.permission}
     return {
         "t": "fetch", "node_id": node.node_id, "contract_id": node.contract_id, "template_id": node.template_id,
         "acting_parties": list(node.acting_parties), "stakeholders": list(node.stakeholders),
@@ -197,6 +201,8 @@ def node_from_json(d: dict) -> Node:
         cls = UnassignNode if kind == "unassign" else AssignNode
         return cls(d["node_id"], d["reassignment_id"], _contract_from_json(d["contract"]), d["source"], d["target"],
                    d["counter"])
+    if kind == "authorization":
+        return AuthorizationNode(d["node_id"], d["party"], d["participant_id"], d["permission"])
     if kind == "exercise":
         return ExerciseNode(
             node_id=d["node_id"], contract_id=d["contract_id"], template_id=d["template_id"],
