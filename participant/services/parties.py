@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 
 from participant import committer, errors
 from participant.api import (
@@ -37,14 +38,19 @@ def party_model(p: PartyRow) -> PartyDetails:
                         identity_provider_id=p.identity_provider_id)
 
 
-def hosting(ctx: Context, party: str, synchronizer_id: str = "") -> UpdateRow:
-    """The topology transaction that hosts a new party here with submission rights, as an update whose offset the
-    writer sets. Parties are hosted on every connected synchronizer; the transaction is reported on the one the
-    allocation names, or the first."""
-    at = committer.now()
+def hosting(ctx: Context, party: str, synchronizer_id: str = "") -> Callable[[int], UpdateRow]:
+    """The topology transaction that hosts a new party here with submission rights, made by the writer at the
+    offset it takes (its record time is read then, so record times grow with offsets). Parties are hosted on every
+    connected synchronizer; the transaction is reported on the one the allocation names, or the first."""
     node = AuthorizationNode(0, party, ctx.identity.participant_id, "PARTICIPANT_PERMISSION_SUBMISSION")
-    return UpdateRow(0, ctx.committer.ids.update_id(), "topology", "", "", "", "", (), at, at,
-                     synchronizer_id or ctx.identity.default_synchronizer.id, None, [node])
+    synchronizer = synchronizer_id or ctx.identity.default_synchronizer.id
+
+    def at(offset: int) -> UpdateRow:
+        now = committer.now()
+        return UpdateRow(offset, ctx.committer.ids.update_id(), "topology", "", "", "", "", (), now, now,
+                         synchronizer, None, [node])
+
+    return at
 
 
 async def allocate_party(ctx: Context, req: AllocatePartyRequest, c: Claims) -> AllocatePartyResponse:

@@ -4,6 +4,7 @@ What is refused raises one of the exceptions below, never an API error: the rout
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import orjson
@@ -158,9 +159,9 @@ async def revoke_rights(store: Store, user_id: str, rights: list[Right]) -> list
 
 
 async def allocate_party(store: Store, party: str, annotations: dict[str, str], identity_provider_id: str = "",
-                         user_id: str = "", topology: UpdateRow | None = None) -> str:
+                         user_id: str = "", topology: Callable[[int], UpdateRow] | None = None) -> str:
     """Allocate a party; with `user_id`, that user also gets CanActAs for it (Canton's self-allocation). The
-    `topology` transaction that hosts it, if given, takes the next offset with it."""
+    `topology` transaction that hosts it, if given (made for an offset), takes the next offset with it."""
     async def job(batch: Batch) -> str:
         if await _exists(batch, sql.PARTY, party):
             raise PartyExists(party)
@@ -171,7 +172,7 @@ async def allocate_party(store: Store, party: str, annotations: dict[str, str], 
         if user_id:
             batch.write(sql.INSERT_RIGHT, (user_id, "CanActAs", party))
         if topology is not None:
-            batch.stage_topology(topology)
+            batch.stage_topology(topology(batch.ledger_end + 1))
         return party
 
     return await _write_users(store, job)

@@ -215,8 +215,10 @@ class Batch:
         self.change_keys[completion.change_key] = (update.offset, update.submission_id)
 
     def stage_topology(self, update: UpdateRow) -> None:
-        """A topology transaction (a party allocation's) at the next offset, which this sets in `update.offset`."""
-        update.offset = self.ledger_end = self.ledger_end + 1
+        """A topology transaction (a party allocation's) at the next offset, which the caller has put in
+        `update.offset`."""
+        assert update.offset == self.ledger_end + 1
+        self.ledger_end = update.offset
         self.updates.append(update.params())
 
     def stage_rejection(self, update: UpdateRow, completion: CompletionRow) -> None:

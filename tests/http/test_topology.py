@@ -5,6 +5,7 @@ and lookups alike; other formats skip it."""
 from __future__ import annotations
 
 from participant.api import JsGetUpdateResponse, JsGetUpdatesResponse
+from participant.timestamps import parse_timestamp
 from tests.http.helpers import assert_error, update_format
 
 
@@ -89,3 +90,19 @@ async def test_an_allocation_on_a_named_synchronizer_is_reported_there_and_a_ref
     assert r.json()["update"]["TopologyTransaction"]["value"]["synchronizerId"] == private
     assert_error(await ledger_api.post("/v2/parties", {"partyIdHint": "Carol"}), 400, "INVALID_ARGUMENT")
     assert await ledger_api.ledger_end() == before + 1
+
+
+async def test_record_times_grow_with_offsets_across_allocations_and_transactions(ledger_api, reader):
+    before = await ledger_api.ledger_end()
+    alice = await ledger_api.party("Alice")
+    await ledger_api.create_iou(alice, alice, user="Alice")
+    await ledger_api.party("Bob")
+    fmt = {**update_format(alice), **topology()}
+    r = await ledger_api.post("/v2/updates", {"beginExclusive": before, "updateFormat": fmt}, user=reader)
+    assert r.status_code == 200, r.text
+    kinds = [next(iter(u["update"])) for u in r.json()]
+    assert kinds == ["TopologyTransaction", "Transaction", "TopologyTransaction"]
+    values = [next(iter(u["update"].values()))["value"] for u in r.json()]
+    assert [v["offset"] for v in values] == [before + 1, before + 2, before + 3]
+    times = [parse_timestamp(v["recordTime"]) for v in values]
+    assert times == sorted(times)
