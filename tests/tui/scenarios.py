@@ -53,7 +53,14 @@ async def filtered(pilot) -> None:
     screen.sort, screen.descending = "payload.amount", True
     await pilot.press("slash", *"USD", "enter")
     table = screen.query_one(ContractTable)
-    await wait_for(pilot, lambda: table.sort_key == "payload.amount" and table.row_at(0) is not None, "the view")
+    detail = screen.query_one("#acs-detail")
+
+    def shown() -> bool:  # ordered, filtered, and the line under the table about the row the cursor is on
+        selected = table.selected
+        return (table.sort_key == "payload.amount" and table.row_at(0) is not None and not screen.building
+                and selected is not None and str(detail.content).startswith(selected.contract_id))
+
+    await wait_for(pilot, shown, "the view")
     await settle(pilot)
 
 
