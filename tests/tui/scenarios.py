@@ -25,10 +25,17 @@ async def settle(pilot) -> None:
     await pilot.pause(0.4)
 
 
+def describes_selection(screen: AcsScreen) -> bool:
+    """The line under the table is about the row under the cursor (it follows the cursor a message later)."""
+    selected = screen.query_one(ContractTable).selected
+    return selected is not None and str(screen.query_one("#acs-detail").content).startswith(selected.contract_id)
+
+
 async def contracts_ready(pilot) -> AcsScreen:
     app = pilot.app
     await wait_for(pilot, lambda: isinstance(app.screen, AcsScreen) and not app.screen.reading
-                   and app.screen.query_one(ContractTable).row_at(0) is not None, "the contracts")
+                   and app.screen.query_one(ContractTable).row_at(0) is not None
+                   and describes_selection(app.screen), "the contracts")
     await settle(pilot)
     return app.screen
 
@@ -53,14 +60,8 @@ async def filtered(pilot) -> None:
     screen.sort, screen.descending = "payload.amount", True
     await pilot.press("slash", *"USD", "enter")
     table = screen.query_one(ContractTable)
-    detail = screen.query_one("#acs-detail")
-
-    def shown() -> bool:  # ordered, filtered, and the line under the table about the row the cursor is on
-        selected = table.selected
-        return (table.sort_key == "payload.amount" and table.row_at(0) is not None and not screen.building
-                and selected is not None and str(detail.content).startswith(selected.contract_id))
-
-    await wait_for(pilot, shown, "the view")
+    await wait_for(pilot, lambda: table.sort_key == "payload.amount" and table.row_at(0) is not None
+                   and not screen.building and describes_selection(screen), "the view")
     await settle(pilot)
 
 
