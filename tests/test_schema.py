@@ -20,6 +20,10 @@ V1_CONTRACT = (
     None, None)
 
 
+def plan(conn: sqlite3.Connection, statement: str, params) -> str:
+    return " ".join(row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {statement}", params))
+
+
 def v1_database(path) -> None:
     conn = sqlite3.connect(path, isolation_level=None)
     conn.executescript(f"BEGIN; {MIGRATIONS[0]} PRAGMA user_version = 1; COMMIT;")
@@ -62,8 +66,8 @@ async def test_one_update_is_found_through_an_index(tmp_path):
     conn = sqlite3.connect(db)
     try:
         for statement in (sql.UPDATE_AT_OFFSET, sql.UPDATE_BY_ID):
-            plan = " ".join(row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {statement}", ("x",)))
-            assert plan.startswith("SEARCH updates USING"), plan
+            found = plan(conn, statement, ("x",))
+            assert found.startswith("SEARCH updates USING"), found
     finally:
         conn.close()
 
@@ -77,14 +81,14 @@ async def test_contracts_are_found_by_id_through_the_id_index(tmp_path):
         cid = V1_CONTRACT[1]
         for statement, params in ((sql.ACTIVE_CONTRACT, (cid,)), (sql.CONTRACT_BY_ID, (cid,)),
                                   (sql.CONTRACT_MOVES, (cid,)), (sql.REASSIGN_CONTRACT, ("s", 1, None, 2, cid))):
-            plan = " ".join(row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {statement}", params))
-            assert plan.startswith("SEARCH contracts USING") and "INDEX contracts_by_id (<expr>=?)" in plan, plan
+            found = plan(conn, statement, params)
+            assert found.startswith("SEARCH contracts USING") and "INDEX contracts_by_id (<expr>=?)" in found, found
         for statement, rows in ((sql.ARCHIVE_CONTRACT, [(5, 0, cid), (5, 1, cid + "00")]),
                                 (sql.INSERT_REASSIGNMENT_EVENT, [(5, 0, "unassign", "r", cid, cid, cid, "s", "t",
                                                                  "p", 1)] * 2)):
             [(many, params)] = list(_multi_row(statement, rows))
-            plan = " ".join(row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {many}", params))
-            assert "INDEX contracts_by_id (<expr>=?)" in plan and "SCAN contracts" not in plan, plan
+            found = plan(conn, many, params)
+            assert "INDEX contracts_by_id (<expr>=?)" in found and "SCAN contracts" not in found, found
     finally:
         conn.close()
 
@@ -123,8 +127,8 @@ async def test_deduplication_reads_a_changes_completions_through_the_command_ind
     try:
         key = '["Alice",["Alice::1220"],"cmd-1"]'
         for statement, params in ((sql.LATEST_COMPLETION, (key,)), (sql.latest_completions(2), (key, key + "x"))):
-            plan = " ".join(row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {statement}", params))
-            assert plan.startswith("SEARCH completions USING INDEX completions_by_command"), plan
+            found = plan(conn, statement, params)
+            assert found.startswith("SEARCH completions USING INDEX completions_by_command"), found
     finally:
         conn.close()
 
