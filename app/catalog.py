@@ -69,6 +69,7 @@ class Catalog:
     def _learn_exercised(self, exercised: ExercisedEvent) -> None:
         ref = self._note_template(exercised.template_id, exercised.package_name)
         self.examples.parties.update(exercised.acting_parties)
+        self.session.note_exercised(exercised)
         if exercised.interface_id:
             return  # an interface's choice is exercised through the interface id, not the template's
         self.session.choices_seen.setdefault(exercised.template_id, set()).add(exercised.choice)

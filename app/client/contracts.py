@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from app.client import errors
 from app.client.ledger import LedgerClient, event_format
-from participant.api import ArchivedEvent, CreatedEvent, JsGetEventsByContractIdResponse
+from participant.api import ArchivedEvent, CreatedEvent, JsGetEventsByContractIdResponse, JsInterfaceView
 
 
 @dataclass
@@ -62,6 +62,13 @@ class ContractLookup:
     def failures(self) -> list[errors.LedgerApiError]:
         return [e for e in (self.by_id_error, self.events_error) if e is not None]
 
+    def add_views(self, views: Sequence[JsInterfaceView]) -> None:
+        """Show `views` with the create event, in place of earlier views of the same interfaces."""
+        for event in (self.created, self.by_id):
+            if event is not None:
+                fresh = {v.interface_id for v in views}
+                event.interface_views = [v for v in event.interface_views if v.interface_id not in fresh] + list(views)
+
 
 async def look_up_contract(client: LedgerClient, contract_id: str, parties: Sequence[str] | None) -> ContractLookup:
     """Ask both lookups at once, for `parties` (None: any party). Failures of either are kept in the result, not
@@ -95,6 +102,17 @@ async def look_up_contract(client: LedgerClient, contract_id: str, parties: Sequ
         except errors.LedgerApiError:
             result.pruned_offset = None
     return result
+
+
+async def interface_views(client: LedgerClient, contract_id: str, parties: Sequence[str] | None,
+                          interfaces: Sequence[str]) -> list[JsInterfaceView]:
+    """The views of one contract through `interfaces` (``#package-name:Module:Interface``): one for each interface
+    its template implements, none for the others. events-by-contract-id with an interface filter for each, as 3.4
+    and 3.5 both serve it (contract-by-id computes no views). Raises the client's errors: an interface the
+    participant does not know is NO_INTERFACE_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME."""
+    fmt = event_format(None if parties is None else list(parties), views=interfaces)
+    answer = await client.events_by_contract_id(contract_id, fmt)
+    return [] if answer.created is None else list(answer.created.created_event.interface_views)
 
 
 def _take_events(result: ContractLookup, answer: JsGetEventsByContractIdResponse) -> None:

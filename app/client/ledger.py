@@ -111,13 +111,15 @@ class Capabilities:
 
 
 def event_format(parties: Sequence[str] | None, *, templates: Sequence[str] = (), verbose: bool = True,
-                 blob: bool = False) -> EventFormat:
+                 blob: bool = False, views: Sequence[str] = ()) -> EventFormat:
     """Filters for `parties` (None: every party, which needs CanReadAsAnyParty), all templates or the given ones
-    (in the `#package-name:Module:Entity` form, which 3.5 requires in filters)."""
+    (in the `#package-name:Module:Entity` form, which 3.5 requires in filters), and with `views` the view of each
+    of these interfaces on the contracts whose template implements it (a created event's `interfaceViews`)."""
     if templates:
         cumulative = [CumulativeFilter(identifier_filter=IdentifierFilter.template(t, blob)) for t in templates]
     else:
         cumulative = [CumulativeFilter(identifier_filter=IdentifierFilter.wildcard(blob))]
+    cumulative += [CumulativeFilter(identifier_filter=IdentifierFilter.interface(i, True, blob)) for i in views]
     filters = Filters(cumulative=cumulative)
     if parties is None:
         return EventFormat(filters_by_party={}, filters_for_any_party=filters, verbose=verbose)

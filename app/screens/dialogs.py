@@ -9,6 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
+from textual.suggester import SuggestFromList
 from textual.widgets import Button, Footer, Input, Label, OptionList, SelectionList
 from textual.widgets.option_list import Option
 
@@ -41,10 +42,14 @@ class PromptDialog(ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, title: str, *, value: str = "", placeholder: str = "", hint: str = "",
-                 validate: Callable[[str], str | None] | None = None) -> None:
+                 validate: Callable[[str], str | None] | None = None, suggestions: Sequence[str] = (),
+                 select_on_focus: bool = True) -> None:
+        """`select_on_focus`: typing replaces `value` (else it is a beginning, typed on)."""
         super().__init__()
+        self.select_on_focus = select_on_focus
         self.title_text = title
         self.value = value
+        self.suggestions = list(suggestions)
         self.placeholder = placeholder
         self.hint = hint
         self.validate_value = validate
@@ -52,7 +57,9 @@ class PromptDialog(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(self.title_text, classes="dialog-title")
-            yield Input(self.value, placeholder=self.placeholder, id="prompt-input")
+            suggester = SuggestFromList(self.suggestions, case_sensitive=False) if self.suggestions else None
+            yield Input(self.value, placeholder=self.placeholder, id="prompt-input", suggester=suggester,
+                        select_on_focus=self.select_on_focus)
             yield Label("", classes="dialog-error", id="prompt-error")
             if self.hint:
                 yield Label(self.hint, classes="dialog-hint")

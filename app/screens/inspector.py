@@ -3,6 +3,8 @@ event, its payload, and the transactions that created and archived it."""
 
 from __future__ import annotations
 
+import logging
+
 import orjson
 from rich.console import Group
 from rich.text import Text
@@ -14,17 +16,21 @@ from textual.widgets import Footer, Static, TabbedContent, TabPane
 
 from app import daml_values as dv
 from app.client import errors, event_format, update_format
-from app.client.contracts import ContractLookup, look_up_contract
+from app.client.contracts import ContractLookup, interface_views, look_up_contract
 from app.client.ledger import LEDGER_EFFECTS
-from app.daml import package_name_ref, party_hint
+from app.daml import package_name_ref, party_hint, template_name
 from app.messages import ComposeCommand, IdentityChanged, MoveContract
 from app.screens.base import LedgerScreen
+from app.screens.dialogs import PromptDialog
 from app.widgets.contract_details import ContractDetails, banner, not_found
 from app.widgets.payload_tree import PayloadTree
 from app.widgets.status_bar import StatusBar
 from app.widgets.transaction_view import TransactionView, failure_message
+from participant.api import CreatedEvent
 
 CONTRACT, CREATED, ARCHIVED = "ins-contract", "ins-created", "ins-archived"
+
+log = logging.getLogger(__name__)
 
 
 class InspectorScreen(LedgerScreen):
@@ -43,6 +49,11 @@ object whose keys are not field names a TextMap, and `[[x]]` may be `Some (Some 
 exercises with their choice, acting parties, argument and result, and the events each caused. `o` (or enter on an
 id) opens any contract of it. `escape` goes back to the contract, and from there to where you came from.
 
+`i` shows the contract through an interface its template implements: name the interface
+(`#package-name:Module:Interface`) and its view joins the payload (“view IIou”). A participant cannot list the
+interfaces a template implements, so the app remembers the ones named here and the ones it saw exercised, and asks
+for their views whenever it shows a contract of that template.
+
 `x` composes an exercise of a choice on this contract, `n` a new command with a copy of its payload. `y` copies
 the contract id, `Y` the payload as JSON, `b` the created event blob (for disclosure).
 """
@@ -54,6 +65,7 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         Binding("x", "exercise", "Exercise", id="inspector.exercise"),
         Binding("n", "clone", "New from", id="inspector.clone"),
         Binding("m", "move", "Move", id="inspector.move"),
+        Binding("i", "view", "Interface view", id="inspector.view"),
         Binding("f", "full_ids", "Full ids", id="inspector.full"),
         Binding("y", "copy_id", "Copy id", id="inspector.copy"),
         Binding("Y", "copy_payload", "Copy payload", id="inspector.copy_payload", show=False),
@@ -132,6 +144,11 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
             return
         self._where = await self._location()
         self._show(lookup)
+        event = lookup.event
+        assert event is not None
+        known = self.ledger_app.session.interfaces_of(event.template_id, event.package_name)
+        if known:
+            self._load_views(known, asked=False)
 
     async def _location(self) -> Text | None:
         """Where the contract is now, when it has moved since it was created (from the contracts screen's cache)."""
@@ -185,6 +202,80 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         seen = self.ledger_app.session.choices_seen
         return seen.get(event.template_id, set()) | seen.get(package_name_ref(event.template_id,
                                                                               event.package_name), set())
+
+    # --- interface views ----------------------------------------------------------------------------------------
+
+    def action_view(self) -> None:
+        lookup = self.lookup
+        event = lookup.event if lookup else None
+        if lookup is None or event is None:
+            self.notify("The contract is not loaded.", severity="warning", timeout=3)
+            return
+        self._ask_view(event, "")
+
+    def _ask_view(self, event: CreatedEvent, typed: str) -> None:
+        session = self.ledger_app.session
+        known = sorted({i for interfaces in session.interfaces_seen.values() for i in interfaces})
+        module = package_name_ref(event.template_id, event.package_name).rpartition(":")[0]
+        shown = {v.interface_id for v in event.interface_views}
+
+        def check(text: str) -> str | None:
+            parts = text.split(":")
+            if len(parts) < 3 or not all(parts):
+                return "an interface id is #package-name:Module:Interface"
+            if session.interface_ref(text) is None:
+                return f"filters take the #package-name form, and the name of package {parts[0][:12]}… is not known"
+            return None
+
+        def chosen(value: str | None) -> None:
+            if value:
+                self._load_views([value], asked=True)
+
+        hint = " ".join(["The participant computes the view."] + (
+            [f"Shown already: {', '.join(template_name(i) for i in sorted(shown))}."] if shown else []) + (
+            ["→ takes the suggested interface."] if known else []))
+        self.app.push_screen(PromptDialog(f"Show {template_name(event.template_id)} through an interface",
+                                          value=typed or (known[0] if len(known) == 1 else f"{module}:"),
+                                          placeholder="#package-name:Module:Interface", hint=hint, validate=check,
+                                          suggestions=known, select_on_focus=False), chosen)
+
+    @work(group="inspector-views", exit_on_error=False)
+    async def _load_views(self, interfaces: list[str], *, asked: bool) -> None:
+        """Ask for the views of `interfaces`; `asked`: named by the user just now (say what came of it and
+        remember it), else remembered for this template (failures only logged: the contract is shown already)."""
+        lookup = self.lookup
+        event = lookup.event if lookup else None
+        if lookup is None or event is None:
+            return
+        session = self.ledger_app.session
+        refs = [session.interface_ref(i) or i for i in interfaces]
+        name = template_name(event.template_id)
+        try:
+            views = await interface_views(session.client, self.contract_id, self._parties(), refs)
+        except errors.LedgerApiError as e:
+            if asked:
+                self.ledger_app.show_error(e, f"The view of {', '.join(refs)} was not computed.")
+                self._ask_view(event, interfaces[0])  # keep what was typed, to be corrected
+            else:
+                log.info("views of %s not read: %s", refs, e.message)
+            return
+        if self.lookup is not lookup:
+            return  # reloaded meanwhile; the reload asks again
+        lookup.add_views(views)
+        for view in views:
+            session.note_interface(event.template_id, event.package_name, view.interface_id)
+        if asked:
+            if views:
+                session.note_interface(event.template_id, event.package_name, refs[0])
+                failed = [v for v in views if v.view_status.code != 0]
+                self.notify(f"{name} through {template_name(views[0].interface_id)}: " + (
+                    f"the view failed ({failed[0].view_status.message})" if failed else
+                    "its view is in the payload, and will be for every contract of this template."),
+                    severity="warning" if failed else "information", timeout=5)
+            else:
+                self.notify(f"{name} does not implement {refs[0]}: the participant computed no view.",
+                            severity="warning", timeout=6)
+        self._show(lookup)
 
     # --- the transactions ---------------------------------------------------------------------------------------
 

@@ -120,7 +120,7 @@ class ContractDetails(Static):
             created.add_row("key hash", Text(event.contract_key_hash or "—"))
         views = event.interface_views
         created.add_row("interface views", Text(", ".join(template_name(v.interface_id) for v in views) if views
-                                                else "none requested", style="" if views else LABEL))
+                                                else "none (i asks for one)", style="" if views else LABEL))
         blob = lookup.blob
         size = blob_size(blob) if blob else None
         created.add_row("created event blob", Text(f"present, {size:,} bytes (b copies it)" if size is not None

@@ -71,6 +71,13 @@ async def inspector(pilot) -> None:
     await pilot.press("enter")
     await wait_for(pilot, lambda: type(pilot.app.screen).__name__ == "InspectorScreen", "the inspector")
     await settle(pilot)
+    inspector = pilot.app.screen
+    await pilot.press("i")  # the view through the interface the Iou template implements
+    await wait_for(pilot, lambda: type(pilot.app.screen).__name__ == "PromptDialog", "the interface prompt")
+    await pilot.press(*"IIou", "enter")
+    await wait_for(pilot, lambda: inspector.lookup.event.interface_views, "the interface view")
+    pilot.app.clear_notifications()  # the toast saying so would expire on a slow machine
+    await settle(pilot)
     del table
 
 
@@ -197,7 +204,7 @@ SCREENS: dict[str, tuple[str, Callable[..., Awaitable[None]]]] = {
     "contracts": ("the contracts at the ledger end", contracts),
     "contracts-history": ("three changes back, with what changed marked", history),
     "contracts-filtered": ("one template, its payload columns, filtered and sorted", filtered),
-    "inspector": ("a contract's create event and payload", inspector),
+    "inspector": ("a contract's create event and payload, with its view through an interface", inspector),
     "inspector-transaction": ("the transaction that created a contract", inspector_transaction),
     "composer": ("a CreateAndExercise being composed, with the request it sends", composer),
     "composer-result": ("the transaction of a submitted command", composer_result),

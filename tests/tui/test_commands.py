@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 import shlex
-from types import SimpleNamespace
 
 import orjson
 import pytest
 
 from app.catalog import Catalog
+from app.client import LedgerClient
 from app.commands import (
     CommandForm,
     InvalidForm,
@@ -23,7 +23,7 @@ from app.commands import (
     transaction_format,
 )
 from app.history import History, HistoryEntry
-from app.session import Identity
+from app.session import Identity, Session
 from participant.api import Event, JsCommands
 
 ALICE = "Alice::1220" + "a" * 64
@@ -215,8 +215,9 @@ def _event(kind: str, **fields) -> Event:
 
 
 def test_the_catalog_learns_templates_choices_arguments_and_the_newest_contract():
-    session = SimpleNamespace(templates_seen={}, choices_seen={}, identity=Identity("Alice", act_as=[ALICE]))
-    catalog = Catalog(session)  # type: ignore[arg-type]
+    session = Session(LedgerClient("http://127.0.0.1:9"), label="test")  # never connected
+    session.identity = Identity("Alice", act_as=[ALICE])
+    catalog = Catalog(session)
     created = _event("CreatedEvent", createArgument={"owner": ALICE}, signatories=[ALICE], observers=[BOB],
                      createdAt="2030-01-01T00:00:00Z", representativePackageId="pkg1", acsDelta=True)
     exercised = _event("ExercisedEvent", offset=8, choice="Iou_AddObserver", choiceArgument={"newObserver": BOB},
@@ -233,6 +234,20 @@ def test_the_catalog_learns_templates_choices_arguments_and_the_newest_contract(
     assert catalog.choice_argument("#model-tests:Iou:Iou", "Archive") == {}
     assert catalog.choice_argument("#model-tests:Iou:Iou", "Iou_Split") is None
     assert catalog.parties() == [ALICE, BOB]
+    assert session.interfaces_seen == {}
+
+    through_interface = _event("ExercisedEvent", offset=9, choice="Archive", choiceArgument={},
+                               interfaceId="pkg1:Iou:IIou", actingParties=[ALICE], consuming=True,
+                               lastDescendantNodeId=0, acsDelta=True)
+    catalog.learn([through_interface])
+    assert session.interfaces_seen == {"#model-tests:Iou:Iou": {"#model-tests:Iou:IIou"}}
+    assert session.interfaces_of("pkg1:Iou:Iou", "model-tests") == ["#model-tests:Iou:IIou"]
+    assert session.choices_seen["pkg1:Iou:Iou"] == {"Iou_AddObserver"}  # an interface's choice is not the template's
+    unnamed = _event("ExercisedEvent", offset=10, choice="Archive", choiceArgument={}, templateId="pkg2:M:T",
+                     interfaceId="pkg3:M:I", actingParties=[ALICE], consuming=True, lastDescendantNodeId=0,
+                     acsDelta=True)
+    catalog.learn([unnamed])
+    assert "#model-tests:M:T" not in session.interfaces_seen  # pkg3's name is not known: a filter could not name it
 
 
 def test_the_status_line_tells_a_participant_without_auth_from_a_user_never_learned():

@@ -6,9 +6,13 @@ from __future__ import annotations
 import pytest
 
 from app.client import errors, event_format, update_format
-from app.client.contracts import look_up_contract
+from app.client.contracts import interface_views, look_up_contract
 from app.client.ledger import LEDGER_EFFECTS
+from app.daml import template_name
+from participant.api import CreatedEvent
 from tests.tui.helpers import WithoutEndpoints, archived_iou, client_for, contract_without, party_of
+
+IIOU = "#model-tests:Iou:IIou"
 
 UNKNOWN = "00" + "ab" * 32 + "ca12" + "1220" + "cd" * 32
 
@@ -80,3 +84,30 @@ async def test_update_at_an_offset_with_nothing_visible_is_not_found(demo_server
         fmt = update_format(event_format([alice], templates=["#model-tests:Iou:IouTransfer"]), LEDGER_EFFECTS)
         with pytest.raises(errors.NotFound):
             await client.update_at(1, fmt)
+
+
+async def test_interface_views_of_a_contract(demo_server):
+    async with client_for(demo_server) as client:
+        alice = await party_of(client)
+        end = await client.ledger_end()
+        by_template: dict[str, CreatedEvent] = {}
+        for entry in await client.active_contracts(end, event_format([alice]), limit=200):
+            active = entry.contract_entry.js_active_contract if entry.contract_entry else None
+            if active is not None:  # not an incomplete reassignment
+                by_template.setdefault(template_name(active.created_event.template_id), active.created_event)
+        iou, transfer = by_template["Iou:Iou"], by_template["Iou:IouTransfer"]
+
+        views = await interface_views(client, iou.contract_id, [alice], [IIOU])
+        assert [(template_name(v.interface_id), v.view_status.code) for v in views] == [("Iou:IIou", 0)]
+        assert views[0].view_value == {"icurrency": iou.create_argument["currency"],
+                                       "iamount": iou.create_argument["amount"]}
+        assert await interface_views(client, transfer.contract_id, [alice], [IIOU]) == []  # not implemented
+        with pytest.raises(errors.NotFound) as raised:
+            await interface_views(client, iou.contract_id, [alice], ["#model-tests:Iou:Nope"])
+        assert raised.value.code == "NO_INTERFACE_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME"
+
+        lookup = await look_up_contract(client, iou.contract_id, [alice])
+        assert lookup.event.interface_views == []
+        lookup.add_views(views)
+        lookup.add_views(views)  # a view asked again replaces the one shown
+        assert lookup.created.interface_views == views and lookup.by_id.interface_views == views

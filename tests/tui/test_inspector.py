@@ -7,11 +7,13 @@ import subprocess
 import sys
 
 import orjson
+from textual.widgets import Input
 
-from app.client import LedgerClient
+from app.client import LedgerClient, event_format
 from app.daml import number, short_party, template_name
 from app.messages import ComposeCommand, OpenContract
 from app.screens.acs import AcsScreen
+from app.screens.dialogs import PromptDialog
 from app.screens.inspector import ARCHIVED, CONTRACT, CREATED, InspectorScreen
 from app.widgets.contract_table import ContractTable
 from app.widgets.transaction_view import TransactionView
@@ -291,3 +293,86 @@ async def test_pruned_history_is_explained(demo_writable, make_app):
         text = screen_text(app)
         assert "PARTICIPANT_PRUNED_DATA_ACCESSED" in text or "UPDATE_NOT_FOUND" in text
         assert f"This participant has pruned its history up to offset {end}" in text
+
+
+async def test_an_interface_view_asked_for_is_shown_and_remembered_for_the_template(demo_server, make_app):
+    async with client_for(demo_server) as client:
+        alice = await party_of(client)
+        end = await client.ledger_end()
+        by_template: dict[str, list[str]] = {}
+        for entry in await client.active_contracts(end, event_format([alice]), limit=200):
+            active = entry.contract_entry.js_active_contract if entry.contract_entry else None
+            if active is not None:
+                event = active.created_event
+                by_template.setdefault(template_name(event.template_id), []).append(event.contract_id)
+    first, second = by_template["Iou:Iou"][:2]
+    transfer = by_template["Iou:IouTransfer"][0]
+    app = make_app(demo_server, "Alice")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_contract(app, pilot, first)
+        await wait_for(pilot, lambda: "none (i asks for one)" in screen_text(app), "the contract without views")
+        await pilot.press("i")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptDialog), "the interface prompt")
+        prompt = app.screen.query_one(Input)
+        assert prompt.value == "#model-tests:Iou:"  # the template's package and module, typed on
+        await pilot.press(*"Nope", "enter")
+        await wait_for(pilot, lambda: "NO_INTERFACE_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME" in notified(app),
+                       "the participant's error")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptDialog), "the prompt again")
+        prompt = app.screen.query_one(Input)
+        assert prompt.value == "#model-tests:Iou:Nope"  # what was typed, to be corrected
+        await pilot.press(*["backspace"] * 4, *"IIou", "enter")
+        await wait_for(pilot, lambda: any(v.interface_id.endswith(":Iou:IIou")
+                                          for v in screen.lookup.event.interface_views), "the view")
+        await wait_for(pilot, lambda: "view Iou:IIou" in screen_text(app), "the view on screen")
+        payload = screen.lookup.event.create_argument
+        text = screen_text(app)
+        assert "view Iou:IIou  2 fields" in text and f"iamount: {number(payload['amount'])}" in text
+        assert "interface views       Iou:IIou" in text
+        assert "its view is in the payload" in notified(app)
+        assert app.session.interfaces_seen == {"#model-tests:Iou:Iou": {"#model-tests:Iou:IIou"}}
+
+        await pilot.press("escape")
+        screen = await open_contract(app, pilot, second)  # the same template: its view comes unasked
+        await wait_for(pilot, lambda: screen.lookup.event.interface_views, "the remembered view")
+        assert screen.lookup.event.interface_views[0].view_value["iamount"] == \
+            screen.lookup.event.create_argument["amount"]
+
+        await pilot.press("escape")
+        screen = await open_contract(app, pilot, transfer)
+        await pilot.press("i")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptDialog), "the interface prompt")
+        assert app.screen.query_one(Input).value == "#model-tests:Iou:IIou"  # the one interface known
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "Iou:IouTransfer does not implement #model-tests:Iou:IIou" in notified(app),
+                       "the answer for a template without it")
+        assert screen.lookup.event.interface_views == []
+
+
+async def test_an_interface_choice_read_in_a_transaction_teaches_the_template_s_interface(demo_writable, make_app):
+    async with client_for(demo_writable) as client:
+        alice = await party_of(client)
+        ious = []
+        for amount in ("3", "4"):
+            payload = {"issuer": alice, "owner": alice, "currency": "CHF", "amount": amount, "observers": []}
+            tx = await client.submit_and_wait_for_transaction(JsCommands(
+                commands=[Command(create_command=CreateCommand(template_id="#model-tests:Iou:Iou",
+                                                               create_arguments=payload))],
+                command_id=f"inspector-{os.urandom(4).hex()}", act_as=[alice]))
+            ious.append(tx.events[0].created_event.contract_id)
+        await client.submit_and_wait_for_transaction(JsCommands(  # Archive through the interface
+            commands=[Command(exercise_command=ExerciseCommand(
+                template_id="#model-tests:Iou:IIou", contract_id=ious[0], choice="Archive", choice_argument={}))],
+            command_id=f"inspector-{os.urandom(4).hex()}", act_as=[alice]))
+    app = make_app(demo_writable, "Alice")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_contract(app, pilot, ious[0])
+        assert app.session.interfaces_seen == {}
+        await pilot.press("a")
+        await wait_for(pilot, lambda: transaction_shown(screen, ARCHIVED), "the archiving transaction")
+        assert app.session.interfaces_seen == {"#model-tests:Iou:Iou": {"#model-tests:Iou:IIou"}}
+
+        await pilot.press("escape", "escape")
+        screen = await open_contract(app, pilot, ious[1])
+        await wait_for(pilot, lambda: screen.lookup.event.interface_views, "the view of the interface learned")
+        assert screen.lookup.event.interface_views[0].view_value == {"icurrency": "CHF", "iamount": "4.0000000000"}
