@@ -29,6 +29,7 @@ examples:
   ledger-participant serve --db ledger.db --hs256-secret-file secret.txt --package my_models
   ledger-participant serve --db ledger.db --port 0 --port-file port.txt --announce json --exit-on-stdin-eof
   ledger-participant prune --db ledger.db --up-to 120
+  ledger-participant compact --db ledger.db                 # with the server stopped
 """
 
 
@@ -95,6 +96,14 @@ def _parser() -> argparse.ArgumentParser:
                                 description="Prune updates, completions and archived contracts up to an offset.")
     prune.add_argument("--db", type=Path, required=True, help="SQLite database file")
     prune.add_argument("--up-to", type=int, required=True, metavar="OFFSET", help="prune up to this offset")
+
+    compact = commands.add_parser(
+        "compact", help="give the disk back the free pages of the database file (with the server stopped)",
+        description="Rewrite the database file without its free pages (SQLite's VACUUM), which pruning and schema "
+                    "upgrades leave behind: the file does not shrink by itself. The server must be stopped; the "
+                    "rewrite needs free disk space about the size of the data, and takes about as long as "
+                    "copying it. Interrupted, it leaves the database as it was.")
+    compact.add_argument("--db", type=Path, required=True, help="SQLite database file")
     return parser
 
 
@@ -131,6 +140,8 @@ def main(argv: list[str] | None = None) -> int:
             return _serve(args)
         if args.command == "token":
             return _token(args)
+        if args.command == "compact":
+            return _compact(args)
         return _prune(args)
     except (NotADatabase, NewerSchemaError, Refused) as e:
         print(f"error: {e}", file=sys.stderr)
@@ -366,6 +377,40 @@ def _prune(args) -> int:
         return 2
     print(f"pruned up to offset {offset}")
     return 0
+
+
+def _compact(args) -> int:
+    from participant.serving import DatabaseClaim, DatabaseInUse
+    from participant.store.compaction import CompactError, compact
+
+    if not args.db.is_file():
+        raise Refused(f"no database at {args.db}")
+    claim = DatabaseClaim(args.db)
+    try:
+        claim.acquire()
+    except DatabaseInUse as e:
+        raise Refused(f"{args.db} is in use by a running ledger-participant ({_holder(e.info)}); stop it first: "
+                      "compacting rewrites the whole file") from None
+    def starting(free_pages: int) -> None:
+        print(f"compacting {args.db} ({_size(args.db.stat().st_size)}, {free_pages:,} free pages) …",
+              file=sys.stderr, flush=True)
+
+    try:
+        done = asyncio.run(compact(args.db, starting))
+    except CompactError as e:
+        raise Refused(str(e)) from None
+    finally:
+        claim.release()
+    if not done.free_pages:
+        print(f"{args.db} has no free pages: nothing to give back ({_size(done.bytes_after)})")
+    else:
+        print(f"compacted {args.db}: {_size(done.bytes_before)} → {_size(done.bytes_after)} in {done.seconds:.1f} s "
+              f"({done.free_pages:,} free pages given back)")
+    return 0
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**30:.1f} GB" if n >= 2**30 else f"{n / 2**20:.1f} MB"
 
 
 if __name__ == "__main__":

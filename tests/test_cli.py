@@ -67,13 +67,14 @@ def read_banner(server, timeout: float = 30) -> str:
 
 
 @pytest.mark.parametrize(("args", "flags"), [
-    ((), ["serve", "token", "prune"]),
+    ((), ["serve", "token", "prune", "compact"]),
     (("serve",), ["--db", "--host", "--port", "--hs256-secret", "--hs256-secret-file", "--public-key", "--jwks",
                   "--no-auth", "--demo", "--package", "--max-list-elements", "--max-body-bytes", "--synchronizers", "--quiet",
                   "--offset-checkpoint-interval",
                   "--port-file", "--announce", "--exit-on-stdin-eof"]),
     (("token",), ["--hs256-secret", "--hs256-secret-file", "--db", "--user", "--ttl", "--audience"]),
     (("prune",), ["--db", "--up-to"]),
+    (("compact",), ["--db", "server must be stopped"]),
 ])
 def test_help(args, flags):
     r = cli(*args, "--help")

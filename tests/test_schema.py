@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 
 import orjson
 import pytest
 
-from participant.store import sql
+from participant.store import schema, sql
 from participant.store.batch import _multi_row
 from participant.store.rows import CONTRACT_COLUMNS, UPDATE_COLUMNS, acs_event_json
 from participant.store.schema import MIGRATIONS, SCHEMA_VERSION, NewerSchemaError, migrate
@@ -93,7 +94,9 @@ async def test_contracts_are_found_by_id_through_the_id_index(tmp_path):
         conn.close()
 
 
-async def test_a_version_5_database_keeps_its_rows_and_finds_them_by_id_after_migration(tmp_path):
+async def test_a_version_5_database_keeps_its_rows_and_finds_them_by_id_after_migration(tmp_path, caplog,
+                                                                                       monkeypatch):
+    monkeypatch.setattr(schema, "FREE_BYTES_WORTH_SAYING", 1)  # the rebuilt tables' old pages: a few here
     db = tmp_path / "v5.db"
     conn = sqlite3.connect(db, isolation_level=None)
     for version, script in enumerate(MIGRATIONS[:5], start=1):
@@ -105,8 +108,12 @@ async def test_a_version_5_database_keeps_its_rows_and_finds_them_by_id_after_mi
     conn.execute(f"INSERT INTO updates ({UPDATE_COLUMNS}) VALUES ({', '.join('?' * len(update))})", update)
     before = conn.execute("SELECT * FROM contracts").fetchall()
     conn.close()
-    async with Store(db):
-        pass
+    with caplog.at_level(logging.INFO, logger=schema.log.name):
+        async with Store(db):
+            pass
+    said = caplog.text
+    assert "upgrading the database from schema 5 to" in said
+    assert "MB of free pages in the file" in said and "`ledger-participant compact`" in said
     conn = sqlite3.connect(db)
     try:
         assert conn.execute("SELECT * FROM contracts").fetchall() == before

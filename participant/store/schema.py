@@ -233,6 +233,7 @@ MIGRATIONS: list[str] = [
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
+FREE_BYTES_WORTH_SAYING = 64 * 2**20  # an upgrade that frees less leaves nothing worth a compaction
 
 
 class NewerSchemaError(RuntimeError):
@@ -260,3 +261,9 @@ async def migrate(conn: aiosqlite.Connection) -> None:
         script = MIGRATIONS[target - 1]
         # executescript commits first; BEGIN makes the step and its version bump one transaction.
         await conn.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {target};\nCOMMIT;")
+    if 0 < version < SCHEMA_VERSION:
+        (free,) = (await conn.execute_fetchall("PRAGMA freelist_count"))[0]
+        (page,) = (await conn.execute_fetchall("PRAGMA page_size"))[0]
+        if free * page >= FREE_BYTES_WORTH_SAYING:
+            log.info("the upgrade left %d MB of free pages in the file, reused for new rows; with the server "
+                     "stopped, `ledger-participant compact` gives them back to the disk", free * page // 2**20)

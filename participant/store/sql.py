@@ -77,7 +77,12 @@ REASSIGNMENT_BY_ID = (
 )
 CONTRACT_MOVES = f"SELECT origin_synchronizer, in_flight FROM contracts WHERE {by_id('contract_id', '?1')}"
 
-LEDGER_END = 'SELECT COALESCE(MAX("offset"), 0) FROM updates'
+# The pruning offset counts: pruned up to the end, the updates table is empty, and the next offset must still
+# come after every offset a client has seen.
+LEDGER_END = (
+    'SELECT MAX(COALESCE((SELECT MAX("offset") FROM updates), 0), '
+    "COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'pruned_offset'), 0))"
+)
 NEXT_SEQ = "SELECT COALESCE(MAX(seq), 0) + 1 FROM contracts"
 GET_META = "SELECT value FROM meta WHERE key = ?"
 SET_META = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
