@@ -176,8 +176,6 @@ def _serve(args) -> int:
 
     from participant.server import create_app
     from participant.serving import (
-        DatabaseClaim,
-        DatabaseInUse,
         Server,
         listen,
         stop_at_stdin_eof,
@@ -191,12 +189,7 @@ def _serve(args) -> int:
     if args.hs256_secret_file is not None:
         secret = _secret_from_file(args.hs256_secret_file)
     generated = not (secret or args.public_key or args.jwks or args.no_auth)
-    claim = DatabaseClaim(args.db)
-    try:
-        claim.acquire()
-    except DatabaseInUse as e:
-        raise Refused(f"{args.db} is in use by another ledger-participant ({_holder(e.info)}); "
-                      "stop it or use another --db") from None
+    claim = _claim(args.db, "is in use by another ledger-participant", "stop it or use another --db")
     try:
         if args.port_file is not None:
             args.port_file.unlink(missing_ok=True)  # a parent waiting for it must see this server's port only
@@ -379,21 +372,28 @@ def _prune(args) -> int:
     return 0
 
 
-def _compact(args) -> int:
+def _claim(db: Path, in_use: str, advice: str):
+    """This process's claim on `db` (a `serving.DatabaseClaim`), or `Refused` naming the server that holds it."""
     from participant.serving import DatabaseClaim, DatabaseInUse
-    from participant.store.compaction import CompactError, compact
 
-    if not args.db.is_file():
-        raise Refused(f"no database at {args.db}")
-    claim = DatabaseClaim(args.db)
+    claim = DatabaseClaim(db)
     try:
         claim.acquire()
     except DatabaseInUse as e:
-        raise Refused(f"{args.db} is in use by a running ledger-participant ({_holder(e.info)}); stop it first: "
-                      "compacting rewrites the whole file") from None
-    def starting(free_pages: int) -> None:
-        print(f"compacting {args.db} ({_size(args.db.stat().st_size)}, {free_pages:,} free pages) …",
-              file=sys.stderr, flush=True)
+        raise Refused(f"{db} {in_use} ({_holder(e.info)}); {advice}") from None
+    return claim
+
+
+def _compact(args) -> int:
+    from participant.store.compaction import CompactError, compact
+
+    if not args.db.is_file():  # before the claim, which would make the lock file beside it
+        raise Refused(f"no database at {args.db}")
+    claim = _claim(args.db, "is in use by a running ledger-participant",
+                   "stop it first: compacting rewrites the whole file")
+
+    def starting(size: int, free_pages: int) -> None:
+        print(f"compacting {args.db} ({_size(size)}, {free_pages:,} free pages) …", file=sys.stderr, flush=True)
 
     try:
         done = asyncio.run(compact(args.db, starting))

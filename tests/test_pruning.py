@@ -4,15 +4,17 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sqlite3
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 
 import httpx
 import pytest
 
-from tests.conftest import SECRET, LedgerApi, start_server
+from tests.conftest import SECRET, LedgerApi, ServerProcess, start_server
 
 IOU = "#model-tests:Iou:Iou"
 WILDCARD = {"cumulative": [{"identifierFilter": {"WildcardFilter": {"value": {"includeCreatedEventBlob": False}}}}]}
@@ -263,6 +265,17 @@ async def test_prune_past_reassignments(server):
         assert counts == {flying: 1}
 
 
+@contextlib.asynccontextmanager
+async def served(db) -> AsyncIterator[tuple[ServerProcess, LedgerApi]]:
+    """A server on `db` for the time of the block (to stop it, and to serve the same file again)."""
+    server = start_server(db, "--hs256-secret", SECRET)
+    try:
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+            yield server, LedgerApi(http)
+    finally:
+        server.stop()
+
+
 def compact(db) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "participant.cli", "compact", "--db", str(db)],
                           capture_output=True, text=True, timeout=300)
@@ -270,26 +283,21 @@ def compact(db) -> subprocess.CompletedProcess:
 
 async def test_compact_gives_back_what_pruning_freed_and_keeps_the_ledger(tmp_path):
     db = tmp_path / "ledger.db"
-    server = start_server(db, "--hs256-secret", SECRET)
-    try:
-        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
-            ledger_api = LedgerApi(http)
-            alice = await ledger_api.party("Alice")
-            for i in range(40):  # archived Ious with big payloads: history that pruning removes
-                created = await ledger_api.create_iou(alice, alice, currency=f"{i:03}" + "X" * 4000, user="Alice")
-                cid = created["events"][0]["CreatedEvent"]["contractId"]
-                r = await ledger_api.exercise(IOU, cid, "Archive", {}, act_as=[alice], user="Alice")
-                assert r.status_code == 200, r.text
-            kept = (await ledger_api.create_iou(alice, alice, user="Alice"))["events"][0]["CreatedEvent"]
-            end = await ledger_api.ledger_end()
-            assert prune(db, "--up-to", str(end)).returncode == 0
-            before = (await acs(ledger_api, alice, end)).json()
-            r = compact(db)  # refused: the server holds the database
-            assert r.returncode == 2 and r.stdout == ""
-            assert f"{db} is in use by a running ledger-participant (pid {server.process.pid}" in r.stderr
-            assert "stop it first" in r.stderr
-    finally:
-        server.stop()
+    async with served(db) as (server, ledger_api):
+        alice = await ledger_api.party("Alice")
+        for i in range(40):  # archived Ious with big payloads: history that pruning removes
+            created = await ledger_api.create_iou(alice, alice, currency=f"{i:03}" + "X" * 4000, user="Alice")
+            cid = created["events"][0]["CreatedEvent"]["contractId"]
+            r = await ledger_api.exercise(IOU, cid, "Archive", {}, act_as=[alice], user="Alice")
+            assert r.status_code == 200, r.text
+        kept = (await ledger_api.create_iou(alice, alice, user="Alice"))["events"][0]["CreatedEvent"]
+        end = await ledger_api.ledger_end()
+        assert prune(db, "--up-to", str(end)).returncode == 0
+        before = (await acs(ledger_api, alice, end)).json()
+        r = compact(db)  # refused: the server holds the database
+        assert r.returncode == 2 and r.stdout == ""
+        assert f"{db} is in use by a running ledger-participant (pid {server.process.pid}" in r.stderr
+        assert "stop it first" in r.stderr
     size = db.stat().st_size
     r = compact(db)
     assert r.returncode == 0, r.stderr
@@ -301,19 +309,14 @@ async def test_compact_gives_back_what_pruning_freed_and_keeps_the_ledger(tmp_pa
     r = compact(db)
     assert r.returncode == 0 and "has no free pages: nothing to give back" in r.stdout
 
-    server = start_server(db, "--hs256-secret", SECRET)  # the same ledger, served again
-    try:
-        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
-            ledger_api = LedgerApi(http)
-            assert await ledger_api.ledger_end() == end
-            assert await pruned_offset(ledger_api) == end
-            after = (await acs(ledger_api, alice, end)).json()
-            assert after == before and [e["contractEntry"]["JsActiveContract"]["createdEvent"]["contractId"]
-                                        for e in after] == [kept["contractId"]]
-            created = await ledger_api.create_iou(alice, alice, user="Alice")  # and it takes new transactions
-            assert created["offset"] == end + 1
-    finally:
-        server.stop()
+    async with served(db) as (_, ledger_api):  # the same ledger, served again
+        assert await ledger_api.ledger_end() == end
+        assert await pruned_offset(ledger_api) == end
+        after = (await acs(ledger_api, alice, end)).json()
+        assert after == before and [e["contractEntry"]["JsActiveContract"]["createdEvent"]["contractId"]
+                                    for e in after] == [kept["contractId"]]
+        created = await ledger_api.create_iou(alice, alice, user="Alice")  # and it takes new transactions
+        assert created["offset"] == end + 1
 
 
 @pytest.mark.parametrize("content", [None, b"", b"not a database at all, just some text" * 100])
@@ -329,25 +332,15 @@ def test_compact_refuses_what_is_not_a_participant_database(tmp_path, content):
 
 async def test_pruned_up_to_the_ledger_end_the_next_offset_still_comes_after_it(tmp_path):
     db = tmp_path / "ledger.db"
-    server = start_server(db, "--hs256-secret", SECRET)
-    try:
-        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
-            ledger_api = LedgerApi(http)
-            alice = await ledger_api.party("Alice")
-            await ledger_api.create_iou(alice, alice, user="Alice")
-            end = await ledger_api.ledger_end()
-            assert prune(db, "--up-to", str(end)).returncode == 0
-    finally:
-        server.stop()
+    async with served(db) as (_, ledger_api):
+        alice = await ledger_api.party("Alice")
+        await ledger_api.create_iou(alice, alice, user="Alice")
+        end = await ledger_api.ledger_end()
+        assert prune(db, "--up-to", str(end)).returncode == 0
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT COUNT(*) FROM updates").fetchone() == (0,)  # every update pruned
-    server = start_server(db, "--hs256-secret", SECRET)
-    try:
-        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
-            ledger_api = LedgerApi(http)
-            assert await ledger_api.ledger_end() == end
-            assert (await ledger_api.create_iou(alice, alice, user="Alice"))["offset"] == end + 1
-            r = prune(db, "--up-to", str(end))
-            assert r.returncode == 2 and f"already pruned up to {end}" in r.stderr
-    finally:
-        server.stop()
+    async with served(db) as (_, ledger_api):
+        assert await ledger_api.ledger_end() == end
+        assert (await ledger_api.create_iou(alice, alice, user="Alice"))["offset"] == end + 1
+        r = prune(db, "--up-to", str(end))
+        assert r.returncode == 2 and f"already pruned up to {end}" in r.stderr

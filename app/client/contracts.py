@@ -64,9 +64,9 @@ class ContractLookup:
 
     def add_views(self, views: Sequence[JsInterfaceView]) -> None:
         """Show `views` with the create event, in place of earlier views of the same interfaces."""
+        fresh = {v.interface_id for v in views}
         for event in (self.created, self.by_id):
             if event is not None:
-                fresh = {v.interface_id for v in views}
                 event.interface_views = [v for v in event.interface_views if v.interface_id not in fresh] + list(views)
 
 

@@ -119,7 +119,8 @@ def event_format(parties: Sequence[str] | None, *, templates: Sequence[str] = ()
         cumulative = [CumulativeFilter(identifier_filter=IdentifierFilter.template(t, blob)) for t in templates]
     else:
         cumulative = [CumulativeFilter(identifier_filter=IdentifierFilter.wildcard(blob))]
-    cumulative += [CumulativeFilter(identifier_filter=IdentifierFilter.interface(i, True, blob)) for i in views]
+    cumulative += [CumulativeFilter(identifier_filter=IdentifierFilter.interface(
+        i, include_interface_view=True, include_created_event_blob=blob)) for i in views]
     filters = Filters(cumulative=cumulative)
     if parties is None:
         return EventFormat(filters_by_party={}, filters_for_any_party=filters, verbose=verbose)

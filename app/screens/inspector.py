@@ -205,13 +205,17 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
 
     # --- interface views ----------------------------------------------------------------------------------------
 
+    def _loaded_event(self, what: str = "") -> CreatedEvent | None:
+        """The create event shown, or None after saying the contract is not loaded (`what`: what cannot be done)."""
+        event = self.lookup.event if self.lookup else None
+        if event is None:
+            self.notify(f"{what}the contract is not loaded." if what else "The contract is not loaded.",
+                        severity="warning", timeout=3)
+        return event
+
     def action_view(self) -> None:
-        lookup = self.lookup
-        event = lookup.event if lookup else None
-        if lookup is None or event is None:
-            self.notify("The contract is not loaded.", severity="warning", timeout=3)
-            return
-        self._ask_view(event, "")
+        if (event := self._loaded_event()) is not None:
+            self._ask_view(event, "")
 
     def _ask_view(self, event: CreatedEvent, typed: str) -> None:
         session = self.ledger_app.session
@@ -262,9 +266,7 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         if self.lookup is not lookup:
             return  # reloaded meanwhile; the reload asks again
         lookup.add_views(views)
-        for view in views:
-            session.note_interface(event.template_id, event.package_name, view.interface_id)
-        if asked:
+        if asked:  # the others came from what the session knows already
             if views:
                 session.note_interface(event.template_id, event.package_name, refs[0])
                 failed = [v for v in views if v.view_status.code != 0]
@@ -383,9 +385,7 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         self.notify(f"Copied the contract id {dv.short_contract_id(self.contract_id)}", timeout=3)
 
     def action_copy_payload(self) -> None:
-        event = self.lookup.event if self.lookup else None
-        if event is None:
-            self.notify("No payload to copy: the contract is not loaded.", severity="warning", timeout=3)
+        if (event := self._loaded_event("No payload to copy: ")) is None:
             return
         text = orjson.dumps(event.create_argument, option=orjson.OPT_INDENT_2).decode()
         self.app.copy_to_clipboard(text)
@@ -401,11 +401,10 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         self.notify(f"Copied the created event blob ({len(blob):,} characters of Base64).", timeout=3)
 
     def action_exercise(self) -> None:
-        lookup = self.lookup
-        event = lookup.event if lookup else None
-        if lookup is None or event is None:
-            self.notify("The contract is not loaded.", severity="warning", timeout=3)
+        if (event := self._loaded_event()) is None:
             return
+        lookup = self.lookup
+        assert lookup is not None  # it holds the event
         if lookup.archived is not None:
             self.notify(f"This contract was archived at offset {lookup.archived.offset}: it has no choices left "
                         "to exercise. n starts a new command from its payload.", severity="warning", timeout=6)
@@ -422,9 +421,7 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         self.post_message(MoveContract(self.contract_id))
 
     def action_clone(self) -> None:
-        event = self.lookup.event if self.lookup else None
-        if event is None:
-            self.notify("The contract is not loaded.", severity="warning", timeout=3)
+        if (event := self._loaded_event()) is None:
             return
         self.post_message(ComposeCommand(kind="CreateAndExercise", template_id=event.template_id,
                                          arguments=event.create_argument))

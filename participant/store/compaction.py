@@ -30,9 +30,9 @@ class Compaction:
     seconds: float
 
 
-async def compact(path: Path | str, starting: Callable[[int], None] | None = None) -> Compaction:
-    """VACUUM the database at `path` when it has free pages (calling `starting` with their number first), then
-    empty its WAL. A file that is not a participant database is refused untouched."""
+async def compact(path: Path | str, starting: Callable[[int, int], None] | None = None) -> Compaction:
+    """VACUUM the database at `path` when it has free pages (calling `starting` with the file's size and their
+    number first), then empty its WAL. A file that is not a participant database is refused untouched."""
     path = Path(path)
     if not path.is_file():
         raise CompactError(f"no database at {path}")
@@ -50,7 +50,7 @@ async def compact(path: Path | str, starting: Callable[[int], None] | None = Non
     if not free:
         return Compaction(before, before, 0, 0.0)
     if starting is not None:
-        starting(free)
+        starting(before, free)
     started = time.perf_counter()
     conn = await connect(path)
     try:
