@@ -100,9 +100,9 @@ def _parser() -> argparse.ArgumentParser:
     compact = commands.add_parser(
         "compact", help="give the disk back the free pages of the database file (with the server stopped)",
         description="Rewrite the database file without its free pages (SQLite's VACUUM), which pruning and schema "
-                    "upgrades leave behind: the file does not shrink by itself. The server must be stopped; the "
-                    "rewrite needs free disk space about the size of the data, and takes about as long as "
-                    "copying it. Interrupted, it leaves the database as it was.")
+                    "upgrades leave behind: the file does not shrink by itself. The server must be stopped, and the "
+                    "disk needs free space for a copy of the data, which VACUUM writes. Interrupted, it leaves the "
+                    "database as it was.")
     compact.add_argument("--db", type=Path, required=True, help="SQLite database file")
     return parser
 
