@@ -70,7 +70,12 @@ class LedgerApp(App):
     ENABLE_COMMAND_PALETTE = True
 
     MODES = {"contracts": AcsScreen, "compose": _composer, "requests": _requests, "reassign": _reassign}
-    MODE_TITLES = {"contracts": "Contracts", "compose": "Compose", "requests": "Requests", "reassign": "Reassign"}
+    MODE_TITLES = {
+        "contracts": "Contracts",
+        "compose": "Compose",
+        "requests": "Requests",
+        "reassign": "Reassign",
+    }
 
     BINDINGS = [
         Binding("1", "mode('contracts')", "Contracts", id="app.contracts", show=False),
@@ -94,10 +99,19 @@ class LedgerApp(App):
     status_connection: reactive[str] = reactive("connecting")
     status_readonly: reactive[bool] = reactive(False)
 
-    def __init__(self, *, config: Config, locations: Locations, url: str | None = None,
-                 tokens: TokenSource | None = None, bundled: BundledParticipant | None = None,
-                 readonly: bool = False, label: str = "", first_user: str = "Alice",
-                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        config: Config,
+        locations: Locations,
+        url: str | None = None,
+        tokens: TokenSource | None = None,
+        bundled: BundledParticipant | None = None,
+        readonly: bool = False,
+        label: str = "",
+        first_user: str = "Alice",
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
         super().__init__()
         self.config = config
         self.locations = locations
@@ -150,16 +164,22 @@ class LedgerApp(App):
             state = await self._bundled_ready()
             if state.phase != "ready":
                 self.status_connection = "down"
-                self.notify(state.error, title="The bundled participant did not start", severity="error",
-                            timeout=30)
+                self.notify(
+                    state.error, title="The bundled participant did not start", severity="error", timeout=30
+                )
                 return
             self.url = state.url
             minted = MintedToken(self.bundled.secret(), BUNDLED_ADMIN)
             first_user = self.first_user
             self.tokens = minted.for_user(first_user)
             client = LedgerClient(self.url, self.tokens, log=self.request_log)
-            self.session = Session(client, label="bundled", readonly=self.readonly, bundled=self.bundled,
-                                   minted=minted.for_user(first_user))
+            self.session = Session(
+                client,
+                label="bundled",
+                readonly=self.readonly,
+                bundled=self.bundled,
+                minted=minted.for_user(first_user),
+            )
         else:
             assert self.url is not None
             client = LedgerClient(self.url, self.tokens, log=self.request_log, transport=self.transport)
@@ -198,7 +218,9 @@ class LedgerApp(App):
     async def _bundled_ready(self):
         assert self.bundled is not None
         if self.bundled.state.phase not in ("ready", "failed"):
-            worker = self.run_worker(self.bundled.wait, thread=True, group="bundled-wait", exit_on_error=False)
+            worker = self.run_worker(
+                self.bundled.wait, thread=True, group="bundled-wait", exit_on_error=False
+            )
             await worker.wait()
         # also when it got ready between on_mount, which showed the startup screen, and this worker's start
         if isinstance(self.screen, StartupScreen):
@@ -247,8 +269,9 @@ class LedgerApp(App):
 
     def _retry_connect(self) -> None:
         """After a failed connection, try again every few polls: the participant may come up."""
-        if self.status_connection != "down" or any(w.group == "connect" and not w.is_finished
-                                                   for w in self.workers):
+        if self.status_connection != "down" or any(
+            w.group == "connect" and not w.is_finished for w in self.workers
+        ):
             return
         self._connect_attempts += 1
         if self._connect_attempts % CONNECT_RETRY_POLLS == 0:
@@ -256,14 +279,22 @@ class LedgerApp(App):
 
     def _explain_down(self, e: LedgerApiError) -> None:
         bundled = self.bundled
-        if bundled is not None and (not bundled.alive if bundled.owned else bundled.running_elsewhere() is None):
+        if bundled is not None and (
+            not bundled.alive if bundled.owned else bundled.running_elsewhere() is None
+        ):
             if bundled.owned:
                 code = bundled.process.returncode if bundled.process else None
                 what = f"The bundled participant stopped{'' if code is None else f' (exit code {code})'}."
             else:
-                what = "The ledger-tui that ran the bundled participant has quit, and the participant with it."
-            self.notify(f"{what} Starting it again… (its log: {self.locations.log_dir / 'participant.log'})",
-                        title="Bundled participant stopped", severity="warning", timeout=10)
+                what = (
+                    "The ledger-tui that ran the bundled participant has quit, and the participant with it."
+                )
+            self.notify(
+                f"{what} Starting it again… (its log: {self.locations.log_dir / 'participant.log'})",
+                title="Bundled participant stopped",
+                severity="warning",
+                timeout=10,
+            )
             self._restart_bundled()
         else:
             self.show_error(e, "The participant stopped answering; retrying every few seconds")
@@ -291,7 +322,9 @@ class LedgerApp(App):
     def show_error(self, error: LedgerApiError, context: str = "") -> None:
         """A failure as a notification: Canton's error id, category and cause, and what to do."""
         log.warning("%s: %s %s", context, type(error).__name__, error.message)
-        self.notify(self.error_text(error, context), title=error.title, severity="error", timeout=ERROR_NOTIFY_S)
+        self.notify(
+            self.error_text(error, context), title=error.title, severity="error", timeout=ERROR_NOTIFY_S
+        )
 
     @staticmethod
     def error_text(error: LedgerApiError, context: str = "") -> str:
@@ -301,7 +334,9 @@ class LedgerApp(App):
         if isinstance(error, errors.StatusError) and error.canton is not None:
             canton = error.canton
             words = category_words(canton.error_category)
-            lines.append(f"{canton.code}" + (f" · category {canton.error_category} ({words})" if words else ""))
+            lines.append(
+                f"{canton.code}" + (f" · category {canton.error_category} ({words})" if words else "")
+            )
             lines.append(canton.cause)
         else:
             lines.append(error.message)
@@ -317,8 +352,12 @@ class LedgerApp(App):
             self.show_error(error)
             return
         log.exception("internal error in %s", event.worker.name, exc_info=error)
-        self.notify(f"{type(error).__name__}: {error}\nDetails are in {self.locations.log_dir / 'ledger-tui.log'}",
-                    title="Internal error", severity="error", timeout=15)
+        self.notify(
+            f"{type(error).__name__}: {error}\nDetails are in {self.locations.log_dir / 'ledger-tui.log'}",
+            title="Internal error",
+            severity="error",
+            timeout=15,
+        )
 
     # --- navigation -----------------------------------------------------------------------------------------------
 
@@ -381,8 +420,15 @@ class LedgerApp(App):
             if value:
                 self.post_message(OpenContract(value))
 
-        self.push_screen(PromptDialog("Open a contract by id", placeholder="00…", validate=check,
-                                      hint="paste a contract id; it opens in the inspector"), chosen)
+        self.push_screen(
+            PromptDialog(
+                "Open a contract by id",
+                placeholder="00…",
+                validate=check,
+                hint="paste a contract id; it opens in the inspector",
+            ),
+            chosen,
+        )
 
     def on_paste(self, event) -> None:
         text = event.text.strip()
@@ -396,14 +442,23 @@ class LedgerApp(App):
         session = self.session
         if not session.can_switch_user:
             identity = session.identity
-            self.notify(f"Acting as {identity.label} (the token decides). To act as someone else, start ledger-tui "
-                        "with another token or profile.", title="User", timeout=8)
+            self.notify(
+                f"Acting as {identity.label} (the token decides). To act as someone else, start ledger-tui "
+                "with another token or profile.",
+                title="User",
+                timeout=8,
+            )
             return
         users = await session.users()
         current = session.identity.user_id
-        choice = await self.push_screen_wait(ChoiceDialog(
-            "Act as user", [(u + ("   (current)" if u == current else ""), u) for u in users], selected=current,
-            hint="The bundled participant's tokens are minted here for the user you pick."))
+        choice = await self.push_screen_wait(
+            ChoiceDialog(
+                "Act as user",
+                [(u + ("   (current)" if u == current else ""), u) for u in users],
+                selected=current,
+                hint="The bundled participant's tokens are minted here for the user you pick.",
+            )
+        )
         if choice is None or choice == current:
             return
         await session.switch_user(choice)
@@ -417,17 +472,26 @@ class LedgerApp(App):
             title = self.MODE_TITLES[mode]
             cls = factory if isinstance(factory, type) else None
             bindings = getattr(cls, "BINDINGS", []) if cls else _bindings_of(mode)
-            yield SystemCommand(f"{title}: open", f"Go to the {title.lower()} screen",
-                                lambda mode=mode: self.action_mode(mode))
+            yield SystemCommand(
+                f"{title}: open",
+                f"Go to the {title.lower()} screen",
+                lambda mode=mode: self.action_mode(mode),
+            )
             for binding in bindings:
                 if not isinstance(binding, Binding) or not binding.description or binding.action == "escape":
                     continue
-                yield SystemCommand(f"{title}: {binding.description}", f"key {binding.key}",
-                                    lambda mode=mode, action=binding.action: self._run_in_mode(mode, action))
+                yield SystemCommand(
+                    f"{title}: {binding.description}",
+                    f"key {binding.key}",
+                    lambda mode=mode, action=binding.action: self._run_in_mode(mode, action),
+                )
         for binding in self.BINDINGS:
             if isinstance(binding, Binding) and binding.description:
-                yield SystemCommand(binding.description, f"key {binding.key}",
-                                    lambda action=binding.action: self.run_action(action))
+                yield SystemCommand(
+                    binding.description,
+                    f"key {binding.key}",
+                    lambda action=binding.action: self.run_action(action),
+                )
 
     @work(group="palette", exit_on_error=False)
     async def _run_in_mode(self, mode: str, action: str) -> None:

@@ -58,8 +58,9 @@ class StartupState:
 class BundledParticipant:
     """Start (or find) the bundled participant and stop it again."""
 
-    def __init__(self, directory: Path, log_dir: Path, *, demo: bool = True,
-                 extra_args: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, directory: Path, log_dir: Path, *, demo: bool = True, extra_args: tuple[str, ...] = ()
+    ) -> None:
         self.directory = directory
         self.log_dir = log_dir
         self.demo = demo
@@ -132,20 +133,43 @@ class BundledParticipant:
         self.secret()
         self.log_dir.mkdir(parents=True, exist_ok=True)
         log = open(self.log_dir / "participant.log", "ab")  # noqa: SIM115 - handed to the child
-        args = [sys.executable, "-m", "participant.cli", "serve", "--db", str(self.db), "--host", "127.0.0.1",
-                "--port", "0", "--hs256-secret-file", str(self.secret_file), "--announce", "json",
-                "--exit-on-stdin-eof", "--quiet", *(["--demo"] if self.demo else []), *self.extra_args]
+        args = [
+            sys.executable,
+            "-m",
+            "participant.cli",
+            "serve",
+            "--db",
+            str(self.db),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--hs256-secret-file",
+            str(self.secret_file),
+            "--announce",
+            "json",
+            "--exit-on-stdin-eof",
+            "--quiet",
+            *(["--demo"] if self.demo else []),
+            *self.extra_args,
+        ]
         try:
-            self.process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
-                                            preexec_fn=_die_with_parent if sys.platform == "linux" else None)
+            self.process = subprocess.Popen(
+                args,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=log,
+                preexec_fn=_die_with_parent if sys.platform == "linux" else None,
+            )
         except OSError as e:
             self._set(phase="failed", error=f"cannot start the bundled participant: {e}")
             return
         finally:
             log.close()
         self.owned = True
-        threading.Thread(target=self._read_announcements, args=(self.process,), daemon=True,
-                         name="bundled-announce").start()
+        threading.Thread(
+            target=self._read_announcements, args=(self.process,), daemon=True, name="bundled-announce"
+        ).start()
 
     def _read_announcements(self, process: subprocess.Popen) -> None:
         assert process.stdout is not None
@@ -163,8 +187,11 @@ class BundledParticipant:
             return
         if self._wait_for_other():
             return
-        self._set(phase="failed", error=f"the bundled participant exited with code {code} before it was ready; "
-                                        f"see {self.log_dir / 'participant.log'}")
+        self._set(
+            phase="failed",
+            error=f"the bundled participant exited with code {code} before it was ready; "
+            f"see {self.log_dir / 'participant.log'}",
+        )
 
     def _wait_for_other(self) -> bool:
         """Another ledger-tui started a participant on this database at the same moment: use that one."""
@@ -190,7 +217,9 @@ class BundledParticipant:
     def wait(self, timeout: float = START_TIMEOUT_S) -> StartupState:
         """Block until ready or failed (call from a thread)."""
         if not self._ready.wait(timeout):
-            self._set(phase="failed", error=f"the bundled participant did not get ready within {timeout:.0f} s")
+            self._set(
+                phase="failed", error=f"the bundled participant did not get ready within {timeout:.0f} s"
+            )
         return self.state
 
     @property

@@ -30,7 +30,9 @@ class Examples:
     """Keyed by the `#package-name:Module:Entity` form, which is what the composer offers."""
 
     newest: dict[str, CreatedEvent] = field(default_factory=dict)  # the newest contract seen still active
-    choice_arguments: dict[tuple[str, str], Any] = field(default_factory=dict)  # (template, choice) -> argument
+    choice_arguments: dict[tuple[str, str], Any] = field(
+        default_factory=dict
+    )  # (template, choice) -> argument
     parties: set[str] = field(default_factory=set)
     surveyed_to: int | None = None  # the ledger end of the last survey
 
@@ -105,7 +107,9 @@ class Catalog:
                     self.learn_created(active.created_event)
         begin = max(self.examples.surveyed_to or 0, end - RECENT_UPDATES)
         if end > begin:
-            for item in await client.updates(begin, end, update_format(fmt, LEDGER_EFFECTS), limit=RECENT_UPDATES):
+            for item in await client.updates(
+                begin, end, update_format(fmt, LEDGER_EFFECTS), limit=RECENT_UPDATES
+            ):
                 update = item.update
                 if update is not None and update.transaction is not None:
                     self.learn(update.transaction.value.events)
@@ -122,7 +126,9 @@ class Catalog:
         end = await client.ledger_end()
         best = self.examples.newest.get(ref)
         if end > 0:
-            for entry in await client.active_contracts(end, event_format(parties, templates=[ref]), limit=ACS_LIMIT):
+            for entry in await client.active_contracts(
+                end, event_format(parties, templates=[ref]), limit=ACS_LIMIT
+            ):
                 active = entry.contract_entry.js_active_contract if entry.contract_entry else None
                 if active is not None and (best is None or active.created_event.offset > best.offset):
                     best = active.created_event

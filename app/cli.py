@@ -46,9 +46,12 @@ examples:
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="ledger-tui", description="A terminal client for a Canton participant's JSON Ledger API v2. Without "
+        prog="ledger-tui",
+        description="A terminal client for a Canton participant's JSON Ledger API v2. Without "
         "--url or --profile it starts the bundled participant, with demo data, and opens it.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     where = p.add_argument_group("participant")
     where.add_argument("--url", metavar="URL", help="the participant's JSON API, e.g. http://localhost:7575")
     where.add_argument("--profile", metavar="NAME", help="a saved profile of the config file")
@@ -65,19 +68,37 @@ def parser() -> argparse.ArgumentParser:
     token.add_argument("--oauth-client-secret-env", metavar="VAR")
     token.add_argument("--oauth-audience", metavar="AUDIENCE")
     token.add_argument("--oauth-scope", metavar="SCOPE")
-    p.add_argument("--user", default=None, help="the user to act as first with minted tokens (the bundled "
-                                               "participant, --hs256-secret-file): default Alice; ctrl+u switches")
+    p.add_argument(
+        "--user",
+        default=None,
+        help="the user to act as first with minted tokens (the bundled "
+        "participant, --hs256-secret-file): default Alice; ctrl+u switches",
+    )
     bundled = p.add_argument_group("bundled participant (without --url)")
     bundled.add_argument("--no-demo", action="store_true", help="start with an empty ledger (no demo data)")
-    p.add_argument("--theme", help="a Textual theme, e.g. textual-light (default: the config's, else textual-dark)")
-    p.add_argument("--paths", action="store_true", help="print where config, data, cache and logs live, and exit")
+    p.add_argument(
+        "--theme", help="a Textual theme, e.g. textual-light (default: the config's, else textual-dark)"
+    )
+    p.add_argument(
+        "--paths", action="store_true", help="print where config, data, cache and logs live, and exit"
+    )
     return p
 
 
 def _token_flags(args: argparse.Namespace) -> list[str]:
     """The token-source options given on the command line, by name."""
-    names = ["token_file", "token_env", "token_command", "hs256_secret_file", "oauth_token_url", "oauth_client_id",
-             "oauth_client_secret_file", "oauth_client_secret_env", "oauth_audience", "oauth_scope"]
+    names = [
+        "token_file",
+        "token_env",
+        "token_command",
+        "hs256_secret_file",
+        "oauth_token_url",
+        "oauth_client_id",
+        "oauth_client_secret_file",
+        "oauth_client_secret_env",
+        "oauth_audience",
+        "oauth_scope",
+    ]
     return ["--" + n.replace("_", "-") for n in names if getattr(args, n) is not None]
 
 
@@ -87,17 +108,29 @@ def _profile_from_args(args: argparse.Namespace) -> Profile:
         if not args.oauth_client_id:
             raise ConfigError("--oauth-token-url needs --oauth-client-id")
         if (args.oauth_client_secret_file is None) == (args.oauth_client_secret_env is None):
-            raise ConfigError("--oauth-token-url needs one of --oauth-client-secret-file and "
-                              "--oauth-client-secret-env")
-        oauth = OAuth(token_url=args.oauth_token_url, client_id=args.oauth_client_id,
-                      client_secret_file=args.oauth_client_secret_file,
-                      client_secret_env=args.oauth_client_secret_env, audience=args.oauth_audience,
-                      scope=args.oauth_scope)
+            raise ConfigError(
+                "--oauth-token-url needs one of --oauth-client-secret-file and --oauth-client-secret-env"
+            )
+        oauth = OAuth(
+            token_url=args.oauth_token_url,
+            client_id=args.oauth_client_id,
+            client_secret_file=args.oauth_client_secret_file,
+            client_secret_env=args.oauth_client_secret_env,
+            audience=args.oauth_audience,
+            scope=args.oauth_scope,
+        )
     elif oauth_only := [f for f in _token_flags(args) if f.startswith("--oauth-")]:
         raise ConfigError(f"{oauth_only[0]} needs --oauth-token-url")
-    return Profile(url=args.url, token_file=args.token_file, token_env=args.token_env,
-                   token_command=args.token_command, oauth=oauth, hs256_secret_file=args.hs256_secret_file,
-                   user=args.user, readonly=args.readonly)
+    return Profile(
+        url=args.url,
+        token_file=args.token_file,
+        token_env=args.token_env,
+        token_command=args.token_command,
+        oauth=oauth,
+        hs256_secret_file=args.hs256_secret_file,
+        user=args.user,
+        readonly=args.readonly,
+    )
 
 
 def token_source(profile: Profile, user: str | None = None):
@@ -108,8 +141,9 @@ def token_source(profile: Profile, user: str | None = None):
         try:
             secret = profile.hs256_secret_file.expanduser().read_text(encoding="utf-8").strip()
         except OSError as e:
-            raise ConfigError(f"cannot read the HS256 secret file {profile.hs256_secret_file}: {e.strerror}") \
-                from None
+            raise ConfigError(
+                f"cannot read the HS256 secret file {profile.hs256_secret_file}: {e.strerror}"
+            ) from None
         if not secret:
             raise ConfigError(f"the HS256 secret file {profile.hs256_secret_file} is empty")
         return MintedToken(secret, user or profile.user or "participant_admin")
@@ -125,12 +159,15 @@ def token_source(profile: Profile, user: str | None = None):
             try:
                 secret = o.client_secret_file.expanduser().read_text(encoding="utf-8").strip()
             except OSError as e:
-                raise ConfigError(f"cannot read the client secret file {o.client_secret_file}: {e.strerror}") \
-                    from None
+                raise ConfigError(
+                    f"cannot read the client secret file {o.client_secret_file}: {e.strerror}"
+                ) from None
         else:
             secret = os.environ.get(o.client_secret_env or "", "")
             if not secret:
-                raise ConfigError(f"the environment variable {o.client_secret_env} (client secret) is not set")
+                raise ConfigError(
+                    f"the environment variable {o.client_secret_env} (client secret) is not set"
+                )
         return ClientCredentials(o.token_url, o.client_id, secret, audience=o.audience, scope=o.scope)
     return None
 
@@ -138,8 +175,9 @@ def token_source(profile: Profile, user: str | None = None):
 def _setup_logging(locations: Locations) -> None:
     try:
         locations.log_dir.mkdir(parents=True, exist_ok=True)
-        handler: logging.Handler = RotatingFileHandler(locations.log_dir / "ledger-tui.log", maxBytes=2_000_000,
-                                                       backupCount=2, encoding="utf-8")
+        handler: logging.Handler = RotatingFileHandler(
+            locations.log_dir / "ledger-tui.log", maxBytes=2_000_000, backupCount=2, encoding="utf-8"
+        )
     except OSError:
         handler = logging.NullHandler()
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
@@ -162,7 +200,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.profile and args.url:
             raise ConfigError("give --profile or --url, not both")
         if args.profile and _token_flags(args):
-            raise ConfigError(f"a profile names its own token source: {_token_flags(args)[0]} goes with --url")
+            raise ConfigError(
+                f"a profile names its own token source: {_token_flags(args)[0]} goes with --url"
+            )
         profile = None
         label = ""
         if args.profile:
@@ -191,9 +231,16 @@ def main(argv: list[str] | None = None) -> int:
     _setup_logging(locations)
     from app.app import LedgerApp, settle_the_collector
 
-    app = LedgerApp(config=config, locations=locations, url=profile.url if profile else None, tokens=tokens,
-                    bundled=bundled, readonly=bool(profile and profile.readonly) or args.readonly,
-                    label=label or (profile.url if profile else "bundled"), first_user=args.user or "Alice")
+    app = LedgerApp(
+        config=config,
+        locations=locations,
+        url=profile.url if profile else None,
+        tokens=tokens,
+        bundled=bundled,
+        readonly=bool(profile and profile.readonly) or args.readonly,
+        label=label or (profile.url if profile else "bundled"),
+        first_user=args.user or "Alice",
+    )
     settle_the_collector()
     try:
         app.run()

@@ -182,7 +182,9 @@ def _template_problem(template_id: str) -> Problem | None:
         return Problem("templateId", "required: #package-name:Module:Entity (or <package id>:Module:Entity)")
     parts = template_id.split(":")
     if len(parts) < 3 or not all(parts):
-        return Problem("templateId", "a template id is <package>:<Module>:<Entity>, e.g. #model-tests:Iou:Iou")
+        return Problem(
+            "templateId", "a template id is <package>:<Module>:<Entity>, e.g. #model-tests:Iou:Iou"
+        )
     return None
 
 
@@ -221,7 +223,9 @@ def build(form: CommandForm, *, default_user_id: str, known_parties: Iterable[st
         note(Problem("actAs", "required: at least one party to act as"))
     command_id = form.command_id.strip()
     if not _LEDGER_STRING.match(command_id):
-        note(Problem("commandId", "required: up to 255 letters, digits and ._:-#/ (ctrl+n makes a fresh one)"))
+        note(
+            Problem("commandId", "required: up to 255 letters, digits and ._:-#/ (ctrl+n makes a fresh one)")
+        )
 
     deduplication = None
     if form.deduplication == "duration":
@@ -249,16 +253,34 @@ def build(form: CommandForm, *, default_user_id: str, known_parties: Iterable[st
     if problems:
         raise InvalidForm(problems)
     if form.kind == "CreateAndExercise":
-        command = Command.of(CreateAndExerciseCommand(template_id=template_id, create_arguments=create_arguments,
-                                                      choice=choice, choice_argument=choice_argument))
+        command = Command.of(
+            CreateAndExerciseCommand(
+                template_id=template_id,
+                create_arguments=create_arguments,
+                choice=choice,
+                choice_argument=choice_argument,
+            )
+        )
     elif form.kind == "Create":
         command = Command.of(CreateCommand(template_id=template_id, create_arguments=create_arguments))
     elif form.kind == "Exercise":
-        command = Command.of(ExerciseCommand(template_id=template_id, contract_id=form.contract_id.strip(),
-                                             choice=choice, choice_argument=choice_argument))
+        command = Command.of(
+            ExerciseCommand(
+                template_id=template_id,
+                contract_id=form.contract_id.strip(),
+                choice=choice,
+                choice_argument=choice_argument,
+            )
+        )
     else:
-        command = Command.of(ExerciseByKeyCommand(template_id=template_id, contract_key=contract_key,
-                                                  choice=choice, choice_argument=choice_argument))
+        command = Command.of(
+            ExerciseByKeyCommand(
+                template_id=template_id,
+                contract_key=contract_key,
+                choice=choice,
+                choice_argument=choice_argument,
+            )
+        )
     return JsCommands(
         commands=[command],
         command_id=command_id,
@@ -282,8 +304,12 @@ def _disclosed(text: str, note) -> list[DisclosedContract]:
         note(problem)
         return []
     if not isinstance(items, list):
-        note(Problem("disclosedContracts", "a JSON list of {templateId, contractId, createdEventBlob, "
-                                           "synchronizerId} objects"))
+        note(
+            Problem(
+                "disclosedContracts",
+                "a JSON list of {templateId, contractId, createdEventBlob, synchronizerId} objects",
+            )
+        )
         return []
     out = []
     for i, item in enumerate(items):
@@ -319,8 +345,15 @@ def parties_without_rights(commands: JsCommands, identity: Identity) -> list[str
 
 def as_curl(base_url: str, body: bytes, *, authorized: bool) -> str:
     """The submission as a curl command line, in the request log's style: the token is `$LEDGER_TOKEN`."""
-    parts = ["curl", "-sS", "-X", "POST", shlex.quote(base_url.rstrip("/") + SUBMIT_PATH),
-             "-H", shlex.quote("Content-Type: application/json")]
+    parts = [
+        "curl",
+        "-sS",
+        "-X",
+        "POST",
+        shlex.quote(base_url.rstrip("/") + SUBMIT_PATH),
+        "-H",
+        shlex.quote("Content-Type: application/json"),
+    ]
     if authorized:
         parts += ["-H", '"Authorization: Bearer $LEDGER_TOKEN"']
     parts += ["--data-binary", shlex.quote(body.decode("utf-8", "replace"))]
@@ -338,7 +371,6 @@ def summary(form: CommandForm) -> str:
         return f"Create {what}"
     target = f" on {form.contract_id.strip()[:12]}…" if form.kind == "Exercise" and form.contract_id else ""
     return f"{form.kind} {what} {form.choice.strip() or '?'}{target}"
-
 
 
 def as_actor(payload: Any, signatories: Sequence[str], act_as: Sequence[str]) -> Any:

@@ -67,8 +67,11 @@ class Profile:
     readonly: bool = False
 
     def __post_init__(self) -> None:
-        given = [n for n in ("token_file", "token_env", "token_command", "oauth", "hs256_secret_file")
-                 if getattr(self, n) is not None]
+        given = [
+            n
+            for n in ("token_file", "token_env", "token_command", "oauth", "hs256_secret_file")
+            if getattr(self, n) is not None
+        ]
         if len(given) > 1:
             raise ValueError(f"give one token source, not {' and '.join(given)}")
 

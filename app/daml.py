@@ -76,15 +76,22 @@ def scalar(value: Any, *, parties: bool = True) -> str:
     if isinstance(value, list):
         if not value:
             return "[]"
-        return "[" + ", ".join(scalar(v, parties=parties) for v in value[:3]) + (", …]" if len(value) > 3 else "]")
+        return (
+            "["
+            + ", ".join(scalar(v, parties=parties) for v in value[:3])
+            + (", …]" if len(value) > 3 else "]")
+        )
     if isinstance(value, dict):
         if set(value) == {"tag", "value"}:
             inner = scalar(value["value"], parties=parties)
             return f"{value['tag']}" if inner in ("{}", "—") else f"{value['tag']} {inner}"
         if not value:
             return "{}"
-        return "{" + ", ".join(f"{k}: {scalar(v, parties=parties)}" for k, v in list(value.items())[:2]) + \
-            (", …}" if len(value) > 2 else "}")
+        return (
+            "{"
+            + ", ".join(f"{k}: {scalar(v, parties=parties)}" for k, v in list(value.items())[:2])
+            + (", …}" if len(value) > 2 else "}")
+        )
     return str(value)
 
 
@@ -132,4 +139,3 @@ def telling_fields(payloads: list[Any], limit: int = 4) -> list[str]:
     ranked = sorted(range(len(scored)), key=lambda i: (scored[i][0], i))
     chosen = {scored[i][1] for i in ranked[:limit]}
     return [name for name in fields if name in chosen]
-

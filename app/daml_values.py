@@ -208,8 +208,9 @@ def note(value: Any) -> str:
     kind = kind_of(value)
     if kind == LIST and _nested_optional(value):
         inner = value[0]
-        return "or, if Optional (Optional _): " + ("Some None" if not inner else
-                                                  f"Some (Some {scalar_text(inner[0])})")
+        return "or, if Optional (Optional _): " + (
+            "Some None" if not inner else f"Some (Some {scalar_text(inner[0])})"
+        )
     if kind == GENMAP:
         return "GenMap (pairs of key and value)"
     if kind == TEXTMAP:

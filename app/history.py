@@ -39,9 +39,18 @@ class HistoryEntry:
         return cls(form=form, at=at, **kw)
 
     def to_json(self) -> bytes:
-        return orjson.dumps({"at": self.at, "participant": self.participant, "user": self.user, "ok": self.ok,
-                             "updateId": self.update_id, "offset": self.offset, "error": self.error,
-                             "form": self.form.to_dict()})
+        return orjson.dumps(
+            {
+                "at": self.at,
+                "participant": self.participant,
+                "user": self.user,
+                "ok": self.ok,
+                "updateId": self.update_id,
+                "offset": self.offset,
+                "error": self.error,
+                "form": self.form.to_dict(),
+            }
+        )
 
     @classmethod
     def from_json(cls, data: Any) -> HistoryEntry | None:
@@ -53,9 +62,16 @@ class HistoryEntry:
             value = data.get(key)
             return value if isinstance(value, str) else ""
 
-        return cls(form=CommandForm.from_dict(data["form"]), at=text("at"), participant=text("participant"),
-                   user=text("user"), ok=data.get("ok") is True, update_id=text("updateId"),
-                   offset=offset if isinstance(offset, int) else None, error=text("error"))
+        return cls(
+            form=CommandForm.from_dict(data["form"]),
+            at=text("at"),
+            participant=text("participant"),
+            user=text("user"),
+            ok=data.get("ok") is True,
+            update_id=text("updateId"),
+            offset=offset if isinstance(offset, int) else None,
+            error=text("error"),
+        )
 
     @property
     def outcome(self) -> str:
@@ -117,7 +133,7 @@ class History:
             return 0
 
     def _trim(self) -> None:
-        lines = self.path.read_bytes().splitlines()[-self.keep:]
+        lines = self.path.read_bytes().splitlines()[-self.keep :]
         temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         temporary.write_bytes(b"".join(line + b"\n" for line in lines))
         os.replace(temporary, self.path)

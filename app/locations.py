@@ -28,7 +28,8 @@ class Locations:
         dirs = PlatformDirs(APP, appauthor=False)
         env = os.environ
         return cls(
-            config_file=Path(env[CONFIG_ENV]).expanduser() if env.get(CONFIG_ENV)
+            config_file=Path(env[CONFIG_ENV]).expanduser()
+            if env.get(CONFIG_ENV)
             else Path(dirs.user_config_dir) / "config.toml",
             data_dir=Path(env.get(DATA_ENV) or dirs.user_data_dir).expanduser(),
             cache_dir=Path(env.get(CACHE_ENV) or dirs.user_cache_dir).expanduser(),
@@ -56,9 +57,11 @@ class Locations:
         return Path.cwd()
 
     def describe(self) -> str:
-        return "\n".join([
-            f"config file:   {self.config_file}   (${CONFIG_ENV})",
-            f"data:          {self.data_dir}   (${DATA_ENV}; the bundled participant, command history)",
-            f"cache:         {self.cache_dir}   (${CACHE_ENV}; snapshot files, removed on exit)",
-            f"logs:          {self.log_dir}   (${LOG_ENV})",
-        ])
+        return "\n".join(
+            [
+                f"config file:   {self.config_file}   (${CONFIG_ENV})",
+                f"data:          {self.data_dir}   (${DATA_ENV}; the bundled participant, command history)",
+                f"cache:         {self.cache_dir}   (${CACHE_ENV}; snapshot files, removed on exit)",
+                f"logs:          {self.log_dir}   (${LOG_ENV})",
+            ]
+        )

@@ -32,7 +32,13 @@ from participant.api import (
 FOLLOW_TIMEOUT_S = 60.0  # how long a submission is followed before its outcome is called unknown
 POLL_FIRST_S, POLL_MAX_S = 0.1, 1.0
 
-SUBMITTING, SUBMITTED, SUCCEEDED, FAILED, UNKNOWN = "submitting", "submitted", "succeeded", "failed", "unknown"
+SUBMITTING, SUBMITTED, SUCCEEDED, FAILED, UNKNOWN = (
+    "submitting",
+    "submitted",
+    "succeeded",
+    "failed",
+    "unknown",
+)
 
 
 @dataclass
@@ -61,8 +67,14 @@ class Step:
 class Reassigner:
     """Submits reassignments as `user_id` and follows them. `on_change` hears of every change of a step."""
 
-    def __init__(self, client: LedgerClient, user_id: str, on_change: Callable[[Step], None] | None = None, *,
-                 follow_timeout_s: float = FOLLOW_TIMEOUT_S) -> None:
+    def __init__(
+        self,
+        client: LedgerClient,
+        user_id: str,
+        on_change: Callable[[Step], None] | None = None,
+        *,
+        follow_timeout_s: float = FOLLOW_TIMEOUT_S,
+    ) -> None:
         self.client = client
         self.user_id = user_id
         self.on_change = on_change or (lambda step: None)
@@ -70,20 +82,48 @@ class Reassigner:
 
     async def unassign(self, contract_ids: Sequence[str], source: str, target: str, submitter: str) -> Step:
         step = Step("unassign", source, target, submitter, contract_ids=list(contract_ids))
-        commands = [ReassignmentCommand(command=Command1(unassign_command=UnassignCommand(
-            value=UnassignCommand1(contract_id=cid, source=source, target=target)))) for cid in contract_ids]
+        commands = [
+            ReassignmentCommand(
+                command=Command1(
+                    unassign_command=UnassignCommand(
+                        value=UnassignCommand1(contract_id=cid, source=source, target=target)
+                    )
+                )
+            )
+            for cid in contract_ids
+        ]
         return await self._run(step, commands)
 
-    async def assign(self, reassignment_id: str, source: str, target: str, submitter: str,
-                     contract_ids: Sequence[str] = ()) -> Step:
-        step = Step("assign", source, target, submitter, contract_ids=list(contract_ids),
-                    reassignment_id=reassignment_id)
-        commands = [ReassignmentCommand(command=Command1(assign_command=AssignCommand(
-            value=AssignCommand1(reassignment_id=reassignment_id, source=source, target=target))))]
+    async def assign(
+        self, reassignment_id: str, source: str, target: str, submitter: str, contract_ids: Sequence[str] = ()
+    ) -> Step:
+        step = Step(
+            "assign",
+            source,
+            target,
+            submitter,
+            contract_ids=list(contract_ids),
+            reassignment_id=reassignment_id,
+        )
+        commands = [
+            ReassignmentCommand(
+                command=Command1(
+                    assign_command=AssignCommand(
+                        value=AssignCommand1(reassignment_id=reassignment_id, source=source, target=target)
+                    )
+                )
+            )
+        ]
         return await self._run(step, commands)
 
-    async def move(self, contract_ids: Sequence[str], source: str, target: str, submitter: str,
-                   on_step: Callable[[Step], None] | None = None) -> list[Step]:
+    async def move(
+        self,
+        contract_ids: Sequence[str],
+        source: str,
+        target: str,
+        submitter: str,
+        on_step: Callable[[Step], None] | None = None,
+    ) -> list[Step]:
         """Unassign, then assign with the reassignment id the unassign's outcome names: both steps, followed."""
         unassigned = await self.unassign(contract_ids, source, target, submitter)
         if on_step is not None:
@@ -101,8 +141,14 @@ class Reassigner:
         self.on_change(step)
         try:
             begin = await self.client.ledger_end()
-            await self.client.submit_reassignment(ReassignmentCommands(
-                user_id=self.user_id, command_id=step.command_id, submitter=step.submitter, commands=commands))
+            await self.client.submit_reassignment(
+                ReassignmentCommands(
+                    user_id=self.user_id,
+                    command_id=step.command_id,
+                    submitter=step.submitter,
+                    commands=commands,
+                )
+            )
         except errors.LedgerApiError as e:
             step.error, step.error_id, step.cause = e, getattr(e, "code", None) or "", e.message
             step.state = FAILED
@@ -144,8 +190,10 @@ class Reassigner:
                 step.state = SUCCEEDED
                 return
             if time.monotonic() >= deadline:
-                step.cause = (f"no completion for commandId {step.command_id} within {self.follow_timeout_s:.0f} s; "
-                              "it may still complete: the contracts screen shows the outcome")
+                step.cause = (
+                    f"no completion for commandId {step.command_id} within {self.follow_timeout_s:.0f} s; "
+                    "it may still complete: the contracts screen shows the outcome"
+                )
                 step.state = UNKNOWN
                 return
             await asyncio.sleep(delay)
@@ -190,5 +238,14 @@ def split_status(message: str) -> tuple[str, str]:
     return (m.group(1), m.group(2)) if m else ("", message)
 
 
-__all__ = ["FAILED", "SUBMITTED", "SUBMITTING", "SUCCEEDED", "UNKNOWN", "Reassigner", "Step", "learn_from",
-           "split_status"]
+__all__ = [
+    "FAILED",
+    "SUBMITTED",
+    "SUBMITTING",
+    "SUCCEEDED",
+    "UNKNOWN",
+    "Reassigner",
+    "Step",
+    "learn_from",
+    "split_status",
+]

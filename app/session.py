@@ -63,8 +63,15 @@ class Identity:
 class Session:
     """The connection the app works with. `bundled` is set when we run (or share) the bundled participant."""
 
-    def __init__(self, client: LedgerClient, *, label: str, readonly: bool = False,
-                 bundled: BundledParticipant | None = None, minted: MintedToken | None = None) -> None:
+    def __init__(
+        self,
+        client: LedgerClient,
+        *,
+        label: str,
+        readonly: bool = False,
+        bundled: BundledParticipant | None = None,
+        minted: MintedToken | None = None,
+    ) -> None:
         self.client = client
         self.label = label
         self.readonly = readonly
@@ -122,8 +129,10 @@ class Session:
                 continue
             self.note_exercised(exercised)
             owner = exercised.interface_id or exercised.template_id
-            for key in {owner, package_name_ref(owner, exercised.package_name if not exercised.interface_id
-                                                else None)}:
+            for key in {
+                owner,
+                package_name_ref(owner, exercised.package_name if not exercised.interface_id else None),
+            }:
                 self.choices_seen.setdefault(key, set()).add(exercised.choice)
 
     @property
@@ -134,8 +143,12 @@ class Session:
         """Learn the participant's version and who the token is for (asked at the same time: a remote
         participant's round trips add up)."""
         version, identity, participant_id, synchronizers = await asyncio.gather(
-            self.client.version(), self._identity(), self._optional(self.client.participant_id(), ""),
-            self._optional(self.client.connected_synchronizers(), []), return_exceptions=True)
+            self.client.version(),
+            self._identity(),
+            self._optional(self.client.participant_id(), ""),
+            self._optional(self.client.connected_synchronizers(), []),
+            return_exceptions=True,
+        )
         for outcome in (version, identity):
             if isinstance(outcome, BaseException):
                 if isinstance(version, str):
@@ -166,8 +179,10 @@ class Session:
     async def switch_user(self, user_id: str) -> None:
         """Act as another user of the bundled participant (the tokens are minted here)."""
         if self.minted is None:
-            raise errors.LedgerApiError("switching users needs the bundled participant, whose tokens are minted "
-                                        "here; on another participant, start ledger-tui with that user's token")
+            raise errors.LedgerApiError(
+                "switching users needs the bundled participant, whose tokens are minted "
+                "here; on another participant, start ledger-tui with that user's token"
+            )
         tokens: TokenSource = self.minted.for_user(user_id)
         previous = self.client.tokens
         self.client.use_tokens(tokens)

@@ -137,20 +137,31 @@ class Row:
         """Where a contract that has moved is, in words (`name` renders a synchronizer id); None if it never moved."""
         if self.in_flight:
             assert self.move is not None
-            return (f"in flight from {name(self.move.source)} to {name(self.move.target)} "
-                    f"since offset {self.created_offset}")
+            return (
+                f"in flight from {name(self.move.source)} to {name(self.move.target)} "
+                f"since offset {self.created_offset}"
+            )
         if self.counter:
             return f"on {name(self.synchronizer)} since offset {self.created_offset}"
         return None
 
     def as_json(self) -> dict[str, Any]:
         """The row as exported: the fields of the create event a reader needs, named as on the wire."""
-        return {"contractId": self.contract_id, "templateId": self.template_id, "createArgument": self.payload,
-                "signatories": self.signatories, "observers": self.observers, "createdAt": self.created_at,
-                "offset": self.created_offset, "archivedAtOffset": self.archived_offset,
-                "synchronizerId": self.synchronizer, "reassignmentCounter": self.counter,
-                "workflowId": self.workflow_id, "status": ("", "added", "removed")[self.status],
-                "kind": ("active", "incomplete unassigned", "incomplete assigned")[self.kind]}
+        return {
+            "contractId": self.contract_id,
+            "templateId": self.template_id,
+            "createArgument": self.payload,
+            "signatories": self.signatories,
+            "observers": self.observers,
+            "createdAt": self.created_at,
+            "offset": self.created_offset,
+            "archivedAtOffset": self.archived_offset,
+            "synchronizerId": self.synchronizer,
+            "reassignmentCounter": self.counter,
+            "workflowId": self.workflow_id,
+            "status": ("", "added", "removed")[self.status],
+            "kind": ("active", "incomplete unassigned", "incomplete assigned")[self.kind],
+        }
 
 
 @dataclass(frozen=True)
@@ -207,42 +218,70 @@ def record_of_entry(entry: dict[str, Any]) -> CreatedRecord | None:
     workflow_id = entry.get("workflowId") or ""
     if "JsActiveContract" in contract_entry:
         c = contract_entry["JsActiveContract"]
-        return _record(c["createdEvent"], c.get("synchronizerId") or "", c.get("reassignmentCounter"), ACTIVE,
-                       workflow_id)
+        return _record(
+            c["createdEvent"],
+            c.get("synchronizerId") or "",
+            c.get("reassignmentCounter"),
+            ACTIVE,
+            workflow_id,
+        )
     if "JsIncompleteUnassigned" in contract_entry:
         c = contract_entry["JsIncompleteUnassigned"]
         unassigned = c.get("unassignedEvent") or {}
-        record = _record(c["createdEvent"], unassigned.get("source") or "", unassigned.get("reassignmentCounter"),
-                         UNASSIGNED, workflow_id)
+        record = _record(
+            c["createdEvent"],
+            unassigned.get("source") or "",
+            unassigned.get("reassignmentCounter"),
+            UNASSIGNED,
+            workflow_id,
+        )
         record.move = _move(unassigned)
         if isinstance(unassigned.get("offset"), int):
             record.offset = unassigned["offset"]  # this state (in flight) began with the unassignment
         return record
     if "JsIncompleteAssigned" in contract_entry:
         assigned = contract_entry["JsIncompleteAssigned"]["assignedEvent"]
-        record = _record(assigned["createdEvent"], assigned.get("target") or "", assigned.get("reassignmentCounter"),
-                         ASSIGNED, workflow_id)
+        record = _record(
+            assigned["createdEvent"],
+            assigned.get("target") or "",
+            assigned.get("reassignmentCounter"),
+            ASSIGNED,
+            workflow_id,
+        )
         record.move = _move(assigned)
         return record
     return None
 
 
 def _move(event: dict[str, Any]) -> Move:
-    return Move(event.get("reassignmentId") or "", event.get("source") or "", event.get("target") or "",
-                event.get("submitter") or "")
+    return Move(
+        event.get("reassignmentId") or "",
+        event.get("source") or "",
+        event.get("target") or "",
+        event.get("submitter") or "",
+    )
 
 
 def record_of_created_event(event: dict[str, Any], synchronizer: str, workflow_id: str = "") -> CreatedRecord:
     return _record(event, synchronizer, 0, ACTIVE, workflow_id)
 
 
-def _record(event: dict[str, Any], synchronizer: str, counter: Any, kind: int, workflow_id: str) -> CreatedRecord:
+def _record(
+    event: dict[str, Any], synchronizer: str, counter: Any, kind: int, workflow_id: str
+) -> CreatedRecord:
     return CreatedRecord(
-        contract_id=event["contractId"], template_id=event["templateId"], offset=int(event.get("offset") or 0),
-        created_at=event.get("createdAt") or "", signatories=list(event.get("signatories") or []),
-        observers=list(event.get("observers") or []), payload=event.get("createArgument"),
-        synchronizer=synchronizer, counter=counter if isinstance(counter, int) else None, kind=kind,
-        workflow_id=workflow_id)
+        contract_id=event["contractId"],
+        template_id=event["templateId"],
+        offset=int(event.get("offset") or 0),
+        created_at=event.get("createdAt") or "",
+        signatories=list(event.get("signatories") or []),
+        observers=list(event.get("observers") or []),
+        payload=event.get("createArgument"),
+        synchronizer=synchronizer,
+        counter=counter if isinstance(counter, int) else None,
+        kind=kind,
+        workflow_id=workflow_id,
+    )
 
 
 class Snapshot:
@@ -341,14 +380,27 @@ class Snapshot:
         signatories = orjson.dumps(r.signatories).decode()
         observers = orjson.dumps(r.observers).decode()
         payload = orjson.dumps(r.payload).decode()
-        row = (seq, key, self._intern(r.template_id), r.offset, r.archived_offset, r.kind, self._intern(signatories),
-               self._intern(observers), self._intern(r.synchronizer), r.counter)
+        row = (
+            seq,
+            key,
+            self._intern(r.template_id),
+            r.offset,
+            r.archived_offset,
+            r.kind,
+            self._intern(signatories),
+            self._intern(observers),
+            self._intern(r.synchronizer),
+            r.counter,
+        )
         # what `/` matches: the texts at hand, joined (walking the payload for its values alone cost more than
         # storing the row; the field names it also matches are rarely what anyone types)
         search = f"{r.contract_id} {r.template_id.split(':', 1)[-1]} {signatories} {observers} {payload}"
         detail = (seq, r.contract_id, r.created_at, r.workflow_id, payload, search)
-        move = None if r.move is None else (seq, r.move.reassignment_id, r.move.source, r.move.target,
-                                            r.move.submitter)
+        move = (
+            None
+            if r.move is None
+            else (seq, r.move.reassignment_id, r.move.source, r.move.target, r.move.submitter)
+        )
         return _Prepared(key, row, detail, r.contract_id, move)
 
     def _insert(self, records: Iterable[CreatedRecord]) -> None:
@@ -359,7 +411,9 @@ class Snapshot:
         db.execute("BEGIN")
         db.executemany("INSERT INTO contracts VALUES (?,?,?,?,?,?,?,?,?,?)", [p.row for p in prepared])
         db.executemany("INSERT INTO details VALUES (?,?,?,?,?,?)", [p.detail for p in prepared])
-        db.executemany("INSERT INTO moves VALUES (?,?,?,?,?)", [p.move for p in prepared if p.move is not None])
+        db.executemany(
+            "INSERT INTO moves VALUES (?,?,?,?,?)", [p.move for p in prepared if p.move is not None]
+        )
         db.execute("COMMIT")
 
     async def index_ids(self) -> None:
@@ -381,17 +435,32 @@ class Snapshot:
     def _seqs_of(self, contract_id: str) -> list[int]:
         """The rows of a contract, latest first."""
         self._index_ids()
-        return [seq for seq, cid in self.db.execute(
-            "SELECT c.seq, d.cid FROM contracts c JOIN details d USING (seq) WHERE c.cid_key = ? ORDER BY c.seq DESC",
-            (cid_key(contract_id),)) if cid == contract_id]
+        return [
+            seq
+            for seq, cid in self.db.execute(
+                "SELECT c.seq, d.cid FROM contracts c JOIN details d USING (seq) WHERE c.cid_key = ? ORDER BY c.seq DESC",
+                (cid_key(contract_id),),
+            )
+            if cid == contract_id
+        ]
 
-    async def apply_forward(self, hi: int, created: Sequence[CreatedRecord], archived: Sequence[tuple[str, int]],
-                            change_offsets: Iterable[int]) -> None:
+    async def apply_forward(
+        self,
+        hi: int,
+        created: Sequence[CreatedRecord],
+        archived: Sequence[tuple[str, int]],
+        change_offsets: Iterable[int],
+    ) -> None:
         """Extend the interval to `hi` with the updates in (old hi, hi]: contracts created and archived there."""
         await self._run(self._apply_forward, hi, list(created), list(archived), list(change_offsets))
 
-    def _apply_forward(self, hi: int, created: list[CreatedRecord], archived: list[tuple[str, int]],
-                       change_offsets: list[int]) -> None:
+    def _apply_forward(
+        self,
+        hi: int,
+        created: list[CreatedRecord],
+        archived: list[tuple[str, int]],
+        change_offsets: list[int],
+    ) -> None:
         new = [r for r in created if self._seq_of(r.contract_id) is None]
         self._insert(new)
         db = self.db
@@ -399,23 +468,30 @@ class Snapshot:
         for contract_id, offset in archived:
             seq = self._seq_of(contract_id)
             if seq is not None:
-                db.execute("UPDATE contracts SET archived_offset = ? WHERE seq = ? AND archived_offset IS NULL",
-                           (offset, seq))
+                db.execute(
+                    "UPDATE contracts SET archived_offset = ? WHERE seq = ? AND archived_offset IS NULL",
+                    (offset, seq),
+                )
         db.executemany("INSERT OR IGNORE INTO changes VALUES (?)", [(o,) for o in change_offsets])
         db.execute("COMMIT")
         self.interval.hi = max(hi, self.interval.hi or hi)
         self._view = None
 
-    async def apply_reassignment(self, offset: int, unassigned: Sequence[tuple[str, Move, int | None]],
-                                 assigned: Sequence[CreatedRecord]) -> None:
+    async def apply_reassignment(
+        self,
+        offset: int,
+        unassigned: Sequence[tuple[str, Move, int | None]],
+        assigned: Sequence[CreatedRecord],
+    ) -> None:
         """Extend the interval to `offset` with a reassignment there. Each step of a move is a new state of the
         contract: the row it was in ends at `offset` and a new one starts, so that any offset still shows the
         contract as it was then. `unassigned`: (contract id, the move, the new counter) of contracts that left
         their synchronizer (incomplete until assigned); `assigned`: the contracts active on their target now."""
         await self._run(self._apply_reassignment, offset, list(unassigned), list(assigned))
 
-    def _apply_reassignment(self, offset: int, unassigned: list[tuple[str, Move, int | None]],
-                            assigned: list[CreatedRecord]) -> None:
+    def _apply_reassignment(
+        self, offset: int, unassigned: list[tuple[str, Move, int | None]], assigned: list[CreatedRecord]
+    ) -> None:
         db = self.db
         records: list[CreatedRecord] = []
         ended: list[int] = []
@@ -427,19 +503,35 @@ class Snapshot:
                 "SELECT t.text, c.created_offset, s.text, o.text, d.created_at, d.workflow_id, d.payload "
                 "FROM contracts c JOIN details d USING (seq) JOIN strings t ON t.id = c.template "
                 "JOIN strings s ON s.id = c.signatories JOIN strings o ON o.id = c.observers WHERE c.seq = ?",
-                (seq,)).fetchone()
+                (seq,),
+            ).fetchone()
             ended.append(seq)
-            records.append(CreatedRecord(contract_id, template, offset, created_at, orjson.loads(sigs),
-                                         orjson.loads(obs), orjson.loads(payload), synchronizer=move.source,
-                                         counter=counter, kind=UNASSIGNED, workflow_id=workflow_id, move=move))
+            records.append(
+                CreatedRecord(
+                    contract_id,
+                    template,
+                    offset,
+                    created_at,
+                    orjson.loads(sigs),
+                    orjson.loads(obs),
+                    orjson.loads(payload),
+                    synchronizer=move.source,
+                    counter=counter,
+                    kind=UNASSIGNED,
+                    workflow_id=workflow_id,
+                    move=move,
+                )
+            )
         for record in assigned:
             seq = self._seq_of(record.contract_id)
             if seq is not None:
                 ended.append(seq)
             records.append(record)
         db.execute("BEGIN")
-        db.executemany("UPDATE contracts SET archived_offset = ? WHERE seq = ? AND archived_offset IS NULL",
-                       [(offset, seq) for seq in ended])
+        db.executemany(
+            "UPDATE contracts SET archived_offset = ? WHERE seq = ? AND archived_offset IS NULL",
+            [(offset, seq) for seq in ended],
+        )
         db.executemany("INSERT OR IGNORE INTO moved_on VALUES (?)", [(seq,) for seq in ended])
         db.execute("INSERT OR IGNORE INTO changes VALUES (?)", (offset,))
         db.execute("COMMIT")
@@ -451,14 +543,17 @@ class Snapshot:
         """Those of `contract_ids` that the cache does not hold."""
         return await self._run(lambda: [c for c in contract_ids if self._seq_of(c) is None])
 
-    async def apply_backward(self, lo: int, archived_before: Sequence[CreatedRecord],
-                             change_offsets: Iterable[int]) -> None:
+    async def apply_backward(
+        self, lo: int, archived_before: Sequence[CreatedRecord], change_offsets: Iterable[int]
+    ) -> None:
         """Extend the interval down to `lo` with the updates in (lo, old lo]. `archived_before` are the contracts
         active at `lo` but archived in that range (their create events, with `archived_offset` set); contracts
         created in that range are in the cache already (or were archived in it too, and never visible)."""
         await self._run(self._apply_backward, lo, list(archived_before), list(change_offsets))
 
-    def _apply_backward(self, lo: int, archived_before: list[CreatedRecord], change_offsets: list[int]) -> None:
+    def _apply_backward(
+        self, lo: int, archived_before: list[CreatedRecord], change_offsets: list[int]
+    ) -> None:
         self._insert([r for r in archived_before if self._seq_of(r.contract_id) is None])
         db = self.db
         db.execute("BEGIN")
@@ -471,12 +566,18 @@ class Snapshot:
 
     async def change_before(self, offset: int) -> int | None:
         """The last offset below `offset` (within the interval) where this ACS changed."""
-        return await self._run(lambda: _first(self.db.execute(
-            "SELECT max(offset) FROM changes WHERE offset < ?", (offset,)).fetchone()))
+        return await self._run(
+            lambda: _first(
+                self.db.execute("SELECT max(offset) FROM changes WHERE offset < ?", (offset,)).fetchone()
+            )
+        )
 
     async def change_after(self, offset: int) -> int | None:
-        return await self._run(lambda: _first(self.db.execute(
-            "SELECT min(offset) FROM changes WHERE offset > ?", (offset,)).fetchone()))
+        return await self._run(
+            lambda: _first(
+                self.db.execute("SELECT min(offset) FROM changes WHERE offset > ?", (offset,)).fetchone()
+            )
+        )
 
     # --- views --------------------------------------------------------------------------------------------------
 
@@ -491,25 +592,29 @@ class Snapshot:
             params["p"] = p
             if p < o:
                 added = "c.created_offset > :p"
-                removed = ("(c.created_offset <= :p AND c.archived_offset > :p AND c.archived_offset <= :o)")
+                removed = "(c.created_offset <= :p AND c.archived_offset > :p AND c.archived_offset <= :o)"
             else:
                 added = "(c.archived_offset IS NOT NULL AND c.archived_offset <= :p)"
-                removed = ("(c.created_offset > :o AND c.created_offset <= :p"
-                           " AND (c.archived_offset IS NULL OR c.archived_offset > :p))")
+                removed = (
+                    "(c.created_offset > :o AND c.created_offset <= :p"
+                    " AND (c.archived_offset IS NULL OR c.archived_offset > :p))"
+                )
             status = f"CASE WHEN {removed} THEN {REMOVED} WHEN {added} THEN {ADDED} ELSE {SAME} END"
             where = f"({visible} OR {removed})"
         if spec.templates:
             ids = [self._strings[t] for t in spec.templates if t in self._strings] or [-1]
             where += f" AND c.template IN ({','.join(str(i) for i in ids)})"
         if spec.text:
-            params["text"] = "%" + spec.text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            params["text"] = (
+                "%" + spec.text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            )
             where += " AND d.search LIKE :text ESCAPE '\\'"
         return where, status, params
 
     def _order(self, spec: ViewSpec) -> str:
         direction = "DESC" if spec.descending else "ASC"
         if spec.sort.startswith("payload."):
-            path = "$." + ".".join(f'"{part}"' for part in spec.sort[len("payload."):].split("."))
+            path = "$." + ".".join(f'"{part}"' for part in spec.sort[len("payload.") :].split("."))
             expr = f"json_extract(d.payload, '{path}')"
             if self._numeric(expr):
                 expr = f"CAST({expr} AS REAL)"
@@ -531,8 +636,7 @@ class Snapshot:
                 return False
         return True
 
-    async def build_view(self, spec: ViewSpec,
-                         first: Callable[[list[Row]], None] | None = None) -> int:
+    async def build_view(self, spec: ViewSpec, first: Callable[[list[Row]], None] | None = None) -> int:
         """Materialize the view; returns its row count. Cheap when only new rows need appending.
 
         Rebuilding a large view (a new sort or filter over hundreds of thousands of rows) takes a while; with
@@ -542,27 +646,43 @@ class Snapshot:
         loop = asyncio.get_running_loop()
         return await self._run(self._build_view, spec, first, loop)
 
-    def _build_view(self, spec: ViewSpec, first: Callable[[list[Row]], None] | None = None,
-                    loop: asyncio.AbstractEventLoop | None = None) -> int:
+    def _build_view(
+        self,
+        spec: ViewSpec,
+        first: Callable[[list[Row]], None] | None = None,
+        loop: asyncio.AbstractEventLoop | None = None,
+    ) -> int:
         db = self.db
-        incremental = (self._view == spec and spec.sort == "arrival" and not spec.descending
-                       and spec.previous in (None, spec.offset))
+        incremental = (
+            self._view == spec
+            and spec.sort == "arrival"
+            and not spec.descending
+            and spec.previous in (None, spec.offset)
+        )
         where, status, params = self._where(spec)
         if incremental:
             params["last"] = self._view_last_seq
-            db.execute(f"INSERT INTO temp.view (seq, status) SELECT c.seq, {status} FROM contracts c "
-                       f"JOIN details d USING (seq) WHERE c.seq > :last AND {where} ORDER BY c.seq", params)
+            db.execute(
+                f"INSERT INTO temp.view (seq, status) SELECT c.seq, {status} FROM contracts c "
+                f"JOIN details d USING (seq) WHERE c.seq > :last AND {where} ORDER BY c.seq",
+                params,
+            )
         else:
             if first is not None and loop is not None and self._large():
                 rows = self._first_rows(spec, where, status, params)
                 loop.call_soon_threadsafe(first, rows)
             db.execute("DROP TABLE IF EXISTS temp.view")
-            db.execute("CREATE TEMP TABLE view (pos INTEGER PRIMARY KEY, seq INTEGER NOT NULL, status INTEGER)")
+            db.execute(
+                "CREATE TEMP TABLE view (pos INTEGER PRIMARY KEY, seq INTEGER NOT NULL, status INTEGER)"
+            )
             cancel = self._cancel
             db.set_progress_handler(lambda: 1 if cancel.is_set() else 0, 10_000)
             try:
-                db.execute(f"INSERT INTO temp.view (seq, status) SELECT c.seq, {status} FROM contracts c "
-                           f"JOIN details d USING (seq) WHERE {where} ORDER BY {self._order(spec)}", params)
+                db.execute(
+                    f"INSERT INTO temp.view (seq, status) SELECT c.seq, {status} FROM contracts c "
+                    f"JOIN details d USING (seq) WHERE {where} ORDER BY {self._order(spec)}",
+                    params,
+                )
             except sqlite3.OperationalError as e:
                 if "interrupted" in str(e):
                     raise ViewCancelled() from None
@@ -581,13 +701,17 @@ class Snapshot:
         """The first FIRST_ROWS rows the view will have (same order, ties broken by arrival)."""
         found = self.db.execute(
             f"SELECT c.seq, {status} FROM contracts c JOIN details d USING (seq) WHERE {where} "
-            f"ORDER BY {self._order(spec)} LIMIT {FIRST_ROWS}", params).fetchall()
+            f"ORDER BY {self._order(spec)} LIMIT {FIRST_ROWS}",
+            params,
+        ).fetchall()
         by_seq = {seq: (position, st) for position, (seq, st) in enumerate(found)}
         if not by_seq:
             return []
         rows = self.db.execute(
             f"SELECT c.seq, {ROW_COLUMNS} FROM contracts c JOIN details d USING (seq) {ROW_JOINS} "
-            f"WHERE c.seq IN ({','.join('?' * len(by_seq))})", list(by_seq)).fetchall()
+            f"WHERE c.seq IN ({','.join('?' * len(by_seq))})",
+            list(by_seq),
+        ).fetchall()
         out = [_row(by_seq[seq][0], by_seq[seq][1], rest) for seq, *rest in rows]
         return sorted(out, key=lambda r: r.position)
 
@@ -605,30 +729,39 @@ class Snapshot:
         rows = self.db.execute(
             f"SELECT v.pos, v.status, {ROW_COLUMNS} FROM temp.view v JOIN contracts c ON c.seq = v.seq "
             f"JOIN details d ON d.seq = v.seq {ROW_JOINS} WHERE v.pos BETWEEN ? AND ? ORDER BY v.pos",
-            (start + 1, start + count)).fetchall()
+            (start + 1, start + count),
+        ).fetchall()
         return [_row(pos - 1, status, rest) for pos, status, *rest in rows]
 
     async def latest(self, contract_id: str) -> Row | None:
         """A contract's latest state in the cache (where it is, its counter, the move it is half of), if held."""
+
         def find() -> Row | None:
             seq = self._seq_of(contract_id)
             if seq is None:
                 return None
-            columns = self.db.execute(f"SELECT {ROW_COLUMNS} FROM contracts c JOIN details d USING (seq) "
-                                      f"{ROW_JOINS} WHERE c.seq = ?", (seq,)).fetchone()
+            columns = self.db.execute(
+                f"SELECT {ROW_COLUMNS} FROM contracts c JOIN details d USING (seq) "
+                f"{ROW_JOINS} WHERE c.seq = ?",
+                (seq,),
+            ).fetchone()
             return _row(0, SAME, columns)
+
         return await self._run(find)
 
     async def incomplete(self, offset: int) -> list[Row]:
         """The incomplete entries at `offset` (contracts unassigned and not yet assigned, or the reverse), in
         arrival order, with the reassignment each is half of."""
+
         def find() -> list[Row]:
             rows = self.db.execute(
                 f"SELECT {ROW_COLUMNS} FROM contracts c JOIN details d USING (seq) {ROW_JOINS} "
                 f"WHERE c.kind != {ACTIVE} AND c.created_offset <= ? "
                 f"AND (c.archived_offset IS NULL OR c.archived_offset > ?) ORDER BY c.seq",
-                (offset, offset)).fetchall()
+                (offset, offset),
+            ).fetchall()
             return [_row(i, SAME, rest) for i, rest in enumerate(rows)]
+
         return await self._run(find)
 
     async def position_of(self, contract_id: str) -> int | None:
@@ -639,7 +772,9 @@ class Snapshot:
         if self._view is None:
             return None
         found = None
-        for seq in self._seqs_of(contract_id):  # its latest state in view, one shown for comparison if no other
+        for seq in self._seqs_of(
+            contract_id
+        ):  # its latest state in view, one shown for comparison if no other
             if self._view.sort == "arrival":
                 pos = self._bisect(seq, self._view.descending)
             else:
@@ -673,51 +808,81 @@ class Snapshot:
         """The position of the first row marked added or removed in the current view."""
         if self._view is None:
             return None
-        return await self._run(lambda: _none_or_pos(self.db.execute(
-            f"SELECT min(pos) FROM temp.view WHERE status != {SAME}").fetchone()))
+        return await self._run(
+            lambda: _none_or_pos(
+                self.db.execute(f"SELECT min(pos) FROM temp.view WHERE status != {SAME}").fetchone()
+            )
+        )
 
     async def find_prefix(self, prefix: str) -> str | None:
         """The contract id in the current view that starts with `prefix` (what a short id on screen shows)."""
+
         def find() -> str | None:
             row = self.db.execute(
                 "SELECT d.cid FROM temp.view v JOIN details d ON d.seq = v.seq WHERE d.cid LIKE ? ESCAPE '\\' "
-                "LIMIT 1", (prefix.replace("%", "\\%").replace("_", "\\_") + "%",)).fetchone()
+                "LIMIT 1",
+                (prefix.replace("%", "\\%").replace("_", "\\_") + "%",),
+            ).fetchone()
             return row[0] if row else None
+
         return await self._run(find) if self._view is not None else None
 
     async def templates(self, offset: int) -> list[tuple[str, int]]:
         """Template ids active at `offset`, with their contract counts, most frequent first."""
+
         def count() -> list[tuple[str, int]]:
             return self.db.execute(
                 "SELECT t.text, n FROM (SELECT template, count(*) AS n FROM contracts c WHERE c.created_offset <= ? "
                 "AND (c.archived_offset IS NULL OR c.archived_offset > ?) GROUP BY template) "
-                "JOIN strings t ON t.id = template ORDER BY n DESC, t.text", (offset, offset)).fetchall()
+                "JOIN strings t ON t.id = template ORDER BY n DESC, t.text",
+                (offset, offset),
+            ).fetchall()
+
         return await self._run(count)
 
     async def sample_payloads(self, template_id: str, limit: int = 50) -> list[Any]:
         """Some payloads of a template (to choose its telling columns, or a skeleton for a new contract)."""
+
         def sample() -> list[Any]:
             sid = self._strings.get(template_id)
             if sid is None:
                 return []
-            return [orjson.loads(p) for (p,) in self.db.execute(
-                "SELECT d.payload FROM contracts c JOIN details d USING (seq) WHERE c.template = ? "
-                "ORDER BY c.seq DESC LIMIT ?", (sid, limit))]
+            return [
+                orjson.loads(p)
+                for (p,) in self.db.execute(
+                    "SELECT d.payload FROM contracts c JOIN details d USING (seq) WHERE c.template = ? "
+                    "ORDER BY c.seq DESC LIMIT ?",
+                    (sid, limit),
+                )
+            ]
+
         return await self._run(sample)
 
     async def count(self) -> int:
-        return await self._run(lambda: _first(self.db.execute("SELECT count(*) FROM contracts").fetchone()) or 0)
+        return await self._run(
+            lambda: _first(self.db.execute("SELECT count(*) FROM contracts").fetchone()) or 0
+        )
 
     # --- export -------------------------------------------------------------------------------------------------
 
-    async def export(self, path: Path, fmt: str, columns: Sequence[tuple[str, Callable[[Row], Any]]],
-                     on_progress: Callable[[int], None] | None = None) -> int:
+    async def export(
+        self,
+        path: Path,
+        fmt: str,
+        columns: Sequence[tuple[str, Callable[[Row], Any]]],
+        on_progress: Callable[[int], None] | None = None,
+    ) -> int:
         """Write the current view to `path` as JSON lines ("jsonl") or CSV ("csv") with `columns`; returns the
         number of rows written. Streams through the view, a window at a time, into a temporary file first."""
         return await self._run(self._export, path, fmt, list(columns), on_progress)
 
-    def _export(self, path: Path, fmt: str, columns: list[tuple[str, Callable[[Row], Any]]],
-                on_progress: Callable[[int], None] | None) -> int:
+    def _export(
+        self,
+        path: Path,
+        fmt: str,
+        columns: list[tuple[str, Callable[[Row], Any]]],
+        on_progress: Callable[[int], None] | None,
+    ) -> int:
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         written = 0
         with open(tmp, "w", encoding="utf-8", newline="") as out:
@@ -742,20 +907,57 @@ class ViewCancelled(Exception):
     """A view build was abandoned for a newer one."""
 
 
-ROW_COLUMNS = ("d.cid, t.text, c.created_offset, c.archived_offset, c.kind, s.text, o.text, y.text, c.counter, "
-               "d.created_at, d.workflow_id, d.payload, m.reassignment_id, m.source, m.target, m.submitter, "
-               "e.seq IS NOT NULL")
-ROW_JOINS = ("JOIN strings t ON t.id = c.template JOIN strings s ON s.id = c.signatories "
-             "JOIN strings o ON o.id = c.observers JOIN strings y ON y.id = c.synchronizer "
-             "LEFT JOIN moves m ON m.seq = c.seq LEFT JOIN moved_on e ON e.seq = c.seq")
+ROW_COLUMNS = (
+    "d.cid, t.text, c.created_offset, c.archived_offset, c.kind, s.text, o.text, y.text, c.counter, "
+    "d.created_at, d.workflow_id, d.payload, m.reassignment_id, m.source, m.target, m.submitter, "
+    "e.seq IS NOT NULL"
+)
+ROW_JOINS = (
+    "JOIN strings t ON t.id = c.template JOIN strings s ON s.id = c.signatories "
+    "JOIN strings o ON o.id = c.observers JOIN strings y ON y.id = c.synchronizer "
+    "LEFT JOIN moves m ON m.seq = c.seq LEFT JOIN moved_on e ON e.seq = c.seq"
+)
 
 
 def _row(position: int, status: int, columns: Sequence[Any]) -> Row:
-    (cid, template, created, archived, kind, sigs, obs, sync, counter, created_at, workflow_id, payload,
-     reassignment_id, source, target, submitter, moved_on) = columns
+    (
+        cid,
+        template,
+        created,
+        archived,
+        kind,
+        sigs,
+        obs,
+        sync,
+        counter,
+        created_at,
+        workflow_id,
+        payload,
+        reassignment_id,
+        source,
+        target,
+        submitter,
+        moved_on,
+    ) = columns
     move = None if reassignment_id is None else Move(reassignment_id, source, target, submitter)
-    return Row(position, status, cid, template, created, archived, kind, orjson.loads(sigs), orjson.loads(obs), sync,
-               counter, created_at, workflow_id, orjson.loads(payload), move, bool(moved_on))
+    return Row(
+        position,
+        status,
+        cid,
+        template,
+        created,
+        archived,
+        kind,
+        orjson.loads(sigs),
+        orjson.loads(obs),
+        sync,
+        counter,
+        created_at,
+        workflow_id,
+        orjson.loads(payload),
+        move,
+        bool(moved_on),
+    )
 
 
 def _none_or_pos(row: tuple | None) -> int | None:
@@ -777,5 +979,20 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-__all__ = ["ACTIVE", "ADDED", "ASSIGNED", "REMOVED", "SAME", "UNASSIGNED", "CreatedRecord", "Interval", "Move", "Row",
-           "Snapshot", "ViewCancelled", "ViewSpec", "record_of_created_event", "record_of_entry"]
+__all__ = [
+    "ACTIVE",
+    "ADDED",
+    "ASSIGNED",
+    "REMOVED",
+    "SAME",
+    "UNASSIGNED",
+    "CreatedRecord",
+    "Interval",
+    "Move",
+    "Row",
+    "Snapshot",
+    "ViewCancelled",
+    "ViewSpec",
+    "record_of_created_event",
+    "record_of_entry",
+]

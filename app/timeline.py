@@ -20,7 +20,9 @@ from participant.api import CreatedEvent, EventFormat, JsGetUpdatesResponse
 
 UPDATES_LIMIT = 200  # Canton's default list limit; lowered when a participant has a smaller one
 RELOAD_DISTANCE = 20_000
-MAX_BACKFILL = 500  # contracts whose create events are fetched one by one when stepping back; more: a new snapshot
+MAX_BACKFILL = (
+    500  # contracts whose create events are fetched one by one when stepping back; more: a new snapshot
+)
 FIRST_WINDOW = 200
 
 
@@ -72,7 +74,9 @@ class AcsTimeline:
             elif not (await self._extend_backward(offset, on_progress)).done:
                 await self._load_before(offset, lo, on_progress)
 
-    async def _load_before(self, offset: int, lo: int, on_progress: Callable[[Progress], None] | None = None) -> None:
+    async def _load_before(
+        self, offset: int, lo: int, on_progress: Callable[[Progress], None] | None = None
+    ) -> None:
         """A snapshot at `offset`, then the updates up to `lo` (where the cache was), so that what changed in
         between can still be shown: the way back over a move, which updates alone cannot undo."""
         await self.load(offset, on_progress)
@@ -82,7 +86,9 @@ class AcsTimeline:
         """The offset of the change before the state seen at `offset` (0: the ledger begin, before any change)."""
         window = 100
         while True:
-            known = await self.snapshot.change_before(offset + 1)  # the change that made the state at `offset`
+            known = await self.snapshot.change_before(
+                offset + 1
+            )  # the change that made the state at `offset`
             if known is not None:
                 earlier = await self.snapshot.change_before(known)
                 if earlier is not None:
@@ -92,9 +98,10 @@ class AcsTimeline:
                 return 0
             pruned = await self.client.pruned_offset()
             if lo <= pruned:
-                raise errors.LedgerApiError(f"the history before offset {pruned} was pruned from the participant",
-                                            hint="Earlier states cannot be shown; offsets from the pruning offset on "
-                                                 "can.")
+                raise errors.LedgerApiError(
+                    f"the history before offset {pruned} was pruned from the participant",
+                    hint="Earlier states cannot be shown; offsets from the pruning offset on can.",
+                )
             target = max(pruned, lo - window)
             extension = await self._extend_backward(target, None)
             if not extension.done:
@@ -174,12 +181,21 @@ class AcsTimeline:
         for event in reassignment.events:
             if event.js_unassigned_event is not None:
                 u = event.js_unassigned_event.value
-                unassigned.append((u.contract_id, Move(u.reassignment_id, u.source, u.target, u.submitter or ""),
-                                   u.reassignment_counter))
+                unassigned.append(
+                    (
+                        u.contract_id,
+                        Move(u.reassignment_id, u.source, u.target, u.submitter or ""),
+                        u.reassignment_counter,
+                    )
+                )
             elif event.js_assignment_event is not None:
                 a = event.js_assignment_event
                 record = _record(a.created_event, a.target, reassignment.workflow_id or "")
-                record.offset, record.counter, record.kind = reassignment.offset, a.reassignment_counter, ACTIVE
+                record.offset, record.counter, record.kind = (
+                    reassignment.offset,
+                    a.reassignment_counter,
+                    ACTIVE,
+                )
                 assigned.append(record)
         await self.snapshot.apply_reassignment(reassignment.offset, unassigned, assigned)
 
@@ -196,7 +212,9 @@ class AcsTimeline:
         seen = [o for o in map(_offset_of, updates) if o is not None]
         for update in updates:
             if update.update and update.update.reassignment:
-                return Extension(False, seen)  # undoing a move needs the state before it: a snapshot at `lo` tells that directly
+                return Extension(
+                    False, seen
+                )  # undoing a move needs the state before it: a snapshot at `lo` tells that directly
             tx = update.update.transaction.value if update.update and update.update.transaction else None
             if tx is None or not tx.events:
                 continue
@@ -250,7 +268,15 @@ def _node_limit(e: errors.StatusError) -> int | None:
 
 
 def _record(event: CreatedEvent, synchronizer: str, workflow_id: str) -> CreatedRecord:
-    return CreatedRecord(contract_id=event.contract_id, template_id=event.template_id, offset=event.offset,
-                         created_at=event.created_at, signatories=list(event.signatories),
-                         observers=list(event.observers), payload=event.create_argument, synchronizer=synchronizer,
-                         counter=0, workflow_id=workflow_id)
+    return CreatedRecord(
+        contract_id=event.contract_id,
+        template_id=event.template_id,
+        offset=event.offset,
+        created_at=event.created_at,
+        signatories=list(event.signatories),
+        observers=list(event.observers),
+        payload=event.create_argument,
+        synchronizer=synchronizer,
+        counter=0,
+        workflow_id=workflow_id,
+    )

@@ -49,8 +49,11 @@ class TokenInfo:
         aud = claims.get("aud")
         if isinstance(aud, list):
             aud = " ".join(str(a) for a in aud)
-        return cls(subject=claims.get("sub"), expires_at=float(exp) if isinstance(exp, int | float) else None,
-                   audience=aud)
+        return cls(
+            subject=claims.get("sub"),
+            expires_at=float(exp) if isinstance(exp, int | float) else None,
+            audience=aud,
+        )
 
 
 class TokenSource:
@@ -127,8 +130,10 @@ class FileToken(TokenSource):
         try:
             return self.path.read_text(encoding="utf-8").strip(), None
         except OSError as e:
-            raise TokenError(f"cannot read the token file {self.path}: {e.strerror or e}",
-                             hint="Check --token-file (or token_file in the profile).") from None
+            raise TokenError(
+                f"cannot read the token file {self.path}: {e.strerror or e}",
+                hint="Check --token-file (or token_file in the profile).",
+            ) from None
 
 
 class EnvToken(TokenSource):
@@ -143,8 +148,10 @@ class EnvToken(TokenSource):
     async def _fetch(self) -> tuple[str, float | None]:
         value = os.environ.get(self.variable, "").strip()
         if not value:
-            raise TokenError(f"the environment variable {self.variable} is not set or empty",
-                             hint=f"export {self.variable}=<token>, or choose another token source.")
+            raise TokenError(
+                f"the environment variable {self.variable} is not set or empty",
+                hint=f"export {self.variable}=<token>, or choose another token source.",
+            )
         return value, None
 
 
@@ -159,20 +166,25 @@ class CommandToken(TokenSource):
     async def _fetch(self) -> tuple[str, float | None]:
         try:
             process = await asyncio.create_subprocess_exec(
-                *_split(self.command), stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE)
+                *_split(self.command),
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+            )
         except OSError as e:
             raise TokenError(f"cannot run the token command `{self.command}`: {e.strerror or e}") from None
         try:
             out, err = await asyncio.wait_for(process.communicate(), COMMAND_TIMEOUT_S)
         except TimeoutError:
             process.kill()
-            raise TokenError(f"the token command `{self.command}` did not finish within {COMMAND_TIMEOUT_S:.0f} s") \
-                from None
+            raise TokenError(
+                f"the token command `{self.command}` did not finish within {COMMAND_TIMEOUT_S:.0f} s"
+            ) from None
         if process.returncode != 0:
             tail = err.decode(errors="replace").strip().splitlines()[-1:] or [""]
-            raise TokenError(f"the token command `{self.command}` failed with exit code {process.returncode}",
-                             hint=tail[0])
+            raise TokenError(
+                f"the token command `{self.command}` failed with exit code {process.returncode}", hint=tail[0]
+            )
         return out.decode(errors="replace").strip(), None
 
 
@@ -185,8 +197,16 @@ def _split(command: str) -> list[str]:
 class ClientCredentials(TokenSource):
     """OAuth2 client credentials grant against the identity provider's token endpoint."""
 
-    def __init__(self, token_url: str, client_id: str, client_secret: str, *, audience: str | None = None,
-                 scope: str | None = None, transport: httpx.AsyncBaseTransport | None = None) -> None:
+    def __init__(
+        self,
+        token_url: str,
+        client_id: str,
+        client_secret: str,
+        *,
+        audience: str | None = None,
+        scope: str | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
         super().__init__()
         self.token_url = token_url
         self.client_id = client_id
@@ -197,7 +217,11 @@ class ClientCredentials(TokenSource):
         self.label = f"OAuth2 client {client_id} at {token_url}"
 
     async def _fetch(self) -> tuple[str, float | None]:
-        form = {"grant_type": "client_credentials", "client_id": self.client_id, "client_secret": self._secret}
+        form = {
+            "grant_type": "client_credentials",
+            "client_id": self.client_id,
+            "client_secret": self._secret,
+        }
         if self.audience:
             form["audience"] = self.audience
         if self.scope:
@@ -213,8 +237,10 @@ class ClientCredentials(TokenSource):
             body = {}
         if r.status_code != 200 or not isinstance(body, dict) or not body.get("access_token"):
             reason = body.get("error_description") or body.get("error") if isinstance(body, dict) else None
-            raise TokenError(f"the token endpoint refused the client credentials (HTTP {r.status_code})",
-                             hint=str(reason or r.text[:200]))
+            raise TokenError(
+                f"the token endpoint refused the client credentials (HTTP {r.status_code})",
+                hint=str(reason or r.text[:200]),
+            )
         expires_in = body.get("expires_in")
         expires_at = time.time() + float(expires_in) if isinstance(expires_in, int | float) else None
         return str(body["access_token"]), expires_at

@@ -85,9 +85,15 @@ async def measure_ws(server: Server, party: str, user: str, *, deflate: bool = F
     url = server.url.replace("http://", "ws://") + "/v2/state/active-contracts"
     count, bad = 0, []
     started = time.perf_counter()
-    async with connect(url, subprotocols=[f"jwt.token.{token(user)}", "daml.ws.auth"],
-                       compression="deflate" if deflate else None, max_size=None, max_queue=WS_MAX_QUEUE, open_timeout=30,
-                       close_timeout=10) as ws:
+    async with connect(
+        url,
+        subprotocols=[f"jwt.token.{token(user)}", "daml.ws.auth"],
+        compression="deflate" if deflate else None,
+        max_size=None,
+        max_queue=WS_MAX_QUEUE,
+        open_timeout=30,
+        close_timeout=10,
+    ) as ws:
         await ws.send(orjson.dumps(_request(party, offset)).decode())
         async with asyncio.timeout(TIMEOUT_S):
             async for message in ws:
@@ -110,9 +116,13 @@ async def measure_ws_raw(server: Server, party: str, user: str) -> dict:
     reader, writer = await asyncio.open_connection(host, int(port), limit=2**22)
     try:
         key = base64.b64encode(os.urandom(16)).decode()
-        writer.write((f"GET /v2/state/active-contracts HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
-                      f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
-                      f"Sec-WebSocket-Protocol: jwt.token.{token(user)}, daml.ws.auth\r\n\r\n").encode())
+        writer.write(
+            (
+                f"GET /v2/state/active-contracts HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+                f"Sec-WebSocket-Protocol: jwt.token.{token(user)}, daml.ws.auth\r\n\r\n"
+            ).encode()
+        )
         head = await reader.readuntil(b"\r\n\r\n")
         if not head.startswith(b"HTTP/1.1 101"):
             return {"count": 0, "seconds": time.perf_counter() - started, "bad": [head[:300].decode()]}
@@ -120,8 +130,13 @@ async def measure_ws_raw(server: Server, party: str, user: str) -> dict:
         mask = os.urandom(4)
         masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
         n = len(payload)
-        length = bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + struct.pack("!H", n) if n < 65536 \
+        length = (
+            bytes([0x80 | n])
+            if n < 126
+            else bytes([0x80 | 126]) + struct.pack("!H", n)
+            if n < 65536
             else bytes([0x80 | 127]) + struct.pack("!Q", n)
+        )
         writer.write(b"\x81" + length + mask + masked)
         buf = b""
         pos = 0
@@ -154,7 +169,7 @@ async def measure_ws_raw(server: Server, party: str, user: str) -> dict:
                 if opcode == 0x1 and buf.startswith(b'{"workflowId"', body_start):
                     count += 1
                 elif opcode == 0x1 and len(bad) < 5:
-                    bad.append(buf[body_start:body_start + min(n, 300)].decode(errors="replace"))
+                    bad.append(buf[body_start : body_start + min(n, 300)].decode(errors="replace"))
                 pos = body_start + n
     finally:
         writer.close()
@@ -165,8 +180,11 @@ async def measure_list(server: Server, party: str, user: str) -> dict:
     async with httpx.AsyncClient(base_url=server.url, headers=bearer(user), timeout=TIMEOUT_S) as http:
         offset = await _ledger_end(http)
         started = time.perf_counter()
-        r = await http.post("/v2/state/active-contracts", content=orjson.dumps(_request(party, offset)),
-                            headers={"Content-Type": "application/json"})
+        r = await http.post(
+            "/v2/state/active-contracts",
+            content=orjson.dumps(_request(party, offset)),
+            headers={"Content-Type": "application/json"},
+        )
         body = r.content
         seconds = time.perf_counter() - started
     if r.status_code != 200:
@@ -188,9 +206,14 @@ async def measure_list_raw(server: Server, party: str, user: str) -> dict:
     reader, writer = await asyncio.open_connection(host, int(port), limit=2**22)
     try:
         body = orjson.dumps(_request(party, offset))
-        writer.write((f"POST /v2/state/active-contracts HTTP/1.1\r\nHost: {host}:{port}\r\n"
-                      f"Authorization: Bearer {token(user)}\r\nContent-Type: application/json\r\n"
-                      f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + body)
+        writer.write(
+            (
+                f"POST /v2/state/active-contracts HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                f"Authorization: Bearer {token(user)}\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+            ).encode()
+            + body
+        )
         head = await reader.readuntil(b"\r\n\r\n")
         status = head.split(b" ", 2)[1]
         tail = b""
@@ -199,7 +222,7 @@ async def measure_list_raw(server: Server, party: str, user: str) -> dict:
                 size += len(chunk)
                 window = tail + chunk
                 count += window.count(marker)
-                tail = window[-(len(marker) - 1):]
+                tail = window[-(len(marker) - 1) :]
     finally:
         writer.close()
     bad = [] if status == b"200" else [head[:300].decode()]
@@ -214,11 +237,19 @@ async def measure_page(server: Server, party: str, user: str) -> dict:
         started = time.perf_counter()
         page_token = None
         for _ in range(10_000_000 // PAGE_SIZE + 2):  # bounded: at most 10 M contracts
-            body = {"eventFormat": wildcard_event_format(party), "activeAtOffset": offset, "maxPageSize": PAGE_SIZE}
+            body = {
+                "eventFormat": wildcard_event_format(party),
+                "activeAtOffset": offset,
+                "maxPageSize": PAGE_SIZE,
+            }
             if page_token:
                 body["pageToken"] = page_token
-            r = await http.request("GET", "/v2/state/active-contracts-page", content=orjson.dumps(body),
-                                   headers={"Content-Type": "application/json"})
+            r = await http.request(
+                "GET",
+                "/v2/state/active-contracts-page",
+                content=orjson.dumps(body),
+                headers={"Content-Type": "application/json"},
+            )
             if r.status_code != 200:
                 bad.append(f"{r.status_code} {r.text[:300]}")
                 break
@@ -246,7 +277,11 @@ async def measure_page_raw(server: Server, party: str, user: str) -> dict:
     async with RawHttp(server.url, bearer(user)) as raw:
         page_token = None
         for _ in range(10_000_000 // PAGE_SIZE + 2):  # bounded: at most 10 M contracts
-            body = {"eventFormat": wildcard_event_format(party), "activeAtOffset": offset, "maxPageSize": PAGE_SIZE}
+            body = {
+                "eventFormat": wildcard_event_format(party),
+                "activeAtOffset": offset,
+                "maxPageSize": PAGE_SIZE,
+            }
             if page_token:
                 body["pageToken"] = page_token
             status, content = await raw.request("GET", "/v2/state/active-contracts-page", orjson.dumps(body))
@@ -259,7 +294,7 @@ async def measure_page_raw(server: Server, party: str, user: str) -> dict:
             if at < 0 or not content.endswith(b"}"):
                 bad.append(f"no nextPageToken at the end of page {pages}: {content[-300:]!r}")
                 break
-            page_token = orjson.loads(content[at + len(tail_key):-1])
+            page_token = orjson.loads(content[at + len(tail_key) : -1])
             if not page_token:
                 break
     return {"count": count, "seconds": time.perf_counter() - started, "bad": bad, "pages": pages}
@@ -290,8 +325,14 @@ def measure_reference(db: Path, party: str, offset: int) -> dict:
         conn.close()
 
 
-FORMS = {"ws": measure_ws, "ws-raw": measure_ws_raw, "list": measure_list, "list-raw": measure_list_raw,
-         "page": measure_page, "page-raw": measure_page_raw}
+FORMS = {
+    "ws": measure_ws,
+    "ws-raw": measure_ws_raw,
+    "list": measure_list,
+    "list-raw": measure_list_raw,
+    "page": measure_page,
+    "page-raw": measure_page_raw,
+}
 
 
 async def _measured(server: Server, form: str, party: str, user: str, deflate: bool) -> dict:
@@ -321,14 +362,21 @@ def bench_party(url: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", default="10000,100000", help="comma-separated ACS sizes (default 10000,100000)")
-    parser.add_argument("--forms", default="ws,list,page", help=f"which forms to read, among {','.join(FORMS)} "
-                        "(default ws,list,page)")
+    parser.add_argument(
+        "--sizes", default="10000,100000", help="comma-separated ACS sizes (default 10000,100000)"
+    )
+    parser.add_argument(
+        "--forms",
+        default="ws,list,page",
+        help=f"which forms to read, among {','.join(FORMS)} (default ws,list,page)",
+    )
     parser.add_argument("--per-tx", type=int, default=100, help="Ious created per seeding transaction")
     parser.add_argument("--concurrency", type=int, default=4, help="seeding submissions in flight")
     parser.add_argument("--repeat", type=int, default=1, help="reads per form and size (median reported)")
     parser.add_argument("--ws-deflate", action="store_true", help="offer permessage-deflate on the websocket")
-    parser.add_argument("--db", type=Path, help="the participant's database file, kept and reused (topped up)")
+    parser.add_argument(
+        "--db", type=Path, help="the participant's database file, kept and reused (topped up)"
+    )
     args = parser.parse_args(argv)
     sizes = sorted({int(x) for x in args.sizes.split(",") if x.strip()})
     forms = [f for f in args.forms.split(",") if f.strip()]
@@ -341,18 +389,33 @@ def main(argv: list[str] | None = None) -> int:
     with Server(extra=("--max-list-elements", str(sizes[-1] + 1)), db_file=db) as server:
         party = bench_party(server.url)
         seeded = measure_reference(server.db, party, 1 << 62)["count"]
-        print(f"server pid {server.pid} at {server.url}; RSS after start {mb(server.rss()):.0f} MB; "
-              f"{seeded} contracts there already")
+        print(
+            f"server pid {server.pid} at {server.url}; RSS after start {mb(server.rss()):.0f} MB; "
+            f"{seeded} contracts there already"
+        )
         if seeded > sizes[0]:
             parser.error(f"the database holds {seeded} contracts, more than the smallest size")
-        print(f"{'size':>8} {'form':>8} {'contracts/s':>11} {'x ref':>6} {'seconds':>7} {'srv CPU s/100k':>14} "
-              f"{'srv CPU%':>8} {'cli CPU%':>8} {'RSS MB':>6} {'growth MB':>9}  check")
+        print(
+            f"{'size':>8} {'form':>8} {'contracts/s':>11} {'x ref':>6} {'seconds':>7} {'srv CPU s/100k':>14} "
+            f"{'srv CPU%':>8} {'cli CPU%':>8} {'RSS MB':>6} {'growth MB':>9}  check"
+        )
         for size in sizes:
             if size > seeded:
-                took, _ = asyncio.run(seed_ious(server.url, party, USER, size - seeded, per_tx=args.per_tx,
-                                                concurrency=args.concurrency))
-                print(f"seeded {size - seeded} contracts in {took:.1f} s ({(size - seeded) / took:.0f} "
-                      f"contracts/s, {args.per_tx} per tx); server RSS {mb(server.rss()):.0f} MB", flush=True)
+                took, _ = asyncio.run(
+                    seed_ious(
+                        server.url,
+                        party,
+                        USER,
+                        size - seeded,
+                        per_tx=args.per_tx,
+                        concurrency=args.concurrency,
+                    )
+                )
+                print(
+                    f"seeded {size - seeded} contracts in {took:.1f} s ({(size - seeded) / took:.0f} "
+                    f"contracts/s, {args.per_tx} per tx); server RSS {mb(server.rss()):.0f} MB",
+                    flush=True,
+                )
                 seeded = size
             offset = asyncio.run(_end(server))
             refs = [measure_reference(server.db, party, offset) for _ in range(args.repeat)]
@@ -360,17 +423,24 @@ def main(argv: list[str] | None = None) -> int:
             ref_ok = all(r["count"] == size for r in refs)
             failures += not ref_ok
             ref_note = "ok" if ref_ok else f"FAILED: got {refs[0]['count']} contracts"
-            print(f"{size:>8} {'ref':>8} {ref_rate:>11.0f} {1:>6.2f} {median([r['seconds'] for r in refs]):>7.2f} "
-                  f"{'':>14} {'':>8} {100 * refs[0]['cpu'] / refs[0]['seconds']:>8.0f} {'':>6} {'':>9}  "
-                  f"{ref_note} ({mb(refs[0]['bytes']):.0f} MB read)", flush=True)
+            print(
+                f"{size:>8} {'ref':>8} {ref_rate:>11.0f} {1:>6.2f} {median([r['seconds'] for r in refs]):>7.2f} "
+                f"{'':>14} {'':>8} {100 * refs[0]['cpu'] / refs[0]['seconds']:>8.0f} {'':>6} {'':>9}  "
+                f"{ref_note} ({mb(refs[0]['bytes']):.0f} MB read)",
+                flush=True,
+            )
             for form in forms:
-                runs = [asyncio.run(_measured(server, form, party, USER, args.ws_deflate))
-                        for _ in range(args.repeat)]
+                runs = [
+                    asyncio.run(_measured(server, form, party, USER, args.ws_deflate))
+                    for _ in range(args.repeat)
+                ]
                 rate = median([r["count"] / r["seconds"] for r in runs])
                 cpu_per_100k = median([r["server_cpu_s"] / max(1, r["count"]) * 100_000 for r in runs])
                 growth = max(r["growth"] for r in runs)
                 problems = [b for r in runs for b in r["bad"]]
-                problems += [f"got {r['count']} contracts, expected {size}" for r in runs if r["count"] != size]
+                problems += [
+                    f"got {r['count']} contracts, expected {size}" for r in runs if r["count"] != size
+                ]
                 ok = not problems
                 failures += not ok
                 targets = []
@@ -383,14 +453,19 @@ def main(argv: list[str] | None = None) -> int:
                     note += " (target missed: " + ", ".join(targets) + ")"
                 if not runs[0]["hwm_reset"]:
                     note += " (VmHWM not resettable: growth includes earlier peaks)"
-                print(f"{size:>8} {form:>8} {rate:>11.0f} {rate / ref_rate:>6.2f} "
-                      f"{median([r['seconds'] for r in runs]):>7.2f} {cpu_per_100k:>14.2f} "
-                      f"{runs[0]['server_cpu']:>8.0f} {runs[0]['client_cpu']:>8.0f} {mb(runs[0]['rss_before']):>6.0f} "
-                      f"{mb(growth):>9.1f}  {note}", flush=True)
+                print(
+                    f"{size:>8} {form:>8} {rate:>11.0f} {rate / ref_rate:>6.2f} "
+                    f"{median([r['seconds'] for r in runs]):>7.2f} {cpu_per_100k:>14.2f} "
+                    f"{runs[0]['server_cpu']:>8.0f} {runs[0]['client_cpu']:>8.0f} {mb(runs[0]['rss_before']):>6.0f} "
+                    f"{mb(growth):>9.1f}  {note}",
+                    flush=True,
+                )
                 for p in problems[:5]:
                     print(f"      problem: {p}")
-                summary.append(f"{size} {form} {rate:.0f}/s = {rate / ref_rate:.2f} x ref, "
-                               f"{cpu_per_100k:.2f} CPU s/100k, +{mb(growth):.0f} MB")
+                summary.append(
+                    f"{size} {form} {rate:.0f}/s = {rate / ref_rate:.2f} x ref, "
+                    f"{cpu_per_100k:.2f} CPU s/100k, +{mb(growth):.0f} MB"
+                )
             summary.append(f"{size} ref {ref_rate:.0f}/s")
     print("summary: ACS snapshot — " + "; ".join(summary) + f"; failures {failures}")
     return 1 if failures else 0

@@ -93,8 +93,20 @@ class Server:
         self.tmp = Path(tempfile.mkdtemp(prefix="ledger-bench-"))
         self.log = self.tmp / "server.log"
         port = free_port()
-        args = [sys.executable, "-m", "participant.cli", "serve", "--db", str(self.db), "--port", str(port),
-                "--hs256-secret", SECRET, "--quiet", *self.extra]
+        args = [
+            sys.executable,
+            "-m",
+            "participant.cli",
+            "serve",
+            "--db",
+            str(self.db),
+            "--port",
+            str(port),
+            "--hs256-secret",
+            SECRET,
+            "--quiet",
+            *self.extra,
+        ]
         self._log_file = open(self.log, "w")  # noqa: SIM115 - closed in stop()
         self.process = subprocess.Popen(args, stdout=self._log_file, stderr=subprocess.STDOUT)
         self.url = f"http://127.0.0.1:{port}"
@@ -274,14 +286,17 @@ class RawHttp:
 
 # --- parties, users and commands
 
+
 def setup_party(url: str, hint: str) -> str:
     """Allocate a party and a user of the same name with CanActAs and CanReadAs on it; returns the party id."""
     with httpx.Client(base_url=url, headers=bearer(ADMIN_USER), timeout=30) as http:
         r = http.post("/v2/parties", json={"partyIdHint": hint})
         r.raise_for_status()
         party = r.json()["partyDetails"]["party"]
-        rights = [{"kind": {"CanActAs": {"value": {"party": party}}}},
-                  {"kind": {"CanReadAs": {"value": {"party": party}}}}]
+        rights = [
+            {"kind": {"CanActAs": {"value": {"party": party}}}},
+            {"kind": {"CanReadAs": {"value": {"party": party}}}},
+        ]
         r = http.post("/v2/users", json={"user": {"id": hint, "primaryParty": party}, "rights": rights})
         r.raise_for_status()
     return party
@@ -289,8 +304,18 @@ def setup_party(url: str, hint: str) -> str:
 
 def iou_commands(party: str, command_id: str, count: int = 1) -> bytes:
     """A JsCommands body creating `count` Ious in one transaction."""
-    create = {"CreateCommand": {"templateId": IOU_TEMPLATE, "createArguments": {
-        "issuer": party, "owner": party, "currency": "USD", "amount": "100.0", "observers": []}}}
+    create = {
+        "CreateCommand": {
+            "templateId": IOU_TEMPLATE,
+            "createArguments": {
+                "issuer": party,
+                "owner": party,
+                "currency": "USD",
+                "amount": "100.0",
+                "observers": [],
+            },
+        }
+    }
     return orjson.dumps({"commands": [create] * count, "commandId": command_id, "actAs": [party]})
 
 
@@ -300,9 +325,16 @@ def submit_body(party: str, command_id: str, count: int = 1) -> bytes:
 
 
 def wildcard_event_format(party: str) -> dict:
-    return {"filtersByParty": {party: {"cumulative": [
-        {"identifierFilter": {"WildcardFilter": {"value": {"includeCreatedEventBlob": False}}}}]}},
-        "verbose": False}
+    return {
+        "filtersByParty": {
+            party: {
+                "cumulative": [
+                    {"identifierFilter": {"WildcardFilter": {"value": {"includeCreatedEventBlob": False}}}}
+                ]
+            }
+        },
+        "verbose": False,
+    }
 
 
 def ledger_end(url: str, user: str) -> int:
@@ -311,8 +343,17 @@ def ledger_end(url: str, user: str) -> int:
     return r.json()["offset"]
 
 
-async def seed_ious(url: str, party: str, user: str, count: int, *, per_tx: int = 100, concurrency: int = 8,
-                    collect_ids: bool = False, timeout_s: float = 1800) -> tuple[float, list[str]]:
+async def seed_ious(
+    url: str,
+    party: str,
+    user: str,
+    count: int,
+    *,
+    per_tx: int = 100,
+    concurrency: int = 8,
+    collect_ids: bool = False,
+    timeout_s: float = 1800,
+) -> tuple[float, list[str]]:
     """Create `count` Ious, `per_tx` per transaction, `concurrency` submissions in flight.
 
     Returns (seconds taken, contract ids created if `collect_ids`)."""
@@ -333,7 +374,9 @@ async def seed_ious(url: str, party: str, user: str, count: int, *, per_tx: int 
                     raise TimeoutError(f"seeding {count} contracts took longer than {timeout_s} s")
                 n = queue.get_nowait()
                 body = submit_body(party, f"seed-{prefix}-{next(counter)}", n)
-                status, content = await http.request("POST", "/v2/commands/submit-and-wait-for-transaction", body)
+                status, content = await http.request(
+                    "POST", "/v2/commands/submit-and-wait-for-transaction", body
+                )
                 if status != 200:
                     raise RuntimeError(f"seeding failed: {status} {content[:500]!r}")
                 if collect_ids:

@@ -71,8 +71,21 @@ def summarize(raw: Path, top: int) -> None:
 
 def start_spy(pid: int, seconds: float, out: Path, idle: bool, native: bool = False) -> subprocess.Popen:
     spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
-    args = [spy, "record", "-p", str(pid), "-d", str(int(seconds)), "-r", "250", "-f", "raw", "-o", str(out),
-            "--threads"]
+    args = [
+        spy,
+        "record",
+        "-p",
+        str(pid),
+        "-d",
+        str(int(seconds)),
+        "-r",
+        "250",
+        "-f",
+        "raw",
+        "-o",
+        str(out),
+        "--threads",
+    ]
     if idle:
         args.append("--idle")
     args.append("--native" if native else "--nonblocking")
@@ -109,12 +122,15 @@ def main(argv: list[str] | None = None) -> int:
 
                 t = threading.Thread(target=later)
                 t.start()
-                row = submit.run_level(pool, server, party, "Bench", args.level, args.procs, args.seconds, 1.0,
-                                       False)
+                row = submit.run_level(
+                    pool, server, party, "Bench", args.level, args.procs, args.seconds, 1.0, False
+                )
                 t.join()
-            print(f"level {row['level']}: {row['tx_s']:.0f} tx/s p50 {row['p50_ms']:.2f} ms "
-                  f"p99 {row['p99_ms']:.2f} ms errors {len(row['errors'])} server CPU {row['server_cpu']:.0f}% "
-                  f"client CPU {row['client_cpu']:.0f}%")
+            print(
+                f"level {row['level']}: {row['tx_s']:.0f} tx/s p50 {row['p50_ms']:.2f} ms "
+                f"p99 {row['p99_ms']:.2f} ms errors {len(row['errors'])} server CPU {row['server_cpu']:.0f}% "
+                f"client CPU {row['client_cpu']:.0f}%"
+            )
         elif args.workload == "acs":
             took, _ = asyncio.run(seed_ious(server.url, party, "Bench", args.contracts))
             print(f"seeded {args.contracts} contracts in {took:.1f} s")
@@ -122,8 +138,10 @@ def main(argv: list[str] | None = None) -> int:
             time.sleep(0.5)
             form = acs.FORMS[args.form]
             result = asyncio.run(form(server, party, "Bench"))
-            print(f"{args.form}: {result['count']} contracts in {result['seconds']:.2f} s "
-                  f"= {result['count'] / result['seconds']:.0f} contracts/s")
+            print(
+                f"{args.form}: {result['count']} contracts in {result['seconds']:.2f} s "
+                f"= {result['count'] / result['seconds']:.0f} contracts/s"
+            )
             spy.send_signal(2)  # SIGINT: py-spy writes what it has
         else:
             took, ids = asyncio.run(seed_ious(server.url, party, "Bench", args.contracts, collect_ids=True))

@@ -75,8 +75,13 @@ CONTRACT_ID = re.compile(rb'"contractId":"([0-9a-f]+)"')
 PAGE_DOWNS = 100
 END_HOME = 20
 FINDS = 20
-SORTS = [("offset", True), ("contract", False), ("created_at", True), ("payload.amount", False),
-         ("payload.currency", True)]
+SORTS = [
+    ("offset", True),
+    ("contract", False),
+    ("created_at", True),
+    ("payload.amount", False),
+    ("payload.currency", True),
+]
 FILTERS = ["USD", "fff", "00ab", "no-such-text", "{cid}"]  # all rows, ~3%, ~0.2%, none, one
 
 TARGET_FIRST_ROWS_S = 1.0
@@ -86,6 +91,7 @@ TARGET_MEMORY_MB = 150.0
 
 
 # --- this process's memory ----------------------------------------------------------------------------------------
+
 
 def _status_kb(key: str) -> int:
     with open("/proc/self/status") as f:
@@ -118,6 +124,7 @@ def maxrss() -> int:
 
 # --- the participant ------------------------------------------------------------------------------------------------
 
+
 def bench_party(url: str) -> str:
     """The bench user's party, allocated (with the user) on a fresh database."""
     r = httpx.get(f"{url}/v2/users/{USER}", headers=bearer(ADMIN_USER), timeout=30)
@@ -132,8 +139,14 @@ def page_request(offset: int, party: str, token: str | None) -> bytes:
     from app.client.ledger import event_format
     from participant.api import GetActiveContractsPageRequest
 
-    return encode(GetActiveContractsPageRequest(active_at_offset=offset, event_format=event_format([party]),
-                                                max_page_size=PAGE_SIZE, page_token=token))
+    return encode(
+        GetActiveContractsPageRequest(
+            active_at_offset=offset,
+            event_format=event_format([party]),
+            max_page_size=PAGE_SIZE,
+            page_token=token,
+        )
+    )
 
 
 async def raw_read(url: str, party: str, rng: random.Random | None = None) -> dict:
@@ -151,22 +164,32 @@ async def raw_read(url: str, party: str, rng: random.Random | None = None) -> di
             pages += 1
             size += len(content)
             if rng is not None and content:
-                match = CONTRACT_ID.search(content, rng.randrange(len(content))) or CONTRACT_ID.search(content)
+                match = CONTRACT_ID.search(content, rng.randrange(len(content))) or CONTRACT_ID.search(
+                    content
+                )
                 if match:
                     ids.append(match.group(1).decode())
-            tail = content[content.rfind(b'"nextPageToken":') + len(b'"nextPageToken":'):].rstrip(b"}")
+            tail = content[content.rfind(b'"nextPageToken":') + len(b'"nextPageToken":') :].rstrip(b"}")
             token = None if tail.startswith(b"null") else tail.strip(b'"').decode()
             if not token:
                 break
-    return {"count": count, "seconds": time.perf_counter() - started, "pages": pages, "bytes": size, "ids": ids,
-            "offset": offset}
+    return {
+        "count": count,
+        "seconds": time.perf_counter() - started,
+        "pages": pages,
+        "bytes": size,
+        "ids": ids,
+        "offset": offset,
+    }
 
 
 async def prepare(url: str, contracts: int) -> str:
     party = bench_party(url)
     have = (await raw_read(url, party))["count"]
     if have > contracts:
-        raise SystemExit(f"the database holds {have:,} contracts of {USER}, more than --contracts {contracts:,}")
+        raise SystemExit(
+            f"the database holds {have:,} contracts of {USER}, more than --contracts {contracts:,}"
+        )
     if have < contracts:
         print(f"seeding {contracts - have:,} Ious (the database holds {have:,})…", flush=True)
         seconds, _ = await seed_ious(url, party, USER, contracts - have)
@@ -175,6 +198,7 @@ async def prepare(url: str, contracts: int) -> str:
 
 
 # --- watching the app -----------------------------------------------------------------------------------------------
+
 
 @dataclass
 class Watch:
@@ -190,7 +214,9 @@ class Probe:
     app: object
     watches: list[Watch] = field(default_factory=list)
     frames: int = 0
-    lateness: dict[str, list[tuple[float, float, float]]] = field(default_factory=dict)  # (late, main CPU, all CPU)
+    lateness: dict[str, list[tuple[float, float, float]]] = field(
+        default_factory=dict
+    )  # (late, main CPU, all CPU)
     phase: str = "loading"
     describe: Callable[[], str] = lambda: ""
     stall_stacks: bool = False
@@ -223,8 +249,9 @@ class Probe:
         self._task = asyncio.get_running_loop().create_task(self._monitor())
         if self.stall_stacks:
             self._woke = time.perf_counter()
-            self._watchdog = threading.Thread(target=self._sample_stalls, args=(threading.get_ident(),),
-                                              daemon=True, name="stall-watchdog")
+            self._watchdog = threading.Thread(
+                target=self._sample_stalls, args=(threading.get_ident(),), daemon=True, name="stall-watchdog"
+            )
             self._watchdog.start()
 
     def _sample_stalls(self, loop_thread: int) -> None:
@@ -256,7 +283,8 @@ class Probe:
             self._woke = time.perf_counter()
             late = self._woke - before - TICK_S
             self.lateness.setdefault(self.phase, []).append(
-                (late, time.thread_time() - main_cpu, time.process_time() - all_cpu))
+                (late, time.thread_time() - main_cpu, time.process_time() - all_cpu)
+            )
 
     def stop(self) -> None:
         self._stopped.set()
@@ -304,8 +332,10 @@ def press(app, key: str) -> None:
 
 # --- the run ---------------------------------------------------------------------------------------------------------
 
-async def run_tui(url: str, contracts: int, ids: list[str], rng: random.Random, server: Server,
-                  stall_stacks: bool = False) -> dict:
+
+async def run_tui(
+    url: str, contracts: int, ids: list[str], rng: random.Random, server: Server, stall_stacks: bool = False
+) -> dict:
     from app.app import LedgerApp, settle_the_collector
     from app.config import Config
     from app.locations import Locations
@@ -314,9 +344,15 @@ async def run_tui(url: str, contracts: int, ids: list[str], rng: random.Random, 
     from app.widgets.contract_table import ContractTable
 
     home = Path(tempfile.mkdtemp(prefix="tui-acs-"))
-    locations = Locations(config_file=home / "config" / "config.toml", data_dir=home / "data",
-                          cache_dir=home / "cache", log_dir=home / "logs")
-    app = LedgerApp(config=Config(), locations=locations, url=url, tokens=MintedToken(SECRET, USER), label=url)
+    locations = Locations(
+        config_file=home / "config" / "config.toml",
+        data_dir=home / "data",
+        cache_dir=home / "cache",
+        log_dir=home / "logs",
+    )
+    app = LedgerApp(
+        config=Config(), locations=locations, url=url, tokens=MintedToken(SECRET, USER), label=url
+    )
     out: dict = {}
     latencies: dict[str, list[float]] = {}
     probe = Probe(app, stall_stacks=stall_stacks)
@@ -333,11 +369,13 @@ async def run_tui(url: str, contracts: int, ids: list[str], rng: random.Random, 
         s, t = screen(), table()
         if s is None or t is None:
             return f"the screen is {app.screen!r}"
-        return (f"text={s.text!r} sort={s.sort} reading={s.reading} rows={t.count} cursor={t.cursor} "
-                f"generation={t.generation} focused={app.focused!r} rows shown={rows_shown(t)} "
-                f"scroll_y={t.scroll_y} max_scroll_y={t.max_scroll_y} height={t.scrollable_content_region.height} "
-                f"missing={[p for p in range(int(t.scroll_y), int(t.scroll_y) + 44) if t.row_at(p) is None][:5]} "
-                f"pending={sorted(t._pending)[:3]}…{len(t._pending)} cached={sorted(t._rows)[:2]}…{len(t._rows)}")
+        return (
+            f"text={s.text!r} sort={s.sort} reading={s.reading} rows={t.count} cursor={t.cursor} "
+            f"generation={t.generation} focused={app.focused!r} rows shown={rows_shown(t)} "
+            f"scroll_y={t.scroll_y} max_scroll_y={t.max_scroll_y} height={t.scrollable_content_region.height} "
+            f"missing={[p for p in range(int(t.scroll_y), int(t.scroll_y) + 44) if t.row_at(p) is None][:5]} "
+            f"pending={sorted(t._pending)[:3]}…{len(t._pending)} cached={sorted(t._rows)[:2]}…{len(t._rows)}"
+        )
 
     probe.describe = describe
 
@@ -359,12 +397,22 @@ async def run_tui(url: str, contracts: int, ids: list[str], rng: random.Random, 
         started = time.perf_counter()
         async with app.run_test(size=SIZE) as pilot:
             probe.install()
-            first_rows = await probe.shown(lambda: (t := table()) is not None and t.row_at(0) is not None,
-                                           LOAD_TIMEOUT_S, "the first rows")
+            first_rows = await probe.shown(
+                lambda: (t := table()) is not None and t.row_at(0) is not None,
+                LOAD_TIMEOUT_S,
+                "the first rows",
+            )
             out["first_rows_s"] = first_rows - started
-            cached = await probe.shown(lambda: (s := screen()) is not None and not s.reading
-                                       and s.query_one(ContractTable).count == contracts and rows_shown(table()),
-                                       LOAD_TIMEOUT_S, f"all {contracts:,} contracts")
+            cached = await probe.shown(
+                lambda: (
+                    (s := screen()) is not None
+                    and not s.reading
+                    and s.query_one(ContractTable).count == contracts
+                    and rows_shown(table())
+                ),
+                LOAD_TIMEOUT_S,
+                f"all {contracts:,} contracts",
+            )
             out["cached_s"] = cached - started
             out["server_cpu_load_s"] = server.cpu_seconds() - server_cpu0
             out["client_cpu_load_s"] = client_cpu_seconds() - client_cpu0
@@ -380,17 +428,26 @@ async def run_tui(url: str, contracts: int, ids: list[str], rng: random.Random, 
             t.focus()
             for _ in range(PAGE_DOWNS):
                 target = min(t.count - 1, t.cursor + max(1, t.scrollable_content_region.height - 1))
-                await timed("PgDn", lambda: press(app, "pagedown"),
-                            lambda target=target: t.cursor == target and rows_shown(t))
+                await timed(
+                    "PgDn",
+                    lambda: press(app, "pagedown"),
+                    lambda target=target: t.cursor == target and rows_shown(t),
+                )
             for _ in range(END_HOME):
-                await timed("End", lambda: press(app, "end"), lambda: t.cursor == t.count - 1 and rows_shown(t))
+                await timed(
+                    "End", lambda: press(app, "end"), lambda: t.cursor == t.count - 1 and rows_shown(t)
+                )
                 await timed("Home", lambda: press(app, "home"), lambda: t.cursor == 0 and rows_shown(t))
 
             # find by id, in the default (arrival) order
             for cid in rng.sample(ids, min(FINDS, len(ids))):
-                await timed("find by id", lambda cid=cid: s.select_contract(cid),
-                            lambda cid=cid: t.selected is not None and t.selected.contract_id == cid
-                            and rows_shown(t))
+                await timed(
+                    "find by id",
+                    lambda cid=cid: s.select_contract(cid),
+                    lambda cid=cid: (
+                        t.selected is not None and t.selected.contract_id == cid and rows_shown(t)
+                    ),
+                )
 
             # sort, as the `s` dialog does on a choice (the cursor stays on its contract)
             for key, descending in SORTS:
@@ -400,14 +457,24 @@ async def run_tui(url: str, contracts: int, ids: list[str], rng: random.Random, 
                     s.sort, s.descending = key, descending
                     s.rebuild(t.selected.contract_id if t.selected else None)
 
-                await timed(f"sort {key}", sort, lambda key=key, descending=descending, generation=generation:
-                            t.sort_key == key and t.descending == descending and t.generation > generation
-                            and rows_shown(t))
+                await timed(
+                    f"sort {key}",
+                    sort,
+                    lambda key=key, descending=descending, generation=generation: (
+                        t.sort_key == key
+                        and t.descending == descending
+                        and t.generation > generation
+                        and rows_shown(t)
+                    ),
+                )
             generation = t.generation
             s.sort, s.descending = "arrival", False
             s.rebuild()
-            await probe.shown(lambda: t.sort_key == "arrival" and t.generation > generation and rows_shown(t),
-                              ACTION_TIMEOUT_S, "the arrival order again")
+            await probe.shown(
+                lambda: t.sort_key == "arrival" and t.generation > generation and rows_shown(t),
+                ACTION_TIMEOUT_S,
+                "the arrival order again",
+            )
 
             # filter: `/`, the text, enter; then escape clears it
             box = s.query_one("#acs-filter")
@@ -419,13 +486,21 @@ async def run_tui(url: str, contracts: int, ids: list[str], rng: random.Random, 
                     press(app, ch)
                 await probe.shown(lambda text=text: box.value == text, ACTION_TIMEOUT_S, "the typed text")
                 generation = t.generation
-                await timed("filter (enter)", lambda: press(app, "enter"),
-                            lambda text=text, generation=generation: s.text == text and t.generation > generation
-                            and rows_shown(t))
+                await timed(
+                    "filter (enter)",
+                    lambda: press(app, "enter"),
+                    lambda text=text, generation=generation: (
+                        s.text == text and t.generation > generation and rows_shown(t)
+                    ),
+                )
                 generation = t.generation
-                await timed("filter cleared (escape)", lambda: press(app, "escape"),
-                            lambda generation=generation: s.text == "" and t.generation > generation
-                            and t.count == contracts and rows_shown(t))
+                await timed(
+                    "filter cleared (escape)",
+                    lambda: press(app, "escape"),
+                    lambda generation=generation: (
+                        s.text == "" and t.generation > generation and t.count == contracts and rows_shown(t)
+                    ),
+                )
             probe.stop()
             out["hwm"] = hwm()
             entries = app.request_log.entries
@@ -471,37 +546,54 @@ def report(contracts: int, before: dict, after: dict, tui: dict) -> None:
     raw_rate = contracts / raw_s
     tui_rate = contracts / tui["cached_s"]
     print()
-    print(f"ACS of {contracts:,} contracts (one party), TUI at {SIZE[0]}x{SIZE[1]}, read through the {tui['form']} "
-          f"endpoint; {before['pages']} pages of up to {PAGE_SIZE:,}, {mb(before['bytes']):.0f} MB")
+    print(
+        f"ACS of {contracts:,} contracts (one party), TUI at {SIZE[0]}x{SIZE[1]}, read through the {tui['form']} "
+        f"endpoint; {before['pages']} pages of up to {PAGE_SIZE:,}, {mb(before['bytes']):.0f} MB"
+    )
     print()
     print(f"{'loading':<44} {'value':>12}  target")
     print(f"{'first rows on screen':<44} {tui['first_rows_s']:>10.2f} s  < {TARGET_FIRST_ROWS_S:.0f} s")
     print(f"{'whole snapshot cached':<44} {tui['cached_s']:>10.2f} s")
     print(f"{'TUI caching rate':<44} {tui_rate:>10,.0f}/s")
-    print(f"{'bare client read (before / after the TUI)':<44} {before['seconds']:>6.2f} / {after['seconds']:.2f} s")
+    print(
+        f"{'bare client read (before / after the TUI)':<44} {before['seconds']:>6.2f} / {after['seconds']:.2f} s"
+    )
     print(f"{'bare client rate (the faster read)':<44} {raw_rate:>10,.0f}/s")
     print(f"{'ratio TUI / bare client':<44} {tui_rate / raw_rate:>12.2f}  1.00")
-    print(f"{'CPU while loading: server / TUI process':<44} {tui['server_cpu_load_s']:>6.1f} / "
-          f"{tui['client_cpu_load_s']:.1f} s")
+    print(
+        f"{'CPU while loading: server / TUI process':<44} {tui['server_cpu_load_s']:>6.1f} / "
+        f"{tui['client_cpu_load_s']:.1f} s"
+    )
     print()
-    print(f"{'repaint after':<26} {'n':>4} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}   target p99 < "
-          f"{TARGET_REPAINT_P99_MS:.0f} ms")
+    print(
+        f"{'repaint after':<26} {'n':>4} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}   target p99 < "
+        f"{TARGET_REPAINT_P99_MS:.0f} ms"
+    )
     for name, values in tui["latencies"].items():
         ms = [v * 1000 for v in values]
-        print(f"{name:<26} {len(ms):>4} {percentile(ms, 50):>8.1f} {percentile(ms, 99):>8.1f} {max(ms):>8.1f}")
+        print(
+            f"{name:<26} {len(ms):>4} {percentile(ms, 50):>8.1f} {percentile(ms, 99):>8.1f} {max(ms):>8.1f}"
+        )
     print()
-    print(f"{'event-loop lateness (5 ms ticks)':<18} {'ticks':>6} {'p99 ms':>7} {'max ms':>7}  {'> 50 ms':>7}  "
-          f"{'loop busy':>9} {'GIL':>5} {'other':>5}   target max < {TARGET_STALL_MS:.0f} ms")
+    print(
+        f"{'event-loop lateness (5 ms ticks)':<18} {'ticks':>6} {'p99 ms':>7} {'max ms':>7}  {'> 50 ms':>7}  "
+        f"{'loop busy':>9} {'GIL':>5} {'other':>5}   target max < {TARGET_STALL_MS:.0f} ms"
+    )
     for phase, ticks in tui["lateness"].items():
         ms = [late * 1000 for late, _, _ in ticks]
         stalls = [(late, main, every) for late, main, every in ticks if late * 1000 > TARGET_STALL_MS]
         wall = [late + TICK_S for late, _, _ in stalls]
         # where each stall's time went: the loop's thread on CPU, other threads of this process on CPU, neither
         busy = sum(min(main, w) for (_, main, _), w in zip(stalls, wall, strict=True))
-        gil = sum(min(max(0.0, every - main), w - min(main, w)) for (_, main, every), w in zip(stalls, wall, strict=True))
+        gil = sum(
+            min(max(0.0, every - main), w - min(main, w))
+            for (_, main, every), w in zip(stalls, wall, strict=True)
+        )
         total = sum(wall) or 1.0
-        print(f"{phase:<18} {len(ms):>6} {percentile(ms, 99):>7.1f} {max(ms):>7.1f}  {len(stalls):>7}  "
-              f"{100 * busy / total:>8.0f}% {100 * gil / total:>4.0f}% {100 * (total - busy - gil) / total:>4.0f}%")
+        print(
+            f"{phase:<18} {len(ms):>6} {percentile(ms, 99):>7.1f} {max(ms):>7.1f}  {len(stalls):>7}  "
+            f"{100 * busy / total:>8.0f}% {100 * gil / total:>4.0f}% {100 * (total - busy - gil) / total:>4.0f}%"
+        )
     print()
     print("memory of the process hosting the TUI")
     print(f"{'RSS when the bench starts (python, httpx)':<44} {mb(tui['rss_start']):>8.0f} MB")
@@ -516,7 +608,9 @@ def report(contracts: int, before: dict, after: dict, tui: dict) -> None:
     print(f"{'frames painted':<44} {tui['frames']:>8}")
     for phase, counts in tui["stacks"].items():
         loop_total = max((n for key, n in counts.items() if key.startswith("loop: ")), default=0) or 1
-        print(f"\nwhile the loop was late ({phase}): functions on the stacks, as % of the loop thread's samples")
+        print(
+            f"\nwhile the loop was late ({phase}): functions on the stacks, as % of the loop thread's samples"
+        )
         for key, n in counts.most_common(STALL_TOP):
             print(f"  {100 * n / loop_total:6.1f}  {key}")
 
@@ -524,11 +618,16 @@ def report(contracts: int, before: dict, after: dict, tui: dict) -> None:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m bench.tui_acs", description=__doc__.split("\n\n")[0])
     p.add_argument("--contracts", type=int, default=100_000)
-    p.add_argument("--db", type=Path, help="the participant's database file, reused if it holds the contracts")
+    p.add_argument(
+        "--db", type=Path, help="the participant's database file, reused if it holds the contracts"
+    )
     p.add_argument("--keep-db", action="store_true", help="keep --db afterwards")
     p.add_argument("--seed", type=int, default=1, help="for the ids found and the filter texts chosen")
-    p.add_argument("--stall-stacks", action="store_true",
-                   help="sample the threads' stacks while the event loop is late, and print where stalls go")
+    p.add_argument(
+        "--stall-stacks",
+        action="store_true",
+        help="sample the threads' stacks while the event loop is late, and print where stalls go",
+    )
     args = p.parse_args(argv)
     if args.keep_db and args.db is None:
         p.error("--keep-db needs --db")

@@ -109,8 +109,15 @@ def _controlling_terminal() -> None:
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
-def spawn_and_measure(argv: list[str], env: dict[str, str], cwd: Path, trace: Path, until: str,
-                      timeout: float, failed: Callable[[], str] = lambda: "") -> Run:
+def spawn_and_measure(
+    argv: list[str],
+    env: dict[str, str],
+    cwd: Path,
+    trace: Path,
+    until: str,
+    timeout: float,
+    failed: Callable[[], str] = lambda: "",
+) -> Run:
     """Start `argv` in a pty, wait for milestone `until`, press q, wait for the exit; all times from the spawn."""
     trace.unlink(missing_ok=True)
     run = Run()
@@ -128,8 +135,17 @@ def spawn_and_measure(argv: list[str], env: dict[str, str], cwd: Path, trace: Pa
             run.output_bytes += len(data)
 
     started = time.time()
-    process = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=cwd, env=env,
-                               start_new_session=True, preexec_fn=_controlling_terminal, close_fds=True)
+    process = subprocess.Popen(
+        argv,
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        cwd=cwd,
+        env=env,
+        start_new_session=True,
+        preexec_fn=_controlling_terminal,
+        close_fds=True,
+    )
     os.close(slave)
     reader = threading.Thread(target=drain, daemon=True)
     reader.start()
@@ -187,13 +203,19 @@ class Startup:
 
     def env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("TEXTUAL", "LEDGER_TUI"))}
-        env.update({
-            "HOME": str(self.home), "TERM": "xterm-256color", "COLORTERM": "truecolor",
-            "PYTHONPATH": str(self.source), "LEDGER_TUI_TRACE": str(self.trace),
-            "LEDGER_TUI_CONFIG": str(self.home / "config" / "config.toml"),
-            "LEDGER_TUI_DATA_DIR": str(self.home / "data"), "LEDGER_TUI_CACHE_DIR": str(self.home / "cache"),
-            "LEDGER_TUI_LOG_DIR": str(self.home / "logs"),
-        })
+        env.update(
+            {
+                "HOME": str(self.home),
+                "TERM": "xterm-256color",
+                "COLORTERM": "truecolor",
+                "PYTHONPATH": str(self.source),
+                "LEDGER_TUI_TRACE": str(self.trace),
+                "LEDGER_TUI_CONFIG": str(self.home / "config" / "config.toml"),
+                "LEDGER_TUI_DATA_DIR": str(self.home / "data"),
+                "LEDGER_TUI_CACHE_DIR": str(self.home / "cache"),
+                "LEDGER_TUI_LOG_DIR": str(self.home / "logs"),
+            }
+        )
         env.pop("PYTHONSTARTUP", None)
         # compiled modules are kept (outside the checkout), as an installed ledger-tui has them: otherwise, with
         # PYTHONDONTWRITEBYTECODE set, every start would compile app/ and participant/ again (about 0.2 s here)
@@ -205,7 +227,14 @@ class Startup:
         argv = [sys.executable, "-m", "app"]
         if self.mode == "url":
             assert self.server is not None
-            argv += ["--url", self.server.url, "--hs256-secret-file", str(self.secret_file), "--user", "Alice"]
+            argv += [
+                "--url",
+                self.server.url,
+                "--hs256-secret-file",
+                str(self.secret_file),
+                "--user",
+                "Alice",
+            ]
         return argv
 
     def __enter__(self) -> Startup:
@@ -226,18 +255,25 @@ class Startup:
         def failed() -> str:
             # the app itself stays up to show the error; the bundled participant's log tells at once
             if log.exists() and "unrecognized arguments" in log.read_text(errors="replace"):
-                return ("the bundled participant does not know the options ledger-tui starts it with (this "
-                        "checkout's participant predates them): use --mode url, or --source with a newer one")
+                return (
+                    "the bundled participant does not know the options ledger-tui starts it with (this "
+                    "checkout's participant predates them): use --mode url, or --source with a newer one"
+                )
             return ""
 
-        run = spawn_and_measure(self.app_argv(), self.env(), self.home, self.trace, "first_rows", timeout, failed)
+        run = spawn_and_measure(
+            self.app_argv(), self.env(), self.home, self.trace, "first_rows", timeout, failed
+        )
         if run.error and log.exists():
-            run.error += "\n  participant log: " + "\n  ".join(log.read_text(errors="replace").splitlines()[-8:])
+            run.error += "\n  participant log: " + "\n  ".join(
+                log.read_text(errors="replace").splitlines()[-8:]
+            )
         return run
 
     def hello(self) -> Run:
-        return spawn_and_measure([sys.executable, "-c", HELLO], self.env(), self.home, self.trace, "first_frame",
-                                 RUN_TIMEOUT_S)
+        return spawn_and_measure(
+            [sys.executable, "-c", HELLO], self.env(), self.home, self.trace, "first_frame", RUN_TIMEOUT_S
+        )
 
 
 def _stats(values: list[float]) -> str:
@@ -262,7 +298,9 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m bench.tui_startup", description=__doc__.split("\n\n")[0])
     p.add_argument("--runs", type=int, default=10)
     p.add_argument("--mode", choices=("bundled", "url"), default="bundled")
-    p.add_argument("--source", type=Path, default=ROOT, help="where `app` and `participant` are imported from")
+    p.add_argument(
+        "--source", type=Path, default=ROOT, help="where `app` and `participant` are imported from"
+    )
     args = p.parse_args(argv)
     problems: list[str] = []
     with Startup(args.mode, args.source.resolve()) as bench:
@@ -271,8 +309,11 @@ def main(argv: list[str] | None = None) -> int:
         if first.error:
             print("\n".join(problems), file=sys.stderr)
             return 1
-        print(f"first run (initialises{' and seeds the bundled database' if args.mode == 'bundled' else ''}; "
-              f"not counted): first rows after {first.milestones['first_rows']:.2f} s", flush=True)
+        print(
+            f"first run (initialises{' and seeds the bundled database' if args.mode == 'bundled' else ''}; "
+            f"not counted): first rows after {first.milestones['first_rows']:.2f} s",
+            flush=True,
+        )
         bench.hello()  # warm-up of the reference too
         tuis: list[Run] = []
         hellos: list[Run] = []
@@ -288,23 +329,34 @@ def main(argv: list[str] | None = None) -> int:
         return [r.milestones[key] for r in runs if key in r.milestones]
 
     print()
-    mode = "bundled participant (python -m app)" if args.mode == "bundled" else \
-        "participant started by the bench (python -m app --url … --hs256-secret-file …)"
+    mode = (
+        "bundled participant (python -m app)"
+        if args.mode == "bundled"
+        else "participant started by the bench (python -m app --url … --hs256-secret-file …)"
+    )
     print(f"ledger-tui startup, {args.runs} runs, {COLUMNS}x{LINES} pty, {mode}; times from the spawn")
     print()
     print(f"{'milestone':<34} {'p50 ms':>8} {'p90 ms':>8} {'max ms':>8}  target")
     print(f"{'hello: main (interpreter up)':<34} {_stats(col(hellos, 'main'))}")
     print(f"{'hello: first frame (reference)':<34} {_stats(col(hellos, 'first_frame'))}")
     print(f"{'ledger-tui: main':<34} {_stats(col(tuis, 'main'))}")
-    print(f"{'ledger-tui: first frame':<34} {_stats(col(tuis, 'first_frame'))}  < {TARGET_FIRST_FRAME_S * 1000:.0f}")
-    print(f"{'ledger-tui: first rows':<34} {_stats(col(tuis, 'first_rows'))}  < {TARGET_FIRST_ROWS_S * 1000:.0f}")
+    print(
+        f"{'ledger-tui: first frame':<34} {_stats(col(tuis, 'first_frame'))}  < {TARGET_FIRST_FRAME_S * 1000:.0f}"
+    )
+    print(
+        f"{'ledger-tui: first rows':<34} {_stats(col(tuis, 'first_rows'))}  < {TARGET_FIRST_ROWS_S * 1000:.0f}"
+    )
     print(f"{'ledger-tui: exit after q':<34} {_stats([r.exit_s for r in tuis if r.exit_s is not None])}")
     ref = percentile(col(hellos, "first_frame"), 50)
     print()
-    print(f"ratios of p50s to the reference's first frame: first frame "
-          f"{percentile(col(tuis, 'first_frame'), 50) / ref:.2f}, first rows {percentile(col(tuis, 'first_rows'), 50) / ref:.2f}")
-    print(f"exits: {sum(r.code == 0 for r in tuis)}/{len(tuis)} clean, "
-          f"{sum(not r.leftovers for r in tuis)}/{len(tuis)} with no child left running")
+    print(
+        f"ratios of p50s to the reference's first frame: first frame "
+        f"{percentile(col(tuis, 'first_frame'), 50) / ref:.2f}, first rows {percentile(col(tuis, 'first_rows'), 50) / ref:.2f}"
+    )
+    print(
+        f"exits: {sum(r.code == 0 for r in tuis)}/{len(tuis)} clean, "
+        f"{sum(not r.leftovers for r in tuis)}/{len(tuis)} with no child left running"
+    )
     if problems:
         print("\nproblems:\n  " + "\n  ".join(problems))
         return 1

@@ -33,8 +33,15 @@ class Tail:
 
     def __init__(self, url: str, party: str, user: str, begin: int) -> None:
         self.url = url.replace("http://", "ws://") + "/v2/updates"
-        self.body = {"beginExclusive": begin, "updateFormat": {"includeTransactions": {
-            "eventFormat": wildcard_event_format(party), "transactionShape": "TRANSACTION_SHAPE_ACS_DELTA"}}}
+        self.body = {
+            "beginExclusive": begin,
+            "updateFormat": {
+                "includeTransactions": {
+                    "eventFormat": wildcard_event_format(party),
+                    "transactionShape": "TRANSACTION_SHAPE_ACS_DELTA",
+                }
+            },
+        }
         self.protocols = [f"jwt.token.{token(user)}", "daml.ws.auth"]
         self.offsets: list[int] = []
         self.lags: list[float] = []
@@ -87,7 +94,9 @@ def main(argv: list[str] | None = None) -> int:
             tail = Tail(server.url, party, "Bench", begin)
             tail.thread.start()
             tail.ready.wait(30)
-            streamed = run_level(pool, server, party, "Bench", args.level, 1, args.seconds, args.warmup, False)
+            streamed = run_level(
+                pool, server, party, "Bench", args.level, 1, args.seconds, args.warmup, False
+            )
             end = ledger_end(server.url, "Bench")
             deadline = time.monotonic() + CATCH_UP_S
             while len(tail.offsets) < end - begin and time.monotonic() < deadline and tail.error is None:
@@ -96,15 +105,19 @@ def main(argv: list[str] | None = None) -> int:
             tail.thread.join(10)
     for name, row in (("no stream", alone), ("one tailing websocket", streamed)):
         failures += len(row["errors"])
-        print(f"{name:>22}: {row['tx_s']:.0f} tx/s, p50 {row['p50_ms']:.1f} ms, p99 {row['p99_ms']:.1f} ms, "
-              f"server CPU {row['server_cpu']:.0f}%, errors {len(row['errors'])}")
+        print(
+            f"{name:>22}: {row['tx_s']:.0f} tx/s, p50 {row['p50_ms']:.1f} ms, p99 {row['p99_ms']:.1f} ms, "
+            f"server CPU {row['server_cpu']:.0f}%, errors {len(row['errors'])}"
+        )
     expected = list(range(begin + 1, end + 1))
     exact = tail.offsets == expected
     failures += 0 if exact and tail.error is None else 1
-    print(f"tail: {len(tail.offsets)} updates received of {len(expected)} committed, "
-          f"{'each once and in order' if exact else 'NOT each once in order'}; lag from record time "
-          f"p50 {median(tail.lags) * 1000:.1f} ms, p99 {percentile(tail.lags, 99) * 1000:.1f} ms"
-          + (f"; error {tail.error!r}" if tail.error else ""))
+    print(
+        f"tail: {len(tail.offsets)} updates received of {len(expected)} committed, "
+        f"{'each once and in order' if exact else 'NOT each once in order'}; lag from record time "
+        f"p50 {median(tail.lags) * 1000:.1f} ms, p99 {percentile(tail.lags, 99) * 1000:.1f} ms"
+        + (f"; error {tail.error!r}" if tail.error else "")
+    )
     return 1 if failures else 0
 
 

@@ -33,8 +33,9 @@ async def check_offset(store: Store, offset: int) -> None:
     """Canton's bounds for a snapshot offset: not negative, not after the ledger end, not before pruning."""
     offsets.require_start(offset, "active_at_offset", "active_at_offset", store.ledger_end)
     if offset > 0:  # the empty snapshot at the ledger begin is never pruned
-        offsets.require_not_pruned(offset, await store.pruned_offset(),
-                                   f"Active contracts request at offset {offset}")
+        offsets.require_not_pruned(
+            offset, await store.pruned_offset(), f"Active contracts request at offset {offset}"
+        )
 
 
 def format_checksum(participant_id: str, offset_as_sent: object, event_format) -> str:
@@ -63,10 +64,14 @@ class Position:
     def decode(cls, token: str, field_name: str) -> Position:
         m = _TOKEN.fullmatch(token)
         if m is None:
-            kind = "continuation token for GetActiveContractsRequest" if field_name == "stream_continuation_token" \
+            kind = (
+                "continuation token for GetActiveContractsRequest"
+                if field_name == "stream_continuation_token"
                 else "page token for GetActiveContractsPageRequest"
-            raise errors.INVALID_FIELD(f"Invalid field {field_name}: Invalid {kind}",
-                                       context={"field_name": field_name})
+            )
+            raise errors.INVALID_FIELD(
+                f"Invalid field {field_name}: Invalid {kind}", context={"field_name": field_name}
+            )
         checksum, offset, after_seq = m.groups()
         return cls(int(after_seq, 16), int(offset, 16), checksum)
 
@@ -86,7 +91,8 @@ def resume_after(token: str | None, checksum: str) -> int:
     position = Position.decode(token, "stream_continuation_token")
     if position.checksum != checksum:
         raise errors.INVALID_CONTINUATION_TOKEN(
-            "The continuation token was prepared with a different active_at_offset, event_format or participant.")
+            "The continuation token was prepared with a different active_at_offset, event_format or participant."
+        )
     return position.after_seq
 
 
@@ -97,7 +103,9 @@ MOVED_ACTIVE = 1 << 60
 MOVED_IN_FLIGHT = 1 << 61
 
 
-async def count_candidates(store: Store, offset: int, event_filter: EventFilter, *, after_seq: int, cap: int) -> int:
+async def count_candidates(
+    store: Store, offset: int, event_filter: EventFilter, *, after_seq: int, cap: int
+) -> int:
     """How many contracts active at `offset` (after `after_seq`) the filter's parties are stakeholders of, counted
     up to `cap`: an upper bound of the snapshot's size, read from the indexes without building any entry. Under
     `cap` it may be the looser bound of the stakeholder index (which also counts archived contracts): that spares
@@ -119,9 +127,16 @@ def _position(row: tuple) -> int:
     return (MOVED_ACTIVE if row[10] == "assign" else MOVED_IN_FLIGHT) + row[9]
 
 
-async def rendered(store: Store, offset: int, event_filter: EventFilter, *, token_prefix: str | None,
-                   after_seq: int = 0, page_size: int = STORE_PAGE,
-                   wanted: int | None = None) -> AsyncIterator[tuple[list[bytes], list[int]]]:
+async def rendered(
+    store: Store,
+    offset: int,
+    event_filter: EventFilter,
+    *,
+    token_prefix: str | None,
+    after_seq: int = 0,
+    page_size: int = STORE_PAGE,
+    wanted: int | None = None,
+) -> AsyncIterator[tuple[list[bytes], list[int]]]:
     """Page by page, the JSON text (UTF-8) and seq of every entry active at `offset` that the filter lets through
     (pages may come out empty when the filter excludes a whole store page), or of the first `wanted` at least.
     Where the filter shows every contract the same way, the store renders the entries (`AcsRenderer.entry_format`)
@@ -130,8 +145,9 @@ async def rendered(store: Store, offset: int, event_filter: EventFilter, *, toke
     entry_format = renderer.entry_format()
     parties = event_filter.query_parties()
     if entry_format is not None and parties is not None:
-        async for rows in store.acs_entries(offset, parties[0], entry_format, after_seq=after_seq,
-                                            page_size=page_size, limit=wanted):
+        async for rows in store.acs_entries(
+            offset, parties[0], entry_format, after_seq=after_seq, page_size=page_size, limit=wanted
+        ):
             yield [entry for _, entry in rows], [seq for seq, _ in rows]
     else:
         async for rows in store.active_contracts(offset, parties, after_seq=after_seq, page_size=page_size):
@@ -141,7 +157,7 @@ async def rendered(store: Store, offset: int, event_filter: EventFilter, *, toke
         ordered = sorted((_position(row), row) for row in moved)
         rows = [(position, row) for position, row in ordered if position > after_seq]
         for i in range(0, len(rows), page_size):
-            yield _encoded(renderer.render_moved(rows[i:i + page_size]))
+            yield _encoded(renderer.render_moved(rows[i : i + page_size]))
 
 
 def _encoded(page: tuple[list[str], list[int]]) -> tuple[list[bytes], list[int]]:

@@ -15,12 +15,23 @@ VERSION = 1
 
 
 def encode_blob(c: Contract) -> str:
-    return base64.b64encode(orjson.dumps({
-        "v": VERSION, "contractId": c.contract_id, "templateId": c.template_id, "packageName": c.package_name,
-        "argument": c.argument, "signatories": list(c.signatories), "observers": list(c.observers),
-        "key": c.key, "keyHash": c.key_hash, "createdAt": format_timestamp(c.created_at),
-        "synchronizerId": c.synchronizer_id,
-    })).decode()
+    return base64.b64encode(
+        orjson.dumps(
+            {
+                "v": VERSION,
+                "contractId": c.contract_id,
+                "templateId": c.template_id,
+                "packageName": c.package_name,
+                "argument": c.argument,
+                "signatories": list(c.signatories),
+                "observers": list(c.observers),
+                "key": c.key,
+                "keyHash": c.key_hash,
+                "createdAt": format_timestamp(c.created_at),
+                "synchronizerId": c.synchronizer_id,
+            }
+        )
+    ).decode()
 
 
 def decode_blob(blob: str) -> Contract:
@@ -30,9 +41,15 @@ def decode_blob(blob: str) -> Contract:
         if d["v"] != VERSION:
             raise ValueError("unknown blob version")
         return Contract(
-            contract_id=d["contractId"], template_id=d["templateId"], package_name=d["packageName"],
-            argument=d["argument"], signatories=tuple(d["signatories"]), observers=tuple(d["observers"]),
-            key=d["key"], key_hash=d["keyHash"], created_at=parse_timestamp(d["createdAt"]),
+            contract_id=d["contractId"],
+            template_id=d["templateId"],
+            package_name=d["packageName"],
+            argument=d["argument"],
+            signatories=tuple(d["signatories"]),
+            observers=tuple(d["observers"]),
+            key=d["key"],
+            key_hash=d["keyHash"],
+            created_at=parse_timestamp(d["createdAt"]),
             synchronizer_id=d["synchronizerId"],
         )
     except (ValueError, KeyError, TypeError, AttributeError, binascii.Error):

@@ -37,72 +37,148 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ledger-participant",
         description="A Canton participant in miniature: the JSON Ledger API v2 (release line 3.5) over SQLite.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    serve = commands.add_parser("serve", help="serve the Ledger API over HTTP",
-                                description="Serve the JSON Ledger API v2 on HTTP (and websockets).")
+    serve = commands.add_parser(
+        "serve",
+        help="serve the Ledger API over HTTP",
+        description="Serve the JSON Ledger API v2 on HTTP (and websockets).",
+    )
     serve.add_argument("--db", type=Path, required=True, help="SQLite database file (created if missing)")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default: %(default)s)")
     serve.add_argument("--port", type=int, default=DEFAULT_PORT, help="port to bind (default: %(default)s)")
     auth = serve.add_mutually_exclusive_group()
-    auth.add_argument("--hs256-secret", metavar="SECRET",
-                      help="verify HS256 tokens with this shared secret (for local use); without any auth option "
-                           "a random secret is generated once and kept in the database")
-    auth.add_argument("--hs256-secret-file", type=Path, metavar="FILE",
-                      help="the same, with the secret read from FILE (surrounding whitespace stripped)")
-    auth.add_argument("--public-key", type=Path, metavar="PEM",
-                      help="verify RS256/ES256 tokens with this public key or X.509 certificate")
-    auth.add_argument("--jwks", type=Path, metavar="FILE", help="verify tokens with the keys of a JWKS file, by kid")
-    auth.add_argument("--no-auth", action="store_true",
-                      help="accept every request, as Canton does without auth services (commands need userId)")
-    serve.add_argument("--demo", action="store_true",
-                       help="seed, once, parties and users Alice, Bob and Charlie and a few hundred Ious")
-    serve.add_argument("--package", action="append", default=[], metavar="MODULE",
-                       help="load the template packages a Python module defines (repeatable)")
-    serve.add_argument("--max-list-elements", type=int, default=200, metavar="N",
-                       help="most elements a list endpoint answers before 413 (default: %(default)s)")
-    serve.add_argument("--offset-checkpoint-interval", type=_seconds, default=15.0, metavar="SECONDS",
-                       help="least time between two offset checkpoints in a stream that follows the ledger "
-                            "(default: %(default)s, as Canton's)")
-    serve.add_argument("--max-body-bytes", type=int, default=4 * 1024 * 1024, metavar="N",
-                       help="largest request body accepted (default: %(default)s)")
-    serve.add_argument("--synchronizers", type=_aliases, default=("global", "private"), metavar="ALIAS,ALIAS,...",
-                       help="the synchronizers connected to, by alias; contracts are created on the first unless a "
-                            "command says otherwise (default: global,private)")
+    auth.add_argument(
+        "--hs256-secret",
+        metavar="SECRET",
+        help="verify HS256 tokens with this shared secret (for local use); without any auth option "
+        "a random secret is generated once and kept in the database",
+    )
+    auth.add_argument(
+        "--hs256-secret-file",
+        type=Path,
+        metavar="FILE",
+        help="the same, with the secret read from FILE (surrounding whitespace stripped)",
+    )
+    auth.add_argument(
+        "--public-key",
+        type=Path,
+        metavar="PEM",
+        help="verify RS256/ES256 tokens with this public key or X.509 certificate",
+    )
+    auth.add_argument(
+        "--jwks", type=Path, metavar="FILE", help="verify tokens with the keys of a JWKS file, by kid"
+    )
+    auth.add_argument(
+        "--no-auth",
+        action="store_true",
+        help="accept every request, as Canton does without auth services (commands need userId)",
+    )
+    serve.add_argument(
+        "--demo",
+        action="store_true",
+        help="seed, once, parties and users Alice, Bob and Charlie and a few hundred Ious",
+    )
+    serve.add_argument(
+        "--package",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="load the template packages a Python module defines (repeatable)",
+    )
+    serve.add_argument(
+        "--max-list-elements",
+        type=int,
+        default=200,
+        metavar="N",
+        help="most elements a list endpoint answers before 413 (default: %(default)s)",
+    )
+    serve.add_argument(
+        "--offset-checkpoint-interval",
+        type=_seconds,
+        default=15.0,
+        metavar="SECONDS",
+        help="least time between two offset checkpoints in a stream that follows the ledger "
+        "(default: %(default)s, as Canton's)",
+    )
+    serve.add_argument(
+        "--max-body-bytes",
+        type=int,
+        default=4 * 1024 * 1024,
+        metavar="N",
+        help="largest request body accepted (default: %(default)s)",
+    )
+    serve.add_argument(
+        "--synchronizers",
+        type=_aliases,
+        default=("global", "private"),
+        metavar="ALIAS,ALIAS,...",
+        help="the synchronizers connected to, by alias; contracts are created on the first unless a "
+        "command says otherwise (default: global,private)",
+    )
     serve.add_argument("--quiet", action="store_true", help="do not log one line per request")
-    serve.add_argument("--port-file", type=Path, metavar="PATH",
-                       help="once ready, write the bound port to PATH (useful with --port 0); removed at stop")
-    serve.add_argument("--announce", choices=("text", "json"), default="text",
-                       help="on standard output: a banner for people (text, the default), or one JSON object a "
-                            "line for a parent process: seeding progress, then ready with the URL")
-    serve.add_argument("--exit-on-stdin-eof", action="store_true",
-                       help="stop gracefully when standard input reaches end of file (a parent holding a pipe to "
-                            "it takes the server down with it)")
+    serve.add_argument(
+        "--port-file",
+        type=Path,
+        metavar="PATH",
+        help="once ready, write the bound port to PATH (useful with --port 0); removed at stop",
+    )
+    serve.add_argument(
+        "--announce",
+        choices=("text", "json"),
+        default="text",
+        help="on standard output: a banner for people (text, the default), or one JSON object a "
+        "line for a parent process: seeding progress, then ready with the URL",
+    )
+    serve.add_argument(
+        "--exit-on-stdin-eof",
+        action="store_true",
+        help="stop gracefully when standard input reaches end of file (a parent holding a pipe to "
+        "it takes the server down with it)",
+    )
 
-    token = commands.add_parser("token", help="print a signed token (HS256) for a user",
-                                description="Print an HS256 JWT for a user of a participant.")
+    token = commands.add_parser(
+        "token",
+        help="print a signed token (HS256) for a user",
+        description="Print an HS256 JWT for a user of a participant.",
+    )
     source = token.add_mutually_exclusive_group(required=True)
     source.add_argument("--hs256-secret", metavar="SECRET", help="the secret the participant verifies with")
     source.add_argument("--hs256-secret-file", type=Path, metavar="FILE", help="the same, read from FILE")
     source.add_argument("--db", type=Path, help="read the secret a participant generated into its database")
     token.add_argument("--user", required=True, help="the user id (the token's sub)")
-    token.add_argument("--ttl", type=int, default=24 * 3600, metavar="SECONDS",
-                       help="lifetime of the token (default: %(default)s; 0 for no expiry)")
-    token.add_argument("--audience", metavar="PARTICIPANT_ID",
-                       help="make an audience token for this participant id instead of a scope token")
+    token.add_argument(
+        "--ttl",
+        type=int,
+        default=24 * 3600,
+        metavar="SECONDS",
+        help="lifetime of the token (default: %(default)s; 0 for no expiry)",
+    )
+    token.add_argument(
+        "--audience",
+        metavar="PARTICIPANT_ID",
+        help="make an audience token for this participant id instead of a scope token",
+    )
 
-    prune = commands.add_parser("prune", help="remove history up to an offset (safe while the server runs)",
-                                description="Prune updates, completions and archived contracts up to an offset.")
+    prune = commands.add_parser(
+        "prune",
+        help="remove history up to an offset (safe while the server runs)",
+        description="Prune updates, completions and archived contracts up to an offset.",
+    )
     prune.add_argument("--db", type=Path, required=True, help="SQLite database file")
     prune.add_argument("--up-to", type=int, required=True, metavar="OFFSET", help="prune up to this offset")
 
     compact = commands.add_parser(
-        "compact", help="give the disk back the free pages of the database file (with the server stopped)",
+        "compact",
+        help="give the disk back the free pages of the database file (with the server stopped)",
         description="Rewrite the database file without its free pages (SQLite's VACUUM), which pruning and schema "
-                    "upgrades leave behind: the file does not shrink by itself. The server must be stopped, and the "
-                    "disk needs free space for a copy of the data, which VACUUM writes. Interrupted, it leaves the "
-                    "database as it was.")
+        "upgrades leave behind: the file does not shrink by itself. The server must be stopped, and the "
+        "disk needs free space for a copy of the data, which VACUUM writes. Interrupted, it leaves the "
+        "database as it was.",
+    )
     compact.add_argument("--db", type=Path, required=True, help="SQLite database file")
     return parser
 
@@ -120,8 +196,9 @@ def _seconds(text: str) -> float:
 def _aliases(text: str) -> tuple[str, ...]:
     aliases = tuple(a.strip() for a in text.split(","))
     if not all(a and all(ch.isalnum() or ch in "-_" for ch in a) for a in aliases):
-        raise argparse.ArgumentTypeError(f"synchronizer aliases are letters, digits, - and _, separated by commas: "
-                                         f"{text!r}")
+        raise argparse.ArgumentTypeError(
+            f"synchronizer aliases are letters, digits, - and _, separated by commas: {text!r}"
+        )
     if len(set(aliases)) != len(aliases):
         raise argparse.ArgumentTypeError(f"a synchronizer alias is given twice: {text!r}")
     return aliases
@@ -170,7 +247,10 @@ def _version() -> str:
 
 def _serve(args) -> int:
     if not SERVES_HERE:
-        print("error: ledger-participant serve runs on Linux and macOS; on Windows, run it in WSL", file=sys.stderr)
+        print(
+            "error: ledger-participant serve runs on Linux and macOS; on Windows, run it in WSL",
+            file=sys.stderr,
+        )
         return 2
     import uvicorn
 
@@ -183,8 +263,9 @@ def _serve(args) -> int:
     )
     from participant.websocket_protocol import protocol_class
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-                        stream=sys.stderr)
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr
+    )
     secret = args.hs256_secret
     if args.hs256_secret_file is not None:
         secret = _secret_from_file(args.hs256_secret_file)
@@ -201,10 +282,13 @@ def _serve(args) -> int:
         port = sock.getsockname()[1]
         url = f"http://[{args.host}]:{port}" if ":" in args.host else f"http://{args.host}:{port}"
         if generated:
-            secret = asyncio.run(_stored_secret(args.db))  # also checks, before serving, that the file is ours
+            secret = asyncio.run(
+                _stored_secret(args.db)
+            )  # also checks, before serving, that the file is ours
         if args.no_auth:
             logging.getLogger("participant").warning(
-                "running WITHOUT authentication: every request may act and read as any party")
+                "running WITHOUT authentication: every request may act and read as any party"
+            )
         settings = _settings(args, port, secret)
         out = _Announcer(args, url, port, generated)
         ready: list = []
@@ -220,8 +304,15 @@ def _serve(args) -> int:
             gc.freeze()
             gc.set_threshold(GC_YOUNGEST_THRESHOLD)
             ctx = ready[0]
-            claim.announce({"pid": os.getpid(), "url": url, "port": port,
-                            "participantId": ctx.identity.participant_id, "version": _version()})
+            claim.announce(
+                {
+                    "pid": os.getpid(),
+                    "url": url,
+                    "port": port,
+                    "participantId": ctx.identity.participant_id,
+                    "version": _version(),
+                }
+            )
             if args.port_file is not None:
                 try:
                     write_atomically(args.port_file, f"{port}\n")
@@ -237,9 +328,18 @@ def _serve(args) -> int:
             claim.withdraw()
 
         app = create_app(settings, on_ready=ready.append, on_seeding=out.seeding)
-        config = uvicorn.Config(app, host=args.host, port=port, log_level="warning", access_log=False,
-                                lifespan="on", ws=protocol_class(), http=_http_protocol(),
-                                proxy_headers=False, server_header=False)
+        config = uvicorn.Config(
+            app,
+            host=args.host,
+            port=port,
+            log_level="warning",
+            access_log=False,
+            lifespan="on",
+            ws=protocol_class(),
+            http=_http_protocol(),
+            proxy_headers=False,
+            server_header=False,
+        )
         server = Server(config, on_started=started, on_stopping=stopping)
         if args.exit_on_stdin_eof:
             stop_at_stdin_eof(server)
@@ -253,10 +353,20 @@ def _serve(args) -> int:
 
 def _settings(args, port: int, secret: str | None) -> Settings:
     return Settings(
-        db=args.db, host=args.host, port=port, hs256_secret=secret, public_key=args.public_key, jwks=args.jwks,
-        no_auth=args.no_auth, demo=args.demo, packages=tuple(args.package),
-        max_list_elements=args.max_list_elements, max_body_bytes=args.max_body_bytes, log_requests=not args.quiet,
-        synchronizer_aliases=args.synchronizers, offset_checkpoint_interval_s=args.offset_checkpoint_interval,
+        db=args.db,
+        host=args.host,
+        port=port,
+        hs256_secret=secret,
+        public_key=args.public_key,
+        jwks=args.jwks,
+        no_auth=args.no_auth,
+        demo=args.demo,
+        packages=tuple(args.package),
+        max_list_elements=args.max_list_elements,
+        max_body_bytes=args.max_body_bytes,
+        log_requests=not args.quiet,
+        synchronizer_aliases=args.synchronizers,
+        offset_checkpoint_interval_s=args.offset_checkpoint_interval,
     )
 
 
@@ -296,24 +406,39 @@ class _Announcer:
     def ready(self, ctx) -> None:
         args = self.args
         if args.announce == "json":
-            self._emit({"event": "ready", "url": self.url, "port": self.port,
-                        "participantId": ctx.identity.participant_id, "db": str(Path(args.db).absolute()),
-                        "pid": os.getpid()})
+            self._emit(
+                {
+                    "event": "ready",
+                    "url": self.url,
+                    "port": self.port,
+                    "participantId": ctx.identity.participant_id,
+                    "db": str(Path(args.db).absolute()),
+                    "pid": os.getpid(),
+                }
+            )
             return
-        lines = [f"ledger-participant serving the JSON Ledger API v2 at {self.url}/v2",
-                 f"  participant id:  {ctx.identity.participant_id}",
-                 f"  database:        {args.db}"]
+        lines = [
+            f"ledger-participant serving the JSON Ledger API v2 at {self.url}/v2",
+            f"  participant id:  {ctx.identity.participant_id}",
+            f"  database:        {args.db}",
+        ]
         lines += [f"  synchronizer:    {s.alias} = {s.id}" for s in ctx.identity.synchronizers]
         if args.no_auth:
             lines.append("  auth:            none (--no-auth)")
         elif self.generated_secret:
             lines.append(f"  auth:            HS256 with the secret kept in {args.db}")
-            lines.append(f"  get a token:     ledger-participant token --db {args.db} --user participant_admin")
+            lines.append(
+                f"  get a token:     ledger-participant token --db {args.db} --user participant_admin"
+            )
         elif args.hs256_secret_file is not None:
-            lines.append(f"  get a token:     ledger-participant token --hs256-secret-file {args.hs256_secret_file} "
-                         "--user participant_admin")
+            lines.append(
+                f"  get a token:     ledger-participant token --hs256-secret-file {args.hs256_secret_file} "
+                "--user participant_admin"
+            )
         elif args.hs256_secret:
-            lines.append("  get a token:     ledger-participant token --hs256-secret SECRET --user participant_admin")
+            lines.append(
+                "  get a token:     ledger-participant token --hs256-secret SECRET --user participant_admin"
+            )
         else:
             lines.append("  auth:            tokens signed by your key; sub = user id")
         self._print("\n".join(lines))
@@ -352,11 +477,21 @@ def _token(args) -> int:
     if secret is None:
         secret = asyncio.run(_read_secret(args.db))
         if secret is None:
-            print(f"error: {args.db} holds no generated secret (was the participant started with another auth "
-                  "option, or never started?)", file=sys.stderr)
+            print(
+                f"error: {args.db} holds no generated secret (was the participant started with another auth "
+                "option, or never started?)",
+                file=sys.stderr,
+            )
             return 2
-    print(mint_token(hs256_secret=secret, user_id=args.user, ttl_seconds=args.ttl or None,
-                     participant_id=args.audience, audience_form=args.audience is not None))
+    print(
+        mint_token(
+            hs256_secret=secret,
+            user_id=args.user,
+            ttl_seconds=args.ttl or None,
+            participant_id=args.audience,
+            audience_form=args.audience is not None,
+        )
+    )
     return 0
 
 
@@ -389,11 +524,16 @@ def _compact(args) -> int:
 
     if not args.db.is_file():  # before the claim, which would make the lock file beside it
         raise Refused(f"no database at {args.db}")
-    claim = _claim(args.db, "is in use by a running ledger-participant",
-                   "stop it first: compacting rewrites the whole file")
+    claim = _claim(
+        args.db,
+        "is in use by a running ledger-participant",
+        "stop it first: compacting rewrites the whole file",
+    )
 
     def starting(size: int, free_pages: int) -> None:
-        print(f"compacting {args.db} ({_size(size)}, {free_pages:,} free pages) …", file=sys.stderr, flush=True)
+        print(
+            f"compacting {args.db} ({_size(size)}, {free_pages:,} free pages) …", file=sys.stderr, flush=True
+        )
 
     try:
         done = asyncio.run(compact(args.db, starting))
@@ -404,8 +544,10 @@ def _compact(args) -> int:
     if not done.free_pages:
         print(f"{args.db} has no free pages: nothing to give back ({_size(done.bytes_after)})")
     else:
-        print(f"compacted {args.db}: {_size(done.bytes_before)} → {_size(done.bytes_after)} in {done.seconds:.1f} s "
-              f"({done.free_pages:,} free pages given back)")
+        print(
+            f"compacted {args.db}: {_size(done.bytes_before)} → {_size(done.bytes_after)} in {done.seconds:.1f} s "
+            f"({done.free_pages:,} free pages given back)"
+        )
     return 0
 
 

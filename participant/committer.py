@@ -36,8 +36,11 @@ class Deduplication:
         if self.after_offset is not None:
             return {"DeduplicationOffset": {"value": self.after_offset}}
         d = self.duration or default
-        return {"DeduplicationDuration": {"value": {"seconds": int(d.total_seconds()),
-                                                    "nanos": d.microseconds * 1000}}}
+        return {
+            "DeduplicationDuration": {
+                "value": {"seconds": int(d.total_seconds()), "nanos": d.microseconds * 1000}
+            }
+        }
 
 
 @dataclass(slots=True)  # not frozen: see UpdateRow
@@ -78,8 +81,14 @@ def change_key(user_id: str, act_as: tuple[str, ...], command_id: str) -> str:
 
 
 class Committer:
-    def __init__(self, store: Store, engine: Engine, identity: Identity, *,
-                 max_deduplication: timedelta = timedelta(days=7)) -> None:
+    def __init__(
+        self,
+        store: Store,
+        engine: Engine,
+        identity: Identity,
+        *,
+        max_deduplication: timedelta = timedelta(days=7),
+    ) -> None:
         self.store = store
         self.engine = engine
         self.identity = identity
@@ -103,13 +112,15 @@ class Committer:
             synchronizer = self.identity.synchronizer(meta.synchronizer_id)
             if synchronizer is None:
                 raise errors.INVALID_ARGUMENT(
-                    f"Cannot submit to synchronizer {meta.synchronizer_id}: not connected to it")
+                    f"Cannot submit to synchronizer {meta.synchronizer_id}: not connected to it"
+                )
         dedup = meta.deduplication
         if dedup.duration is not None and dedup.duration > self.max_deduplication:
             raise errors.INVALID_DEDUPLICATION_PERIOD(
                 f"The given deduplication duration of {dedup.duration} exceeds the maximum deduplication "
                 f"duration of {self.max_deduplication}",
-                context={"max_deduplication_duration": str(self.max_deduplication)})
+                context={"max_deduplication_duration": str(self.max_deduplication)},
+            )
         key = change_key(meta.user_id, submission.act_as, meta.command_id)
         submission_id = meta.submission_id or self.ids.update_id()[4:40]
 
@@ -121,23 +132,52 @@ class Committer:
                 ledger_time = max(ledger_time, meta.min_ledger_time_abs)
             if meta.min_ledger_time_rel is not None:
                 ledger_time = max(ledger_time, record_time + meta.min_ledger_time_rel)
-            tx = await self.engine.interpret(submission, batch, ledger_time=ledger_time,
-                                          synchronizer_id=synchronizer.id, prescribed=bool(meta.synchronizer_id))
+            tx = await self.engine.interpret(
+                submission,
+                batch,
+                ledger_time=ledger_time,
+                synchronizer_id=synchronizer.id,
+                prescribed=bool(meta.synchronizer_id),
+            )
             update = UpdateRow(
-                offset=batch.ledger_end + 1, update_id=self.ids.update_id(), kind="transaction",
-                command_id=meta.command_id, workflow_id=meta.workflow_id, user_id=meta.user_id,
-                submission_id=submission_id, act_as=submission.act_as, record_time=record_time,
-                effective_at=ledger_time, synchronizer_id=tx.synchronizer_id, trace_context=meta.trace_context,
+                offset=batch.ledger_end + 1,
+                update_id=self.ids.update_id(),
+                kind="transaction",
+                command_id=meta.command_id,
+                workflow_id=meta.workflow_id,
+                user_id=meta.user_id,
+                submission_id=submission_id,
+                act_as=submission.act_as,
+                record_time=record_time,
+                effective_at=ledger_time,
+                synchronizer_id=tx.synchronizer_id,
+                trace_context=meta.trace_context,
                 nodes=tx.nodes,
             )
-            batch.stage_transaction(update, tx, CompletionRow(
-                update.offset, meta.user_id, meta.command_id, submission.act_as, submission_id, update.update_id,
-                record_time, tx.synchronizer_id, dedup.wire(self.max_deduplication), None, key))
+            batch.stage_transaction(
+                update,
+                tx,
+                CompletionRow(
+                    update.offset,
+                    meta.user_id,
+                    meta.command_id,
+                    submission.act_as,
+                    submission_id,
+                    update.update_id,
+                    record_time,
+                    tx.synchronizer_id,
+                    dedup.wire(self.max_deduplication),
+                    None,
+                    key,
+                ),
+            )
             return update
 
         return await self.store.write(SubmitJob(key, job))
 
-    async def reassign(self, commands: list[ReassignmentCommand], meta: ReassignmentMeta) -> ReassignmentOutcome:
+    async def reassign(
+        self, commands: list[ReassignmentCommand], meta: ReassignmentMeta
+    ) -> ReassignmentOutcome:
         """Validate a reassignment against the committed ledger (a failure there is answered at once and changes
         nothing), then interpret it again in its group commit: what fails there, because something committed in
         between, becomes a failed completion at its own offset. Returns once either is durable."""
@@ -158,30 +198,90 @@ class Committer:
             except errors.LedgerError as failure:
                 offset = batch.ledger_end + 1
                 batch.stage_rejection(
-                    UpdateRow(offset, self.ids.update_id(), "rejection", meta.command_id, meta.workflow_id,
-                              meta.user_id, submission_id, (meta.submitter,), record_time, record_time,
-                              synchronizer, meta.trace_context, []),
-                    self._completion(offset, meta, key, submission_id, "", record_time, synchronizer,
-                                     failure.rpc_status(submission_id)))
+                    UpdateRow(
+                        offset,
+                        self.ids.update_id(),
+                        "rejection",
+                        meta.command_id,
+                        meta.workflow_id,
+                        meta.user_id,
+                        submission_id,
+                        (meta.submitter,),
+                        record_time,
+                        record_time,
+                        synchronizer,
+                        meta.trace_context,
+                        [],
+                    ),
+                    self._completion(
+                        offset,
+                        meta,
+                        key,
+                        submission_id,
+                        "",
+                        record_time,
+                        synchronizer,
+                        failure.rpc_status(submission_id),
+                    ),
+                )
                 return ReassignmentOutcome(offset, None, failure)
             update = UpdateRow(
-                offset=batch.ledger_end + 1, update_id=self.ids.update_id(), kind="reassignment",
-                command_id=meta.command_id, workflow_id=meta.workflow_id, user_id=meta.user_id,
-                submission_id=submission_id, act_as=(meta.submitter,), record_time=record_time,
-                effective_at=record_time, synchronizer_id=result.synchronizer_id,
-                trace_context=meta.trace_context, nodes=list(result.nodes),
+                offset=batch.ledger_end + 1,
+                update_id=self.ids.update_id(),
+                kind="reassignment",
+                command_id=meta.command_id,
+                workflow_id=meta.workflow_id,
+                user_id=meta.user_id,
+                submission_id=submission_id,
+                act_as=(meta.submitter,),
+                record_time=record_time,
+                effective_at=record_time,
+                synchronizer_id=result.synchronizer_id,
+                trace_context=meta.trace_context,
+                nodes=list(result.nodes),
             )
-            batch.stage_reassignment(update, result, self._completion(
-                update.offset, meta, key, submission_id, update.update_id, record_time, result.synchronizer_id,
-                None))
+            batch.stage_reassignment(
+                update,
+                result,
+                self._completion(
+                    update.offset,
+                    meta,
+                    key,
+                    submission_id,
+                    update.update_id,
+                    record_time,
+                    result.synchronizer_id,
+                    None,
+                ),
+            )
             return ReassignmentOutcome(update.offset, update, None)
 
         return await self.store.write(SubmitJob(key, job))
 
-    def _completion(self, offset: int, meta: ReassignmentMeta, key: str, submission_id: str, update_id: str,
-                    record_time: datetime, synchronizer_id: str, status: dict | None) -> CompletionRow:
-        return CompletionRow(offset, meta.user_id, meta.command_id, (meta.submitter,), submission_id, update_id,
-                             record_time, synchronizer_id, Deduplication().wire(self.max_deduplication), status, key)
+    def _completion(
+        self,
+        offset: int,
+        meta: ReassignmentMeta,
+        key: str,
+        submission_id: str,
+        update_id: str,
+        record_time: datetime,
+        synchronizer_id: str,
+        status: dict | None,
+    ) -> CompletionRow:
+        return CompletionRow(
+            offset,
+            meta.user_id,
+            meta.command_id,
+            (meta.submitter,),
+            submission_id,
+            update_id,
+            record_time,
+            synchronizer_id,
+            Deduplication().wire(self.max_deduplication),
+            status,
+            key,
+        )
 
     async def _check_duplicate(self, batch: Batch, key: str, dedup: Deduplication, at: datetime) -> None:
         latest = await batch.latest_completion(key)
@@ -197,4 +297,5 @@ class Committer:
             duplicate = parse_timestamp(record_time) > at - window
         if duplicate:
             raise errors.DUPLICATE_COMMAND(
-                context={"existing_submission_id": submission_id, "completion_offset": str(offset)})
+                context={"existing_submission_id": submission_id, "completion_offset": str(offset)}
+            )

@@ -35,7 +35,9 @@ REPORTS = 40  # about how many times progress is reported over one seeding
 Progress = Callable[[int, int], None]  # (steps done, steps in all)
 
 
-async def seed_demo(ctx: Context, *, ious: int = 300, seed: int = 7, progress: Progress | None = None) -> bool:
+async def seed_demo(
+    ctx: Context, *, ious: int = 300, seed: int = 7, progress: Progress | None = None
+) -> bool:
     """Seed the demo ledger unless this database has it already; returns whether it seeded. `progress` hears now
     and then (a few dozen times, the first at 0, the last when all is done) how far the seeding is."""
     if await ctx.store.meta("demo_seeded") is not None:
@@ -47,8 +49,11 @@ async def seed_demo(ctx: Context, *, ious: int = 300, seed: int = 7, progress: P
         if await ctx.store.party(party) is None:
             await admin.allocate_party(ctx.store, party, {"demo": "true"}, topology=hosting(ctx, party))
         if await ctx.store.user(name) is None:
-            await admin.create_user(ctx.store, UserRow(name, party, False, {}, 0, "", False, ()),
-                                    [("CanActAs", party), ("CanReadAs", party)])
+            await admin.create_user(
+                ctx.store,
+                UserRow(name, party, False, {}, 0, "", False, ()),
+                [("CanActAs", party), ("CanReadAs", party)],
+            )
         parties[name] = party
     seeder = _Seeder(ctx, random.Random(seed))
     owned: list[tuple[str, str, str]] = []  # (contract id, issuer's name, owner's name)
@@ -60,7 +65,7 @@ async def seed_demo(ctx: Context, *, ious: int = 300, seed: int = 7, progress: P
         owned.append((cid, issuer, owner))
         steps.step()
     await seeder.history(owned, parties, steps.step)
-    await seeder.reassignments(owned[len(owned) // 3:], parties)
+    await seeder.reassignments(owned[len(owned) // 3 :], parties)
     await ctx.store.set_meta_once("demo_seeded", "1")
     log.info("demo ledger seeded: ledger end %d", ctx.store.ledger_end)
     return True
@@ -92,29 +97,54 @@ class _Seeder:
 
     async def _submit(self, act_as: list[str], command) -> object:
         self.count += 1
-        meta = CommandMeta(user_id="participant_admin", command_id=f"demo-{self.run}-{self.count}", workflow_id=WORKFLOW)
+        meta = CommandMeta(
+            user_id="participant_admin", command_id=f"demo-{self.run}-{self.count}", workflow_id=WORKFLOW
+        )
         return await self.ctx.committer.submit(Submission((command,), tuple(dict.fromkeys(act_as))), meta)
 
     async def create(self, issuer: str, owner: str, currency: str, amount: Decimal) -> str:
-        update = await self._submit([issuer, owner], CreateCommand(IOU, {
-            "issuer": issuer, "owner": owner, "currency": currency, "amount": str(amount), "observers": []}))
+        update = await self._submit(
+            [issuer, owner],
+            CreateCommand(
+                IOU,
+                {
+                    "issuer": issuer,
+                    "owner": owner,
+                    "currency": currency,
+                    "amount": str(amount),
+                    "observers": [],
+                },
+            ),
+        )
         return update.nodes[0].contract.contract_id
 
     async def exercise(self, party: str, template: str, cid: str, choice: str, argument: dict):
         return await self._submit([party], ExerciseCommand(template, cid, choice, argument))
 
-    async def history(self, owned: list[tuple[str, str, str]], parties: dict[str, str],
-                      step: Callable[[], None]) -> None:
+    async def history(
+        self, owned: list[tuple[str, str, str]], parties: dict[str, str], step: Callable[[], None]
+    ) -> None:
         """Walk a third of the Ious through the choices of the model; `step` after each."""
         rng = self.rng
         rng.shuffle(owned)
         for cid, issuer, owner in owned[: len(owned) // 3]:
-            action = rng.choice(("transfer-accept", "transfer-reject", "transfer-cancel", "transfer-pending",
-                                 "split", "observer", "archive"))
+            action = rng.choice(
+                (
+                    "transfer-accept",
+                    "transfer-reject",
+                    "transfer-cancel",
+                    "transfer-pending",
+                    "split",
+                    "observer",
+                    "archive",
+                )
+            )
             others = [n for n in NAMES if n != owner]
             if action.startswith("transfer"):
                 to = rng.choice(others)
-                update = await self.exercise(parties[owner], IOU, cid, "Iou_Transfer", {"newOwner": parties[to]})
+                update = await self.exercise(
+                    parties[owner], IOU, cid, "Iou_Transfer", {"newOwner": parties[to]}
+                )
                 transfer = _created(update)[0]
                 if action == "transfer-accept":
                     await self.exercise(parties[to], TRANSFER, transfer, "IouTransfer_Accept", {})
@@ -127,12 +157,14 @@ class _Seeder:
                 first, second = _created(update)
                 await self.exercise(parties[owner], IOU, first, "Iou_Merge", {"otherCid": second})
             elif action == "observer":
-                await self.exercise(parties[owner], IOU, cid, "Iou_AddObserver",
-                                    {"newObserver": parties[rng.choice(others)]})
+                await self.exercise(
+                    parties[owner], IOU, cid, "Iou_AddObserver", {"newObserver": parties[rng.choice(others)]}
+                )
             else:  # Archive is controlled by all signatories
-                await self._submit([parties[issuer], parties[owner]], ExerciseCommand(IOU, cid, "Archive", {}))
+                await self._submit(
+                    [parties[issuer], parties[owner]], ExerciseCommand(IOU, cid, "Archive", {})
+                )
             step()
-
 
     async def reassignments(self, untouched: list[tuple[str, str, str]], parties: dict[str, str]) -> None:
         """Move a few Ious to the second synchronizer (`MOVED`, their owner submitting), and leave one more
@@ -145,15 +177,25 @@ class _Seeder:
         flying = next((c for c in untouched[MOVED:] if NAMES[0] in c[1:]), untouched[MOVED])
         for i, (cid, _issuer, owner) in enumerate([*untouched[:MOVED], flying]):
             self.count += 1
-            meta = ReassignmentMeta(user_id="participant_admin", command_id=f"demo-{self.run}-{self.count}",
-                                    submitter=parties[owner], workflow_id=WORKFLOW)
+            meta = ReassignmentMeta(
+                user_id="participant_admin",
+                command_id=f"demo-{self.run}-{self.count}",
+                submitter=parties[owner],
+                workflow_id=WORKFLOW,
+            )
             out = await self.ctx.committer.reassign([Unassign(cid, source, target)], meta)
             if i == MOVED:
                 return  # in flight
             self.count += 1
-            meta = ReassignmentMeta(user_id="participant_admin", command_id=f"demo-{self.run}-{self.count}",
-                                    submitter=parties[owner], workflow_id=WORKFLOW)
-            await self.ctx.committer.reassign([Assign(out.update.nodes[0].reassignment_id, source, target)], meta)
+            meta = ReassignmentMeta(
+                user_id="participant_admin",
+                command_id=f"demo-{self.run}-{self.count}",
+                submitter=parties[owner],
+                workflow_id=WORKFLOW,
+            )
+            await self.ctx.committer.reassign(
+                [Assign(out.update.nodes[0].reassignment_id, source, target)], meta
+            )
 
 
 def _created(update) -> list[str]:

@@ -11,8 +11,9 @@ from participant.transactions import Contract
 
 
 def _invalid(reason: str) -> errors.LedgerError:
-    return errors.INVALID_FIELD(f"Invalid field disclosed_contracts: {reason}",
-                                context={"field_name": "disclosed_contracts"})
+    return errors.INVALID_FIELD(
+        f"Invalid field disclosed_contracts: {reason}", context={"field_name": "disclosed_contracts"}
+    )
 
 
 async def disclosed_contracts(store: Store, wire: list) -> tuple[Contract, ...]:

@@ -133,117 +133,208 @@ class ErrorCode:
 
 C = Category
 # Request validation
-MISSING_FIELD = ErrorCode("MISSING_FIELD", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
-                          "The submitted command is missing a mandatory field: ")
-INVALID_FIELD = ErrorCode("INVALID_FIELD", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
-                          "The submitted command has a field with invalid value: ")
-INVALID_ARGUMENT = ErrorCode("INVALID_ARGUMENT", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
-                             "The submitted request has invalid arguments: ")
+MISSING_FIELD = ErrorCode(
+    "MISSING_FIELD",
+    C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
+    "The submitted command is missing a mandatory field: ",
+)
+INVALID_FIELD = ErrorCode(
+    "INVALID_FIELD",
+    C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
+    "The submitted command has a field with invalid value: ",
+)
+INVALID_ARGUMENT = ErrorCode(
+    "INVALID_ARGUMENT", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE, "The submitted request has invalid arguments: "
+)
 NEGATIVE_OFFSET = ErrorCode("NEGATIVE_OFFSET", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE, "Offset ")
 NON_POSITIVE_OFFSET = ErrorCode("NON_POSITIVE_OFFSET", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE, "Offset ")
-INVALID_CONTINUATION_TOKEN = ErrorCode("INVALID_CONTINUATION_TOKEN", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
-                                       "The submitted command contains an invalid continuation token. ")
-INVALID_ACS_PAGE_TOKEN = ErrorCode("INVALID_ACS_PAGE_TOKEN", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
-                                   "The submitted command contains an invalid page token. ")
-INVALID_DEDUPLICATION_PERIOD = ErrorCode("INVALID_DEDUPLICATION_PERIOD", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER,
-                                         "The submitted command had an invalid deduplication period: ")
-INVALID_UPDATES_PAGE_TOKEN = ErrorCode("INVALID_UPDATES_PAGE_TOKEN", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
-                                       "The submitted command contains an invalid page token. ")
-DESCENDING_ORDER_MISSING_END = ErrorCode("DESCENDING_ORDER_MISSING_END", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE)
-INVALID_TOKEN = ErrorCode("INVALID_TOKEN", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
-                          "The submitted request is missing a user-id: ")
+INVALID_CONTINUATION_TOKEN = ErrorCode(
+    "INVALID_CONTINUATION_TOKEN",
+    C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
+    "The submitted command contains an invalid continuation token. ",
+)
+INVALID_ACS_PAGE_TOKEN = ErrorCode(
+    "INVALID_ACS_PAGE_TOKEN",
+    C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
+    "The submitted command contains an invalid page token. ",
+)
+INVALID_DEDUPLICATION_PERIOD = ErrorCode(
+    "INVALID_DEDUPLICATION_PERIOD",
+    C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER,
+    "The submitted command had an invalid deduplication period: ",
+)
+INVALID_UPDATES_PAGE_TOKEN = ErrorCode(
+    "INVALID_UPDATES_PAGE_TOKEN",
+    C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
+    "The submitted command contains an invalid page token. ",
+)
+DESCENDING_ORDER_MISSING_END = ErrorCode(
+    "DESCENDING_ORDER_MISSING_END", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE
+)
+INVALID_TOKEN = ErrorCode(
+    "INVALID_TOKEN", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE, "The submitted request is missing a user-id: "
+)
 # Offsets and pruning
-OFFSET_AFTER_LEDGER_END = ErrorCode("OFFSET_AFTER_LEDGER_END", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_SEEK_AFTER_END)
-PARTICIPANT_PRUNED_DATA_ACCESSED = ErrorCode("PARTICIPANT_PRUNED_DATA_ACCESSED",
-                                             C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER)
+OFFSET_AFTER_LEDGER_END = ErrorCode(
+    "OFFSET_AFTER_LEDGER_END", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_SEEK_AFTER_END
+)
+PARTICIPANT_PRUNED_DATA_ACCESSED = ErrorCode(
+    "PARTICIPANT_PRUNED_DATA_ACCESSED", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER
+)
 # Lookups
-CONTRACT_PAYLOAD_NOT_FOUND = ErrorCode("CONTRACT_PAYLOAD_NOT_FOUND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING)
-CONTRACT_EVENTS_NOT_FOUND = ErrorCode("CONTRACT_EVENTS_NOT_FOUND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING)
-UPDATE_NOT_FOUND = ErrorCode("UPDATE_NOT_FOUND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING,
-                             "Update not found, or not visible.")
-CONTRACT_NOT_FOUND = ErrorCode("CONTRACT_NOT_FOUND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING,
-                               "Contract could not be found with id ")
+CONTRACT_PAYLOAD_NOT_FOUND = ErrorCode(
+    "CONTRACT_PAYLOAD_NOT_FOUND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING
+)
+CONTRACT_EVENTS_NOT_FOUND = ErrorCode(
+    "CONTRACT_EVENTS_NOT_FOUND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING
+)
+UPDATE_NOT_FOUND = ErrorCode(
+    "UPDATE_NOT_FOUND",
+    C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING,
+    "Update not found, or not visible.",
+)
+CONTRACT_NOT_FOUND = ErrorCode(
+    "CONTRACT_NOT_FOUND",
+    C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING,
+    "Contract could not be found with id ",
+)
 CONTRACT_NOT_ACTIVE = ErrorCode("CONTRACT_NOT_ACTIVE", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING)
-CONTRACT_KEY_NOT_FOUND = ErrorCode("CONTRACT_KEY_NOT_FOUND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING,
-                                   "Couldn't find contract key ")
-TEMPLATES_OR_INTERFACES_NOT_FOUND = ErrorCode("TEMPLATES_OR_INTERFACES_NOT_FOUND",
-                                              C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING,
-                                              "Templates do not exist: ")
-PACKAGE_NAMES_NOT_FOUND = ErrorCode("PACKAGE_NAMES_NOT_FOUND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING,
-                                    "The following package names do not match upgradable packages uploaded on this participant: ")
+CONTRACT_KEY_NOT_FOUND = ErrorCode(
+    "CONTRACT_KEY_NOT_FOUND",
+    C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING,
+    "Couldn't find contract key ",
+)
+TEMPLATES_OR_INTERFACES_NOT_FOUND = ErrorCode(
+    "TEMPLATES_OR_INTERFACES_NOT_FOUND",
+    C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING,
+    "Templates do not exist: ",
+)
+PACKAGE_NAMES_NOT_FOUND = ErrorCode(
+    "PACKAGE_NAMES_NOT_FOUND",
+    C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING,
+    "The following package names do not match upgradable packages uploaded on this participant: ",
+)
 NO_TEMPLATES_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME = ErrorCode(
-    "NO_TEMPLATES_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING,
-    "The following package-name/template qualified-name pairs do not reference any template-id uploaded on this participant: ")
+    "NO_TEMPLATES_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME",
+    C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING,
+    "The following package-name/template qualified-name pairs do not reference any template-id uploaded on this participant: ",
+)
 NO_INTERFACE_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME = ErrorCode(
-    "NO_INTERFACE_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING,
-    "The following package-name/interface qualified-name pairs do not reference any interface-id uploaded on this participant: ")
-JSON_API_PACKAGE_SELECTION_FAILED = ErrorCode("JSON_API_PACKAGE_SELECTION_FAILED",
-                                              C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER, json_layer=True)
+    "NO_INTERFACE_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME",
+    C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING,
+    "The following package-name/interface qualified-name pairs do not reference any interface-id uploaded on this participant: ",
+)
+JSON_API_PACKAGE_SELECTION_FAILED = ErrorCode(
+    "JSON_API_PACKAGE_SELECTION_FAILED", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER, json_layer=True
+)
 PACKAGE_NOT_FOUND = ErrorCode("PACKAGE_NOT_FOUND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING)
-PARTY_NOT_KNOWN_ON_LEDGER = ErrorCode("PARTY_NOT_KNOWN_ON_LEDGER", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING,
-                                      "Party not known on ledger: ")
-SUBMITTING_PARTY_NOT_KNOWN_ON_LEDGER = ErrorCode("SUBMITTING_PARTY_NOT_KNOWN_ON_LEDGER",
-                                                 C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING,
-                                                 "Party not known on ledger: Submitting parties ")
+PARTY_NOT_KNOWN_ON_LEDGER = ErrorCode(
+    "PARTY_NOT_KNOWN_ON_LEDGER",
+    C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING,
+    "Party not known on ledger: ",
+)
+SUBMITTING_PARTY_NOT_KNOWN_ON_LEDGER = ErrorCode(
+    "SUBMITTING_PARTY_NOT_KNOWN_ON_LEDGER",
+    C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING,
+    "Party not known on ledger: Submitting parties ",
+)
 # Command execution
-DUPLICATE_COMMAND = ErrorCode("DUPLICATE_COMMAND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_EXISTS,
-                              "A command with the given command id has already been successfully processed")
-DAML_AUTHORIZATION_ERROR = ErrorCode("DAML_AUTHORIZATION_ERROR", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
-                                     "Interpretation error: Error: ")
-UNHANDLED_EXCEPTION = ErrorCode("UNHANDLED_EXCEPTION", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER,
-                                "Interpretation error: Error: ")
-DAML_INTERPRETATION_ERROR = ErrorCode("DAML_INTERPRETATION_ERROR", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER,
-                                      "Interpretation error: Error: ")
-DUPLICATE_CONTRACT_KEY = ErrorCode("DUPLICATE_CONTRACT_KEY", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_EXISTS,
-                                   "DuplicateKey: contract key is not unique")
-COMMAND_PREPROCESSING_FAILED = ErrorCode("COMMAND_PREPROCESSING_FAILED", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE)
+DUPLICATE_COMMAND = ErrorCode(
+    "DUPLICATE_COMMAND",
+    C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_EXISTS,
+    "A command with the given command id has already been successfully processed",
+)
+DAML_AUTHORIZATION_ERROR = ErrorCode(
+    "DAML_AUTHORIZATION_ERROR", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE, "Interpretation error: Error: "
+)
+UNHANDLED_EXCEPTION = ErrorCode(
+    "UNHANDLED_EXCEPTION", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER, "Interpretation error: Error: "
+)
+DAML_INTERPRETATION_ERROR = ErrorCode(
+    "DAML_INTERPRETATION_ERROR", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER, "Interpretation error: Error: "
+)
+DUPLICATE_CONTRACT_KEY = ErrorCode(
+    "DUPLICATE_CONTRACT_KEY",
+    C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_EXISTS,
+    "DuplicateKey: contract key is not unique",
+)
+COMMAND_PREPROCESSING_FAILED = ErrorCode(
+    "COMMAND_PREPROCESSING_FAILED", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE
+)
 # Users and parties
 USER_NOT_FOUND = ErrorCode("USER_NOT_FOUND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING)
 USER_ALREADY_EXISTS = ErrorCode("USER_ALREADY_EXISTS", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_EXISTS)
 INVALID_USER_UPDATE_REQUEST = ErrorCode("INVALID_USER_UPDATE_REQUEST", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE)
-MAX_USER_ANNOTATIONS_SIZE_EXCEEDED = ErrorCode("MAX_USER_ANNOTATIONS_SIZE_EXCEEDED",
-                                               C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER)
-CONCURRENT_USER_UPDATE_DETECTED = ErrorCode("CONCURRENT_USER_UPDATE_DETECTED", C.CONTENTION_ON_SHARED_RESOURCES)
+MAX_USER_ANNOTATIONS_SIZE_EXCEEDED = ErrorCode(
+    "MAX_USER_ANNOTATIONS_SIZE_EXCEEDED", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER
+)
+CONCURRENT_USER_UPDATE_DETECTED = ErrorCode(
+    "CONCURRENT_USER_UPDATE_DETECTED", C.CONTENTION_ON_SHARED_RESOURCES
+)
 PARTY_NOT_FOUND = ErrorCode("PARTY_NOT_FOUND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING)
-INVALID_PARTY_DETAILS_UPDATE_REQUEST = ErrorCode("INVALID_PARTY_DETAILS_UPDATE_REQUEST",
-                                                 C.INVALID_INDEPENDENT_OF_SYSTEM_STATE)
-MAX_PARTY_DETAILS_ANNOTATIONS_SIZE_EXCEEDED = ErrorCode("MAX_PARTY_DETAILS_ANNOTATIONS_SIZE_EXCEEDED",
-                                                        C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER)
-CONCURRENT_PARTY_DETAILS_UPDATE_DETECTED = ErrorCode("CONCURRENT_PARTY_DETAILS_UPDATE_DETECTED",
-                                                     C.CONTENTION_ON_SHARED_RESOURCES)
+INVALID_PARTY_DETAILS_UPDATE_REQUEST = ErrorCode(
+    "INVALID_PARTY_DETAILS_UPDATE_REQUEST", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE
+)
+MAX_PARTY_DETAILS_ANNOTATIONS_SIZE_EXCEEDED = ErrorCode(
+    "MAX_PARTY_DETAILS_ANNOTATIONS_SIZE_EXCEEDED", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER
+)
+CONCURRENT_PARTY_DETAILS_UPDATE_DETECTED = ErrorCode(
+    "CONCURRENT_PARTY_DETAILS_UPDATE_DETECTED", C.CONTENTION_ON_SHARED_RESOURCES
+)
 # Identity provider configs
-INVALID_IDENTITY_PROVIDER_UPDATE_REQUEST = ErrorCode("INVALID_IDENTITY_PROVIDER_UPDATE_REQUEST",
-                                                     C.INVALID_INDEPENDENT_OF_SYSTEM_STATE)
-IDP_CONFIG_NOT_FOUND = ErrorCode("IDP_CONFIG_NOT_FOUND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING)
-IDP_CONFIG_ALREADY_EXISTS = ErrorCode("IDP_CONFIG_ALREADY_EXISTS", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_EXISTS)
-IDP_CONFIG_ISSUER_ALREADY_EXISTS = ErrorCode("IDP_CONFIG_ISSUER_ALREADY_EXISTS",
-                                             C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_EXISTS)
-TOO_MANY_IDENTITY_PROVIDER_CONFIGS = ErrorCode("TOO_MANY_IDENTITY_PROVIDER_CONFIGS",
-                                               C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER)
+INVALID_IDENTITY_PROVIDER_UPDATE_REQUEST = ErrorCode(
+    "INVALID_IDENTITY_PROVIDER_UPDATE_REQUEST", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE
+)
+IDP_CONFIG_NOT_FOUND = ErrorCode(
+    "IDP_CONFIG_NOT_FOUND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_MISSING
+)
+IDP_CONFIG_ALREADY_EXISTS = ErrorCode(
+    "IDP_CONFIG_ALREADY_EXISTS", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_EXISTS
+)
+IDP_CONFIG_ISSUER_ALREADY_EXISTS = ErrorCode(
+    "IDP_CONFIG_ISSUER_ALREADY_EXISTS", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_RESOURCE_EXISTS
+)
+TOO_MANY_IDENTITY_PROVIDER_CONFIGS = ErrorCode(
+    "TOO_MANY_IDENTITY_PROVIDER_CONFIGS", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER
+)
 # Package preferences
-NO_PREFERRED_PACKAGES_FOUND = ErrorCode("NO_PREFERRED_PACKAGES_FOUND", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER,
-                                        "Failed to compute package preferences. Reason: ")
+NO_PREFERRED_PACKAGES_FOUND = ErrorCode(
+    "NO_PREFERRED_PACKAGES_FOUND",
+    C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER,
+    "Failed to compute package preferences. Reason: ",
+)
 # Auth (redacted on the wire)
 UNAUTHENTICATED = ErrorCode("UNAUTHENTICATED", C.AUTH_INTERCEPTOR_INVALID_AUTHENTICATION_CREDENTIALS)
 PERMISSION_DENIED = ErrorCode("PERMISSION_DENIED", C.INSUFFICIENT_PERMISSION)
 # JSON layer
-JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED = ErrorCode("JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED",
-                                                          C.CONTENTION_ON_SHARED_RESOURCES, http_status=413,
-                                                          json_layer=True)
-LEDGER_API_INTERNAL_ERROR = ErrorCode("LEDGER_API_INTERNAL_ERROR", C.SYSTEM_INTERNAL_ASSUMPTION_VIOLATED,
-                                      json_layer=True)
+JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED = ErrorCode(
+    "JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED",
+    C.CONTENTION_ON_SHARED_RESOURCES,
+    http_status=413,
+    json_layer=True,
+)
+LEDGER_API_INTERNAL_ERROR = ErrorCode(
+    "LEDGER_API_INTERNAL_ERROR", C.SYSTEM_INTERNAL_ASSUMPTION_VIOLATED, json_layer=True
+)
 # Added for the engine (Canton's CommandExecutionErrors.Interpreter)
-WRONGLY_TYPED_CONTRACT = ErrorCode("WRONGLY_TYPED_CONTRACT", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER,
-                                   "Interpretation error: Error: ")
-CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE = ErrorCode("CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE",
-                                                  C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
-                                                  "Interpretation error: Error: ")
+WRONGLY_TYPED_CONTRACT = ErrorCode(
+    "WRONGLY_TYPED_CONTRACT", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER, "Interpretation error: Error: "
+)
+CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE = ErrorCode(
+    "CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE",
+    C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
+    "Interpretation error: Error: ",
+)
 # Transaction routing across synchronizers (Canton's TransactionRoutingError)
-UNKNOWN_CONTRACT_SYNCHRONIZERS = ErrorCode("UNKNOWN_CONTRACT_SYNCHRONIZERS", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER)
-MULTI_SYNCHRONIZER_SUPPORT_NOT_ENABLED = ErrorCode("MULTI_SYNCHRONIZER_SUPPORT_NOT_ENABLED",
-                                                   C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER)
-INVALID_PRESCRIBED_SYNCHRONIZER_ID = ErrorCode("INVALID_PRESCRIBED_SYNCHRONIZER_ID",
-                                               C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER)
+UNKNOWN_CONTRACT_SYNCHRONIZERS = ErrorCode(
+    "UNKNOWN_CONTRACT_SYNCHRONIZERS", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER
+)
+MULTI_SYNCHRONIZER_SUPPORT_NOT_ENABLED = ErrorCode(
+    "MULTI_SYNCHRONIZER_SUPPORT_NOT_ENABLED", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER
+)
+INVALID_PRESCRIBED_SYNCHRONIZER_ID = ErrorCode(
+    "INVALID_PRESCRIBED_SYNCHRONIZER_ID", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER
+)
 del C
 
 
@@ -270,9 +361,11 @@ class LedgerError(Exception):
 
     def rpc_status(self, correlation: str) -> dict:
         """The failure as a completion's `status` (a google.rpc.Status): the gRPC code and Canton's message."""
-        return {"code": int(self.code.category.grpc),
-                "message": f"{self.code.id}({int(self.code.category)},{correlation[:8]}): {self.cause}",
-                "details": []}
+        return {
+            "code": int(self.code.category.grpc),
+            "message": f"{self.code.id}({int(self.code.category)},{correlation[:8]}): {self.cause}",
+            "details": [],
+        }
 
     def body(self) -> dict:
         """The `JsCantonError` as Canton prints it: every key present, redacted where Canton redacts.
@@ -297,7 +390,12 @@ class LedgerError(Exception):
         if self.code.json_layer:
             context, definite = dict(self.context), False
         else:
-            context = {**self.context, "category": str(int(category)), "definite_answer": "false", "tid": trace_id}
+            context = {
+                **self.context,
+                "category": str(int(category)),
+                "definite_answer": "false",
+                "tid": trace_id,
+            }
             definite = None
         return {
             "code": self.code.id,

@@ -33,7 +33,9 @@ class PartyFilter:
 
     wildcard: bool = False
     wildcard_blob: bool = False
-    templates: dict[tuple[str, str], bool] = field(default_factory=dict)  # (package name, Module:Entity) -> blob
+    templates: dict[tuple[str, str], bool] = field(
+        default_factory=dict
+    )  # (package name, Module:Entity) -> blob
     # (package name, Module:Entity) -> the interfaces (package-id form) whose views an InterfaceFilter asks for
     views: dict[tuple[str, str], set[str]] = field(default_factory=dict)
 
@@ -81,7 +83,8 @@ class EventFilter:
         if self.any_party is not None and self.any_party.blob(package_name, qualified_name):
             return True
         return any(
-            (f := self.by_party.get(p)) is not None and f.blob(package_name, qualified_name) for p in witnesses
+            (f := self.by_party.get(p)) is not None and f.blob(package_name, qualified_name)
+            for p in witnesses
         )
 
     def interfaces(self, witnesses: Iterable[str], package_name: str, qualified_name: str) -> list[str]:
@@ -146,8 +149,9 @@ def resolve_transaction_format(transaction_format: TransactionFormat, registry) 
         raise errors.missing_field("event_format")
     if transaction_format.transaction_shape == "TRANSACTION_SHAPE_UNSPECIFIED":
         raise errors.missing_field("transaction_shape")
-    return TransactionView(transaction_format.transaction_shape,
-                           resolve_event_format(transaction_format.event_format, registry))
+    return TransactionView(
+        transaction_format.transaction_shape, resolve_event_format(transaction_format.event_format, registry)
+    )
 
 
 def authorized_transaction_view(transaction_format: TransactionFormat, registry, claims) -> TransactionView:
@@ -181,8 +185,10 @@ def update_format_or_legacy(given: UpdateFormat | None, legacy_filter, verbose: 
     fmt = format_or_legacy(given, legacy_filter, verbose, "update_format")
     if isinstance(fmt, UpdateFormat):
         return fmt
-    return UpdateFormat(include_transactions=TransactionFormat(event_format=fmt, transaction_shape=ACS_DELTA),
-                        include_reassignments=fmt)
+    return UpdateFormat(
+        include_transactions=TransactionFormat(event_format=fmt, transaction_shape=ACS_DELTA),
+        include_reassignments=fmt,
+    )
 
 
 def tree_update_format_or_legacy(given: UpdateFormat | None, legacy_filter, verbose: bool) -> UpdateFormat:
@@ -198,20 +204,31 @@ def tree_update_format_or_legacy(given: UpdateFormat | None, legacy_filter, verb
             return None
         if any(c.identifier_filter.tag == "WildcardFilter" for c in f.cumulative):
             return f
-        return Filters(cumulative=[*f.cumulative, CumulativeFilter(identifier_filter=IdentifierFilter.wildcard())])
+        return Filters(
+            cumulative=[*f.cumulative, CumulativeFilter(identifier_filter=IdentifierFilter.wildcard())]
+        )
 
-    fmt = EventFormat(filters_by_party={p: widened(f) or Filters() for p, f in (fmt.filters_by_party or {}).items()},
-                      filters_for_any_party=widened(fmt.filters_for_any_party), verbose=fmt.verbose)
-    return UpdateFormat(include_transactions=TransactionFormat(event_format=fmt, transaction_shape=LEDGER_EFFECTS),
-                        include_reassignments=fmt)
+    fmt = EventFormat(
+        filters_by_party={p: widened(f) or Filters() for p, f in (fmt.filters_by_party or {}).items()},
+        filters_for_any_party=widened(fmt.filters_for_any_party),
+        verbose=fmt.verbose,
+    )
+    return UpdateFormat(
+        include_transactions=TransactionFormat(event_format=fmt, transaction_shape=LEDGER_EFFECTS),
+        include_reassignments=fmt,
+    )
 
 
-def transaction_format_or_parties(given: TransactionFormat | None, requesting_parties: list[str]) -> TransactionFormat:
+def transaction_format_or_parties(
+    given: TransactionFormat | None, requesting_parties: list[str]
+) -> TransactionFormat:
     """The format of a (deprecated) transaction lookup: as given, or the one Canton makes of its
     `requestingParties`, every event of theirs in the ACS-delta shape. Exactly one of the two must be used."""
     hint = "Please use either backwards compatible arguments (requesting_parties) or transaction_format"
     if given is not None and requesting_parties:
-        raise errors.INVALID_ARGUMENT(f"Both transaction_format and requesting_parties are set. {hint} but not both.")
+        raise errors.INVALID_ARGUMENT(
+            f"Both transaction_format and requesting_parties are set. {hint} but not both."
+        )
     if given is not None:
         return given
     if not requesting_parties:
@@ -219,7 +236,8 @@ def transaction_format_or_parties(given: TransactionFormat | None, requesting_pa
     wildcard = Filters(cumulative=[CumulativeFilter(identifier_filter=IdentifierFilter.wildcard())])
     return TransactionFormat(
         event_format=EventFormat(filters_by_party=dict.fromkeys(requesting_parties, wildcard), verbose=True),
-        transaction_shape=ACS_DELTA)
+        transaction_shape=ACS_DELTA,
+    )
 
 
 def format_or_legacy(given, legacy_filter, verbose: bool, name: str):
@@ -234,8 +252,11 @@ def format_or_legacy(given, legacy_filter, verbose: bool, name: str):
         return given
     if legacy_filter is None:
         raise errors.INVALID_ARGUMENT(f"Either filter/verbose or {name} is required. {hint}.")
-    return EventFormat(filters_by_party=legacy_filter.filters_by_party,
-                       filters_for_any_party=legacy_filter.filters_for_any_party, verbose=verbose)
+    return EventFormat(
+        filters_by_party=legacy_filter.filters_by_party,
+        filters_for_any_party=legacy_filter.filters_for_any_party,
+        verbose=verbose,
+    )
 
 
 def qualified_name(template_id: str) -> str:
@@ -255,8 +276,12 @@ def resolve_event_format(event_format, registry) -> EventFilter:
         by_party[party] = _party_filter(filters, registry)
     any_party = None if any_wire is None else _party_filter(any_wire, registry)
     asks_views = any(f.views for f in [*by_party.values(), *([any_party] if any_party else [])])
-    return EventFilter(by_party, any_party, bool(event_format.verbose),
-                       partial(interface_views, registry) if asks_views else None)
+    return EventFilter(
+        by_party,
+        any_party,
+        bool(event_format.verbose),
+        partial(interface_views, registry) if asks_views else None,
+    )
 
 
 def _party_filter(filters, registry) -> PartyFilter:
@@ -279,7 +304,9 @@ def _party_filter(filters, registry) -> PartyFilter:
             registry.resolve_filter(payload.template_id)
             package_ref, module, entity = registry.parse(payload.template_id)
             key = (package_ref[1:], f"{module}:{entity}")
-            result.templates[key] = result.templates.get(key, False) or bool(payload.include_created_event_blob)
+            result.templates[key] = result.templates.get(key, False) or bool(
+                payload.include_created_event_blob
+            )
         elif identifier.tag == "InterfaceFilter":
             seen_non_empty = True
             if not payload.interface_id:

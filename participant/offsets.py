@@ -15,7 +15,8 @@ def require_non_negative(offset: int, field_name: str) -> int:
     if offset < 0:
         raise errors.NEGATIVE_OFFSET(
             f"{offset} in {field_name} is a negative integer: "
-            f"the offset in {field_name} field has to be a non-negative integer (>=0)")
+            f"the offset in {field_name} field has to be a non-negative integer (>=0)"
+        )
     return offset
 
 
@@ -42,6 +43,7 @@ def require_not_pruned(offset: int, pruned: int, request: str) -> int:
     """History before the pruned offset is gone. `request` opens the cause as Canton words it for the service,
     e.g. "Command completions request from 3"."""
     if offset < pruned:
-        raise errors.PARTICIPANT_PRUNED_DATA_ACCESSED(f"{request} precedes pruned offset {pruned}",
-                                                      context={"earliest_offset": str(pruned)})
+        raise errors.PARTICIPANT_PRUNED_DATA_ACCESSED(
+            f"{request} precedes pruned offset {pruned}", context={"earliest_offset": str(pruned)}
+        )
     return offset

@@ -55,11 +55,16 @@ def build_verifier(settings: Settings, participant_id: str) -> TokenVerifier | N
         return TokenVerifier(participant_id, public_key_pem=settings.public_key.read_bytes())
     if settings.jwks:
         return TokenVerifier(participant_id, jwks_path=settings.jwks)
-    raise ValueError("no token verification configured: give --hs256-secret, --public-key, --jwks or --no-auth")
+    raise ValueError(
+        "no token verification configured: give --hs256-secret, --public-key, --jwks or --no-auth"
+    )
 
 
-def create_app(settings: Settings, on_ready: Callable[[Context], None] | None = None,
-               on_seeding: Callable[[int, int], None] | None = None) -> Starlette:
+def create_app(
+    settings: Settings,
+    on_ready: Callable[[Context], None] | None = None,
+    on_seeding: Callable[[int, int], None] | None = None,
+) -> Starlette:
     """`on_seeding(done, total)` hears how far the demo seeding is; `on_ready(context)` is called once the database
     is open and seeded, before the first request is served."""
 
@@ -80,9 +85,16 @@ def create_app(settings: Settings, on_ready: Callable[[Context], None] | None = 
                 return UserRecord(user.id, user.is_deactivated, user.rights)
 
             committer = Committer(store, Engine(registry), identity)
-            app.state.context = Context(settings, store, committer, registry, identity,
-                                        Authenticator(build_verifier(settings, identity.participant_id), load_user,
-                                                      lambda: store.users_version))
+            app.state.context = Context(
+                settings,
+                store,
+                committer,
+                registry,
+                identity,
+                Authenticator(
+                    build_verifier(settings, identity.participant_id), load_user, lambda: store.users_version
+                ),
+            )
             if settings.demo:
                 from participant.demo import seed_demo
 
@@ -134,8 +146,10 @@ class ParticipantApp(Starlette):
         try:
             response = await endpoint(request)
         except Exception as exc:
-            handler = next((self.exception_handlers[cls] for cls in type(exc).__mro__
-                            if cls in self.exception_handlers), None)
+            handler = next(
+                (self.exception_handlers[cls] for cls in type(exc).__mro__ if cls in self.exception_handlers),
+                None,
+            )
             if handler is None:
                 raise
             response = await handler(request, exc)
@@ -197,5 +211,10 @@ class AccessLog:
         try:
             await self.app(scope, receive, send_and_note)
         finally:
-            access_log.info("%s %s %d %.1fms", scope["method"], scope["path"], status,
-                            (time.perf_counter() - start) * 1000)
+            access_log.info(
+                "%s %s %d %.1fms",
+                scope["method"],
+                scope["path"],
+                status,
+                (time.perf_counter() - start) * 1000,
+            )

@@ -108,8 +108,9 @@ class Server(uvicorn.Server):
     """uvicorn's server with two hooks: `on_started` once it accepts connections, `on_stopping` when it has
     answered the requests in flight, while a signal that stopped it is still held back."""
 
-    def __init__(self, config: uvicorn.Config, on_started: Callable[[], None],
-                 on_stopping: Callable[[], None]) -> None:
+    def __init__(
+        self, config: uvicorn.Config, on_started: Callable[[], None], on_stopping: Callable[[], None]
+    ) -> None:
         super().__init__(config)
         self._on_started = on_started
         self._on_stopping = on_stopping

@@ -24,9 +24,24 @@ from participant.transactions import (
 
 # The keys of a CreatedEvent, in the order every path writes them: first those that depend on the request, then
 # those stored with the contract, which the ACS splices in as the text `rows.acs_event_json` rendered on write.
-CREATED_EVENT_KEYS = ("witnessParties", "createdEventBlob", "interfaceViews", "offset", "nodeId", "contractId",
-                      "templateId", "contractKey", "contractKeyHash", "createArgument", "signatories", "observers",
-                      "createdAt", "packageName", "representativePackageId", "acsDelta")
+CREATED_EVENT_KEYS = (
+    "witnessParties",
+    "createdEventBlob",
+    "interfaceViews",
+    "offset",
+    "nodeId",
+    "contractId",
+    "templateId",
+    "contractKey",
+    "contractKeyHash",
+    "createArgument",
+    "signatories",
+    "observers",
+    "createdAt",
+    "packageName",
+    "representativePackageId",
+    "acsDelta",
+)
 REQUEST_KEYS = CREATED_EVENT_KEYS[:3]
 _REQUEST_MEMBERS = ",".join(f'"{key}":%s' for key in REQUEST_KEYS)
 
@@ -37,41 +52,118 @@ def request_members(witnesses: str, blob: str, views: str) -> str:
     return _REQUEST_MEMBERS % (witnesses, blob, views)
 
 
-def _created(*, offset: int, node_id: int, contract_id: str, template_id: str, argument, key, key_hash: str | None,
-             blob: str, witnesses: list[str], signatories: list[str], observers: list[str], created_at: str,
-             package_name: str, acs_delta: bool, views: list[dict]) -> dict:
+def _created(
+    *,
+    offset: int,
+    node_id: int,
+    contract_id: str,
+    template_id: str,
+    argument,
+    key,
+    key_hash: str | None,
+    blob: str,
+    witnesses: list[str],
+    signatories: list[str],
+    observers: list[str],
+    created_at: str,
+    package_name: str,
+    acs_delta: bool,
+    views: list[dict],
+) -> dict:
     """The CreatedEvent built field by field; the same JSON text as the ACS fast path's for the same contract."""
-    return dict(zip(CREATED_EVENT_KEYS, (
-        witnesses, blob, views, offset, node_id, contract_id, template_id, key, key_hash or "", argument,
-        signatories, observers, created_at, package_name, template_id.split(":", 1)[0], acs_delta), strict=True))
+    return dict(
+        zip(
+            CREATED_EVENT_KEYS,
+            (
+                witnesses,
+                blob,
+                views,
+                offset,
+                node_id,
+                contract_id,
+                template_id,
+                key,
+                key_hash or "",
+                argument,
+                signatories,
+                observers,
+                created_at,
+                package_name,
+                template_id.split(":", 1)[0],
+                acs_delta,
+            ),
+            strict=True,
+        )
+    )
 
 
-def created_event_of_row(row: ContractRow, witnesses: list[str], with_blob: bool,
-                         views: list[dict] | None = None) -> dict:
+def created_event_of_row(
+    row: ContractRow, witnesses: list[str], with_blob: bool, views: list[dict] | None = None
+) -> dict:
     """A stored contract's create event; stored JSON is spliced in without parsing it."""
     argument = orjson.Fragment(row.argument)
     signatories = orjson.Fragment(row.signatories)
     observers = orjson.Fragment(row.observers)
     key = None if row.contract_key is None else orjson.Fragment(row.contract_key)
     blob = encode_blob(row.contract()) if with_blob else ""
-    return _created(offset=row.create_offset, node_id=row.create_node_id, contract_id=row.contract_id,
-                    template_id=row.template_id, argument=argument, key=key, key_hash=row.key_hash, blob=blob,
-                    witnesses=witnesses, signatories=signatories, observers=observers, created_at=row.created_at,
-                    package_name=row.package_name, acs_delta=True, views=views or [])
+    return _created(
+        offset=row.create_offset,
+        node_id=row.create_node_id,
+        contract_id=row.contract_id,
+        template_id=row.template_id,
+        argument=argument,
+        key=key,
+        key_hash=row.key_hash,
+        blob=blob,
+        witnesses=witnesses,
+        signatories=signatories,
+        observers=observers,
+        created_at=row.created_at,
+        package_name=row.package_name,
+        acs_delta=True,
+        views=views or [],
+    )
 
 
-def created_event_of_contract(c: Contract, *, offset: int, node_id: int, witnesses: list[str], with_blob: bool,
-                              acs_delta: bool, views: list[dict] | None = None) -> dict:
-    return _created(offset=offset, node_id=node_id, contract_id=c.contract_id, template_id=c.template_id,
-                    argument=c.argument, key=c.key, key_hash=c.key_hash,
-                    blob=encode_blob(c) if with_blob else "", witnesses=witnesses,
-                    signatories=list(c.signatories), observers=list(c.observers),
-                    created_at=format_timestamp(c.created_at), package_name=c.package_name, acs_delta=acs_delta,
-                    views=views or [])
+def created_event_of_contract(
+    c: Contract,
+    *,
+    offset: int,
+    node_id: int,
+    witnesses: list[str],
+    with_blob: bool,
+    acs_delta: bool,
+    views: list[dict] | None = None,
+) -> dict:
+    return _created(
+        offset=offset,
+        node_id=node_id,
+        contract_id=c.contract_id,
+        template_id=c.template_id,
+        argument=c.argument,
+        key=c.key,
+        key_hash=c.key_hash,
+        blob=encode_blob(c) if with_blob else "",
+        witnesses=witnesses,
+        signatories=list(c.signatories),
+        observers=list(c.observers),
+        created_at=format_timestamp(c.created_at),
+        package_name=c.package_name,
+        acs_delta=acs_delta,
+        views=views or [],
+    )
 
 
-def archived_event(*, offset: int, node_id: int, contract_id: str, template_id: str, package_name: str,
-                   witnesses: list[str], implemented: list[str] | None = None) -> dict:
+def archived_event(
+    *,
+    offset: int,
+    node_id: int,
+    contract_id: str,
+    template_id: str,
+    package_name: str,
+    witnesses: list[str],
+    implemented: list[str] | None = None,
+) -> dict:
     return {
         "offset": offset,
         "nodeId": node_id,
@@ -116,9 +208,17 @@ class AcsRenderer:
         witnesses = self._filter.witnesses(orjson.loads(sig) + orjson.loads(obs), pkg, qn)
         shape = None
         if witnesses:
-            with_blob, interfaces = self._filter.blob(witnesses, pkg, qn), self._filter.interfaces(witnesses, pkg, qn)
+            with_blob, interfaces = (
+                self._filter.blob(witnesses, pkg, qn),
+                self._filter.interfaces(witnesses, pkg, qn),
+            )
             text = orjson.dumps(witnesses).decode()
-            shape = text, with_blob, interfaces, None if with_blob or interfaces else request_members(text, '""', "[]")
+            shape = (
+                text,
+                with_blob,
+                interfaces,
+                None if with_blob or interfaces else request_members(text, '""', "[]"),
+            )
         if len(self._shapes) > 10_000:
             self._shapes.clear()
         self._shapes[key] = shape
@@ -139,7 +239,9 @@ class AcsRenderer:
             if members is None:
                 members = self._members(witnesses, with_blob, interfaces, event, sync, tid)
             tok = '""' if token is None else f'{token}{seq:016x}"'
-            add_text(_acs_entry(quoted.get(wf) or q(wf), members, event, quoted.get(sync) or q(sync), counter, tok))
+            add_text(
+                _acs_entry(quoted.get(wf) or q(wf), members, event, quoted.get(sync) or q(sync), counter, tok)
+            )
             add_seq(seq)
         return texts, seqs
 
@@ -158,8 +260,15 @@ class AcsRenderer:
         token = '""' if self._token is None else self._token.replace("%", "%%") + '%016x"'
         return _acs_entry("%s", members, "%s", "%s", "%d", token)
 
-    def _members(self, witnesses: str, with_blob: bool, interfaces: list[str], event: str, synchronizer_id: str,
-                 template_id: str) -> str:
+    def _members(
+        self,
+        witnesses: str,
+        with_blob: bool,
+        interfaces: list[str],
+        event: str,
+        synchronizer_id: str,
+        template_id: str,
+    ) -> str:
         """The request's members of one contract's event when they depend on the contract: its blob, its views
         (computed from the create argument of the pre-rendered event)."""
         blob = f'"{_blob_of_event(event, synchronizer_id)}"' if with_blob else '""'
@@ -177,15 +286,36 @@ class AcsRenderer:
         positions: list[int] = []
         q, token = self._q, self._token
         for position, row in rows:
-            (seq, wf, sig, obs, tid, pkg, event, _sync, _counter, _eseq, kind, offset, node_id, rid, source, target,
-             submitter, counter, create_offset, create_node_id, last_assign) = row
+            (
+                seq,
+                wf,
+                sig,
+                obs,
+                tid,
+                pkg,
+                event,
+                _sync,
+                _counter,
+                _eseq,
+                kind,
+                offset,
+                node_id,
+                rid,
+                source,
+                target,
+                submitter,
+                counter,
+                create_offset,
+                create_node_id,
+                last_assign,
+            ) = row
             k = (sig, obs, tid, pkg)
             shape = self._shapes[k] if k in self._shapes else self._shape(k)
             if shape is None:
                 continue
             witnesses, with_blob, interfaces, members = shape
             created_prefix = f'"offset":{create_offset},"nodeId":{create_node_id},'
-            body = event[len(created_prefix):] if event.startswith(created_prefix) else event
+            body = event[len(created_prefix) :] if event.startswith(created_prefix) else event
             if kind == "assign":
                 activation, synchronizer = f'"offset":{offset},"nodeId":{node_id},', target
             else:
@@ -194,17 +324,30 @@ class AcsRenderer:
                 synchronizer = source
             if members is None:
                 members = self._members(witnesses, with_blob, interfaces, event, synchronizer, tid)
-            created = f'{{{members},{activation}{body}}}'
+            created = f"{{{members},{activation}{body}}}"
             tok = '""' if token is None else f'{token}{position:016x}"'
             if kind == "assign":
-                entry = (f'{{"JsActiveContract":{{"createdEvent":{created},"synchronizerId":{q(target)},'
-                         f'"reassignmentCounter":{counter}}}}}')
+                entry = (
+                    f'{{"JsActiveContract":{{"createdEvent":{created},"synchronizerId":{q(target)},'
+                    f'"reassignmentCounter":{counter}}}}}'
+                )
             else:
                 e = orjson.loads("{" + event + "}")
-                unassigned = orjson.dumps(unassigned_event(
-                    offset=offset, node_id=node_id, reassignment_id=rid, contract_id=e["contractId"],
-                    template_id=tid, package_name=pkg, source=source, target=target, submitter=submitter,
-                    counter=counter, witnesses=orjson.loads(witnesses))).decode()
+                unassigned = orjson.dumps(
+                    unassigned_event(
+                        offset=offset,
+                        node_id=node_id,
+                        reassignment_id=rid,
+                        contract_id=e["contractId"],
+                        template_id=tid,
+                        package_name=pkg,
+                        source=source,
+                        target=target,
+                        submitter=submitter,
+                        counter=counter,
+                        witnesses=orjson.loads(witnesses),
+                    )
+                ).decode()
                 entry = f'{{"JsIncompleteUnassigned":{{"createdEvent":{created},"unassignedEvent":{unassigned}}}}}'
             texts.append(f'{{"workflowId":{q(wf)},"contractEntry":{entry},"streamContinuationToken":{tok}}}')
             positions.append(position)
@@ -214,26 +357,40 @@ class AcsRenderer:
 def _acs_entry(workflow_id: str, members: str, event: str, synchronizer_id: str, counter, token: str) -> str:
     """An ACS entry of a contract active on its synchronizer, from its parts as JSON text (`members`: the created
     event's request members, `event`: its stored ones)."""
-    return (f'{{"workflowId":{workflow_id},"contractEntry":{{"JsActiveContract":{{"createdEvent":'
-            f'{{{members},{event}}},'
-            f'"synchronizerId":{synchronizer_id},"reassignmentCounter":{counter}}}}},'
-            f'"streamContinuationToken":{token}}}')
+    return (
+        f'{{"workflowId":{workflow_id},"contractEntry":{{"JsActiveContract":{{"createdEvent":'
+        f"{{{members},{event}}},"
+        f'"synchronizerId":{synchronizer_id},"reassignmentCounter":{counter}}}}},'
+        f'"streamContinuationToken":{token}}}'
+    )
 
 
 def _blob_of_event(event: str, synchronizer_id: str) -> str:
     """The blob of a contract from its pre-rendered ACS event (which carries every field the blob needs)."""
     e = orjson.loads("{" + event + "}")
-    return encode_blob(Contract(
-        contract_id=e["contractId"], template_id=e["templateId"], package_name=e["packageName"],
-        argument=e["createArgument"], signatories=tuple(e["signatories"]), observers=tuple(e["observers"]),
-        key=e["contractKey"], key_hash=e["contractKeyHash"], created_at=parse_timestamp(e["createdAt"]),
-        synchronizer_id=synchronizer_id))
+    return encode_blob(
+        Contract(
+            contract_id=e["contractId"],
+            template_id=e["templateId"],
+            package_name=e["packageName"],
+            argument=e["createArgument"],
+            signatories=tuple(e["signatories"]),
+            observers=tuple(e["observers"]),
+            key=e["contractKey"],
+            key_hash=e["contractKeyHash"],
+            created_at=parse_timestamp(e["createdAt"]),
+            synchronizer_id=synchronizer_id,
+        )
+    )
 
 
 def transaction(update: UpdateRow, shape: str, event_filter: EventFilter, *, show_command_id: bool) -> dict:
     """The JsTransaction of an update, as the requesting parties see it in the given shape."""
-    events = acs_delta_events(update, event_filter) if shape == ACS_DELTA else ledger_effects_events(
-        update, event_filter)
+    events = (
+        acs_delta_events(update, event_filter)
+        if shape == ACS_DELTA
+        else ledger_effects_events(update, event_filter)
+    )
     return {
         "updateId": update.update_id,
         "commandId": update.command_id if show_command_id else "",
@@ -256,7 +413,9 @@ def visible_transaction(update: UpdateRow, view: TransactionView) -> dict | None
         return None
     event_filter = view.filter
     # The command id is shown only to the submitting parties.
-    submitter = event_filter.any_party is not None or not event_filter.by_party.keys().isdisjoint(update.act_as)
+    submitter = event_filter.any_party is not None or not event_filter.by_party.keys().isdisjoint(
+        update.act_as
+    )
     tx = transaction(update, view.shape, event_filter, show_command_id=submitter)
     return tx if tx["events"] else None
 
@@ -282,14 +441,27 @@ def visible_reassignment(update: UpdateRow, event_filter: EventFilter) -> dict |
     reassignment or none of its events is visible."""
     if update.kind != "reassignment":
         return None
-    submitter = event_filter.any_party is not None or not event_filter.by_party.keys().isdisjoint(update.act_as)
+    submitter = event_filter.any_party is not None or not event_filter.by_party.keys().isdisjoint(
+        update.act_as
+    )
     r = reassignment(update, event_filter, show_command_id=submitter)
     return r if r["events"] else None
 
 
-def unassigned_event(*, offset: int, node_id: int, reassignment_id: str, contract_id: str, template_id: str,
-                     package_name: str, source: str, target: str, submitter: str, counter: int,
-                     witnesses: list[str]) -> dict:
+def unassigned_event(
+    *,
+    offset: int,
+    node_id: int,
+    reassignment_id: str,
+    contract_id: str,
+    template_id: str,
+    package_name: str,
+    source: str,
+    target: str,
+    submitter: str,
+    counter: int,
+    witnesses: list[str],
+) -> dict:
     return {
         "reassignmentId": reassignment_id,
         "contractId": contract_id,
@@ -320,22 +492,46 @@ def reassignment_events(update: UpdateRow, event_filter: EventFilter) -> list[di
         if not witnesses:
             continue
         if isinstance(n, UnassignNode):
-            events.append({"JsUnassignedEvent": {"value": unassigned_event(
-                offset=update.offset, node_id=n.node_id, reassignment_id=n.reassignment_id,
-                contract_id=c.contract_id, template_id=c.template_id, package_name=c.package_name, source=n.source,
-                target=n.target, submitter=submitter, counter=n.counter, witnesses=witnesses)}})
+            events.append(
+                {
+                    "JsUnassignedEvent": {
+                        "value": unassigned_event(
+                            offset=update.offset,
+                            node_id=n.node_id,
+                            reassignment_id=n.reassignment_id,
+                            contract_id=c.contract_id,
+                            template_id=c.template_id,
+                            package_name=c.package_name,
+                            source=n.source,
+                            target=n.target,
+                            submitter=submitter,
+                            counter=n.counter,
+                            witnesses=witnesses,
+                        )
+                    }
+                }
+            )
         else:
-            events.append({"JsAssignmentEvent": {
-                "source": n.source,
-                "target": n.target,
-                "reassignmentId": n.reassignment_id,
-                "submitter": submitter,
-                "reassignmentCounter": n.counter,
-                "createdEvent": created_event_of_contract(
-                    c, offset=update.offset, node_id=n.node_id, witnesses=witnesses,
-                    with_blob=event_filter.blob(witnesses, c.package_name, qn), acs_delta=True,
-                    views=event_filter.views(witnesses, c.template_id, c.package_name, c.argument)),
-            }})
+            events.append(
+                {
+                    "JsAssignmentEvent": {
+                        "source": n.source,
+                        "target": n.target,
+                        "reassignmentId": n.reassignment_id,
+                        "submitter": submitter,
+                        "reassignmentCounter": n.counter,
+                        "createdEvent": created_event_of_contract(
+                            c,
+                            offset=update.offset,
+                            node_id=n.node_id,
+                            witnesses=witnesses,
+                            with_blob=event_filter.blob(witnesses, c.package_name, qn),
+                            acs_delta=True,
+                            views=event_filter.views(witnesses, c.template_id, c.package_name, c.argument),
+                        ),
+                    }
+                }
+            )
     return events
 
 
@@ -350,18 +546,36 @@ def acs_delta_events(update: UpdateRow, event_filter: EventFilter) -> list[dict]
             qn = qualified_name(c.template_id)
             witnesses = event_filter.witnesses(c.stakeholders, c.package_name, qn)
             if witnesses:
-                events.append({"CreatedEvent": created_event_of_contract(
-                    c, offset=update.offset, node_id=n.node_id, witnesses=witnesses,
-                    with_blob=event_filter.blob(witnesses, c.package_name, qn), acs_delta=True,
-                    views=event_filter.views(witnesses, c.template_id, c.package_name, c.argument))})
+                events.append(
+                    {
+                        "CreatedEvent": created_event_of_contract(
+                            c,
+                            offset=update.offset,
+                            node_id=n.node_id,
+                            witnesses=witnesses,
+                            with_blob=event_filter.blob(witnesses, c.package_name, qn),
+                            acs_delta=True,
+                            views=event_filter.views(witnesses, c.template_id, c.package_name, c.argument),
+                        )
+                    }
+                )
         elif isinstance(n, ExerciseNode) and n.consuming and n.contract_id not in created:
             qn = qualified_name(n.template_id)
             witnesses = event_filter.witnesses(n.stakeholders, n.package_name, qn)
             if witnesses:
-                events.append({"ArchivedEvent": archived_event(
-                    offset=update.offset, node_id=n.node_id, contract_id=n.contract_id,
-                    template_id=n.template_id, package_name=n.package_name, witnesses=witnesses,
-                    implemented=event_filter.interfaces(witnesses, n.package_name, qn))})
+                events.append(
+                    {
+                        "ArchivedEvent": archived_event(
+                            offset=update.offset,
+                            node_id=n.node_id,
+                            contract_id=n.contract_id,
+                            template_id=n.template_id,
+                            package_name=n.package_name,
+                            witnesses=witnesses,
+                            implemented=event_filter.interfaces(witnesses, n.package_name, qn),
+                        )
+                    }
+                )
     return events
 
 
@@ -400,43 +614,74 @@ def ledger_effects_events(update: UpdateRow, event_filter: EventFilter) -> list[
             qn = qualified_name(c.template_id)
             witnesses = event_filter.witnesses(witnessed[n.node_id], c.package_name, qn)
             if witnesses:
-                events.append({"CreatedEvent": created_event_of_contract(
-                    c, offset=update.offset, node_id=n.node_id, witnesses=witnesses,
-                    with_blob=event_filter.blob(witnesses, c.package_name, qn),
-                    acs_delta=c.contract_id not in consumed,
-                    views=event_filter.views(witnesses, c.template_id, c.package_name, c.argument))})
+                events.append(
+                    {
+                        "CreatedEvent": created_event_of_contract(
+                            c,
+                            offset=update.offset,
+                            node_id=n.node_id,
+                            witnesses=witnesses,
+                            with_blob=event_filter.blob(witnesses, c.package_name, qn),
+                            acs_delta=c.contract_id not in consumed,
+                            views=event_filter.views(witnesses, c.template_id, c.package_name, c.argument),
+                        )
+                    }
+                )
         elif isinstance(n, ExerciseNode):
             qn = qualified_name(n.template_id)
             witnesses = event_filter.witnesses(witnessed[n.node_id], n.package_name, qn)
             if witnesses:
-                events.append({"ExercisedEvent": {
-                    "offset": update.offset,
-                    "nodeId": n.node_id,
-                    "contractId": n.contract_id,
-                    "templateId": n.template_id,
-                    "interfaceId": n.interface_id,
-                    "choice": n.choice,
-                    "choiceArgument": n.choice_argument,
-                    "actingParties": list(n.acting_parties),
-                    "consuming": n.consuming,
-                    "witnessParties": witnesses,
-                    "lastDescendantNodeId": n.last_descendant_node_id,
-                    "exerciseResult": n.exercise_result,
-                    "packageName": n.package_name,
-                    "implementedInterfaces": event_filter.interfaces(witnesses, n.package_name, qn) if n.consuming
-                    else [],
-                    "acsDelta": n.consuming and n.contract_id not in created,
-                }})
+                events.append(
+                    {
+                        "ExercisedEvent": {
+                            "offset": update.offset,
+                            "nodeId": n.node_id,
+                            "contractId": n.contract_id,
+                            "templateId": n.template_id,
+                            "interfaceId": n.interface_id,
+                            "choice": n.choice,
+                            "choiceArgument": n.choice_argument,
+                            "actingParties": list(n.acting_parties),
+                            "consuming": n.consuming,
+                            "witnessParties": witnesses,
+                            "lastDescendantNodeId": n.last_descendant_node_id,
+                            "exerciseResult": n.exercise_result,
+                            "packageName": n.package_name,
+                            "implementedInterfaces": event_filter.interfaces(witnesses, n.package_name, qn)
+                            if n.consuming
+                            else [],
+                            "acsDelta": n.consuming and n.contract_id not in created,
+                        }
+                    }
+                )
     return events
 
 
 def topology_transaction(update: UpdateRow, parties: tuple[str, ...]) -> dict | None:
     """A topology transaction as `JsTopologyTransaction`, with the events of `parties` (empty: of every party), or
     None when it has none of theirs."""
-    events = [{"event": {"ParticipantAuthorizationAdded": {"value": {
-        "partyId": n.party, "participantId": n.participant_id, "participantPermission": n.permission}}}}
-        for n in update.nodes if isinstance(n, AuthorizationNode) and (not parties or n.party in parties)]
+    events = [
+        {
+            "event": {
+                "ParticipantAuthorizationAdded": {
+                    "value": {
+                        "partyId": n.party,
+                        "participantId": n.participant_id,
+                        "participantPermission": n.permission,
+                    }
+                }
+            }
+        }
+        for n in update.nodes
+        if isinstance(n, AuthorizationNode) and (not parties or n.party in parties)
+    ]
     if not events:
         return None
-    return {"updateId": update.update_id, "offset": update.offset, "synchronizerId": update.synchronizer_id,
-            "recordTime": format_timestamp(update.record_time), "events": events, "traceContext": None}
+    return {
+        "updateId": update.update_id,
+        "offset": update.offset,
+        "synchronizerId": update.synchronizer_id,
+        "recordTime": format_timestamp(update.record_time),
+        "events": events,
+        "traceContext": None,
+    }

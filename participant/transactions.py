@@ -190,5 +190,7 @@ class Reassignment:
         """Each contract as the reassignment leaves it."""
         if self.kind == "assign":
             return [n.contract for n in self.nodes]
-        return [replace(n.contract, in_flight=self.reassignment_id, reassignment_counter=n.counter)
-                for n in self.nodes]
+        return [
+            replace(n.contract, in_flight=self.reassignment_id, reassignment_counter=n.counter)
+            for n in self.nodes
+        ]

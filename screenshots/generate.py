@@ -51,7 +51,9 @@ def main() -> int:
     parser.add_argument("--size", default="160x42", help="terminal size, COLSxLINES (default: %(default)s)")
     parser.add_argument("--only", nargs="*", choices=sorted(SCREENS), help="just these screens")
     args = parser.parse_args()
-    logging.getLogger().addHandler(logging.NullHandler())  # the app logs to its log file, not to this terminal
+    logging.getLogger().addHandler(
+        logging.NullHandler()
+    )  # the app logs to its log file, not to this terminal
     logging.lastResort = None
     cols, lines = (int(n) for n in args.size.split("x"))
     for name in args.only or SCREENS:

@@ -41,8 +41,17 @@ class LedgerApi:
     http: httpx.AsyncClient
     check_spec: bool = True
 
-    async def call(self, method: str, path: str, *, user: str | None = "participant_admin", json=None,
-                   headers: dict | None = None, params=None, content=None) -> httpx.Response:
+    async def call(
+        self,
+        method: str,
+        path: str,
+        *,
+        user: str | None = "participant_admin",
+        json=None,
+        headers: dict | None = None,
+        params=None,
+        content=None,
+    ) -> httpx.Response:
         h = dict(headers or {})
         if user is not None:
             h.update(bearer(user))
@@ -63,29 +72,76 @@ class LedgerApi:
         assert r.status_code == 200, r.text
         party = r.json()["partyDetails"]["party"]
         if user:
-            rights = [{"kind": {"CanActAs": {"value": {"party": party}}}},
-                      {"kind": {"CanReadAs": {"value": {"party": party}}}}]
+            rights = [
+                {"kind": {"CanActAs": {"value": {"party": party}}}},
+                {"kind": {"CanReadAs": {"value": {"party": party}}}},
+            ]
             r = await self.post("/v2/users", {"user": {"id": hint, "primaryParty": party}, "rights": rights})
             assert r.status_code == 200, r.text
         return party
 
-    async def create_iou(self, issuer: str, owner: str, amount: str = "100.0", currency: str = "USD", *,
-                         user: str, observers: list[str] | None = None, act_as: list[str] | None = None) -> dict:
-        body = {"commands": {
-            "commands": [{"CreateCommand": {"templateId": "#model-tests:Iou:Iou", "createArguments": {
-                "issuer": issuer, "owner": owner, "currency": currency, "amount": amount,
-                "observers": observers or []}}}],
-            "commandId": f"create-{os.urandom(6).hex()}", "actAs": act_as or [issuer, owner]}}
+    async def create_iou(
+        self,
+        issuer: str,
+        owner: str,
+        amount: str = "100.0",
+        currency: str = "USD",
+        *,
+        user: str,
+        observers: list[str] | None = None,
+        act_as: list[str] | None = None,
+    ) -> dict:
+        body = {
+            "commands": {
+                "commands": [
+                    {
+                        "CreateCommand": {
+                            "templateId": "#model-tests:Iou:Iou",
+                            "createArguments": {
+                                "issuer": issuer,
+                                "owner": owner,
+                                "currency": currency,
+                                "amount": amount,
+                                "observers": observers or [],
+                            },
+                        }
+                    }
+                ],
+                "commandId": f"create-{os.urandom(6).hex()}",
+                "actAs": act_as or [issuer, owner],
+            }
+        }
         r = await self.post("/v2/commands/submit-and-wait-for-transaction", body, user=user)
         assert r.status_code == 200, r.text
         return r.json()["transaction"]
 
-    async def exercise(self, template: str, cid: str, choice: str, argument: dict, *, act_as: list[str], user: str,
-                       transaction_format: dict | None = None) -> httpx.Response:
-        body: dict = {"commands": {
-            "commands": [{"ExerciseCommand": {"templateId": template, "contractId": cid, "choice": choice,
-                                              "choiceArgument": argument}}],
-            "commandId": f"ex-{os.urandom(6).hex()}", "actAs": act_as}}
+    async def exercise(
+        self,
+        template: str,
+        cid: str,
+        choice: str,
+        argument: dict,
+        *,
+        act_as: list[str],
+        user: str,
+        transaction_format: dict | None = None,
+    ) -> httpx.Response:
+        body: dict = {
+            "commands": {
+                "commands": [
+                    {
+                        "ExerciseCommand": {
+                            "templateId": template,
+                            "contractId": cid,
+                            "choice": choice,
+                            "choiceArgument": argument,
+                        }
+                    }
+                ],
+                "commandId": f"ex-{os.urandom(6).hex()}",
+                "actAs": act_as,
+            }
+        }
         if transaction_format is not None:
             body["transactionFormat"] = transaction_format
         return await self.post("/v2/commands/submit-and-wait-for-transaction", body, user=user)
@@ -145,8 +201,18 @@ class ServerProcess:
 def start_server(db: Path, *extra: str, port: int | None = None) -> ServerProcess:
     """`ledger-participant serve` as a subprocess on a free loopback port; returns once it answers."""
     port = port or free_port()
-    args = [sys.executable, "-m", "participant.cli", "serve", "--db", str(db), "--port", str(port), "--quiet",
-            *extra]
+    args = [
+        sys.executable,
+        "-m",
+        "participant.cli",
+        "serve",
+        "--db",
+        str(db),
+        "--port",
+        str(port),
+        "--quiet",
+        *extra,
+    ]
     process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60

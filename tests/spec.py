@@ -135,9 +135,7 @@ def validate(schema_name: str, instance: Any) -> None:
     if schema_name.endswith("[]"):
         schema_name = schema_name[:-2]
         items = [_model_json(item) for item in instance] if isinstance(instance, list) else instance
-        _validate_schema(
-            {"type": "array", "items": {"$ref": f"#/components/schemas/{schema_name}"}}, items
-        )
+        _validate_schema({"type": "array", "items": {"$ref": f"#/components/schemas/{schema_name}"}}, items)
         return
     if schema_name not in _raw_schemas():
         raise KeyError(f"no schema {schema_name!r} in {spec_path()}")
@@ -172,7 +170,9 @@ def validate_response(method: str, path: str, status: int, body: Any) -> None:
     for key in (str(status), "default"):
         schema = responses.get(key, {}).get("content", {}).get("application/json", {}).get("schema")
         if schema is not None:
-            _validate_schema(schema, _model_json(body) if not isinstance(body, list) else
-                             [_model_json(item) for item in body])
+            _validate_schema(
+                schema,
+                _model_json(body) if not isinstance(body, list) else [_model_json(item) for item in body],
+            )
             return
     raise KeyError(f"{method} {path} declares no JSON body for status {status}")

@@ -55,18 +55,37 @@ async def make_ledger(tmp_path):
 async def bulk_ious(ledger_api: LedgerApi, party: str, n: int, *, observers: list[str] | None = None) -> None:
     """`n` Ious issued and owned by `party`, up to 100 per transaction."""
     for start in range(0, n, 100):
-        r = await ledger_api.post("/v2/commands/submit-and-wait", {
-            "commands": [{"CreateCommand": {"templateId": IOU, "createArguments": {
-                "issuer": party, "owner": party, "currency": "USD", "amount": f"{start + i}.5",
-                "observers": observers or []}}} for i in range(min(100, n - start))],
-            "commandId": f"bulk-{os.urandom(4).hex()}", "workflowId": "wf/bulk #1", "actAs": [party]},
-            user=party.split("::")[0])
+        r = await ledger_api.post(
+            "/v2/commands/submit-and-wait",
+            {
+                "commands": [
+                    {
+                        "CreateCommand": {
+                            "templateId": IOU,
+                            "createArguments": {
+                                "issuer": party,
+                                "owner": party,
+                                "currency": "USD",
+                                "amount": f"{start + i}.5",
+                                "observers": observers or [],
+                            },
+                        }
+                    }
+                    for i in range(min(100, n - start))
+                ],
+                "commandId": f"bulk-{os.urandom(4).hex()}",
+                "workflowId": "wf/bulk #1",
+                "actAs": [party],
+            },
+            user=party.split("::")[0],
+        )
         assert r.status_code == 200, r.text
 
 
 async def transfer(ledger_api: LedgerApi, cid: str, owner: str, new_owner: str) -> None:
-    r = await ledger_api.exercise(IOU, cid, "Iou_Transfer", {"newOwner": new_owner}, act_as=[owner],
-                              user=owner.split("::")[0])
+    r = await ledger_api.exercise(
+        IOU, cid, "Iou_Transfer", {"newOwner": new_owner}, act_as=[owner], user=owner.split("::")[0]
+    )
     assert r.status_code == 200, r.text
 
 
@@ -86,25 +105,36 @@ def acs_entry(row: ContractRow, event_filter: EventFilter, token: str = "") -> d
     event = created_event_of_row(row, witnesses, event_filter.blob(witnesses, row.package_name, qn))
     return {
         "workflowId": row.workflow_id,
-        "contractEntry": {"JsActiveContract": {
-            "createdEvent": event,
-            "synchronizerId": row.synchronizer_id,
-            "reassignmentCounter": row.reassignment_counter,
-        }},
+        "contractEntry": {
+            "JsActiveContract": {
+                "createdEvent": event,
+                "synchronizerId": row.synchronizer_id,
+                "reassignmentCounter": row.reassignment_counter,
+            }
+        },
         "streamContinuationToken": token,
     }
 
 
-async def snapshot(store: Store, offset: int, event_filter: EventFilter, *, checksum: str, after_seq: int = 0,
-                   page_size: int = acs.STORE_PAGE) -> AsyncIterator[tuple[int, dict]]:
+async def snapshot(
+    store: Store,
+    offset: int,
+    event_filter: EventFilter,
+    *,
+    checksum: str,
+    after_seq: int = 0,
+    page_size: int = acs.STORE_PAGE,
+) -> AsyncIterator[tuple[int, dict]]:
     """(activation number, entry) for every contract active at `offset` that the filter lets through."""
     if offset == 0:
         return
-    async for page in store.active_contracts(offset, event_filter.query_parties(), after_seq=after_seq,
-                                             page_size=page_size):
-        for (seq, *_) in page:
+    async for page in store.active_contracts(
+        offset, event_filter.query_parties(), after_seq=after_seq, page_size=page_size
+    ):
+        for seq, *_ in page:
             (values,) = await store.read.execute_fetchall(
-                f"SELECT {CONTRACT_COLUMNS} FROM contracts WHERE seq = ?", (seq,))
+                f"SELECT {CONTRACT_COLUMNS} FROM contracts WHERE seq = ?", (seq,)
+            )
             row = ContractRow(*values)
             token = acs.Position(row.seq, offset, checksum).encode()
             entry = acs_entry(row, event_filter, token)
@@ -120,13 +150,21 @@ async def reference(app, ledger_api: LedgerApi, body: dict) -> list[dict]:
     req = GetActiveContractsRequest.model_validate_json(orjson.dumps(body))
     event_filter, event_format_ = acs.event_filter_of_request(req, ctx.registry)
     checksum = acs.format_checksum(ctx.identity.participant_id, req.active_at_offset, event_format_)
-    return [orjson.loads(orjson.dumps(entry)) async for _, entry in
-            snapshot(ctx.store, req.active_at_offset, event_filter, checksum=checksum)]
+    return [
+        orjson.loads(orjson.dumps(entry))
+        async for _, entry in snapshot(ctx.store, req.active_at_offset, event_filter, checksum=checksum)
+    ]
 
 
-@pytest.mark.parametrize("filters, any_party", [
-    (None, False), ([template(IOU, blob=True)], False), ([wildcard(blob=True), template(TRANSFER)], False),
-    ([template(TRANSFER)], True)])
+@pytest.mark.parametrize(
+    "filters, any_party",
+    [
+        (None, False),
+        ([template(IOU, blob=True)], False),
+        ([wildcard(blob=True), template(TRANSFER)], False),
+        ([template(TRANSFER)], True),
+    ],
+)
 async def test_streamed_list_equals_the_reference(make_ledger, filters, any_party):
     ledger_api, app = await make_ledger(5000)
     alice = await ledger_api.party("Alice")
@@ -146,7 +184,9 @@ async def test_streamed_list_equals_the_reference(make_ledger, filters, any_part
     assert streamed == expected
     assert len(streamed) >= 7
     # resuming from a token gives the rest
-    r = await post(ledger_api, {**body, "streamContinuationToken": streamed[2]["streamContinuationToken"]}, user)
+    r = await post(
+        ledger_api, {**body, "streamContinuationToken": streamed[2]["streamContinuationToken"]}, user
+    )
     assert r.json() == expected[3:]
 
 
@@ -161,16 +201,26 @@ async def test_413_boundary(make_ledger):
     assert r.status_code == 200 and len(r.json()) == limit, r.text
     await bulk_ious(ledger_api, alice, 1)
     body = acs_body(await ledger_api.ledger_end(), event_format(alice))
-    err = assert_error(await post(ledger_api, body, "Alice"), 413, "JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED")
-    assert err["cause"] == f"The number of matching elements ({limit + 1}) is greater than the node limit ({limit})."
+    err = assert_error(
+        await post(ledger_api, body, "Alice"), 413, "JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED"
+    )
+    assert (
+        err["cause"]
+        == f"The number of matching elements ({limit + 1}) is greater than the node limit ({limit})."
+    )
     # many more candidates: N is still at most L + 1
     await bulk_ious(ledger_api, alice, 30)
     end = await ledger_api.ledger_end()
-    err = assert_error(await post(ledger_api, acs_body(end, event_format(alice)), "Alice"), 413,
-                       "JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED")
+    err = assert_error(
+        await post(ledger_api, acs_body(end, event_format(alice)), "Alice"),
+        413,
+        "JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED",
+    )
     assert f"({limit + 1}) is greater than the node limit ({limit})" in err["cause"]
     # a template filter that excludes most candidates: the answer is decided on the matching entries
-    all_cids = cids((await post(ledger_api, acs_body(end, event_format(alice)), "Alice", {"limit": 3})).json())
+    all_cids = cids(
+        (await post(ledger_api, acs_body(end, event_format(alice)), "Alice", {"limit": 3})).json()
+    )
     for cid in all_cids[:2]:
         await transfer(ledger_api, cid, alice, bob)
     end = await ledger_api.ledger_end()
@@ -178,15 +228,25 @@ async def test_413_boundary(make_ledger):
     r = await post(ledger_api, transfers, "Alice")
     assert r.status_code == 200, r.text
     assert len(r.json()) == 2
-    assert {e["contractEntry"]["JsActiveContract"]["createdEvent"]["templateId"].split(":", 1)[1]
-            for e in r.json()} == {"Iou:IouTransfer"}
+    assert {
+        e["contractEntry"]["JsActiveContract"]["createdEvent"]["templateId"].split(":", 1)[1]
+        for e in r.json()
+    } == {"Iou:IouTransfer"}
     # ... and exactly L matching among more candidates is still 200
-    more = cids((await post(ledger_api, acs_body(end, event_format(alice, filters=[template(IOU)])), "Alice",
-                            {"limit": 3})).json())
+    more = cids(
+        (
+            await post(
+                ledger_api, acs_body(end, event_format(alice, filters=[template(IOU)])), "Alice", {"limit": 3}
+            )
+        ).json()
+    )
     for cid in more:
         await transfer(ledger_api, cid, alice, bob)
-    r = await post(ledger_api, acs_body(await ledger_api.ledger_end(), event_format(alice, filters=[template(TRANSFER)])),
-                   "Alice")
+    r = await post(
+        ledger_api,
+        acs_body(await ledger_api.ledger_end(), event_format(alice, filters=[template(TRANSFER)])),
+        "Alice",
+    )
     assert r.status_code == 200 and len(r.json()) == limit, r.text
 
 
@@ -200,7 +260,11 @@ async def test_client_limit_truncates(make_ledger):
         r = await post(ledger_api, body, "Alice", {"limit": n})
         assert r.status_code == 200, r.text
         assert r.json() == expected[:n]
-    assert_error(await post(ledger_api, body, "Alice", {"limit": 51}), 413, "JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED")
+    assert_error(
+        await post(ledger_api, body, "Alice", {"limit": 51}),
+        413,
+        "JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED",
+    )
     # with a token, the limit counts from the resume point; the end of the snapshot ends the list early
     token = expected[54]["streamContinuationToken"]
     r = await post(ledger_api, {**body, "streamContinuationToken": token}, "Alice", {"limit": 10})
@@ -216,7 +280,13 @@ async def test_tampered_tokens_are_refused(make_ledger):
     body = acs_body(await ledger_api.ledger_end(), event_format(alice))
     token = (await post(ledger_api, body, "Alice")).json()[0]["streamContinuationToken"]
     flipped = token[:5] + ("0" if token[5] != "0" else "1") + token[6:]  # inside the checksum
-    assert_error(await post(ledger_api, {**body, "streamContinuationToken": flipped}, "Alice"), 400,
-                 "INVALID_CONTINUATION_TOKEN")
-    assert_error(await post(ledger_api, {**body, "streamContinuationToken": token[:-4] + "zzzz"}, "Alice"), 400,
-                 "INVALID_FIELD")
+    assert_error(
+        await post(ledger_api, {**body, "streamContinuationToken": flipped}, "Alice"),
+        400,
+        "INVALID_CONTINUATION_TOKEN",
+    )
+    assert_error(
+        await post(ledger_api, {**body, "streamContinuationToken": token[:-4] + "zzzz"}, "Alice"),
+        400,
+        "INVALID_FIELD",
+    )

@@ -139,15 +139,22 @@ CREATED = {
     "templateId": f"{PKG}:Iou:Iou",
     "contractKey": None,
     "contractKeyHash": "",
-    "createArgument": {"issuer": ALICE, "owner": ALICE, "currency": "USD", "amount": "999.9900000000",
-                       "observers": []},
+    "createArgument": {
+        "issuer": ALICE,
+        "owner": ALICE,
+        "currency": "USD",
+        "amount": "999.9900000000",
+        "observers": [],
+    },
     "createdEventBlob": "",
-    "interfaceViews": [{
-        "interfaceId": f"{PKG}:Iou:IIou",
-        "viewStatus": {"code": 0, "message": "", "details": []},
-        "viewValue": {"icurrency": "USD", "iamount": "999.9900000000"},
-        "implementationPackageId": PKG,
-    }],
+    "interfaceViews": [
+        {
+            "interfaceId": f"{PKG}:Iou:IIou",
+            "viewStatus": {"code": 0, "message": "", "details": []},
+            "viewValue": {"icurrency": "USD", "iamount": "999.9900000000"},
+            "implementationPackageId": PKG,
+        }
+    ],
     "witnessParties": [ALICE],
     "signatories": [ALICE],
     "observers": [],
@@ -158,41 +165,84 @@ CREATED = {
 }
 
 ARCHIVED = {
-    "offset": 13, "nodeId": 0, "contractId": CID, "templateId": f"{PKG}:Iou:Iou",
-    "witnessParties": [ALICE], "packageName": "model-tests", "implementedInterfaces": [],
+    "offset": 13,
+    "nodeId": 0,
+    "contractId": CID,
+    "templateId": f"{PKG}:Iou:Iou",
+    "witnessParties": [ALICE],
+    "packageName": "model-tests",
+    "implementedInterfaces": [],
 }
 
 EXERCISED = {
-    "offset": 13, "nodeId": 0, "contractId": CID, "templateId": f"{PKG}:Iou:Iou", "interfaceId": None,
-    "choice": "Iou_Transfer", "choiceArgument": {"newOwner": BOB}, "actingParties": [ALICE],
-    "consuming": True, "witnessParties": [ALICE], "lastDescendantNodeId": 1, "exerciseResult": CID,
-    "packageName": "model-tests", "implementedInterfaces": [], "acsDelta": False,
+    "offset": 13,
+    "nodeId": 0,
+    "contractId": CID,
+    "templateId": f"{PKG}:Iou:Iou",
+    "interfaceId": None,
+    "choice": "Iou_Transfer",
+    "choiceArgument": {"newOwner": BOB},
+    "actingParties": [ALICE],
+    "consuming": True,
+    "witnessParties": [ALICE],
+    "lastDescendantNodeId": 1,
+    "exerciseResult": CID,
+    "packageName": "model-tests",
+    "implementedInterfaces": [],
+    "acsDelta": False,
 }
 
 TRANSACTION = {
-    "updateId": UPDATE_ID, "commandId": "example-app-transfer-1", "workflowId": "",
+    "updateId": UPDATE_ID,
+    "commandId": "example-app-transfer-1",
+    "workflowId": "",
     "effectiveAt": "2025-01-01T10:00:01Z",
     "events": [{"ArchivedEvent": ARCHIVED}, {"CreatedEvent": {**CREATED, "offset": 13, "nodeId": 1}}],
-    "offset": 13, "synchronizerId": SYNC,
+    "offset": 13,
+    "synchronizerId": SYNC,
     "traceContext": {"traceparent": "00-" + "1" * 32 + "-" + "2" * 16 + "-01", "tracestate": None},
-    "recordTime": "2025-01-01T10:00:01.5Z", "externalTransactionHash": None, "paidTrafficCost": 120,
+    "recordTime": "2025-01-01T10:00:01.5Z",
+    "externalTransactionHash": None,
+    "paidTrafficCost": 120,
 }
 
 UNASSIGNED = {
-    "reassignmentId": "00" + "12" * 32, "contractId": CID, "templateId": f"{PKG}:Iou:Iou",
-    "source": SYNC, "target": "da2::1220" + "d" * 64, "submitter": ALICE, "reassignmentCounter": 1,
-    "assignmentExclusivity": None, "witnessParties": [ALICE], "packageName": "model-tests",
-    "offset": 20, "nodeId": 0,
+    "reassignmentId": "00" + "12" * 32,
+    "contractId": CID,
+    "templateId": f"{PKG}:Iou:Iou",
+    "source": SYNC,
+    "target": "da2::1220" + "d" * 64,
+    "submitter": ALICE,
+    "reassignmentCounter": 1,
+    "assignmentExclusivity": None,
+    "witnessParties": [ALICE],
+    "packageName": "model-tests",
+    "offset": 20,
+    "nodeId": 0,
 }
 
 REASSIGNMENT = {
-    "updateId": UPDATE_ID, "commandId": "", "workflowId": "", "offset": 21,
+    "updateId": UPDATE_ID,
+    "commandId": "",
+    "workflowId": "",
+    "offset": 21,
     "events": [
         {"JsUnassignedEvent": {"value": UNASSIGNED}},
-        {"JsAssignmentEvent": {"source": SYNC, "target": "da2::x", "reassignmentId": "00ff", "submitter": ALICE,
-                               "reassignmentCounter": 1, "createdEvent": CREATED}},
+        {
+            "JsAssignmentEvent": {
+                "source": SYNC,
+                "target": "da2::x",
+                "reassignmentId": "00ff",
+                "submitter": ALICE,
+                "reassignmentCounter": 1,
+                "createdEvent": CREATED,
+            }
+        },
     ],
-    "traceContext": None, "recordTime": "2025-01-01T10:00:02Z", "synchronizerId": SYNC, "paidTrafficCost": None,
+    "traceContext": None,
+    "recordTime": "2025-01-01T10:00:02Z",
+    "synchronizerId": SYNC,
+    "paidTrafficCost": None,
 }
 
 CANTON_ERROR = {
@@ -210,10 +260,26 @@ CANTON_ERROR = {
 
 JS_COMMANDS = {
     "commands": [
-        {"CreateCommand": {"templateId": "#model-tests:Iou:Iou", "createArguments": {
-            "observers": [], "issuer": ALICE, "amount": "999.99", "currency": "USD", "owner": ALICE}}},
-        {"ExerciseCommand": {"templateId": "#model-tests:Iou:Iou", "contractId": CID,
-                             "choice": "Iou_Transfer", "choiceArgument": {"newOwner": BOB}}},
+        {
+            "CreateCommand": {
+                "templateId": "#model-tests:Iou:Iou",
+                "createArguments": {
+                    "observers": [],
+                    "issuer": ALICE,
+                    "amount": "999.99",
+                    "currency": "USD",
+                    "owner": ALICE,
+                },
+            }
+        },
+        {
+            "ExerciseCommand": {
+                "templateId": "#model-tests:Iou:Iou",
+                "contractId": CID,
+                "choice": "Iou_Transfer",
+                "choiceArgument": {"newOwner": BOB},
+            }
+        },
     ],
     "userId": "ledger-api-user",
     "commandId": "example-app-create-1234",
@@ -221,38 +287,72 @@ JS_COMMANDS = {
     "readAs": [ALICE],
 }
 
-COMPLETION = {"completionResponse": {"Completion": {"value": {
-    "commandId": "c1", "status": {"code": 0, "message": "", "details": []}, "updateId": UPDATE_ID,
-    "userId": "ledger-api-user", "actAs": [ALICE], "submissionId": "s1",
-    "deduplicationPeriod": {"DeduplicationDuration": {"value": {"seconds": 30, "nanos": 0,
-                                                                  "unknownFields": {"fields": {}}}}},
-    "traceContext": None, "offset": 7, "synchronizerTime": {"synchronizerId": SYNC, "recordTime": "2025-01-01T10:00:00Z"},
-    "paidTrafficCost": 0,
-}}}}
+COMPLETION = {
+    "completionResponse": {
+        "Completion": {
+            "value": {
+                "commandId": "c1",
+                "status": {"code": 0, "message": "", "details": []},
+                "updateId": UPDATE_ID,
+                "userId": "ledger-api-user",
+                "actAs": [ALICE],
+                "submissionId": "s1",
+                "deduplicationPeriod": {
+                    "DeduplicationDuration": {
+                        "value": {"seconds": 30, "nanos": 0, "unknownFields": {"fields": {}}}
+                    }
+                },
+                "traceContext": None,
+                "offset": 7,
+                "synchronizerTime": {"synchronizerId": SYNC, "recordTime": "2025-01-01T10:00:00Z"},
+                "paidTrafficCost": 0,
+            }
+        }
+    }
+}
 
 # A command that failed after it was accepted, as Canton reports it (this participant answers every failure at
 # submission, so only a Canton participant sends these). The spec types `valueDecoded` as text, as 3.4 printed it.
-ERROR_INFO = {"typeUrl": "type.googleapis.com/google.rpc.ErrorInfo", "value": "CiBMT0NBTF9WRVJESUNU",
-              "unknownFields": {"fields": {}}, "valueDecoded": 'reason: "LOCAL_VERDICT_LOCKED_CONTRACTS"'}
-FAILED_COMPLETION = {"completionResponse": {"Completion": {"value": {
-    **COMPLETION["completionResponse"]["Completion"]["value"],
-    "status": {"code": 10, "message": "LOCAL_VERDICT_LOCKED_CONTRACTS(2,0af76519): Rejected transaction is "
-                                     "referring to locked contracts", "details": [ERROR_INFO]},
-    "updateId": "",
-}}}}
+ERROR_INFO = {
+    "typeUrl": "type.googleapis.com/google.rpc.ErrorInfo",
+    "value": "CiBMT0NBTF9WRVJESUNU",
+    "unknownFields": {"fields": {}},
+    "valueDecoded": 'reason: "LOCAL_VERDICT_LOCKED_CONTRACTS"',
+}
+FAILED_COMPLETION = {
+    "completionResponse": {
+        "Completion": {
+            "value": {
+                **COMPLETION["completionResponse"]["Completion"]["value"],
+                "status": {
+                    "code": 10,
+                    "message": "LOCAL_VERDICT_LOCKED_CONTRACTS(2,0af76519): Rejected transaction is "
+                    "referring to locked contracts",
+                    "details": [ERROR_INFO],
+                },
+                "updateId": "",
+            }
+        }
+    }
+}
 
 USER_REQUEST = {
     "user": {"id": "Alice", "primaryParty": ALICE, "isDeactivated": False, "identityProviderId": ""},
     "rights": [{"kind": {"CanActAs": {"value": {"party": ALICE}}, "CanReadAs": {"value": {"party": ALICE}}}}],
 }
 
-VERSION = {"version": "3.5.4", "features": {
-    "experimental": {"staticTime": {"supported": False}, "commandInspectionService": {"supported": True}},
-    "userManagement": {"supported": True, "maxRightsPerUser": 1000, "maxUsersPageSize": 1000},
-    "partyManagement": {"maxPartiesPageSize": 10000},
-    "offsetCheckpoint": {"maxOffsetCheckpointEmissionDelay": {"seconds": 75, "nanos": 0, "unknownFields": None}},
-    "packageFeature": {"maxVettedPackagesPageSize": 100},
-}}
+VERSION = {
+    "version": "3.5.4",
+    "features": {
+        "experimental": {"staticTime": {"supported": False}, "commandInspectionService": {"supported": True}},
+        "userManagement": {"supported": True, "maxRightsPerUser": 1000, "maxUsersPageSize": 1000},
+        "partyManagement": {"maxPartiesPageSize": 10000},
+        "offsetCheckpoint": {
+            "maxOffsetCheckpointEmissionDelay": {"seconds": 75, "nanos": 0, "unknownFields": None}
+        },
+        "packageFeature": {"maxVettedPackagesPageSize": 100},
+    },
+}
 
 # (model, payload) pairs Canton would print verbatim: they must round-trip exactly.
 EXACT = [
@@ -262,37 +362,110 @@ EXACT = [
     (api.JsSubmitAndWaitForTransactionResponse, {"transaction": TRANSACTION}),
     (api.JsGetUpdatesResponse, {"update": {"Transaction": {"value": TRANSACTION}}}),
     (api.JsGetUpdatesResponse, {"update": {"Reassignment": {"value": REASSIGNMENT}}}),
-    (api.JsGetUpdatesResponse, {"update": {"OffsetCheckpoint": {"value": {
-        "offset": 9, "synchronizerTimes": [{"synchronizerId": SYNC, "recordTime": "2025-01-01T10:00:00Z"}]}}}}),
-    (api.JsGetActiveContractsResponse, {"workflowId": "", "contractEntry": {"JsActiveContract": {
-        "createdEvent": CREATED, "synchronizerId": SYNC, "reassignmentCounter": 0}},
-        "streamContinuationToken": "CgQIARAB"}),
-    (api.JsGetActiveContractsResponse, {"workflowId": "", "contractEntry": {"JsIncompleteUnassigned": {
-        "createdEvent": CREATED, "unassignedEvent": UNASSIGNED}}, "streamContinuationToken": ""}),
-    (api.JsGetActiveContractsResponse, {"workflowId": "", "contractEntry": {"JsEmpty": {}},
-                                        "streamContinuationToken": None}),
-    (api.JsGetEventsByContractIdResponse, {"created": {"createdEvent": CREATED, "synchronizerId": SYNC},
-                                           "archived": {"archivedEvent": ARCHIVED, "synchronizerId": SYNC}}),
+    (
+        api.JsGetUpdatesResponse,
+        {
+            "update": {
+                "OffsetCheckpoint": {
+                    "value": {
+                        "offset": 9,
+                        "synchronizerTimes": [{"synchronizerId": SYNC, "recordTime": "2025-01-01T10:00:00Z"}],
+                    }
+                }
+            }
+        },
+    ),
+    (
+        api.JsGetActiveContractsResponse,
+        {
+            "workflowId": "",
+            "contractEntry": {
+                "JsActiveContract": {
+                    "createdEvent": CREATED,
+                    "synchronizerId": SYNC,
+                    "reassignmentCounter": 0,
+                }
+            },
+            "streamContinuationToken": "CgQIARAB",
+        },
+    ),
+    (
+        api.JsGetActiveContractsResponse,
+        {
+            "workflowId": "",
+            "contractEntry": {
+                "JsIncompleteUnassigned": {"createdEvent": CREATED, "unassignedEvent": UNASSIGNED}
+            },
+            "streamContinuationToken": "",
+        },
+    ),
+    (
+        api.JsGetActiveContractsResponse,
+        {"workflowId": "", "contractEntry": {"JsEmpty": {}}, "streamContinuationToken": None},
+    ),
+    (
+        api.JsGetEventsByContractIdResponse,
+        {
+            "created": {"createdEvent": CREATED, "synchronizerId": SYNC},
+            "archived": {"archivedEvent": ARCHIVED, "synchronizerId": SYNC},
+        },
+    ),
     (api.ExercisedEvent, EXERCISED),
     (api.CompletionStreamResponse, COMPLETION),
     (api.CompletionStreamResponse, FAILED_COMPLETION),
-    (api.CompletionStreamResponse, {"completionResponse": {"OffsetCheckpoint": {"value": {
-        "offset": 3, "synchronizerTimes": []}}}}),
+    (
+        api.CompletionStreamResponse,
+        {"completionResponse": {"OffsetCheckpoint": {"value": {"offset": 3, "synchronizerTimes": []}}}},
+    ),
     (api.SubmitAndWaitResponse, {"updateId": UPDATE_ID, "completionOffset": 14}),
     (api.GetLedgerEndResponse, {"offset": 14}),
     (api.GetLedgerApiVersionResponse, VERSION),
-    (api.ListUserRightsResponse, {"rights": [
-        {"kind": {"CanActAs": {"value": {"party": ALICE}}}},
-        {"kind": {"ParticipantAdmin": {"value": {}}}},
-        {"kind": {"Empty": {}}},
-    ]}),
-    (api.GetUserResponse, {"user": {"id": "Alice", "primaryParty": ALICE, "isDeactivated": False,
-                                    "metadata": {"resourceVersion": "0", "annotations": {}},
-                                    "identityProviderId": "", "primaryPartyAuthentication": False}}),
-    (api.AllocatePartyResponse, {"partyDetails": {"party": ALICE, "isLocal": True, "localMetadata": {
-        "resourceVersion": "0", "annotations": {"k": "v"}}, "identityProviderId": ""}}),
-    (api.GetConnectedSynchronizersResponse, {"connectedSynchronizers": [
-        {"synchronizerAlias": "da1", "synchronizerId": SYNC, "permission": "PARTICIPANT_PERMISSION_SUBMISSION"}]}),
+    (
+        api.ListUserRightsResponse,
+        {
+            "rights": [
+                {"kind": {"CanActAs": {"value": {"party": ALICE}}}},
+                {"kind": {"ParticipantAdmin": {"value": {}}}},
+                {"kind": {"Empty": {}}},
+            ]
+        },
+    ),
+    (
+        api.GetUserResponse,
+        {
+            "user": {
+                "id": "Alice",
+                "primaryParty": ALICE,
+                "isDeactivated": False,
+                "metadata": {"resourceVersion": "0", "annotations": {}},
+                "identityProviderId": "",
+                "primaryPartyAuthentication": False,
+            }
+        },
+    ),
+    (
+        api.AllocatePartyResponse,
+        {
+            "partyDetails": {
+                "party": ALICE,
+                "isLocal": True,
+                "localMetadata": {"resourceVersion": "0", "annotations": {"k": "v"}},
+                "identityProviderId": "",
+            }
+        },
+    ),
+    (
+        api.GetConnectedSynchronizersResponse,
+        {
+            "connectedSynchronizers": [
+                {
+                    "synchronizerAlias": "da1",
+                    "synchronizerId": SYNC,
+                    "permission": "PARTICIPANT_PERMISSION_SUBMISSION",
+                }
+            ]
+        },
+    ),
     (api.GetPackageStatusResponse, {"packageStatus": "PACKAGE_STATUS_REGISTERED"}),
     (api.JsSubmitAndWaitForReassignmentResponse, {"reassignment": REASSIGNMENT}),
 ]
@@ -305,13 +478,17 @@ def _round_trip(cls: type[WireModel], payload: Any) -> Any:
     return dumped
 
 
-@pytest.mark.parametrize(("cls", "payload"), EXACT, ids=[f"{c.__name__}-{i}" for i, (c, _) in enumerate(EXACT)])
+@pytest.mark.parametrize(
+    ("cls", "payload"), EXACT, ids=[f"{c.__name__}-{i}" for i, (c, _) in enumerate(EXACT)]
+)
 def test_canton_output_round_trips_exactly(cls: type[WireModel], payload: dict) -> None:
     assert _round_trip(cls, payload) == payload
 
 
 @requires_spec
-@pytest.mark.parametrize(("cls", "payload"), EXACT, ids=[f"{c.__name__}-{i}" for i, (c, _) in enumerate(EXACT)])
+@pytest.mark.parametrize(
+    ("cls", "payload"), EXACT, ids=[f"{c.__name__}-{i}" for i, (c, _) in enumerate(EXACT)]
+)
 def test_dumped_models_validate_against_the_spec(cls: type[WireModel], payload: dict) -> None:
     validate(cls.spec_schema(), cls.model_validate(payload))
 
@@ -344,10 +521,16 @@ def test_js_commands_with_create_and_exercise() -> None:
 @requires_spec
 def test_js_commands_match_spec() -> None:
     validate("JsCommands", api.JsCommands.model_validate(JS_COMMANDS))
-    body = {"commands": JS_COMMANDS, "transactionFormat": {
-        "eventFormat": {"filtersByParty": {ALICE: {"cumulative": []}}, "verbose": True},
-        "transactionShape": "TRANSACTION_SHAPE_LEDGER_EFFECTS"}}
-    validate("JsSubmitAndWaitForTransactionRequest", api.JsSubmitAndWaitForTransactionRequest.model_validate(body))
+    body = {
+        "commands": JS_COMMANDS,
+        "transactionFormat": {
+            "eventFormat": {"filtersByParty": {ALICE: {"cumulative": []}}, "verbose": True},
+            "transactionShape": "TRANSACTION_SHAPE_LEDGER_EFFECTS",
+        },
+    }
+    validate(
+        "JsSubmitAndWaitForTransactionRequest", api.JsSubmitAndWaitForTransactionRequest.model_validate(body)
+    )
 
 
 def test_right_round_trips() -> None:
@@ -398,7 +581,10 @@ def test_variant_of_tag_and_value() -> None:
     cmd = api.Command.of(create)
     assert cmd.tag == "CreateCommand" and cmd.value is create
     assert cmd.model_dump() == {"CreateCommand": {"templateId": "#m:M:T", "createArguments": {"a": 1}}}
-    assert cmd.model_dump_json(by_alias=True) == '{"CreateCommand":{"templateId":"#m:M:T","createArguments":{"a":1}}}'
+    assert (
+        cmd.model_dump_json(by_alias=True)
+        == '{"CreateCommand":{"templateId":"#m:M:T","createArguments":{"a":1}}}'
+    )
     assert api.Command.of(create, tag="CreateCommand") == cmd
     with pytest.raises(TypeError):
         api.Command.of(api.Empty())
@@ -409,8 +595,9 @@ def test_variant_of_tag_and_value() -> None:
 
 def test_proto_oneof_flavour_keeps_the_value_wrapper() -> None:
     flt = api.IdentifierFilter.template("#model-tests:Iou:Iou")
-    assert flt.model_dump() == {"TemplateFilter": {"value": {
-        "templateId": "#model-tests:Iou:Iou", "includeCreatedEventBlob": False}}}
+    assert flt.model_dump() == {
+        "TemplateFilter": {"value": {"templateId": "#model-tests:Iou:Iou", "includeCreatedEventBlob": False}}
+    }
     dedup = api.DeduplicationPeriod.of(api.DeduplicationOffset(value=3))
     assert dedup.model_dump() == {"DeduplicationOffset": {"value": 3}}
 
@@ -448,27 +635,35 @@ def test_js_mirror_classes_require_their_keys() -> None:
             api.JsCommands.model_validate({k: v for k, v in JS_COMMANDS.items() if k != key})
     with pytest.raises(ValidationError):
         api.ExerciseCommand.model_validate({"templateId": "t", "contractId": CID, "choice": "c"})
-    ok = api.ExerciseCommand.model_validate({"templateId": "t", "contractId": CID, "choice": "c", "choiceArgument": None})
+    ok = api.ExerciseCommand.model_validate(
+        {"templateId": "t", "contractId": CID, "choice": "c", "choiceArgument": None}
+    )
     assert ok.choice_argument is None
     with pytest.raises(ValidationError):
         api.PrefetchContractKey.model_validate({"contractKey": {}})
 
 
-@pytest.mark.parametrize(("cls", "payload"), [
-    (api.GetActiveContractsRequest, {"activeAtOffset": "5"}),  # string for int64
-    (api.GetActiveContractsRequest, {"activeAtOffset": True}),
-    (api.GetActiveContractsRequest, {"activeAtOffset": 5.5}),
-    (api.GetActiveContractsRequest, {"activeAtOffset": 2**63}),  # int64 overflow
-    (api.GetActiveContractsRequest, {"verbose": "false"}),
-    (api.JsCommands, {**JS_COMMANDS, "commandId": 5}),  # number for string
-    (api.JsCommands, {**JS_COMMANDS, "actAs": ALICE}),
-    (api.TransactionFormat, {"eventFormat": {}, "transactionShape": "TRANSACTION_SHAPE_FLAT"}),  # unknown enum
-    (api.TransactionFormat, {"eventFormat": {}}),  # enums have no relaxed default
-    (api.GetActiveContractsRequest, {"streamContinuationToken": "not base64!"}),
-    (api.DisclosedContract, {"createdEventBlob": "abc"}),  # bad padding
-    (api.JsCantonError, {**CANTON_ERROR, "resources": [["CONTRACT_ID"]]}),
-    (api.JsCantonError, {k: v for k, v in CANTON_ERROR.items() if k != "code"}),
-])
+@pytest.mark.parametrize(
+    ("cls", "payload"),
+    [
+        (api.GetActiveContractsRequest, {"activeAtOffset": "5"}),  # string for int64
+        (api.GetActiveContractsRequest, {"activeAtOffset": True}),
+        (api.GetActiveContractsRequest, {"activeAtOffset": 5.5}),
+        (api.GetActiveContractsRequest, {"activeAtOffset": 2**63}),  # int64 overflow
+        (api.GetActiveContractsRequest, {"verbose": "false"}),
+        (api.JsCommands, {**JS_COMMANDS, "commandId": 5}),  # number for string
+        (api.JsCommands, {**JS_COMMANDS, "actAs": ALICE}),
+        (
+            api.TransactionFormat,
+            {"eventFormat": {}, "transactionShape": "TRANSACTION_SHAPE_FLAT"},
+        ),  # unknown enum
+        (api.TransactionFormat, {"eventFormat": {}}),  # enums have no relaxed default
+        (api.GetActiveContractsRequest, {"streamContinuationToken": "not base64!"}),
+        (api.DisclosedContract, {"createdEventBlob": "abc"}),  # bad padding
+        (api.JsCantonError, {**CANTON_ERROR, "resources": [["CONTRACT_ID"]]}),
+        (api.JsCantonError, {k: v for k, v in CANTON_ERROR.items() if k != "code"}),
+    ],
+)
 def test_wrong_input_is_rejected(cls: type[WireModel], payload: dict) -> None:
     with pytest.raises(ValidationError):
         cls.model_validate(payload)

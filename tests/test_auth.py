@@ -58,7 +58,9 @@ def ec_key() -> ec.EllipticCurvePrivateKey:
 
 
 def public_pem(key) -> bytes:
-    return key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+    return key.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
 
 
 def self_signed_cert_pem(key) -> bytes:
@@ -119,8 +121,9 @@ def test_audience_token(hs):
 
 def test_minted_tokens_verify(hs):
     scope = hs.verify(mint_token(hs256_secret=SECRET, user_id="bob", participant_id=PARTICIPANT))
-    audience = hs.verify(mint_token(hs256_secret=SECRET, user_id="bob", participant_id=PARTICIPANT,
-                                    audience_form=True))
+    audience = hs.verify(
+        mint_token(hs256_secret=SECRET, user_id="bob", participant_id=PARTICIPANT, audience_form=True)
+    )
     forever = hs.verify(mint_token(hs256_secret=SECRET, user_id="bob", ttl_seconds=None))
     assert (scope.form, audience.form, forever.expires_at) == ("scope", "audience", None)
     assert scope.expires_at is not None and scope.expires_at > time.time()
@@ -244,7 +247,8 @@ def test_rs256_token_rejected_by_hs256_verifier(hs, rsa_key):
 def test_es256_token_rejected_by_rsa_verifier(rsa_key, ec_key):
     with pytest.raises(errors.LedgerError) as exc:
         TokenVerifier(PARTICIPANT, public_key_pem=public_pem(rsa_key)).verify(
-            jwt.encode(payload(), ec_key, algorithm="ES256"))
+            jwt.encode(payload(), ec_key, algorithm="ES256")
+        )
     assert unauthenticated(exc)
 
 
@@ -353,10 +357,13 @@ async def test_unknown_or_deactivated_user_is_403(authenticator, user_id):
 async def test_websocket_subprotocol_token(authenticator):
     token = mint_token(hs256_secret=SECRET, user_id="alice")
     claims = await authenticator.claims_for_websocket(
-        {"sec-websocket-protocol": f"jwt.token.{token}, daml.ws.auth"})
+        {"sec-websocket-protocol": f"jwt.token.{token}, daml.ws.auth"}
+    )
     assert claims.user_id == "alice"
     # An Authorization header is the fallback when the subprotocols carry no token.
-    fallback = await authenticator.claims_for_websocket({"sec-websocket-protocol": "daml.ws.auth"} | bearer("admin"))
+    fallback = await authenticator.claims_for_websocket(
+        {"sec-websocket-protocol": "daml.ws.auth"} | bearer("admin")
+    )
     assert fallback.admin
 
 
@@ -372,10 +379,17 @@ async def test_websocket_without_valid_token_is_401(authenticator, protocols):
 
 
 def test_from_rights_mapping():
-    claims = Claims.from_rights("u", [
-        ("CanActAs", "A"), ("CanReadAs", "B"), ("CanExecuteAs", "C"), ("IdentityProviderAdmin", None),
-        ("CanReadAsAnyParty", None), ("CanExecuteAsAnyParty", None),
-    ])
+    claims = Claims.from_rights(
+        "u",
+        [
+            ("CanActAs", "A"),
+            ("CanReadAs", "B"),
+            ("CanExecuteAs", "C"),
+            ("IdentityProviderAdmin", None),
+            ("CanReadAsAnyParty", None),
+            ("CanExecuteAsAnyParty", None),
+        ],
+    )
     assert claims.act_as == {"A"} and claims.read_as == {"A", "B"} and claims.execute_as == {"C"}
     assert claims.idp_admin and not claims.admin
     assert claims.read_as_any_party and claims.execute_as_any_party and not claims.act_as_any_party
@@ -393,8 +407,11 @@ def test_read_act_execute_checks():
     claims.require_act(["A"])
     claims.require_execute(["A", "C"])
     assert claims.can_read("A") and not claims.can_read("C")
-    for check, parties in [(claims.require_read, ["A", "C"]), (claims.require_act, ["B"]),
-                           (claims.require_execute, ["B"])]:
+    for check, parties in [
+        (claims.require_read, ["A", "C"]),
+        (claims.require_act, ["B"]),
+        (claims.require_execute, ["B"]),
+    ]:
         with pytest.raises(errors.LedgerError) as exc:
             check(parties)
         assert permission_denied(exc)

@@ -15,31 +15,87 @@ import pytest
 SEED = 20261122
 MUTATIONS_PER_BODY = 60
 
-ODD_VALUES = [None, 0, -1, 2**63, -(2**63) - 1, 1.5, "", "x" * 300, "::", "00" * 69, "#a:b:c", "é\u0000",
-              [], [None], {}, {"Empty": {}}, True, {"a": {"b": {"c": [1, {"d": None}]}}}]
+ODD_VALUES = [
+    None,
+    0,
+    -1,
+    2**63,
+    -(2**63) - 1,
+    1.5,
+    "",
+    "x" * 300,
+    "::",
+    "00" * 69,
+    "#a:b:c",
+    "é\u0000",
+    [],
+    [None],
+    {},
+    {"Empty": {}},
+    True,
+    {"a": {"b": {"c": [1, {"d": None}]}}},
+]
 
 
 def valid_bodies(alice: str, cid: str, end: int) -> dict[str, dict]:
-    fmt = {"filtersByParty": {alice: {"cumulative": [{"identifierFilter": {"TemplateFilter": {"value": {
-        "templateId": "#model-tests:Iou:Iou", "includeCreatedEventBlob": True}}}}]}}, "verbose": True}
-    commands = {"commands": [{"ExerciseCommand": {"templateId": "#model-tests:Iou:Iou", "contractId": cid,
-                                                  "choice": "Iou_Split", "choiceArgument": {"splitAmount": "1"}}}],
-                "commandId": "fuzz", "actAs": [alice], "readAs": [alice], "workflowId": "w",
-                "deduplicationPeriod": {"DeduplicationDuration": {"value": {"seconds": 60, "nanos": 0}}}}
+    fmt = {
+        "filtersByParty": {
+            alice: {
+                "cumulative": [
+                    {
+                        "identifierFilter": {
+                            "TemplateFilter": {
+                                "value": {
+                                    "templateId": "#model-tests:Iou:Iou",
+                                    "includeCreatedEventBlob": True,
+                                }
+                            }
+                        }
+                    }
+                ]
+            }
+        },
+        "verbose": True,
+    }
+    commands = {
+        "commands": [
+            {
+                "ExerciseCommand": {
+                    "templateId": "#model-tests:Iou:Iou",
+                    "contractId": cid,
+                    "choice": "Iou_Split",
+                    "choiceArgument": {"splitAmount": "1"},
+                }
+            }
+        ],
+        "commandId": "fuzz",
+        "actAs": [alice],
+        "readAs": [alice],
+        "workflowId": "w",
+        "deduplicationPeriod": {"DeduplicationDuration": {"value": {"seconds": 60, "nanos": 0}}},
+    }
     return {
         "/v2/state/active-contracts": {"activeAtOffset": end, "eventFormat": fmt},
         "/v2/contracts/contract-by-id": {"contractId": cid, "queryingParties": [alice]},
         "/v2/events/events-by-contract-id": {"contractId": cid, "eventFormat": fmt},
         "/v2/commands/submit-and-wait-for-transaction": {
             "commands": commands,
-            "transactionFormat": {"eventFormat": fmt, "transactionShape": "TRANSACTION_SHAPE_LEDGER_EFFECTS"}},
+            "transactionFormat": {"eventFormat": fmt, "transactionShape": "TRANSACTION_SHAPE_LEDGER_EFFECTS"},
+        },
         "/v2/commands/submit-and-wait": commands,
-        "/v2/updates": {"beginExclusive": 0, "endInclusive": end, "updateFormat": {"includeTransactions": {
-            "eventFormat": fmt, "transactionShape": "TRANSACTION_SHAPE_ACS_DELTA"}}},
+        "/v2/updates": {
+            "beginExclusive": 0,
+            "endInclusive": end,
+            "updateFormat": {
+                "includeTransactions": {"eventFormat": fmt, "transactionShape": "TRANSACTION_SHAPE_ACS_DELTA"}
+            },
+        },
         "/v2/commands/completions": {"userId": "Alice", "parties": [alice], "beginExclusive": 0},
         "/v2/parties": {"partyIdHint": "Fuzzy", "identityProviderId": ""},
-        "/v2/users": {"user": {"id": "fuzzy", "primaryParty": alice}, "rights": [
-            {"kind": {"CanReadAs": {"value": {"party": alice}}}}]},
+        "/v2/users": {
+            "user": {"id": "fuzzy", "primaryParty": alice},
+            "rights": [{"kind": {"CanReadAs": {"value": {"party": alice}}}}],
+        },
     }
 
 
@@ -81,8 +137,9 @@ async def test_mutated_bodies_never_get_a_500(ledger_api, alice_bob, endpoint):
     rng = random.Random(f"{SEED}{endpoint}")
     for _ in range(MUTATIONS_PER_BODY):
         content = mutate(body, rng)
-        r = await ledger_api.call("POST", endpoint, user=user, content=content,
-                              headers={"Content-Type": "application/json"})
+        r = await ledger_api.call(
+            "POST", endpoint, user=user, content=content, headers={"Content-Type": "application/json"}
+        )
         assert r.status_code < 500, (content, r.status_code, r.text)
         if r.status_code >= 400 and r.headers["content-type"].startswith("application/json"):
             assert r.json()["code"], r.text
@@ -100,7 +157,8 @@ async def test_rejected_submissions_write_nothing(ledger_api, alice_bob):
         content = json.loads(json.dumps(body))
         content["commands"]["commandId"] = f"fuzz-{i}"
         content["commands"]["commands"][0]["ExerciseCommand"]["choiceArgument"] = {
-            "splitAmount": rng.choice(["0", "-1", "50", "51", "1e400", "abc", None, 7, [], {}])}
+            "splitAmount": rng.choice(["0", "-1", "50", "51", "1e400", "abc", None, 7, [], {}])
+        }
         r = await ledger_api.post("/v2/commands/submit-and-wait-for-transaction", content, user="Alice")
         assert r.status_code < 500, r.text
         if r.status_code != 200:
@@ -114,8 +172,13 @@ async def test_rejected_submissions_write_nothing(ledger_api, alice_bob):
 async def test_huge_bodies_are_refused(ledger_api, alice_bob):
     end = await ledger_api.ledger_end()
     big = b'{"activeAtOffset": 0, "pad": "' + b"x" * (5 * 1024 * 1024) + b'"}'
-    r = await ledger_api.call("POST", "/v2/commands/submit-and-wait", user="Alice", content=big,
-                          headers={"Content-Type": "application/json"})
+    r = await ledger_api.call(
+        "POST",
+        "/v2/commands/submit-and-wait",
+        user="Alice",
+        content=big,
+        headers={"Content-Type": "application/json"},
+    )
     assert r.status_code == 413
     assert r.text.startswith("Invalid value for: body")
     assert await ledger_api.ledger_end() == end

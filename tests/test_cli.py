@@ -23,7 +23,10 @@ SCRIPT = Path(sys.executable).parent / "ledger-participant"
 def cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
     command = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "participant.cli"]
     # The installed script runs the code of this tree, whichever tree it was installed from.
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")]))}
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])),
+    }
     return subprocess.run([*command, *args], capture_output=True, text=True, timeout=timeout, env=env)
 
 
@@ -54,8 +57,11 @@ def read_banner(server, timeout: float = 30) -> str:
     out = b""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and not any(
-            key in line for line in out.decode(errors="replace").splitlines(keepends=True)
-            if line.endswith("\n") for key in BANNER_ENDS):
+        key in line
+        for line in out.decode(errors="replace").splitlines(keepends=True)
+        if line.endswith("\n")
+        for key in BANNER_ENDS
+    ):
         ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
         if not ready:
             break
@@ -66,16 +72,38 @@ def read_banner(server, timeout: float = 30) -> str:
     return out.decode(errors="replace")
 
 
-@pytest.mark.parametrize(("args", "flags"), [
-    ((), ["serve", "token", "prune", "compact"]),
-    (("serve",), ["--db", "--host", "--port", "--hs256-secret", "--hs256-secret-file", "--public-key", "--jwks",
-                  "--no-auth", "--demo", "--package", "--max-list-elements", "--max-body-bytes", "--synchronizers", "--quiet",
-                  "--offset-checkpoint-interval",
-                  "--port-file", "--announce", "--exit-on-stdin-eof"]),
-    (("token",), ["--hs256-secret", "--hs256-secret-file", "--db", "--user", "--ttl", "--audience"]),
-    (("prune",), ["--db", "--up-to"]),
-    (("compact",), ["--db", "server must be stopped"]),
-])
+@pytest.mark.parametrize(
+    ("args", "flags"),
+    [
+        ((), ["serve", "token", "prune", "compact"]),
+        (
+            ("serve",),
+            [
+                "--db",
+                "--host",
+                "--port",
+                "--hs256-secret",
+                "--hs256-secret-file",
+                "--public-key",
+                "--jwks",
+                "--no-auth",
+                "--demo",
+                "--package",
+                "--max-list-elements",
+                "--max-body-bytes",
+                "--synchronizers",
+                "--quiet",
+                "--offset-checkpoint-interval",
+                "--port-file",
+                "--announce",
+                "--exit-on-stdin-eof",
+            ],
+        ),
+        (("token",), ["--hs256-secret", "--hs256-secret-file", "--db", "--user", "--ttl", "--audience"]),
+        (("prune",), ["--db", "--up-to"]),
+        (("compact",), ["--db", "server must be stopped"]),
+    ],
+)
 def test_help(args, flags):
     r = cli(*args, "--help")
     assert r.returncode == 0, r.stderr
@@ -105,19 +133,26 @@ def test_token_from_a_secret_is_accepted(tmp_path):
         admin = mint("--hs256-secret", secret, "--user", "participant_admin")
         assert get(server, "/v2/users", admin).status_code == 200
         assert get(server, "/v2/users", None).status_code == 401
-        other = mint("--hs256-secret", "another-secret-" + os.urandom(16).hex(), "--user", "participant_admin")
+        other = mint(
+            "--hs256-secret", "another-secret-" + os.urandom(16).hex(), "--user", "participant_admin"
+        )
         assert get(server, "/v2/users", other).status_code == 401
         # Any user: the token names it, the server loads its rights.
-        r = httpx.post(server.url + "/v2/users", headers={"Authorization": f"Bearer {admin}"},
-                       json={"user": {"id": "U"}, "rights": []}, timeout=30)
+        r = httpx.post(
+            server.url + "/v2/users",
+            headers={"Authorization": f"Bearer {admin}"},
+            json={"user": {"id": "U"}, "rights": []},
+            timeout=30,
+        )
         assert r.status_code == 200, r.text
         u = mint("--hs256-secret", secret, "--user", "U")
         assert jwt.decode(u, options={"verify_signature": False})["sub"] == "U"
         assert get(server, "/v2/users/U", u).status_code == 200
         assert get(server, "/v2/users", u).status_code == 403  # U is no admin
         # --ttl 0: no expiry; --audience: the audience form, accepted as well.
-        assert "exp" not in jwt.decode(mint("--hs256-secret", secret, "--user", "U", "--ttl", "0"),
-                                       options={"verify_signature": False})
+        assert "exp" not in jwt.decode(
+            mint("--hs256-secret", secret, "--user", "U", "--ttl", "0"), options={"verify_signature": False}
+        )
         participant = get(server, "/v2/parties/participant-id", admin).json()["participantId"]
         audience = mint("--hs256-secret", secret, "--user", "participant_admin", "--audience", participant)
         claims = jwt.decode(audience, options={"verify_signature": False})
@@ -141,7 +176,9 @@ def test_generated_secret_and_token_from_the_db(tmp_path):
     server = start_server(db)  # the same secret after a restart
     try:
         assert get(server, "/v2/users", admin).status_code == 200
-        assert get(server, "/v2/users", mint("--db", str(db), "--user", "participant_admin")).status_code == 200
+        assert (
+            get(server, "/v2/users", mint("--db", str(db), "--user", "participant_admin")).status_code == 200
+        )
     finally:
         server.stop()
 
@@ -172,14 +209,19 @@ def test_banner(tmp_path, auth):
     try:
         banner = read_banner(server)
         assert f"{server.url}/v2" in banner, banner
-        headers = {} if auth[0] == "--no-auth" else {
-            "Authorization": f"Bearer {mint('--hs256-secret', auth[1], '--user', 'participant_admin')}"}
-        participant = httpx.get(server.url + "/v2/parties/participant-id", headers=headers,
-                                timeout=30).json()["participantId"]
+        headers = (
+            {}
+            if auth[0] == "--no-auth"
+            else {"Authorization": f"Bearer {mint('--hs256-secret', auth[1], '--user', 'participant_admin')}"}
+        )
+        participant = httpx.get(
+            server.url + "/v2/parties/participant-id", headers=headers, timeout=30
+        ).json()["participantId"]
         assert f"participant id:  {participant}" in banner
         assert str(tmp_path / "ledger.db") in banner
-        synchronizers = httpx.get(server.url + "/v2/state/connected-synchronizers", headers=headers,
-                                  timeout=30).json()["connectedSynchronizers"]
+        synchronizers = httpx.get(
+            server.url + "/v2/state/connected-synchronizers", headers=headers, timeout=30
+        ).json()["connectedSynchronizers"]
         assert synchronizers
         for s in synchronizers:
             assert f"{s['synchronizerAlias']} = {s['synchronizerId']}" in banner
@@ -192,8 +234,14 @@ def test_banner(tmp_path, auth):
         server.stop()
 
 
-@pytest.mark.parametrize("command", [("prune", "--up-to", "1"), ("token", "--user", "participant_admin"),
-                                     ("serve", "--port", "0", "--no-auth")])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("prune", "--up-to", "1"),
+        ("token", "--user", "participant_admin"),
+        ("serve", "--port", "0", "--no-auth"),
+    ],
+)
 def test_a_file_that_is_not_a_database(tmp_path, command):
     db = tmp_path / "notes.db"
     db.write_bytes(b"this is not a SQLite database, only some text " * 4)

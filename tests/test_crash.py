@@ -23,8 +23,14 @@ IOU = "#model-tests:Iou:Iou"
 CLIENTS = 16
 ITERATIONS = 150  # per client: at most 2400 submissions in all
 KILL_AFTER = 200  # acknowledged submissions before the kill
-ANY_PARTY = {"filtersByParty": {}, "filtersForAnyParty": {"cumulative": [
-    {"identifierFilter": {"WildcardFilter": {"value": {"includeCreatedEventBlob": False}}}}]}}
+ANY_PARTY = {
+    "filtersByParty": {},
+    "filtersForAnyParty": {
+        "cumulative": [
+            {"identifierFilter": {"WildcardFilter": {"value": {"includeCreatedEventBlob": False}}}}
+        ]
+    },
+}
 EVENT_FORMAT = {**ANY_PARTY, "verbose": False}
 SERVER_ARGS = ("--no-auth", "--max-list-elements", "5000")
 
@@ -51,20 +57,41 @@ async def allocate(http: httpx.AsyncClient, hint: str) -> str:
 
 
 def create_body(party: str, command_id: str, amount: str) -> dict:
-    return {"commands": {"commands": [{"CreateCommand": {"templateId": IOU, "createArguments": {
-        "issuer": party, "owner": party, "currency": "USD", "amount": amount, "observers": []}}}],
-        "commandId": command_id, "userId": "crash-test", "actAs": [party]}}
+    return {
+        "commands": {
+            "commands": [
+                {
+                    "CreateCommand": {
+                        "templateId": IOU,
+                        "createArguments": {
+                            "issuer": party,
+                            "owner": party,
+                            "currency": "USD",
+                            "amount": amount,
+                            "observers": [],
+                        },
+                    }
+                }
+            ],
+            "commandId": command_id,
+            "userId": "crash-test",
+            "actAs": [party],
+        }
+    }
 
 
-async def client(n: int, http: httpx.AsyncClient, party: str, acks: list[Ack], killed: asyncio.Event,
-                 enough: asyncio.Event) -> None:
+async def client(
+    n: int, http: httpx.AsyncClient, party: str, acks: list[Ack], killed: asyncio.Event, enough: asyncio.Event
+) -> None:
     for i in range(ITERATIONS):
         if killed.is_set():
             return
         command_id = f"crash-{n}-{i}-{os.urandom(4).hex()}"
         try:
-            r = await http.post("/v2/commands/submit-and-wait-for-transaction",
-                                json=create_body(party, command_id, f"{n}.{i:03d}1"))
+            r = await http.post(
+                "/v2/commands/submit-and-wait-for-transaction",
+                json=create_body(party, command_id, f"{n}.{i:03d}1"),
+            )
         except httpx.HTTPError:
             return  # the server is gone: this submission is not acknowledged
         if r.status_code != 200:
@@ -98,8 +125,12 @@ async def all_updates(http: httpx.AsyncClient, after: int, end: int) -> list[dic
     for _ in range(end + 1):
         if after >= end:
             break
-        r = await checked(http, "POST", "/v2/updates?limit=1000", {
-            "beginExclusive": after, "endInclusive": end, "filter": ANY_PARTY, "verbose": False})
+        r = await checked(
+            http,
+            "POST",
+            "/v2/updates?limit=1000",
+            {"beginExclusive": after, "endInclusive": end, "filter": ANY_PARTY, "verbose": False},
+        )
         assert r.status_code == 200, r.text
         page = [u["update"]["Transaction"]["value"] for u in r.json()]
         assert page, f"no updates after {after} although the ledger end is {end}"
@@ -146,8 +177,12 @@ async def test_acknowledged_submissions_survive_sigkill(tmp_path):
                 assert u["commandId"] == a.command_id
                 assert u["events"][0]["CreatedEvent"]["contractId"] == a.contract_id
 
-            r = await checked(http, "POST", "/v2/state/active-contracts", {"eventFormat": EVENT_FORMAT,
-                                                                               "activeAtOffset": end})
+            r = await checked(
+                http,
+                "POST",
+                "/v2/state/active-contracts",
+                {"eventFormat": EVENT_FORMAT, "activeAtOffset": end},
+            )
             assert r.status_code == 200, r.text
             active = {e["contractEntry"]["JsActiveContract"]["createdEvent"]["contractId"] for e in r.json()}
             assert len(active) == end - allocated  # every transaction created one Iou and none was archived
@@ -155,16 +190,24 @@ async def test_acknowledged_submissions_survive_sigkill(tmp_path):
 
             sample = sorted(acks, key=lambda a: a.offset)
             for a in [*sample[:: max(1, len(sample) // 40)], sample[-1]]:
-                r = await checked(http, "POST", "/v2/events/events-by-contract-id", {
-                    "contractId": a.contract_id, "eventFormat": EVENT_FORMAT})
+                r = await checked(
+                    http,
+                    "POST",
+                    "/v2/events/events-by-contract-id",
+                    {"contractId": a.contract_id, "eventFormat": EVENT_FORMAT},
+                )
                 assert r.status_code == 200, r.text
                 assert r.json()["created"]["createdEvent"]["offset"] == a.offset
                 assert r.json()["archived"] is None
 
             # The restarted participant carries on after the recovered end, without reusing an offset.
             party = updates[0]["events"][0]["CreatedEvent"]["signatories"][0]
-            r = await checked(http, "POST", "/v2/commands/submit-and-wait-for-transaction",
-                              create_body(party, f"after-{os.urandom(4).hex()}", "1.0"))
+            r = await checked(
+                http,
+                "POST",
+                "/v2/commands/submit-and-wait-for-transaction",
+                create_body(party, f"after-{os.urandom(4).hex()}", "1.0"),
+            )
             assert r.status_code == 200, r.text
             assert r.json()["transaction"]["offset"] == end + 1
     finally:

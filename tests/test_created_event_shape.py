@@ -28,10 +28,18 @@ REGISTRY = PackageRegistry([iou.package, shapes.package])
 
 
 def contract(template, argument: dict, observers: tuple[str, ...] = ()) -> Contract:
-    return Contract(contract_id=ids.IdGenerator("shape").contract_id(), template_id=template.template_id(),
-                    package_name=template.__daml__.package.name, argument=argument, signatories=(ALICE,),
-                    observers=observers, key=None, key_hash="",
-                    created_at=datetime(2026, 1, 2, 3, 4, 5, 678000, tzinfo=UTC), synchronizer_id=SYNC)
+    return Contract(
+        contract_id=ids.IdGenerator("shape").contract_id(),
+        template_id=template.template_id(),
+        package_name=template.__daml__.package.name,
+        argument=argument,
+        signatories=(ALICE,),
+        observers=observers,
+        key=None,
+        key_hash="",
+        created_at=datetime(2026, 1, 2, 3, 4, 5, 678000, tzinfo=UTC),
+        synchronizer_id=SYNC,
+    )
 
 
 def fmt(*cumulative: dict) -> EventFormat:
@@ -39,8 +47,17 @@ def fmt(*cumulative: dict) -> EventFormat:
 
 
 def interface(interface_id: str, view: bool, blob: bool = False) -> dict:
-    return {"identifierFilter": {"InterfaceFilter": {"value": {
-        "interfaceId": interface_id, "includeInterfaceView": view, "includeCreatedEventBlob": blob}}}}
+    return {
+        "identifierFilter": {
+            "InterfaceFilter": {
+                "value": {
+                    "interfaceId": interface_id,
+                    "includeInterfaceView": view,
+                    "includeCreatedEventBlob": blob,
+                }
+            }
+        }
+    }
 
 
 WILDCARD = {"identifierFilter": {"WildcardFilter": {"value": {"includeCreatedEventBlob": False}}}}
@@ -48,14 +65,18 @@ WILDCARD_BLOB = {"identifierFilter": {"WildcardFilter": {"value": {"includeCreat
 CONTRACTS = {
     "square": contract(shapes.Square, {"owner": ALICE, "name": "sq"}, (BOB,)),
     "broken": contract(shapes.Broken, {"owner": ALICE}),
-    "iou": contract(iou.Iou, {"issuer": ALICE, "owner": ALICE, "currency": "USD", "amount": "1.0000000000",
-                              "observers": []}),
+    "iou": contract(
+        iou.Iou,
+        {"issuer": ALICE, "owner": ALICE, "currency": "USD", "amount": "1.0000000000", "observers": []},
+    ),
 }
 FILTERS = {
     "wildcard": fmt(WILDCARD),
     "wildcard-blob": fmt(WILDCARD_BLOB),
     "views": fmt(interface("#shapes:Shapes:IShape", True), interface("#model-tests:Iou:IIou", True)),
-    "views-and-blobs": fmt(interface("#shapes:Shapes:IShape", True, True), interface("#model-tests:Iou:IIou", True)),
+    "views-and-blobs": fmt(
+        interface("#shapes:Shapes:IShape", True, True), interface("#model-tests:Iou:IIou", True)
+    ),
     "interface-no-view": fmt(interface("#shapes:Shapes:IShape", False), WILDCARD),
 }
 
@@ -76,8 +97,17 @@ def test_the_fast_path_prints_what_the_general_path_prints(filter_name, contract
     c = CONTRACTS[contract_name]
     event_filter = resolve_event_format(FILTERS[filter_name], REGISTRY)
     stored_event = contract_params(7, c, "", 3, 0)[-1]
-    row = (7, "", orjson.dumps(list(c.signatories)).decode(), orjson.dumps(list(c.observers)).decode(),
-           c.template_id, c.package_name, stored_event, c.synchronizer_id, 0)
+    row = (
+        7,
+        "",
+        orjson.dumps(list(c.signatories)).decode(),
+        orjson.dumps(list(c.observers)).decode(),
+        c.template_id,
+        c.package_name,
+        stored_event,
+        c.synchronizer_id,
+        0,
+    )
     texts, _ = AcsRenderer(event_filter, None).render([row])
     qn = c.template_id.split(":", 1)[1]
     witnesses = event_filter.witnesses(c.stakeholders, c.package_name, qn)
@@ -85,8 +115,14 @@ def test_the_fast_path_prints_what_the_general_path_prints(filter_name, contract
         assert texts == []
         return
     general = created_event_of_contract(
-        c, offset=3, node_id=0, witnesses=witnesses, with_blob=event_filter.blob(witnesses, c.package_name, qn),
-        acs_delta=True, views=event_filter.views(witnesses, c.template_id, c.package_name, c.argument))
+        c,
+        offset=3,
+        node_id=0,
+        witnesses=witnesses,
+        with_blob=event_filter.blob(witnesses, c.package_name, qn),
+        acs_delta=True,
+        views=event_filter.views(witnesses, c.template_id, c.package_name, c.argument),
+    )
     (text,) = texts
     fast = orjson.loads(text)["contractEntry"]["JsActiveContract"]["createdEvent"]
     assert orjson.dumps(fast) == orjson.dumps(general)

@@ -15,7 +15,9 @@ from tests.conftest import SECRET, LedgerApi, free_port, start_server
 NAMES = ("Alice", "Bob", "Charlie")
 IOU = "Iou:Iou"
 TRANSFER = "Iou:IouTransfer"
-WILDCARD = {"cumulative": [{"identifierFilter": {"WildcardFilter": {"value": {"includeCreatedEventBlob": False}}}}]}
+WILDCARD = {
+    "cumulative": [{"identifierFilter": {"WildcardFilter": {"value": {"includeCreatedEventBlob": False}}}}]
+}
 ANY_PARTY = {"filtersByParty": {}, "filtersForAnyParty": WILDCARD}
 
 
@@ -39,8 +41,10 @@ def demo_server(tmp_path_factory):
 async def ledger_api(demo_server):
     async with httpx.AsyncClient(base_url=demo_server.url, timeout=60) as http:
         ledger_api = LedgerApi(http)
-        r = await ledger_api.post("/v2/users", {"user": {"id": "auditor"},
-                                            "rights": [{"kind": {"CanReadAsAnyParty": {"value": {}}}}]})
+        r = await ledger_api.post(
+            "/v2/users",
+            {"user": {"id": "auditor"}, "rights": [{"kind": {"CanReadAsAnyParty": {"value": {}}}}]},
+        )
         assert r.status_code in (200, 409), r.text
         yield ledger_api
 
@@ -57,16 +61,21 @@ async def parties_and_users(ledger_api: LedgerApi) -> dict[str, str]:
         assert party.startswith(f"{name}::") and party in listed
         r = await ledger_api.get(f"/v2/users/{name}/rights")
         assert r.status_code == 200, r.text
-        kinds = {(next(iter(right["kind"])), next(iter(right["kind"].values()))["value"].get("party"))
-                 for right in r.json()["rights"]}
+        kinds = {
+            (next(iter(right["kind"])), next(iter(right["kind"].values()))["value"].get("party"))
+            for right in r.json()["rights"]
+        }
         assert {("CanActAs", party), ("CanReadAs", party)} <= kinds
         out[name] = party
     return out
 
 
 async def all_updates(ledger_api: LedgerApi, end: int) -> list[dict]:
-    r = await ledger_api.post("/v2/updates", {"beginExclusive": 0, "endInclusive": end, "filter": ANY_PARTY,
-                                          "verbose": False}, user="auditor")
+    r = await ledger_api.post(
+        "/v2/updates",
+        {"beginExclusive": 0, "endInclusive": end, "filter": ANY_PARTY, "verbose": False},
+        user="auditor",
+    )
     assert r.status_code == 200, r.text
     return [next(iter(u["update"].values()))["value"] for u in r.json()]
 
@@ -77,24 +86,39 @@ async def test_demo_ledger(ledger_api):
     assert end >= 300
 
     for name, party in parties.items():
-        r = await ledger_api.post("/v2/state/active-contracts", {"eventFormat": by_party(party), "activeAtOffset": end},
-                              user=name)
+        r = await ledger_api.post(
+            "/v2/state/active-contracts", {"eventFormat": by_party(party), "activeAtOffset": end}, user=name
+        )
         assert r.status_code == 200, r.text
         assert r.json(), f"{name} sees no active contract"
 
-    r = await ledger_api.post("/v2/state/active-contracts", {"eventFormat": {**ANY_PARTY, "verbose": False},
-                                                         "activeAtOffset": end}, user="auditor")
+    r = await ledger_api.post(
+        "/v2/state/active-contracts",
+        {"eventFormat": {**ANY_PARTY, "verbose": False}, "activeAtOffset": end},
+        user="auditor",
+    )
     assert r.status_code == 200, r.text
-    active = [e["contractEntry"]["JsActiveContract"]["createdEvent"] for e in r.json()
-              if "JsActiveContract" in e["contractEntry"]]
+    active = [
+        e["contractEntry"]["JsActiveContract"]["createdEvent"]
+        for e in r.json()
+        if "JsActiveContract" in e["contractEntry"]
+    ]
     # A few Ious on the second synchronizer, and one in flight between the two.
-    synchronizers = [s["synchronizerId"] for s in (await ledger_api.get(
-        "/v2/state/connected-synchronizers")).json()["connectedSynchronizers"]]
-    on = [e["contractEntry"]["JsActiveContract"]["synchronizerId"] for e in r.json()
-          if "JsActiveContract" in e["contractEntry"]]
+    synchronizers = [
+        s["synchronizerId"]
+        for s in (await ledger_api.get("/v2/state/connected-synchronizers")).json()["connectedSynchronizers"]
+    ]
+    on = [
+        e["contractEntry"]["JsActiveContract"]["synchronizerId"]
+        for e in r.json()
+        if "JsActiveContract" in e["contractEntry"]
+    ]
     assert on.count(synchronizers[1]) == 4 and set(on) == set(synchronizers)
-    (flying,) = [e["contractEntry"]["JsIncompleteUnassigned"] for e in r.json()
-                 if "JsIncompleteUnassigned" in e["contractEntry"]]
+    (flying,) = [
+        e["contractEntry"]["JsIncompleteUnassigned"]
+        for e in r.json()
+        if "JsIncompleteUnassigned" in e["contractEntry"]
+    ]
     assert flying["unassignedEvent"]["target"] == synchronizers[1]
     templates = [qualified(e["templateId"]) for e in active]
     assert templates.count(IOU) >= 200, "a few hundred Ious"
@@ -112,22 +136,44 @@ async def test_demo_ledger(ledger_api):
     first = updates[0]["offset"]
     assert [u["offset"] for u in updates] == list(range(first, end + 1))
     # Before them, each demo party's allocation hosted it here: a topology transaction each.
-    r = await ledger_api.post("/v2/updates", {"beginExclusive": 0, "endInclusive": first - 1, "updateFormat": {
-        "includeTopologyEvents": {"includeParticipantAuthorizationEvents": {"parties": []}}}}, user="auditor")
+    r = await ledger_api.post(
+        "/v2/updates",
+        {
+            "beginExclusive": 0,
+            "endInclusive": first - 1,
+            "updateFormat": {
+                "includeTopologyEvents": {"includeParticipantAuthorizationEvents": {"parties": []}}
+            },
+        },
+        user="auditor",
+    )
     assert r.status_code == 200, r.text
-    hosted = [e["event"]["ParticipantAuthorizationAdded"]["value"]["partyId"]
-              for u in r.json() for e in u["update"]["TopologyTransaction"]["value"]["events"]]
+    hosted = [
+        e["event"]["ParticipantAuthorizationAdded"]["value"]["partyId"]
+        for u in r.json()
+        for e in u["update"]["TopologyTransaction"]["value"]["events"]
+    ]
     assert sorted(hosted) == sorted(parties.values()) and first == len(parties) + 1
     assert {u["workflowId"] for u in updates} == {"demo-seed"}
-    archived = [e["ArchivedEvent"]["contractId"] for u in updates for e in u["events"] if "ArchivedEvent" in e]
-    moves = [next(iter(e)) for u in updates for e in u["events"] if "CreatedEvent" not in e and "ArchivedEvent" not in e]
+    archived = [
+        e["ArchivedEvent"]["contractId"] for u in updates for e in u["events"] if "ArchivedEvent" in e
+    ]
+    moves = [
+        next(iter(e))
+        for u in updates
+        for e in u["events"]
+        if "CreatedEvent" not in e and "ArchivedEvent" not in e
+    ]
     assert moves.count("JsUnassignedEvent") == 5 and moves.count("JsAssignmentEvent") == 4
     assert len(archived) >= 10
     active_ids = {e["contractId"] for e in active}
     assert not active_ids & set(archived)
     for cid in archived[:: max(1, len(archived) // 10)]:
-        r = await ledger_api.post("/v2/events/events-by-contract-id", {
-            "contractId": cid, "eventFormat": {**ANY_PARTY, "verbose": False}}, user="auditor")
+        r = await ledger_api.post(
+            "/v2/events/events-by-contract-id",
+            {"contractId": cid, "eventFormat": {**ANY_PARTY, "verbose": False}},
+            user="auditor",
+        )
         assert r.status_code == 200, r.text
         body = r.json()
         assert body["created"]["createdEvent"]["contractId"] == cid
@@ -179,8 +225,19 @@ def seeded_updates(db) -> tuple[int, bool]:
 
 async def test_a_crash_while_seeding_does_not_break_the_next_start(tmp_path):
     db = tmp_path / "ledger.db"
-    args = [sys.executable, "-m", "participant.cli", "serve", "--db", str(db), "--port", str(free_port()),
-            "--quiet", "--no-auth", "--demo"]
+    args = [
+        sys.executable,
+        "-m",
+        "participant.cli",
+        "serve",
+        "--db",
+        str(db),
+        "--port",
+        str(free_port()),
+        "--quiet",
+        "--no-auth",
+        "--demo",
+    ]
     process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 60

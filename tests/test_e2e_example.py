@@ -18,8 +18,12 @@ from tests.spec import validate_response
 IOU = "#model-tests:Iou:Iou"
 TRANSFER = "#model-tests:Iou:IouTransfer"
 
-ACS_FILTER = {"filtersByParty": {}, "filtersForAnyParty": {"cumulative": [
-    {"identifierFilter": {"WildcardFilter": {"value": {"includeCreatedEventBlob": True}}}}]}}
+ACS_FILTER = {
+    "filtersByParty": {},
+    "filtersForAnyParty": {
+        "cumulative": [{"identifierFilter": {"WildcardFilter": {"value": {"includeCreatedEventBlob": True}}}}]
+    },
+}
 
 
 @dataclass
@@ -29,8 +33,15 @@ class Client:
     http: httpx.AsyncClient
     auth: bool
 
-    async def call(self, method: str, path: str, body=None, *, user: str = "participant_admin",
-                   expect: int | tuple[int, ...] = 200) -> httpx.Response:
+    async def call(
+        self,
+        method: str,
+        path: str,
+        body=None,
+        *,
+        user: str = "participant_admin",
+        expect: int | tuple[int, ...] = 200,
+    ) -> httpx.Response:
         headers = {"Content-Type": "application/json"}
         if self.auth:
             headers["Authorization"] = f"Bearer {token(user)}"
@@ -61,25 +72,45 @@ async def party_and_user(c: Client, name: str) -> str:
         assert details == []
         r = await c.call("POST", "/v2/parties", {"partyIdHint": name, "identityProviderId": ""})
         party = r.json()["partyDetails"]["party"]
-    r = await c.call("POST", "/v2/users", {
-        "user": {"id": name, "primaryParty": party, "isDeactivated": False, "identityProviderId": ""},
-        "rights": [{"kind": {"CanActAs": {"value": {"party": party}}, "CanReadAs": {"value": {"party": party}}}}]})
+    r = await c.call(
+        "POST",
+        "/v2/users",
+        {
+            "user": {"id": name, "primaryParty": party, "isDeactivated": False, "identityProviderId": ""},
+            "rights": [
+                {"kind": {"CanActAs": {"value": {"party": party}}, "CanReadAs": {"value": {"party": party}}}}
+            ],
+        },
+    )
     assert r.json()["user"]["primaryParty"] == party
     return party
 
 
 async def submit(c: Client, user: str, party: str, command: dict, command_id: str) -> int:
-    r = await c.call("POST", "/v2/commands/submit-and-wait", {"commands": [command], "userId": c.user_id(user),
-                                                               "commandId": command_id, "actAs": [party],
-                                                               "readAs": [party]}, user=user)
+    r = await c.call(
+        "POST",
+        "/v2/commands/submit-and-wait",
+        {
+            "commands": [command],
+            "userId": c.user_id(user),
+            "commandId": command_id,
+            "actAs": [party],
+            "readAs": [party],
+        },
+        user=user,
+    )
     offset = r.json()["completionOffset"]
     assert isinstance(offset, int) and offset > 0
     return offset
 
 
 async def acs(c: Client, offset: int) -> list[dict]:
-    r = await c.call("POST", "/v2/state/active-contracts", {
-        "filter": ACS_FILTER, "verbose": False, "activeAtOffset": offset, "eventFormat": None}, user="auditor")
+    r = await c.call(
+        "POST",
+        "/v2/state/active-contracts",
+        {"filter": ACS_FILTER, "verbose": False, "activeAtOffset": offset, "eventFormat": None},
+        user="auditor",
+    )
     entries = r.json()
     assert isinstance(entries, list) and entries
     return entries
@@ -94,9 +125,24 @@ async def run_example(c: Client) -> None:
     bob = await party_and_user(c, "Bob")
     assert alice.startswith("Alice::") and bob.startswith("Bob::")
 
-    created_at = await submit(c, "Alice", alice, {"CreateCommand": {"templateId": IOU, "createArguments": {
-        "observers": [], "issuer": alice, "amount": "999.99", "currency": "USD", "owner": alice}}},
-        f"example-app-create-{os.urandom(8).hex()}")
+    created_at = await submit(
+        c,
+        "Alice",
+        alice,
+        {
+            "CreateCommand": {
+                "templateId": IOU,
+                "createArguments": {
+                    "observers": [],
+                    "issuer": alice,
+                    "amount": "999.99",
+                    "currency": "USD",
+                    "owner": alice,
+                },
+            }
+        },
+        f"example-app-create-{os.urandom(8).hex()}",
+    )
     end = (await c.call("GET", "/v2/state/ledger-end", user="Alice")).json()["offset"]
     assert end >= created_at
     iou = newest(await acs(c, end))
@@ -106,21 +152,44 @@ async def run_example(c: Client) -> None:
     assert float(iou["createArgument"]["amount"]) == pytest.approx(999.99)
     assert iou["createdEventBlob"]  # includeCreatedEventBlob: true
 
-    transferred_at = await submit(c, "Alice", alice, {"ExerciseCommand": {
-        "templateId": IOU, "choice": "Iou_Transfer", "choiceArgument": {"newOwner": bob},
-        "contractId": iou["contractId"]}}, f"example-app-transfer{os.urandom(8).hex()}")
+    transferred_at = await submit(
+        c,
+        "Alice",
+        alice,
+        {
+            "ExerciseCommand": {
+                "templateId": IOU,
+                "choice": "Iou_Transfer",
+                "choiceArgument": {"newOwner": bob},
+                "contractId": iou["contractId"],
+            }
+        },
+        f"example-app-transfer{os.urandom(8).hex()}",
+    )
     assert transferred_at > created_at
     entries = await acs(c, transferred_at)
     transfer = newest(entries)
     assert transfer["templateId"].endswith(":Iou:IouTransfer")
     assert transfer["createArgument"]["newOwner"] == bob
     assert transfer["createArgument"]["iou"]["owner"] == alice
-    assert iou["contractId"] not in {e["contractEntry"]["JsActiveContract"]["createdEvent"]["contractId"]
-                                     for e in entries}
+    assert iou["contractId"] not in {
+        e["contractEntry"]["JsActiveContract"]["createdEvent"]["contractId"] for e in entries
+    }
 
-    accepted_at = await submit(c, "Bob", bob, {"ExerciseCommand": {
-        "templateId": TRANSFER, "choice": "IouTransfer_Accept", "choiceArgument": {},
-        "contractId": transfer["contractId"]}}, f"example-app-accept{os.urandom(8).hex()}")
+    accepted_at = await submit(
+        c,
+        "Bob",
+        bob,
+        {
+            "ExerciseCommand": {
+                "templateId": TRANSFER,
+                "choice": "IouTransfer_Accept",
+                "choiceArgument": {},
+                "contractId": transfer["contractId"],
+            }
+        },
+        f"example-app-accept{os.urandom(8).hex()}",
+    )
     assert accepted_at > transferred_at
     entries = await acs(c, accepted_at)
     bobs = newest(entries)
@@ -128,8 +197,9 @@ async def run_example(c: Client) -> None:
     assert bobs["createArgument"]["owner"] == bob
     assert bobs["createArgument"]["issuer"] == alice
     assert bobs["createArgument"]["observers"] == []
-    assert transfer["contractId"] not in {e["contractEntry"]["JsActiveContract"]["createdEvent"]["contractId"]
-                                          for e in entries}
+    assert transfer["contractId"] not in {
+        e["contractEntry"]["JsActiveContract"]["createdEvent"]["contractId"] for e in entries
+    }
 
 
 async def test_example_without_auth(tmp_path):
@@ -143,8 +213,10 @@ async def test_example_without_auth(tmp_path):
             end = (await c.call("GET", "/v2/state/ledger-end")).json()["offset"]
             assert end > first.json()["offset"]
             entries = await acs(c, end)
-            owners = [e["contractEntry"]["JsActiveContract"]["createdEvent"]["createArgument"]["owner"]
-                      for e in entries]
+            owners = [
+                e["contractEntry"]["JsActiveContract"]["createdEvent"]["createArgument"]["owner"]
+                for e in entries
+            ]
             assert len(entries) == 2 and all(o.startswith("Bob::") for o in owners)
     finally:
         server.stop()
@@ -156,8 +228,11 @@ async def test_example_with_auth(tmp_path):
         async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
             c = Client(http, auth=True)
             # The example's ACS asks for every party's contracts: that needs CanReadAsAnyParty.
-            await c.call("POST", "/v2/users", {"user": {"id": "auditor"},
-                                               "rights": [{"kind": {"CanReadAsAnyParty": {"value": {}}}}]})
+            await c.call(
+                "POST",
+                "/v2/users",
+                {"user": {"id": "auditor"}, "rights": [{"kind": {"CanReadAsAnyParty": {"value": {}}}}]},
+            )
             await run_example(c)
             await run_example(c)
             # Without a token the same calls are refused.
@@ -166,11 +241,30 @@ async def test_example_with_auth(tmp_path):
             validate_response("GET", "/v2/state/ledger-end", 401, r.json())
             # Alice may not act as Bob.
             bob = (await c.call("GET", "/v2/users/Bob")).json()["user"]["primaryParty"]
-            r = await http.post("/v2/commands/submit-and-wait", headers={"Authorization": f"Bearer {token('Alice')}"},
-                                json={"commands": [{"CreateCommand": {"templateId": IOU, "createArguments": {
-                                    "observers": [], "issuer": bob, "amount": "1.0", "currency": "USD",
-                                    "owner": bob}}}], "userId": "Alice", "commandId": f"x-{os.urandom(8).hex()}",
-                                      "actAs": [bob], "readAs": [bob]})
+            r = await http.post(
+                "/v2/commands/submit-and-wait",
+                headers={"Authorization": f"Bearer {token('Alice')}"},
+                json={
+                    "commands": [
+                        {
+                            "CreateCommand": {
+                                "templateId": IOU,
+                                "createArguments": {
+                                    "observers": [],
+                                    "issuer": bob,
+                                    "amount": "1.0",
+                                    "currency": "USD",
+                                    "owner": bob,
+                                },
+                            }
+                        }
+                    ],
+                    "userId": "Alice",
+                    "commandId": f"x-{os.urandom(8).hex()}",
+                    "actAs": [bob],
+                    "readAs": [bob],
+                },
+            )
             assert r.status_code == 403, r.text
     finally:
         server.stop()

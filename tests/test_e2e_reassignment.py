@@ -28,43 +28,101 @@ async def setup(http: httpx.AsyncClient, hint: str) -> str:
     r = await call(http, "POST", "/v2/parties", {"partyIdHint": hint})
     assert r.status_code == 200, r.text
     party = r.json()["partyDetails"]["party"]
-    r = await call(http, "POST", "/v2/users", {"user": {"id": hint, "primaryParty": party}, "rights": [
-        {"kind": {"CanActAs": {"value": {"party": party}}}}]})
+    r = await call(
+        http,
+        "POST",
+        "/v2/users",
+        {
+            "user": {"id": hint, "primaryParty": party},
+            "rights": [{"kind": {"CanActAs": {"value": {"party": party}}}}],
+        },
+    )
     assert r.status_code == 200, r.text
     return party
 
 
 async def create(http: httpx.AsyncClient, party: str, user: str) -> str:
-    r = await call(http, "POST", "/v2/commands/submit-and-wait-for-transaction", {"commands": {
-        "commands": [{"CreateCommand": {"templateId": IOU, "createArguments": {
-            "issuer": party, "owner": party, "currency": "USD", "amount": "10.0", "observers": []}}}],
-        "commandId": f"c-{os.urandom(4).hex()}", "actAs": [party]}}, user=user)
+    r = await call(
+        http,
+        "POST",
+        "/v2/commands/submit-and-wait-for-transaction",
+        {
+            "commands": {
+                "commands": [
+                    {
+                        "CreateCommand": {
+                            "templateId": IOU,
+                            "createArguments": {
+                                "issuer": party,
+                                "owner": party,
+                                "currency": "USD",
+                                "amount": "10.0",
+                                "observers": [],
+                            },
+                        }
+                    }
+                ],
+                "commandId": f"c-{os.urandom(4).hex()}",
+                "actAs": [party],
+            }
+        },
+        user=user,
+    )
     assert r.status_code == 200, r.text
     return r.json()["transaction"]["events"][0]["CreatedEvent"]["contractId"]
 
 
 def reassignment(party: str, command: dict) -> dict:
-    return {"reassignmentCommands": {"commandId": f"r-{os.urandom(4).hex()}", "submitter": party,
-                                     "commands": [{"command": command}]},
-            "eventFormat": {"filtersByParty": {party: {"cumulative": []}}, "verbose": False}}
+    return {
+        "reassignmentCommands": {
+            "commandId": f"r-{os.urandom(4).hex()}",
+            "submitter": party,
+            "commands": [{"command": command}],
+        },
+        "eventFormat": {"filtersByParty": {party: {"cumulative": []}}, "verbose": False},
+    }
 
 
-async def move(http: httpx.AsyncClient, party: str, user: str, cid: str, source: str, target: str) -> list[dict]:
-    r = await call(http, "POST", WAIT, reassignment(party, {"UnassignCommand": {"value": {
-        "contractId": cid, "source": source, "target": target}}}), user=user)
+async def move(
+    http: httpx.AsyncClient, party: str, user: str, cid: str, source: str, target: str
+) -> list[dict]:
+    r = await call(
+        http,
+        "POST",
+        WAIT,
+        reassignment(
+            party, {"UnassignCommand": {"value": {"contractId": cid, "source": source, "target": target}}}
+        ),
+        user=user,
+    )
     assert r.status_code == 200, r.text
     out = r.json()["reassignment"]
     rid = out["events"][0]["JsUnassignedEvent"]["value"]["reassignmentId"]
-    r = await call(http, "POST", WAIT, reassignment(party, {"AssignCommand": {"value": {
-        "reassignmentId": rid, "source": source, "target": target}}}), user=user)
+    r = await call(
+        http,
+        "POST",
+        WAIT,
+        reassignment(
+            party, {"AssignCommand": {"value": {"reassignmentId": rid, "source": source, "target": target}}}
+        ),
+        user=user,
+    )
     assert r.status_code == 200, r.text
     return [out, r.json()["reassignment"]]
 
 
 async def where(http: httpx.AsyncClient, party: str, user: str) -> dict[str, tuple[str, int]]:
     end = (await call(http, "GET", "/v2/state/ledger-end")).json()["offset"]
-    r = await call(http, "POST", "/v2/state/active-contracts", {"activeAtOffset": end, "eventFormat": {
-        "filtersByParty": {party: {"cumulative": []}}, "verbose": False}}, user=user)
+    r = await call(
+        http,
+        "POST",
+        "/v2/state/active-contracts",
+        {
+            "activeAtOffset": end,
+            "eventFormat": {"filtersByParty": {party: {"cumulative": []}}, "verbose": False},
+        },
+        user=user,
+    )
     assert r.status_code == 200, r.text
     out = {}
     for e in r.json():
@@ -79,11 +137,15 @@ async def where(http: httpx.AsyncClient, party: str, user: str) -> dict[str, tup
 
 
 async def test_an_iou_moves_to_private_and_back(tmp_path):
-    server = start_server(tmp_path / "ledger.db", "--hs256-secret", SECRET, "--synchronizers", "global,private,spare")
+    server = start_server(
+        tmp_path / "ledger.db", "--hs256-secret", SECRET, "--synchronizers", "global,private,spare"
+    )
     try:
         async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
             r = await call(http, "GET", "/v2/state/connected-synchronizers")
-            synchronizers = {s["synchronizerAlias"]: s["synchronizerId"] for s in r.json()["connectedSynchronizers"]}
+            synchronizers = {
+                s["synchronizerAlias"]: s["synchronizerId"] for s in r.json()["connectedSynchronizers"]
+            }
             assert list(synchronizers) == ["global", "private", "spare"]
             alice = await setup(http, "Alice")
             cid = await create(http, alice, "Alice")
@@ -93,11 +155,21 @@ async def test_an_iou_moves_to_private_and_back(tmp_path):
             back = await move(http, alice, "Alice", cid, synchronizers["private"], synchronizers["global"])
             assert await where(http, alice, "Alice") == {cid: (synchronizers["global"], 2)}
             assert [r["synchronizerId"] for r in there + back] == [
-                synchronizers["global"], synchronizers["private"], synchronizers["private"], synchronizers["global"]]
-            r = await call(http, "POST", "/v2/commands/completions", {"userId": "Alice", "parties": [alice],
-                                                                     "beginExclusive": 0}, user="Alice")
+                synchronizers["global"],
+                synchronizers["private"],
+                synchronizers["private"],
+                synchronizers["global"],
+            ]
+            r = await call(
+                http,
+                "POST",
+                "/v2/commands/completions",
+                {"userId": "Alice", "parties": [alice], "beginExclusive": 0},
+                user="Alice",
+            )
             assert [c["completionResponse"]["Completion"]["value"]["updateId"] for c in r.json()][1:] == [
-                r["updateId"] for r in there + back]
+                r["updateId"] for r in there + back
+            ]
     finally:
         server.stop()
 
@@ -141,8 +213,13 @@ async def test_acknowledged_reassignments_survive_sigkill(tmp_path):
         async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
             fmt = {"includeReassignments": {"filtersByParty": {party: {"cumulative": []}}, "verbose": False}}
             for offset, update_id in updates:
-                r = await call(http, "POST", "/v2/updates/update-by-id", {"updateId": update_id, "updateFormat": fmt},
-                               user="Mover")
+                r = await call(
+                    http,
+                    "POST",
+                    "/v2/updates/update-by-id",
+                    {"updateId": update_id, "updateFormat": fmt},
+                    user="Mover",
+                )
                 assert r.status_code == 200, r.text
                 assert r.json()["update"]["Reassignment"]["value"]["offset"] == offset
             now = await where(http, party, "Mover")

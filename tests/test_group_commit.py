@@ -32,21 +32,40 @@ async def test_only_one_of_many_concurrent_consumers_wins(ledger_api, alice_bob)
     alice, bob = alice_bob
     cid = (await ledger_api.create_iou(alice, alice, user="Alice"))["events"][0]["CreatedEvent"]["contractId"]
     end = await ledger_api.ledger_end()
-    responses = await asyncio.gather(*(
-        ledger_api.exercise(IOU, cid, "Iou_Transfer", {"newOwner": bob}, act_as=[alice], user="Alice")
-        for _ in range(CONCURRENT)))
+    responses = await asyncio.gather(
+        *(
+            ledger_api.exercise(IOU, cid, "Iou_Transfer", {"newOwner": bob}, act_as=[alice], user="Alice")
+            for _ in range(CONCURRENT)
+        )
+    )
     assert codes(responses) == ["CONTRACT_NOT_FOUND"] * (CONCURRENT - 1) + ["ok"]
     assert await ledger_api.ledger_end() == end + 1
 
 
 async def test_concurrent_duplicate_command_ids_commit_once(ledger_api, alice_bob):
     alice, _ = alice_bob
-    body = {"commands": [{"CreateCommand": {"templateId": IOU, "createArguments": {
-        "issuer": alice, "owner": alice, "currency": "USD", "amount": "1", "observers": []}}}],
-        "commandId": "same-command", "actAs": [alice]}
+    body = {
+        "commands": [
+            {
+                "CreateCommand": {
+                    "templateId": IOU,
+                    "createArguments": {
+                        "issuer": alice,
+                        "owner": alice,
+                        "currency": "USD",
+                        "amount": "1",
+                        "observers": [],
+                    },
+                }
+            }
+        ],
+        "commandId": "same-command",
+        "actAs": [alice],
+    }
     end = await ledger_api.ledger_end()
-    responses = await asyncio.gather(*(ledger_api.post("/v2/commands/submit-and-wait", body, user="Alice")
-                                       for _ in range(CONCURRENT)))
+    responses = await asyncio.gather(
+        *(ledger_api.post("/v2/commands/submit-and-wait", body, user="Alice") for _ in range(CONCURRENT))
+    )
     assert codes(responses) == ["DUPLICATE_COMMAND"] * (CONCURRENT - 1) + ["ok"]
     assert {r.status_code for r in responses if r.status_code != 200} == {409}
     assert await ledger_api.ledger_end() == end + 1
@@ -55,30 +74,71 @@ async def test_concurrent_duplicate_command_ids_commit_once(ledger_api, alice_bo
 async def test_a_contract_key_is_taken_once_among_concurrent_creates(keyed_ledger):
     ledger_api = keyed_ledger
     bank, customer = await ledger_api.party("Bank"), await ledger_api.party("Customer")
-    r = await ledger_api.post("/v2/users/Customer/rights", {"userId": "Customer",
-                                                       "rights": [{"kind": {"CanActAs": {"value": {"party": bank}}}}]})
+    r = await ledger_api.post(
+        "/v2/users/Customer/rights",
+        {"userId": "Customer", "rights": [{"kind": {"CanActAs": {"value": {"party": bank}}}}]},
+    )
     assert r.status_code == 200, r.text
-    r = await ledger_api.post("/v2/commands/submit-and-wait-for-transaction", {"commands": {
-        "commands": [{"CreateCommand": {"templateId": BANK, "createArguments": {"bank": bank, "customer": customer}}}],
-        "commandId": "open-bank", "actAs": [bank, customer]}}, user="Customer")
+    r = await ledger_api.post(
+        "/v2/commands/submit-and-wait-for-transaction",
+        {
+            "commands": {
+                "commands": [
+                    {
+                        "CreateCommand": {
+                            "templateId": BANK,
+                            "createArguments": {"bank": bank, "customer": customer},
+                        }
+                    }
+                ],
+                "commandId": "open-bank",
+                "actAs": [bank, customer],
+            }
+        },
+        user="Customer",
+    )
     assert r.status_code == 200, r.text
     bank_cid = r.json()["transaction"]["events"][0]["CreatedEvent"]["contractId"]
 
     def open_account(label: str):
-        return ledger_api.exercise(BANK, bank_cid, "Open", {"label": label}, act_as=[customer], user="Customer")
+        return ledger_api.exercise(
+            BANK, bank_cid, "Open", {"label": label}, act_as=[customer], user="Customer"
+        )
 
     responses = await asyncio.gather(*(open_account("savings") for _ in range(CONCURRENT)))
     assert codes(responses) == ["DUPLICATE_CONTRACT_KEY"] * (CONCURRENT - 1) + ["ok"]
     # A key freed and taken again inside one transaction, beside others that commit in the same group.
     responses = await asyncio.gather(
-        ledger_api.exercise(BANK, bank_cid, "OpenCloseReopen", {"label": "checking"}, act_as=[customer],
-                        user="Customer"),
-        open_account("travel"), open_account("travel"))
+        ledger_api.exercise(
+            BANK, bank_cid, "OpenCloseReopen", {"label": "checking"}, act_as=[customer], user="Customer"
+        ),
+        open_account("travel"),
+        open_account("travel"),
+    )
     assert codes(responses) == ["DUPLICATE_CONTRACT_KEY", "ok", "ok"]
-    acs = await ledger_api.post("/v2/state/active-contracts", {
-        "activeAtOffset": await ledger_api.ledger_end(),
-        "eventFormat": {"filtersByParty": {customer: {"cumulative": [{"identifierFilter": {"TemplateFilter": {
-            "value": {"templateId": "#keyed-example:Accounts:Account"}}}}]}}}}, user="Customer")
-    labels = sorted(e["contractEntry"]["JsActiveContract"]["createdEvent"]["createArgument"]["label"]
-                    for e in acs.json())
+    acs = await ledger_api.post(
+        "/v2/state/active-contracts",
+        {
+            "activeAtOffset": await ledger_api.ledger_end(),
+            "eventFormat": {
+                "filtersByParty": {
+                    customer: {
+                        "cumulative": [
+                            {
+                                "identifierFilter": {
+                                    "TemplateFilter": {
+                                        "value": {"templateId": "#keyed-example:Accounts:Account"}
+                                    }
+                                }
+                            }
+                        ]
+                    }
+                }
+            },
+        },
+        user="Customer",
+    )
+    labels = sorted(
+        e["contractEntry"]["JsActiveContract"]["createdEvent"]["createArgument"]["label"] for e in acs.json()
+    )
     assert labels == ["checking", "savings", "travel"]

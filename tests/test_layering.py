@@ -12,5 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_import_contracts_hold():
     lint_imports = shutil.which("lint-imports") or str(Path(sys.executable).parent / "lint-imports")
-    result = subprocess.run([lint_imports, "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [lint_imports, "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -32,25 +32,55 @@ async def test_readme_package_serves_commands(tmp_path, monkeypatch):
             ledger_api = LedgerApi(http)
             issuer, holder = await ledger_api.party("Issuer"), await ledger_api.party("Holder")
             other = await ledger_api.party("Other")
-            r = await ledger_api.post("/v2/commands/submit-and-wait-for-transaction", {"commands": {
-                "commands": [{"CreateCommand": {"templateId": "#my-models:Bond:Bond",
-                                                "createArguments": {"issuer": issuer, "holder": holder,
-                                                                    "face": "1000"}}}],
-                "commandId": "bond-1", "actAs": [issuer]}}, user="Issuer")
+            r = await ledger_api.post(
+                "/v2/commands/submit-and-wait-for-transaction",
+                {
+                    "commands": {
+                        "commands": [
+                            {
+                                "CreateCommand": {
+                                    "templateId": "#my-models:Bond:Bond",
+                                    "createArguments": {"issuer": issuer, "holder": holder, "face": "1000"},
+                                }
+                            }
+                        ],
+                        "commandId": "bond-1",
+                        "actAs": [issuer],
+                    }
+                },
+                user="Issuer",
+            )
             assert r.status_code == 200, r.text
             created = r.json()["transaction"]["events"][0]["CreatedEvent"]
-            assert created["createArgument"] == {"issuer": issuer, "holder": holder, "face": "1000.0000000000"}
+            assert created["createArgument"] == {
+                "issuer": issuer,
+                "holder": holder,
+                "face": "1000.0000000000",
+            }
             assert created["packageName"] == "my-models"
-            r = await ledger_api.exercise("#my-models:Bond:Bond", created["contractId"], "Bond_Transfer",
-                                      {"newHolder": other}, act_as=[holder], user="Holder")
+            r = await ledger_api.exercise(
+                "#my-models:Bond:Bond",
+                created["contractId"],
+                "Bond_Transfer",
+                {"newHolder": other},
+                act_as=[holder],
+                user="Holder",
+            )
             assert r.status_code == 200, r.text
             # The holder is not a stakeholder of the new bond, so by default it sees only the archive.
             events = r.json()["transaction"]["events"]
             assert [next(iter(e)) for e in events] == ["ArchivedEvent"]
-            r = await ledger_api.post("/v2/state/active-contracts", {"activeAtOffset": await ledger_api.ledger_end(),
-                                                                 "eventFormat": {"filtersByParty": {other: {}}}},
-                                  user="Other")
-            assert [e["contractEntry"]["JsActiveContract"]["createdEvent"]["createArgument"]["holder"]
-                    for e in r.json()] == [other]
+            r = await ledger_api.post(
+                "/v2/state/active-contracts",
+                {
+                    "activeAtOffset": await ledger_api.ledger_end(),
+                    "eventFormat": {"filtersByParty": {other: {}}},
+                },
+                user="Other",
+            )
+            assert [
+                e["contractEntry"]["JsActiveContract"]["createdEvent"]["createArgument"]["holder"]
+                for e in r.json()
+            ] == [other]
             packages = (await ledger_api.get("/v2/packages")).json()["packageIds"]
             assert created["templateId"].split(":")[0] in packages

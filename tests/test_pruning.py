@@ -17,12 +17,18 @@ import pytest
 from tests.conftest import SECRET, LedgerApi, ServerProcess, start_server
 
 IOU = "#model-tests:Iou:Iou"
-WILDCARD = {"cumulative": [{"identifierFilter": {"WildcardFilter": {"value": {"includeCreatedEventBlob": False}}}}]}
+WILDCARD = {
+    "cumulative": [{"identifierFilter": {"WildcardFilter": {"value": {"includeCreatedEventBlob": False}}}}]
+}
 
 
 def prune(db, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "participant.cli", "prune", "--db", str(db), *args],
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "participant.cli", "prune", "--db", str(db), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def event_format(party: str) -> dict:
@@ -30,8 +36,11 @@ def event_format(party: str) -> dict:
 
 
 async def acs(ledger_api: LedgerApi, party: str, offset: int) -> httpx.Response:
-    return await ledger_api.post("/v2/state/active-contracts", {"eventFormat": event_format(party),
-                                                            "activeAtOffset": offset}, user="Alice")
+    return await ledger_api.post(
+        "/v2/state/active-contracts",
+        {"eventFormat": event_format(party), "activeAtOffset": offset},
+        user="Alice",
+    )
 
 
 def ids(r: httpx.Response) -> list[str]:
@@ -40,13 +49,19 @@ def ids(r: httpx.Response) -> list[str]:
 
 
 async def events(ledger_api: LedgerApi, party: str, cid: str) -> httpx.Response:
-    return await ledger_api.post("/v2/events/events-by-contract-id", {"contractId": cid,
-                                                                  "eventFormat": event_format(party)}, user="Alice")
+    return await ledger_api.post(
+        "/v2/events/events-by-contract-id",
+        {"contractId": cid, "eventFormat": event_format(party)},
+        user="Alice",
+    )
 
 
 async def updates(ledger_api: LedgerApi, party: str, begin: int) -> httpx.Response:
-    return await ledger_api.post("/v2/updates", {"beginExclusive": begin, "filter": {"filtersByParty": {party: WILDCARD}},
-                                             "verbose": False}, user="Alice")
+    return await ledger_api.post(
+        "/v2/updates",
+        {"beginExclusive": begin, "filter": {"filtersByParty": {party: WILDCARD}}, "verbose": False},
+        user="Alice",
+    )
 
 
 async def pruned_offset(ledger_api: LedgerApi) -> int:
@@ -72,11 +87,15 @@ async def history(server):
         alice = await ledger_api.party("Alice")
         cids = {}
         for name in ("iou1", "iou2"):
-            cids[name] = (await ledger_api.create_iou(alice, alice, user="Alice"))["events"][0]["CreatedEvent"]["contractId"]
+            cids[name] = (await ledger_api.create_iou(alice, alice, user="Alice"))["events"][0][
+                "CreatedEvent"
+            ]["contractId"]
         r = await ledger_api.exercise(IOU, cids["iou2"], "Archive", {}, act_as=[alice], user="Alice")
         assert r.status_code == 200, r.text
         for name in ("iou3", "iou4"):
-            cids[name] = (await ledger_api.create_iou(alice, alice, user="Alice"))["events"][0]["CreatedEvent"]["contractId"]
+            cids[name] = (await ledger_api.create_iou(alice, alice, user="Alice"))["events"][0][
+                "CreatedEvent"
+            ]["contractId"]
         r = await ledger_api.exercise(IOU, cids["iou4"], "Archive", {}, act_as=[alice], user="Alice")
         assert r.status_code == 200, r.text
         assert await ledger_api.ledger_end() == 7
@@ -91,7 +110,8 @@ async def test_prune_and_read_around_it(history):
     assert "5" in r.stdout
     assert await pruned_offset(ledger_api) == 5
     assert (await ledger_api.get("/v2/state/latest-pruned-offsets")).json()[
-        "allDivulgedContractsPrunedUpToInclusive"] == 5
+        "allDivulgedContractsPrunedUpToInclusive"
+    ] == 5
 
     # The ACS before the pruning offset is gone; at it and after it, active contracts created before it remain.
     for offset in (2, 4):
@@ -117,8 +137,9 @@ async def test_prune_and_read_around_it(history):
     r = await updates(ledger_api, alice, 5)
     assert r.status_code == 200, r.text
     assert [u["update"]["Transaction"]["value"]["offset"] for u in r.json()] == [6, 7]
-    r = await ledger_api.post("/v2/commands/completions", {"userId": "Alice", "parties": [alice], "beginExclusive": 3},
-                          user="Alice")
+    r = await ledger_api.post(
+        "/v2/commands/completions", {"userId": "Alice", "parties": [alice], "beginExclusive": 3}, user="Alice"
+    )
     assert_pruned_error(r, 5)
 
     # A pruned archived contract cannot be exercised; the ledger carries on after its end.
@@ -169,11 +190,28 @@ async def test_prune_while_submitting(history):
         for i in range(100):  # until the pruning is over, at most 100 each
             if pruning.done() and i >= 3:
                 return
-            r = await ledger_api.post("/v2/commands/submit-and-wait", {
-                "commands": [{"CreateCommand": {"templateId": IOU, "createArguments": {
-                    "issuer": alice, "owner": alice, "currency": "USD", "amount": f"{n + 1}.{i:02d}",
-                    "observers": []}}}],
-                "commandId": f"p-{n}-{i}-{os.urandom(4).hex()}", "actAs": [alice]}, user="Alice")
+            r = await ledger_api.post(
+                "/v2/commands/submit-and-wait",
+                {
+                    "commands": [
+                        {
+                            "CreateCommand": {
+                                "templateId": IOU,
+                                "createArguments": {
+                                    "issuer": alice,
+                                    "owner": alice,
+                                    "currency": "USD",
+                                    "amount": f"{n + 1}.{i:02d}",
+                                    "observers": [],
+                                },
+                            }
+                        }
+                    ],
+                    "commandId": f"p-{n}-{i}-{os.urandom(4).hex()}",
+                    "actAs": [alice],
+                },
+                user="Alice",
+            )
             results.append(r.status_code)
 
     await asyncio.gather(*(submit(n) for n in range(8)))
@@ -188,8 +226,11 @@ async def test_prune_while_submitting(history):
         begin = offsets[-1] if offsets else 7
         if begin >= end:
             break
-        r = await ledger_api.post("/v2/updates?limit=100", {
-            "beginExclusive": begin, "filter": {"filtersByParty": {alice: WILDCARD}}, "verbose": False}, user="Alice")
+        r = await ledger_api.post(
+            "/v2/updates?limit=100",
+            {"beginExclusive": begin, "filter": {"filtersByParty": {alice: WILDCARD}}, "verbose": False},
+            user="Alice",
+        )
         assert r.status_code == 200 and r.json(), r.text
         offsets += [u["update"]["Transaction"]["value"]["offset"] for u in r.json()]
     assert offsets == list(range(8, end + 1))
@@ -201,8 +242,10 @@ async def test_prune_while_submitting(history):
             body["pageToken"] = token
         r = await ledger_api.call("GET", "/v2/state/active-contracts-page", json=body, user="Alice")
         assert r.status_code == 200, r.text
-        acs_ids += [e["contractEntry"]["JsActiveContract"]["createdEvent"]["contractId"]
-                    for e in r.json()["activeContracts"]]
+        acs_ids += [
+            e["contractEntry"]["JsActiveContract"]["createdEvent"]["contractId"]
+            for e in r.json()["activeContracts"]
+        ]
         token = r.json()["nextPageToken"]
         if not token:
             break
@@ -210,13 +253,20 @@ async def test_prune_while_submitting(history):
 
 
 def _reassignment(party: str, command: dict) -> dict:
-    return {"reassignmentCommands": {"commandId": f"r-{os.urandom(4).hex()}", "submitter": party,
-                                     "commands": [{"command": command}]}, "eventFormat": event_format(party)}
+    return {
+        "reassignmentCommands": {
+            "commandId": f"r-{os.urandom(4).hex()}",
+            "submitter": party,
+            "commands": [{"command": command}],
+        },
+        "eventFormat": event_format(party),
+    }
 
 
 async def _reassign(ledger_api: LedgerApi, party: str, command: dict) -> dict:
-    r = await ledger_api.post("/v2/commands/submit-and-wait-for-reassignment", _reassignment(party, command),
-                          user="Alice")
+    r = await ledger_api.post(
+        "/v2/commands/submit-and-wait-for-reassignment", _reassignment(party, command), user="Alice"
+    )
     assert r.status_code == 200, r.text
     return r.json()["reassignment"]
 
@@ -227,19 +277,35 @@ async def test_prune_past_reassignments(server):
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         ledger_api = LedgerApi(http)
         alice = await ledger_api.party("Alice")
-        a, b = (s["synchronizerId"] for s in (await ledger_api.get(
-            "/v2/state/connected-synchronizers")).json()["connectedSynchronizers"])
+        a, b = (
+            s["synchronizerId"]
+            for s in (await ledger_api.get("/v2/state/connected-synchronizers")).json()[
+                "connectedSynchronizers"
+            ]
+        )
         moved, flying, gone = [
-            (await ledger_api.create_iou(alice, alice, user="Alice"))["events"][0]["CreatedEvent"]["contractId"]
-            for _ in range(3)]
+            (await ledger_api.create_iou(alice, alice, user="Alice"))["events"][0]["CreatedEvent"][
+                "contractId"
+            ]
+            for _ in range(3)
+        ]
         for cid in (moved, gone):
-            out = await _reassign(ledger_api, alice, {"UnassignCommand": {"value": {
-                "contractId": cid, "source": a, "target": b}}})
+            out = await _reassign(
+                ledger_api,
+                alice,
+                {"UnassignCommand": {"value": {"contractId": cid, "source": a, "target": b}}},
+            )
             rid = out["events"][0]["JsUnassignedEvent"]["value"]["reassignmentId"]
-            await _reassign(ledger_api, alice, {"AssignCommand": {"value": {"reassignmentId": rid, "source": a,
-                                                                        "target": b}}})
-        await _reassign(ledger_api, alice, {"UnassignCommand": {"value": {"contractId": flying, "source": a,
-                                                                      "target": b}}})
+            await _reassign(
+                ledger_api,
+                alice,
+                {"AssignCommand": {"value": {"reassignmentId": rid, "source": a, "target": b}}},
+            )
+        await _reassign(
+            ledger_api,
+            alice,
+            {"UnassignCommand": {"value": {"contractId": flying, "source": a, "target": b}}},
+        )
         r = await ledger_api.exercise(IOU, gone, "Archive", {}, act_as=[alice], user="Alice")
         assert r.status_code == 200, r.text
         end = await ledger_api.ledger_end()
@@ -252,16 +318,21 @@ async def test_prune_past_reassignments(server):
         # The in-flight contract can still be assigned, and the moved one moved back.
         (entry,) = [e for e in before if "JsIncompleteUnassigned" in e["contractEntry"]]
         rid = entry["contractEntry"]["JsIncompleteUnassigned"]["unassignedEvent"]["reassignmentId"]
-        await _reassign(ledger_api, alice, {"AssignCommand": {"value": {"reassignmentId": rid, "source": a,
-                                                                    "target": b}}})
-        await _reassign(ledger_api, alice, {"UnassignCommand": {"value": {"contractId": moved, "source": b,
-                                                                      "target": a}}})
+        await _reassign(
+            ledger_api, alice, {"AssignCommand": {"value": {"reassignmentId": rid, "source": a, "target": b}}}
+        )
+        await _reassign(
+            ledger_api, alice, {"UnassignCommand": {"value": {"contractId": moved, "source": b, "target": a}}}
+        )
         r = await events(ledger_api, alice, gone)
         assert r.status_code == 404, r.text
-        counts = {e["contractEntry"]["JsActiveContract"]["createdEvent"]["contractId"]:
-                  e["contractEntry"]["JsActiveContract"]["reassignmentCounter"]
-                  for e in (await acs(ledger_api, alice, await ledger_api.ledger_end())).json()
-                  if "JsActiveContract" in e["contractEntry"]}
+        counts = {
+            e["contractEntry"]["JsActiveContract"]["createdEvent"]["contractId"]: e["contractEntry"][
+                "JsActiveContract"
+            ]["reassignmentCounter"]
+            for e in (await acs(ledger_api, alice, await ledger_api.ledger_end())).json()
+            if "JsActiveContract" in e["contractEntry"]
+        }
         assert counts == {flying: 1}
 
 
@@ -277,8 +348,12 @@ async def served(db) -> AsyncIterator[tuple[ServerProcess, LedgerApi]]:
 
 
 def compact(db) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "participant.cli", "compact", "--db", str(db)],
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "participant.cli", "compact", "--db", str(db)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 async def test_compact_gives_back_what_pruning_freed_and_keeps_the_ledger(tmp_path):
@@ -313,8 +388,9 @@ async def test_compact_gives_back_what_pruning_freed_and_keeps_the_ledger(tmp_pa
         assert await ledger_api.ledger_end() == end
         assert await pruned_offset(ledger_api) == end
         after = (await acs(ledger_api, alice, end)).json()
-        assert after == before and [e["contractEntry"]["JsActiveContract"]["createdEvent"]["contractId"]
-                                    for e in after] == [kept["contractId"]]
+        assert after == before and [
+            e["contractEntry"]["JsActiveContract"]["createdEvent"]["contractId"] for e in after
+        ] == [kept["contractId"]]
         created = await ledger_api.create_iou(alice, alice, user="Alice")  # and it takes new transactions
         assert created["offset"] == end + 1
 

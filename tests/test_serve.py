@@ -34,7 +34,10 @@ class Serve:
         with self.err_path.open("w") as err:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "participant.cli", "serve", "--db", str(db), "--quiet", *args],
-                stdin=stdin, stdout=subprocess.PIPE, stderr=err)
+                stdin=stdin,
+                stdout=subprocess.PIPE,
+                stderr=err,
+            )
         self._buffer = b""
 
     @property
@@ -157,7 +160,8 @@ def test_json_announcements_with_demo_seeding(serve, tmp_path):
     info = serving_json(tmp_path / "ledger.db")
     assert set(info) == {"pid", "url", "port", "participantId", "version"}
     assert {k: info[k] for k in ("pid", "url", "port", "participantId")} == {
-        k: ready[k] for k in ("pid", "url", "port", "participantId")}
+        k: ready[k] for k in ("pid", "url", "port", "participantId")
+    }
     # A second start finds the demo seeded: no progress, only ready.
     server.stop()
     again = serve("--hs256-secret", SECRET, "--port", "0", "--demo", "--announce", "json")
@@ -166,8 +170,17 @@ def test_json_announcements_with_demo_seeding(serve, tmp_path):
 
 def test_the_end_of_standard_input_stops_the_server(serve, tmp_path):
     port_file = tmp_path / "port"
-    server = serve("--no-auth", "--port", "0", "--announce", "json", "--exit-on-stdin-eof",
-                   "--port-file", str(port_file), stdin=subprocess.PIPE)
+    server = serve(
+        "--no-auth",
+        "--port",
+        "0",
+        "--announce",
+        "json",
+        "--exit-on-stdin-eof",
+        "--port-file",
+        str(port_file),
+        stdin=subprocess.PIPE,
+    )
     (ready,) = server.events()
     assert get(ready["url"]).status_code == 200
     server.process.stdin.close()  # what the parent's death does to the pipe
@@ -178,16 +191,34 @@ def test_the_end_of_standard_input_stops_the_server(serve, tmp_path):
 
 
 async def test_submissions_in_flight_when_input_ends_are_answered_if_committed(serve, tmp_path):
-    server = serve("--no-auth", "--port", "0", "--announce", "json", "--exit-on-stdin-eof", stdin=subprocess.PIPE)
+    server = serve(
+        "--no-auth", "--port", "0", "--announce", "json", "--exit-on-stdin-eof", stdin=subprocess.PIPE
+    )
     (ready,) = server.events()
     async with httpx.AsyncClient(base_url=ready["url"], timeout=TIMEOUT) as http:
         r = await http.post("/v2/parties", json={"partyIdHint": "Alice"})
         party = r.json()["partyDetails"]["party"]
 
         async def submit(i: int) -> int | str:
-            body = {"commands": [{"CreateCommand": {"templateId": "#model-tests:Iou:Iou", "createArguments": {
-                "issuer": party, "owner": party, "currency": "USD", "amount": "1.0", "observers": []}}}],
-                "commandId": f"in-flight-{i}", "actAs": [party], "userId": "u"}
+            body = {
+                "commands": [
+                    {
+                        "CreateCommand": {
+                            "templateId": "#model-tests:Iou:Iou",
+                            "createArguments": {
+                                "issuer": party,
+                                "owner": party,
+                                "currency": "USD",
+                                "amount": "1.0",
+                                "observers": [],
+                            },
+                        }
+                    }
+                ],
+                "commandId": f"in-flight-{i}",
+                "actAs": [party],
+                "userId": "u",
+            }
             try:
                 return (await http.post("/v2/commands/submit-and-wait", json=body)).status_code
             except httpx.TransportError as e:  # refused, or closed before the server read the request
@@ -222,7 +253,8 @@ def test_one_server_per_database(serve, tmp_path):
     assert r.returncode == 2
     assert r.stderr.strip() == (
         f"error: {tmp_path / 'ledger.db'} is in use by another ledger-participant "
-        f"(pid {ready['pid']}, {ready['url']}); stop it or use another --db")
+        f"(pid {ready['pid']}, {ready['url']}); stop it or use another --db"
+    )
     assert r.stdout == ""
     assert get(ready["url"]).status_code == 200  # the first serves on
     # Another database beside it is another matter.

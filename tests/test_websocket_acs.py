@@ -25,8 +25,16 @@ MAX_MESSAGES = 2000  # no test expects more
 
 
 def event_format(party: str) -> dict:
-    return {"filtersByParty": {party: {"cumulative": [
-        {"identifierFilter": {"WildcardFilter": {"value": {"includeCreatedEventBlob": False}}}}]}}, "verbose": False}
+    return {
+        "filtersByParty": {
+            party: {
+                "cumulative": [
+                    {"identifierFilter": {"WildcardFilter": {"value": {"includeCreatedEventBlob": False}}}}
+                ]
+            }
+        },
+        "verbose": False,
+    }
 
 
 def request(party: str, offset: int, continuation: str | None = None) -> dict:
@@ -44,8 +52,9 @@ async def converse(server, body: dict, subprotocols: list[str] | None) -> tuple[
     """Send one request message; collect every message until the server closes (bounded in count and time)."""
     messages: list[dict] = []
     async with asyncio.timeout(TIMEOUT):
-        async with connect(ws_url(server), subprotocols=subprotocols, open_timeout=TIMEOUT,
-                           max_size=None) as ws:
+        async with connect(
+            ws_url(server), subprotocols=subprotocols, open_timeout=TIMEOUT, max_size=None
+        ) as ws:
             chosen = ws.subprotocol
             await ws.send(json.dumps(body))
             try:
@@ -105,9 +114,10 @@ async def test_resume_with_a_continuation_token(alice):
     full, _ = await converse(server, request(party, end), protocols("Alice"))
     assert len(full) == 5
     for k in range(len(full)):
-        rest, _ = await converse(server, request(party, end, full[k]["streamContinuationToken"]),
-                                 protocols("Alice"))
-        assert [cid(m) for m in rest] == [cid(m) for m in full[k + 1:]]
+        rest, _ = await converse(
+            server, request(party, end, full[k]["streamContinuationToken"]), protocols("Alice")
+        )
+        assert [cid(m) for m in rest] == [cid(m) for m in full[k + 1 :]]
         for m in rest:
             validate("JsGetActiveContractsResponse", m)
 
@@ -115,8 +125,9 @@ async def test_resume_with_a_continuation_token(alice):
 async def test_token_of_another_offset_is_refused(alice):
     server, _, party, end = alice
     full, _ = await converse(server, request(party, end), protocols("Alice"))
-    messages, _ = await converse(server, request(party, end - 1, full[0]["streamContinuationToken"]),
-                                 protocols("Alice"))
+    messages, _ = await converse(
+        server, request(party, end - 1, full[0]["streamContinuationToken"]), protocols("Alice")
+    )
     error = assert_error(messages, "INVALID_CONTINUATION_TOKEN")
     assert error["grpcCodeValue"] == 3 and error["errorCategory"] == 8
     # The same offset but another event format: refused as well.
@@ -131,7 +142,9 @@ async def test_bad_requests_get_one_error_message(alice):
     messages, _ = await converse(server, request(party, end + 1), protocols("Alice"))
     error = assert_error(messages, "OFFSET_AFTER_LEDGER_END")
     assert error["cause"].endswith(f"active_at_offset offset ({end + 1}) is after ledger end ({end})")
-    messages, _ = await converse(server, {"activeAtOffset": end}, protocols("Alice"))  # neither filter nor format
+    messages, _ = await converse(
+        server, {"activeAtOffset": end}, protocols("Alice")
+    )  # neither filter nor format
     assert_error(messages, "INVALID_ARGUMENT")
     async with asyncio.timeout(TIMEOUT), connect(ws_url(server), subprotocols=protocols("Alice")) as ws:
         await ws.send("this is not json")
@@ -158,8 +171,13 @@ async def test_missing_or_invalid_token(alice):
     server, _, party, end = alice
     unknown_user = [f"jwt.token.{token('nobody-' + os.urandom(3).hex())}", "daml.ws.auth"]
     forged = [f"jwt.token.{token('Alice')[:-4]}AAAA", "daml.ws.auth"]
-    cases = [(None, 16), (["daml.ws.auth"], 16), (["jwt.token.not-a-jwt", "daml.ws.auth"], 16), (forged, 16),
-             (unknown_user, 7)]  # Canton: an unknown user is PERMISSION_DENIED, a bad token UNAUTHENTICATED
+    cases = [
+        (None, 16),
+        (["daml.ws.auth"], 16),
+        (["jwt.token.not-a-jwt", "daml.ws.auth"], 16),
+        (forged, 16),
+        (unknown_user, 7),
+    ]  # Canton: an unknown user is PERMISSION_DENIED, a bad token UNAUTHENTICATED
     for subprotocols, grpc_code in cases:
         messages, _ = await converse(server, request(party, end), subprotocols)
         assert len(messages) == 1, (subprotocols, messages)
@@ -183,11 +201,29 @@ async def test_snapshot_beyond_the_list_limit_streams_fully(server):
         ledger_api = LedgerApi(http)
         party = await ledger_api.party("Carol")
         for batch in range(3):  # 300 Ious, 100 per transaction
-            r = await ledger_api.post("/v2/commands/submit-and-wait", {
-                "commands": [{"CreateCommand": {"templateId": IOU, "createArguments": {
-                    "issuer": party, "owner": party, "currency": "USD", "amount": f"{batch}.{i:03d}1",
-                    "observers": []}}} for i in range(100)],
-                "commandId": f"bulk-{batch}-{os.urandom(4).hex()}", "actAs": [party]}, user="Carol")
+            r = await ledger_api.post(
+                "/v2/commands/submit-and-wait",
+                {
+                    "commands": [
+                        {
+                            "CreateCommand": {
+                                "templateId": IOU,
+                                "createArguments": {
+                                    "issuer": party,
+                                    "owner": party,
+                                    "currency": "USD",
+                                    "amount": f"{batch}.{i:03d}1",
+                                    "observers": [],
+                                },
+                            }
+                        }
+                        for i in range(100)
+                    ],
+                    "commandId": f"bulk-{batch}-{os.urandom(4).hex()}",
+                    "actAs": [party],
+                },
+                user="Carol",
+            )
             assert r.status_code == 200, r.text
         end = await ledger_api.ledger_end()
         r = await ledger_api.post("/v2/state/active-contracts", request(party, end), user="Carol")
@@ -196,9 +232,10 @@ async def test_snapshot_beyond_the_list_limit_streams_fully(server):
     messages, _ = await converse(server, request(party, end), protocols("Carol"))
     assert len(messages) == 300
     assert len({cid(m) for m in messages}) == 300
-    for m in messages[:: 50]:
+    for m in messages[::50]:
         validate("JsGetActiveContractsResponse", m)
     # Resuming from the 200th element gives the last 100.
-    rest, _ = await converse(server, request(party, end, messages[199]["streamContinuationToken"]),
-                             protocols("Carol"))
+    rest, _ = await converse(
+        server, request(party, end, messages[199]["streamContinuationToken"]), protocols("Carol")
+    )
     assert [cid(m) for m in rest] == [cid(m) for m in messages[200:]]

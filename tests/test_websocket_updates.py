@@ -44,7 +44,9 @@ async def alice(server):
         ledger_api = LedgerApi(http)
         user = f"A{os.urandom(3).hex()}"
         party = await ledger_api.party(user)
-        made = [(await ledger_api.create_iou(party, party, f"{i + 1}.0", user=user))["offset"] for i in range(3)]
+        made = [
+            (await ledger_api.create_iou(party, party, f"{i + 1}.0", user=user))["offset"] for i in range(3)
+        ]
         yield ledger_api, party, user, made
 
 
@@ -59,8 +61,10 @@ def protocols(user: str) -> list[str]:
 async def converse(server, path: str, body: dict, user: str) -> list[dict]:
     """One request; every message until the server closes (bounded in count and time)."""
     messages: list[dict] = []
-    async with asyncio.timeout(TIMEOUT), connect(url(server, path), subprotocols=protocols(user),
-                                                 open_timeout=TIMEOUT) as ws:
+    async with (
+        asyncio.timeout(TIMEOUT),
+        connect(url(server, path), subprotocols=protocols(user), open_timeout=TIMEOUT) as ws,
+    ):
         await ws.send(json.dumps(body))
         try:
             while len(messages) < MAX_MESSAGES:
@@ -105,8 +109,11 @@ async def test_finite_update_streams_close_after_their_end(server, alice):
     assert r.json() == messages
     descending = await converse(server, "/v2/updates", {**body, "descendingOrder": True}, user)
     assert [offset_of(m) for m in descending] == made[::-1]
-    legacy = {"beginExclusive": made[0] - 1, "endInclusive": made[-1],
-              "filter": {"filtersByParty": event_format(party)["filtersByParty"]}}
+    legacy = {
+        "beginExclusive": made[0] - 1,
+        "endInclusive": made[-1],
+        "filter": {"filtersByParty": event_format(party)["filtersByParty"]},
+    }
     flats = await converse(server, "/v2/updates/flats", legacy, user)
     assert [offset_of(m) for m in flats] == made
     trees = await converse(server, "/v2/updates/trees", legacy, user)
@@ -120,8 +127,10 @@ async def test_a_stream_without_an_end_tails_the_ledger(server, alice):
     """Resumed from the first Iou's offset: the two after it, then each new one as it commits, in order."""
     ledger_api, party, user, made = alice
     body = {"beginExclusive": made[0], "updateFormat": update_format(party, shape=LEDGER_EFFECTS)}
-    async with asyncio.timeout(TIMEOUT), connect(url(server, "/v2/updates"), subprotocols=protocols(user),
-                                                 open_timeout=TIMEOUT) as ws:
+    async with (
+        asyncio.timeout(TIMEOUT),
+        connect(url(server, "/v2/updates"), subprotocols=protocols(user), open_timeout=TIMEOUT) as ws,
+    ):
         await ws.send(json.dumps(body))
         seen = await receive(ws, 2)
         assert [offset_of(m) for m in seen] == made[1:]
@@ -147,10 +156,14 @@ async def test_a_stream_without_an_end_tails_the_ledger(server, alice):
 async def test_tailing_trees_and_flats(server, alice):
     ledger_api, party, user, made = alice
     legacy = {"beginExclusive": made[-1], "filter": {"filtersByParty": event_format(party)["filtersByParty"]}}
-    for path, schema, tag in (("/v2/updates/trees", "JsGetUpdateTreesResponse", "TransactionTree"),
-                              ("/v2/updates/flats", "JsGetUpdatesResponse", "Transaction")):
-        async with asyncio.timeout(TIMEOUT), connect(url(server, path), subprotocols=protocols(user),
-                                                     open_timeout=TIMEOUT) as ws:
+    for path, schema, tag in (
+        ("/v2/updates/trees", "JsGetUpdateTreesResponse", "TransactionTree"),
+        ("/v2/updates/flats", "JsGetUpdatesResponse", "Transaction"),
+    ):
+        async with (
+            asyncio.timeout(TIMEOUT),
+            connect(url(server, path), subprotocols=protocols(user), open_timeout=TIMEOUT) as ws,
+        ):
             await ws.send(json.dumps(legacy))
             tx = await ledger_api.create_iou(party, party, user=user)
             (m,) = await receive(ws, 1)
@@ -163,9 +176,16 @@ async def test_stream_errors_are_one_message(server, alice):
     ledger_api, party, user, _ = alice
     end = await ledger_api.ledger_end()
     cases = [
-        ("/v2/updates", {"beginExclusive": end + 5, "updateFormat": update_format(party)}, "OFFSET_AFTER_LEDGER_END"),
-        ("/v2/updates", {"beginExclusive": 0, "descendingOrder": True, "updateFormat": update_format(party)},
-         "DESCENDING_ORDER_MISSING_END"),
+        (
+            "/v2/updates",
+            {"beginExclusive": end + 5, "updateFormat": update_format(party)},
+            "OFFSET_AFTER_LEDGER_END",
+        ),
+        (
+            "/v2/updates",
+            {"beginExclusive": 0, "descendingOrder": True, "updateFormat": update_format(party)},
+            "DESCENDING_ORDER_MISSING_END",
+        ),
         ("/v2/updates/trees", {"beginExclusive": 0}, "INVALID_ARGUMENT"),
         ("/v2/updates/flats", {"beginExclusive": "zero"}, "INVALID_ARGUMENT"),
         ("/v2/commands/completions", {"userId": user, "parties": [], "beginExclusive": 0}, "MISSING_FIELD"),
@@ -174,16 +194,24 @@ async def test_stream_errors_are_one_message(server, alice):
         (error,) = await converse(server, path, body, user)
         validate("JsCantonError", error)
         assert error["code"] == code, (path, error)
-    (error,) = await converse(server, "/v2/updates", {"beginExclusive": 0, "updateFormat": update_format(party)},
-                              "participant_admin-" + os.urandom(2).hex())
+    (error,) = await converse(
+        server,
+        "/v2/updates",
+        {"beginExclusive": 0, "updateFormat": update_format(party)},
+        "participant_admin-" + os.urandom(2).hex(),
+    )
     assert error["code"] == "NA"
 
 
 async def test_completions_websocket(server, alice):
     ledger_api, party, user, made = alice
     body = {"userId": user, "parties": [party], "beginExclusive": made[0]}
-    async with asyncio.timeout(TIMEOUT), connect(url(server, "/v2/commands/completions"),
-                                                 subprotocols=protocols(user), open_timeout=TIMEOUT) as ws:
+    async with (
+        asyncio.timeout(TIMEOUT),
+        connect(
+            url(server, "/v2/commands/completions"), subprotocols=protocols(user), open_timeout=TIMEOUT
+        ) as ws,
+    ):
         await ws.send(json.dumps(body))
         old = await receive(ws, 2)
         assert [m["completionResponse"]["Completion"]["value"]["offset"] for m in old] == made[1:]
@@ -201,10 +229,16 @@ async def test_a_stream_of_topology_events_shows_each_allocation_as_it_happens(s
         ledger_api = LedgerApi(http)
         reader = await grant_read_any(ledger_api, f"R{os.urandom(3).hex()}")
         begin = await ledger_api.ledger_end()
-        body = {"beginExclusive": begin,
-                "updateFormat": {"includeTopologyEvents": {"includeParticipantAuthorizationEvents": {"parties": []}}}}
-        async with asyncio.timeout(TIMEOUT), connect(url(server, "/v2/updates"), subprotocols=protocols(reader),
-                                                     open_timeout=TIMEOUT) as ws:
+        body = {
+            "beginExclusive": begin,
+            "updateFormat": {
+                "includeTopologyEvents": {"includeParticipantAuthorizationEvents": {"parties": []}}
+            },
+        }
+        async with (
+            asyncio.timeout(TIMEOUT),
+            connect(url(server, "/v2/updates"), subprotocols=protocols(reader), open_timeout=TIMEOUT) as ws,
+        ):
             await ws.send(json.dumps(body))
             party = await ledger_api.party(f"T{os.urandom(3).hex()}", user=False)
             (m,) = await receive(ws, 1)
@@ -216,29 +250,43 @@ async def test_a_stream_of_topology_events_shows_each_allocation_as_it_happens(s
 
 @pytest.fixture(scope="module")
 def checkpointing_server(tmp_path_factory):
-    s = start_server(tmp_path_factory.mktemp("ws-checkpoints") / "ledger.db", "--hs256-secret", SECRET,
-                     "--offset-checkpoint-interval", "0.3")
+    s = start_server(
+        tmp_path_factory.mktemp("ws-checkpoints") / "ledger.db",
+        "--hs256-secret",
+        SECRET,
+        "--offset-checkpoint-interval",
+        "0.3",
+    )
     yield s
     s.stop()
 
 
-async def test_streams_that_follow_the_ledger_checkpoint_the_offsets_their_client_cannot_see(checkpointing_server):
+async def test_streams_that_follow_the_ledger_checkpoint_the_offsets_their_client_cannot_see(
+    checkpointing_server,
+):
     """Updates of a party the client does not read move the ledger end: the update and completion streams say so
     with an OffsetCheckpoint at the new end (with the synchronizer's record time there), once they have caught up,
     and say nothing while the end stays where the client's last element was."""
     server = checkpointing_server
     async with httpx.AsyncClient(base_url=server.url, timeout=TIMEOUT) as http:
         ledger_api = LedgerApi(http)
-        for path, schema, key in (("/v2/updates", "JsGetUpdatesResponse", "update"),
-                                  ("/v2/commands/completions", "CompletionStreamResponse", "completionResponse")):
+        for path, schema, key in (
+            ("/v2/updates", "JsGetUpdatesResponse", "update"),
+            ("/v2/commands/completions", "CompletionStreamResponse", "completionResponse"),
+        ):
             user = f"A{os.urandom(3).hex()}"
             party = await ledger_api.party(user)
             other = await ledger_api.party(f"B{os.urandom(3).hex()}")
             mine = (await ledger_api.create_iou(party, party, user=user))["offset"]
-            body = ({"beginExclusive": mine - 1, "updateFormat": update_format(party)} if key == "update" else
-                    {"userId": user, "parties": [party], "beginExclusive": mine - 1})
-            async with asyncio.timeout(TIMEOUT), connect(url(server, path), subprotocols=protocols(user),
-                                                         open_timeout=TIMEOUT) as ws:
+            body = (
+                {"beginExclusive": mine - 1, "updateFormat": update_format(party)}
+                if key == "update"
+                else {"userId": user, "parties": [party], "beginExclusive": mine - 1}
+            )
+            async with (
+                asyncio.timeout(TIMEOUT),
+                connect(url(server, path), subprotocols=protocols(user), open_timeout=TIMEOUT) as ws,
+            ):
                 await ws.send(json.dumps(body))
                 checkpoints: list[dict] = []
                 (first,) = await receive(ws, 1, checkpoints)
@@ -248,11 +296,15 @@ async def test_streams_that_follow_the_ledger_checkpoint_the_offsets_their_clien
                 validate(schema, checkpoint)
                 value = checkpoint[key]["OffsetCheckpoint"]["value"]
                 assert value["offset"] == theirs["offset"] > mine
-                update = (await ledger_api.post("/v2/updates/update-by-offset", {
-                    "offset": theirs["offset"], "updateFormat": update_format(other)}, user=other.split("::")[0]))
+                update = await ledger_api.post(
+                    "/v2/updates/update-by-offset",
+                    {"offset": theirs["offset"], "updateFormat": update_format(other)},
+                    user=other.split("::")[0],
+                )
                 tx = update.json()["update"]["Transaction"]["value"]
-                assert value["synchronizerTimes"] == [{"synchronizerId": tx["synchronizerId"],
-                                                       "recordTime": tx["recordTime"]}]
+                assert value["synchronizerTimes"] == [
+                    {"synchronizerId": tx["synchronizerId"], "recordTime": tx["recordTime"]}
+                ]
                 with pytest.raises(TimeoutError):  # the end has not moved since: nothing to checkpoint
                     async with asyncio.timeout(0.8):
                         await ws.recv()
@@ -261,8 +313,10 @@ async def test_streams_that_follow_the_ledger_checkpoint_the_offsets_their_clien
 async def test_a_binary_request_message_is_read_too(server, alice):
     _, party, user, made = alice
     body = {"beginExclusive": made[0], "endInclusive": made[-1], "updateFormat": update_format(party)}
-    async with asyncio.timeout(TIMEOUT), connect(url(server, "/v2/updates"), subprotocols=protocols(user),
-                                                 open_timeout=TIMEOUT) as ws:
+    async with (
+        asyncio.timeout(TIMEOUT),
+        connect(url(server, "/v2/updates"), subprotocols=protocols(user), open_timeout=TIMEOUT) as ws,
+    ):
         await ws.send(json.dumps(body).encode())
         assert [offset_of(m) for m in await receive(ws, 2)] == made[1:]
         with pytest.raises(ConnectionClosed):

@@ -38,6 +38,7 @@ def write_processes() -> list[int]:
 async def set_meta(store: Store, key: str, value: str) -> None:
     async def job(batch):
         batch.write(sql.SET_META, (key, value))
+
     await store.write(job)
 
 

@@ -14,13 +14,25 @@ if TYPE_CHECKING:
     from app.client.ledger import Capabilities, LedgerClient, event_format, update_format
     from app.client.requests_log import RequestLog, RequestRecord
 
-_HOMES = {"LedgerApiError": "app.client.errors", "Capabilities": "app.client.ledger",
-          "LedgerClient": "app.client.ledger", "event_format": "app.client.ledger",
-          "update_format": "app.client.ledger", "RequestLog": "app.client.requests_log",
-          "RequestRecord": "app.client.requests_log"}
+_HOMES = {
+    "LedgerApiError": "app.client.errors",
+    "Capabilities": "app.client.ledger",
+    "LedgerClient": "app.client.ledger",
+    "event_format": "app.client.ledger",
+    "update_format": "app.client.ledger",
+    "RequestLog": "app.client.requests_log",
+    "RequestRecord": "app.client.requests_log",
+}
 
-__all__ = ["Capabilities", "LedgerApiError", "LedgerClient", "RequestLog", "RequestRecord", "event_format",
-           "update_format"]
+__all__ = [
+    "Capabilities",
+    "LedgerApiError",
+    "LedgerClient",
+    "RequestLog",
+    "RequestRecord",
+    "event_format",
+    "update_format",
+]
 
 
 def __getattr__(name: str) -> Any:

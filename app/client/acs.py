@@ -49,8 +49,9 @@ def check_entry(entry: Any, where: str) -> dict[str, Any]:
             return entry
         if "code" in entry and "cause" in entry:
             raise stream_error(entry, where)
-    raise errors.UnreadableAnswer(f"{where} sent an element that is not an active contract: {str(entry)[:200]}",
-                                  path=where)
+    raise errors.UnreadableAnswer(
+        f"{where} sent an element that is not an active contract: {str(entry)[:200]}", path=where
+    )
 
 
 def stream_error(body: dict, where: str) -> errors.StatusError:
@@ -61,11 +62,25 @@ def stream_error(body: dict, where: str) -> errors.StatusError:
     return status_error(status, "application/json", orjson.dumps(body), "GET", where)
 
 
-_HTTP_OF_GRPC = {3: 400, 9: 400, 11: 400, 16: 401, 7: 403, 5: 404, 10: 409, 6: 409, 8: 429, 13: 500, 14: 503, 4: 504}
+_HTTP_OF_GRPC = {
+    3: 400,
+    9: 400,
+    11: 400,
+    16: 401,
+    7: 403,
+    5: 404,
+    10: 409,
+    6: 409,
+    8: 429,
+    13: 500,
+    14: 503,
+    4: 504,
+}
 
 
-async def read_snapshot(client: LedgerClient, offset: int, fmt: EventFormat, *,
-                        on_form: Callable[[str], None] | None = None) -> AsyncIterator[Batch]:
+async def read_snapshot(
+    client: LedgerClient, offset: int, fmt: EventFormat, *, on_form: Callable[[str], None] | None = None
+) -> AsyncIterator[Batch]:
     """The snapshot at `offset` in batches. Offset 0 (ledger begin) is the empty set."""
     if offset <= 0:
         return
@@ -86,11 +101,13 @@ async def read_snapshot(client: LedgerClient, offset: int, fmt: EventFormat, *,
             yield batch
 
 
-async def _page(client: LedgerClient, offset: int, fmt: EventFormat, size: int,
-                token: str | None) -> tuple[list[dict[str, Any]], str | None]:
+async def _page(
+    client: LedgerClient, offset: int, fmt: EventFormat, size: int, token: str | None
+) -> tuple[list[dict[str, Any]], str | None]:
     """One page: its entries and the token of the next one (None after the last)."""
-    body = GetActiveContractsPageRequest(active_at_offset=offset, event_format=fmt, max_page_size=size,
-                                         page_token=token)
+    body = GetActiveContractsPageRequest(
+        active_at_offset=offset, event_format=fmt, max_page_size=size, page_token=token
+    )
     content = await client.http.request("GET", PAGE_PATH, body)
     page = parse_json(content, "GET", PAGE_PATH)
     if not isinstance(page, dict) or not isinstance(page.get("activeContracts"), list):
@@ -133,7 +150,7 @@ class _NoWebsocket(Exception):
 
 def _ws_url(base_url: str) -> str:
     if base_url.startswith("https://"):
-        return "wss://" + base_url[len("https://"):] + LIST_PATH
+        return "wss://" + base_url[len("https://") :] + LIST_PATH
     return "ws://" + base_url.removeprefix("http://") + LIST_PATH
 
 
@@ -144,24 +161,29 @@ async def _websocket(client: LedgerClient, offset: int, fmt: EventFormat) -> Asy
         protocols.insert(0, f"jwt.token.{await client.tokens.token()}")
     url = _ws_url(client.base_url)
     log = client.log
-    record = log.start("GET", url, LIST_PATH + " (websocket)", {"Authorization": "Bearer"} if client.tokens else {},
-                       request)
+    record = log.start(
+        "GET", url, LIST_PATH + " (websocket)", {"Authorization": "Bearer"} if client.tokens else {}, request
+    )
     received = 0
     count = 0
     try:
         try:
-            ws = await connect(url, subprotocols=protocols, max_size=WS_MAX_MESSAGE, open_timeout=10,
-                               compression=None)
+            ws = await connect(
+                url, subprotocols=protocols, max_size=WS_MAX_MESSAGE, open_timeout=10, compression=None
+            )
         except InvalidStatus as e:
             status = e.response.status_code
             log.finish(record, status=status, body=e.response.body or b"")
             if status == 404:
-                raise errors.EndpointMissing(404, "the websocket ACS is not served here", path=LIST_PATH) from None
+                raise errors.EndpointMissing(
+                    404, "the websocket ACS is not served here", path=LIST_PATH
+                ) from None
             raise _NoWebsocket() from None
         except (OSError, WebSocketException, TimeoutError) as e:
             log.finish(record, error=f"websocket: {e}")
-            raise errors.TransportError(f"websocket {url}: {e}", path=LIST_PATH,
-                                        hint="Is the participant running at this URL?") from None
+            raise errors.TransportError(
+                f"websocket {url}: {e}", path=LIST_PATH, hint="Is the participant running at this URL?"
+            ) from None
         async with ws:
             await ws.send(request.decode())
             batch: list[dict[str, Any]] = []
@@ -174,8 +196,9 @@ async def _websocket(client: LedgerClient, offset: int, fmt: EventFormat) -> Asy
                     except TimeoutError:
                         raise errors.RequestTimeout(
                             f"the websocket ACS sent nothing for {WS_STALL_S:.0f} s after {count} entries",
-                            path=LIST_PATH, hint="The participant may be overloaded; reload to try again.") \
-                            from None
+                            path=LIST_PATH,
+                            hint="The participant may be overloaded; reload to try again.",
+                        ) from None
                     received += len(message)
                     count += 1
                     batch.append(check_entry(orjson.loads(message), LIST_PATH))
@@ -184,11 +207,13 @@ async def _websocket(client: LedgerClient, offset: int, fmt: EventFormat) -> Asy
                         batch = []
                         await asyncio.sleep(0)
             except orjson.JSONDecodeError as e:
-                raise errors.UnreadableAnswer(f"the websocket ACS sent a message that is not JSON ({e})",
-                                              path=LIST_PATH) from None
+                raise errors.UnreadableAnswer(
+                    f"the websocket ACS sent a message that is not JSON ({e})", path=LIST_PATH
+                ) from None
             except WebSocketException as e:
-                raise errors.TransportError(f"the websocket ACS broke after {count} entries: {e}",
-                                            path=LIST_PATH) from None
+                raise errors.TransportError(
+                    f"the websocket ACS broke after {count} entries: {e}", path=LIST_PATH
+                ) from None
             if batch:
                 yield Batch(batch, "websocket")
         log.finish(record, status=101, body=f"{count} messages".encode(), size=received)
@@ -196,8 +221,13 @@ async def _websocket(client: LedgerClient, offset: int, fmt: EventFormat) -> Asy
         # a Canton error sent inside the stream: logged as the answer its HTTP form would have given
         if not record.done:
             body = e.canton.model_dump_json(by_alias=True).encode() if e.canton is not None else b""
-            log.finish(record, status=e.status, headers={"content-type": "application/json"}, body=body,
-                       size=received)
+            log.finish(
+                record,
+                status=e.status,
+                headers={"content-type": "application/json"},
+                body=body,
+                size=received,
+            )
         raise
     except (asyncio.CancelledError, GeneratorExit):
         if not record.done:

@@ -67,10 +67,14 @@ class ContractLookup:
         fresh = {v.interface_id for v in views}
         for event in (self.created, self.by_id):
             if event is not None:
-                event.interface_views = [v for v in event.interface_views if v.interface_id not in fresh] + list(views)
+                event.interface_views = [
+                    v for v in event.interface_views if v.interface_id not in fresh
+                ] + list(views)
 
 
-async def look_up_contract(client: LedgerClient, contract_id: str, parties: Sequence[str] | None) -> ContractLookup:
+async def look_up_contract(
+    client: LedgerClient, contract_id: str, parties: Sequence[str] | None
+) -> ContractLookup:
     """Ask both lookups at once, for `parties` (None: any party). Failures of either are kept in the result, not
     raised: one answering is enough to show the contract, and a failure of both is the message to show."""
     result = ContractLookup(contract_id)
@@ -104,8 +108,9 @@ async def look_up_contract(client: LedgerClient, contract_id: str, parties: Sequ
     return result
 
 
-async def interface_views(client: LedgerClient, contract_id: str, parties: Sequence[str] | None,
-                          interfaces: Sequence[str]) -> list[JsInterfaceView]:
+async def interface_views(
+    client: LedgerClient, contract_id: str, parties: Sequence[str] | None, interfaces: Sequence[str]
+) -> list[JsInterfaceView]:
     """The views of one contract through `interfaces` (``#package-name:Module:Interface``): one for each interface
     its template implements, none for the others. events-by-contract-id with an interface filter for each, as 3.4
     and 3.5 both serve it (contract-by-id computes no views). Raises the client's errors: an interface the

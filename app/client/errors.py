@@ -78,8 +78,17 @@ class StatusError(LedgerApiError):
     """An HTTP answer other than 2xx. `canton` holds the parsed `JsCantonError` when the body is one; `text` holds
     a plain-text body (Canton's 400 answers for a body it cannot parse)."""
 
-    def __init__(self, status: int, message: str, *, canton: JsCantonError | None = None, text: str = "",
-                 method: str = "", path: str = "", hint: str = "") -> None:
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        *,
+        canton: JsCantonError | None = None,
+        text: str = "",
+        method: str = "",
+        path: str = "",
+        hint: str = "",
+    ) -> None:
         super().__init__(message, method=method, path=path, hint=hint)
         self.status = status
         self.canton = canton
@@ -98,7 +107,9 @@ class StatusError(LedgerApiError):
 
     @property
     def retryable(self) -> bool:
-        return self.status in (429, 502, 503, 504) or (self.canton is not None and bool(self.canton.retry_info))
+        return self.status in (429, 502, 503, 504) or (
+            self.canton is not None and bool(self.canton.retry_info)
+        )
 
 
 class BadRequest(StatusError):
@@ -142,7 +153,12 @@ class UnreadableAnswer(LedgerApiError):
 
 
 _BY_STATUS: dict[int, type[StatusError]] = {
-    400: BadRequest, 401: Unauthenticated, 403: PermissionDenied, 404: NotFound, 409: Conflict, 413: ListTooLarge,
+    400: BadRequest,
+    401: Unauthenticated,
+    403: PermissionDenied,
+    404: NotFound,
+    409: Conflict,
+    413: ListTooLarge,
 }
 
 

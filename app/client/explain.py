@@ -4,19 +4,19 @@ from __future__ import annotations
 
 _EXPLAINED: dict[str, str] = {
     "NA": "The participant hides the details of security errors. Check that the token is valid, not expired, for "
-          "this participant, and that its user exists and has the rights this needs.",
+    "this participant, and that its user exists and has the rights this needs.",
     "CONTRACT_NOT_FOUND": "The contract is unknown, archived, or not visible to the acting and reading parties. "
-                          "Refresh the contracts view; add a reading party (readAs) if another party can see it.",
+    "Refresh the contracts view; add a reading party (readAs) if another party can see it.",
     "CONTRACT_NOT_ACTIVE": "The contract was consumed earlier in the same transaction.",
     "CONTRACT_EVENTS_NOT_FOUND": "No create event of that contract is visible to the chosen parties, or it was "
-                                 "pruned.",
+    "pruned.",
     "CONTRACT_PAYLOAD_NOT_FOUND": "The contract is unknown to this participant or not visible to the querying "
-                                  "parties.",
+    "parties.",
     "CONTRACT_KEY_NOT_FOUND": "No active contract has that key for the submitting parties.",
     "DAML_AUTHORIZATION_ERROR": "The acting parties lack the authority this needs: the choice's controllers or the "
-                                "template's signatories must be among actAs.",
+    "template's signatories must be among actAs.",
     "UNHANDLED_EXCEPTION": "The Daml code failed: the template's ensure clause (a precondition such as a positive "
-                           "amount), an assert, or an error raised in the choice. The cause names the condition.",
+    "amount), an assert, or an error raised in the choice. The cause names the condition.",
     "TEMPLATE_PRECONDITION_VIOLATED": "The arguments fail the template's ensure clause (its precondition).",
     "INTERPRETATION_USER_ERROR": "The Daml code raised an error (abort, assert or error); the cause has its message.",
     "DAML_FAILURE": "The Daml code failed on purpose (failWithStatus); the cause has its message.",
@@ -25,15 +25,15 @@ _EXPLAINED: dict[str, str] = {
     "PACKAGE_NOT_FOUND": "A package the command needs is not on this participant.",
     "UNRESOLVED_PACKAGE_NAME": "No package of that name is vetted for the parties of the command.",
     "PACKAGE_SELECTION_FAILED": "No version of the package is vetted by all the parties involved. Check the package "
-                                "name, or name a package id (packageIdSelectionPreference).",
+    "name, or name a package id (packageIdSelectionPreference).",
     "DAML_INTERPRETATION_ERROR": "The Daml code could not be run with these arguments.",
     "COMMAND_PREPROCESSING_FAILED": "The arguments do not match the template or choice: a field is missing, "
-                                    "extra, or of the wrong type (Int64 and Numeric are strings).",
+    "extra, or of the wrong type (Int64 and Numeric are strings).",
     "DUPLICATE_COMMAND": "A command with this commandId was already accepted within the deduplication period. "
-                         "Submit with a fresh commandId to run it again.",
+    "Submit with a fresh commandId to run it again.",
     "SUBMISSION_ALREADY_IN_FLIGHT": "The same command is still being processed. Wait for its outcome.",
     "TEMPLATES_OR_INTERFACES_NOT_FOUND": "The template or interface id is unknown to this participant. Use the "
-                                         "#package-name:Module:Entity form or a package id it has.",
+    "#package-name:Module:Entity form or a package id it has.",
     "PACKAGE_NAMES_NOT_FOUND": "No package of that name is known to this participant.",
     "NO_TEMPLATES_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME": "The package has no template of that name.",
     "JSON_API_PACKAGE_SELECTION_FAILED": "No vetted package of that name could be chosen for the first actAs party.",
@@ -42,9 +42,9 @@ _EXPLAINED: dict[str, str] = {
     "MISSING_FIELD": "A required field is missing; the cause names it.",
     "OFFSET_AFTER_LEDGER_END": "The offset is beyond the ledger end. Choose an offset at or before the ledger end.",
     "PARTICIPANT_PRUNED_DATA_ACCESSED": "That offset was pruned away. Choose an offset at or after the pruning "
-                                        "offset (earliest_offset in the context).",
+    "offset (earliest_offset in the context).",
     "JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED": "More elements than the participant's list limit. The client "
-                                                     "reads large results page by page.",
+    "reads large results page by page.",
     "PERMISSION_DENIED": "The user lacks a right this needs (actAs or readAs of a party, or admin).",
     "UNAUTHENTICATED": "The token is missing, invalid or expired.",
     "INVALID_TOKEN": "The request carries no user id: give a token for a user, or a userId.",
@@ -59,7 +59,7 @@ _EXPLAINED: dict[str, str] = {
 
 _BY_STATUS = {
     401: "The token was refused: it may be expired, signed with another key, or meant for another participant. "
-         "Check the token source.",
+    "Check the token source.",
     403: "The user behind the token lacks a right this needs, or the user is unknown or deactivated.",
     429: "The participant is overloaded; try again shortly.",
     503: "The participant is not ready or overloaded; try again shortly.",

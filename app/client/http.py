@@ -37,7 +37,7 @@ class Retry:
     max_delay_s: float = 2.0
 
     def delay(self, attempt: int) -> float:
-        d = min(self.max_delay_s, self.base_delay_s * 2 ** attempt)
+        d = min(self.max_delay_s, self.base_delay_s * 2**attempt)
         return d * (0.75 + random.random() / 2)
 
 
@@ -49,15 +49,23 @@ def encode(body: Any) -> bytes:
 
 
 class Http:
-    def __init__(self, base_url: str, tokens: TokenSource | None, *, log: RequestLog | None = None,
-                 timeouts: Timeouts = Timeouts(), retry: Retry = Retry(),
-                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        tokens: TokenSource | None,
+        *,
+        log: RequestLog | None = None,
+        timeouts: Timeouts = Timeouts(),
+        retry: Retry = Retry(),
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
         self.base_url = base_url.rstrip("/")
         self.tokens = tokens
         self.log = log if log is not None else RequestLog()
         self.retry = retry
         self._client = httpx.AsyncClient(
-            base_url=self.base_url, transport=transport,
+            base_url=self.base_url,
+            transport=transport,
             # the CA bundle takes ~80 ms to load; a plain-HTTP participant (redirects are never followed) has no use
             # for it, and the client is made while the screen is drawn
             verify=self.base_url.startswith("https:"),
@@ -75,8 +83,9 @@ class Http:
             h["Authorization"] = f"Bearer {await self.tokens.token()}"
         return h
 
-    async def request(self, method: str, path: str, body: Any = None, *, params: dict | None = None,
-                      retry: bool = True) -> bytes:
+    async def request(
+        self, method: str, path: str, body: Any = None, *, params: dict | None = None, retry: bool = True
+    ) -> bytes:
         """Send one request and return the body of its 2xx answer; raise an `errors.LedgerApiError` otherwise.
 
         `retry` repeats connection failures, timeouts and 429/502/503/504 answers with backoff. A 401 fetches a
@@ -106,14 +115,21 @@ class Http:
             r = await self._client.request(method, path, content=content, params=params, headers=headers)
         except httpx.TimeoutException as e:
             self.log.finish(record, error=f"timed out ({type(e).__name__})")
-            raise errors.RequestTimeout(f"{method} {path} got no answer in time ({type(e).__name__})",
-                                        method=method, path=path,
-                                        hint="The participant is slow or unreachable; the request is retried for "
-                                             "reads. Check the URL and the network.") from None
+            raise errors.RequestTimeout(
+                f"{method} {path} got no answer in time ({type(e).__name__})",
+                method=method,
+                path=path,
+                hint="The participant is slow or unreachable; the request is retried for "
+                "reads. Check the URL and the network.",
+            ) from None
         except httpx.HTTPError as e:
             self.log.finish(record, error=describe_transport_error(e))
-            raise errors.TransportError(f"{method} {path}: {describe_transport_error(e)}", method=method, path=path,
-                                        hint=f"Is the participant running at {self.base_url}?") from None
+            raise errors.TransportError(
+                f"{method} {path}: {describe_transport_error(e)}",
+                method=method,
+                path=path,
+                hint=f"Is the participant running at {self.base_url}?",
+            ) from None
         except asyncio.CancelledError:
             self.log.finish(record, error="cancelled")
             raise
@@ -123,9 +139,13 @@ class Http:
         if 300 <= r.status_code < 400 and "location" in r.headers:
             # not followed: the request would carry the token to wherever the redirect points
             location = r.headers["location"]
-            raise errors.StatusError(r.status_code, f"{method} {path} is redirected to {location}",
-                                     method=method, path=path,
-                                     hint="Give the participant's URL as it redirects (e.g. https://), not this one.")
+            raise errors.StatusError(
+                r.status_code,
+                f"{method} {path} is redirected to {location}",
+                method=method,
+                path=path,
+                hint="Give the participant's URL as it redirects (e.g. https://), not this one.",
+            )
         raise status_error(r.status_code, r.headers.get("content-type", ""), r.content, method, path)
 
 
@@ -155,20 +175,38 @@ def status_error(status: int, content_type: str, body: bytes, method: str, path:
             canton = None
         if canton is not None:
             cls = errors.status_error_class(status)
-            return cls(status, f"{canton.cause}", canton=canton, method=method, path=path,
-                       hint=_hint_for(canton, status))
+            return cls(
+                status,
+                f"{canton.cause}",
+                canton=canton,
+                method=method,
+                path=path,
+                hint=_hint_for(canton, status),
+            )
     if status == 404 and isinstance(parsed, dict) and "errors" in parsed:
-        return errors.EndpointMissing(status, f"{where} is not served by this participant", method=method,
-                                      path=path, text=text)
+        return errors.EndpointMissing(
+            status, f"{where} is not served by this participant", method=method, path=path, text=text
+        )
     cls = errors.status_error_class(status)
     if "text/plain" in content_type and text.strip():
-        return cls(status, text.strip()[:2000], text=text, method=method, path=path,
-                   hint="The participant could not read the request." if status == 400 else "")
+        return cls(
+            status,
+            text.strip()[:2000],
+            text=text,
+            method=method,
+            path=path,
+            hint="The participant could not read the request." if status == 400 else "",
+        )
     snippet = " ".join(text.split())[:200] or "(empty body)"
     kind = "HTML page" if "<html" in text[:500].lower() else "body"
-    return cls(status, f"{where} answered {status} with a {kind} that is not a Canton error: {snippet}",
-               text=text, method=method, path=path,
-               hint="A proxy or another server may be answering at this URL." if kind == "HTML page" else "")
+    return cls(
+        status,
+        f"{where} answered {status} with a {kind} that is not a Canton error: {snippet}",
+        text=text,
+        method=method,
+        path=path,
+        hint="A proxy or another server may be answering at this URL." if kind == "HTML page" else "",
+    )
 
 
 def _hint_for(canton: JsCantonError, status: int) -> str:

@@ -110,17 +110,31 @@ class Capabilities:
             self.contract_by_id = True
 
 
-def event_format(parties: Sequence[str] | None, *, templates: Sequence[str] = (), verbose: bool = True,
-                 blob: bool = False, views: Sequence[str] = ()) -> EventFormat:
+def event_format(
+    parties: Sequence[str] | None,
+    *,
+    templates: Sequence[str] = (),
+    verbose: bool = True,
+    blob: bool = False,
+    views: Sequence[str] = (),
+) -> EventFormat:
     """Filters for `parties` (None: every party, which needs CanReadAsAnyParty), all templates or the given ones
     (in the `#package-name:Module:Entity` form, which 3.5 requires in filters), and with `views` the view of each
     of these interfaces on the contracts whose template implements it (a created event's `interfaceViews`)."""
     if templates:
-        cumulative = [CumulativeFilter(identifier_filter=IdentifierFilter.template(t, blob)) for t in templates]
+        cumulative = [
+            CumulativeFilter(identifier_filter=IdentifierFilter.template(t, blob)) for t in templates
+        ]
     else:
         cumulative = [CumulativeFilter(identifier_filter=IdentifierFilter.wildcard(blob))]
-    cumulative += [CumulativeFilter(identifier_filter=IdentifierFilter.interface(
-        i, include_interface_view=True, include_created_event_blob=blob)) for i in views]
+    cumulative += [
+        CumulativeFilter(
+            identifier_filter=IdentifierFilter.interface(
+                i, include_interface_view=True, include_created_event_blob=blob
+            )
+        )
+        for i in views
+    ]
     filters = Filters(cumulative=cumulative)
     if parties is None:
         return EventFormat(filters_by_party={}, filters_for_any_party=filters, verbose=verbose)
@@ -129,16 +143,25 @@ def event_format(parties: Sequence[str] | None, *, templates: Sequence[str] = ()
 
 def update_format(fmt: EventFormat, shape: str = ACS_DELTA, *, reassignments: bool = False) -> UpdateFormat:
     """Transactions in `shape` for the parties of `fmt`, and with `reassignments` their reassignments too."""
-    return UpdateFormat(include_transactions=TransactionFormat(event_format=fmt, transaction_shape=shape),
-                        include_reassignments=fmt if reassignments else None)
+    return UpdateFormat(
+        include_transactions=TransactionFormat(event_format=fmt, transaction_shape=shape),
+        include_reassignments=fmt if reassignments else None,
+    )
 
 
 class LedgerClient:
     """A participant's JSON Ledger API v2 over one pooled HTTP client."""
 
-    def __init__(self, base_url: str, tokens: TokenSource | None = None, *, log: RequestLog | None = None,
-                 timeouts: Timeouts = Timeouts(), retry: Retry = Retry(),
-                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        tokens: TokenSource | None = None,
+        *,
+        log: RequestLog | None = None,
+        timeouts: Timeouts = Timeouts(),
+        retry: Retry = Retry(),
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
         self.http = Http(base_url, tokens, log=log, timeouts=timeouts, retry=retry, transport=transport)
         self.capabilities = Capabilities()
 
@@ -169,18 +192,28 @@ class LedgerClient:
 
     # --- plumbing -----------------------------------------------------------------------------------------------
 
-    async def _call(self, model: type[M], method: str, path: str, body: Any = None, *, params: dict | None = None,
-                    retry: bool = True) -> M:
+    async def _call(
+        self,
+        model: type[M],
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        params: dict | None = None,
+        retry: bool = True,
+    ) -> M:
         content = await self.http.request(method, path, body, params=params, retry=retry)
         return read(model, content, method, path)
 
-    async def _call_list(self, model: type[M], method: str, path: str, body: Any = None, *,
-                         params: dict | None = None) -> list[M]:
+    async def _call_list(
+        self, model: type[M], method: str, path: str, body: Any = None, *, params: dict | None = None
+    ) -> list[M]:
         content = await self.http.request(method, path, body, params=params)
         items = parse_json(content, method, path)
         if not isinstance(items, list):
-            raise errors.UnreadableAnswer(f"{method} {path} answered {type(items).__name__}, not a list",
-                                          method=method, path=path)
+            raise errors.UnreadableAnswer(
+                f"{method} {path} answered {type(items).__name__}, not a list", method=method, path=path
+            )
         return [read(model, item, method, path) for item in items]
 
     # --- version, identity, rights ------------------------------------------------------------------------------
@@ -191,12 +224,16 @@ class LedgerClient:
         data = parse_json(content, "GET", "/v2/version")
         version = data.get("version") if isinstance(data, dict) else None
         if not isinstance(version, str):
-            raise errors.UnreadableAnswer("GET /v2/version answered no version", method="GET", path="/v2/version")
+            raise errors.UnreadableAnswer(
+                "GET /v2/version answered no version", method="GET", path="/v2/version"
+            )
         self.capabilities.learn_version(version)
         return version
 
     async def participant_id(self) -> str:
-        return (await self._call(GetParticipantIdResponse, "GET", "/v2/parties/participant-id")).participant_id
+        return (
+            await self._call(GetParticipantIdResponse, "GET", "/v2/parties/participant-id")
+        ).participant_id
 
     async def authenticated_user(self) -> User:
         return (await self._call(GetUserResponse, "GET", "/v2/authenticated-user")).user
@@ -210,8 +247,12 @@ class LedgerClient:
         out: list[User] = []
         token = ""
         for _ in range(10_000):
-            page = await self._call(ListUsersResponse, "GET", "/v2/users",
-                                    params={"pageSize": 1000, **({"pageToken": token} if token else {})})
+            page = await self._call(
+                ListUsersResponse,
+                "GET",
+                "/v2/users",
+                params={"pageSize": 1000, **({"pageToken": token} if token else {})},
+            )
             out.extend(page.users)
             token = page.next_page_token or ""
             if not token:
@@ -223,8 +264,12 @@ class LedgerClient:
         out: list[PartyDetails] = []
         token = ""
         for _ in range(10_000):
-            page = await self._call(ListKnownPartiesResponse, "GET", "/v2/parties",
-                                    params={"pageSize": 1000, **({"pageToken": token} if token else {})})
+            page = await self._call(
+                ListKnownPartiesResponse,
+                "GET",
+                "/v2/parties",
+                params={"pageSize": 1000, **({"pageToken": token} if token else {})},
+            )
             out.extend(page.party_details)
             token = page.next_page_token or ""
             if not token:
@@ -233,8 +278,11 @@ class LedgerClient:
 
     async def connected_synchronizers(self, party: str | None = None) -> list[ConnectedSynchronizer]:
         params = {"party": party} if party else None
-        return (await self._call(GetConnectedSynchronizersResponse, "GET", "/v2/state/connected-synchronizers",
-                                 params=params)).connected_synchronizers
+        return (
+            await self._call(
+                GetConnectedSynchronizersResponse, "GET", "/v2/state/connected-synchronizers", params=params
+            )
+        ).connected_synchronizers
 
     async def packages(self) -> list[str]:
         return (await self._call(ListPackagesResponse, "GET", "/v2/packages")).package_ids
@@ -248,14 +296,16 @@ class LedgerClient:
         answer = await self._call(GetLatestPrunedOffsetsResponse, "GET", "/v2/state/latest-pruned-offsets")
         return answer.participant_pruned_up_to_inclusive or 0
 
-    async def active_contracts(self, offset: int, fmt: EventFormat, *,
-                               limit: int | None = None) -> list[JsGetActiveContractsResponse]:
+    async def active_contracts(
+        self, offset: int, fmt: EventFormat, *, limit: int | None = None
+    ) -> list[JsGetActiveContractsResponse]:
         """The list form: fine for what fits the participant's list limit (413 `ListTooLarge` beyond it). Large
         snapshots go through `app.client.acs.read_snapshot`, page by page."""
         body = GetActiveContractsRequest(active_at_offset=offset, event_format=fmt)
         params = {"limit": limit} if limit is not None else None
-        return await self._call_list(JsGetActiveContractsResponse, "POST", "/v2/state/active-contracts", body,
-                                     params=params)
+        return await self._call_list(
+            JsGetActiveContractsResponse, "POST", "/v2/state/active-contracts", body, params=params
+        )
 
     # --- contracts and events -----------------------------------------------------------------------------------
 
@@ -269,8 +319,12 @@ class LedgerClient:
                 pass
         events = await self.events_by_contract_id(contract_id, event_format(list(querying_parties) or None))
         if events.created is None:
-            raise errors.NotFound(404, "Contract events not found, or not visible.", method="POST",
-                                  path="/v2/events/events-by-contract-id")
+            raise errors.NotFound(
+                404,
+                "Contract events not found, or not visible.",
+                method="POST",
+                path="/v2/events/events-by-contract-id",
+            )
         return events.created.created_event
 
     async def contract_by_id(self, contract_id: str, querying_parties: Sequence[str]) -> CreatedEvent:
@@ -285,15 +339,22 @@ class LedgerClient:
         self.capabilities.contract_by_id = True
         return answer.created_event
 
-    async def events_by_contract_id(self, contract_id: str, fmt: EventFormat) -> JsGetEventsByContractIdResponse:
+    async def events_by_contract_id(
+        self, contract_id: str, fmt: EventFormat
+    ) -> JsGetEventsByContractIdResponse:
         body = GetEventsByContractIdRequest(contract_id=contract_id, event_format=fmt)
-        return await self._call(JsGetEventsByContractIdResponse, "POST", "/v2/events/events-by-contract-id", body)
+        return await self._call(
+            JsGetEventsByContractIdResponse, "POST", "/v2/events/events-by-contract-id", body
+        )
 
     # --- updates ------------------------------------------------------------------------------------------------
 
-    async def updates(self, begin_exclusive: int, end_inclusive: int, fmt: UpdateFormat, *,
-                      limit: int | None = None) -> list[JsGetUpdatesResponse]:
-        body = GetUpdatesRequest(begin_exclusive=begin_exclusive, end_inclusive=end_inclusive, update_format=fmt)
+    async def updates(
+        self, begin_exclusive: int, end_inclusive: int, fmt: UpdateFormat, *, limit: int | None = None
+    ) -> list[JsGetUpdatesResponse]:
+        body = GetUpdatesRequest(
+            begin_exclusive=begin_exclusive, end_inclusive=end_inclusive, update_format=fmt
+        )
         params = {"limit": limit} if limit is not None else None
         return await self._call_list(JsGetUpdatesResponse, "POST", "/v2/updates", body, params=params)
 
@@ -327,8 +388,9 @@ class LedgerClient:
 
     # --- commands -----------------------------------------------------------------------------------------------
 
-    async def submit_and_wait_for_transaction(self, commands: JsCommands,
-                                              fmt: TransactionFormat | None = None) -> JsTransaction:
+    async def submit_and_wait_for_transaction(
+        self, commands: JsCommands, fmt: TransactionFormat | None = None
+    ) -> JsTransaction:
         """Submit and wait for the transaction.
 
         A failure that leaves the outcome unknown (the connection broke, a timeout, 502/503/504) is retried with the
@@ -347,8 +409,9 @@ class LedgerClient:
 
         return await self._submit_once(send, arrived_before)
 
-    async def _submit_once(self, send: Callable[[], Awaitable[T]],
-                           arrived_before: Callable[[errors.Conflict], Awaitable[T]]) -> T:
+    async def _submit_once(
+        self, send: Callable[[], Awaitable[T]], arrived_before: Callable[[errors.Conflict], Awaitable[T]]
+    ) -> T:
         """`send` a submission; when the outcome is unknown (the connection broke, a timeout, 502/503/504), again
         with the same body, so the same commandId, which the participant deduplicates: it never runs twice. A retry
         refused as DUPLICATE_COMMAND means an earlier attempt arrived: `arrived_before` tells what it did."""
@@ -368,12 +431,14 @@ class LedgerClient:
                 await asyncio.sleep(retry.delay(attempt))
         raise AssertionError("unreachable")
 
-    async def _transaction_of(self, commands: JsCommands, fmt: TransactionFormat | None,
-                              duplicate: errors.Conflict) -> JsTransaction:
+    async def _transaction_of(
+        self, commands: JsCommands, fmt: TransactionFormat | None, duplicate: errors.Conflict
+    ) -> JsTransaction:
         """The transaction of an earlier attempt of `commands`: at the offset the duplicate's context names
         (Canton's `completion_offset`), or found through the completions of the last offsets."""
-        transactions = fmt or TransactionFormat(event_format=event_format([*commands.act_as, *commands.read_as]),
-                                                transaction_shape=ACS_DELTA)
+        transactions = fmt or TransactionFormat(
+            event_format=event_format([*commands.act_as, *commands.read_as]), transaction_shape=ACS_DELTA
+        )
         updates = UpdateFormat(include_transactions=transactions)
         context = duplicate.canton.context if duplicate.canton is not None else {}
         try:
@@ -396,8 +461,10 @@ class LedgerClient:
                     return update.transaction.value
         except errors.LedgerApiError:
             pass
-        duplicate.hint = ("An earlier attempt of this submission was accepted (the connection broke before its "
-                          "answer arrived); its transaction could not be read back. The command ran once.")
+        duplicate.hint = (
+            "An earlier attempt of this submission was accepted (the connection broke before its "
+            "answer arrived); its transaction could not be read back. The command ran once."
+        )
         raise duplicate
 
     async def submit_reassignment(self, commands: ReassignmentCommands) -> None:
@@ -416,11 +483,19 @@ class LedgerClient:
 
         await self._submit_once(send, arrived_before)
 
-    async def completions(self, user_id: str, parties: Sequence[str],
-                          begin_exclusive: int) -> list[CompletionStreamResponse]:
-        body = CompletionStreamRequest(user_id=user_id, parties=list(parties), begin_exclusive=begin_exclusive)
-        return await self._call_list(CompletionStreamResponse, "POST", "/v2/commands/completions", body,
-                                     params={"stream_idle_timeout_ms": 500})
+    async def completions(
+        self, user_id: str, parties: Sequence[str], begin_exclusive: int
+    ) -> list[CompletionStreamResponse]:
+        body = CompletionStreamRequest(
+            user_id=user_id, parties=list(parties), begin_exclusive=begin_exclusive
+        )
+        return await self._call_list(
+            CompletionStreamResponse,
+            "POST",
+            "/v2/commands/completions",
+            body,
+            params={"stream_idle_timeout_ms": 500},
+        )
 
 
 def _offset_of(update: Update) -> int | None:
@@ -433,8 +508,13 @@ def _offset_of(update: Update) -> int | None:
 def _update_not_found(offset: int, path: str) -> errors.NotFound:
     from app.client.explain import explain
 
-    return errors.NotFound(404, f"No update at offset {offset} is visible to these parties.", method="POST",
-                           path=path, hint=explain("UPDATE_NOT_FOUND"))
+    return errors.NotFound(
+        404,
+        f"No update at offset {offset} is visible to these parties.",
+        method="POST",
+        path=path,
+        hint=explain("UPDATE_NOT_FOUND"),
+    )
 
 
 def request_body(commands: JsCommands, fmt: TransactionFormat | None = None) -> bytes:
@@ -456,8 +536,9 @@ def parse_json(content: bytes, method: str, path: str) -> Any:
         return orjson.loads(content)
     except orjson.JSONDecodeError as e:
         snippet = " ".join(content[:120].decode("utf-8", "replace").split())
-        raise errors.UnreadableAnswer(f"{method} {path} answered something that is not JSON ({e}): {snippet}",
-                                      method=method, path=path) from None
+        raise errors.UnreadableAnswer(
+            f"{method} {path} answered something that is not JSON ({e}): {snippet}", method=method, path=path
+        ) from None
 
 
 def read(model: type[M], data: Any, method: str, path: str) -> M:
@@ -470,4 +551,7 @@ def read(model: type[M], data: Any, method: str, path: str) -> M:
         where = ".".join(str(p) for p in first["loc"]) or "the body"
         raise errors.UnreadableAnswer(
             f"{method} {path} answered a {model.__name__} this client cannot read: {first['msg']} at {where}",
-            method=method, path=path, hint="The participant may run a version this client does not know.") from None
+            method=method,
+            path=path,
+            hint="The participant may run a version this client does not know.",
+        ) from None

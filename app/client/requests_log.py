@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 
 MAX_ENTRIES = 500
 MAX_BODY_BYTES = 256 * 1024
-MAX_TOTAL_BODY_BYTES = 16 * 1024 * 1024  # past this, the oldest requests give up their bodies (not their lines)
+MAX_TOTAL_BODY_BYTES = (
+    16 * 1024 * 1024
+)  # past this, the oldest requests give up their bodies (not their lines)
 REDACTED = "<token>"
 
 
@@ -102,8 +104,16 @@ class RequestLog:
         self._body_bytes = 0
 
     def start(self, method: str, url: str, path: str, headers, body: bytes) -> RequestRecord:
-        record = RequestRecord(self._next_id, method, url, path, time.time(), redact_headers(headers),
-                               body[:MAX_BODY_BYTES], truncated=len(body) > MAX_BODY_BYTES)
+        record = RequestRecord(
+            self._next_id,
+            method,
+            url,
+            path,
+            time.time(),
+            redact_headers(headers),
+            body[:MAX_BODY_BYTES],
+            truncated=len(body) > MAX_BODY_BYTES,
+        )
         self._next_id += 1
         if len(self._entries) == self._entries.maxlen:
             self._body_bytes -= self._entries[0].body_bytes  # about to fall off the end
@@ -113,8 +123,16 @@ class RequestLog:
         self._notify(record)
         return record
 
-    def finish(self, record: RequestRecord, *, status: int | None = None, headers=None, body: bytes = b"",
-               size: int | None = None, error: str = "") -> None:
+    def finish(
+        self,
+        record: RequestRecord,
+        *,
+        status: int | None = None,
+        headers=None,
+        body: bytes = b"",
+        size: int | None = None,
+        error: str = "",
+    ) -> None:
         record.status = status
         record.error = error
         record.duration_ms = (time.time() - record.started) * 1000

@@ -126,8 +126,10 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         yield Static("", id="acs-empty")
         yield ContractTable(id="acs-table")
         yield Static("", id="acs-detail")
-        yield Input(placeholder="filter rows: text across ids, parties and payload (enter keeps, escape clears)",
-                    id="acs-filter")
+        yield Input(
+            placeholder="filter rows: text across ids, parties and payload (enter keeps, escape clears)",
+            id="acs-filter",
+        )
         yield Footer()
 
     # --- lifecycle ----------------------------------------------------------------------------------------------
@@ -142,11 +144,15 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
 
     def _connection_changed(self, state: str) -> None:
         app = self.ledger_app
-        if app.connected or state != "down":  # once connected, a lost connection keeps the rows; the status says it
+        if (
+            app.connected or state != "down"
+        ):  # once connected, a lost connection keeps the rows; the status says it
             return
         empty = self.query_one("#acs-empty", Static)
-        empty.update(f"Not connected to {app.url}. Trying again every {app.connect_retry_s:g} s; "
-                     "3 shows the requests and what they were answered.")
+        empty.update(
+            f"Not connected to {app.url}. Trying again every {app.connect_retry_s:g} s; "
+            "3 shows the requests and what they were answered."
+        )
         empty.add_class("shown")
 
     def start(self) -> None:
@@ -174,7 +180,11 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             who = "no parties"
         else:
             who = ", ".join(party_hint(p) for p in self.parties[:4]) + (" …" if len(self.parties) > 4 else "")
-        what = "all templates" if not self.templates else ", ".join(template_name(t) for t in sorted(self.templates))
+        what = (
+            "all templates"
+            if not self.templates
+            else ", ".join(template_name(t) for t in sorted(self.templates))
+        )
         return f"{who} · {what}"
 
     def _show_info(self) -> None:
@@ -197,9 +207,12 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         app = self.ledger_app
         empty = self.query_one("#acs-empty", Static)
         if self.parties is not None and not self.parties:
-            empty.update("This user can read no party's contracts. Press p to choose parties, or ctrl+u to act as "
-                         "another user." if app.session.can_switch_user else
-                         "This user can read no party's contracts. Press p to choose parties.")
+            empty.update(
+                "This user can read no party's contracts. Press p to choose parties, or ctrl+u to act as "
+                "another user."
+                if app.session.can_switch_user
+                else "This user can read no party's contracts. Press p to choose parties."
+            )
             empty.add_class("shown")
             self.query_one(ContractTable).set_view(0, [], sort_key=self.sort, descending=self.descending)
             self._show_info()
@@ -296,8 +309,14 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
                 task.cancel()
 
     def _spec(self) -> ViewSpec:
-        return ViewSpec(offset=self.offset or 0, previous=self.previous, templates=self.templates, text=self.text,
-                        sort=self.sort, descending=self.descending)
+        return ViewSpec(
+            offset=self.offset or 0,
+            previous=self.previous,
+            templates=self.templates,
+            text=self.text,
+            sort=self.sort,
+            descending=self.descending,
+        )
 
     async def _columns(self) -> list:
         assert self.snapshot is not None and self._choices is not None
@@ -314,11 +333,18 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             self._samples[template] = await self.snapshot.sample_payloads(template)
         return self._samples.get(template, [])
 
-    async def _apply_view(self, spec: ViewSpec, count: int, *, cursor: int | None = None,
-                          keep_rows: bool = False) -> None:
+    async def _apply_view(
+        self, spec: ViewSpec, count: int, *, cursor: int | None = None, keep_rows: bool = False
+    ) -> None:
         table = self.query_one(ContractTable)
-        table.set_view(count, await self._columns(), sort_key=spec.sort, descending=spec.descending, cursor=cursor,
-                       keep_rows=keep_rows)
+        table.set_view(
+            count,
+            await self._columns(),
+            sort_key=spec.sort,
+            descending=spec.descending,
+            cursor=cursor,
+            keep_rows=keep_rows,
+        )
         self._shown = spec
         self._show_info()
         self._show_banner()
@@ -334,7 +360,11 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         shown = self._shown
         # a new order of the same rows has the count of the old one; a new filter's count is known at the end
         same_rows = shown is not None and (shown.offset, shown.previous, shown.templates, shown.text) == (
-            spec.offset, spec.previous, spec.templates, spec.text)
+            spec.offset,
+            spec.previous,
+            spec.templates,
+            spec.text,
+        )
         old_count = table.count
         early = False
 
@@ -345,7 +375,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             early = True
             self.building = True
             count = old_count if same_rows else len(rows)
-            generation = table.set_view(count, columns, sort_key=spec.sort, descending=spec.descending, cursor=0)
+            generation = table.set_view(
+                count, columns, sort_key=spec.sort, descending=spec.descending, cursor=0
+            )
             table.set_rows(0, rows, generation)
             self._progress("ordering the rest…" if same_rows else "filtering the rest…")
 
@@ -357,7 +389,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         finally:
             self.building = False
         cursor = None
-        if keep_cursor_on and not early:  # once the first rows are shown, the cursor stays where the user put it
+        if (
+            keep_cursor_on and not early
+        ):  # once the first rows are shown, the cursor stays where the user put it
             cursor = await self.snapshot.position_of(keep_cursor_on)
         elif early:
             cursor = table.cursor
@@ -395,8 +429,10 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         end = self.ledger_app.status_ledger_end
         if end is not None and self.offset is not None and end > self.offset and not self.reading:
             ahead = end - self.offset
-            banner.update(f"Viewing offset {self.offset}; the ledger end is {end}, {ahead} offset"
-                          f"{'s' if ahead != 1 else ''} later. Press e to view the ledger end.")
+            banner.update(
+                f"Viewing offset {self.offset}; the ledger end is {end}, {ahead} offset"
+                f"{'s' if ahead != 1 else ''} later. Press e to view the ledger end."
+            )
             banner.add_class("shown")
         else:
             banner.remove_class("shown")
@@ -433,7 +469,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     async def _step(self, direction: int) -> None:
         assert self.timeline is not None and self.offset is not None
         end = self.ledger_app.status_ledger_end or self.offset
-        self._progress("looking for the previous change…" if direction < 0 else "looking for the next change…")
+        self._progress(
+            "looking for the previous change…" if direction < 0 else "looking for the next change…"
+        )
         try:
             if direction < 0:
                 target = await self.timeline.previous_change(self.offset)
@@ -484,8 +522,15 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
                     return
                 self._move(int(value))
 
-        self.app.push_screen(PromptDialog("Go to offset", value=str(self.offset or ""), validate=check,
-                                          hint=f"0 … {end if end is not None else 'ledger end'}"), chosen)
+        self.app.push_screen(
+            PromptDialog(
+                "Go to offset",
+                value=str(self.offset or ""),
+                validate=check,
+                hint=f"0 … {end if end is not None else 'ledger end'}",
+            ),
+            chosen,
+        )
 
     def action_reload(self) -> None:
         if self.offset is not None:
@@ -550,8 +595,14 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     def action_sort(self) -> None:
         table = self.query_one(ContractTable)
         choices = [("arrival order (as the participant lists them)", "arrival")]
-        choices += [(f"{c.label}" + (" (descending next)" if c.key == self.sort and not self.descending else ""),
-                     c.key) for c in table.columns if c.key != "payload"]
+        choices += [
+            (
+                f"{c.label}" + (" (descending next)" if c.key == self.sort and not self.descending else ""),
+                c.key,
+            )
+            for c in table.columns
+            if c.key != "payload"
+        ]
 
         def chosen(key: str | None) -> None:
             if key is None:
@@ -563,8 +614,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             selected = table.selected
             self.rebuild(selected.contract_id if selected else None)
 
-        self.app.push_screen(ChoiceDialog("Sort by (the same column again reverses)", choices, selected=self.sort),
-                             chosen)
+        self.app.push_screen(
+            ChoiceDialog("Sort by (the same column again reverses)", choices, selected=self.sort), chosen
+        )
 
     @work(exclusive=True, group="acs-dialog", exit_on_error=False)
     async def action_templates(self) -> None:
@@ -574,8 +626,14 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         if not counts:
             self.notify("No contracts at this offset to choose templates from.", timeout=3)
             return
-        choices = [(f"{template_name(t)}  ({n:,})   {t.split(':')[0][:12]}…", t,
-                    not self.templates or t in self.templates) for t, n in counts]
+        choices = [
+            (
+                f"{template_name(t)}  ({n:,})   {t.split(':')[0][:12]}…",
+                t,
+                not self.templates or t in self.templates,
+            )
+            for t, n in counts
+        ]
         chosen = await self.app.push_screen_wait(MultiChoiceDialog("Templates to show", choices))
         if chosen is None:
             return
@@ -593,15 +651,20 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             except errors.LedgerApiError:
                 pass  # listing parties needs admin rights; what the rights name is still there
         if not known and not identity.read_any:
-            self.notify("This user has no rights to read any party. ctrl+u switches user on the bundled "
-                        "participant.", severity="warning", timeout=6)
+            self.notify(
+                "This user has no rights to read any party. ctrl+u switches user on the bundled participant.",
+                severity="warning",
+                timeout=6,
+            )
             return
         current = set(self.parties or [])
         choices = []
         if identity.read_any:
             choices.append(("every party (CanReadAsAnyParty)", "*", self.parties is None))
         choices += [(f"{party_hint(p)}   {p}", p, p in current) for p in known]
-        chosen = await self.app.push_screen_wait(MultiChoiceDialog("Parties whose contracts to show", choices))
+        chosen = await self.app.push_screen_wait(
+            MultiChoiceDialog("Parties whose contracts to show", choices)
+        )
         if chosen is None:
             return
         self.parties = None if "*" in chosen else [p for p in chosen if p != "*"]
@@ -619,8 +682,11 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         current = [c.key for c in table.columns]
         options = available(sample)
         ordered = [(label, k, k in current) for k, label in options]
-        title = "Columns for " + (template_name(key) if key != ALL_TEMPLATES else
-                                  "all templates (choose one template with t for its payload fields)")
+        title = "Columns for " + (
+            template_name(key)
+            if key != ALL_TEMPLATES
+            else "all templates (choose one template with t for its payload fields)"
+        )
         chosen = await self.app.push_screen_wait(MultiChoiceDialog(title, ordered))
         if chosen is None:
             return
@@ -676,7 +742,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         if row.status == REMOVED or row.archived_offset is not None:
             self.notify("That contract is archived: it has no choices left to exercise.", severity="warning")
             return
-        self.post_message(ComposeCommand(kind="Exercise", template_id=row.template_id, contract_id=row.contract_id))
+        self.post_message(
+            ComposeCommand(kind="Exercise", template_id=row.template_id, contract_id=row.contract_id)
+        )
 
     def action_move(self) -> None:
         row = self.query_one(ContractTable).selected
@@ -686,8 +754,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     def action_clone(self) -> None:
         row = self.query_one(ContractTable).selected
         if row is not None:
-            self.post_message(ComposeCommand(kind="CreateAndExercise", template_id=row.template_id,
-                                             arguments=row.payload))
+            self.post_message(
+                ComposeCommand(kind="CreateAndExercise", template_id=row.template_id, arguments=row.payload)
+            )
 
     def action_export(self) -> None:
         table = self.query_one(ContractTable)
@@ -706,9 +775,16 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             if value:
                 self._export(Path(value).expanduser())
 
-        self.app.push_screen(PromptDialog(f"Export the {table.count:,} rows in view to", value=default,
-                                          validate=check, hint=".jsonl writes each contract's create event fields "
-                                          "as JSON; .csv the columns in view, with full ids"), chosen)
+        self.app.push_screen(
+            PromptDialog(
+                f"Export the {table.count:,} rows in view to",
+                value=default,
+                validate=check,
+                hint=".jsonl writes each contract's create event fields "
+                "as JSON; .csv the columns in view, with full ids",
+            ),
+            chosen,
+        )
 
     @work(exclusive=True, group="acs-export", exit_on_error=False)
     async def _export(self, path: Path) -> None:

@@ -20,9 +20,14 @@ from app.screens.dialogs import DIALOG_CSS
 def _line(entry: HistoryEntry) -> Content:
     mark = ("✓ ", "bold green") if entry.ok else ("✗ ", "bold red")
     who = ", ".join(party_hint(p) for p in split_list(entry.form.act_as)) or "?"
-    return Content.assemble(mark, (entry.at.replace("T", " ").removesuffix("Z"), "dim"), "  ",
-                            (summary(entry.form), "bold"), f"  as {who}  ",
-                            (entry.outcome, "green" if entry.ok else "red"))
+    return Content.assemble(
+        mark,
+        (entry.at.replace("T", " ").removesuffix("Z"), "dim"),
+        "  ",
+        (summary(entry.form), "bold"),
+        f"  as {who}  ",
+        (entry.outcome, "green" if entry.ok else "red"),
+    )
 
 
 def _details(entry: HistoryEntry) -> Content:
@@ -32,17 +37,23 @@ def _details(entry: HistoryEntry) -> Content:
         rows.append(("contract", form.contract_id))
     if form.uses_choice:
         rows.append(("choice", form.choice))
-    rows += [("actAs", form.act_as), ("readAs", form.read_as), ("participant", entry.participant),
-             ("user", entry.user)]
+    rows += [
+        ("actAs", form.act_as),
+        ("readAs", form.read_as),
+        ("participant", entry.participant),
+        ("user", entry.user),
+    ]
     if entry.update_id:
         rows.append(("update", entry.update_id))
     parts: list[str | tuple[str, str]] = []
     for name, value in rows:
         if value:
             parts += [(f"{name:<12}", "dim"), f"{value}\n"]
-    for name, text, used in (("createArgs", form.create_arguments, form.uses_create_arguments),
-                             ("contractKey", form.contract_key, form.kind == "ExerciseByKey"),
-                             ("choiceArg", form.choice_argument, form.uses_choice)):
+    for name, text, used in (
+        ("createArgs", form.create_arguments, form.uses_create_arguments),
+        ("contractKey", form.contract_key, form.kind == "ExerciseByKey"),
+        ("choiceArg", form.choice_argument, form.uses_choice),
+    ):
         flat = " ".join(text.split())
         if used and flat:
             parts += [(f"{name:<12}", "dim"), flat[:240] + ("…" if len(flat) > 240 else "") + "\n"]
@@ -51,19 +62,23 @@ def _details(entry: HistoryEntry) -> Content:
 
 def _matches(entry: HistoryEntry, words: list[str]) -> bool:
     form = entry.form
-    text = " ".join([summary(form), form.template_id, form.command_id, form.act_as, entry.outcome, entry.at,
-                     entry.user]).casefold()
+    text = " ".join(
+        [summary(form), form.template_id, form.command_id, form.act_as, entry.outcome, entry.at, entry.user]
+    ).casefold()
     return all(w in text for w in words)
 
 
 class HistoryDialog(ModalScreen[tuple[HistoryEntry, bool] | None]):
-    DEFAULT_CSS = DIALOG_CSS.format(name="HistoryDialog") + """
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="HistoryDialog")
+        + """
     HistoryDialog > Vertical { max-width: 150; width: 95%; }
     HistoryDialog OptionList { height: auto; max-height: 20; }
     HistoryDialog #history-details { height: auto; max-height: 12; margin-top: 1; padding: 0 1;
                                      background: $boost; }
     HistoryDialog #history-filter { margin-bottom: 1; }
     """
+    )
     BINDINGS = [
         Binding("escape", "cancel", "Close", id="history.close"),
         Binding("enter", "recall", "Recall", id="history.recall", priority=True),
@@ -81,12 +96,18 @@ class HistoryDialog(ModalScreen[tuple[HistoryEntry, bool] | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(f"Command history ({len(self.entries)}, newest first)", classes="dialog-title")
-            yield Input(placeholder="/ filters: template, choice, party, commandId, outcome…", compact=True,
-                        id="history-filter")
+            yield Input(
+                placeholder="/ filters: template, choice, party, commandId, outcome…",
+                compact=True,
+                id="history-filter",
+            )
             yield OptionList(*[Option(_line(e)) for e in self.entries], id="history-list")
             yield Static("", id="history-details")
-            yield Label("enter recalls the command as it was · r recalls it with a fresh commandId (to run it "
-                        "again) · / filters · escape closes", classes="dialog-hint")
+            yield Label(
+                "enter recalls the command as it was · r recalls it with a fresh commandId (to run it "
+                "again) · / filters · escape closes",
+                classes="dialog-hint",
+            )
         yield Footer()
 
     def on_mount(self) -> None:

@@ -177,8 +177,11 @@ class ComposerScreen(LedgerScreen):
         if not self.ledger_app.connected:
             raise InvalidForm([Problem("participant", "not connected yet")])
         session = self.ledger_app.session
-        return build(self.editor.state(), default_user_id=default_user_id(session.identity),
-                     known_parties=self.editor.parties())
+        return build(
+            self.editor.state(),
+            default_user_id=default_user_id(session.identity),
+            known_parties=self.editor.parties(),
+        )
 
     def _schedule_preview(self, delay: float = PREVIEW_DELAY_S) -> None:
         if self._preview_timer is not None:
@@ -211,8 +214,12 @@ class ComposerScreen(LedgerScreen):
         self.editor.mark(self.problems)
         self.query_one(TabbedContent).active = "preview-tab"
         first = self.problems[0]
-        self.notify(f"{first}" + (f"\n(and {len(self.problems) - 1} more)" if len(self.problems) > 1 else ""),
-                    title=f"Not {what}: fix the form first", severity="warning", timeout=6)
+        self.notify(
+            f"{first}" + (f"\n(and {len(self.problems) - 1} more)" if len(self.problems) > 1 else ""),
+            title=f"Not {what}: fix the form first",
+            severity="warning",
+            timeout=6,
+        )
         self.editor.focus_problem(first)
 
     def action_preview(self) -> None:
@@ -276,8 +283,12 @@ class ComposerScreen(LedgerScreen):
 
     def action_submit(self) -> None:
         if self.readonly:
-            self.notify("This session is read-only: commands are not submitted. The preview and copy as curl work.",
-                        title="Read-only", severity="warning", timeout=6)
+            self.notify(
+                "This session is read-only: commands are not submitted. The preview and copy as curl work.",
+                title="Read-only",
+                severity="warning",
+                timeout=6,
+            )
             return
         if self.submitting:
             self.notify("A submission is in flight; wait for its outcome.", timeout=3)
@@ -295,11 +306,15 @@ class ComposerScreen(LedgerScreen):
         try:
             outside = parties_without_rights(commands, self.ledger_app.session.identity)
             if outside:
-                go = await self.app.push_screen_wait(ChoiceDialog(
-                    f"Not in your rights: {', '.join(outside)}",
-                    [("Submit anyway (the participant decides)", True), ("Go back to the form", False)],
-                    selected=False, hint="The user's rights do not include acting (or reading) as these parties; "
-                                         "the participant will likely answer 403 PERMISSION_DENIED."))
+                go = await self.app.push_screen_wait(
+                    ChoiceDialog(
+                        f"Not in your rights: {', '.join(outside)}",
+                        [("Submit anyway (the participant decides)", True), ("Go back to the form", False)],
+                        selected=False,
+                        hint="The user's rights do not include acting (or reading) as these parties; "
+                        "the participant will likely answer 403 PERMISSION_DENIED.",
+                    )
+                )
                 if go is not True:
                     return
             await self._send(commands, form)
@@ -311,17 +326,24 @@ class ComposerScreen(LedgerScreen):
         session = self.ledger_app.session
         result = self.query_one(TransactionResult)
         self.query_one(TabbedContent).active = "result-tab"
-        result.show_progress(f"submitting {commands.command_id} as "
-                             f"{', '.join(party_hint(p) for p in commands.act_as)}…")
+        result.show_progress(
+            f"submitting {commands.command_id} as {', '.join(party_hint(p) for p in commands.act_as)}…"
+        )
         entry = HistoryEntry.now(form, participant=session.client.base_url, user=session.identity.label)
         try:
-            transaction = await session.client.submit_and_wait_for_transaction(commands,
-                                                                              transaction_format(commands))
+            transaction = await session.client.submit_and_wait_for_transaction(
+                commands, transaction_format(commands)
+            )
         except LedgerApiError as e:
-            result.show_failure(e, commands.command_id,
-                                failure_context(e, parties_without_rights(commands, session.identity)))
-            self.ledger_app.show_error(e, "The command was not executed" if isinstance(e, errors.StatusError)
-                                       else "No answer to the submission")
+            result.show_failure(
+                e, commands.command_id, failure_context(e, parties_without_rights(commands, session.identity))
+            )
+            self.ledger_app.show_error(
+                e,
+                "The command was not executed"
+                if isinstance(e, errors.StatusError)
+                else "No answer to the submission",
+            )
             entry.error = error_id(e)
             await self._remember(entry)
             return
@@ -343,8 +365,11 @@ class ComposerScreen(LedgerScreen):
         try:
             await asyncio.to_thread(self.history.append, entry)
         except OSError as e:
-            self.notify(f"Cannot write the command history {self.history.path}: {e.strerror or e}",
-                        severity="warning", timeout=6)
+            self.notify(
+                f"Cannot write the command history {self.history.path}: {e.strerror or e}",
+                severity="warning",
+                timeout=6,
+            )
 
     # --- history and prefill ------------------------------------------------------------------------------------
 
@@ -357,8 +382,9 @@ class ComposerScreen(LedgerScreen):
             self.notify(f"Cannot read {self.history.path}: {e.strerror or e}", severity="error")
             return
         if not entries:
-            self.notify("No command submitted yet: submitted commands are kept here, with their outcome.",
-                        timeout=4)
+            self.notify(
+                "No command submitted yet: submitted commands are kept here, with their outcome.", timeout=4
+            )
             return
         chosen = await self.app.push_screen_wait(HistoryDialog(entries))
         if chosen is None:
@@ -369,9 +395,13 @@ class ComposerScreen(LedgerScreen):
             form.command_id = new_command_id()
             form.submission_id = ""
         self.editor.load(form)
-        self.notify("Recalled with a fresh commandId: ctrl+s runs it again." if fresh else
-                    "Recalled as it was, commandId included: if it succeeded, submitting it again is a "
-                    "DUPLICATE_COMMAND (ctrl+n for a fresh id).", timeout=5)
+        self.notify(
+            "Recalled with a fresh commandId: ctrl+s runs it again."
+            if fresh
+            else "Recalled as it was, commandId included: if it succeeded, submitting it again is a "
+            "DUPLICATE_COMMAND (ctrl+n for a fresh id).",
+            timeout=5,
+        )
 
     def prefill(self, message: ComposeCommand) -> None:
         """Start from a contract: exercise a choice on it, or create one like it."""
@@ -395,7 +425,10 @@ class ComposerScreen(LedgerScreen):
         self.editor.offer_skeleton()  # a create without arguments starts from the template's newest contract
         if message.choice:
             self.editor.offer_argument(message.choice)
-        target = "#choice" if form.uses_choice and not message.choice else \
-            ("#create-arguments" if form.uses_create_arguments else "#choice-argument")
+        target = (
+            "#choice"
+            if form.uses_choice and not message.choice
+            else ("#create-arguments" if form.uses_create_arguments else "#choice-argument")
+        )
         widget = self.query_one(target)
         (widget.area if isinstance(widget, JsonEditor) else widget).focus()

@@ -41,9 +41,17 @@ class PromptDialog(ModalScreen[str | None]):
     DEFAULT_CSS = DIALOG_CSS.format(name="PromptDialog")
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, title: str, *, value: str = "", placeholder: str = "", hint: str = "",
-                 validate: Callable[[str], str | None] | None = None, suggestions: Sequence[str] = (),
-                 select_on_focus: bool = True) -> None:
+    def __init__(
+        self,
+        title: str,
+        *,
+        value: str = "",
+        placeholder: str = "",
+        hint: str = "",
+        validate: Callable[[str], str | None] | None = None,
+        suggestions: Sequence[str] = (),
+        select_on_focus: bool = True,
+    ) -> None:
         """`select_on_focus`: typing replaces `value` (else it is a beginning, typed on)."""
         super().__init__()
         self.select_on_focus = select_on_focus
@@ -58,8 +66,13 @@ class PromptDialog(ModalScreen[str | None]):
         with Vertical():
             yield Label(self.title_text, classes="dialog-title")
             suggester = SuggestFromList(self.suggestions, case_sensitive=False) if self.suggestions else None
-            yield Input(self.value, placeholder=self.placeholder, id="prompt-input", suggester=suggester,
-                        select_on_focus=self.select_on_focus)
+            yield Input(
+                self.value,
+                placeholder=self.placeholder,
+                id="prompt-input",
+                suggester=suggester,
+                select_on_focus=self.select_on_focus,
+            )
             yield Label("", classes="dialog-error", id="prompt-error")
             if self.hint:
                 yield Label(self.hint, classes="dialog-hint")
@@ -80,11 +93,14 @@ class PromptDialog(ModalScreen[str | None]):
 class ChoiceDialog(ModalScreen[T | None], Generic[T]):
     """Pick one of `choices` ((label, value) pairs)."""
 
-    DEFAULT_CSS = DIALOG_CSS.format(name="ChoiceDialog") + "ChoiceDialog OptionList { height: auto; max-height: 24; }"
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="ChoiceDialog") + "ChoiceDialog OptionList { height: auto; max-height: 24; }"
+    )
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, title: str, choices: Sequence[tuple[str, T]], *, hint: str = "",
-                 selected: T | None = None) -> None:
+    def __init__(
+        self, title: str, choices: Sequence[tuple[str, T]], *, hint: str = "", selected: T | None = None
+    ) -> None:
         super().__init__()
         self.title_text = title
         self.choices = list(choices)
@@ -94,8 +110,9 @@ class ChoiceDialog(ModalScreen[T | None], Generic[T]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(self.title_text, classes="dialog-title")
-            yield OptionList(*[Option(label, id=str(i)) for i, (label, _) in enumerate(self.choices)],
-                             id="choices")
+            yield OptionList(
+                *[Option(label, id=str(i)) for i, (label, _) in enumerate(self.choices)], id="choices"
+            )
             if self.hint:
                 yield Label(self.hint, classes="dialog-hint")
         yield Footer()
@@ -117,8 +134,10 @@ class ChoiceDialog(ModalScreen[T | None], Generic[T]):
 class MultiChoiceDialog(ModalScreen[list[T] | None], Generic[T]):
     """Pick any number of `choices` (label, value, selected). Enter confirms, space toggles."""
 
-    DEFAULT_CSS = DIALOG_CSS.format(name="MultiChoiceDialog") + \
-        "MultiChoiceDialog SelectionList { height: auto; max-height: 24; }"
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="MultiChoiceDialog")
+        + "MultiChoiceDialog SelectionList { height: auto; max-height: 24; }"
+    )
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),
         Binding("enter", "confirm", "Apply", priority=True),

@@ -64,7 +64,9 @@ class HelpScreen(ModalScreen[None]):
             if remapped:
                 key = remapped
             else:
-                key = " ".join(self.app.get_key_display(Binding(k.strip(), b.action)) for k in b.key.split(","))
+                key = " ".join(
+                    self.app.get_key_display(Binding(k.strip(), b.action)) for k in b.key.split(",")
+                )
             lines.append(f"- `{key}` **{b.description}**" + (f" · {b.id}" if b.id else ""))
         return "\n".join(lines)
 

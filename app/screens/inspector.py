@@ -132,9 +132,12 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         self._message(Text(f"Looking up contract {self.contract_id} …", style="dim"))
         parties = self._parties()
         if parties is not None and not parties:
-            self._message(Text.assemble(
-                ("This user can read no party's contracts", "bold"),
-                ", so no contract is visible to it. ctrl+u acts as another user (on the bundled participant)."))
+            self._message(
+                Text.assemble(
+                    ("This user can read no party's contracts", "bold"),
+                    ", so no contract is visible to it. ctrl+u acts as another user (on the bundled participant).",
+                )
+            )
             return
         lookup = await look_up_contract(self.ledger_app.session.client, self.contract_id, parties)
         self.lookup = lookup
@@ -160,7 +163,9 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         if row is None or location is None:
             return None
         if row.in_flight:
-            return Text(f"{location} (reassignment counter {row.counter}); m completes the move", style="yellow")
+            return Text(
+                f"{location} (reassignment counter {row.counter}); m completes the move", style="yellow"
+            )
         return Text(f"{location} (reassignment counter {row.counter}), as of offset {acs.offset}")
 
     def _show(self, lookup: ContractLookup) -> None:
@@ -168,8 +173,9 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         assert event is not None
         self.query_one("#ins-message").add_class("hidden")
         self.query_one("#ins-body").remove_class("hidden")
-        self.query_one(ContractDetails).show(lookup, choices=self._choices_seen(), full_ids=self.full_ids,
-                                             where=self._where)
+        self.query_one(ContractDetails).show(
+            lookup, choices=self._choices_seen(), full_ids=self.full_ids, where=self._where
+        )
         tree = self.query_one(PayloadTree)
         tree.full_ids = self.full_ids
         tree.show(event)
@@ -180,11 +186,18 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         elif active not in self._loaded:
             self._load_transaction(active)
         if lookup.created is None and lookup.events_error is not None:
-            pruned = f" (the participant is pruned up to offset {lookup.pruned_offset})" \
-                if lookup.pruned_offset else ""
-            self.notify(f"contract-by-id has its payload, but its events were not found{pruned}: the offsets and "
-                        "whether it is archived are not known.", title="Events not found", severity="warning",
-                        timeout=8)
+            pruned = (
+                f" (the participant is pruned up to offset {lookup.pruned_offset})"
+                if lookup.pruned_offset
+                else ""
+            )
+            self.notify(
+                f"contract-by-id has its payload, but its events were not found{pruned}: the offsets and "
+                "whether it is archived are not known.",
+                title="Events not found",
+                severity="warning",
+                timeout=8,
+            )
 
     def _message(self, text: Text | Group) -> None:
         message = self.query_one("#ins-message", Static)
@@ -200,8 +213,9 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         if event is None:
             return set()
         seen = self.ledger_app.session.choices_seen
-        return seen.get(event.template_id, set()) | seen.get(package_name_ref(event.template_id,
-                                                                              event.package_name), set())
+        return seen.get(event.template_id, set()) | seen.get(
+            package_name_ref(event.template_id, event.package_name), set()
+        )
 
     # --- interface views ----------------------------------------------------------------------------------------
 
@@ -209,8 +223,11 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         """The create event shown, or None after saying the contract is not loaded (`what`: what cannot be done)."""
         event = self.lookup.event if self.lookup else None
         if event is None:
-            self.notify(f"{what}the contract is not loaded." if what else "The contract is not loaded.",
-                        severity="warning", timeout=3)
+            self.notify(
+                f"{what}the contract is not loaded." if what else "The contract is not loaded.",
+                severity="warning",
+                timeout=3,
+            )
         return event
 
     def action_view(self) -> None:
@@ -235,13 +252,23 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
             if value:
                 self._load_views([value], asked=True)
 
-        hint = " ".join(["The participant computes the view."] + (
-            [f"Shown already: {', '.join(template_name(i) for i in sorted(shown))}."] if shown else []) + (
-            ["→ takes the suggested interface."] if known else []))
-        self.app.push_screen(PromptDialog(f"Show {template_name(event.template_id)} through an interface",
-                                          value=typed or (known[0] if len(known) == 1 else f"{module}:"),
-                                          placeholder="#package-name:Module:Interface", hint=hint, validate=check,
-                                          suggestions=known, select_on_focus=False), chosen)
+        hint = " ".join(
+            ["The participant computes the view."]
+            + ([f"Shown already: {', '.join(template_name(i) for i in sorted(shown))}."] if shown else [])
+            + (["→ takes the suggested interface."] if known else [])
+        )
+        self.app.push_screen(
+            PromptDialog(
+                f"Show {template_name(event.template_id)} through an interface",
+                value=typed or (known[0] if len(known) == 1 else f"{module}:"),
+                placeholder="#package-name:Module:Interface",
+                hint=hint,
+                validate=check,
+                suggestions=known,
+                select_on_focus=False,
+            ),
+            chosen,
+        )
 
     @work(group="inspector-views", exit_on_error=False)
     async def _load_views(self, interfaces: list[str], *, asked: bool) -> None:
@@ -270,13 +297,22 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
             if views:
                 session.note_interface(event.template_id, event.package_name, refs[0])
                 failed = [v for v in views if v.view_status.code != 0]
-                self.notify(f"{name} through {template_name(views[0].interface_id)}: " + (
-                    f"the view failed ({failed[0].view_status.message})" if failed else
-                    "its view is in the payload, and will be for every contract of this template."),
-                    severity="warning" if failed else "information", timeout=5)
+                self.notify(
+                    f"{name} through {template_name(views[0].interface_id)}: "
+                    + (
+                        f"the view failed ({failed[0].view_status.message})"
+                        if failed
+                        else "its view is in the payload, and will be for every contract of this template."
+                    ),
+                    severity="warning" if failed else "information",
+                    timeout=5,
+                )
             else:
-                self.notify(f"{name} does not implement {refs[0]}: the participant computed no view.",
-                            severity="warning", timeout=6)
+                self.notify(
+                    f"{name} does not implement {refs[0]}: the participant computed no view.",
+                    severity="warning",
+                    timeout=6,
+                )
         self._show(lookup)
 
     # --- the transactions ---------------------------------------------------------------------------------------
@@ -313,14 +349,25 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
             return
         if pane == CREATED:
             if lookup.created is None:
-                view.show_message(Text("The offset of the creating transaction is not known: the contract's events "
-                                       "were not found (contract-by-id does not report offsets).", style="dim"))
+                view.show_message(
+                    Text(
+                        "The offset of the creating transaction is not known: the contract's events "
+                        "were not found (contract-by-id does not report offsets).",
+                        style="dim",
+                    )
+                )
                 return
             offset = lookup.created.offset
         else:
             if lookup.archived is None:
-                view.show_message(Text("This contract is active: no transaction archived it (yet)." if lookup.active
-                                       else "Whether this contract is archived is not known.", style="dim"))
+                view.show_message(
+                    Text(
+                        "This contract is active: no transaction archived it (yet)."
+                        if lookup.active
+                        else "Whether this contract is archived is not known.",
+                        style="dim",
+                    )
+                )
                 return
             offset = lookup.archived.offset
         self._loaded.add(pane)
@@ -347,8 +394,9 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
 
     async def _transaction_failure(self, error: errors.LedgerApiError, offset: int) -> Group:
         pruned = 0
-        if isinstance(error, errors.NotFound) or (isinstance(error, errors.StatusError) and
-                                                  error.code == "PARTICIPANT_PRUNED_DATA_ACCESSED"):
+        if isinstance(error, errors.NotFound) or (
+            isinstance(error, errors.StatusError) and error.code == "PARTICIPANT_PRUNED_DATA_ACCESSED"
+        ):
             try:
                 pruned = await self.ledger_app.session.client.pruned_offset()
             except errors.LedgerApiError:
@@ -394,8 +442,9 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
     def action_copy_blob(self) -> None:
         blob = self.lookup.blob if self.lookup else ""
         if not blob:
-            self.notify("The participant sent no created event blob for this contract.", severity="warning",
-                        timeout=4)
+            self.notify(
+                "The participant sent no created event blob for this contract.", severity="warning", timeout=4
+            )
             return
         self.app.copy_to_clipboard(blob)
         self.notify(f"Copied the created event blob ({len(blob):,} characters of Base64).", timeout=3)
@@ -406,25 +455,36 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         lookup = self.lookup
         assert lookup is not None  # it holds the event
         if lookup.archived is not None:
-            self.notify(f"This contract was archived at offset {lookup.archived.offset}: it has no choices left "
-                        "to exercise. n starts a new command from its payload.", severity="warning", timeout=6)
+            self.notify(
+                f"This contract was archived at offset {lookup.archived.offset}: it has no choices left "
+                "to exercise. n starts a new command from its payload.",
+                severity="warning",
+                timeout=6,
+            )
             return
-        self.post_message(ComposeCommand(kind="Exercise", template_id=event.template_id,
-                                         contract_id=self.contract_id))
+        self.post_message(
+            ComposeCommand(kind="Exercise", template_id=event.template_id, contract_id=self.contract_id)
+        )
 
     def action_move(self) -> None:
         lookup = self.lookup
         if lookup is not None and lookup.archived is not None:
-            self.notify(f"This contract was archived at offset {lookup.archived.offset}: it cannot move.",
-                        severity="warning", timeout=5)
+            self.notify(
+                f"This contract was archived at offset {lookup.archived.offset}: it cannot move.",
+                severity="warning",
+                timeout=5,
+            )
             return
         self.post_message(MoveContract(self.contract_id))
 
     def action_clone(self) -> None:
         if (event := self._loaded_event()) is None:
             return
-        self.post_message(ComposeCommand(kind="CreateAndExercise", template_id=event.template_id,
-                                         arguments=event.create_argument))
+        self.post_message(
+            ComposeCommand(
+                kind="CreateAndExercise", template_id=event.template_id, arguments=event.create_argument
+            )
+        )
 
 
 __all__ = ["InspectorScreen"]

@@ -19,8 +19,13 @@ from app.snapshot import UNASSIGNED, Row
 from app.widgets.form_row import LABEL_WIDTH, field_row
 from app.widgets.status_bar import StatusBar
 
-STATE_TEXT = {SUBMITTING: "submitting…", SUBMITTED: "accepted, waiting for the outcome…", SUCCEEDED: "done",
-              FAILED: "failed", "unknown": "outcome unknown"}
+STATE_TEXT = {
+    SUBMITTING: "submitting…",
+    SUBMITTED: "accepted, waiting for the outcome…",
+    SUCCEEDED: "done",
+    FAILED: "failed",
+    "unknown": "outcome unknown",
+}
 STATE_STYLE = {SUCCEEDED: "green", FAILED: "red", "unknown": "yellow"}
 
 
@@ -74,7 +79,9 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         super().__init__()
         self.steps: list[Step] = []
         self.in_flight: list[Row] = []
-        self.contract: Row | None = None  # the contract chosen to move, as the contracts screen's cache knows it
+        self.contract: Row | None = (
+            None  # the contract chosen to move, as the contracts screen's cache knows it
+        )
         self.busy = False
         self.ready = False  # the synchronizers and parties to choose from are known
         self._watching = False
@@ -86,22 +93,32 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         with Horizontal(id="reassign-main"):
             with VerticalScroll(id="reassign-form"):
                 yield Label("Move a contract", classes="title")
-                yield field_row("contract", Input(placeholder="00… (m on the contracts screen fills it)",
-                                                  compact=True, id="move-contract"))
+                yield field_row(
+                    "contract",
+                    Input(
+                        placeholder="00… (m on the contracts screen fills it)",
+                        compact=True,
+                        id="move-contract",
+                    ),
+                )
                 yield Static("", id="move-contract-info")
                 yield field_row("target", Select([], prompt="synchronizer", compact=True, id="move-target"))
-                yield field_row("submitter", Select([], prompt="a party you act as", compact=True,
-                                                    id="move-submitter"))
+                yield field_row(
+                    "submitter", Select([], prompt="a party you act as", compact=True, id="move-submitter")
+                )
                 with Horizontal(classes="buttons"):
                     yield Button("Move ctrl+s", id="move-button", variant="primary", compact=True)
                     yield Button("Unassign only ctrl+b", id="unassign-button", compact=True)
                 yield Label("Assign an unassigned contract", classes="title")
-                yield field_row("reassign id", Input(placeholder="reassignment id (hex, starts with 00)",
-                                                      compact=True, id="assign-id"))
+                yield field_row(
+                    "reassign id",
+                    Input(placeholder="reassignment id (hex, starts with 00)", compact=True, id="assign-id"),
+                )
                 yield field_row("source", Select([], prompt="synchronizer", compact=True, id="assign-source"))
                 yield field_row("target", Select([], prompt="synchronizer", compact=True, id="assign-target"))
-                yield field_row("submitter", Select([], prompt="a party you act as", compact=True,
-                                                    id="assign-submitter"))
+                yield field_row(
+                    "submitter", Select([], prompt="a party you act as", compact=True, id="assign-submitter")
+                )
                 with Horizontal(classes="buttons"):
                     yield Button("Assign ctrl+t", id="assign-button", compact=True)
             with Vertical(id="reassign-side"):
@@ -158,8 +175,10 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
 
     def _fill_choices(self) -> None:
         session = self.ledger_app.session
-        synchronizers = [(f"{s.synchronizer_alias}  {short_id(s.synchronizer_id, 24)}", s.synchronizer_id)
-                         for s in session.synchronizers]
+        synchronizers = [
+            (f"{s.synchronizer_alias}  {short_id(s.synchronizer_id, 24)}", s.synchronizer_id)
+            for s in session.synchronizers
+        ]
         parties = [(party_hint(p), p) for p in session.identity.act_as]
         for select_id in ("#move-target", "#assign-source", "#assign-target"):
             self._set_options(select_id, synchronizers)
@@ -199,7 +218,8 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         else:
             self.contract = None
             self.query_one("#move-contract-info", Static).update(
-                "" if not text else "[red]not a contract id: a long hex string starting with 00[/]")
+                "" if not text else "[red]not a contract id: a long hex string starting with 00[/]"
+            )
 
     @work(exclusive=True, group="reassign-lookup", exit_on_error=False)
     async def _look_up(self, contract_id: str) -> None:
@@ -208,8 +228,10 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         row = await acs.snapshot.latest(contract_id) if acs is not None and acs.snapshot is not None else None
         self.contract = row
         if row is None:
-            info.update("[yellow]not among the contracts the contracts screen holds (its parties, its offsets): "
-                        "the participant decides[/]")
+            info.update(
+                "[yellow]not among the contracts the contracts screen holds (its parties, its offsets): "
+                "the participant decides[/]"
+            )
             return
         where = self._alias(row.synchronizer)
         if row.archived_offset is not None and row.kind != UNASSIGNED:
@@ -218,7 +240,9 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
             state = f"[yellow]{row.location(self._alias)}[/]: ctrl+t completes it (the Assign form below is filled)"
             self._fill_assign(row)
         else:
-            state = f"on [b]{where}[/b] · reassignment counter {row.counter if row.counter is not None else '—'}"
+            state = (
+                f"on [b]{where}[/b] · reassignment counter {row.counter if row.counter is not None else '—'}"
+            )
         stakeholders = ", ".join(party_hint(p) for p in dict.fromkeys([*row.signatories, *row.observers]))
         info.update(f"{template_name(row.template_id)} · {state}\nstakeholders {stakeholders}")
         self._default_choices(row)
@@ -226,8 +250,11 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
     def _default_choices(self, row: Row) -> None:
         """The other synchronizer as the target, a stakeholder we act as as the submitter."""
         target = self.query_one("#move-target", Select)
-        others = [s.synchronizer_id for s in self.ledger_app.session.synchronizers
-                  if s.synchronizer_id != row.synchronizer]
+        others = [
+            s.synchronizer_id
+            for s in self.ledger_app.session.synchronizers
+            if s.synchronizer_id != row.synchronizer
+        ]
         if others and (target.is_blank() or target.value == row.synchronizer):
             target.value = others[0]
         submitter = self.query_one("#move-submitter", Select)
@@ -261,11 +288,14 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         table.clear()
         for row in rows:
             move = row.move
-            table.add_row(short_id(row.contract_id, 12), template_name(row.template_id),
-                          f"{self._alias(move.source)} → {self._alias(move.target)}" if move else "?",
-                          "—" if row.counter is None else str(row.counter),
-                          short_id(move.reassignment_id, 18) if move else "",
-                          party_hint(move.submitter) if move and move.submitter else "")
+            table.add_row(
+                short_id(row.contract_id, 12),
+                template_name(row.template_id),
+                f"{self._alias(move.source)} → {self._alias(move.target)}" if move else "?",
+                "—" if row.counter is None else str(row.counter),
+                short_id(move.reassignment_id, 18) if move else "",
+                party_hint(move.submitter) if move and move.submitter else "",
+            )
         if self.contract is not None:
             self._look_up(self.contract.contract_id)
 
@@ -328,14 +358,21 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
             self._refuse("Choose the synchronizer to move it to.", "#move-target")
             return None
         if submitter.is_blank():
-            self._refuse("Choose the submitting party: a stakeholder of the contract you can act as.",
-                          "#move-submitter")
+            self._refuse(
+                "Choose the submitting party: a stakeholder of the contract you can act as.",
+                "#move-submitter",
+            )
             return None
-        row = self.contract if self.contract is not None and self.contract.contract_id == contract_id else None
+        row = (
+            self.contract if self.contract is not None and self.contract.contract_id == contract_id else None
+        )
         source = row.synchronizer if row is not None and row.kind != UNASSIGNED else ""
         if not source:
-            self._refuse("Its synchronizer is not known here: choose the contract on the contracts screen "
-                         "(m), or assign it under Assign if it is in flight.", "#move-contract")
+            self._refuse(
+                "Its synchronizer is not known here: choose the contract on the contracts screen "
+                "(m), or assign it under Assign if it is in flight.",
+                "#move-contract",
+            )
             return None
         if source == target.value:
             self._refuse(f"It is on {self._alias(source)} already: choose another target.", "#move-target")
@@ -370,8 +407,9 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         target = self.query_one("#assign-target", Select)
         submitter = self.query_one("#assign-submitter", Select)
         if not reassignment_id:
-            self._refuse("Enter the reassignment id of the unassignment (or pick one under In flight).",
-                         "#assign-id")
+            self._refuse(
+                "Enter the reassignment id of the unassignment (or pick one under In flight).", "#assign-id"
+            )
             return
         for select, what in ((source, "source"), (target, "target"), (submitter, "submitter")):
             if select.is_blank():
@@ -396,8 +434,9 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         return Reassigner(session.client, session.identity.user_id or "", self._step_changed)
 
     @work(exclusive=True, group="reassign-submit", exit_on_error=False)
-    async def _submit_move(self, contract_id: str, source: str, target: str, submitter: str, *,
-                           assign: bool) -> None:
+    async def _submit_move(
+        self, contract_id: str, source: str, target: str, submitter: str, *, assign: bool
+    ) -> None:
         self.busy = True
         try:
             reassigner = self._reassigner()
@@ -410,10 +449,14 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         last = steps[-1]
         if last.state == SUCCEEDED:
             where = self._alias(target)
-            self.notify(f"{short_id(contract_id, 16)} is on {where} now." if assign else
-                        f"{short_id(contract_id, 16)} left {self._alias(source)}: in flight to {where} until "
-                        f"assigned (reassignment {short_id(last.reassignment_id, 16)}).",
-                        title="Moved" if assign else "Unassigned", timeout=6)
+            self.notify(
+                f"{short_id(contract_id, 16)} is on {where} now."
+                if assign
+                else f"{short_id(contract_id, 16)} left {self._alias(source)}: in flight to {where} until "
+                f"assigned (reassignment {short_id(last.reassignment_id, 16)}).",
+                title="Moved" if assign else "Unassigned",
+                timeout=6,
+            )
         self._after_submission()
 
     @work(exclusive=True, group="reassign-submit", exit_on_error=False)
@@ -441,9 +484,12 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
             if step.error is not None and step.state == FAILED:
                 refused = isinstance(step.error, errors.StatusError)
                 self.ledger_app.show_error(
-                    step.error, f"The {step.kind} was {'refused' if refused else 'not submitted'}")
+                    step.error, f"The {step.kind} was {'refused' if refused else 'not submitted'}"
+                )
             else:
-                title = f"{step.error_id} · {step.kind} failed" if step.error_id else f"{step.kind}: {step.state}"
+                title = (
+                    f"{step.error_id} · {step.kind} failed" if step.error_id else f"{step.kind}: {step.state}"
+                )
                 self.notify(step.cause or "no cause given", title=title, severity="error", timeout=12)
 
     def _show_steps(self) -> None:
@@ -456,10 +502,14 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
             elif step.state == SUCCEEDED and step.kind == "unassign" and step.reassignment_id:
                 outcome = f"done · reassignment {short_id(step.reassignment_id, 14)}"
             style = STATE_STYLE.get(step.state, "")
-            table.add_row(step.kind, ", ".join(short_id(c, 10) for c in step.contract_ids) or "—",
-                          f"{self._alias(step.source)} → {self._alias(step.target)}",
-                          Text(outcome, style=style),
-                          "" if step.offset is None else str(step.offset), step.command_id)
+            table.add_row(
+                step.kind,
+                ", ".join(short_id(c, 10) for c in step.contract_ids) or "—",
+                f"{self._alias(step.source)} → {self._alias(step.target)}",
+                Text(outcome, style=style),
+                "" if step.offset is None else str(step.offset),
+                step.command_id,
+            )
 
     def action_back(self) -> None:
         if self.focused is not None:

@@ -18,20 +18,34 @@ from app.widgets import request_text as rt
 from app.widgets.json_view import BodyView
 from app.widgets.status_bar import StatusBar
 
-_FAMILY_STYLE = {rt.OK: "bold green", rt.REDIRECT: "bold cyan", rt.CLIENT: "bold yellow", rt.SERVER: "bold red",
-                 rt.FAILED: "bold white on red", rt.IN_FLIGHT: "italic cyan", rt.CANCELLED: "dim"}
+_FAMILY_STYLE = {
+    rt.OK: "bold green",
+    rt.REDIRECT: "bold cyan",
+    rt.CLIENT: "bold yellow",
+    rt.SERVER: "bold red",
+    rt.FAILED: "bold white on red",
+    rt.IN_FLIGHT: "italic cyan",
+    rt.CANCELLED: "dim",
+}
 
 
 def copy_curl(app: App, record: RequestRecord) -> None:
     if record.url.startswith(("ws://", "wss://")):
         # curl cannot hold a websocket open and send the request message: hand over the message itself
         app.copy_to_clipboard(record.request_body.decode("utf-8", "replace"))
-        app.notify("A websocket cannot be replayed with curl: copied the request message it sent, which the "
-                   "POST form of the same path accepts as its body.", title="Copied", timeout=6)
+        app.notify(
+            "A websocket cannot be replayed with curl: copied the request message it sent, which the "
+            "POST form of the same path accepts as its body.",
+            title="Copied",
+            timeout=6,
+        )
         return
     app.copy_to_clipboard(record.as_curl())
-    app.notify("Copied the request as a curl command; it reads the token from $LEDGER_TOKEN.", title="Copied",
-               timeout=4)
+    app.notify(
+        "Copied the request as a curl command; it reads the token from $LEDGER_TOKEN.",
+        title="Copied",
+        timeout=4,
+    )
 
 
 def copy_body(app: App, record: RequestRecord) -> None:
@@ -43,8 +57,13 @@ def copy_body(app: App, record: RequestRecord) -> None:
         return
     body = rt.response_body(record)
     app.copy_to_clipboard(body.text)
-    app.notify(f"Copied the answer's body ({rt.size_text(len(body.text.encode()))})"
-               + (f"; {body.note}" if body.note else "") + ".", title="Copied", timeout=4)
+    app.notify(
+        f"Copied the answer's body ({rt.size_text(len(body.text.encode()))})"
+        + (f"; {body.note}" if body.note else "")
+        + ".",
+        title="Copied",
+        timeout=4,
+    )
 
 
 class RequestDetailScreen(LedgerScreen):
@@ -109,8 +128,9 @@ select like any text (`ctrl+c` copies a selection).
 
     def _pane(self, title: str, headers: dict[str, str], body: rt.Body, kind: str) -> ComposeResult:
         size = f" · {rt.size_text(len(body.text.encode()))}" if body.text and body.language != "json" else ""
-        yield Label(f"{title} · {len(headers)} header{'s' if len(headers) != 1 else ''}{size}",
-                    classes="detail-title")
+        yield Label(
+            f"{title} · {len(headers)} header{'s' if len(headers) != 1 else ''}{size}", classes="detail-title"
+        )
         header_text = Text()
         for name, value in headers.items():
             header_text.append(f"{name}: ", style="bold")

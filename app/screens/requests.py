@@ -87,8 +87,11 @@ The log keeps the last 500 requests, bodies up to 256 KB each.
             yield Label("", id="requests-hidden")
             yield Label("", id="requests-filter-label")
         yield RequestList(id="requests-list")
-        yield Input(placeholder="filter: words in method, path, status or note, e.g. 4xx or page (enter keeps, "
-                                "escape clears)", id="requests-filter")
+        yield Input(
+            placeholder="filter: words in method, path, status or note, e.g. 4xx or page (enter keeps, "
+            "escape clears)",
+            id="requests-filter",
+        )
         yield Footer()
 
     @property
@@ -159,9 +162,14 @@ The log keeps the last 500 requests, bodies up to 256 KB each.
     def _show_info(self) -> None:
         shown = self.request_list.count
         total = len(self.request_log)
-        count = f"{total:,} request{'s' if total != 1 else ''}" if shown == total else f"{shown:,} of {total:,} requests"
-        self.query_one("#requests-count", Label).update(f"{count} · the log keeps the last "
-                                                         f"{self.request_log.max_entries:,}")
+        count = (
+            f"{total:,} request{'s' if total != 1 else ''}"
+            if shown == total
+            else f"{shown:,} of {total:,} requests"
+        )
+        self.query_one("#requests-count", Label).update(
+            f"{count} · the log keeps the last {self.request_log.max_entries:,}"
+        )
         hidden = "" if self.show_polls else "ledger-end reads hidden: p shows them"
         self.query_one("#requests-hidden", Label).update(hidden)
         self.query_one("#requests-filter-label", Label).update(f"matching “{self.text}”" if self.text else "")
@@ -174,8 +182,9 @@ The log keeps the last 500 requests, bodies up to 256 KB each.
 
     def action_toggle_polls(self) -> None:
         self.show_polls = not self.show_polls
-        self.notify("Showing the ledger-end reads." if self.show_polls else "Hiding the ledger-end reads.",
-                    timeout=2)
+        self.notify(
+            "Showing the ledger-end reads." if self.show_polls else "Hiding the ledger-end reads.", timeout=2
+        )
 
     def action_filter(self) -> None:
         box = self.query_one("#requests-filter", Input)

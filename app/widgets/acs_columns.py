@@ -42,20 +42,35 @@ BUILTIN: dict[str, Column] = {
     "created_at": Column("created_at", "Created at", 19, lambda r: _time(r.created_at)),
     "offset": Column("offset", "Offset", 8, lambda r: str(r.created_offset), right=True),
     "synchronizer": Column("synchronizer", "Sync", 8, lambda r: _where(r)),
-    "counter": Column("counter", "Ctr", 4, lambda r: "—" if r.counter is None else str(r.counter), right=True),
+    "counter": Column(
+        "counter", "Ctr", 4, lambda r: "—" if r.counter is None else str(r.counter), right=True
+    ),
 }
 
-DEFAULT_MIXED = ["contract", "template", "payload", "signatories", "observers", "created_at", "offset",
-                 "synchronizer", "counter"]
+DEFAULT_MIXED = [
+    "contract",
+    "template",
+    "payload",
+    "signatories",
+    "observers",
+    "created_at",
+    "offset",
+    "synchronizer",
+    "counter",
+]
 
 
 def payload_column(name: str, sample: list) -> Column:
     values = [p.get(name) for p in sample if isinstance(p, dict)]
     numeric = bool(values) and all(isinstance(v, str) and _is_number(v) for v in values if v is not None)
     width = max([len(name), *(len(scalar(v)) for v in values[:50])] or [8])
-    return Column(f"payload.{name}", name, max(6, min(width, 28)),
-                  lambda r, name=name: scalar(r.payload.get(name)) if isinstance(r.payload, dict) else "?",
-                  right=numeric)
+    return Column(
+        f"payload.{name}",
+        name,
+        max(6, min(width, 28)),
+        lambda r, name=name: scalar(r.payload.get(name)) if isinstance(r.payload, dict) else "?",
+        right=numeric,
+    )
 
 
 def _is_number(text: str) -> bool:
@@ -68,7 +83,16 @@ def _is_number(text: str) -> bool:
 
 def default_for_template(sample: list) -> list[str]:
     fields = [f"payload.{name}" for name in telling_fields(sample, limit=5)]
-    return ["contract", *fields, "signatories", "observers", "created_at", "offset", "synchronizer", "counter"]
+    return [
+        "contract",
+        *fields,
+        "signatories",
+        "observers",
+        "created_at",
+        "offset",
+        "synchronizer",
+        "counter",
+    ]
 
 
 class ColumnChoices:
@@ -102,7 +126,7 @@ def build_columns(keys: list[str], sample: list) -> list[Column]:
         if key in BUILTIN:
             out.append(BUILTIN[key])
         elif key.startswith("payload."):
-            out.append(payload_column(key[len("payload."):], sample))
+            out.append(payload_column(key[len("payload.") :], sample))
     return out or [BUILTIN["contract"]]
 
 
@@ -112,11 +136,14 @@ def available(sample: list) -> list[tuple[str, str]]:
     for p in sample:
         if isinstance(p, dict):
             fields.extend(k for k in p if k not in fields)
-    return [(key, c.label) for key, c in BUILTIN.items()] + [(f"payload.{f}", f"payload: {f}") for f in fields]
+    return [(key, c.label) for key, c in BUILTIN.items()] + [
+        (f"payload.{f}", f"payload: {f}") for f in fields
+    ]
 
 
 def row_export_columns(columns: list[Column]) -> list[tuple[str, object]]:
     """CSV columns: full values, not the shortened ones the table shows."""
+
     def full(key: str):
         if key == "contract":
             return lambda r: r.contract_id
@@ -131,13 +158,25 @@ def row_export_columns(columns: list[Column]) -> list[tuple[str, object]]:
         if key == "payload":
             return lambda r: r.payload
         if key.startswith("payload."):
-            name = key[len("payload."):]
+            name = key[len("payload.") :]
             return lambda r: r.payload.get(name) if isinstance(r.payload, dict) else None
         column = BUILTIN.get(key)
         return (lambda r: column.render(r)) if column else (lambda r: None)
-    return [("status", lambda r: ("", "added", "removed")[r.status])] + \
-        [(c.label, full(c.key)) for c in columns]
+
+    return [("status", lambda r: ("", "added", "removed")[r.status])] + [
+        (c.label, full(c.key)) for c in columns
+    ]
 
 
-__all__ = ["ALL_TEMPLATES", "BUILTIN", "DEFAULT_MIXED", "ColumnChoices", "Row", "available", "build_columns",
-           "default_for_template", "row_export_columns", "template_name"]
+__all__ = [
+    "ALL_TEMPLATES",
+    "BUILTIN",
+    "DEFAULT_MIXED",
+    "ColumnChoices",
+    "Row",
+    "available",
+    "build_columns",
+    "default_for_template",
+    "row_export_columns",
+    "template_name",
+]

@@ -13,12 +13,35 @@ from app.commands import DEDUPLICATION, CommandForm
 from app.widgets.form_row import field_row
 from app.widgets.json_editor import JsonEditor
 
-DEDUPLICATION_LABELS = {"none": "participant default", "duration": "duration (seconds)", "offset": "since offset"}
+DEDUPLICATION_LABELS = {
+    "none": "participant default",
+    "duration": "duration (seconds)",
+    "offset": "since offset",
+}
 # the wire names of the fields here (a problem with one opens the section) and the form's attributes for them
-FIELDS = {"userId", "workflowId", "deduplicationPeriod", "minLedgerTimeAbs", "minLedgerTimeRel", "synchronizerId",
-          "packageIdSelectionPreference", "submissionId", "disclosedContracts"}
-ATTRIBUTES = ("user_id", "workflow_id", "deduplication", "deduplication_value", "min_ledger_time_abs",
-              "min_ledger_time_rel", "disclosed_contracts", "synchronizer_id", "package_preference", "submission_id")
+FIELDS = {
+    "userId",
+    "workflowId",
+    "deduplicationPeriod",
+    "minLedgerTimeAbs",
+    "minLedgerTimeRel",
+    "synchronizerId",
+    "packageIdSelectionPreference",
+    "submissionId",
+    "disclosedContracts",
+}
+ATTRIBUTES = (
+    "user_id",
+    "workflow_id",
+    "deduplication",
+    "deduplication_value",
+    "min_ledger_time_abs",
+    "min_ledger_time_rel",
+    "disclosed_contracts",
+    "synchronizer_id",
+    "package_preference",
+    "submission_id",
+)
 
 
 class AdvancedOptions(Collapsible):
@@ -29,8 +52,11 @@ class AdvancedOptions(Collapsible):
     """
 
     def __init__(self, id: str | None = None) -> None:
-        super().__init__(title="Advanced: userId, workflowId, deduplication, ledger time, synchronizer, …",
-                         collapsed=True, id=id)
+        super().__init__(
+            title="Advanced: userId, workflowId, deduplication, ledger time, synchronizer, …",
+            collapsed=True,
+            id=id,
+        )
         self._synchronizers: list[tuple[str, str]] = []
 
     def compose(self) -> ComposeResult:
@@ -38,17 +64,35 @@ class AdvancedOptions(Collapsible):
         with self.Contents():
             yield field_row("userId", Input(compact=True, id="user-id", placeholder="the token's user"))
             yield field_row("workflowId", Input(compact=True, id="workflow-id"))
-            yield field_row("dedup", Select([(DEDUPLICATION_LABELS[d], d) for d in DEDUPLICATION],
-                                            allow_blank=False, compact=True, id="dedup"),
-                            Input(compact=True, id="dedup-value", placeholder="seconds, or an offset"))
-            yield field_row("minLedgerAbs", Input(compact=True, id="min-abs", placeholder="2030-01-01T00:00:00Z"))
+            yield field_row(
+                "dedup",
+                Select(
+                    [(DEDUPLICATION_LABELS[d], d) for d in DEDUPLICATION],
+                    allow_blank=False,
+                    compact=True,
+                    id="dedup",
+                ),
+                Input(compact=True, id="dedup-value", placeholder="seconds, or an offset"),
+            )
+            yield field_row(
+                "minLedgerAbs", Input(compact=True, id="min-abs", placeholder="2030-01-01T00:00:00Z")
+            )
             yield field_row("minLedgerRel", Input(compact=True, id="min-rel", placeholder="seconds"))
-            yield field_row("synchronizer", Select([], prompt="the participant chooses", compact=True,
-                                                   id="synchronizer"))
-            yield field_row("packages", Input(compact=True, id="package-preference",
-                                              placeholder="packageIdSelectionPreference: package ids"))
-            yield field_row("submissionId", Input(compact=True, id="submission-id",
-                                                  placeholder="the participant makes one when empty"))
+            yield field_row(
+                "synchronizer", Select([], prompt="the participant chooses", compact=True, id="synchronizer")
+            )
+            yield field_row(
+                "packages",
+                Input(
+                    compact=True,
+                    id="package-preference",
+                    placeholder="packageIdSelectionPreference: package ids",
+                ),
+            )
+            yield field_row(
+                "submissionId",
+                Input(compact=True, id="submission-id", placeholder="the participant makes one when empty"),
+            )
             yield JsonEditor("disclosedContracts", "disclosedContracts", empty=[], rows=4, id="disclosed")
 
     def _text(self, selector: str) -> str:
@@ -57,20 +101,30 @@ class AdvancedOptions(Collapsible):
     def read(self, form: CommandForm) -> CommandForm:
         """`form` with the advanced fields as shown."""
         synchronizer = self.query_one("#synchronizer", Select).value
-        return replace(form, user_id=self._text("#user-id"), workflow_id=self._text("#workflow-id"),
-                       deduplication=str(self.query_one("#dedup", Select).value),
-                       deduplication_value=self._text("#dedup-value"), min_ledger_time_abs=self._text("#min-abs"),
-                       min_ledger_time_rel=self._text("#min-rel"),
-                       disclosed_contracts=self.query_one("#disclosed", JsonEditor).text,
-                       synchronizer_id="" if synchronizer is Select.NULL else str(synchronizer),
-                       package_preference=self._text("#package-preference"),
-                       submission_id=self._text("#submission-id"))
+        return replace(
+            form,
+            user_id=self._text("#user-id"),
+            workflow_id=self._text("#workflow-id"),
+            deduplication=str(self.query_one("#dedup", Select).value),
+            deduplication_value=self._text("#dedup-value"),
+            min_ledger_time_abs=self._text("#min-abs"),
+            min_ledger_time_rel=self._text("#min-rel"),
+            disclosed_contracts=self.query_one("#disclosed", JsonEditor).text,
+            synchronizer_id="" if synchronizer is Select.NULL else str(synchronizer),
+            package_preference=self._text("#package-preference"),
+            submission_id=self._text("#submission-id"),
+        )
 
     def show(self, form: CommandForm) -> None:
-        for selector, value in (("#user-id", form.user_id), ("#workflow-id", form.workflow_id),
-                                ("#dedup-value", form.deduplication_value), ("#min-abs", form.min_ledger_time_abs),
-                                ("#min-rel", form.min_ledger_time_rel), ("#package-preference", form.package_preference),
-                                ("#submission-id", form.submission_id)):
+        for selector, value in (
+            ("#user-id", form.user_id),
+            ("#workflow-id", form.workflow_id),
+            ("#dedup-value", form.deduplication_value),
+            ("#min-abs", form.min_ledger_time_abs),
+            ("#min-rel", form.min_ledger_time_rel),
+            ("#package-preference", form.package_preference),
+            ("#submission-id", form.submission_id),
+        ):
             self.query_one(selector, Input).value = value
         self.query_one("#dedup", Select).value = form.deduplication
         self.query_one("#disclosed", JsonEditor).set_text(form.disclosed_contracts)

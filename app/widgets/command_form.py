@@ -46,10 +46,19 @@ KIND_HINTS = {
 
 # wire field name -> the widget that holds it (problems point there)
 FIELD_WIDGETS = {
-    "templateId": "#template", "contractId": "#contract-id", "contractKey": "#contract-key",
-    "createArguments": "#create-arguments", "choice": "#choice", "choiceArgument": "#choice-argument",
-    "actAs": "#act-as", "readAs": "#read-as", "commandId": "#command-id", "deduplicationPeriod": "#dedup-value",
-    "minLedgerTimeAbs": "#min-abs", "minLedgerTimeRel": "#min-rel", "disclosedContracts": "#disclosed",
+    "templateId": "#template",
+    "contractId": "#contract-id",
+    "contractKey": "#contract-key",
+    "createArguments": "#create-arguments",
+    "choice": "#choice",
+    "choiceArgument": "#choice-argument",
+    "actAs": "#act-as",
+    "readAs": "#read-as",
+    "commandId": "#command-id",
+    "deduplicationPeriod": "#dedup-value",
+    "minLedgerTimeAbs": "#min-abs",
+    "minLedgerTimeRel": "#min-rel",
+    "disclosedContracts": "#disclosed",
 }
 
 
@@ -84,23 +93,57 @@ class CommandEditor(VerticalScroll):
         self._own_party = ""
 
     def compose(self) -> ComposeResult:
-        yield field_row("kind", Select([(k, k) for k in KINDS], allow_blank=False, compact=True, id="kind"),
-                        Static(KIND_HINTS[KINDS[0]], id="kind-hint"))
-        yield field_row("template", CompletingInput(self.templates, id="template",
-                                                    placeholder="#package-name:Module:Entity (↓ lists those seen)"))
-        yield field_row("contract id", Input(placeholder="00… the contract to exercise the choice on", compact=True,
-                                             id="contract-id"), id="contract-row")
+        yield field_row(
+            "kind",
+            Select([(k, k) for k in KINDS], allow_blank=False, compact=True, id="kind"),
+            Static(KIND_HINTS[KINDS[0]], id="kind-hint"),
+        )
+        yield field_row(
+            "template",
+            CompletingInput(
+                self.templates, id="template", placeholder="#package-name:Module:Entity (↓ lists those seen)"
+            ),
+        )
+        yield field_row(
+            "contract id",
+            Input(placeholder="00… the contract to exercise the choice on", compact=True, id="contract-id"),
+            id="contract-row",
+        )
         yield JsonEditor("contractKey", "contractKey", rows=4, id="contract-key")
         yield JsonEditor("createArguments", "createArguments", rows=10, id="create-arguments")
-        yield field_row("choice", CompletingInput(self.choices, id="choice",
-                                                  placeholder="a choice of the template (↓ lists those seen, and "
-                                                              "Archive)"), id="choice-row", group=True)
+        yield field_row(
+            "choice",
+            CompletingInput(
+                self.choices,
+                id="choice",
+                placeholder="a choice of the template (↓ lists those seen, and Archive)",
+            ),
+            id="choice-row",
+            group=True,
+        )
         yield Static("", id="choice-hint", classes="note -empty")
         yield JsonEditor("choiceArgument", "choiceArgument", empty={}, rows=5, id="choice-argument")
-        yield field_row("actAs", CompletingInput(self.parties, separated=True, label=_party_label, id="act-as",
-                                                 placeholder="parties to act as, comma-separated"), group=True)
-        yield field_row("readAs", CompletingInput(self.parties, separated=True, label=_party_label, id="read-as",
-                                                  placeholder="extra parties whose contracts the command may read"))
+        yield field_row(
+            "actAs",
+            CompletingInput(
+                self.parties,
+                separated=True,
+                label=_party_label,
+                id="act-as",
+                placeholder="parties to act as, comma-separated",
+            ),
+            group=True,
+        )
+        yield field_row(
+            "readAs",
+            CompletingInput(
+                self.parties,
+                separated=True,
+                label=_party_label,
+                id="read-as",
+                placeholder="extra parties whose contracts the command may read",
+            ),
+        )
         yield Static("", id="parties-note", classes="note -empty")
         yield field_row("commandId", Input(compact=True, id="command-id"))
         yield AdvancedOptions(id="advanced")
@@ -129,12 +172,17 @@ class CommandEditor(VerticalScroll):
 
     def state(self) -> CommandForm:
         form = CommandForm(
-            kind=self.kind, template_id=self._completing("#template").value,
-            contract_id=self._input("#contract-id").value, choice=self._completing("#choice").value,
+            kind=self.kind,
+            template_id=self._completing("#template").value,
+            contract_id=self._input("#contract-id").value,
+            choice=self._completing("#choice").value,
             create_arguments=self._editor("#create-arguments").text,
-            choice_argument=self._editor("#choice-argument").text, contract_key=self._editor("#contract-key").text,
-            act_as=self._completing("#act-as").value, read_as=self._completing("#read-as").value,
-            command_id=self._input("#command-id").value)
+            choice_argument=self._editor("#choice-argument").text,
+            contract_key=self._editor("#contract-key").text,
+            act_as=self._completing("#act-as").value,
+            read_as=self._completing("#read-as").value,
+            command_id=self._input("#command-id").value,
+        )
         return self.advanced.read(form)
 
     def load(self, form: CommandForm) -> None:
@@ -168,16 +216,26 @@ class CommandEditor(VerticalScroll):
         """Complete from `catalog`; default to what the session's user is (its party, unless another was typed)."""
         self.catalog = catalog
         identity = session.identity
-        own = identity.primary_party if identity.primary_party in identity.act_as else \
-            (identity.act_as[0] if identity.act_as else "")
+        own = (
+            identity.primary_party
+            if identity.primary_party in identity.act_as
+            else (identity.act_as[0] if identity.act_as else "")
+        )
         act_as = self._completing("#act-as")
         if not act_as.value.strip() or act_as.value == self._own_party:
             act_as.value = own
         self._own_party = own
-        self._input("#user-id").placeholder = f"the token's user ({identity.user_id})" if identity.user_id \
+        self._input("#user-id").placeholder = (
+            f"the token's user ({identity.user_id})"
+            if identity.user_id
             else f"no auth: sent as {default_user_id(identity)}"
-        self.advanced.set_synchronizers([(f"{s.synchronizer_alias}  {short_id(s.synchronizer_id, 24)}",
-                                          s.synchronizer_id) for s in session.synchronizers])
+        )
+        self.advanced.set_synchronizers(
+            [
+                (f"{s.synchronizer_alias}  {short_id(s.synchronizer_id, 24)}", s.synchronizer_id)
+                for s in session.synchronizers
+            ]
+        )
         self.show_choices()
 
     def _show_kind(self, kind: str) -> None:
@@ -197,8 +255,14 @@ class CommandEditor(VerticalScroll):
 
     def note_outside_rights(self, parties: Sequence[str]) -> None:
         """Warn under the parties of those the user's rights do not cover."""
-        self._note("#parties-note", f"⚠ not in your rights: {', '.join(party_hint(p) for p in parties)} — the "
-                   "participant will likely refuse (403)" if parties else "", warning=bool(parties))
+        self._note(
+            "#parties-note",
+            f"⚠ not in your rights: {', '.join(party_hint(p) for p in parties)} — the "
+            "participant will likely refuse (403)"
+            if parties
+            else "",
+            warning=bool(parties),
+        )
 
     # --- completion ---------------------------------------------------------------------------------------------
 
@@ -219,9 +283,16 @@ class CommandEditor(VerticalScroll):
         """Under the choice: the choices seen exercised on the template."""
         seen = self.choices()[:-1]
         template = self._completing("#template").value.strip()
-        self._note("#choice-hint", "" if not template or self.catalog is None else
-                   ("seen exercised: " + ", ".join(seen) if seen else "none seen exercised yet") + "; and Archive")
-        for field in self.query(CompletingInput):  # a list opened before the ledger was read: offer what is known now
+        self._note(
+            "#choice-hint",
+            ""
+            if not template or self.catalog is None
+            else ("seen exercised: " + ", ".join(seen) if seen else "none seen exercised yet")
+            + "; and Archive",
+        )
+        for field in self.query(
+            CompletingInput
+        ):  # a list opened before the ledger was read: offer what is known now
             if field.is_open:
                 field.refresh_matches(force=True)
 
@@ -313,4 +384,3 @@ class CommandEditor(VerticalScroll):
         event.stop()
         if event.value.strip():
             self.offer_argument(event.value.strip())
-

@@ -46,7 +46,7 @@ class _PrefixSuggester(Suggester):
             return None  # complete already: a longer name that starts with it is one ↓ away in the list
         for candidate in candidates:
             if candidate.casefold().startswith(folded) and len(candidate) > len(token):
-                return value + candidate[len(token):]
+                return value + candidate[len(token) :]
         return None
 
 
@@ -79,9 +79,17 @@ class CompletingInput(Vertical):
         def control(self) -> CompletingInput:
             return self.completing
 
-    def __init__(self, candidates: Callable[[], Sequence[str]], *, value: str = "", placeholder: str = "",
-                 separated: bool = False, label: Callable[[str], Content] | None = None, id: str | None = None,
-                 classes: str | None = None) -> None:
+    def __init__(
+        self,
+        candidates: Callable[[], Sequence[str]],
+        *,
+        value: str = "",
+        placeholder: str = "",
+        separated: bool = False,
+        label: Callable[[str], Content] | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         super().__init__(id=id, classes=classes)
         self.candidates = candidates
         self.separated = separated
@@ -92,7 +100,9 @@ class CompletingInput(Vertical):
         self._committed = value
 
     def compose(self) -> ComposeResult:
-        yield Input(self._initial, placeholder=self._placeholder, suggester=_PrefixSuggester(self), compact=True)
+        yield Input(
+            self._initial, placeholder=self._placeholder, suggester=_PrefixSuggester(self), compact=True
+        )
         options = OptionList()
         options.can_focus = False  # a click on a match must not take the focus from the input
         yield options

@@ -66,8 +66,14 @@ class ContractDetails(Static):
         self.full_ids = False
         self.where: Text | None = None  # where it is now, when it moved since its creation
 
-    def show(self, lookup: ContractLookup, *, choices: Iterable[str] = (), full_ids: bool | None = None,
-             where: Text | None = None) -> None:
+    def show(
+        self,
+        lookup: ContractLookup,
+        *,
+        choices: Iterable[str] = (),
+        full_ids: bool | None = None,
+        where: Text | None = None,
+    ) -> None:
         self.lookup = lookup
         self.choices = sorted(choices)
         self.where = where
@@ -96,10 +102,16 @@ class ContractDetails(Static):
         contract.add_row("package id", ident(event.template_id.split(":", 1)[0], full))
         rep = event.representative_package_id
         same = rep == event.template_id.split(":", 1)[0]
-        contract.add_row("representative pkg", Text("the template's package", style=LABEL) if same and rep
-                         else ident(rep, full))
-        contract.add_row("choices seen", Text(", ".join(self.choices), style="bold") if self.choices else
-                         Text("none in the transactions read so far", style=LABEL))
+        contract.add_row(
+            "representative pkg",
+            Text("the template's package", style=LABEL) if same and rep else ident(rep, full),
+        )
+        contract.add_row(
+            "choices seen",
+            Text(", ".join(self.choices), style="bold")
+            if self.choices
+            else Text("none in the transactions read so far", style=LABEL),
+        )
         parts += [Text("Contract", style=HEADING), contract, Text()]
 
         created = _grid()
@@ -119,13 +131,26 @@ class ContractDetails(Static):
             created.add_row("contract key", Text(dv.preview(event.contract_key, full_ids=full)))
             created.add_row("key hash", Text(event.contract_key_hash or "—"))
         views = event.interface_views
-        created.add_row("interface views", Text(", ".join(template_name(v.interface_id) for v in views) if views
-                                                else "none (i asks for one)", style="" if views else LABEL))
+        created.add_row(
+            "interface views",
+            Text(
+                ", ".join(template_name(v.interface_id) for v in views) if views else "none (i asks for one)",
+                style="" if views else LABEL,
+            ),
+        )
         blob = lookup.blob
         size = blob_size(blob) if blob else None
-        created.add_row("created event blob", Text(f"present, {size:,} bytes (b copies it)" if size is not None
-                                                   else "present" if blob else "absent",
-                                                   style="" if blob else LABEL))
+        created.add_row(
+            "created event blob",
+            Text(
+                f"present, {size:,} bytes (b copies it)"
+                if size is not None
+                else "present"
+                if blob
+                else "absent",
+                style="" if blob else LABEL,
+            ),
+        )
         parts += [Text("Created", style=HEADING), created, Text()]
         if self.where is not None:
             moved = _grid()
@@ -141,12 +166,16 @@ class ContractDetails(Static):
             if archived.template_id != event.template_id:
                 grid.add_row("choice's template", Text(template_name(archived.template_id)))
             if archived.implemented_interfaces:
-                grid.add_row("interfaces", Text(", ".join(template_name(i) for i in archived.implemented_interfaces)))
+                grid.add_row(
+                    "interfaces", Text(", ".join(template_name(i) for i in archived.implemented_interfaces))
+                )
             parts += [Text("Archived", style=HEADING), grid, Text()]
 
         sources = _grid()
-        sources.add_row("contract-by-id", _source(lookup.by_id is not None, lookup.by_id_error,
-                                                  served=lookup.by_id_served))
+        sources.add_row(
+            "contract-by-id",
+            _source(lookup.by_id is not None, lookup.by_id_error, served=lookup.by_id_served),
+        )
         sources.add_row("events-by-contract-id", _source(lookup.created is not None, lookup.events_error))
         parts += [Text("Lookups", style=HEADING), sources]
         return Group(*parts)
@@ -178,19 +207,27 @@ def not_found(lookup: ContractLookup, parties: list[str] | None) -> Group:
     if lookup.by_id_error is not None:
         lines.append(Text.assemble(("contract-by-id         ", "dim"), error_line(lookup.by_id_error)))
     elif not lookup.by_id_served:
-        lines.append(Text.assemble(("contract-by-id         ", "dim"),
-                                   ("not served by this participant (3.4)", "dim")))
+        lines.append(
+            Text.assemble(("contract-by-id         ", "dim"), ("not served by this participant (3.4)", "dim"))
+        )
     if lookup.events_error is not None:
         lines.append(Text.assemble(("events-by-contract-id  ", "dim"), error_line(lookup.events_error)))
     lines.append(Text())
     if missing:
         who = "any party" if parties is None else ", ".join(party_hint(p) for p in parties)
-        pruned = (f" This participant is pruned up to offset {lookup.pruned_offset}; the events of contracts "
-                  "archived before it are gone." if lookup.pruned_offset else "")
-        lines.append(Text(
-            f"No contract with this id is visible to {who} on this participant. Either it does not exist here, "
-            "or none of its stakeholders (signatories and observers) is a party this user can read, or it was "
-            f"archived and then pruned.{pruned}"))
+        pruned = (
+            f" This participant is pruned up to offset {lookup.pruned_offset}; the events of contracts "
+            "archived before it are gone."
+            if lookup.pruned_offset
+            else ""
+        )
+        lines.append(
+            Text(
+                f"No contract with this id is visible to {who} on this participant. Either it does not exist here, "
+                "or none of its stakeholders (signatories and observers) is a party this user can read, or it was "
+                f"archived and then pruned.{pruned}"
+            )
+        )
     else:
         for e in failures:
             if e.hint:

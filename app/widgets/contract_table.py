@@ -117,8 +117,16 @@ class ContractTable(ScrollView, can_focus=True):
 
     # --- data ---------------------------------------------------------------------------------------------------
 
-    def set_view(self, count: int, columns: list[Column], *, sort_key: str, descending: bool,
-                 keep_rows: bool = False, cursor: int | None = None) -> int:
+    def set_view(
+        self,
+        count: int,
+        columns: list[Column],
+        *,
+        sort_key: str,
+        descending: bool,
+        keep_rows: bool = False,
+        cursor: int | None = None,
+    ) -> int:
         """Show a view of `count` rows; returns the generation that `set_rows` must quote."""
         self.generation += 1
         self.count = count
@@ -158,7 +166,9 @@ class ContractTable(ScrollView, can_focus=True):
             self._pending.discard(position)
         top = int(self.scroll_y)
         if len(self._rows) > CACHE_ROWS:
-            for position in sorted(self._rows, key=lambda p: abs(p - top), reverse=True)[:len(self._rows) - CACHE_ROWS]:
+            for position in sorted(self._rows, key=lambda p: abs(p - top), reverse=True)[
+                : len(self._rows) - CACHE_ROWS
+            ]:
                 del self._rows[position]
         self._refresh_positions(start, start + len(rows))
         if start <= self.cursor < start + len(rows):
@@ -318,7 +328,7 @@ class ContractTable(ScrollView, can_focus=True):
         if cell_len(line) == len(line):
             # one cell per character, as almost always: one segment, cropped by slicing (a strip of one segment
             # per column costs Textual several times more to crop, divide and style on every repaint)
-            return Strip([Segment(line[scroll_x:scroll_x + width].ljust(width), base)], width)
+            return Strip([Segment(line[scroll_x : scroll_x + width].ljust(width), base)], width)
         return _crop([Segment(line, base)], scroll_x, width, base)
 
     def _request(self, position: int) -> None:

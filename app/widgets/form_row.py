@@ -11,5 +11,9 @@ LABEL_WIDTH = 12
 
 def field_row(label: str, *widgets: Widget, id: str | None = None, group: bool = False) -> Horizontal:
     """`group` starts a group of lines (a blank line above it)."""
-    return Horizontal(Label(label, classes="field-label"), *widgets, id=id,
-                      classes="field-row group" if group else "field-row")
+    return Horizontal(
+        Label(label, classes="field-label"),
+        *widgets,
+        id=id,
+        classes="field-row group" if group else "field-row",
+    )

@@ -41,8 +41,9 @@ class JsonEditor(Vertical):
         def control(self) -> JsonEditor:
             return self.editor
 
-    def __init__(self, title: str, field_name: str, *, empty: Any = _REQUIRED, rows: int = 8,
-                 id: str | None = None) -> None:
+    def __init__(
+        self, title: str, field_name: str, *, empty: Any = _REQUIRED, rows: int = 8, id: str | None = None
+    ) -> None:
         super().__init__(id=id)
         self.heading = title
         self.field_name = field_name
@@ -116,8 +117,11 @@ class JsonEditor(Vertical):
         blank = not text.strip()
         if problem is None:
             lines = text.count("\n") + 1
-            status.update(f"empty: sent as {pretty_json(self.empty)}" if blank
-                          else f"✓ valid JSON · {lines} line{'s' if lines != 1 else ''}")
+            status.update(
+                f"empty: sent as {pretty_json(self.empty)}"
+                if blank
+                else f"✓ valid JSON · {lines} line{'s' if lines != 1 else ''}"
+            )
         elif blank:
             status.update(f"{problem.message}")
         elif problem.line is not None:

@@ -28,8 +28,16 @@ class BodyView(TextArea):
     """A body to read, scroll, select and copy from; never edited."""
 
     def __init__(self, text: str, *, json: bool, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(text, language=None, theme="css", read_only=True, soft_wrap=not json,
-                         show_line_numbers=json, id=id, classes=classes)
+        super().__init__(
+            text,
+            language=None,
+            theme="css",
+            read_only=True,
+            soft_wrap=not json,
+            show_line_numbers=json,
+            id=id,
+            classes=classes,
+        )
         if json:
             self.register_language("json", None, JSON_HIGHLIGHTS)  # type: ignore[arg-type]  # None: the builtin one
             self.language = "json"

@@ -30,7 +30,9 @@ class PayloadTree(ValueTree):
         if event.contract_key is not None:
             self.add_value(self.root, "contractKey", event.contract_key, unfold=1)
         for view in event.interface_views:
-            self._add_view(view.interface_id, view.view_value, view.view_status.code, view.view_status.message)
+            self._add_view(
+                view.interface_id, view.view_value, view.view_status.code, view.view_status.message
+            )
         self.root.expand()
         self.move_cursor_to_line(0)
 
@@ -39,8 +41,13 @@ class PayloadTree(ValueTree):
         if code == 0:
             self.add_value(self.root, name, value, unfold=1)
             return
-        self.add_node(self.root, lambda full, expanded: Text.assemble(
-            (name, NAME), (f": not computed (status {code}) {message}", MUTED)), leaf=True)
+        self.add_node(
+            self.root,
+            lambda full, expanded: Text.assemble(
+                (name, NAME), (f": not computed (status {code}) {message}", MUTED)
+            ),
+            leaf=True,
+        )
 
     @property
     def payload(self) -> Any:

@@ -22,8 +22,14 @@ from app.client.requests_log import RequestRecord
 from app.widgets import request_text as rt
 
 # (label, width, right-aligned); the path column takes what the others leave
-_ID, _STARTED, _METHOD, _STATUS, _TIME, _SIZE = (("#", 5, True), ("started", 12, False), ("method", 6, False),
-                                                  ("status", 6, False), ("time", 8, True), ("size", 8, True))
+_ID, _STARTED, _METHOD, _STATUS, _TIME, _SIZE = (
+    ("#", 5, True),
+    ("started", 12, False),
+    ("method", 6, False),
+    ("status", 6, False),
+    ("time", 8, True),
+    ("size", 8, True),
+)
 _FIXED = (_ID, _STARTED, _METHOD, _STATUS)
 _PATH_MIN = 34
 _NOTE_MIN = 24
@@ -177,7 +183,9 @@ class RequestList(ScrollView, can_focus=True):
         self.cursor = position
 
     def _resize(self) -> None:
-        self.virtual_size = Size(self._line_width(self.scrollable_content_region.width), len(self._records) + 1)
+        self.virtual_size = Size(
+            self._line_width(self.scrollable_content_region.width), len(self._records) + 1
+        )
 
     # --- movement -----------------------------------------------------------------------------------------------
 
@@ -245,8 +253,12 @@ class RequestList(ScrollView, can_focus=True):
         if y == 0:
             header = self.get_component_rich_style("request-list--header")
             labels = [_fit(label, w, right) for label, w, right in _FIXED]
-            labels += [_fit("path", path_w, False), _fit(_TIME[0], _TIME[1], True), _fit(_SIZE[0], _SIZE[1], True),
-                       _fit("note", note_w, False)]
+            labels += [
+                _fit("path", path_w, False),
+                _fit(_TIME[0], _TIME[1], True),
+                _fit(_SIZE[0], _SIZE[1], True),
+                _fit("note", note_w, False),
+            ]
             return _crop([Segment(" " + " ".join(labels), header)], scroll_x, width, header)
         position = int(self.scroll_y) + y - 1
         if position >= len(self._records):
@@ -257,14 +269,22 @@ class RequestList(ScrollView, can_focus=True):
         cached = self._cells.get(record.id)
         if cached is not None and cached[0] == record.done:
             return cached[1]
-        texts = [str(record.id), rt.started_text(record), record.method, rt.status_text(record), rt.target(record),
-                 rt.duration_text(record), rt.size_text(record.response_size) if record.status is not None else "",
-                 rt.note(record)]
+        texts = [
+            str(record.id),
+            rt.started_text(record),
+            record.method,
+            rt.status_text(record),
+            rt.target(record),
+            rt.duration_text(record),
+            rt.size_text(record.response_size) if record.status is not None else "",
+            rt.note(record),
+        ]
         self._cells[record.id] = (record.done, texts)
         return texts
 
-    def _row(self, record: RequestRecord, position: int, width: int, scroll_x: int, path_w: int,
-             note_w: int) -> Strip:
+    def _row(
+        self, record: RequestRecord, position: int, width: int, scroll_x: int, path_w: int, note_w: int
+    ) -> Strip:
         base = self.rich_style
         if position == self.cursor:
             base += self.get_component_rich_style("request-list--cursor")
@@ -275,7 +295,8 @@ class RequestList(ScrollView, can_focus=True):
             note_style = dim
         else:
             note_style = base + self.get_component_rich_style(
-                "request-list--server" if fam == rt.FAILED else f"request-list--{fam}")
+                "request-list--server" if fam == rt.FAILED else f"request-list--{fam}"
+            )
         rid, started, method, status, path, took, size, note = self._texts(record)
         segments = [
             Segment(" " + _fit(rid, _ID[1], True) + " ", dim),

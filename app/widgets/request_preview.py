@@ -42,11 +42,17 @@ class RequestPreview(Vertical):
         self.body = body
         self.curl = curl
         self.remove_class("-problems")
-        self.query_one("#preview-head", Static).update(Content.assemble(
-            ("POST ", "bold"), (SUBMIT_PATH, "bold"), (f"   {len(body):,} bytes, sent compact; shown indented", "dim")))
+        self.query_one("#preview-head", Static).update(
+            Content.assemble(
+                ("POST ", "bold"),
+                (SUBMIT_PATH, "bold"),
+                (f"   {len(body):,} bytes, sent compact; shown indented", "dim"),
+            )
+        )
         if changed:
             self.query_one("#preview-body", TextArea).load_text(
-                orjson.dumps(orjson.loads(body), option=orjson.OPT_INDENT_2).decode())
+                orjson.dumps(orjson.loads(body), option=orjson.OPT_INDENT_2).decode()
+            )
             self.query_one("#preview-curl", TextArea).load_text(curl)
 
     def show_problems(self, problems: Sequence[Problem]) -> None:

@@ -78,7 +78,11 @@ def target(record: RequestRecord) -> str:
 def is_ledger_end_read(record: RequestRecord) -> bool:
     """A successful (or running, or given up) ledger-end read: what the app's polling sends every few seconds.
     A failed one is never counted as such: it is the first sign of a participant going away."""
-    return record.method == "GET" and record.path == LEDGER_END_PATH and family(record) in (OK, IN_FLIGHT, CANCELLED)
+    return (
+        record.method == "GET"
+        and record.path == LEDGER_END_PATH
+        and family(record) in (OK, IN_FLIGHT, CANCELLED)
+    )
 
 
 def canton_error(record: RequestRecord) -> dict | None:
@@ -124,7 +128,9 @@ class Body:
     note: str  # "" or what the reader must know: truncated, binary, empty
 
 
-def body_of(content: bytes, *, truncated: bool = False, size: int | None = None, content_type: str = "") -> Body:
+def body_of(
+    content: bytes, *, truncated: bool = False, size: int | None = None, content_type: str = ""
+) -> Body:
     """A body for reading: JSON pretty-printed, text as is. `truncated`: the log kept only the start of it."""
     if not content:
         return Body("", None, "")
@@ -148,16 +154,21 @@ def request_body(record: RequestRecord) -> Body:
     if record.bodies_dropped:
         return DROPPED
     cut = record.truncated and len(record.request_body) >= MAX_BODY_BYTES
-    return body_of(record.request_body, truncated=cut,
-                   content_type=_header(record.request_headers, "content-type"))
+    return body_of(
+        record.request_body, truncated=cut, content_type=_header(record.request_headers, "content-type")
+    )
 
 
 def response_body(record: RequestRecord) -> Body:
     if record.bodies_dropped:
         return DROPPED
     cut = record.response_size > len(record.response_body) and record.status != 101
-    return body_of(record.response_body, truncated=cut, size=record.response_size,
-                   content_type=_header(record.response_headers, "content-type"))
+    return body_of(
+        record.response_body,
+        truncated=cut,
+        size=record.response_size,
+        content_type=_header(record.response_headers, "content-type"),
+    )
 
 
 def _header(headers: dict[str, str], name: str) -> str:

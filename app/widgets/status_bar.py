@@ -8,8 +8,12 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
-TABS = (("1", "contracts", "Contracts"), ("2", "compose", "Compose"), ("3", "requests", "Requests"),
-        ("4", "reassign", "Reassign"))
+TABS = (
+    ("1", "contracts", "Contracts"),
+    ("2", "compose", "Compose"),
+    ("3", "requests", "Requests"),
+    ("4", "reassign", "Reassign"),
+)
 
 
 class StatusBar(Widget):
@@ -39,8 +43,16 @@ class StatusBar(Widget):
 
     def on_mount(self) -> None:
         app = self.app
-        for name in ("participant", "version", "user", "ledger_end", "viewed", "in_flight", "connection",
-                     "readonly"):
+        for name in (
+            "participant",
+            "version",
+            "user",
+            "ledger_end",
+            "viewed",
+            "in_flight",
+            "connection",
+            "readonly",
+        ):
             if hasattr(app, f"status_{name}"):
                 self.watch(app, f"status_{name}", self._mirror(name))
         self._spin = self.set_interval(0.1, self._tick, pause=True)
@@ -48,6 +60,7 @@ class StatusBar(Widget):
     def _mirror(self, name: str):
         def mirror(value) -> None:
             setattr(self, name, value)
+
         return mirror
 
     def watch_in_flight(self, value: int) -> None:

@@ -36,21 +36,35 @@ def event_lines(transaction: JsTransaction) -> list[tuple[Content, str]]:
         cid = value.contract_id
         more = indent + "    "
         if isinstance(value, CreatedEvent):
-            line = Content.assemble(indent, ("+ created   ", "bold green"), (short_id(cid, ID_SHOWN), "bold"),
-                                    f"  {template_name(value.template_id)}\n",
-                                    (more + summary(value.create_argument, 80), "dim"))
+            line = Content.assemble(
+                indent,
+                ("+ created   ", "bold green"),
+                (short_id(cid, ID_SHOWN), "bold"),
+                f"  {template_name(value.template_id)}\n",
+                (more + summary(value.create_argument, 80), "dim"),
+            )
         elif isinstance(value, ExercisedEvent):
             kind = "consuming" if value.consuming else "non-consuming"
             by = ", ".join(party_hint(p) for p in value.acting_parties)
-            line = Content.assemble(indent, ("⚡ exercised ", "bold yellow"), (value.choice, "bold"), " on ",
-                                    short_id(cid, ID_SHOWN), f"  {template_name(value.template_id)}\n",
-                                    (f"{more}{kind}, by {by}", "dim"))
+            line = Content.assemble(
+                indent,
+                ("⚡ exercised ", "bold yellow"),
+                (value.choice, "bold"),
+                " on ",
+                short_id(cid, ID_SHOWN),
+                f"  {template_name(value.template_id)}\n",
+                (f"{more}{kind}, by {by}", "dim"),
+            )
             if value.exercise_result not in (None, {}):
                 line += Content.assemble(("  → ", "dim"), (scalar(value.exercise_result), "cyan"))
             open_until.append(value.last_descendant_node_id)
         elif isinstance(value, ArchivedEvent):
-            line = Content.assemble(indent, ("- archived  ", "bold red"), short_id(cid, ID_SHOWN),
-                                    f"  {template_name(value.template_id)}")
+            line = Content.assemble(
+                indent,
+                ("- archived  ", "bold red"),
+                short_id(cid, ID_SHOWN),
+                f"  {template_name(value.template_id)}",
+            )
         else:
             continue
         lines.append((line, cid))
@@ -66,13 +80,19 @@ def failure_text(error: LedgerApiError, command_id: str, context: str = "") -> C
         parts += [("✗ Rejected: ", "bold red"), (canton.code, "bold"), f"  (HTTP {error.status})\n"]
         words = category_words(canton.error_category)
         if canton.error_category >= 0:  # -1: the participant hides security errors' details
-            parts.append((f"category {canton.error_category}" + (f" · {words}" if words else "") + "\n", "dim"))
+            parts.append(
+                (f"category {canton.error_category}" + (f" · {words}" if words else "") + "\n", "dim")
+            )
         parts += [("cause: ", "bold"), f"{canton.cause}\n"]
         if error.hint:
             parts += [("\nwhat it means: ", "bold"), f"{error.hint}\n"]
         if context:
             parts += [("\nhere: ", "bold"), f"{context}\n"]
-        ids = [f"{k} {v}" for k, v in (("correlation id", canton.correlation_id), ("trace id", canton.trace_id)) if v]
+        ids = [
+            f"{k} {v}"
+            for k, v in (("correlation id", canton.correlation_id), ("trace id", canton.trace_id))
+            if v
+        ]
         if ids:
             parts.append(("\n" + " · ".join(ids) + "\n", "dim"))
         again = "Nothing was changed on the ledger. Fix the command and submit again (ctrl+s)."
@@ -86,8 +106,10 @@ def failure_text(error: LedgerApiError, command_id: str, context: str = "") -> C
         parts += [(f"✗ {error.title}\n", "bold red"), f"{error.message}\n"]
         if error.hint:
             parts.append(f"{error.hint}\n")
-        again = ("The outcome is unknown: the command may have run. Submitting again with the same commandId is "
-                 "safe, the participant runs a command id at most once (ctrl+s).")
+        again = (
+            "The outcome is unknown: the command may have run. Submitting again with the same commandId is "
+            "safe, the participant runs a command id at most once (ctrl+s)."
+        )
     parts += ["\n", (f"commandId {command_id}\n", "dim"), ("Everything you typed is kept. ", "bold"), again]
     return Content.assemble(*parts)
 
@@ -97,8 +119,10 @@ def failure_context(error: LedgerApiError, outside_rights: list[str]) -> str:
     if not isinstance(error, errors.StatusError):
         return ""
     if error.status == 403 and outside_rights:
-        return (f"the command acts or reads as {', '.join(party_hint(p) for p in outside_rights)}, which the "
-                "user's rights do not include")
+        return (
+            f"the command acts or reads as {', '.join(party_hint(p) for p in outside_rights)}, which the "
+            "user's rights do not include"
+        )
     if error.code == "DUPLICATE_COMMAND":
         return "ctrl+n gives the form a fresh commandId: submitting then runs the command once more"
     return ""
@@ -144,7 +168,9 @@ class TransactionResult(VerticalScroll):
         head = self.query_one("#result-head", Static)
 
         def tick() -> None:
-            head.update(Content.assemble(("⋯ ", "bold cyan"), text, (f"  {time.monotonic() - started:.1f} s", "dim")))
+            head.update(
+                Content.assemble(("⋯ ", "bold cyan"), text, (f"  {time.monotonic() - started:.1f} s", "dim"))
+            )
 
         tick()
         self._progress = self.set_interval(0.2, tick)
@@ -154,14 +180,25 @@ class TransactionResult(VerticalScroll):
         self._ids = [cid for _, cid in lines]
         created = [e.value.contract_id for e in transaction.events if isinstance(e.value, CreatedEvent)]
         self.contract_ids = created
-        counts = {kind: sum(isinstance(e.value, cls) for e in transaction.events)
-                  for kind, cls in (("created", CreatedEvent), ("exercised", ExercisedEvent),
-                                    ("archived", ArchivedEvent))}
+        counts = {
+            kind: sum(isinstance(e.value, cls) for e in transaction.events)
+            for kind, cls in (
+                ("created", CreatedEvent),
+                ("exercised", ExercisedEvent),
+                ("archived", ArchivedEvent),
+            )
+        }
         head = Content.assemble(
-            ("✓ Committed ", "bold green"), f"at offset {transaction.offset}",
-            (f"  · update {short_id(transaction.update_id, 16)} · effective {transaction.effective_at}\n", "dim"),
-            ", ".join(f"{n} {kind}" for kind, n in counts.items() if n) or "no events visible to these parties",
-            ("   enter opens a contract · y copies its id", "dim"))
+            ("✓ Committed ", "bold green"),
+            f"at offset {transaction.offset}",
+            (
+                f"  · update {short_id(transaction.update_id, 16)} · effective {transaction.effective_at}\n",
+                "dim",
+            ),
+            ", ".join(f"{n} {kind}" for kind, n in counts.items() if n)
+            or "no events visible to these parties",
+            ("   enter opens a contract · y copies its id", "dim"),
+        )
         self.query_one("#result-head", Static).update(head)
         options = self.query_one(OptionList)
         options.set_options(Option(line) for line, _ in lines)

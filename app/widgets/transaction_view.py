@@ -53,6 +53,7 @@ def _parties_label(name: str, names: list[str]):
             text.append(", " if i else "")
             text.append(dv.show_party(p, full), style="cyan")
         return text
+
     return label
 
 
@@ -93,8 +94,13 @@ class TransactionTree(ValueTree):
         focus = self.focus_contract
 
         def label(full: bool, expanded: bool) -> Text:
-            text = Text.assemble(("Created ", "bold green"), (template_name(created.template_id), "bold"), "  ",
-                                 _contract(created.contract_id, focus, full), (f"  node {created.node_id}", MUTED))
+            text = Text.assemble(
+                ("Created ", "bold green"),
+                (template_name(created.template_id), "bold"),
+                "  ",
+                _contract(created.contract_id, focus, full),
+                (f"  node {created.node_id}", MUTED),
+            )
             if not expanded:
                 text.append("  " + dv.preview(created.create_argument, full_ids=full), style=MUTED)
             return text
@@ -111,14 +117,22 @@ class TransactionTree(ValueTree):
         focus = self.focus_contract
 
         def label(full: bool, expanded: bool) -> Text:
-            text = Text.assemble(("Exercised ", "bold yellow"), (exercised.choice, "bold"), " on ",
-                                 (template_name(exercised.interface_id or exercised.template_id), "bold"), "  ",
-                                 _contract(exercised.contract_id, focus, full), "  by ")
+            text = Text.assemble(
+                ("Exercised ", "bold yellow"),
+                (exercised.choice, "bold"),
+                " on ",
+                (template_name(exercised.interface_id or exercised.template_id), "bold"),
+                "  ",
+                _contract(exercised.contract_id, focus, full),
+                "  by ",
+            )
             for i, p in enumerate(exercised.acting_parties):
                 text.append(", " if i else "")
                 text.append(dv.show_party(p, full), style="cyan")
-            text.append("  consuming" if exercised.consuming else "  non-consuming",
-                        style="red" if exercised.consuming else MUTED)
+            text.append(
+                "  consuming" if exercised.consuming else "  non-consuming",
+                style="red" if exercised.consuming else MUTED,
+            )
             text.append(f"  node {exercised.node_id}", style=MUTED)
             return text
 
@@ -133,8 +147,13 @@ class TransactionTree(ValueTree):
         focus = self.focus_contract
 
         def label(full: bool, expanded: bool) -> Text:
-            return Text.assemble(("Archived ", "bold red"), (template_name(archived.template_id), "bold"), "  ",
-                                 _contract(archived.contract_id, focus, full), (f"  node {archived.node_id}", MUTED))
+            return Text.assemble(
+                ("Archived ", "bold red"),
+                (template_name(archived.template_id), "bold"),
+                "  ",
+                _contract(archived.contract_id, focus, full),
+                (f"  node {archived.node_id}", MUTED),
+            )
 
         node = self.add_node(parent, label, open_id=archived.contract_id)
         self.add_node(node, _parties_label("witnesses", archived.witness_parties), leaf=True)
@@ -158,19 +177,27 @@ def header(transaction: JsTransaction, *, full: bool) -> Table:
             return Text("—", style=MUTED)
         return Text(value if full else dv.short_contract_id(value))
 
-    command = Text(transaction.command_id) if transaction.command_id else \
-        Text("— (shown only to the submitting parties)", style=MUTED)
+    command = (
+        Text(transaction.command_id)
+        if transaction.command_id
+        else Text("— (shown only to the submitting parties)", style=MUTED)
+    )
     trace = transaction.trace_context.traceparent if transaction.trace_context else None
     rows = [
         ("offset", Text(str(transaction.offset), style="bold"), "update id", ident(transaction.update_id)),
         ("effective at", Text(transaction.effective_at), "command id", command),
-        ("record time", Text(transaction.record_time), "workflow id",
-         Text(transaction.workflow_id) if transaction.workflow_id else Text("—", style=MUTED)),
+        (
+            "record time",
+            Text(transaction.record_time),
+            "workflow id",
+            Text(transaction.workflow_id) if transaction.workflow_id else Text("—", style=MUTED),
+        ),
         ("synchronizer", ident(transaction.synchronizer_id), "events", Text(str(len(transaction.events)))),
     ]
     if trace or transaction.external_transaction_hash or transaction.paid_traffic_cost is not None:
-        rows.append(("traceparent", Text(trace or "—"), "external hash",
-                     ident(transaction.external_transaction_hash)))
+        rows.append(
+            ("traceparent", Text(trace or "—"), "external hash", ident(transaction.external_transaction_hash))
+        )
     if transaction.paid_traffic_cost is not None:
         rows.append(("paid traffic", Text(str(transaction.paid_traffic_cost)), "", Text("")))
     for row in rows:
@@ -182,13 +209,20 @@ def failure_message(error: LedgerApiError, offset: int, pruned: int) -> Group:
     """Why the update at `offset` cannot be shown; `pruned`: the participant's pruning offset (0: not pruned)."""
     words = error.hint
     if pruned >= offset:
-        words = (f"This participant has pruned its history up to offset {pruned}: the transaction at offset "
-                 f"{offset} is gone. Contracts still active keep their create event.")
+        words = (
+            f"This participant has pruned its history up to offset {pruned}: the transaction at offset "
+            f"{offset} is gone. Contracts still active keep their create event."
+        )
     elif isinstance(error, NotFound):
         words = f"No event of the update at offset {offset} is visible to the parties this user can read."
-    return Group(Text(f"Cannot read the update at offset {offset}", style="bold red"), Text(), error_line(error),
-                 Text(words or "", style=MUTED), Text(), Text("r reloads · escape goes back to the contract",
-                                                              style=MUTED))
+    return Group(
+        Text(f"Cannot read the update at offset {offset}", style="bold red"),
+        Text(),
+        error_line(error),
+        Text(words or "", style=MUTED),
+        Text(),
+        Text("r reloads · escape goes back to the contract", style=MUTED),
+    )
 
 
 class TransactionView(Vertical):

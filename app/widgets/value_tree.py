@@ -109,14 +109,16 @@ class ValueTree(Tree[ValueNode]):
     """Show parties and contract ids in full."""
 
     def __init__(self, label: str = "", *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(label, ValueNode(label=lambda full, expanded: Text(label, style=NAME)), id=id,
-                         classes=classes)
+        super().__init__(
+            label, ValueNode(label=lambda full, expanded: Text(label, style=NAME)), id=id, classes=classes
+        )
         self.set_reactive(ValueTree.guide_depth, 3)
 
     # --- building ---------------------------------------------------------------------------------------------
 
-    def add_value(self, parent: TreeNode[ValueNode], name: str, value: Any, *, unfold: int = 0
-                  ) -> TreeNode[ValueNode]:
+    def add_value(
+        self, parent: TreeNode[ValueNode], name: str, value: Any, *, unfold: int = 0
+    ) -> TreeNode[ValueNode]:
         """Add `value` under `parent`; unfold its first `unfold` levels."""
         data = ValueNode(name=name, value=value)
         if dv.kind_of(value) == dv.CONTRACT_ID:
@@ -130,8 +132,15 @@ class ValueTree(Tree[ValueNode]):
             node.expand()
         return node
 
-    def add_node(self, parent: TreeNode[ValueNode], label: LabelFn, *, open_id: str | None = None,
-                 leaf: bool = False, expand: bool = False) -> TreeNode[ValueNode]:
+    def add_node(
+        self,
+        parent: TreeNode[ValueNode],
+        label: LabelFn,
+        *,
+        open_id: str | None = None,
+        leaf: bool = False,
+        expand: bool = False,
+    ) -> TreeNode[ValueNode]:
         """A node that is not a value (an event, a heading), labelled by `label`."""
         data = ValueNode(label=label, open_id=open_id, populated=True)
         if leaf:
@@ -155,9 +164,16 @@ class ValueTree(Tree[ValueNode]):
             self.add_value(node, name, value, unfold=unfold)
         if stop < len(entries):
             rest = len(entries) - stop
-            node.add_leaf("", ValueNode(more_from=stop, populated=True, label=lambda full, expanded, rest=rest:
-                                        Text(f"… {rest:,} more (enter shows the next {min(rest, CHUNK)})",
-                                             style=MUTED)))
+            node.add_leaf(
+                "",
+                ValueNode(
+                    more_from=stop,
+                    populated=True,
+                    label=lambda full, expanded, rest=rest: Text(
+                        f"… {rest:,} more (enter shows the next {min(rest, CHUNK)})", style=MUTED
+                    ),
+                ),
+            )
 
     @on(Tree.NodeExpanded)
     def _populate_on_expand(self, event: Tree.NodeExpanded[ValueNode]) -> None:

@@ -42,6 +42,7 @@ __all__ = [
 # --- commands (JSON-API flavour: fields directly under the tag) -------------
 # choiceArgument: the key is required, but null is allowed (Canton reads it as {}).
 
+
 class CreateCommand(WireModel):
     template_id: str
     create_arguments: AnyValue
@@ -76,6 +77,7 @@ class Command(Variant):
 
 
 # --- deduplication (proto oneof flavour: payload under "value") ---------------
+
 
 class DeduplicationDuration(WireModel):
     value: Duration
@@ -141,6 +143,7 @@ class JsSubmitAndWaitForTransactionRequest(WireModel):
 
 # --- responses ---------------------------------------------------------------
 
+
 class JsTransaction(WireModel):
     update_id: str
     command_id: str | None = None  # "" unless seen by the submitter on its participant
@@ -169,6 +172,7 @@ class SubmitResponse(WireModel):
 
 
 # --- completions -------------------------------------------------------------
+
 
 class CompletionStreamRequest(WireModel):
     user_id: str = ""

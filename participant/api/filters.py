@@ -69,20 +69,35 @@ class IdentifierFilter(Variant):
 
     @classmethod
     def wildcard(cls, include_created_event_blob: bool = False) -> IdentifierFilter:
-        return cls(wildcard_filter=WildcardFilter(value=WildcardFilter1(
-            include_created_event_blob=include_created_event_blob)))
+        return cls(
+            wildcard_filter=WildcardFilter(
+                value=WildcardFilter1(include_created_event_blob=include_created_event_blob)
+            )
+        )
 
     @classmethod
     def template(cls, template_id: str, include_created_event_blob: bool = False) -> IdentifierFilter:
-        return cls(template_filter=TemplateFilter(value=TemplateFilter1(
-            template_id=template_id, include_created_event_blob=include_created_event_blob)))
+        return cls(
+            template_filter=TemplateFilter(
+                value=TemplateFilter1(
+                    template_id=template_id, include_created_event_blob=include_created_event_blob
+                )
+            )
+        )
 
     @classmethod
-    def interface(cls, interface_id: str, include_interface_view: bool = True,
-                  include_created_event_blob: bool = False) -> IdentifierFilter:
-        return cls(interface_filter=InterfaceFilter(value=InterfaceFilter1(
-            interface_id=interface_id, include_interface_view=include_interface_view,
-            include_created_event_blob=include_created_event_blob)))
+    def interface(
+        cls, interface_id: str, include_interface_view: bool = True, include_created_event_blob: bool = False
+    ) -> IdentifierFilter:
+        return cls(
+            interface_filter=InterfaceFilter(
+                value=InterfaceFilter1(
+                    interface_id=interface_id,
+                    include_interface_view=include_interface_view,
+                    include_created_event_blob=include_created_event_blob,
+                )
+            )
+        )
 
 
 def _empty_identifier_filter() -> IdentifierFilter:

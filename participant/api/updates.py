@@ -45,6 +45,7 @@ __all__ = [
 
 # --- requests (legacy DTO / proto: relaxed defaults) -------------------------
 
+
 class GetUpdatesRequest(WireModel):
     begin_exclusive: Int64 = 0
     end_inclusive: Int64 | None = None  # absent = open-ended stream
@@ -88,6 +89,7 @@ class GetTransactionByOffsetRequest(WireModel):
 
 
 # --- reassignments -----------------------------------------------------------
+
 
 class JsReassignment(WireModel):
     update_id: str
@@ -154,13 +156,18 @@ class ParticipantAuthorizationRevoked(WireModel):
 
 class TopologyEventEvent(Variant):
     empty: Empty | None = alt("Empty")
-    participant_authorization_added: ParticipantAuthorizationAdded | None = alt("ParticipantAuthorizationAdded")
+    participant_authorization_added: ParticipantAuthorizationAdded | None = alt(
+        "ParticipantAuthorizationAdded"
+    )
     participant_authorization_changed: ParticipantAuthorizationChanged | None = alt(
-        "ParticipantAuthorizationChanged")
+        "ParticipantAuthorizationChanged"
+    )
     participant_authorization_onboarding: ParticipantAuthorizationOnboarding | None = alt(
-        "ParticipantAuthorizationOnboarding")
+        "ParticipantAuthorizationOnboarding"
+    )
     participant_authorization_revoked: ParticipantAuthorizationRevoked | None = alt(
-        "ParticipantAuthorizationRevoked")
+        "ParticipantAuthorizationRevoked"
+    )
 
 
 class TopologyEvent(WireModel):
@@ -177,6 +184,7 @@ class JsTopologyTransaction(WireModel):
 
 
 # --- the Update variant (proto oneof flavour) ----------------------------------
+
 
 class Transaction(WireModel):
     value: JsTransaction

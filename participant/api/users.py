@@ -54,6 +54,7 @@ class User(WireModel):
 
 # --- rights: proto oneof flavour, every payload under "value" ----------------
 
+
 class CanActAs1(WireModel):
     party: str = ""
 

@@ -29,8 +29,12 @@ class Authenticator:
     again and again: the claims of a token are kept until it expires or any user or right changes
     (`users_version` counts those changes)."""
 
-    def __init__(self, verifier: TokenVerifier | None, load_user: LoadUser,
-                 users_version: Callable[[], int] = lambda: 0) -> None:
+    def __init__(
+        self,
+        verifier: TokenVerifier | None,
+        load_user: LoadUser,
+        users_version: Callable[[], int] = lambda: 0,
+    ) -> None:
         self.verifier = verifier
         self.load_user = load_user
         self.users_version = users_version
@@ -59,7 +63,9 @@ class Authenticator:
         if not tokens:
             return await self.claims_for_token(_bearer_token(headers))
         if len(tokens) > 1 or not tokens[0]:
-            raise errors.UNAUTHENTICATED("websocket subprotocols must carry exactly one non-empty jwt.token entry")
+            raise errors.UNAUTHENTICATED(
+                "websocket subprotocols must carry exactly one non-empty jwt.token entry"
+            )
         return await self.claims_for_token(tokens[0])
 
     async def claims_for_token(self, token: str) -> Claims:
@@ -76,7 +82,9 @@ class Authenticator:
         claims = await self._claims_of(verified.user_id)
         if len(self._cache) >= CACHE_SIZE:
             self._cache.clear()
-        expires = math.inf if verified.expires_at is None else verified.expires_at + self.verifier.leeway_seconds
+        expires = (
+            math.inf if verified.expires_at is None else verified.expires_at + self.verifier.leeway_seconds
+        )
         self._cache[token] = (claims, expires, version)
         return claims
 
@@ -84,11 +92,13 @@ class Authenticator:
         user = await self.load_user(user_id)
         # Canton answers both cases with PERMISSION_DENIED and this context, although the body is redacted.
         if user is None:
-            raise errors.PERMISSION_DENIED(f"token user {user_id!r} does not exist",
-                                           context={"ledger_api_error": "invalid token"})
+            raise errors.PERMISSION_DENIED(
+                f"token user {user_id!r} does not exist", context={"ledger_api_error": "invalid token"}
+            )
         if user.is_deactivated:
-            raise errors.PERMISSION_DENIED(f"token user {user_id!r} is deactivated",
-                                           context={"ledger_api_error": "invalid token"})
+            raise errors.PERMISSION_DENIED(
+                f"token user {user_id!r} is deactivated", context={"ledger_api_error": "invalid token"}
+            )
         return Claims.from_rights(user.id, user.rights)
 
 

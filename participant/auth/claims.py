@@ -42,8 +42,9 @@ class Claims:
     @classmethod
     def wildcard(cls) -> Claims:
         """What Canton grants when no auth service is configured: everything, but no user id to default to."""
-        return cls(user_id=None, admin=True, read_as_any_party=True, act_as_any_party=True,
-                   execute_as_any_party=True)
+        return cls(
+            user_id=None, admin=True, read_as_any_party=True, act_as_any_party=True, execute_as_any_party=True
+        )
 
     @classmethod
     def from_rights(cls, user_id: str, rights: Iterable[Right]) -> Claims:
@@ -97,7 +98,9 @@ class Claims:
     def require_idp_admin(self) -> None:
         """User management: participant admins and identity provider admins (we only have the default IDP)."""
         if not (self.admin or self.idp_admin):
-            raise errors.PERMISSION_DENIED(f"{self._who()} is neither a participant nor an identity provider admin")
+            raise errors.PERMISSION_DENIED(
+                f"{self._who()} is neither a participant nor an identity provider admin"
+            )
 
     def require_read(self, parties: Iterable[str]) -> None:
         missing = sorted(p for p in set(parties) if not self.can_read(p))
@@ -141,13 +144,16 @@ class Claims:
         if self.user_id is None:
             # Wildcard (no auth): there is nothing to default from, but any explicit user id is accepted.
             if not request_user_id:
-                raise errors.INVALID_TOKEN("Cannot default user_id field because claims do not specify an user-id.")
+                raise errors.INVALID_TOKEN(
+                    "Cannot default user_id field because claims do not specify an user-id."
+                )
             return request_user_id
         if not request_user_id:
             return self.user_id
         if request_user_id != self.user_id:
             raise errors.PERMISSION_DENIED(
-                f"request userId {request_user_id!r} does not match the token's user {self.user_id!r}")
+                f"request userId {request_user_id!r} does not match the token's user {self.user_id!r}"
+            )
         return request_user_id
 
     def _who(self) -> str:

@@ -109,7 +109,9 @@ class TokenVerifier:
             key = self._by_kid[kid]
         # PyJWT would refuse too; checking here gives the log a clear reason.
         if header.get("alg") != key.algorithm:
-            raise _reject(f"token algorithm {header.get('alg')!r} is not accepted, the key requires {key.algorithm}")
+            raise _reject(
+                f"token algorithm {header.get('alg')!r} is not accepted, the key requires {key.algorithm}"
+            )
         return key
 
     def _read_payload(self, payload: dict[str, Any]) -> VerifiedToken:
@@ -122,7 +124,9 @@ class TokenVerifier:
             participant = next(iter(audiences), None)
             form: Literal["scope", "audience"] = "scope"
         else:
-            participants = [a.removeprefix(AUDIENCE_PREFIX) for a in audiences if a.startswith(AUDIENCE_PREFIX)]
+            participants = [
+                a.removeprefix(AUDIENCE_PREFIX) for a in audiences if a.startswith(AUDIENCE_PREFIX)
+            ]
             if not participants:
                 raise _reject(f"token has neither the {LEDGER_API_SCOPE!r} scope nor a participant audience")
             if len(participants) > 1:
@@ -135,8 +139,12 @@ class TokenVerifier:
         if not isinstance(user_id, str) or not user_id:
             raise _reject("token has no user id (sub)")
         exp = payload.get("exp")
-        return VerifiedToken(user_id=user_id, form=form, participant_id=participant,
-                             expires_at=int(exp) if exp is not None else None)
+        return VerifiedToken(
+            user_id=user_id,
+            form=form,
+            participant_id=participant,
+            expires_at=int(exp) if exp is not None else None,
+        )
 
 
 def mint_token(

@@ -78,13 +78,20 @@ def is_canton_party_id(text: object) -> bool:
     if not is_party_id_string(text):
         return False
     hint, sep, namespace = str(text).rpartition("::")
-    return bool(sep) and 0 < len(hint) <= 185 and "::" not in hint and _FINGERPRINT.fullmatch(namespace) is not None
+    return (
+        bool(sep)
+        and 0 < len(hint) <= 185
+        and "::" not in hint
+        and _FINGERPRINT.fullmatch(namespace) is not None
+    )
 
 
 def require(valid: bool, field_name: str, message: str) -> None:
     """Raise INVALID_FIELD in Canton's words ("Invalid field X: msg") unless `valid`."""
     if not valid:
-        raise errors.INVALID_FIELD(f"Invalid field {field_name}: {message}", context={"field_name": field_name})
+        raise errors.INVALID_FIELD(
+            f"Invalid field {field_name}: {message}", context={"field_name": field_name}
+        )
 
 
 def require_party(party: object, field_name: str = "party") -> str:
@@ -161,8 +168,13 @@ class IdGenerator:
 
     def contract_id(self) -> str:
         discriminator = self._hex32("discriminator")
-        return (CONTRACT_ID_VERSION + discriminator + CONTRACT_ID_SUFFIX_MARKER + HASH_PREFIX
-                + self._hex32("unicum", time_ordered=True))
+        return (
+            CONTRACT_ID_VERSION
+            + discriminator
+            + CONTRACT_ID_SUFFIX_MARKER
+            + HASH_PREFIX
+            + self._hex32("unicum", time_ordered=True)
+        )
 
     def update_id(self) -> str:
         return HASH_PREFIX + self._hex32("update", time_ordered=True)
@@ -174,6 +186,7 @@ class IdGenerator:
 def contract_key_hash(package_name: str, qualified_name: str, key: object) -> str:
     """Key hashes: SHA-256 (64 lowercase hex) over the package name, `Module:Entity` and the key in its output JSON
     encoding, canonically serialised. Keys are per package name, so every version of a template shares them."""
-    canonical = json.dumps([package_name, qualified_name, key], sort_keys=True, separators=(",", ":"),
-                           ensure_ascii=False)
+    canonical = json.dumps(
+        [package_name, qualified_name, key], sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    )
     return sha256_hex(canonical)

@@ -56,7 +56,9 @@ class Interface:
 
     @classmethod
     def view_type(cls) -> DamlType:
-        cached = cls.__dict__.get("_daml_view_type")  # views are computed per event read: resolve the type once
+        cached = cls.__dict__.get(
+            "_daml_view_type"
+        )  # views are computed per event read: resolve the type once
         if cached is None:
             cached = cls._daml_view_type = to_type(cls.viewtype, vars(sys.modules[cls.__module__]))
         return cached
@@ -99,6 +101,8 @@ def checked_instance(instance: InterfaceInstance, template: type) -> InterfaceIn
     expected = {"view", *instance.interface.__daml__.methods}
     missing, extra = expected - set(instance.functions), set(instance.functions) - expected
     if missing or extra:
-        raise TypeError(f"interface instance {instance.interface.__name__} for {template.__name__}: "
-                        f"missing {sorted(missing)}, unknown {sorted(extra)}")
+        raise TypeError(
+            f"interface instance {instance.interface.__name__} for {template.__name__}: "
+            f"missing {sorted(missing)}, unknown {sorted(extra)}"
+        )
     return instance

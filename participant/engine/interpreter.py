@@ -29,8 +29,15 @@ class Engine:
         self.registry = registry
         self.ids = id_generator or ids.IdGenerator()
 
-    async def interpret(self, submission: Submission, source: ContractSource, *, ledger_time: datetime,
-                     synchronizer_id: str, prescribed: bool = False) -> Transaction:
+    async def interpret(
+        self,
+        submission: Submission,
+        source: ContractSource,
+        *,
+        ledger_time: datetime,
+        synchronizer_id: str,
+        prescribed: bool = False,
+    ) -> Transaction:
         """Interpret the submission. It runs on the synchronizer its input contracts live on; `synchronizer_id` is
         the one it was told to use (`prescribed`) or, when it reads no contract, the default."""
         if not submission.act_as:
@@ -52,8 +59,14 @@ class Engine:
             for node in builder.nodes:
                 if isinstance(node, CreateNode):
                     node.contract = moved[node.contract.contract_id]
-        return Transaction(nodes=builder.nodes, roots=builder.roots, created=created,
-                           archived=list(view.consumed), ledger_effective_time=ledger_time, synchronizer_id=chosen)
+        return Transaction(
+            nodes=builder.nodes,
+            roots=builder.roots,
+            created=created,
+            archived=list(view.consumed),
+            ledger_effective_time=ledger_time,
+            synchronizer_id=chosen,
+        )
 
     @staticmethod
     def _route(view: LedgerView, synchronizer_id: str, prescribed: bool) -> str:
@@ -63,12 +76,14 @@ class Engine:
             elsewhere = [s for s in inputs if s != synchronizer_id]
             if elsewhere:
                 raise errors.INVALID_PRESCRIBED_SYNCHRONIZER_ID(
-                    f"The needed input contracts are not on {synchronizer_id}, but on {elsewhere[0]}")
+                    f"The needed input contracts are not on {synchronizer_id}, but on {elsewhere[0]}"
+                )
             return synchronizer_id
         if len(inputs) > 1:
             raise errors.MULTI_SYNCHRONIZER_SUPPORT_NOT_ENABLED(
                 "This transaction requires multi-synchronizer support which is turned off on this participant.\n"
-                f" Used contracts reside on synchronizers Set({', '.join(inputs)}). ")
+                f" Used contracts reside on synchronizers Set({', '.join(inputs)}). "
+            )
         return inputs[0] if inputs else synchronizer_id
 
     async def _run(self, command: Command, top: Update) -> None:
@@ -87,7 +102,9 @@ class Engine:
                 definition = self._choice(template, name)
                 key_type = template.key_type()
                 if key_type is None:
-                    raise errors.INVALID_ARGUMENT(f"Template {command.template_id} does not have a contract key")
+                    raise errors.INVALID_ARGUMENT(
+                        f"Template {command.template_id} does not have a contract key"
+                    )
                 key_value = key_type.decode(key, "contractKey")
                 decoded = definition.argument.daml_type().decode(argument or {}, "choiceArgument")
                 await top.exercise_by_key(template, key_value, definition, decoded)
@@ -107,5 +124,7 @@ class Engine:
     def _choice(template: type[Template] | type[Interface], name: str) -> ChoiceDef:
         definition = template.choices().get(name)
         if definition is None:
-            raise errors.INVALID_ARGUMENT(f"Invalid template:{template.__daml__.qualified_name} or choice:{name}")
+            raise errors.INVALID_ARGUMENT(
+                f"Invalid template:{template.__daml__.qualified_name} or choice:{name}"
+            )
         return definition

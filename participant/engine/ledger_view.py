@@ -13,8 +13,13 @@ from participant.transactions import Contract, ContractSource
 
 
 class LedgerView:
-    def __init__(self, registry: PackageRegistry, source: ContractSource, readers: frozenset[str],
-                 disclosed: tuple[Contract, ...] = ()) -> None:
+    def __init__(
+        self,
+        registry: PackageRegistry,
+        source: ContractSource,
+        readers: frozenset[str],
+        disclosed: tuple[Contract, ...] = (),
+    ) -> None:
         self.registry = registry
         self.source = source
         self.readers = readers  # actAs ∪ readAs: whose contracts the submission may see
@@ -34,7 +39,8 @@ class LedgerView:
         if contract_id in self._consumed_set:
             raise errors.CONTRACT_NOT_ACTIVE(
                 f"Contract {contract_id} is not active: it was consumed earlier in this transaction",
-                resources=[("CONTRACT_ID", contract_id)])
+                resources=[("CONTRACT_ID", contract_id)],
+            )
         contract = self.created.get(contract_id) or await self._from_ledger(contract_id)
         if contract is None or not self.visible(contract):
             # Unknown, archived and invisible look the same, so that nothing leaks about others' contracts.
@@ -42,7 +48,9 @@ class LedgerView:
         if contract.in_flight:  # unassigned, not yet assigned: on no synchronizer
             raise errors.UNKNOWN_CONTRACT_SYNCHRONIZERS(
                 f"The synchronizers for the contracts List({contract_id}) are currently unknown due to ongoing "
-                "contract reassignments or disconnected synchronizers", resources=[("CONTRACT_ID", f"[{contract_id}]")])
+                "contract reassignments or disconnected synchronizers",
+                resources=[("CONTRACT_ID", f"[{contract_id}]")],
+            )
         if contract_id not in self.created:
             self.input_synchronizers[contract_id] = contract.synchronizer_id
         return contract
@@ -54,25 +62,34 @@ class LedgerView:
         return self._fetched[contract_id]
 
     def visible(self, contract: Contract) -> bool:
-        return (contract.contract_id in self.created or contract.contract_id in self.disclosed
-                or not contract.stakeholders.isdisjoint(self.readers))
+        return (
+            contract.contract_id in self.created
+            or contract.contract_id in self.disclosed
+            or not contract.stakeholders.isdisjoint(self.readers)
+        )
 
     def template_of(self, contract: Contract, expected: type[Template] | None) -> type[Template]:
         """The template to read the contract with: `expected` if it names the contract's template (in any version
         of its package name, as upgrading allows), else the contract's own if its package is loaded."""
         if expected is not None:
             package = expected.__daml__.package
-            same = (contract.package_name == package.name
-                    and contract.template_id.partition(":")[2] == expected.__daml__.qualified_name)
+            same = (
+                contract.package_name == package.name
+                and contract.template_id.partition(":")[2] == expected.__daml__.qualified_name
+            )
             if not same:
                 raise errors.WRONGLY_TYPED_CONTRACT(
                     f"Contract {contract.contract_id} is of template {contract.template_id}, "
-                    f"but {expected.template_id()} was expected", resources=[("CONTRACT_ID", contract.contract_id)])
+                    f"but {expected.template_id()} was expected",
+                    resources=[("CONTRACT_ID", contract.contract_id)],
+                )
             return expected
         template = self.registry.template_by_id(contract.template_id)
         if template is None:
-            raise errors.PACKAGE_NOT_FOUND(f"Package of template {contract.template_id} is not loaded",
-                                           resources=[("TEMPLATE_ID", contract.template_id)])
+            raise errors.PACKAGE_NOT_FOUND(
+                f"Package of template {contract.template_id} is not loaded",
+                resources=[("TEMPLATE_ID", contract.template_id)],
+            )
         return template
 
     def instance(self, contract: Contract, template: type[Template]) -> Template:

@@ -25,8 +25,14 @@ def bad_value(path: str, message: str) -> errors.LedgerError:
 
 
 def _kind(value: Json) -> str:
-    return {bool: "boolean", int: "number", float: "number", str: "string", list: "array", dict: "object"}.get(
-        type(value), "null" if value is None else type(value).__name__)
+    return {
+        bool: "boolean",
+        int: "number",
+        float: "number",
+        str: "string",
+        list: "array",
+        dict: "object",
+    }.get(type(value), "null" if value is None else type(value).__name__)
 
 
 def join_path(path: str, name: str) -> str:

@@ -41,6 +41,7 @@ def is_reassignment_id(text: str) -> bool:
 
 def check_batch(commands: list[ReassignmentCommand]) -> None:
     """Canton's batch rules: exactly one assignment, or unassignments that share their source and target."""
+
     def invalid(reason: str) -> errors.LedgerError:
         return errors.INVALID_ARGUMENT(f"The batch of reassignment commands was invalid: {reason}")
 
@@ -60,16 +61,24 @@ def new_reassignment_id(generator: ids.IdGenerator) -> str:
 
 
 def _unresolved(synchronizer_id: str) -> errors.LedgerError:
-    return errors.INVALID_ARGUMENT(f"Unable to resolve {synchronizer_id} to a connected physical synchronizer id")
+    return errors.INVALID_ARGUMENT(
+        f"Unable to resolve {synchronizer_id} to a connected physical synchronizer id"
+    )
 
 
 def _not_stakeholder(reference: str, submitter: str) -> errors.LedgerError:
     return errors.INVALID_ARGUMENT(
-        f"Submission failed because: For {reference}: submitter `{submitter}` is not a stakeholder. ")
+        f"Submission failed because: For {reference}: submitter `{submitter}` is not a stakeholder. "
+    )
 
 
-async def interpret(commands: list[ReassignmentCommand], submitter: str, source: ReassignmentSource,
-                    connected: frozenset[str], generator: ids.IdGenerator) -> Reassignment:
+async def interpret(
+    commands: list[ReassignmentCommand],
+    submitter: str,
+    source: ReassignmentSource,
+    connected: frozenset[str],
+    generator: ids.IdGenerator,
+) -> Reassignment:
     """Validate a batch against the ledger as it stands and build its reassignment, or raise Canton's error."""
     check_batch(commands)
     first = commands[0]
@@ -81,13 +90,15 @@ async def interpret(commands: list[ReassignmentCommand], submitter: str, source:
     return await _unassign(commands, submitter, source, generator)  # type: ignore[arg-type]
 
 
-async def _unassign(commands: list[Unassign], submitter: str, source: ReassignmentSource,
-                    generator: ids.IdGenerator) -> Reassignment:
+async def _unassign(
+    commands: list[Unassign], submitter: str, source: ReassignmentSource, generator: ids.IdGenerator
+) -> Reassignment:
     first = commands[0]
     contract_ids = list(dict.fromkeys(c.contract_id for c in commands))
     if first.source == first.target:
         raise errors.INVALID_ARGUMENT(
-            f"Cannot unassign contracts `{', '.join(contract_ids)}`: source and target synchronizers are the same")
+            f"Cannot unassign contracts `{', '.join(contract_ids)}`: source and target synchronizers are the same"
+        )
     reassignment_id = new_reassignment_id(generator)
     nodes = []
     for node_id, contract_id in enumerate(contract_ids):
@@ -97,11 +108,20 @@ async def _unassign(commands: list[Unassign], submitter: str, source: Reassignme
         if contract.in_flight:
             raise errors.INVALID_ARGUMENT(
                 f"Cannot unassign contract `{contract_id}` because it's not active. Current status "
-                f"ReassignedAway(reassignmentCounter={contract.reassignment_counter})")
+                f"ReassignedAway(reassignmentCounter={contract.reassignment_counter})"
+            )
         if submitter not in contract.stakeholders:
             raise _not_stakeholder(f"ContractIdRef({contract_id})", submitter)
-        nodes.append(UnassignNode(node_id, reassignment_id, contract, first.source, first.target,
-                                  contract.reassignment_counter + 1))
+        nodes.append(
+            UnassignNode(
+                node_id,
+                reassignment_id,
+                contract,
+                first.source,
+                first.target,
+                contract.reassignment_counter + 1,
+            )
+        )
     return Reassignment("unassign", reassignment_id, first.source, first.target, submitter, nodes)
 
 
@@ -112,19 +132,23 @@ async def _assign(command: Assign, submitter: str, source: ReassignmentSource) -
     data = await source.reassignment(rid)
     if data is None or data.source != command.source or data.target != command.target:
         raise errors.INVALID_ARGUMENT(
-            f"Cannot find reassignment data for reassignment `{rid}`: unknown reassignment id")
+            f"Cannot find reassignment data for reassignment `{rid}`: unknown reassignment id"
+        )
     if data.completed:
         raise errors.INVALID_ARGUMENT(
-            f"Cannot find reassignment data for reassignment `{rid}`: reassignment already completed")
+            f"Cannot find reassignment data for reassignment `{rid}`: reassignment already completed"
+        )
     nodes = []
     for node_id, unassigned in enumerate(data.contracts):
         contract = await source.contract_state(unassigned.contract_id)
         if contract is None or contract.in_flight != rid:  # cannot happen: in-flight contracts stay put
             raise errors.INVALID_ARGUMENT(
-                f"Cannot find reassignment data for reassignment `{rid}`: unknown reassignment id")
+                f"Cannot find reassignment data for reassignment `{rid}`: unknown reassignment id"
+            )
         if submitter not in contract.stakeholders:
             raise _not_stakeholder(f"ReassignmentIdRef({rid})", submitter)
-        arrived = replace(contract, synchronizer_id=command.target, reassignment_counter=unassigned.counter,
-                          in_flight="")
+        arrived = replace(
+            contract, synchronizer_id=command.target, reassignment_counter=unassigned.counter, in_flight=""
+        )
         nodes.append(AssignNode(node_id, rid, arrived, command.source, command.target, unassigned.counter))
     return Reassignment("assign", rid, command.source, command.target, submitter, nodes)

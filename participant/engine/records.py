@@ -165,12 +165,15 @@ class VariantType(DamlType):
         constructors = self.cls.constructors()
         # 3.5 maps malformed variants to INVALID_ARGUMENT, unlike other shape errors.
         if not isinstance(value, dict) or "tag" not in value or "value" not in value:
-            raise errors.INVALID_ARGUMENT(f"Expected a variant {{\"tag\", \"value\"}} for {self.name} but got "
-                                          f"{_kind(value)}{f' at {path}' if path else ''}")
+            raise errors.INVALID_ARGUMENT(
+                f'Expected a variant {{"tag", "value"}} for {self.name} but got '
+                f"{_kind(value)}{f' at {path}' if path else ''}"
+            )
         tag = value["tag"]
         if tag not in constructors:
-            raise errors.INVALID_ARGUMENT(f"Unknown constructor {tag!r} of variant {self.name}"
-                                          f"{f' at {path}' if path else ''}")
+            raise errors.INVALID_ARGUMENT(
+                f"Unknown constructor {tag!r} of variant {self.name}{f' at {path}' if path else ''}"
+            )
         return self.cls(tag, constructors[tag].decode(value["value"], f"{path}.value" if path else "value"))
 
     def encode(self, value: Any) -> Json:

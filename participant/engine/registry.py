@@ -64,9 +64,12 @@ class PackageRegistry:
         parts = ref.split(":") if isinstance(ref, str) else []
         if len(parts) != 3 or not ids.is_dotted_name(parts[1]) or not ids.is_dotted_name(parts[2]):
             raise errors.INVALID_ARGUMENT(
-                f"Invalid template id {ref!r}: expected <packageId>:<Module>:<Entity> or #<package-name>:<Module>:<Entity>")
+                f"Invalid template id {ref!r}: expected <packageId>:<Module>:<Entity> or #<package-name>:<Module>:<Entity>"
+            )
         package, module, entity = parts
-        valid_package = ids.is_package_name(package[1:]) if package.startswith("#") else ids.is_package_id_string(package)
+        valid_package = (
+            ids.is_package_name(package[1:]) if package.startswith("#") else ids.is_package_id_string(package)
+        )
         if not valid_package:
             raise errors.INVALID_ARGUMENT(f"Invalid package reference {package!r} in template id {ref!r}")
         return package, module, entity
@@ -88,7 +91,11 @@ class PackageRegistry:
             if error.code is not errors.TEMPLATES_OR_INTERFACES_NOT_FOUND:
                 raise
             package_ref, module, entity = self.parse(ref)
-            package = self.preferred(package_ref[1:]) if package_ref.startswith("#") else self._by_id.get(package_ref)
+            package = (
+                self.preferred(package_ref[1:])
+                if package_ref.startswith("#")
+                else self._by_id.get(package_ref)
+            )
             interface = None if package is None else package.interfaces.get(f"{module}:{entity}")
             if interface is None:
                 raise
@@ -101,7 +108,8 @@ class PackageRegistry:
             if package is None:
                 raise errors.JSON_API_PACKAGE_SELECTION_FAILED(
                     f"No package found for package name {package_ref[1:]} (template {ref})",
-                    resources=[("PACKAGE_NAME", package_ref[1:])])
+                    resources=[("PACKAGE_NAME", package_ref[1:])],
+                )
         else:
             package = self._by_id.get(package_ref)
         template = None if package is None else package.templates.get(f"{module}:{entity}")
@@ -122,7 +130,9 @@ class PackageRegistry:
         if not package_ref.startswith("#"):
             raise errors.INVALID_FIELD(
                 f"Invalid field packageId: Received an identifier with package ID {package_ref}, "
-                "but expected a package name.", context={"field_name": "packageId"})
+                "but expected a package name.",
+                context={"field_name": "packageId"},
+            )
         name = package_ref[1:]
         versions = self.versions(name)
         if not versions:
@@ -135,7 +145,8 @@ class PackageRegistry:
         matches = [p.interfaces[qualified_name] for p in versions if qualified_name in p.interfaces]
         if not matches:
             raise errors.NO_INTERFACE_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME(
-                f"[({name},{qualified_name})].", resources=[("INTERFACE_ID", ref)])
+                f"[({name},{qualified_name})].", resources=[("INTERFACE_ID", ref)]
+            )
         return matches
 
     def implementors(self, interface: type[Interface]) -> list[type[Template]]:
@@ -154,5 +165,6 @@ class PackageRegistry:
         matches = [p.templates[qualified_name] for p in versions if qualified_name in p.templates]
         if not matches:
             raise errors.NO_TEMPLATES_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME(
-                f"[({name},{qualified_name})].", resources=[("TEMPLATE_ID", ref)])
+                f"[({name},{qualified_name})].", resources=[("TEMPLATE_ID", ref)]
+            )
         return matches

@@ -109,11 +109,15 @@ class ChoiceDef:
         """The choice's argument record, named after the choice as in Daml, built from the body's parameters."""
         if self._argument is None:
             parameters = list(inspect.signature(self.body).parameters.values())[2:]  # after self and tx
-            self._argument = type(self.name, (Record,), {
-                "__annotations__": {p.name: p.annotation for p in parameters},
-                "__module__": self.template.__module__,
-                "__daml__": DataDef(self.template.__daml__.module, self.name),
-            })
+            self._argument = type(
+                self.name,
+                (Record,),
+                {
+                    "__annotations__": {p.name: p.annotation for p in parameters},
+                    "__module__": self.template.__module__,
+                    "__daml__": DataDef(self.template.__daml__.module, self.name),
+                },
+            )
         return self._argument
 
     @property
@@ -121,14 +125,18 @@ class ChoiceDef:
         if self._returns is None:
             annotation = inspect.signature(self.body).return_annotation
             empty = annotation in (inspect.Signature.empty, "None")
-            self._returns = to_type(None if empty else annotation, vars(sys.modules[self.template.__module__]))
+            self._returns = to_type(
+                None if empty else annotation, vars(sys.modules[self.template.__module__])
+            )
         return self._returns
 
     def controllers(self, contract: Template, argument: Record) -> list[str]:
         return list(_call_with_optional_arg(self.controller, contract, argument))
 
     def observers(self, contract: Template, argument: Record) -> list[str]:
-        return [] if self.observer is None else list(_call_with_optional_arg(self.observer, contract, argument))
+        return (
+            [] if self.observer is None else list(_call_with_optional_arg(self.observer, contract, argument))
+        )
 
     def signature(self) -> Json:
         return {
@@ -145,8 +153,12 @@ def _call_with_optional_arg(function: Callable[..., Any], contract: Any, argumen
     return function(contract, argument) if takes_argument else function(contract)
 
 
-def choice(controller: Callable[..., list[str]], *, consuming: bool = True,
-           observers: Callable[..., list[str]] | None = None) -> Callable[[Callable[..., Any]], ChoiceDef]:
+def choice(
+    controller: Callable[..., list[str]],
+    *,
+    consuming: bool = True,
+    observers: Callable[..., list[str]] | None = None,
+) -> Callable[[Callable[..., Any]], ChoiceDef]:
     """Declare a choice; the body is `async def Name(self, tx, arg1: Type, ...) -> ReturnType`."""
 
     def wrap(body: Callable[..., Any]) -> ChoiceDef:
@@ -216,7 +228,9 @@ class TemplateDef(DataDef):
 
 
 def _archive_choice(owner: type) -> ChoiceDef:
-    return ChoiceDef(body=_archive_body, controller=lambda self: self.signatory(), name="Archive", template=owner)
+    return ChoiceDef(
+        body=_archive_body, controller=lambda self: self.signatory(), name="Archive", template=owner
+    )
 
 
 class Package:
@@ -237,17 +251,25 @@ class Package:
     def _check_open(self, qualified_name: str) -> None:
         if self._package_id is not None:
             raise RuntimeError(f"{self!r} is already in use (its id is fixed); cannot add {qualified_name}")
-        if qualified_name in self.templates or qualified_name in self.interfaces or qualified_name in self.data_types:
+        if (
+            qualified_name in self.templates
+            or qualified_name in self.interfaces
+            or qualified_name in self.data_types
+        ):
             raise ValueError(f"{qualified_name} is declared twice in {self!r}")
 
     def template(self, name: str, entity: str | None = None) -> Callable[[type[Template]], type[Template]]:
         def register(cls: type[Template]) -> type[Template]:
             module, entity_name = split_qualified_name(name, entity, cls.__name__)
             choices = {k: v for k, v in vars(cls).items() if isinstance(v, ChoiceDef)}
-            instances = {interface_key(v.interface): checked_instance(v, cls) for v in vars(cls).values()
-                         if isinstance(v, InterfaceInstance)}
-            definition = TemplateDef(module, entity_name, self, {**choices, "Archive": _archive_choice(cls)},
-                                     instances)
+            instances = {
+                interface_key(v.interface): checked_instance(v, cls)
+                for v in vars(cls).values()
+                if isinstance(v, InterfaceInstance)
+            }
+            definition = TemplateDef(
+                module, entity_name, self, {**choices, "Archive": _archive_choice(cls)}, instances
+            )
             self._check_open(definition.qualified_name)
             cls.__daml__ = definition
             self.templates[definition.qualified_name] = cls
@@ -261,11 +283,14 @@ class Package:
                 raise TypeError(f"interface {cls.__name__} declares no viewtype")
             module, entity_name = split_qualified_name(name, entity, cls.__name__)
             choices = {k: v for k, v in vars(cls).items() if isinstance(v, ChoiceDef)}
-            methods = tuple(k for k, v in vars(cls).items() if inspect.isfunction(v) and not k.startswith("_"))
+            methods = tuple(
+                k for k, v in vars(cls).items() if inspect.isfunction(v) and not k.startswith("_")
+            )
             for method in methods:
                 setattr(cls, method, method_of(method))
-            definition = InterfaceDef(module, entity_name, self, {**choices, "Archive": _archive_choice(cls)},
-                                      methods)
+            definition = InterfaceDef(
+                module, entity_name, self, {**choices, "Archive": _archive_choice(cls)}, methods
+            )
             self._check_open(definition.qualified_name)
             cls.__daml__ = definition
             self.interfaces[definition.qualified_name] = cls
@@ -325,7 +350,8 @@ class Package:
             }
             if cls.__daml__.interfaces:
                 templates[qualified_name]["implements"] = sorted(
-                    self._interface_ref(i.interface) for i in cls.__daml__.interfaces.values())
+                    self._interface_ref(i.interface) for i in cls.__daml__.interfaces.values()
+                )
         described = {
             "name": self.name,
             "version": self.version,
@@ -333,11 +359,14 @@ class Package:
             "dataTypes": {name: data(cls) for name, cls in sorted(self.data_types.items())},
         }
         if self.interfaces:  # absent otherwise, so that packages without interfaces keep their ids
-            described["interfaces"] = {qualified_name: {
-                "viewtype": cls.view_type().describe(),
-                "methods": list(cls.__daml__.methods),
-                "choices": {name: c.signature() for name, c in sorted(cls.choices().items())},
-            } for qualified_name, cls in sorted(self.interfaces.items())}
+            described["interfaces"] = {
+                qualified_name: {
+                    "viewtype": cls.view_type().describe(),
+                    "methods": list(cls.__daml__.methods),
+                    "choices": {name: c.signature() for name, c in sorted(cls.choices().items())},
+                }
+                for qualified_name, cls in sorted(self.interfaces.items())
+            }
         return described
 
     @property

@@ -34,7 +34,8 @@ class DamlAssertionError(Exception):
 def unhandled_exception(exception_type: str, message: str) -> errors.LedgerError:
     return errors.UNHANDLED_EXCEPTION(
         f"Unhandled Daml exception: {exception_type}{{ message = {json.dumps(message)} }}",
-        resources=[("EXCEPTION_TYPE", exception_type), ("EXCEPTION_VALUE", message)])
+        resources=[("EXCEPTION_TYPE", exception_type), ("EXCEPTION_VALUE", message)],
+    )
 
 
 def failure_of(error: Exception) -> errors.LedgerError | None:
@@ -51,6 +52,7 @@ def failure_of(error: Exception) -> errors.LedgerError | None:
 def does_not_implement(contract: Contract, interface: type[Interface]) -> errors.LedgerError:
     """Daml's ContractDoesNotImplementInterface, worded as the engine renders it (type names with the first 8
     characters of their package id)."""
+
     def short(type_id: str) -> str:
         package_id, _, qualified_name = type_id.partition(":")
         return f"{qualified_name}@{package_id[:8]}"
@@ -60,8 +62,12 @@ def does_not_implement(contract: Contract, interface: type[Interface]) -> errors
         f"Update failed due to contract {contract.contract_id} not implementing an interface\n"
         f"Expected contract to implement interface {short(interface_id)} but contract has type "
         f"{short(contract.template_id)}",
-        resources=[("CONTRACT_ID", contract.contract_id), ("TEMPLATE_ID", contract.template_id),
-                   ("INTERFACE_ID", interface_id)])
+        resources=[
+            ("CONTRACT_ID", contract.contract_id),
+            ("TEMPLATE_ID", contract.template_id),
+            ("INTERFACE_ID", interface_id),
+        ],
+    )
 
 
 def _parties(parties: Iterable[str]) -> str:
@@ -95,7 +101,9 @@ class TransactionBuilder:
 class Update:
     """The `tx` a choice body receives. Every ledger action is awaited, since reading contracts may hit the store."""
 
-    def __init__(self, transaction: TransactionBuilder, authorizers: frozenset[str], children: list[int]) -> None:
+    def __init__(
+        self, transaction: TransactionBuilder, authorizers: frozenset[str], children: list[int]
+    ) -> None:
         self._tx = transaction
         self._view = transaction.view
         self.authorizers = authorizers
@@ -117,7 +125,8 @@ class Update:
     def _unauthorized(self, node_id: int, template_id: str, required: Iterable[str]) -> errors.LedgerError:
         return errors.DAML_AUTHORIZATION_ERROR(
             f"node NodeId({node_id}) ({template_id}) requires authorizers {_parties(required)}, "
-            f"but only {_parties(self.authorizers)} were given")
+            f"but only {_parties(self.authorizers)} were given"
+        )
 
     # --- create
 
@@ -131,20 +140,31 @@ class Update:
         observers = sorted(set(contract.observer()) - set(signatories))
         node_id = len(self._tx.nodes)
         if not signatories:
-            raise errors.DAML_AUTHORIZATION_ERROR(f"node NodeId({node_id}) ({template_id}) has no signatories")
+            raise errors.DAML_AUTHORIZATION_ERROR(
+                f"node NodeId({node_id}) ({template_id}) has no signatories"
+            )
         if not set(signatories) <= self.authorizers:
             raise self._unauthorized(node_id, template_id, signatories)
         key_json, key_hash = await self._claim_key(template, contract, signatories, node_id)
         created = Contract(
-            contract_id=self._tx.ids.contract_id(), template_id=template_id, package_name=package.name,
-            argument=argument, signatories=tuple(signatories), observers=tuple(observers), key=key_json,
-            key_hash=key_hash, created_at=self._tx.ledger_time, synchronizer_id=self._tx.synchronizer_id)
+            contract_id=self._tx.ids.contract_id(),
+            template_id=template_id,
+            package_name=package.name,
+            argument=argument,
+            signatories=tuple(signatories),
+            observers=tuple(observers),
+            key=key_json,
+            key_hash=key_hash,
+            created_at=self._tx.ledger_time,
+            synchronizer_id=self._tx.synchronizer_id,
+        )
         self._tx.add(CreateNode(node_id, created), self._children)
         self._view.record_create(created, contract)
         return created.contract_id
 
-    async def _claim_key(self, template: type[Template], contract: Template, signatories: list[str],
-                         node_id: int) -> tuple[Any, str]:
+    async def _claim_key(
+        self, template: type[Template], contract: Template, signatories: list[str], node_id: int
+    ) -> tuple[Any, str]:
         if template.key is None:
             return None, ""
         key_value = template.key.of(contract)
@@ -153,7 +173,8 @@ class Update:
         if not maintainers or not maintainers <= set(signatories):
             raise errors.DAML_AUTHORIZATION_ERROR(
                 f"node NodeId({node_id}) ({template.template_id()}) has maintainers {_parties(maintainers)} "
-                f"which are not a subset of the signatories {_parties(signatories)}")
+                f"which are not a subset of the signatories {_parties(signatories)}"
+            )
         if await self._view.key_holder(template, key_hash) is not None:
             raise errors.DUPLICATE_CONTRACT_KEY(resources=[("TEMPLATE_ID", template.template_id())])
         return key_json, key_hash
@@ -164,13 +185,15 @@ class Update:
         if key_type is None:
             raise errors.INVALID_ARGUMENT(f"Template {template.__daml__.qualified_name} has no contract key")
         key_json = _encode(key_type, key_value, f"The key of {template.template_id()}")
-        return key_json, ids.contract_key_hash(template.__daml__.package.name, template.__daml__.qualified_name,
-                                               key_json)
+        return key_json, ids.contract_key_hash(
+            template.__daml__.package.name, template.__daml__.qualified_name, key_json
+        )
 
     # --- exercise
 
-    async def exercise(self, contract_id: str, choice: str | ChoiceDef, argument: Record | None = None,
-                       **arguments: Any) -> Any:
+    async def exercise(
+        self, contract_id: str, choice: str | ChoiceDef, argument: Record | None = None, **arguments: Any
+    ) -> Any:
         """Exercise a choice (its name, or the choice itself as `Iou.Iou_Split`) with its argument record or the
         argument fields as keywords; returns the choice's result."""
         expected = choice.template if isinstance(choice, ChoiceDef) else None
@@ -183,7 +206,9 @@ class Update:
         target = interface or template
         definition = target.choices().get(name)
         if definition is None:
-            raise errors.INVALID_ARGUMENT(f"Invalid template:{target.__daml__.qualified_name} or choice:{name}")
+            raise errors.INVALID_ARGUMENT(
+                f"Invalid template:{target.__daml__.qualified_name} or choice:{name}"
+            )
         if argument is None:
             try:
                 argument = definition.argument(**arguments)
@@ -191,8 +216,9 @@ class Update:
                 raise errors.DAML_INTERPRETATION_ERROR(f"Bad argument for choice {name}: {error}") from None
         return await self.exercise_checked(contract, template, definition, argument)
 
-    async def exercise_checked(self, contract: Contract, template: type[Template], definition: ChoiceDef,
-                               argument: Record) -> Any:
+    async def exercise_checked(
+        self, contract: Contract, template: type[Template], definition: ChoiceDef, argument: Record
+    ) -> Any:
         """Exercise with everything resolved: authorize, add the node, consume, run the body. An interface choice
         sees the contract as its interface value."""
         instance: Template | Interface = self._view.instance(contract, template)
@@ -203,17 +229,26 @@ class Update:
         node_id = len(self._tx.nodes)
         if not controllers:
             raise errors.DAML_AUTHORIZATION_ERROR(
-                f"node NodeId({node_id}) ({contract.template_id}) choice {definition.name} has no controllers")
+                f"node NodeId({node_id}) ({contract.template_id}) choice {definition.name} has no controllers"
+            )
         if not set(controllers) <= self.authorizers:
             raise self._unauthorized(node_id, contract.template_id, controllers)
         node = ExerciseNode(
-            node_id=node_id, contract_id=contract.contract_id, template_id=contract.template_id,
-            package_name=contract.package_name, choice=definition.name,
+            node_id=node_id,
+            contract_id=contract.contract_id,
+            template_id=contract.template_id,
+            package_name=contract.package_name,
+            choice=definition.name,
             interface_id=None if interface is None else interface.interface_id(),
-            choice_argument=_encode(definition.argument.daml_type(), argument, f"The argument of {definition.name}"),
-            acting_parties=tuple(controllers), consuming=definition.consuming,
-            stakeholders=tuple(sorted(contract.stakeholders)), signatories=contract.signatories,
-            choice_observers=tuple(sorted(set(definition.observers(instance, argument)))))
+            choice_argument=_encode(
+                definition.argument.daml_type(), argument, f"The argument of {definition.name}"
+            ),
+            acting_parties=tuple(controllers),
+            consuming=definition.consuming,
+            stakeholders=tuple(sorted(contract.stakeholders)),
+            signatories=contract.signatories,
+            choice_observers=tuple(sorted(set(definition.observers(instance, argument)))),
+        )
         self._tx.add(node, self._children)
         if definition.consuming:
             self._view.record_consume(contract)  # before the body: the body cannot use the contract again
@@ -240,9 +275,18 @@ class Update:
             raise errors.DAML_AUTHORIZATION_ERROR(
                 f"node NodeId({node_id}) ({contract.template_id}) requires one of the stakeholders "
                 f"{_parties(contract.stakeholders)} of the fetched contract to be an authorizer, "
-                f"but authorizers were {_parties(self.authorizers)}")
-        self._tx.add(FetchNode(node_id, contract.contract_id, contract.template_id, tuple(sorted(actors)),
-                               tuple(sorted(contract.stakeholders))), self._children)
+                f"but authorizers were {_parties(self.authorizers)}"
+            )
+        self._tx.add(
+            FetchNode(
+                node_id,
+                contract.contract_id,
+                contract.template_id,
+                tuple(sorted(actors)),
+                tuple(sorted(contract.stakeholders)),
+            ),
+            self._children,
+        )
         return self._view.instance(contract, template)
 
     # --- by key
@@ -254,7 +298,8 @@ class Update:
         if not maintainers <= self.authorizers:
             raise errors.DAML_AUTHORIZATION_ERROR(
                 f"lookup by key of {template.template_id()} requires authorizers {_parties(maintainers)}, "
-                f"but only {_parties(self.authorizers)} were given")
+                f"but only {_parties(self.authorizers)} were given"
+            )
         holder = await self._view.key_holder(template, key_hash)
         return holder.contract_id if holder is not None and self._view.visible(holder) else None
 
@@ -262,15 +307,23 @@ class Update:
         key_json, key_hash = self._key_hash(template, key)
         holder = await self._view.key_holder(template, key_hash)
         if holder is None or not self._view.visible(holder):
-            raise errors.CONTRACT_KEY_NOT_FOUND(json.dumps(key_json), resources=[("TEMPLATE_ID", template.template_id())])
+            raise errors.CONTRACT_KEY_NOT_FOUND(
+                json.dumps(key_json), resources=[("TEMPLATE_ID", template.template_id())]
+            )
         return holder
 
     async def fetch_by_key(self, template: type[T], key: Any) -> tuple[str, T]:
         holder = await self._holder(template, key)
         return holder.contract_id, self._fetch_node(holder, self._view.template_of(holder, template))  # type: ignore[return-value]
 
-    async def exercise_by_key(self, template: type[Template], key: Any, choice: str | ChoiceDef,
-                              argument: Record | None = None, **arguments: Any) -> Any:
+    async def exercise_by_key(
+        self,
+        template: type[Template],
+        key: Any,
+        choice: str | ChoiceDef,
+        argument: Record | None = None,
+        **arguments: Any,
+    ) -> Any:
         holder = await self._holder(template, key)
         if isinstance(choice, str):
             choice = template.choices().get(choice) or choice

@@ -18,22 +18,31 @@ def _view_value(registry: PackageRegistry, template_id: str, argument: Json, int
     template = registry.template_by_id(template_id)
     interface = registry.interface_by_id(interface_id)
     if template is None or interface is None:
-        raise errors.PACKAGE_NOT_FOUND(f"Package of {template_id if template is None else interface_id} "
-                                       "is not loaded", resources=[("TEMPLATE_ID", template_id)])
+        raise errors.PACKAGE_NOT_FOUND(
+            f"Package of {template_id if template is None else interface_id} is not loaded",
+            resources=[("TEMPLATE_ID", template_id)],
+        )
     contract = template.daml_type().decode(argument, "createArgument")
     if template.instance_of(interface) is None:
         raise errors.CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE(
             f"Template {template_id} does not implement interface {interface_id}",
-            resources=[("TEMPLATE_ID", template_id), ("INTERFACE_ID", interface_id)])
+            resources=[("TEMPLATE_ID", template_id), ("INTERFACE_ID", interface_id)],
+        )
     try:
         return interface.view_type().encode(interface(contract).view())
-    except (ValueError, TypeError, AttributeError) as error:  # a view of the wrong shape is the model's mistake
-        raise errors.DAML_INTERPRETATION_ERROR(f"The view of {interface_id} is not a valid "
-                                               f"{interface.view_type().name}: {error}") from None
+    except (
+        ValueError,
+        TypeError,
+        AttributeError,
+    ) as error:  # a view of the wrong shape is the model's mistake
+        raise errors.DAML_INTERPRETATION_ERROR(
+            f"The view of {interface_id} is not a valid {interface.view_type().name}: {error}"
+        ) from None
 
 
-def interface_views(registry: PackageRegistry, template_id: str, argument: Json,
-                    interface_ids: list[str]) -> list[dict]:
+def interface_views(
+    registry: PackageRegistry, template_id: str, argument: Json, interface_ids: list[str]
+) -> list[dict]:
     """One `JsInterfaceView` per interface id (package-id form), in the order given."""
     views = []
     for interface_id in interface_ids:
@@ -45,9 +54,21 @@ def interface_views(registry: PackageRegistry, template_id: str, argument: Json,
                 raise
             # The message names a correlation id as Canton's do; derived from the contract, so reads repeat.
             correlation = ids.sha256_hex(f"{template_id}/{interface_id}/{argument}")
-            views.append({"interfaceId": interface_id, "viewStatus": failure.rpc_status(correlation),
-                          "viewValue": None, "implementationPackageId": None})
+            views.append(
+                {
+                    "interfaceId": interface_id,
+                    "viewStatus": failure.rpc_status(correlation),
+                    "viewValue": None,
+                    "implementationPackageId": None,
+                }
+            )
             continue
-        views.append({"interfaceId": interface_id, "viewStatus": {"code": 0, "message": "", "details": []}, "viewValue": value,
-                      "implementationPackageId": template_id.partition(":")[0]})
+        views.append(
+            {
+                "interfaceId": interface_id,
+                "viewStatus": {"code": 0, "message": "", "details": []},
+                "viewValue": value,
+                "implementationPackageId": template_id.partition(":")[0],
+            }
+        )
     return views

@@ -76,8 +76,10 @@ class Iou(Template):
     @choice(controller=owner)
     async def Iou_Merge(self, tx: Update, otherCid: ContractId[Iou]) -> ContractId[Iou]:
         other = await tx.fetch(otherCid, Iou)
-        tx.assert_msg("Iou_Merge: the Ious must have the same currency, owner and issuer",
-                      self.currency == other.currency and self.owner == other.owner and self.issuer == other.issuer)
+        tx.assert_msg(
+            "Iou_Merge: the Ious must have the same currency, owner and issuer",
+            self.currency == other.currency and self.owner == other.owner and self.issuer == other.issuer,
+        )
         await tx.archive(otherCid)
         return await tx.create(self.with_(amount=self.amount + other.amount))
 

@@ -56,7 +56,9 @@ class Account(Template):
     kind: AccountKind
     limit: Optional[Limit]
 
-    key = ContractKey(Tuple2[Party, Text], of=lambda self: (self.owner, self.label), maintainer=lambda key: [key[0]])
+    key = ContractKey(
+        Tuple2[Party, Text], of=lambda self: (self.owner, self.label), maintainer=lambda key: [key[0]]
+    )
 
     def signatory(self) -> list[str]:
         return [self.bank, self.owner]
@@ -110,5 +112,13 @@ class Bank(Template):
         return await tx.exercise_by_key(Account, (self.customer, label), "Account_Deposit", amount=amount)
 
     async def _open(self, tx: Update, label: Text) -> str:
-        return await tx.create(Account(owner=self.customer, bank=self.bank, label=label, balance=0,
-                                       kind=AccountKind.Checking, limit=None))
+        return await tx.create(
+            Account(
+                owner=self.customer,
+                bank=self.bank,
+                label=label,
+                balance=0,
+                kind=AccountKind.Checking,
+                limit=None,
+            )
+        )

@@ -20,6 +20,16 @@ def all_routes() -> list[BaseRoute]:
         version,
     )
 
-    return [*state.routes, *commands.routes, *reassignments.routes, *contracts.routes, *updates.routes, *parties.routes, *users.routes,
-            *version.routes,
-            *idps.routes, *packages.routes, *unsupported.routes]
+    return [
+        *state.routes,
+        *commands.routes,
+        *reassignments.routes,
+        *contracts.routes,
+        *updates.routes,
+        *parties.routes,
+        *users.routes,
+        *version.routes,
+        *idps.routes,
+        *packages.routes,
+        *unsupported.routes,
+    ]

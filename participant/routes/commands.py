@@ -25,14 +25,19 @@ from participant.services import submission
 async def submit_and_wait_for_transaction(request: Request):
     req = await decode(request, JsSubmitAndWaitForTransactionRequest)
     c = await claims(request)
-    return json(await submission.submit_and_wait_for_transaction(context(request), req, c, trace_context_of(request)))
+    return json(
+        await submission.submit_and_wait_for_transaction(context(request), req, c, trace_context_of(request))
+    )
 
 
 async def submit_and_wait_for_transaction_tree(request: Request):
     cmds = await decode(request, JsCommands)
     c = await claims(request)
-    return json(await submission.submit_and_wait_for_transaction_tree(context(request), cmds, c,
-                                                                      trace_context_of(request)))
+    return json(
+        await submission.submit_and_wait_for_transaction_tree(
+            context(request), cmds, c, trace_context_of(request)
+        )
+    )
 
 
 async def submit_and_wait(request: Request):
@@ -67,8 +72,11 @@ async def completions_stream(websocket: WebSocket):
 
 routes = [
     Route("/v2/commands/submit-and-wait-for-transaction", submit_and_wait_for_transaction, methods=["POST"]),
-    Route("/v2/commands/submit-and-wait-for-transaction-tree", submit_and_wait_for_transaction_tree,
-          methods=["POST"]),
+    Route(
+        "/v2/commands/submit-and-wait-for-transaction-tree",
+        submit_and_wait_for_transaction_tree,
+        methods=["POST"],
+    ),
     Route("/v2/commands/submit-and-wait", submit_and_wait, methods=["POST"]),
     Route("/v2/commands/async/submit", submit_async, methods=["POST"]),
     Route("/v2/commands/completions", completions, methods=["POST"]),

@@ -25,8 +25,9 @@ async def package_status(request: Request):
 async def get_package(request: Request):
     c = await claims(request)
     archive = packages.package_archive(context(request), request.path_params["package_id"], c)
-    return Response(archive.content, media_type="application/octet-stream",
-                    headers={"Canton-Package-Hash": archive.hash})
+    return Response(
+        archive.content, media_type="application/octet-stream", headers={"Canton-Package-Hash": archive.hash}
+    )
 
 
 async def preferred_package_version(request: Request):
@@ -35,9 +36,16 @@ async def preferred_package_version(request: Request):
     if name is None:
         raise BadRequestBody("missing", where="query parameter package-name")
     c = await claims(request)
-    return json(packages.preferred_package_version(
-        context(request), name, query.getlist("parties"), query.get("synchronizer-id", ""),
-        query.get("vetting_valid_at"), c))
+    return json(
+        packages.preferred_package_version(
+            context(request),
+            name,
+            query.getlist("parties"),
+            query.get("synchronizer-id", ""),
+            query.get("vetting_valid_at"),
+            c,
+        )
+    )
 
 
 async def preferred_packages(request: Request):

@@ -20,11 +20,14 @@ async def submit_reassignment(request: Request):
 async def submit_and_wait_for_reassignment(request: Request):
     req = await decode(request, SubmitAndWaitForReassignmentRequest)
     c = await claims(request)
-    return json(await submission.submit_and_wait_for_reassignment(context(request), req, c,
-                                                                  trace_context_of(request)))
+    return json(
+        await submission.submit_and_wait_for_reassignment(context(request), req, c, trace_context_of(request))
+    )
 
 
 routes = [
     Route("/v2/commands/async/submit-reassignment", submit_reassignment, methods=["POST"]),
-    Route("/v2/commands/submit-and-wait-for-reassignment", submit_and_wait_for_reassignment, methods=["POST"]),
+    Route(
+        "/v2/commands/submit-and-wait-for-reassignment", submit_and_wait_for_reassignment, methods=["POST"]
+    ),
 ]

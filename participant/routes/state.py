@@ -38,8 +38,9 @@ async def active_contracts_page(request: Request):
     req = await decode(request, GetActiveContractsPageRequest)
     selected = service.page_selection(ctx, req)
     c = await claims(request)
-    return StreamingResponse(await service.active_contracts_page(ctx, req, selected, c),
-                             media_type="application/json")
+    return StreamingResponse(
+        await service.active_contracts_page(ctx, req, selected, c), media_type="application/json"
+    )
 
 
 async def active_contracts_stream(websocket: WebSocket):

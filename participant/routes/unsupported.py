@@ -19,5 +19,7 @@ def _handler(endpoint: unsupported.Unsupported):
     return refuse
 
 
-routes = [Route(path, _handler(endpoint), methods=[method])
-          for (method, path), endpoint in unsupported.ENDPOINTS.items()]
+routes = [
+    Route(path, _handler(endpoint), methods=[method])
+    for (method, path), endpoint in unsupported.ENDPOINTS.items()
+]

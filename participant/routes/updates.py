@@ -32,6 +32,7 @@ def _list(form: str):
         c = await claims(request)
         s = await update_stream.open_stream(ctx, req, view, c, form)
         return json(await update_stream.collect(ctx, s, limits, idle))
+
     return updates
 
 
@@ -42,6 +43,7 @@ def _websocket(form: str):
 
     async def updates(websocket: WebSocket):
         await streams.serve(websocket, GetUpdatesRequest, open_stream)
+
     return updates
 
 
@@ -89,7 +91,9 @@ async def transaction_tree_by_offset(request: Request):
 async def transaction_tree_by_id(request: Request):
     fmt = service.tree_lookup_format(request.query_params.getlist("parties"))
     c = await claims(request)
-    return json(await service.transaction_tree_by_id(context(request), request.path_params["update_id"], fmt, c))
+    return json(
+        await service.transaction_tree_by_id(context(request), request.path_params["update_id"], fmt, c)
+    )
 
 
 routes = [

@@ -37,21 +37,25 @@ def selection(ctx: Context, req: GetActiveContractsRequest) -> tuple[EventFilter
     return acs.event_filter_of_request(req, ctx.registry)
 
 
-async def snapshot(ctx: Context, req: GetActiveContractsRequest, selected: tuple[EventFilter, object],
-                   c: Claims) -> Snapshot:
+async def snapshot(
+    ctx: Context, req: GetActiveContractsRequest, selected: tuple[EventFilter, object], c: Claims
+) -> Snapshot:
     """The snapshot a list or websocket request reads, authorized and bounded as Canton does."""
     event_filter, event_format = selected
     authorize(c, event_filter)
     await acs.check_offset(ctx.store, req.active_at_offset)
     checksum = acs.format_checksum(ctx.identity.participant_id, req.active_at_offset, event_format)
     after = acs.resume_after(req.stream_continuation_token, checksum)
-    return Snapshot(req.active_at_offset, event_filter, acs.token_prefix(req.active_at_offset, checksum), after)
+    return Snapshot(
+        req.active_at_offset, event_filter, acs.token_prefix(req.active_at_offset, checksum), after
+    )
 
 
 async def entries(ctx: Context, snap: Snapshot) -> AsyncIterator[list[bytes]]:
     """The JSON texts of the snapshot's entries, a store page at a time (the websocket form sends each)."""
-    async for texts, _ in acs.rendered(ctx.store, snap.offset, snap.event_filter, token_prefix=snap.token_prefix,
-                                       after_seq=snap.after_seq):
+    async for texts, _ in acs.rendered(
+        ctx.store, snap.offset, snap.event_filter, token_prefix=snap.token_prefix, after_seq=snap.after_seq
+    ):
         if texts:
             yield texts
 
@@ -62,13 +66,24 @@ async def active_contracts(ctx: Context, snap: Snapshot, limits: ListLimit) -> b
     if limits.client is not None and limits.client <= limits.node:  # no 413 possible: at most `limit` entries
         return _list_chunks(ctx, snap, limits.client)
     cap = limits.take
-    if await acs.count_candidates(ctx.store, snap.offset, snap.event_filter, after_seq=snap.after_seq,
-                                  cap=cap) <= limits.node:
+    if (
+        await acs.count_candidates(
+            ctx.store, snap.offset, snap.event_filter, after_seq=snap.after_seq, cap=cap
+        )
+        <= limits.node
+    ):
         return _list_chunks(ctx, snap, None)
     # More candidates than the limit: the filter decides, so collect up to limit + 1 entries (bounded).
     texts: list[bytes] = []
-    async for page, _ in acs.rendered(ctx.store, snap.offset, snap.event_filter, token_prefix=snap.token_prefix,
-                                      after_seq=snap.after_seq, page_size=min(cap, acs.STORE_PAGE), wanted=cap):
+    async for page, _ in acs.rendered(
+        ctx.store,
+        snap.offset,
+        snap.event_filter,
+        token_prefix=snap.token_prefix,
+        after_seq=snap.after_seq,
+        page_size=min(cap, acs.STORE_PAGE),
+        wanted=cap,
+    ):
         texts.extend(page)
         limits.check(min(len(texts), cap))
     return b"[" + b",".join(texts) + b"]"
@@ -80,10 +95,17 @@ async def _list_chunks(ctx: Context, snap: Snapshot, limit: int | None) -> Async
     sep = b"["
     if limit != 0:
         page_size = acs.STORE_PAGE if limit is None else min(limit, acs.STORE_PAGE)
-        async for texts, _ in acs.rendered(ctx.store, snap.offset, snap.event_filter, token_prefix=snap.token_prefix,
-                                           after_seq=snap.after_seq, page_size=page_size, wanted=limit):
+        async for texts, _ in acs.rendered(
+            ctx.store,
+            snap.offset,
+            snap.event_filter,
+            token_prefix=snap.token_prefix,
+            after_seq=snap.after_seq,
+            page_size=page_size,
+            wanted=limit,
+        ):
             if limit is not None and sent + len(texts) > limit:
-                texts = texts[:limit - sent]
+                texts = texts[: limit - sent]
             if not texts:
                 continue
             texts[0] = sep + texts[0]
@@ -107,8 +129,9 @@ def page_selection(ctx: Context, req: GetActiveContractsPageRequest) -> tuple[in
     return size, resolve_event_format(req.event_format, ctx.registry)
 
 
-async def active_contracts_page(ctx: Context, req: GetActiveContractsPageRequest, selected: tuple[int, EventFilter],
-                                c: Claims) -> AsyncIterator[bytes]:
+async def active_contracts_page(
+    ctx: Context, req: GetActiveContractsPageRequest, selected: tuple[int, EventFilter], c: Claims
+) -> AsyncIterator[bytes]:
     """The page form: at most `size` entries and the token of the next page, as one JSON object streamed a store
     page at a time, so that the client reads while the rest is rendered (every check is made before the first
     byte)."""
@@ -119,7 +142,8 @@ async def active_contracts_page(ctx: Context, req: GetActiveContractsPageRequest
         position = acs.Position.decode(req.page_token, "page_token")
         if position.checksum != checksum:
             raise errors.INVALID_ACS_PAGE_TOKEN(
-                "The page token was prepared with different event_format or active_at_offset.")
+                "The page token was prepared with different event_format or active_at_offset."
+            )
         offset, after = position.offset, position.after_seq
     else:
         offset, after = req.active_at_offset or ctx.store.ledger_end, 0
@@ -127,14 +151,22 @@ async def active_contracts_page(ctx: Context, req: GetActiveContractsPageRequest
     return _page_chunks(ctx, event_filter, offset, after, size, checksum)
 
 
-async def _page_chunks(ctx: Context, event_filter: EventFilter, offset: int, after: int, size: int,
-                       checksum: str) -> AsyncIterator[bytes]:
+async def _page_chunks(
+    ctx: Context, event_filter: EventFilter, offset: int, after: int, size: int, checksum: str
+) -> AsyncIterator[bytes]:
     """The page answer's bytes; the last store page of entries is held back to go out with the tail, so that a
     page of one store page is one chunk."""
     sent, last_seq, more = 0, after, False
     held: list[bytes] | None = None
-    async for texts, seqs in acs.rendered(ctx.store, offset, event_filter, token_prefix=None, after_seq=after,
-                                          page_size=min(size + 1, acs.STORE_PAGE), wanted=size + 1):
+    async for texts, seqs in acs.rendered(
+        ctx.store,
+        offset,
+        event_filter,
+        token_prefix=None,
+        after_seq=after,
+        page_size=min(size + 1, acs.STORE_PAGE),
+        wanted=size + 1,
+    ):
         room = size - sent
         if len(texts) > room:
             texts, seqs, more = texts[:room], seqs[:room], True

@@ -41,11 +41,15 @@ _PARTY_KINDS = {"CanActAs", "CanReadAs", "CanExecuteAs"}
 
 
 def user_not_found(user_id: str, operation: str = "getting user") -> LedgerError:
-    return errors.USER_NOT_FOUND(f'{operation} failed for unknown user "{user_id}"', resources=[("USER", user_id)])
+    return errors.USER_NOT_FOUND(
+        f'{operation} failed for unknown user "{user_id}"', resources=[("USER", user_id)]
+    )
 
 
 def idp_not_found(identity_provider_id: str) -> LedgerError:
-    return errors.INVALID_ARGUMENT(f"Provided identity_provider_id {identity_provider_id} has not been found.")
+    return errors.INVALID_ARGUMENT(
+        f"Provided identity_provider_id {identity_provider_id} has not been found."
+    )
 
 
 @contextlib.contextmanager
@@ -60,20 +64,28 @@ def admin_errors(operation: str = "getting user") -> Iterator[None]:
     except admin.IdpNotFound as e:
         raise idp_not_found(e.identity_provider_id) from None
     except admin.UserExists as e:
-        raise errors.USER_ALREADY_EXISTS(f'creating user failed for existing user "{e.user_id}"',
-                                         resources=[("USER", e.user_id)]) from None
+        raise errors.USER_ALREADY_EXISTS(
+            f'creating user failed for existing user "{e.user_id}"', resources=[("USER", e.user_id)]
+        ) from None
     except admin.PartyExists as e:
-        raise errors.INVALID_ARGUMENT(f"Party already exists: party {e.party} is already allocated on this node",
-                                      resources=[("PARTY", e.party)]) from None
+        raise errors.INVALID_ARGUMENT(
+            f"Party already exists: party {e.party} is already allocated on this node",
+            resources=[("PARTY", e.party)],
+        ) from None
 
 
 # --- users
 
+
 def user_model(u: UserRow) -> User:
-    return User(id=u.id, primary_party=u.primary_party, is_deactivated=u.is_deactivated,
-                metadata=ObjectMeta(resource_version=str(u.resource_version), annotations=u.annotations),
-                identity_provider_id=u.identity_provider_id,
-                primary_party_authentication=u.primary_party_authentication)
+    return User(
+        id=u.id,
+        primary_party=u.primary_party,
+        is_deactivated=u.is_deactivated,
+        metadata=ObjectMeta(resource_version=str(u.resource_version), annotations=u.annotations),
+        identity_provider_id=u.identity_provider_id,
+        primary_party_authentication=u.primary_party_authentication,
+    )
 
 
 _RIGHT_OF = {
@@ -104,8 +116,10 @@ async def require_idp_admin_of(ctx: Context, c: Claims, identity_provider_id: st
 
 async def require_idp_exists(ctx: Context, identity_provider_id: str, field_name: str) -> str:
     if identity_provider_id and not ids.is_ledger_string(identity_provider_id):
-        raise errors.INVALID_FIELD(f"Invalid field {field_name}: {identity_provider_id!r} is not a valid LedgerString",
-                                   context={"field_name": field_name})
+        raise errors.INVALID_FIELD(
+            f"Invalid field {field_name}: {identity_provider_id!r} is not a valid LedgerString",
+            context={"field_name": field_name},
+        )
     if identity_provider_id and await ctx.store.idp(identity_provider_id) is None:
         raise idp_not_found(identity_provider_id)
     return identity_provider_id
@@ -144,15 +158,25 @@ async def create_user(ctx: Context, req: CreateUserRequest, c: Claims) -> Create
     u = req.user
     ids.require_user_id(u.id, "user.id")
     if u.primary_party and not ids.is_party_id_string(u.primary_party):
-        raise errors.INVALID_FIELD(f"Invalid field user.primary_party: {u.primary_party!r}",
-                                   context={"field_name": "user.primary_party"})
+        raise errors.INVALID_FIELD(
+            f"Invalid field user.primary_party: {u.primary_party!r}",
+            context={"field_name": "user.primary_party"},
+        )
     meta = u.metadata
     if meta is not None:
         check_annotations(meta.annotations, "user.metadata.annotations", allow_empty_values=False)
     rights = rights_of(req.rights)
     await require_idp_exists(ctx, u.identity_provider_id, "identity_provider_id")
-    row = UserRow(u.id, u.primary_party, u.is_deactivated, dict(meta.annotations) if meta else {}, 0,
-                  u.identity_provider_id, u.primary_party_authentication, ())
+    row = UserRow(
+        u.id,
+        u.primary_party,
+        u.is_deactivated,
+        dict(meta.annotations) if meta else {},
+        0,
+        u.identity_provider_id,
+        u.primary_party_authentication,
+        (),
+    )
     with admin_errors():
         created = await admin.create_user(ctx.store, row, rights)
     return CreateUserResponse(user=user_model(created))
@@ -163,7 +187,9 @@ async def list_users(ctx: Context, query: PageQuery, c: Claims) -> ListUsersResp
     size, after = query.page(MAX_USERS_PAGE_SIZE)
     users = await ctx.store.users(after, size + 1)
     last = users[size - 1].id if len(users) > size else None
-    return ListUsersResponse(users=[user_model(u) for u in users[:size]], next_page_token=next_page_token(last))
+    return ListUsersResponse(
+        users=[user_model(u) for u in users[:size]], next_page_token=next_page_token(last)
+    )
 
 
 async def get_user(ctx: Context, user_id: str, c: Claims) -> GetUserResponse:
@@ -188,20 +214,28 @@ async def _change_rights(ctx: Context, user_id: str, req, c: Claims, change: Cal
     """Grant or revoke: the body's rights, for the user of the path (the body may repeat its id)."""
     c.require_admin()
     if req.user_id and req.user_id != user_id:
-        raise errors.INVALID_ARGUMENT(f"The user id in the body ({req.user_id}) differs from the path ({user_id})")
+        raise errors.INVALID_ARGUMENT(
+            f"The user id in the body ({req.user_id}) differs from the path ({user_id})"
+        )
     with admin_errors():
         changed = await change(ctx.store, user_id, rights_of(req.rights))
     return [right_model(k, p) for k, p in changed]
 
 
-async def grant_rights(ctx: Context, user_id: str, req: GrantUserRightsRequest, c: Claims) -> GrantUserRightsResponse:
-    return GrantUserRightsResponse(newly_granted_rights=await _change_rights(ctx, user_id, req, c, admin.grant_rights))
+async def grant_rights(
+    ctx: Context, user_id: str, req: GrantUserRightsRequest, c: Claims
+) -> GrantUserRightsResponse:
+    return GrantUserRightsResponse(
+        newly_granted_rights=await _change_rights(ctx, user_id, req, c, admin.grant_rights)
+    )
 
 
-async def revoke_rights(ctx: Context, user_id: str, req: RevokeUserRightsRequest,
-                        c: Claims) -> RevokeUserRightsResponse:
+async def revoke_rights(
+    ctx: Context, user_id: str, req: RevokeUserRightsRequest, c: Claims
+) -> RevokeUserRightsResponse:
     return RevokeUserRightsResponse(
-        newly_revoked_rights=await _change_rights(ctx, user_id, req, c, admin.revoke_rights))
+        newly_revoked_rights=await _change_rights(ctx, user_id, req, c, admin.revoke_rights)
+    )
 
 
 async def authenticated_user(ctx: Context, c: Claims) -> GetUserResponse:
@@ -233,16 +267,21 @@ async def update_user(ctx: Context, req: UpdateUserRequest, c: Claims) -> Update
     try:
         mask = UpdateMask(req.update_mask.paths, USER_FIELDS)
     except UpdateMaskError as e:
-        raise errors.INVALID_USER_UPDATE_REQUEST(f"Update operation for user id '{u.id}' failed due to: {e}",
-                                                 resources=[("USER", u.id)]) from None
+        raise errors.INVALID_USER_UPDATE_REQUEST(
+            f"Update operation for user id '{u.id}' failed due to: {e}", resources=[("USER", u.id)]
+        ) from None
     await require_idp_exists(ctx, u.identity_provider_id, "identity_provider_id")
     change = admin.UserChange(
-        u.id, u.identity_provider_id, expected,
+        u.id,
+        u.identity_provider_id,
+        expected,
         primary_party=mask.value("primary_party", u.primary_party, ""),
         is_deactivated=mask.value("is_deactivated", u.is_deactivated, False),
-        primary_party_authentication=mask.value("primary_party_authentication", u.primary_party_authentication,
-                                                False),
-        annotations=mask.value("metadata.annotations", annotations, {}))
+        primary_party_authentication=mask.value(
+            "primary_party_authentication", u.primary_party_authentication, False
+        ),
+        annotations=mask.value("metadata.annotations", annotations, {}),
+    )
     if c.user_id == u.id and change.is_deactivated:
         raise errors.INVALID_ARGUMENT("Requesting user cannot self-deactivate")
     with admin_errors("updating user"):
@@ -251,20 +290,30 @@ async def update_user(ctx: Context, req: UpdateUserRequest, c: Claims) -> Update
         except admin.ConcurrentChange:
             raise errors.CONCURRENT_USER_UPDATE_DETECTED(
                 f"Update operation for user '{u.id}' failed due to a concurrent update to the same user",
-                resources=[("USER", u.id)]) from None
+                resources=[("USER", u.id)],
+            ) from None
         except admin.AnnotationsTooLarge:
             raise errors.MAX_USER_ANNOTATIONS_SIZE_EXCEEDED(
-                f"Maximum annotations size for user '{u.id}' has been exceeded", resources=[("USER", u.id)]) from None
+                f"Maximum annotations size for user '{u.id}' has been exceeded", resources=[("USER", u.id)]
+            ) from None
     return UpdateUserResponse(user=user_model(updated))
 
 
 # The update paths of a user (Canton's `UserPaths`): id and resource version identify, the others change.
-USER_FIELDS = ("id", "primary_party", "is_deactivated", "metadata.annotations", "metadata.resource_version",
-               "identity_provider_id", "primary_party_authentication")
+USER_FIELDS = (
+    "id",
+    "primary_party",
+    "is_deactivated",
+    "metadata.annotations",
+    "metadata.resource_version",
+    "identity_provider_id",
+    "primary_party_authentication",
+)
 
 
-async def update_user_idp(ctx: Context, user_id: str, req: UpdateUserIdentityProviderIdRequest,
-                          c: Claims) -> UpdateUserIdentityProviderIdResponse:
+async def update_user_idp(
+    ctx: Context, user_id: str, req: UpdateUserIdentityProviderIdRequest, c: Claims
+) -> UpdateUserIdentityProviderIdResponse:
     c.require_admin()
     ids.require_user_id(req.user_id, "user_id")
     source = await require_idp_exists(ctx, req.source_identity_provider_id, "source_identity_provider_id")

@@ -40,6 +40,11 @@ class Checkpoints:
             return None
         update = await self._ctx.store.update_at(end)
         self.told, self._due = end, self._loop.time() + self._interval
-        times = [] if update is None else [{"synchronizerId": update.synchronizer_id,
-                                            "recordTime": format_timestamp(update.record_time)}]
+        times = (
+            []
+            if update is None
+            else [
+                {"synchronizerId": update.synchronizer_id, "recordTime": format_timestamp(update.record_time)}
+            ]
+        )
         return {"offset": end, "synchronizerTimes": times}

@@ -30,7 +30,8 @@ class ListLimit:
     def check(self, count: int) -> None:
         if count > self.node:
             raise errors.JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED(
-                f"The number of matching elements ({count}) is greater than the node limit ({self.node}).")
+                f"The number of matching elements ({count}) is greater than the node limit ({self.node})."
+            )
 
 
 def parse_int(raw: str | None, where: str) -> int | None:

@@ -39,8 +39,11 @@ async def subscribe(ctx: Context, req: CompletionStreamRequest, c: Claims) -> Su
     user_id = req.user_id if c.read_as_any_party and req.user_id else c.resolve_user_id(req.user_id)
     c.require_read(sorted(parties))
     offsets.require_start(req.begin_exclusive, "begin_exclusive", "Begin", ctx.store.ledger_end)
-    offsets.require_not_pruned(req.begin_exclusive, await ctx.store.pruned_offset(),
-                               f"Command completions request from {req.begin_exclusive}")
+    offsets.require_not_pruned(
+        req.begin_exclusive,
+        await ctx.store.pruned_offset(),
+        f"Command completions request from {req.begin_exclusive}",
+    )
     return Subscription(req.begin_exclusive, user_id, parties)
 
 
@@ -54,7 +57,9 @@ async def _after(ctx: Context, s: Subscription, after: int) -> AsyncIterator[tup
         yield after, [completion(r) for r in rows if not s.parties.isdisjoint(r.act_as)]
 
 
-async def completions(ctx: Context, s: Subscription, limits: ListLimit, idle_timeout: float | None) -> list[dict]:
+async def completions(
+    ctx: Context, s: Subscription, limits: ListLimit, idle_timeout: float | None
+) -> list[dict]:
     """The list form: what is there, then what comes, until the list is full or nothing new came for the idle
     timeout (default half a second, as Canton's)."""
     idle = LIST_WAIT_S if idle_timeout is None else idle_timeout
@@ -66,7 +71,7 @@ async def completions(ctx: Context, s: Subscription, limits: ListLimit, idle_tim
         before = len(out)
         async for reached, page in _after(ctx, s, after):
             after = reached
-            out.extend(page[:take - len(out)])
+            out.extend(page[: take - len(out)])
             if len(out) >= take:
                 break
         if len(out) >= take:
@@ -107,16 +112,25 @@ def _deduplication_period(stored: dict) -> dict:
 
 
 def completion(r: CompletionRow) -> dict:
-    return {"completionResponse": {"Completion": {"value": {
-        "commandId": r.command_id,
-        "status": {"code": 0, "message": "", "details": []} if r.status is None else r.status,
-        "updateId": r.update_id,
-        "userId": r.user_id,
-        "actAs": list(r.act_as),
-        "submissionId": r.submission_id,
-        "deduplicationPeriod": _deduplication_period(r.dedup_period),
-        "traceContext": None,
-        "offset": r.offset,
-        "synchronizerTime": {"synchronizerId": r.synchronizer_id, "recordTime": format_timestamp(r.record_time)},
-        "paidTrafficCost": 0,
-    }}}}
+    return {
+        "completionResponse": {
+            "Completion": {
+                "value": {
+                    "commandId": r.command_id,
+                    "status": {"code": 0, "message": "", "details": []} if r.status is None else r.status,
+                    "updateId": r.update_id,
+                    "userId": r.user_id,
+                    "actAs": list(r.act_as),
+                    "submissionId": r.submission_id,
+                    "deduplicationPeriod": _deduplication_period(r.dedup_period),
+                    "traceContext": None,
+                    "offset": r.offset,
+                    "synchronizerTime": {
+                        "synchronizerId": r.synchronizer_id,
+                        "recordTime": format_timestamp(r.record_time),
+                    },
+                    "paidTrafficCost": 0,
+                }
+            }
+        }
+    }

@@ -31,10 +31,13 @@ async def contract_by_id(ctx: Context, req: GetContractRequest, contract_id: str
     c.require_read_of(req.querying_parties, any_party=not req.querying_parties)
     row = await ctx.store.contract(contract_id)
     stakeholders = [] if row is None else row.stakeholders
-    witnesses = sorted(set(stakeholders) & set(req.querying_parties)) if req.querying_parties else stakeholders
+    witnesses = (
+        sorted(set(stakeholders) & set(req.querying_parties)) if req.querying_parties else stakeholders
+    )
     if row is None or not witnesses:
-        raise errors.CONTRACT_PAYLOAD_NOT_FOUND("Contract payload not found, or not visible.",
-                                                resources=[("CONTRACT_ID", contract_id)])
+        raise errors.CONTRACT_PAYLOAD_NOT_FOUND(
+            "Contract payload not found, or not visible.", resources=[("CONTRACT_ID", contract_id)]
+        )
     event = created_event_of_row(row, sorted(witnesses), with_blob=True)
     # Fields the service says cannot be populated here carry Canton's placeholders.
     event.update(offset=1, nodeId=0, acsDelta=False, interfaceViews=[])
@@ -52,26 +55,40 @@ def events_request_filter(ctx: Context, req: GetEventsByContractIdRequest) -> tu
 async def events_by_contract_id(ctx: Context, contract_id: str, event_filter: EventFilter, c: Claims) -> dict:
     authorize(c, event_filter)
     row = await ctx.store.contract(contract_id)
-    witnesses = [] if row is None else event_filter.witnesses(
-        row.stakeholders, row.package_name, qualified_name(row.template_id))
+    witnesses = (
+        []
+        if row is None
+        else event_filter.witnesses(row.stakeholders, row.package_name, qualified_name(row.template_id))
+    )
     if row is None or not witnesses:
-        raise errors.CONTRACT_EVENTS_NOT_FOUND("Contract events not found, or not visible.",
-                                               resources=[("CONTRACT_ID", contract_id)])
+        raise errors.CONTRACT_EVENTS_NOT_FOUND(
+            "Contract events not found, or not visible.", resources=[("CONTRACT_ID", contract_id)]
+        )
     qn = qualified_name(row.template_id)
     blob = event_filter.blob(witnesses, row.package_name, qn)
-    views = event_filter.views(witnesses, row.template_id, row.package_name, orjson.loads(row.argument)) \
-        if event_filter.compute_views else []
+    views = (
+        event_filter.views(witnesses, row.template_id, row.package_name, orjson.loads(row.argument))
+        if event_filter.compute_views
+        else []
+    )
     # A contract that moved was created on its first source; it is archived where it was at the end.
     origin, _ = await ctx.store.contract_moves(contract_id)
-    created = {"createdEvent": created_event_of_row(row, witnesses, blob, views),
-               "synchronizerId": origin or row.synchronizer_id}
+    created = {
+        "createdEvent": created_event_of_row(row, witnesses, blob, views),
+        "synchronizerId": origin or row.synchronizer_id,
+    }
     archived = None
     if row.archive_offset is not None:
         archived = {
-            "archivedEvent": archived_event(offset=row.archive_offset, node_id=row.archive_node_id,
-                                            contract_id=row.contract_id, template_id=row.template_id,
-                                            package_name=row.package_name, witnesses=witnesses,
-                                            implemented=event_filter.interfaces(witnesses, row.package_name, qn)),
+            "archivedEvent": archived_event(
+                offset=row.archive_offset,
+                node_id=row.archive_node_id,
+                contract_id=row.contract_id,
+                template_id=row.template_id,
+                package_name=row.package_name,
+                witnesses=witnesses,
+                implemented=event_filter.interfaces(witnesses, row.package_name, qn),
+            ),
             "synchronizerId": row.synchronizer_id,
         }
     return {"created": created, "archived": archived}

@@ -32,8 +32,13 @@ IDP_FIELDS = ("identity_provider_id", "is_deactivated", "jwks_url", "issuer", "a
 
 
 def idp_model(row: IdpRow) -> IdentityProviderConfig:
-    return IdentityProviderConfig(identity_provider_id=row.identity_provider_id, is_deactivated=row.is_deactivated,
-                                  issuer=row.issuer, jwks_url=row.jwks_url, audience=row.audience)
+    return IdentityProviderConfig(
+        identity_provider_id=row.identity_provider_id,
+        is_deactivated=row.is_deactivated,
+        issuer=row.issuer,
+        jwks_url=row.jwks_url,
+        audience=row.audience,
+    )
 
 
 @contextlib.contextmanager
@@ -44,28 +49,35 @@ def idp_errors(operation: str) -> Iterator[None]:
     except admin.IdpNotFound as e:
         raise errors.IDP_CONFIG_NOT_FOUND(
             f'{operation} failed for unknown identity provider id="{e.identity_provider_id}"',
-            resources=[("IDENTITY_PROVIDER_CONFIG", e.identity_provider_id)]) from None
+            resources=[("IDENTITY_PROVIDER_CONFIG", e.identity_provider_id)],
+        ) from None
     except admin.IdpExists as e:
         raise errors.IDP_CONFIG_ALREADY_EXISTS(
             f'{operation} failed, as identity provider "{e.identity_provider_id}" already exists',
-            resources=[("IDENTITY_PROVIDER_CONFIG", e.identity_provider_id)]) from None
+            resources=[("IDENTITY_PROVIDER_CONFIG", e.identity_provider_id)],
+        ) from None
     except admin.IssuerExists as e:
         raise errors.IDP_CONFIG_ISSUER_ALREADY_EXISTS(
             f'{operation} failed, as identity provider with issuer "{e.issuer}" already exists',
-            resources=[("IDENTITY_PROVIDER_CONFIG", e.issuer)]) from None
+            resources=[("IDENTITY_PROVIDER_CONFIG", e.issuer)],
+        ) from None
     except admin.TooManyIdps:
         raise errors.TOO_MANY_IDENTITY_PROVIDER_CONFIGS(f"{operation} failed.") from None
     except admin.IdpInUse as e:  # Canton's database refuses this with a foreign key; say why instead
         raise errors.INVALID_ARGUMENT(
             f"{operation} failed: users or parties still belong to identity provider {e.identity_provider_id}; "
-            "move them to another provider first") from None
+            "move them to another provider first"
+        ) from None
 
 
 def require_idp_id(identity_provider_id: str, field_name: str = "identity_provider_id") -> str:
     if not identity_provider_id:
         raise errors.missing_field(field_name)
-    ids.require(ids.is_ledger_string(identity_provider_id), field_name,
-                f"{identity_provider_id!r} is not a valid LedgerString")
+    ids.require(
+        ids.is_ledger_string(identity_provider_id),
+        field_name,
+        f"{identity_provider_id!r} is not a valid LedgerString",
+    )
     return identity_provider_id
 
 
@@ -83,14 +95,20 @@ def _require_issuer(issuer: str) -> str:
     return issuer
 
 
-async def create_idp(ctx: Context, req: CreateIdentityProviderConfigRequest,
-                     c: Claims) -> CreateIdentityProviderConfigResponse:
+async def create_idp(
+    ctx: Context, req: CreateIdentityProviderConfigRequest, c: Claims
+) -> CreateIdentityProviderConfigResponse:
     c.require_admin()
     cfg = req.identity_provider_config
     if cfg is None:
         raise errors.missing_field("identity_provider_config")
-    row = IdpRow(require_idp_id(cfg.identity_provider_id), cfg.is_deactivated, _require_jwks_url(cfg.jwks_url),
-                 _require_issuer(cfg.issuer), cfg.audience)
+    row = IdpRow(
+        require_idp_id(cfg.identity_provider_id),
+        cfg.is_deactivated,
+        _require_jwks_url(cfg.jwks_url),
+        _require_issuer(cfg.issuer),
+        cfg.audience,
+    )
     with idp_errors("creating identity provider config"):
         created = await admin.create_idp(ctx.store, row)
     return CreateIdentityProviderConfigResponse(identity_provider_config=idp_model(created))
@@ -98,7 +116,9 @@ async def create_idp(ctx: Context, req: CreateIdentityProviderConfigRequest,
 
 async def list_idps(ctx: Context, c: Claims) -> ListIdentityProviderConfigsResponse:
     c.require_admin()
-    return ListIdentityProviderConfigsResponse(identity_provider_configs=[idp_model(r) for r in await ctx.store.idps()])
+    return ListIdentityProviderConfigsResponse(
+        identity_provider_configs=[idp_model(r) for r in await ctx.store.idps()]
+    )
 
 
 async def get_idp(ctx: Context, identity_provider_id: str, c: Claims) -> GetIdentityProviderConfigResponse:
@@ -118,8 +138,9 @@ def require_idp_in_body(path_id: str, cfg: IdentityProviderConfig | None) -> Non
         raise errors.INVALID_ARGUMENT(f"{path_id} does not match idp in body: {shown}")
 
 
-async def update_idp(ctx: Context, req: UpdateIdentityProviderConfigRequest,
-                     c: Claims) -> UpdateIdentityProviderConfigResponse:
+async def update_idp(
+    ctx: Context, req: UpdateIdentityProviderConfigRequest, c: Claims
+) -> UpdateIdentityProviderConfigResponse:
     c.require_admin()
     cfg = req.identity_provider_config
     assert cfg is not None  # the route checked the body's config against the path
@@ -133,7 +154,8 @@ async def update_idp(ctx: Context, req: UpdateIdentityProviderConfigRequest,
     except UpdateMaskError as e:
         raise errors.INVALID_IDENTITY_PROVIDER_UPDATE_REQUEST(
             f"Update operation for identity provider config '{idp_id}' failed due to: {e}",
-            resources=[("IDENTITY_PROVIDER_CONFIG", idp_id)]) from None
+            resources=[("IDENTITY_PROVIDER_CONFIG", idp_id)],
+        ) from None
     # As Canton's mapper: is_deactivated, issuer and jwks_url change only when the mask names them exactly (an
     # empty issuer or URL then leaves them as they are); the audience also when a value is given.
     changes: dict = {}
@@ -149,7 +171,9 @@ async def update_idp(ctx: Context, req: UpdateIdentityProviderConfigRequest,
     return UpdateIdentityProviderConfigResponse(identity_provider_config=idp_model(updated))
 
 
-async def delete_idp(ctx: Context, identity_provider_id: str, c: Claims) -> DeleteIdentityProviderConfigResponse:
+async def delete_idp(
+    ctx: Context, identity_provider_id: str, c: Claims
+) -> DeleteIdentityProviderConfigResponse:
     c.require_admin()
     require_idp_id(identity_provider_id)
     with idp_errors("deleting identity provider config"):

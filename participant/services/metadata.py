@@ -36,18 +36,23 @@ def _key_problem(key: str) -> str | None:
     return None
 
 
-def check_annotations(annotations: dict[str, str], field_name: str, *, allow_empty_values: bool) -> dict[str, str]:
+def check_annotations(
+    annotations: dict[str, str], field_name: str, *, allow_empty_values: bool
+) -> dict[str, str]:
     """INVALID_ARGUMENT for annotations no resource may have; an update may give empty values (to remove keys)."""
     if annotations_size({k: v for k, v in annotations.items() if v}) > MAX_ANNOTATIONS_BYTES:
         raise errors.INVALID_ARGUMENT(
-            f"annotations from field '{field_name}' are larger than the limit of {MAX_ANNOTATIONS_BYTES // 1024}kb")
+            f"annotations from field '{field_name}' are larger than the limit of {MAX_ANNOTATIONS_BYTES // 1024}kb"
+        )
     for key in annotations:
         if (problem := _key_problem(key)) is not None:
             raise errors.INVALID_ARGUMENT(problem)
     if not allow_empty_values:
         for key, value in annotations.items():
             if not value:
-                raise errors.INVALID_ARGUMENT(f"The value of an annotation is empty for key: '{_shorten(key)}'")
+                raise errors.INVALID_ARGUMENT(
+                    f"The value of an annotation is empty for key: '{_shorten(key)}'"
+                )
     return dict(annotations)
 
 
@@ -56,6 +61,7 @@ def resource_version(raw: str, field_name: str) -> int | None:
     if not raw:
         return None
     if not _NUMBER.fullmatch(raw):
-        raise errors.INVALID_FIELD(f"Invalid field {field_name}: Invalid resource version number",
-                                   context={"field_name": field_name})
+        raise errors.INVALID_FIELD(
+            f"Invalid field {field_name}: Invalid resource version number", context={"field_name": field_name}
+        )
     return int(raw)

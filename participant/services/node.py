@@ -26,15 +26,20 @@ API_VERSION = "3.5.4"
 VERSION = GetLedgerApiVersionResponse(
     version=API_VERSION,
     features=FeaturesDescriptor(
-        experimental=ExperimentalFeatures(static_time=ExperimentalStaticTime(supported=False),
-                                          command_inspection_service=ExperimentalCommandInspectionService(
-                                              supported=False)),
-        user_management=UserManagementFeature(supported=True, max_rights_per_user=1000,
-                                              max_users_page_size=MAX_USERS_PAGE_SIZE),
+        experimental=ExperimentalFeatures(
+            static_time=ExperimentalStaticTime(supported=False),
+            command_inspection_service=ExperimentalCommandInspectionService(supported=False),
+        ),
+        user_management=UserManagementFeature(
+            supported=True, max_rights_per_user=1000, max_users_page_size=MAX_USERS_PAGE_SIZE
+        ),
         party_management=PartyManagementFeature(max_parties_page_size=MAX_PARTIES_PAGE_SIZE),
         # as Canton prints a protobuf Duration, unknown fields included
-        offset_checkpoint=OffsetCheckpointFeature(max_offset_checkpoint_emission_delay=Duration(
-            seconds=75, nanos=0, unknown_fields=UnknownFieldSet())),
+        offset_checkpoint=OffsetCheckpointFeature(
+            max_offset_checkpoint_emission_delay=Duration(
+                seconds=75, nanos=0, unknown_fields=UnknownFieldSet()
+            )
+        ),
         package_feature=PackageFeature(max_vetted_packages_page_size=100),
     ),
 )

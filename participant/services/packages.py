@@ -34,8 +34,9 @@ def list_packages(ctx: Context, c: Claims) -> ListPackagesResponse:
 
 def package_status(ctx: Context, package_id: str, c: Claims) -> GetPackageStatusResponse:
     known = ids.is_package_id_string(package_id) and ctx.registry.package(package_id) is not None
-    return GetPackageStatusResponse(package_status="PACKAGE_STATUS_REGISTERED" if known else
-                                    "PACKAGE_STATUS_UNSPECIFIED")
+    return GetPackageStatusResponse(
+        package_status="PACKAGE_STATUS_REGISTERED" if known else "PACKAGE_STATUS_UNSPECIFIED"
+    )
 
 
 @dataclass(frozen=True)
@@ -52,14 +53,17 @@ def package_archive(ctx: Context, package_id: str, c: Claims) -> Archive:
         raise errors.PACKAGE_NOT_FOUND("Could not find package.", resources=[("PACKAGE", package_id)])
     content = package.archive()
     digest = hashlib.sha256(content).hexdigest()
-    if digest != package_id:  # the id is meant to hash exactly these bytes; say so rather than serve other bytes
+    if (
+        digest != package_id
+    ):  # the id is meant to hash exactly these bytes; say so rather than serve other bytes
         raise errors.LEDGER_API_INTERNAL_ERROR(f"package {package_id} does not hash to its id")
     return Archive(content, digest)
 
 
 def _reference(package: Package) -> PackageReference:
-    return PackageReference(package_id=package.package_id, package_name=package.name,
-                            package_version=package.version)
+    return PackageReference(
+        package_id=package.package_id, package_name=package.name, package_version=package.version
+    )
 
 
 def _synchronizer(ctx: Context, synchronizer_id: str) -> str:
@@ -78,19 +82,30 @@ def _check_time(text: str | None, where: str) -> None:
             raise BadRequestBody(str(e), where=where) from None
 
 
-def preferred_package_version(ctx: Context, package_name: str, parties: list[str], synchronizer_id: str,
-                              vetting_valid_at: str | None, c: Claims) -> GetPreferredPackageVersionResponse:
+def preferred_package_version(
+    ctx: Context,
+    package_name: str,
+    parties: list[str],
+    synchronizer_id: str,
+    vetting_valid_at: str | None,
+    c: Claims,
+) -> GetPreferredPackageVersionResponse:
     ids.require_party_ids(parties, "parties")
     _check_time(vetting_valid_at, "query parameter vetting_valid_at")
     synchronizer = _synchronizer(ctx, synchronizer_id)
     package = ctx.registry.preferred(package_name)
     if package is None:  # Canton leaves the preference out when no package of that name is vetted
         return GetPreferredPackageVersionResponse()
-    return GetPreferredPackageVersionResponse(package_preference=PackagePreference(
-        package_reference=_reference(package), synchronizer_id=synchronizer))
+    return GetPreferredPackageVersionResponse(
+        package_preference=PackagePreference(
+            package_reference=_reference(package), synchronizer_id=synchronizer
+        )
+    )
 
 
-def preferred_packages(ctx: Context, req: GetPreferredPackagesRequest, c: Claims) -> GetPreferredPackagesResponse:
+def preferred_packages(
+    ctx: Context, req: GetPreferredPackagesRequest, c: Claims
+) -> GetPreferredPackagesResponse:
     if not req.package_vetting_requirements:
         raise errors.missing_field("package_vetting_requirements")
     _check_time(req.vetting_valid_at, "body")
@@ -109,6 +124,7 @@ def preferred_packages(ctx: Context, req: GetPreferredPackagesRequest, c: Claims
         if package is None:
             raise errors.NO_PREFERRED_PACKAGES_FOUND(
                 f"No package with package-name '{name}' is vetted on synchronizer {synchronizer}",
-                resources=[("PACKAGE_NAME", name)])
+                resources=[("PACKAGE_NAME", name)],
+            )
         found.append(_reference(package))
     return GetPreferredPackagesResponse(package_references=found, synchronizer_id=synchronizer)

@@ -33,9 +33,12 @@ MAX_PARTIES_PAGE_SIZE = 10_000
 
 def party_model(p: PartyRow) -> PartyDetails:
     """Every party this participant knows is one it hosts."""
-    return PartyDetails(party=p.party, is_local=True,
-                        local_metadata=ObjectMeta(resource_version=str(p.resource_version), annotations=p.annotations),
-                        identity_provider_id=p.identity_provider_id)
+    return PartyDetails(
+        party=p.party,
+        is_local=True,
+        local_metadata=ObjectMeta(resource_version=str(p.resource_version), annotations=p.annotations),
+        identity_provider_id=p.identity_provider_id,
+    )
 
 
 def hosting(ctx: Context, party: str, synchronizer_id: str = "") -> Callable[[int], UpdateRow]:
@@ -47,8 +50,21 @@ def hosting(ctx: Context, party: str, synchronizer_id: str = "") -> Callable[[in
 
     def at(offset: int) -> UpdateRow:
         now = committer.now()
-        return UpdateRow(offset, ctx.committer.ids.update_id(), "topology", "", "", "", "", (), now, now,
-                         synchronizer, None, [node])
+        return UpdateRow(
+            offset,
+            ctx.committer.ids.update_id(),
+            "topology",
+            "",
+            "",
+            "",
+            "",
+            (),
+            now,
+            now,
+            synchronizer,
+            None,
+            [node],
+        )
 
     return at
 
@@ -65,9 +81,17 @@ async def allocate_party(ctx: Context, req: AllocatePartyRequest, c: Claims) -> 
     check_annotations(annotations, "party_details.local_metadata.annotations", allow_empty_values=False)
     await require_idp_exists(ctx, req.identity_provider_id, "identity_provider_id")
     with admin_errors():
-        await admin.allocate_party(ctx.store, party, annotations, req.identity_provider_id, req.user_id,
-                                   topology=hosting(ctx, party, req.synchronizer_id))
-    return AllocatePartyResponse(party_details=party_model(PartyRow(party, annotations, 0, req.identity_provider_id)))
+        await admin.allocate_party(
+            ctx.store,
+            party,
+            annotations,
+            req.identity_provider_id,
+            req.user_id,
+            topology=hosting(ctx, party, req.synchronizer_id),
+        )
+    return AllocatePartyResponse(
+        party_details=party_model(PartyRow(party, annotations, 0, req.identity_provider_id))
+    )
 
 
 async def list_parties(ctx: Context, query: PageQuery, prefix: str, c: Claims) -> ListKnownPartiesResponse:
@@ -75,8 +99,9 @@ async def list_parties(ctx: Context, query: PageQuery, prefix: str, c: Claims) -
     size, after = query.page(MAX_PARTIES_PAGE_SIZE)
     parties = await ctx.store.parties(after, size + 1, prefix)
     last = parties[size - 1].party if len(parties) > size else None
-    return ListKnownPartiesResponse(party_details=[party_model(p) for p in parties[:size]],
-                                    next_page_token=next_page_token(last))
+    return ListKnownPartiesResponse(
+        party_details=[party_model(p) for p in parties[:size]], next_page_token=next_page_token(last)
+    )
 
 
 def require_parties(wanted: list[str]) -> list[str]:
@@ -92,8 +117,9 @@ async def get_parties(ctx: Context, wanted: list[str], c: Claims) -> GetPartiesR
 
 
 def party_not_found(party: str) -> LedgerError:
-    return errors.PARTY_NOT_FOUND(f"Party: '{party}' was not found when updating a party record",
-                                  resources=[("PARTY", party)])
+    return errors.PARTY_NOT_FOUND(
+        f"Party: '{party}' was not found when updating a party record", resources=[("PARTY", party)]
+    )
 
 
 def require_party_in_body(path_party: str, details: PartyDetails | None) -> None:
@@ -104,8 +130,13 @@ def require_party_in_body(path_party: str, details: PartyDetails | None) -> None
 
 
 # The update paths of a party's details (Canton's `PartyDetailsPaths`).
-PARTY_FIELDS = ("party", "is_local", "local_metadata.annotations", "local_metadata.resource_version",
-                "identity_provider_id")
+PARTY_FIELDS = (
+    "party",
+    "is_local",
+    "local_metadata.annotations",
+    "local_metadata.resource_version",
+    "identity_provider_id",
+)
 
 
 async def update_party(ctx: Context, req: UpdatePartyDetailsRequest, c: Claims) -> UpdatePartyDetailsResponse:
@@ -116,15 +147,17 @@ async def update_party(ctx: Context, req: UpdatePartyDetailsRequest, c: Claims) 
     ids.require_party_ids([d.party])
     meta = d.local_metadata or ObjectMeta()
     expected = resource_version(meta.resource_version, "party_details.local_metadata")
-    annotations = check_annotations(meta.annotations, "party_details.local_metadata.annotations",
-                                    allow_empty_values=True)
+    annotations = check_annotations(
+        meta.annotations, "party_details.local_metadata.annotations", allow_empty_values=True
+    )
     if req.update_mask is None:
         raise errors.missing_field("update_mask")
     await require_idp_exists(ctx, d.identity_provider_id, "identity_provider_id")
 
     def invalid(reason: str) -> LedgerError:
         return errors.INVALID_PARTY_DETAILS_UPDATE_REQUEST(
-            f"Update operation for party '{d.party}' failed due to: {reason}", resources=[("PARTY", d.party)])
+            f"Update operation for party '{d.party}' failed due to: {reason}", resources=[("PARTY", d.party)]
+        )
 
     try:
         mask = UpdateMask(req.update_mask.paths, PARTY_FIELDS)
@@ -137,18 +170,24 @@ async def update_party(ctx: Context, req: UpdatePartyDetailsRequest, c: Claims) 
         raise invalid("Update request attempted to modify not-modifiable 'is_local' attribute")
     if d.identity_provider_id != stored.identity_provider_id:
         raise invalid("Use UpdatePartyIdentityProviderId to change identity provider IDs")
-    change = admin.PartyChange(d.party, d.identity_provider_id, expected,
-                               annotations=mask.value("local_metadata.annotations", annotations, {}))
+    change = admin.PartyChange(
+        d.party,
+        d.identity_provider_id,
+        expected,
+        annotations=mask.value("local_metadata.annotations", annotations, {}),
+    )
     try:
         updated = await admin.update_party(ctx.store, change)
     except admin.ConcurrentChange:
         raise errors.CONCURRENT_PARTY_DETAILS_UPDATE_DETECTED(
             f"Update operation for party '{d.party}' failed due to a concurrent update to the same party",
-            resources=[("PARTY", d.party)]) from None
+            resources=[("PARTY", d.party)],
+        ) from None
     except admin.AnnotationsTooLarge:
         raise errors.MAX_PARTY_DETAILS_ANNOTATIONS_SIZE_EXCEEDED(
             f"Maximum annotations size for party '{d.party}' has been exceeded",
-            resources=[("PARTY", d.party)]) from None
+            resources=[("PARTY", d.party)],
+        ) from None
     except admin.PartyNotFound:
         raise party_not_found(d.party) from None
     except admin.WrongIdentityProvider:

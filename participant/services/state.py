@@ -23,7 +23,9 @@ async def connected_synchronizers(ctx: Context, party: str | None, c: Claims | N
         c.require_read_unless_admin([party])
         if await ctx.store.party(party) is not None:
             permission = "PARTICIPANT_PERMISSION_SUBMISSION"
-    return {"connectedSynchronizers": [
-        {"synchronizerAlias": s.alias, "synchronizerId": s.id, "permission": permission}
-        for s in ctx.identity.synchronizers
-    ]}
+    return {
+        "connectedSynchronizers": [
+            {"synchronizerAlias": s.alias, "synchronizerId": s.id, "permission": permission}
+            for s in ctx.identity.synchronizers
+        ]
+    }

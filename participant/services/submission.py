@@ -34,6 +34,7 @@ from participant.timestamps import parse_timestamp
 
 # --- commands
 
+
 def _command(wire) -> internal.Command:
     c = wire.value
     match wire.tag:
@@ -44,7 +45,9 @@ def _command(wire) -> internal.Command:
         case "ExerciseByKeyCommand":
             return internal.ExerciseByKeyCommand(c.template_id, c.contract_key, c.choice, c.choice_argument)
         case "CreateAndExerciseCommand":
-            return internal.CreateAndExerciseCommand(c.template_id, c.create_arguments, c.choice, c.choice_argument)
+            return internal.CreateAndExerciseCommand(
+                c.template_id, c.create_arguments, c.choice, c.choice_argument
+            )
     raise errors.missing_field("command")
 
 
@@ -68,16 +71,19 @@ def _deduplication(cmds: JsCommands) -> Deduplication:
         d = period.value.value
         seconds, nanos = d.seconds or 0, d.nanos or 0
         if seconds < 0 or nanos < 0:
-            raise errors.INVALID_FIELD("Invalid field deduplication_period: Duration must be positive",
-                                       context={"field_name": "deduplication_period"})
+            raise errors.INVALID_FIELD(
+                "Invalid field deduplication_period: Duration must be positive",
+                context={"field_name": "deduplication_period"},
+            )
         return Deduplication(duration=timedelta(seconds=seconds, microseconds=nanos // 1000))
     if period.tag == "DeduplicationOffset":
         return Deduplication(after_offset=period.value.value)
     return Deduplication()
 
 
-async def prepare(ctx: Context, cmds: JsCommands, c: Claims,
-                  trace_context: dict | None) -> tuple[internal.Submission, CommandMeta]:
+async def prepare(
+    ctx: Context, cmds: JsCommands, c: Claims, trace_context: dict | None
+) -> tuple[internal.Submission, CommandMeta]:
     """Validate and authorize a JsCommands as Canton does, in Canton's order, and turn it into a submission."""
     if not cmds.commands:
         raise errors.missing_field("commands")
@@ -92,14 +98,18 @@ async def prepare(ctx: Context, cmds: JsCommands, c: Claims,
     workflow_id = _ledger_string(cmds.workflow_id, "workflow_id", required=False)
     submission_id = _ledger_string(cmds.submission_id, "submission_id", required=False)
     if cmds.min_ledger_time_abs is not None and cmds.min_ledger_time_rel is not None:
-        raise errors.INVALID_ARGUMENT("min_ledger_time_abs and min_ledger_time_rel cannot be set at the same time")
+        raise errors.INVALID_ARGUMENT(
+            "min_ledger_time_abs and min_ledger_time_rel cannot be set at the same time"
+        )
     min_abs = None
     if cmds.min_ledger_time_abs is not None:
         try:
             min_abs = parse_timestamp(cmds.min_ledger_time_abs)
         except ValueError:
-            raise errors.INVALID_FIELD(f"Invalid field min_ledger_time_abs: {cmds.min_ledger_time_abs!r}",
-                                       context={"field_name": "min_ledger_time_abs"}) from None
+            raise errors.INVALID_FIELD(
+                f"Invalid field min_ledger_time_abs: {cmds.min_ledger_time_abs!r}",
+                context={"field_name": "min_ledger_time_abs"},
+            ) from None
     min_rel = None
     if cmds.min_ledger_time_rel is not None:
         r = cmds.min_ledger_time_rel
@@ -107,15 +117,25 @@ async def prepare(ctx: Context, cmds: JsCommands, c: Claims,
     unknown = [p for p in act_as if not await ctx.committer.is_known_party(p)]
     if unknown:
         raise errors.SUBMITTING_PARTY_NOT_KNOWN_ON_LEDGER(
-            f"{unknown} are not known on the ledger", resources=[("PARTY", p) for p in unknown])
+            f"{unknown} are not known on the ledger", resources=[("PARTY", p) for p in unknown]
+        )
     submission = internal.Submission(
-        commands=tuple(_command(w) for w in cmds.commands), act_as=act_as, read_as=read_as,
+        commands=tuple(_command(w) for w in cmds.commands),
+        act_as=act_as,
+        read_as=read_as,
         disclosed=await disclosed_contracts(ctx.store, cmds.disclosed_contracts),
     )
-    meta = CommandMeta(user_id=user_id, command_id=command_id, workflow_id=workflow_id,
-                       submission_id=submission_id, deduplication=_deduplication(cmds), min_ledger_time_abs=min_abs,
-                       min_ledger_time_rel=min_rel, synchronizer_id=cmds.synchronizer_id,
-                       trace_context=trace_context)
+    meta = CommandMeta(
+        user_id=user_id,
+        command_id=command_id,
+        workflow_id=workflow_id,
+        submission_id=submission_id,
+        deduplication=_deduplication(cmds),
+        min_ledger_time_abs=min_abs,
+        min_ledger_time_rel=min_rel,
+        synchronizer_id=cmds.synchronizer_id,
+        trace_context=trace_context,
+    )
     return submission, meta
 
 
@@ -131,15 +151,17 @@ def transaction_view(ctx: Context, req: JsSubmitAndWaitForTransactionRequest, c:
     return authorized_transaction_view(req.transaction_format, ctx.registry, c)
 
 
-async def submit_and_wait_for_transaction(ctx: Context, req: JsSubmitAndWaitForTransactionRequest, c: Claims,
-                                          trace_context: dict | None) -> dict:
+async def submit_and_wait_for_transaction(
+    ctx: Context, req: JsSubmitAndWaitForTransactionRequest, c: Claims, trace_context: dict | None
+) -> dict:
     view = transaction_view(ctx, req, c)
     update = await _submit(ctx, req.commands, c, trace_context)
     return {"transaction": shaping.transaction(update, view.shape, view.filter, show_command_id=True)}
 
 
-async def submit_and_wait_for_transaction_tree(ctx: Context, cmds: JsCommands, c: Claims,
-                                               trace_context: dict | None) -> dict:
+async def submit_and_wait_for_transaction_tree(
+    ctx: Context, cmds: JsCommands, c: Claims, trace_context: dict | None
+) -> dict:
     """The deprecated tree form: the transaction as its acting and reading parties witness it, ledger effects."""
     event_filter = EventFilter.wildcard_for([*cmds.act_as, *cmds.read_as], verbose=True)
     update = await _submit(ctx, cmds, c, trace_context)
@@ -165,7 +187,9 @@ _SYNCHRONIZER_ID = re.compile(r"[A-Za-z0-9_\-]+::" + ids.HASH_PREFIX + r"[0-9a-f
 def _synchronizer(value: str, field_name: str) -> str:
     if not value:
         raise errors.missing_field(field_name)
-    ids.require(_SYNCHRONIZER_ID.fullmatch(value) is not None, field_name, f"Invalid synchronizer id {value!r}")
+    ids.require(
+        _SYNCHRONIZER_ID.fullmatch(value) is not None, field_name, f"Invalid synchronizer id {value!r}"
+    )
     return value
 
 
@@ -178,23 +202,35 @@ def _reassignment_command(wire) -> reassignment.ReassignmentCommand:
         if not c.contract_id:
             raise errors.missing_field("contract_id")
         ids.require_contract_id(c.contract_id)
-        return reassignment.Unassign(c.contract_id, _synchronizer(c.source, "source"),
-                                     _synchronizer(c.target, "target"))
+        return reassignment.Unassign(
+            c.contract_id, _synchronizer(c.source, "source"), _synchronizer(c.target, "target")
+        )
     if not c.reassignment_id:
         raise errors.missing_field("reassignment_id")
-    ids.require(reassignment.is_reassignment_id(c.reassignment_id), "reassignment_id", "Invalid reassignment ID")
-    return reassignment.Assign(c.reassignment_id, _synchronizer(c.source, "source"), _synchronizer(c.target, "target"))
+    ids.require(
+        reassignment.is_reassignment_id(c.reassignment_id), "reassignment_id", "Invalid reassignment ID"
+    )
+    return reassignment.Assign(
+        c.reassignment_id, _synchronizer(c.source, "source"), _synchronizer(c.target, "target")
+    )
 
 
-def _prepare_reassignment(cmds: ReassignmentCommands | None, c: Claims, trace_context: dict | None
-                          ) -> tuple[list[reassignment.ReassignmentCommand], ReassignmentMeta]:
+def _prepare_reassignment(
+    cmds: ReassignmentCommands | None, c: Claims, trace_context: dict | None
+) -> tuple[list[reassignment.ReassignmentCommand], ReassignmentMeta]:
     """Validate and authorize ReassignmentCommands as Canton does, before anything reads the ledger."""
     if cmds is None:
         raise errors.missing_field("reassignment_commands")
-    ids.require(ids.is_ledger_string(cmds.command_id), "command_id",
-                f"Expected a valid LedgerString, got {cmds.command_id!r}")
-    ids.require(ids.is_party_id_string(cmds.submitter), "submitter",
-                f"Expected a valid party id, got {cmds.submitter!r}")
+    ids.require(
+        ids.is_ledger_string(cmds.command_id),
+        "command_id",
+        f"Expected a valid LedgerString, got {cmds.command_id!r}",
+    )
+    ids.require(
+        ids.is_party_id_string(cmds.submitter),
+        "submitter",
+        f"Expected a valid party id, got {cmds.submitter!r}",
+    )
     user_id = c.resolve_user_id(cmds.user_id)
     c.require_act([cmds.submitter])
     for value, name in ((cmds.workflow_id, "workflow_id"), (cmds.submission_id, "submission_id")):
@@ -202,27 +238,35 @@ def _prepare_reassignment(cmds: ReassignmentCommands | None, c: Claims, trace_co
             ids.require(ids.is_ledger_string(value), name, f"Invalid LedgerString {value!r}")
     commands = [_reassignment_command(w) for w in cmds.commands]
     reassignment.check_batch(commands)
-    meta = ReassignmentMeta(user_id=user_id, command_id=cmds.command_id, submitter=cmds.submitter,
-                            workflow_id=cmds.workflow_id, submission_id=cmds.submission_id,
-                            trace_context=trace_context)
+    meta = ReassignmentMeta(
+        user_id=user_id,
+        command_id=cmds.command_id,
+        submitter=cmds.submitter,
+        workflow_id=cmds.workflow_id,
+        submission_id=cmds.submission_id,
+        trace_context=trace_context,
+    )
     return commands, meta
 
 
-async def _reassign(ctx: Context, cmds: ReassignmentCommands | None, c: Claims,
-                    trace_context: dict | None) -> ReassignmentOutcome:
+async def _reassign(
+    ctx: Context, cmds: ReassignmentCommands | None, c: Claims, trace_context: dict | None
+) -> ReassignmentOutcome:
     commands, meta = _prepare_reassignment(cmds, c, trace_context)
     return await ctx.committer.reassign(commands, meta)
 
 
-async def submit_reassignment(ctx: Context, req: SubmitReassignmentRequest, c: Claims,
-                              trace_context: dict | None) -> dict:
+async def submit_reassignment(
+    ctx: Context, req: SubmitReassignmentRequest, c: Claims, trace_context: dict | None
+) -> dict:
     """`{}` once the reassignment is accepted; its outcome, success or failure, is in the completions."""
     await _reassign(ctx, req.reassignment_commands, c, trace_context)
     return {}
 
 
-async def submit_and_wait_for_reassignment(ctx: Context, req: SubmitAndWaitForReassignmentRequest, c: Claims,
-                                           trace_context: dict | None) -> dict:
+async def submit_and_wait_for_reassignment(
+    ctx: Context, req: SubmitAndWaitForReassignmentRequest, c: Claims, trace_context: dict | None
+) -> dict:
     event_filter = None
     if req.event_format is not None:
         event_filter = resolve_event_format(req.event_format, ctx.registry)

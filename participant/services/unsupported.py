@@ -12,14 +12,22 @@ from dataclasses import dataclass
 from participant import errors
 from participant.auth import Claims
 
-_DARS = ("this participant runs packages defined in Python (the bundled models and --package modules); it cannot "
-         "load, validate or vet the Daml-LF archives of a DAR")
-_VETTING = ("this participant keeps no topology state: every loaded package is usable on every connected "
-            "synchronizer, and there is no vetting to list or change")
-_INTERACTIVE = ("interactive submission hands out Daml-LF transactions and their hashes for external signing, and "
-                "this participant interprets Python templates: it neither produces nor verifies them")
-_EXTERNAL = ("external parties are made of topology transactions signed with the party's own keys, and this "
-             "participant keeps no topology state and checks no such signatures")
+_DARS = (
+    "this participant runs packages defined in Python (the bundled models and --package modules); it cannot "
+    "load, validate or vet the Daml-LF archives of a DAR"
+)
+_VETTING = (
+    "this participant keeps no topology state: every loaded package is usable on every connected "
+    "synchronizer, and there is no vetting to list or change"
+)
+_INTERACTIVE = (
+    "interactive submission hands out Daml-LF transactions and their hashes for external signing, and "
+    "this participant interprets Python templates: it neither produces nor verifies them"
+)
+_EXTERNAL = (
+    "external parties are made of topology transactions signed with the party's own keys, and this "
+    "participant keeps no topology state and checks no such signatures"
+)
 
 _PACKAGES = "com.daml.ledger.api.v2.admin.PackageManagementService"
 _INTERACTIVE_SERVICE = "com.daml.ledger.api.v2.interactive.InteractiveSubmissionService"
@@ -37,25 +45,38 @@ class Unsupported:
 ENDPOINTS: dict[tuple[str, str], Unsupported] = {
     ("POST", "/v2/packages"): Unsupported(f"{_PACKAGES}/UploadDarFile", _DARS, "admin", json_body=False),
     ("POST", "/v2/dars"): Unsupported(f"{_PACKAGES}/UploadDarFile", _DARS, "admin", json_body=False),
-    ("POST", "/v2/dars/validate"): Unsupported(f"{_PACKAGES}/ValidateDarFile", _DARS, "admin", json_body=False),
-    ("GET", "/v2/package-vetting"): Unsupported("com.daml.ledger.api.v2.PackageService/ListVettedPackages",
-                                                _VETTING, "any"),
-    ("POST", "/v2/package-vetting/list"): Unsupported("com.daml.ledger.api.v2.PackageService/ListVettedPackages",
-                                                      _VETTING, "any"),
+    ("POST", "/v2/dars/validate"): Unsupported(
+        f"{_PACKAGES}/ValidateDarFile", _DARS, "admin", json_body=False
+    ),
+    ("GET", "/v2/package-vetting"): Unsupported(
+        "com.daml.ledger.api.v2.PackageService/ListVettedPackages", _VETTING, "any"
+    ),
+    ("POST", "/v2/package-vetting/list"): Unsupported(
+        "com.daml.ledger.api.v2.PackageService/ListVettedPackages", _VETTING, "any"
+    ),
     ("POST", "/v2/package-vetting"): Unsupported(f"{_PACKAGES}/UpdateVettedPackages", _VETTING, "admin"),
-    ("POST", "/v2/package-vetting/update"): Unsupported(f"{_PACKAGES}/UpdateVettedPackages", _VETTING, "admin"),
-    ("POST", "/v2/interactive-submission/prepare"): Unsupported(f"{_INTERACTIVE_SERVICE}/PrepareSubmission",
-                                                                _INTERACTIVE, "any"),
-    ("POST", "/v2/interactive-submission/execute"): Unsupported(f"{_INTERACTIVE_SERVICE}/ExecuteSubmission",
-                                                                _INTERACTIVE, "any"),
+    ("POST", "/v2/package-vetting/update"): Unsupported(
+        f"{_PACKAGES}/UpdateVettedPackages", _VETTING, "admin"
+    ),
+    ("POST", "/v2/interactive-submission/prepare"): Unsupported(
+        f"{_INTERACTIVE_SERVICE}/PrepareSubmission", _INTERACTIVE, "any"
+    ),
+    ("POST", "/v2/interactive-submission/execute"): Unsupported(
+        f"{_INTERACTIVE_SERVICE}/ExecuteSubmission", _INTERACTIVE, "any"
+    ),
     ("POST", "/v2/interactive-submission/executeAndWait"): Unsupported(
-        f"{_INTERACTIVE_SERVICE}/ExecuteSubmissionAndWait", _INTERACTIVE, "any"),
+        f"{_INTERACTIVE_SERVICE}/ExecuteSubmissionAndWait", _INTERACTIVE, "any"
+    ),
     ("POST", "/v2/interactive-submission/executeAndWaitForTransaction"): Unsupported(
-        f"{_INTERACTIVE_SERVICE}/ExecuteSubmissionAndWaitForTransaction", _INTERACTIVE, "any"),
+        f"{_INTERACTIVE_SERVICE}/ExecuteSubmissionAndWaitForTransaction", _INTERACTIVE, "any"
+    ),
     # Canton also lets a user allocate an external party for itself, so any caller with a valid token gets here.
-    ("POST", "/v2/parties/external/allocate"): Unsupported(f"{_PARTIES}/AllocateExternalParty", _EXTERNAL, "any"),
-    ("POST", "/v2/parties/external/generate-topology"): Unsupported(f"{_PARTIES}/GenerateExternalPartyTopology",
-                                                                    _EXTERNAL, "any"),
+    ("POST", "/v2/parties/external/allocate"): Unsupported(
+        f"{_PARTIES}/AllocateExternalParty", _EXTERNAL, "any"
+    ),
+    ("POST", "/v2/parties/external/generate-topology"): Unsupported(
+        f"{_PARTIES}/GenerateExternalPartyTopology", _EXTERNAL, "any"
+    ),
 }
 
 

@@ -27,7 +27,7 @@ class UpdateMask:
         self._paths: set[tuple[str, ...]] = set()
         for raw in paths:
             path = tuple(raw.split("."))
-            if not any(field[:len(path)] == path for field in known):
+            if not any(field[: len(path)] == path for field in known):
                 raise UpdateMaskError(f"The update path: '{_shorten(raw)}' points to an unknown field.")
         for raw in paths:
             path = tuple(raw.split("."))

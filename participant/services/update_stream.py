@@ -55,17 +55,27 @@ async def open_stream(ctx: Context, req: GetUpdatesRequest, view: UpdateView, c:
     store = ctx.store
     offsets.require_non_negative(req.begin_exclusive, "begin_exclusive")
     if req.end_inclusive is not None:
-        offsets.require_positive(req.end_inclusive, "end_inclusive",
-                                 offsets.POSITIVE if req.descending_order else offsets.POSITIVE_OR_ABSENT)
+        offsets.require_positive(
+            req.end_inclusive,
+            "end_inclusive",
+            offsets.POSITIVE if req.descending_order else offsets.POSITIVE_OR_ABSENT,
+        )
     elif req.descending_order:
-        raise errors.DESCENDING_ORDER_MISSING_END("end_inclusive is not provided when descending_order is true")
+        raise errors.DESCENDING_ORDER_MISSING_END(
+            "end_inclusive is not provided when descending_order is true"
+        )
     offsets.require_not_after_end("Begin", req.begin_exclusive, store.ledger_end)
     end = store.ledger_end if req.end_inclusive is None else req.end_inclusive
     offsets.require_not_after_end("End", end, store.ledger_end)
     if req.begin_exclusive > end:
-        raise errors.INVALID_ARGUMENT(f"begin_exclusive ({req.begin_exclusive}) is after end_inclusive ({end})")
-    offsets.require_not_pruned(req.begin_exclusive, await store.pruned_offset(),
-                               f"Transactions request from {req.begin_exclusive} to {end}")
+        raise errors.INVALID_ARGUMENT(
+            f"begin_exclusive ({req.begin_exclusive}) is after end_inclusive ({end})"
+        )
+    offsets.require_not_pruned(
+        req.begin_exclusive,
+        await store.pruned_offset(),
+        f"Transactions request from {req.begin_exclusive} to {end}",
+    )
     return Stream(req.begin_exclusive, req.end_inclusive, req.descending_order, view, form)
 
 
@@ -146,7 +156,7 @@ async def collect(ctx: Context, s: Stream, limits: ListLimit, idle_timeout: floa
     out: list[dict] = []
     end = ctx.store.ledger_end if s.end is None else s.end
     async for page in between(ctx, s, s.begin, end):
-        out.extend(page[:take - len(out)])
+        out.extend(page[: take - len(out)])
         if len(out) >= take:
             break
     if s.end is None:
@@ -157,7 +167,7 @@ async def collect(ctx: Context, s: Stream, limits: ListLimit, idle_timeout: floa
             begin, end = end, ctx.store.ledger_end
             before = len(out)
             async for page in between(ctx, replace(s, descending=False), begin, end):
-                out.extend(page[:take - len(out)])
+                out.extend(page[: take - len(out)])
                 if len(out) >= take:
                     break
             if len(out) > before:

@@ -26,6 +26,7 @@ from participant.services.update_stream import element
 
 # --- one update, by offset or by id
 
+
 def _require_update_id(update_id: str) -> str:
     if not update_id:
         raise errors.missing_field("update_id")

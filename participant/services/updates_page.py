@@ -39,8 +39,10 @@ class PageToken:
 
     def encode(self) -> str:
         """`upd<version><checksums><lowest><highest>`, the bounds as 64-bit two's complement: valid base64."""
-        return (f"upd{self.version}{self.participant_checksum}{self.request_checksum}"
-                f"{self.lowest & (2**64 - 1):016x}{self.highest & (2**64 - 1):016x}")
+        return (
+            f"upd{self.version}{self.participant_checksum}{self.request_checksum}"
+            f"{self.lowest & (2**64 - 1):016x}{self.highest & (2**64 - 1):016x}"
+        )
 
     @classmethod
     def decode(cls, token: str) -> PageToken:
@@ -49,7 +51,8 @@ class PageToken:
             # Canton's own wording for an undecodable updates page token, naming the ACS stream's field
             raise errors.INVALID_FIELD(
                 "Invalid field stream_continuation_token: Invalid continuation token for GetActiveContractsRequest",
-                context={"field_name": "stream_continuation_token"})
+                context={"field_name": "stream_continuation_token"},
+            )
         version, participant, request, lowest, highest = m.groups()
         return cls(_signed(lowest), _signed(highest), participant, request, version)
 
@@ -65,8 +68,10 @@ def participant_checksum(participant_id: str) -> str:
 
 def request_checksum(req: GetUpdatesPageRequest) -> str:
     fmt = None if req.update_format is None else req.update_format.model_dump(mode="json")
-    material = orjson.dumps([req.begin_offset_exclusive, req.end_offset_inclusive, req.max_page_size, fmt,
-                             req.descending_order], option=orjson.OPT_SORT_KEYS)
+    material = orjson.dumps(
+        [req.begin_offset_exclusive, req.end_offset_inclusive, req.max_page_size, fmt, req.descending_order],
+        option=orjson.OPT_SORT_KEYS,
+    )
     return hashlib.sha256(material).hexdigest()[:8]
 
 
@@ -162,17 +167,21 @@ async def page(ctx: Context, req: GetUpdatesPageRequest, selected: Selection, c:
         next_token = more or req.end_offset_inclusive is None
     token_text = "null"
     if next_token:
-        made = PageToken(lowest, highest, participant_checksum(ctx.identity.participant_id), request_checksum(req))
+        made = PageToken(
+            lowest, highest, participant_checksum(ctx.identity.participant_id), request_checksum(req)
+        )
         token_text = f'"{made.encode()}"'
     items = ",".join(orjson.dumps(item).decode() for item in found)
-    return (f'{{"updates":[{items}],"lowestPageOffsetExclusive":{lowest},"highestPageOffsetInclusive":{highest},'
-            f'"nextPageToken":{token_text}}}').encode()
+    return (
+        f'{{"updates":[{items}],"lowestPageOffsetExclusive":{lowest},"highestPageOffsetInclusive":{highest},'
+        f'"nextPageToken":{token_text}}}'
+    ).encode()
 
 
 async def _take(ctx: Context, stream: Stream, begin: int, end: int, count: int) -> list[dict]:
     out: list[dict] = []
     async for items in between(ctx, stream, begin, end):
-        out.extend(items[:count - len(out)])
+        out.extend(items[: count - len(out)])
         if len(out) >= count:
             break
     return out

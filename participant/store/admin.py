@@ -109,9 +109,17 @@ async def create_user(store: Store, user: UserRow, rights: list[Right]) -> UserR
     async def job(batch: Batch) -> UserRow:
         if await _exists(batch, sql.USER, user.id):
             raise UserExists(user.id)
-        batch.write(sql.INSERT_USER, (user.id, user.primary_party, int(user.is_deactivated),
-                                      orjson.dumps(user.annotations).decode(), user.identity_provider_id,
-                                      int(user.primary_party_authentication)))
+        batch.write(
+            sql.INSERT_USER,
+            (
+                user.id,
+                user.primary_party,
+                int(user.is_deactivated),
+                orjson.dumps(user.annotations).decode(),
+                user.identity_provider_id,
+                int(user.primary_party_authentication),
+            ),
+        )
         for kind, party in dict.fromkeys(rights):
             batch.write(sql.INSERT_RIGHT, (user.id, kind, party or ""))
         return user
@@ -132,6 +140,7 @@ async def delete_user(store: Store, user_id: str) -> None:
 
 async def grant_rights(store: Store, user_id: str, rights: list[Right]) -> list[Right]:
     """Grant rights; returns those the user did not have already."""
+
     async def job(batch: Batch) -> list[Right]:
         if not await _exists(batch, sql.USER, user_id):
             raise UserNotFound(user_id)
@@ -146,6 +155,7 @@ async def grant_rights(store: Store, user_id: str, rights: list[Right]) -> list[
 
 async def revoke_rights(store: Store, user_id: str, rights: list[Right]) -> list[Right]:
     """Revoke rights; returns those the user actually had."""
+
     async def job(batch: Batch) -> list[Right]:
         if not await _exists(batch, sql.USER, user_id):
             raise UserNotFound(user_id)
@@ -158,10 +168,17 @@ async def revoke_rights(store: Store, user_id: str, rights: list[Right]) -> list
     return await _write_users(store, job)
 
 
-async def allocate_party(store: Store, party: str, annotations: dict[str, str], identity_provider_id: str = "",
-                         user_id: str = "", topology: Callable[[int], UpdateRow] | None = None) -> str:
+async def allocate_party(
+    store: Store,
+    party: str,
+    annotations: dict[str, str],
+    identity_provider_id: str = "",
+    user_id: str = "",
+    topology: Callable[[int], UpdateRow] | None = None,
+) -> str:
     """Allocate a party; with `user_id`, that user also gets CanActAs for it (Canton's self-allocation). The
     `topology` transaction that hosts it, if given (made for an offset), takes the next offset with it."""
+
     async def job(batch: Batch) -> str:
         if await _exists(batch, sql.PARTY, party):
             raise PartyExists(party)
@@ -232,8 +249,16 @@ async def _user_in(batch: Batch, user_id: str) -> UserRow | None:
         return None
     r = rows[0]
     rights = await batch.conn.execute_fetchall(sql.RIGHTS_OF_USER, (user_id,))
-    return UserRow(r[0], r[1], bool(r[2]), orjson.loads(r[3]), r[4], r[5], bool(r[6]),
-                   tuple((kind, party or None) for kind, party in rights))
+    return UserRow(
+        r[0],
+        r[1],
+        bool(r[2]),
+        orjson.loads(r[3]),
+        r[4],
+        r[5],
+        bool(r[6]),
+        tuple((kind, party or None) for kind, party in rights),
+    )
 
 
 async def _party_in(batch: Batch, party: str) -> PartyRow | None:
@@ -251,6 +276,7 @@ def _next_version(key: str, stored: int, expected: int | None) -> int:
 
 async def update_user(store: Store, change: UserChange) -> UserRow:
     """Apply an update; every update, even one that changes nothing, gives the user a new resource version."""
+
     async def job(batch: Batch) -> UserRow:
         user = await _user_in(batch, change.user_id)
         if user is None:
@@ -264,14 +290,28 @@ async def update_user(store: Store, change: UserChange) -> UserRow:
             if annotations_size(annotations) > MAX_ANNOTATIONS_BYTES:
                 raise AnnotationsTooLarge(change.user_id)
         new = replace(
-            user, resource_version=version, annotations=annotations,
+            user,
+            resource_version=version,
+            annotations=annotations,
             primary_party=user.primary_party if change.primary_party is None else change.primary_party,
             is_deactivated=user.is_deactivated if change.is_deactivated is None else change.is_deactivated,
-            primary_party_authentication=(user.primary_party_authentication
-                                          if change.primary_party_authentication is None
-                                          else change.primary_party_authentication))
-        batch.write(sql.UPDATE_USER, (new.primary_party, int(new.is_deactivated), orjson.dumps(annotations).decode(),
-                                      version, int(new.primary_party_authentication), new.id))
+            primary_party_authentication=(
+                user.primary_party_authentication
+                if change.primary_party_authentication is None
+                else change.primary_party_authentication
+            ),
+        )
+        batch.write(
+            sql.UPDATE_USER,
+            (
+                new.primary_party,
+                int(new.is_deactivated),
+                orjson.dumps(annotations).decode(),
+                version,
+                int(new.primary_party_authentication),
+                new.id,
+            ),
+        )
         batch.admin[("user", new.id)] = new
         return new
 
@@ -280,6 +320,7 @@ async def update_user(store: Store, change: UserChange) -> UserRow:
 
 async def update_user_idp(store: Store, user_id: str, source: str, target: str) -> UserRow:
     """Move a user from one identity provider to another."""
+
     async def job(batch: Batch) -> UserRow:
         user = await _user_in(batch, user_id)
         if user is None:
@@ -354,8 +395,10 @@ async def create_idp(store: Store, idp: IdpRow) -> IdpRow:
         live = {k for k in committed | staged if batch.admin.get(("idp", k), True) is not None}
         if len(live) >= MAX_IDPS:
             raise TooManyIdps()
-        batch.write(sql.INSERT_IDP, (idp.identity_provider_id, int(idp.is_deactivated), idp.jwks_url, idp.issuer,
-                                     idp.audience))
+        batch.write(
+            sql.INSERT_IDP,
+            (idp.identity_provider_id, int(idp.is_deactivated), idp.jwks_url, idp.issuer, idp.audience),
+        )
         batch.admin[("idp", idp.identity_provider_id)] = idp
         return idp
 
@@ -364,6 +407,7 @@ async def create_idp(store: Store, idp: IdpRow) -> IdpRow:
 
 async def update_idp(store: Store, identity_provider_id: str, changes: dict) -> IdpRow:
     """Set the given fields (`is_deactivated`, `jwks_url`, `issuer`, `audience`) of a config."""
+
     async def job(batch: Batch) -> IdpRow:
         idp = await _idp_in(batch, identity_provider_id)
         if idp is None:
@@ -371,8 +415,10 @@ async def update_idp(store: Store, identity_provider_id: str, changes: dict) -> 
         if "issuer" in changes:
             await _check_issuer_free(batch, changes["issuer"], identity_provider_id)
         new = replace(idp, **changes)
-        batch.write(sql.UPDATE_IDP, (int(new.is_deactivated), new.jwks_url, new.issuer, new.audience,
-                                     identity_provider_id))
+        batch.write(
+            sql.UPDATE_IDP,
+            (int(new.is_deactivated), new.jwks_url, new.issuer, new.audience, identity_provider_id),
+        )
         batch.admin[("idp", identity_provider_id)] = new
         return new
 
@@ -384,8 +430,9 @@ async def delete_idp(store: Store, identity_provider_id: str) -> None:
         if await _idp_in(batch, identity_provider_id) is None:
             raise IdpNotFound(identity_provider_id)
         staged = [v for (kind, _), v in batch.admin.items() if kind in ("user", "party") and v is not None]
-        if any(v.identity_provider_id == identity_provider_id for v in staged) or \
-                await batch.conn.execute_fetchall(sql.IDP_IN_USE, {"idp": identity_provider_id}):
+        if any(
+            v.identity_provider_id == identity_provider_id for v in staged
+        ) or await batch.conn.execute_fetchall(sql.IDP_IN_USE, {"idp": identity_provider_id}):
             raise IdpInUse(identity_provider_id)
         batch.write(sql.DELETE_IDP, (identity_provider_id,))
         batch.admin[("idp", identity_provider_id)] = None

@@ -46,7 +46,9 @@ class Batch:
     parent: Batch | None = None  # the batch being written while this one is interpreted
     created: dict[str, Contract] = field(default_factory=dict)
     archived: set[str] = field(default_factory=set)
-    reassigned: dict[str, Contract] = field(default_factory=dict)  # contracts as the batch's reassignments left them
+    reassigned: dict[str, Contract] = field(
+        default_factory=dict
+    )  # contracts as the batch's reassignments left them
     reassignments: dict[str, ReassignmentData] = field(default_factory=dict)
     keys: dict[tuple[str, str], str | None] = field(default_factory=dict)
     change_keys: dict[str, tuple[int, str]] = field(default_factory=dict)
@@ -114,9 +116,14 @@ class Batch:
         if not unassigned:
             return None
         _, _, source, target, submitter, _ = unassigned[0]
-        return ReassignmentData(reassignment_id, source, target, submitter,
-                                tuple(UnassignedContract(r[1], r[5]) for r in unassigned),
-                                completed=any(r[0] == "assign" for r in rows))
+        return ReassignmentData(
+            reassignment_id,
+            source,
+            target,
+            submitter,
+            tuple(UnassignedContract(r[1], r[5]) for r in unassigned),
+            completed=any(r[0] == "assign" for r in rows),
+        )
 
     async def active_contract_by_key(self, template_id: str, key_hash: str) -> Contract | None:
         for b in self._chain():
@@ -141,7 +148,7 @@ class Batch:
     async def prefetch_completions(self, change_keys: list[str]) -> None:
         known: dict[str, tuple[int, str, str] | None] = dict.fromkeys(change_keys)
         for i in range(0, len(change_keys), 500):
-            chunk = change_keys[i:i + 500]
+            chunk = change_keys[i : i + 500]
             statement = sql.latest_completions(len(chunk))
             for key, offset, submission_id, record_time in await self._fetch(statement, chunk):
                 known[key] = (offset, submission_id, record_time)
@@ -169,8 +176,9 @@ class Batch:
                 continue
             seq = self.next_seq
             self.next_seq += 1
-            self.contracts[c.contract_id] = contract_params(seq, c, update.workflow_id, update.offset,
-                                                            create_node[c.contract_id])
+            self.contracts[c.contract_id] = contract_params(
+                seq, c, update.workflow_id, update.offset, create_node[c.contract_id]
+            )
             self.stakeholders.extend((p, seq) for p in sorted(c.stakeholders))
             self.created[c.contract_id] = c
             if c.key_hash:
@@ -189,7 +197,9 @@ class Batch:
         self.completions.append(completion.params())
         self.change_keys[completion.change_key] = (update.offset, update.submission_id)
 
-    def stage_reassignment(self, update: UpdateRow, reassignment: Reassignment, completion: CompletionRow) -> None:
+    def stage_reassignment(
+        self, update: UpdateRow, reassignment: Reassignment, completion: CompletionRow
+    ) -> None:
         """Stage a reassignment at the next offset (in `update.offset`): its events and the contracts' new state."""
         assert update.offset == self.ledger_end + 1
         self.ledger_end = update.offset
@@ -197,20 +207,53 @@ class Batch:
         r = reassignment
         for node, after in zip(r.nodes, r.contracts_after(), strict=True):
             cid = node.contract.contract_id
-            self.reassignment_events.append((update.offset, node.node_id, r.kind, r.reassignment_id, cid, cid, cid,
-                                             r.source, r.target, r.submitter, node.counter))
-            self.other.append((sql.REASSIGN_CONTRACT, (after.synchronizer_id, after.reassignment_counter,
-                                                       after.in_flight or None, update.offset, cid)))
+            self.reassignment_events.append(
+                (
+                    update.offset,
+                    node.node_id,
+                    r.kind,
+                    r.reassignment_id,
+                    cid,
+                    cid,
+                    cid,
+                    r.source,
+                    r.target,
+                    r.submitter,
+                    node.counter,
+                )
+            )
+            self.other.append(
+                (
+                    sql.REASSIGN_CONTRACT,
+                    (
+                        after.synchronizer_id,
+                        after.reassignment_counter,
+                        after.in_flight or None,
+                        update.offset,
+                        cid,
+                    ),
+                )
+            )
             self.reassigned[cid] = after
         if r.kind == "unassign":
             self.reassignments[r.reassignment_id] = ReassignmentData(
-                r.reassignment_id, r.source, r.target, r.submitter,
-                tuple(UnassignedContract(n.contract.contract_id, n.counter) for n in r.nodes), completed=False)
+                r.reassignment_id,
+                r.source,
+                r.target,
+                r.submitter,
+                tuple(UnassignedContract(n.contract.contract_id, n.counter) for n in r.nodes),
+                completed=False,
+            )
         else:
             data = self.reassignments.get(r.reassignment_id)
             self.reassignments[r.reassignment_id] = ReassignmentData(
-                r.reassignment_id, r.source, r.target, r.submitter if data is None else data.submitter,
-                tuple(UnassignedContract(n.contract.contract_id, n.counter) for n in r.nodes), completed=True)
+                r.reassignment_id,
+                r.source,
+                r.target,
+                r.submitter if data is None else data.submitter,
+                tuple(UnassignedContract(n.contract.contract_id, n.counter) for n in r.nodes),
+                completed=True,
+            )
         self.completions.append(completion.params())
         self.change_keys[completion.change_key] = (update.offset, update.submission_id)
 
@@ -253,7 +296,7 @@ def _multi_row(statement: str, rows: list[tuple], max_variables: int = MAX_VARIA
         return
     per_chunk = max(1, max_variables // width)
     for i in range(0, len(rows), per_chunk):
-        chunk = rows[i:i + per_chunk]
+        chunk = rows[i : i + per_chunk]
         yield _statement_for(statement, len(chunk)), [v for row in chunk for v in row]
 
 
@@ -270,5 +313,3 @@ _ARCHIVE_MANY = (
     "UPDATE contracts SET archive_offset = v.column1, archive_node_id = v.column2 "
     "FROM (VALUES {values}) AS v WHERE " + sql.by_id("contracts.contract_id", "v.column3")
 )
-
-

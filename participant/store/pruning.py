@@ -35,8 +35,13 @@ async def prune(path: Path | str, up_to: int) -> int:
                 raise PruneError(f"cannot prune up to {up_to}: the ledger end is {ledger_end}")
             if up_to <= pruned:
                 raise PruneError(f"already pruned up to {pruned}")
-            for statement in (sql.PRUNE_UPDATES, sql.PRUNE_COMPLETIONS, sql.PRUNE_STAKEHOLDERS,
-                              sql.PRUNE_REASSIGNMENT_EVENTS_OF_CONTRACTS, sql.PRUNE_CONTRACTS):
+            for statement in (
+                sql.PRUNE_UPDATES,
+                sql.PRUNE_COMPLETIONS,
+                sql.PRUNE_STAKEHOLDERS,
+                sql.PRUNE_REASSIGNMENT_EVENTS_OF_CONTRACTS,
+                sql.PRUNE_CONTRACTS,
+            ):
                 await conn.execute(statement, (up_to,))
             await conn.execute(sql.PRUNE_REASSIGNMENT_EVENTS, {"up_to": up_to})
             await conn.execute(sql.SET_META, ("pruned_offset", str(up_to)))

@@ -72,17 +72,30 @@ class ContractRow(NamedTuple):
         )
 
 
-def acs_event_json(*, offset: int, node_id: int, contract_id: str, template_id: str, key: str | None,
-                   key_hash: str, argument: str, signatories: str, observers: str, created_at: str,
-                   package_name: str) -> str:
+def acs_event_json(
+    *,
+    offset: int,
+    node_id: int,
+    contract_id: str,
+    template_id: str,
+    key: str | None,
+    key_hash: str,
+    argument: str,
+    signatories: str,
+    observers: str,
+    created_at: str,
+    package_name: str,
+) -> str:
     """The fields of a contract's created event that do not depend on who asks, as JSON object members (no
     braces): what the ACS splices in for every entry. The schema's migration 2 renders the same in SQL."""
     q = orjson.dumps
-    return (f'"offset":{offset},"nodeId":{node_id},"contractId":{q(contract_id).decode()},'
-            f'"templateId":{q(template_id).decode()},"contractKey":{key or "null"},'
-            f'"contractKeyHash":{q(key_hash).decode()},"createArgument":{argument},"signatories":{signatories},'
-            f'"observers":{observers},"createdAt":{q(created_at).decode()},"packageName":{q(package_name).decode()},'
-            f'"representativePackageId":{q(template_id.split(":", 1)[0]).decode()},"acsDelta":true')
+    return (
+        f'"offset":{offset},"nodeId":{node_id},"contractId":{q(contract_id).decode()},'
+        f'"templateId":{q(template_id).decode()},"contractKey":{key or "null"},'
+        f'"contractKeyHash":{q(key_hash).decode()},"createArgument":{argument},"signatories":{signatories},'
+        f'"observers":{observers},"createdAt":{q(created_at).decode()},"packageName":{q(package_name).decode()},'
+        f'"representativePackageId":{q(template_id.split(":", 1)[0]).decode()},"acsDelta":true'
+    )
 
 
 ARCHIVE_COLUMNS = slice(15, 17)  # archive_offset, archive_node_id in `contract_params`
@@ -94,16 +107,44 @@ def contract_params(seq: int, c: Contract, workflow_id: str, offset: int, node_i
     observers = orjson.dumps(list(c.observers)).decode()
     key = None if c.key is None else orjson.dumps(c.key).decode()
     created_at = format_timestamp(c.created_at)
-    event = acs_event_json(offset=offset, node_id=node_id, contract_id=c.contract_id, template_id=c.template_id,
-                           key=key, key_hash=c.key_hash or "", argument=argument, signatories=signatories,
-                           observers=observers, created_at=created_at, package_name=c.package_name)
-    return [seq, c.contract_id, c.template_id, c.package_name, argument, signatories, observers, key,
-            c.key_hash or None, created_at, c.synchronizer_id, c.reassignment_counter, workflow_id, offset, node_id,
-            None, None, event]
+    event = acs_event_json(
+        offset=offset,
+        node_id=node_id,
+        contract_id=c.contract_id,
+        template_id=c.template_id,
+        key=key,
+        key_hash=c.key_hash or "",
+        argument=argument,
+        signatories=signatories,
+        observers=observers,
+        created_at=created_at,
+        package_name=c.package_name,
+    )
+    return [
+        seq,
+        c.contract_id,
+        c.template_id,
+        c.package_name,
+        argument,
+        signatories,
+        observers,
+        key,
+        c.key_hash or None,
+        created_at,
+        c.synchronizer_id,
+        c.reassignment_counter,
+        workflow_id,
+        offset,
+        node_id,
+        None,
+        None,
+        event,
+    ]
 
 
-
-@dataclass(slots=True)  # not frozen: a frozen dataclass's __init__ costs five times as much, on every submission
+@dataclass(
+    slots=True
+)  # not frozen: a frozen dataclass's __init__ costs five times as much, on every submission
 class UpdateRow:
     """A committed transaction with its metadata, as the update stream and submit-and-wait answer it."""
 
@@ -123,20 +164,50 @@ class UpdateRow:
 
     def params(self) -> tuple:
         return (
-            self.offset, self.update_id, self.kind, self.command_id, self.workflow_id, self.user_id,
-            self.submission_id, orjson.dumps(list(self.act_as)).decode(), format_timestamp(self.record_time),
-            format_timestamp(self.effective_at), self.synchronizer_id,
+            self.offset,
+            self.update_id,
+            self.kind,
+            self.command_id,
+            self.workflow_id,
+            self.user_id,
+            self.submission_id,
+            orjson.dumps(list(self.act_as)).decode(),
+            format_timestamp(self.record_time),
+            format_timestamp(self.effective_at),
+            self.synchronizer_id,
             None if self.trace_context is None else orjson.dumps(self.trace_context).decode(),
             orjson.dumps([node_to_json(n) for n in self.nodes]).decode(),
         )
 
     @classmethod
     def from_sql(cls, row: tuple) -> UpdateRow:
-        (offset, update_id, kind, command_id, workflow_id, user_id, submission_id, act_as, record_time,
-         effective_at, synchronizer_id, trace_context, body) = row
+        (
+            offset,
+            update_id,
+            kind,
+            command_id,
+            workflow_id,
+            user_id,
+            submission_id,
+            act_as,
+            record_time,
+            effective_at,
+            synchronizer_id,
+            trace_context,
+            body,
+        ) = row
         return cls(
-            offset, update_id, kind, command_id, workflow_id, user_id, submission_id, tuple(orjson.loads(act_as)),
-            parse_timestamp(record_time), parse_timestamp(effective_at), synchronizer_id,
+            offset,
+            update_id,
+            kind,
+            command_id,
+            workflow_id,
+            user_id,
+            submission_id,
+            tuple(orjson.loads(act_as)),
+            parse_timestamp(record_time),
+            parse_timestamp(effective_at),
+            synchronizer_id,
             None if trace_context is None else orjson.loads(trace_context),
             [node_from_json(n) for n in orjson.loads(body)],
         )
@@ -150,20 +221,33 @@ UPDATE_COLUMNS = (
 
 def _contract_json(c: Contract) -> dict:
     return {
-        "contract_id": c.contract_id, "template_id": c.template_id,
-        "package_name": c.package_name, "argument": c.argument, "signatories": list(c.signatories),
-        "observers": list(c.observers), "key": c.key, "key_hash": c.key_hash,
-        "created_at": format_timestamp(c.created_at), "synchronizer_id": c.synchronizer_id,
+        "contract_id": c.contract_id,
+        "template_id": c.template_id,
+        "package_name": c.package_name,
+        "argument": c.argument,
+        "signatories": list(c.signatories),
+        "observers": list(c.observers),
+        "key": c.key,
+        "key_hash": c.key_hash,
+        "created_at": format_timestamp(c.created_at),
+        "synchronizer_id": c.synchronizer_id,
         "reassignment_counter": c.reassignment_counter,
     }
 
 
 def _contract_from_json(d: dict) -> Contract:
     return Contract(
-        contract_id=d["contract_id"], template_id=d["template_id"], package_name=d["package_name"],
-        argument=d["argument"], signatories=tuple(d["signatories"]), observers=tuple(d["observers"]),
-        key=d["key"], key_hash=d["key_hash"], created_at=parse_timestamp(d["created_at"]),
-        synchronizer_id=d["synchronizer_id"], reassignment_counter=d["reassignment_counter"],
+        contract_id=d["contract_id"],
+        template_id=d["template_id"],
+        package_name=d["package_name"],
+        argument=d["argument"],
+        signatories=tuple(d["signatories"]),
+        observers=tuple(d["observers"]),
+        key=d["key"],
+        key_hash=d["key_hash"],
+        created_at=parse_timestamp(d["created_at"]),
+        synchronizer_id=d["synchronizer_id"],
+        reassignment_counter=d["reassignment_counter"],
     )
 
 
@@ -171,25 +255,49 @@ def node_to_json(node: Node) -> dict:
     if isinstance(node, CreateNode):
         return {"t": "create", "node_id": node.node_id, **_contract_json(node.contract)}
     if isinstance(node, UnassignNode | AssignNode):
-        return {"t": "unassign" if isinstance(node, UnassignNode) else "assign", "node_id": node.node_id,
-                "reassignment_id": node.reassignment_id, "source": node.source, "target": node.target,
-                "counter": node.counter, "contract": _contract_json(node.contract)}
+        return {
+            "t": "unassign" if isinstance(node, UnassignNode) else "assign",
+            "node_id": node.node_id,
+            "reassignment_id": node.reassignment_id,
+            "source": node.source,
+            "target": node.target,
+            "counter": node.counter,
+            "contract": _contract_json(node.contract),
+        }
     if isinstance(node, ExerciseNode):
         return {
-            "t": "exercise", "node_id": node.node_id, "contract_id": node.contract_id,
-            "template_id": node.template_id, "package_name": node.package_name, "choice": node.choice,
-            "choice_argument": node.choice_argument, "acting_parties": list(node.acting_parties),
-            "consuming": node.consuming, "stakeholders": list(node.stakeholders),
-            "signatories": list(node.signatories), "choice_observers": list(node.choice_observers),
-            "children": node.children, "last_descendant_node_id": node.last_descendant_node_id,
-            "exercise_result": node.exercise_result, "interface_id": node.interface_id,
+            "t": "exercise",
+            "node_id": node.node_id,
+            "contract_id": node.contract_id,
+            "template_id": node.template_id,
+            "package_name": node.package_name,
+            "choice": node.choice,
+            "choice_argument": node.choice_argument,
+            "acting_parties": list(node.acting_parties),
+            "consuming": node.consuming,
+            "stakeholders": list(node.stakeholders),
+            "signatories": list(node.signatories),
+            "choice_observers": list(node.choice_observers),
+            "children": node.children,
+            "last_descendant_node_id": node.last_descendant_node_id,
+            "exercise_result": node.exercise_result,
+            "interface_id": node.interface_id,
         }
     if isinstance(node, AuthorizationNode):
-        return {"t": "authorization", "node_id": node.node_id, "party": node.party,
-                "participant_id": node.participant_id, "permission": node.permission}
+        return {
+            "t": "authorization",
+            "node_id": node.node_id,
+            "party": node.party,
+            "participant_id": node.participant_id,
+            "permission": node.permission,
+        }
     return {
-        "t": "fetch", "node_id": node.node_id, "contract_id": node.contract_id, "template_id": node.template_id,
-        "acting_parties": list(node.acting_parties), "stakeholders": list(node.stakeholders),
+        "t": "fetch",
+        "node_id": node.node_id,
+        "contract_id": node.contract_id,
+        "template_id": node.template_id,
+        "acting_parties": list(node.acting_parties),
+        "stakeholders": list(node.stakeholders),
     }
 
 
@@ -199,22 +307,37 @@ def node_from_json(d: dict) -> Node:
         return CreateNode(d["node_id"], _contract_from_json(d))
     if kind in ("unassign", "assign"):
         cls = UnassignNode if kind == "unassign" else AssignNode
-        return cls(d["node_id"], d["reassignment_id"], _contract_from_json(d["contract"]), d["source"], d["target"],
-                   d["counter"])
+        return cls(
+            d["node_id"],
+            d["reassignment_id"],
+            _contract_from_json(d["contract"]),
+            d["source"],
+            d["target"],
+            d["counter"],
+        )
     if kind == "authorization":
         return AuthorizationNode(d["node_id"], d["party"], d["participant_id"], d["permission"])
     if kind == "exercise":
         return ExerciseNode(
-            node_id=d["node_id"], contract_id=d["contract_id"], template_id=d["template_id"],
-            package_name=d["package_name"], choice=d["choice"], choice_argument=d["choice_argument"],
-            acting_parties=tuple(d["acting_parties"]), consuming=d["consuming"],
-            stakeholders=tuple(d["stakeholders"]), signatories=tuple(d["signatories"]),
-            choice_observers=tuple(d["choice_observers"]), children=list(d["children"]),
-            last_descendant_node_id=d["last_descendant_node_id"], exercise_result=d["exercise_result"],
+            node_id=d["node_id"],
+            contract_id=d["contract_id"],
+            template_id=d["template_id"],
+            package_name=d["package_name"],
+            choice=d["choice"],
+            choice_argument=d["choice_argument"],
+            acting_parties=tuple(d["acting_parties"]),
+            consuming=d["consuming"],
+            stakeholders=tuple(d["stakeholders"]),
+            signatories=tuple(d["signatories"]),
+            choice_observers=tuple(d["choice_observers"]),
+            children=list(d["children"]),
+            last_descendant_node_id=d["last_descendant_node_id"],
+            exercise_result=d["exercise_result"],
             interface_id=d.get("interface_id"),  # absent in updates written before interfaces
         )
-    return FetchNode(d["node_id"], d["contract_id"], d["template_id"], tuple(d["acting_parties"]),
-                     tuple(d["stakeholders"]))
+    return FetchNode(
+        d["node_id"], d["contract_id"], d["template_id"], tuple(d["acting_parties"]), tuple(d["stakeholders"])
+    )
 
 
 @dataclass(frozen=True)
@@ -266,7 +389,16 @@ class CompletionRow:
 
     def params(self) -> tuple:
         """The row for `sql.INSERT_COMPLETION`."""
-        return (self.offset, self.user_id, self.command_id, self.change_key, orjson.dumps(list(self.act_as)).decode(),
-                self.submission_id, self.update_id, format_timestamp(self.record_time), self.synchronizer_id,
-                orjson.dumps(self.dedup_period).decode(),
-                None if self.status is None else orjson.dumps(self.status).decode())
+        return (
+            self.offset,
+            self.user_id,
+            self.command_id,
+            self.change_key,
+            orjson.dumps(list(self.act_as)).decode(),
+            self.submission_id,
+            self.update_id,
+            format_timestamp(self.record_time),
+            self.synchronizer_id,
+            orjson.dumps(self.dedup_period).decode(),
+            None if self.status is None else orjson.dumps(self.status).decode(),
+        )

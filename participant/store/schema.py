@@ -255,8 +255,12 @@ async def migrate(conn: aiosqlite.Connection) -> None:
             f"database schema version {version} is newer than this program's ({SCHEMA_VERSION}); upgrade ledger-tui"
         )
     if 0 < version < SCHEMA_VERSION:
-        log.info("upgrading the database from schema %d to %d; tables may be rebuilt, which takes minutes on a "
-                 "large database", version, SCHEMA_VERSION)
+        log.info(
+            "upgrading the database from schema %d to %d; tables may be rebuilt, which takes minutes on a "
+            "large database",
+            version,
+            SCHEMA_VERSION,
+        )
     for target in range(version + 1, SCHEMA_VERSION + 1):
         script = MIGRATIONS[target - 1]
         # executescript commits first; BEGIN makes the step and its version bump one transaction.
@@ -265,5 +269,8 @@ async def migrate(conn: aiosqlite.Connection) -> None:
         (free,) = (await conn.execute_fetchall("PRAGMA freelist_count"))[0]
         (page,) = (await conn.execute_fetchall("PRAGMA page_size"))[0]
         if free * page >= FREE_BYTES_WORTH_SAYING:
-            log.info("the upgrade left %d MB of free pages in the file, reused for new rows; with the server "
-                     "stopped, `ledger-participant compact` gives them back to the disk", free * page // 2**20)
+            log.info(
+                "the upgrade left %d MB of free pages in the file, reused for new rows; with the server "
+                "stopped, `ledger-participant compact` gives them back to the disk",
+                free * page // 2**20,
+            )

@@ -15,9 +15,7 @@ def by_id(column: str, param: str) -> str:
 
 
 # Not archived, in flight or not (the last column: the reassignment it is in flight in, or NULL).
-ACTIVE_CONTRACT = (
-    f"SELECT {CONTRACT_COLUMNS}, in_flight FROM contracts WHERE {by_id('contract_id', '?1')} AND archive_offset IS NULL"
-)
+ACTIVE_CONTRACT = f"SELECT {CONTRACT_COLUMNS}, in_flight FROM contracts WHERE {by_id('contract_id', '?1')} AND archive_offset IS NULL"
 ACTIVE_CONTRACT_BY_KEY = (
     f"SELECT {CONTRACT_COLUMNS} FROM contracts "
     "WHERE template_id = ? AND key_hash = ? AND archive_offset IS NULL"
@@ -44,13 +42,18 @@ LATEST_COMPLETIONS = (
 def latest_completions(count: int) -> str:
     """LATEST_COMPLETIONS for `count` change keys, bound as ?1 .. ?count."""
     numbers = range(1, count + 1)
-    return LATEST_COMPLETIONS.format(commands=", ".join(f"json_extract(?{n}, '$[2]')" for n in numbers),
-                                     marks=", ".join(f"?{n}" for n in numbers))
+    return LATEST_COMPLETIONS.format(
+        commands=", ".join(f"json_extract(?{n}, '$[2]')" for n in numbers),
+        marks=", ".join(f"?{n}" for n in numbers),
+    )
+
 
 INSERT_UPDATE = f"INSERT INTO updates ({UPDATE_COLUMNS}) VALUES ({', '.join('?' * 13)})"
 INSERT_CONTRACT = f"INSERT INTO contracts ({CONTRACT_COLUMNS}, acs_event) VALUES ({', '.join('?' * 18)})"
 INSERT_STAKEHOLDER = "INSERT INTO stakeholders (party, seq) VALUES (?, ?)"
-ARCHIVE_CONTRACT = f"UPDATE contracts SET archive_offset = ?1, archive_node_id = ?2 WHERE {by_id('contract_id', '?3')}"
+ARCHIVE_CONTRACT = (
+    f"UPDATE contracts SET archive_offset = ?1, archive_node_id = ?2 WHERE {by_id('contract_id', '?3')}"
+)
 COMPLETION_COLUMNS = (
     '"offset", user_id, command_id, change_key, act_as, submission_id, update_id, record_time, '
     "synchronizer_id, dedup_period, status"
@@ -85,7 +88,9 @@ LEDGER_END = (
 )
 NEXT_SEQ = "SELECT COALESCE(MAX(seq), 0) + 1 FROM contracts"
 GET_META = "SELECT value FROM meta WHERE key = ?"
-SET_META = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+SET_META = (
+    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+)
 
 # "Active at offset N": created at or before N, not archived at or before N. Activation order is seq.
 # Contracts that moved before the offset are left to `ACS_MOVED` (the fast path is for those that never did).
@@ -101,12 +106,15 @@ ACS_SEQS_OF_PARTY = (
     "AND (c.moved_offset IS NULL OR c.moved_offset > :offset) ORDER BY s.seq LIMIT :limit"
 )
 
+
 # The ACS hot path reads only what an entry shows, in this order (participant.shaping.AcsRenderer unpacks it).
 # A contract on the fast path that moved later is read as it was before: on its origin, with counter 0.
 def _acs_row_columns(p: str) -> str:
-    return (f"{p}seq, {p}workflow_id, {p}signatories, {p}observers, {p}template_id, {p}package_name, {p}acs_event, "
-            f"COALESCE({p}origin_synchronizer, {p}synchronizer_id), "
-            f"CASE WHEN {p}moved_offset IS NULL THEN {p}reassignment_counter ELSE 0 END")
+    return (
+        f"{p}seq, {p}workflow_id, {p}signatories, {p}observers, {p}template_id, {p}package_name, {p}acs_event, "
+        f"COALESCE({p}origin_synchronizer, {p}synchronizer_id), "
+        f"CASE WHEN {p}moved_offset IS NULL THEN {p}reassignment_counter ELSE 0 END"
+    )
 
 
 ACS_ROW_COLUMNS = _acs_row_columns("")
@@ -151,7 +159,7 @@ ACS_COUNT_STAKEHOLDER_ROWS = (
 # at or before it (an assignment: active on its target; an unassignment: in flight), and for those in flight
 # the offset and node of their latest activation (their last assignment, or none: their create).
 ACS_MOVED = (
-    f"SELECT {_ACS_ROW_COLUMNS_C}, e.seq, e.kind, e.\"offset\", e.node_id, e.reassignment_id, e.source, e.target, "
+    f'SELECT {_ACS_ROW_COLUMNS_C}, e.seq, e.kind, e."offset", e.node_id, e.reassignment_id, e.source, e.target, '
     "e.submitter, e.counter, c.create_offset, c.create_node_id, "
     "(SELECT a.\"offset\" || ':' || a.node_id FROM reassignment_events a WHERE a.contract_seq = c.seq "
     "AND a.kind = 'assign' AND a.seq < e.seq ORDER BY a.seq DESC LIMIT 1) "
@@ -159,7 +167,7 @@ ACS_MOVED = (
     "WHERE c.moved_offset IS NOT NULL AND c.moved_offset <= :offset AND c.create_offset <= :offset "
     "AND (c.archive_offset IS NULL OR c.archive_offset > :offset) "
     "AND e.seq = (SELECT MAX(m.seq) FROM reassignment_events m WHERE m.contract_seq = c.seq "
-    "AND m.\"offset\" <= :offset) {parties} ORDER BY e.seq"
+    'AND m."offset" <= :offset) {parties} ORDER BY e.seq'
 )
 ACS_MOVED_OF_PARTIES = (
     "AND EXISTS (SELECT 1 FROM stakeholders s WHERE s.seq = c.seq "
@@ -169,14 +177,10 @@ ACS_MOVED_OF_PARTIES = (
 UPDATES_RANGE = (
     f'SELECT {UPDATE_COLUMNS} FROM updates WHERE "offset" > ? AND "offset" <= ? ORDER BY "offset" LIMIT ?'
 )
-UPDATES_RANGE_DESCENDING = (
-    f'SELECT {UPDATE_COLUMNS} FROM updates WHERE "offset" > ? AND "offset" <= ? ORDER BY "offset" DESC LIMIT ?'
-)
+UPDATES_RANGE_DESCENDING = f'SELECT {UPDATE_COLUMNS} FROM updates WHERE "offset" > ? AND "offset" <= ? ORDER BY "offset" DESC LIMIT ?'
 UPDATE_AT_OFFSET = f'SELECT {UPDATE_COLUMNS} FROM updates WHERE "offset" = ?'
 UPDATE_BY_ID = f"SELECT {UPDATE_COLUMNS} FROM updates WHERE {by_id('update_id', '?1')}"
-COMPLETIONS_RANGE = (
-    f'SELECT {COMPLETION_COLUMNS} FROM completions WHERE "offset" > ? AND user_id = ? ORDER BY "offset" LIMIT ?'
-)
+COMPLETIONS_RANGE = f'SELECT {COMPLETION_COLUMNS} FROM completions WHERE "offset" > ? AND user_id = ? ORDER BY "offset" LIMIT ?'
 
 # Users, rights and parties
 USER = (
@@ -234,9 +238,7 @@ PRUNE_STAKEHOLDERS = (
 PRUNE_CONTRACTS = "DELETE FROM contracts WHERE archive_offset <= ?"
 # Reassignment events go with their pruned contracts; of a contract still there, every event at or before the
 # pruning offset but its latest one there (which says where the contract is, or that it is in flight).
-PRUNE_REASSIGNMENT_EVENTS_OF_CONTRACTS = (
-    "DELETE FROM reassignment_events WHERE contract_seq IN (SELECT seq FROM contracts WHERE archive_offset <= ?)"
-)
+PRUNE_REASSIGNMENT_EVENTS_OF_CONTRACTS = "DELETE FROM reassignment_events WHERE contract_seq IN (SELECT seq FROM contracts WHERE archive_offset <= ?)"
 PRUNE_REASSIGNMENT_EVENTS = (
     'DELETE FROM reassignment_events WHERE "offset" <= :up_to AND seq < (SELECT MAX(m.seq) FROM '
     'reassignment_events m WHERE m.contract_seq = reassignment_events.contract_seq AND m."offset" <= :up_to)'

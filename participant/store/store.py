@@ -146,6 +146,7 @@ class Store:
 
     async def set_meta_once(self, key: str, value: str) -> str:
         """Set `key` unless it is set already; returns the value in force (used for identities made at first start)."""
+
         async def job(batch):
             current = await self._scalar(batch.conn, sql.GET_META, (key,))
             if current is not None:
@@ -164,18 +165,28 @@ class Store:
         row = await self._one(sql.CONTRACT_BY_ID, (contract_id,))
         return None if row is None else ContractRow(*row)
 
-    async def active_contracts(self, offset: int, parties: list[str] | None, *, after_seq: int = 0,
-                               page_size: int = 500) -> AsyncIterator[list[tuple]]:
+    async def active_contracts(
+        self, offset: int, parties: list[str] | None, *, after_seq: int = 0, page_size: int = 500
+    ) -> AsyncIterator[list[tuple]]:
         """Pages of the contracts active at `offset` in activation order, all or those of `parties`' stakeholders,
         as plain tuples of `sql.ACS_ROW_COLUMNS` (seq first)."""
         if offset <= 0:
             return
         async for page in self._prefetched(
-                lambda after, n: self._acs_page(offset, parties, after, n), after_seq, page_size):
+            lambda after, n: self._acs_page(offset, parties, after, n), after_seq, page_size
+        ):
             yield page
 
-    async def acs_entries(self, offset: int, party: str, entry_format: str, *, after_seq: int = 0,
-                          page_size: int = 500, limit: int | None = None) -> AsyncIterator[list[tuple[int, bytes]]]:
+    async def acs_entries(
+        self,
+        offset: int,
+        party: str,
+        entry_format: str,
+        *,
+        after_seq: int = 0,
+        page_size: int = 500,
+        limit: int | None = None,
+    ) -> AsyncIterator[list[tuple[int, bytes]]]:
         """Pages of (seq, entry) of the contracts active at `offset` that `party` is a stakeholder of, in
         activation order, each entry rendered by SQLite with `entry_format` (see `sql.ACS_ENTRIES_OF_PARTY`); at
         most `limit` entries in all, when given."""
@@ -183,13 +194,17 @@ class Store:
             return
         params = {"offset": offset, "party": party, "format": entry_format}
         async for page in self._prefetched(
-                lambda after, n: self._all(sql.ACS_ENTRIES_OF_PARTY, {**params, "after": after, "limit": n}),
-                after_seq, page_size, limit):
+            lambda after, n: self._all(sql.ACS_ENTRIES_OF_PARTY, {**params, "after": after, "limit": n}),
+            after_seq,
+            page_size,
+            limit,
+        ):
             yield page
 
     @staticmethod
-    async def _prefetched(read_page, after_seq: int, page_size: int,
-                          limit: int | None = None) -> AsyncIterator[list[tuple]]:
+    async def _prefetched(
+        read_page, after_seq: int, page_size: int, limit: int | None = None
+    ) -> AsyncIterator[list[tuple]]:
         """The pages `read_page(after_seq, n)` returns (at most n rows, seq first) until one is short or `limit`
         rows are read. The next page is read while the caller works on this one (never past `limit`: a read cannot
         be called off once in SQLite's thread); memory stays at two pages whatever the snapshot's size."""
@@ -227,8 +242,10 @@ class Store:
             return await self._all(sql.ACS_ROWS_ALL, params)
         if len(parties) == 1:
             return await self._all(sql.ACS_ROWS_OF_PARTY, {**params, "party": parties[0]})
-        per_party = [[r[0] for r in await self._all(sql.ACS_SEQS_OF_PARTY, {**params, "party": party})]
-                     for party in parties]
+        per_party = [
+            [r[0] for r in await self._all(sql.ACS_SEQS_OF_PARTY, {**params, "party": party})]
+            for party in parties
+        ]
         seqs: list[int] = []
         for seq in heapq.merge(*per_party):
             if not seqs or seqs[-1] != seq:
@@ -246,30 +263,37 @@ class Store:
             return []
         if parties is None:
             return await self._all(sql.ACS_MOVED.format(parties=""), {"offset": offset})
-        return await self._all(sql.ACS_MOVED.format(parties=sql.ACS_MOVED_OF_PARTIES),
-                               {"offset": offset, "parties": orjson.dumps(parties).decode()})
+        return await self._all(
+            sql.ACS_MOVED.format(parties=sql.ACS_MOVED_OF_PARTIES),
+            {"offset": offset, "parties": orjson.dumps(parties).decode()},
+        )
 
     async def contract_moves(self, contract_id: str) -> tuple[str | None, str | None]:
         """(the synchronizer it was created on if it has moved since, the reassignment it is in flight in)."""
         row = await self._one(sql.CONTRACT_MOVES, (contract_id,))
         return (None, None) if row is None else (row[0], row[1])
 
-    async def count_active_contracts(self, offset: int, parties: list[str] | None, *, after_seq: int,
-                                     cap: int) -> int:
+    async def count_active_contracts(
+        self, offset: int, parties: list[str] | None, *, after_seq: int, cap: int
+    ) -> int:
         """How many contracts active at `offset` (after `after_seq`) have one of `parties` (or anyone, for None)
         as a stakeholder, counted from the indexes up to `cap`."""
         params = {"offset": offset, "after": after_seq, "cap": cap}
         if parties is None:
             rows = await self._all(sql.ACS_COUNT_ALL, params)
         else:
-            rows = await self._all(sql.ACS_COUNT_OF_PARTIES, {**params, "parties": orjson.dumps(parties).decode()})
+            rows = await self._all(
+                sql.ACS_COUNT_OF_PARTIES, {**params, "parties": orjson.dumps(parties).decode()}
+            )
         return rows[0][0]
 
     async def count_stakeholder_rows(self, parties: list[str], *, after_seq: int, cap: int) -> int:
         """How many contracts (after `after_seq`, archived or not) have one of `parties` as a stakeholder, counted
         from the stakeholder index alone up to `cap`: a bound of `count_active_contracts` that reads no contract."""
-        rows = await self._all(sql.ACS_COUNT_STAKEHOLDER_ROWS,
-                               {"parties": orjson.dumps(parties).decode(), "after": after_seq, "cap": cap})
+        rows = await self._all(
+            sql.ACS_COUNT_STAKEHOLDER_ROWS,
+            {"parties": orjson.dumps(parties).decode(), "after": after_seq, "cap": cap},
+        )
         return rows[0][0]
 
     # --- updates and completions
@@ -278,7 +302,9 @@ class Store:
         rows = await self._all(sql.UPDATES_RANGE, (begin_exclusive, end_inclusive, limit))
         return [UpdateRow.from_sql(r) for r in rows]
 
-    async def updates_descending(self, end_inclusive: int, begin_exclusive: int, limit: int) -> list[UpdateRow]:
+    async def updates_descending(
+        self, end_inclusive: int, begin_exclusive: int, limit: int
+    ) -> list[UpdateRow]:
         """The latest `limit` updates at or before `end_inclusive` and after `begin_exclusive`, latest first."""
         rows = await self._all(sql.UPDATES_RANGE_DESCENDING, (begin_exclusive, end_inclusive, limit))
         return [UpdateRow.from_sql(r) for r in rows]
@@ -294,10 +320,18 @@ class Store:
     async def completions(self, begin_exclusive: int, user_id: str, limit: int) -> list[CompletionRow]:
         rows = await self._all(sql.COMPLETIONS_RANGE, (begin_exclusive, user_id, limit))
         return [
-            CompletionRow(offset=r[0], user_id=r[1], command_id=r[2], act_as=tuple(orjson.loads(r[4])),
-                          submission_id=r[5], update_id=r[6], record_time=parse_timestamp(r[7]),
-                          synchronizer_id=r[8], dedup_period=orjson.loads(r[9]),
-                          status=None if r[10] is None else orjson.loads(r[10]))
+            CompletionRow(
+                offset=r[0],
+                user_id=r[1],
+                command_id=r[2],
+                act_as=tuple(orjson.loads(r[4])),
+                submission_id=r[5],
+                update_id=r[6],
+                record_time=parse_timestamp(r[7]),
+                synchronizer_id=r[8],
+                dedup_period=orjson.loads(r[9]),
+                status=None if r[10] is None else orjson.loads(r[10]),
+            )
             for r in rows
         ]
 
@@ -312,8 +346,13 @@ class Store:
     async def _user_row(self, row) -> UserRow:
         rights = await self._all(sql.RIGHTS_OF_USER, (row[0],))
         return UserRow(
-            id=row[0], primary_party=row[1], is_deactivated=bool(row[2]), annotations=orjson.loads(row[3]),
-            resource_version=row[4], identity_provider_id=row[5], primary_party_authentication=bool(row[6]),
+            id=row[0],
+            primary_party=row[1],
+            is_deactivated=bool(row[2]),
+            annotations=orjson.loads(row[3]),
+            resource_version=row[4],
+            identity_provider_id=row[5],
+            primary_party_authentication=bool(row[6]),
             rights=tuple((kind, party or None) for kind, party in rights),
         )
 

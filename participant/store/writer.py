@@ -63,8 +63,14 @@ class Writer:
     the load instead of being cut at a fixed point of the writer's loop. Reads stay on aiosqlite connections, and
     the batches' indexed reads on a connection of the loop's own thread (`open_lookup_connection`)."""
 
-    def __init__(self, path: str, read_conn: aiosqlite.Connection, ledger_end: int, next_seq: int,
-                 on_commit: Callable[[int], None]) -> None:
+    def __init__(
+        self,
+        path: str,
+        read_conn: aiosqlite.Connection,
+        ledger_end: int,
+        next_seq: int,
+        on_commit: Callable[[int], None],
+    ) -> None:
         self._path = path
         self._read_conn = read_conn
         self._ledger_end = ledger_end  # committed
@@ -121,9 +127,13 @@ class Writer:
         """The open batch, built on the one being written if any."""
         if self._open is None:
             parent = self._flushing
-            self._open = Batch(self._read_conn, ledger_end=self._ledger_end if parent is None else parent.ledger_end,
-                               next_seq=self._next_seq if parent is None else parent.next_seq, parent=parent,
-                               lookup=self._lookup)
+            self._open = Batch(
+                self._read_conn,
+                ledger_end=self._ledger_end if parent is None else parent.ledger_end,
+                next_seq=self._next_seq if parent is None else parent.next_seq,
+                parent=parent,
+                lookup=self._lookup,
+            )
         return self._open
 
     async def _interpret(self, jobs: list[tuple[Job, asyncio.Future]]) -> None:
@@ -185,7 +195,9 @@ class Writer:
             self._on_commit(batch.ledger_end)
             _answer(batch.results)
         else:
-            log.error("group commit failed (%s); %d submissions answered with an error", error, len(batch.results))
+            log.error(
+                "group commit failed (%s); %d submissions answered with an error", error, len(batch.results)
+            )
             failure = CommitFailed(error)
             _answer([(future, None, failure) for future, _, _ in batch.results])
             if self._open is not None:  # built on changes that never happened
@@ -215,8 +227,16 @@ class WriteProcess(asyncio.SubprocessProtocol):
         loop = asyncio.get_running_loop()
         self._ready, self._ended = loop.create_future(), loop.create_future()
         self._transport, _ = await loop.subprocess_exec(
-            lambda: self, sys.executable, "-m", write_process.__name__, self._path,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None, env=_child_environment())
+            lambda: self,
+            sys.executable,
+            "-m",
+            write_process.__name__,
+            self._path,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=None,
+            env=_child_environment(),
+        )
         try:
             error = await self._ready
         except BaseException:  # cancelled while starting
@@ -258,8 +278,8 @@ class WriteProcess(asyncio.SubprocessProtocol):
             size = int.from_bytes(self._received[:header], "big")
             if len(self._received) < header + size:
                 break
-            answer = pickle.loads(self._received[header:header + size])
-            del self._received[:header + size]
+            answer = pickle.loads(self._received[header : header + size])
+            del self._received[: header + size]
             if self._ready is not None and not self._ready.done():
                 self._ready.set_result(answer)
             else:
@@ -273,7 +293,9 @@ class WriteProcess(asyncio.SubprocessProtocol):
         if self._stopping or self.gone is not None:
             return
         code = None if self._transport is None else self._transport.get_returncode()
-        self.gone = f"the write process ended{'' if code is None else f' with code {code}'}; restart the participant"
+        self.gone = (
+            f"the write process ended{'' if code is None else f' with code {code}'}; restart the participant"
+        )
         if self._ready is not None and not self._ready.done():
             self._ready.set_result(self.gone)
             return

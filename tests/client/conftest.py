@@ -24,17 +24,32 @@ FAST_RETRY = Retry(attempts=2, base_delay_s=0.01, max_delay_s=0.02)
 NO_RETRY = Retry(attempts=0)
 
 # the endpoints a 3.4.0 participant does not have (notes §0)
-ONLY_IN_35 = ("/v2/contracts/contract-by-id", "/v2/state/active-contracts-page", "/v2/updates/get-updates-page")
+ONLY_IN_35 = (
+    "/v2/contracts/contract-by-id",
+    "/v2/state/active-contracts-page",
+    "/v2/updates/get-updates-page",
+)
 # keys that 3.5 prints and 3.4 does not (notes §0, §3)
-KEYS_NEW_IN_35 = ("contractKeyHash", "paidTrafficCost", "implementationPackageId", "streamContinuationToken",
-                  "primaryPartyAuthentication")
+KEYS_NEW_IN_35 = (
+    "contractKeyHash",
+    "paidTrafficCost",
+    "implementationPackageId",
+    "streamContinuationToken",
+    "primaryPartyAuthentication",
+)
 
 
 @pytest.fixture(scope="module")
 def participant(tmp_path_factory) -> Iterator[ServerProcess]:
     """A participant with the demo ledger (a few hundred contracts) and a list limit of 5."""
-    s = start_server(tmp_path_factory.mktemp("client") / "ledger.db", "--hs256-secret", SECRET, "--demo",
-                     "--max-list-elements", str(LIST_LIMIT))
+    s = start_server(
+        tmp_path_factory.mktemp("client") / "ledger.db",
+        "--hs256-secret",
+        SECRET,
+        "--demo",
+        "--max-list-elements",
+        str(LIST_LIMIT),
+    )
     yield s
     s.stop()
 
@@ -67,13 +82,17 @@ class Canton34(httpx.AsyncBaseTransport):
         if path == "/v2/version":
             return self._answer(request, 200, {"version": "3.4.0", "features": {}})
         if path in ONLY_IN_35:
-            return self._answer(request, 404, {"errors": [f"{request.method}, uri: {request.url}"], "status": 404})
+            return self._answer(
+                request, 404, {"errors": [f"{request.method}, uri: {request.url}"], "status": 404}
+            )
         response = await self.inner.handle_async_request(request)
         content = await response.aread()
         if "json" in response.headers.get("content-type", "") and content:
             return self._answer(request, response.status_code, _without(json.loads(content), KEYS_NEW_IN_35))
         self.seen.append((request.method, path, response.status_code))
-        return httpx.Response(response.status_code, headers=response.headers, content=content, request=request)
+        return httpx.Response(
+            response.status_code, headers=response.headers, content=content, request=request
+        )
 
     def _answer(self, request: httpx.Request, status: int, body) -> httpx.Response:
         self.seen.append((request.method, request.url.path, status))
@@ -100,11 +119,21 @@ async def canton34(participant) -> AsyncIterator[tuple[LedgerClient, Canton34]]:
     await client.aclose()
 
 
-def mock_client(handler: Callable[[httpx.Request], httpx.Response | Awaitable[httpx.Response]], *,
-                retry: Retry = FAST_RETRY, tokens=None, timeouts: Timeouts = Timeouts()) -> LedgerClient:
+def mock_client(
+    handler: Callable[[httpx.Request], httpx.Response | Awaitable[httpx.Response]],
+    *,
+    retry: Retry = FAST_RETRY,
+    tokens=None,
+    timeouts: Timeouts = Timeouts(),
+) -> LedgerClient:
     """A client whose every request is answered by `handler` (which may raise httpx errors)."""
-    return LedgerClient("http://participant.test", tokens, transport=httpx.MockTransport(handler), retry=retry,
-                        timeouts=timeouts)
+    return LedgerClient(
+        "http://participant.test",
+        tokens,
+        transport=httpx.MockTransport(handler),
+        retry=retry,
+        timeouts=timeouts,
+    )
 
 
 def closed_port() -> int:
@@ -113,8 +142,9 @@ def closed_port() -> int:
 
 
 @asynccontextmanager
-async def raw_server(on_connection: Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
-                     ) -> AsyncIterator[tuple[str, list[int]]]:
+async def raw_server(
+    on_connection: Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]],
+) -> AsyncIterator[tuple[str, list[int]]]:
     """A TCP server on loopback that treats each connection with `on_connection` (to misbehave below HTTP);
     yields its URL and a list with one entry per connection."""
     connections: list[int] = []

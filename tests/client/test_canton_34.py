@@ -88,7 +88,9 @@ async def test_answers_without_the_keys_35_added_read(canton34):
     alice = user.primary_party
     end = await client.ledger_end()
     entries = await client.active_contracts(end, event_format([alice]), limit=2)
-    assert all(isinstance(e, JsGetActiveContractsResponse) and e.stream_continuation_token is None for e in entries)
+    assert all(
+        isinstance(e, JsGetActiveContractsResponse) and e.stream_continuation_token is None for e in entries
+    )
     created = entries[0].contract_entry.js_active_contract.created_event
     assert created.contract_key_hash is None
 
@@ -100,16 +102,27 @@ async def test_answers_without_the_keys_35_added_read(canton34):
 def test_interface_views_without_implementation_package_id_read():
     from participant.api import JsInterfaceView
 
-    view = JsInterfaceView.read({"interfaceId": "pkg:M:I", "viewStatus": {"code": 0, "message": "", "details": []},
-                                 "viewValue": {"owner": "Alice::1220"}})
+    view = JsInterfaceView.read(
+        {
+            "interfaceId": "pkg:M:I",
+            "viewStatus": {"code": 0, "message": "", "details": []},
+            "viewValue": {"owner": "Alice::1220"},
+        }
+    )
     assert view.implementation_package_id is None and view.view_value == {"owner": "Alice::1220"}
 
 
-@pytest.mark.parametrize("body", [
-    {"errors": ["POST, uri: http://127.0.0.1:7575/v2/contracts/contract-by-id"], "status": 404},
-    {"errors": ["POST, uri: http://127.0.0.1:7575/v2/contracts/contract-by-id"], "status": 404,
-     "ledgerApiError": None},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"errors": ["POST, uri: http://127.0.0.1:7575/v2/contracts/contract-by-id"], "status": 404},
+        {
+            "errors": ["POST, uri: http://127.0.0.1:7575/v2/contracts/contract-by-id"],
+            "status": 404,
+            "ledgerApiError": None,
+        },
+    ],
+)
 def test_both_legacy_404_shapes_mean_the_endpoint_is_missing(body):
     error = status_error(404, "application/json", json.dumps(body).encode(), "POST", CONTRACT_BY_ID)
     assert isinstance(error, EndpointMissing)

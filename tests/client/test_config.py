@@ -74,7 +74,11 @@ def test_profiles_keys_and_theme(tmp_path, monkeypatch):
     monkeypatch.setenv("LEDGER_TUI_CLIENT_SECRET", "s3cret")
     oauth = token_source(config.profiles["prod"])
     assert isinstance(oauth, ClientCredentials)
-    assert oauth.client_id == "ledger-tui" and oauth.scope == "daml_ledger_api" and oauth.audience.endswith("::1220")
+    assert (
+        oauth.client_id == "ledger-tui"
+        and oauth.scope == "daml_ledger_api"
+        and oauth.audience.endswith("::1220")
+    )
 
 
 def test_an_oauth_secret_that_is_not_there(tmp_path, monkeypatch):
@@ -82,8 +86,11 @@ def test_an_oauth_secret_that_is_not_there(tmp_path, monkeypatch):
     monkeypatch.delenv("LEDGER_TUI_CLIENT_SECRET", raising=False)
     with pytest.raises(ConfigError, match="LEDGER_TUI_CLIENT_SECRET"):
         token_source(config.profiles["prod"])
-    config = load(tmp_path, 'profiles.p.url = "u"\n[profiles.p.oauth]\ntoken_url = "t"\nclient_id = "c"\n'
-                  f'client_secret_file = "{tmp_path / "absent"}"\n')
+    config = load(
+        tmp_path,
+        'profiles.p.url = "u"\n[profiles.p.oauth]\ntoken_url = "t"\nclient_id = "c"\n'
+        f'client_secret_file = "{tmp_path / "absent"}"\n',
+    )
     with pytest.raises(ConfigError, match="client secret file"):
         token_source(config.profiles["p"])
 
@@ -95,12 +102,15 @@ def test_bad_toml_names_the_file(tmp_path):
     assert str(path) in str(caught.value) and "not valid TOML" in str(caught.value)
 
 
-@pytest.mark.parametrize(("text", "where"), [
-    ('colour = "red"\n', "colour"),
-    ('[profiles.devnet]\nurl = "u"\ntoken = "eyJ..."\n', "profiles.devnet.token"),
-    ('[profiles.devnet]\ntoken_file = "t"\n', "profiles.devnet.url"),
-    ('keys = "none"\n', "keys"),
-])
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ('colour = "red"\n', "colour"),
+        ('[profiles.devnet]\nurl = "u"\ntoken = "eyJ..."\n', "profiles.devnet.token"),
+        ('[profiles.devnet]\ntoken_file = "t"\n', "profiles.devnet.url"),
+        ('keys = "none"\n', "keys"),
+    ],
+)
 def test_unknown_or_missing_keys_name_the_file_and_the_key(tmp_path, text, where):
     path = write(tmp_path, text)
     with pytest.raises(ConfigError) as caught:

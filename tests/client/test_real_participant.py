@@ -162,7 +162,9 @@ async def test_update_by_offset_and_by_id(client_for):
     assert isinstance(by_offset, JsGetUpdateResponse)
     assert by_offset.update.transaction.value.update_id == transaction.update_id
 
-    by_id = await client.update_by_id(transaction.update_id, update_format(event_format([alice]), LEDGER_EFFECTS))
+    by_id = await client.update_by_id(
+        transaction.update_id, update_format(event_format([alice]), LEDGER_EFFECTS)
+    )
     assert by_id.update.transaction.value.offset == known.offset
 
 
@@ -171,9 +173,24 @@ async def test_submit_and_wait_for_transaction(client_for):
     alice = await _alice(client)
     before = await client.ledger_end()
     command_id = f"client-test-{uuid.uuid4().hex[:8]}"
-    commands = JsCommands(command_id=command_id, act_as=[alice], commands=[Command(create_command=CreateCommand(
-        template_id=IOU, create_arguments={"issuer": alice, "owner": alice, "currency": "CHF", "amount": "12.5",
-                                           "observers": []}))])
+    commands = JsCommands(
+        command_id=command_id,
+        act_as=[alice],
+        commands=[
+            Command(
+                create_command=CreateCommand(
+                    template_id=IOU,
+                    create_arguments={
+                        "issuer": alice,
+                        "owner": alice,
+                        "currency": "CHF",
+                        "amount": "12.5",
+                        "observers": [],
+                    },
+                )
+            )
+        ],
+    )
 
     transaction = await client.submit_and_wait_for_transaction(commands)
     assert isinstance(transaction, JsTransaction)

@@ -66,10 +66,22 @@ async def test_a_move_and_back_against_a_real_participant(participant):
 
 def _completion(command_id: str, offset: int, *, failure: str = "") -> dict:
     status = {"code": 3, "message": failure, "details": []} if failure else None
-    return {"completionResponse": {"Completion": {"value": {
-        "commandId": command_id, "status": status, "updateId": "" if failure else "upd-1", "userId": "Alice",
-        "actAs": [ALICE], "submissionId": "s1", "offset": offset,
-        "synchronizerTime": {"synchronizerId": PRIVATE, "recordTime": "2026-01-15T09:30:00Z"}}}}}
+    return {
+        "completionResponse": {
+            "Completion": {
+                "value": {
+                    "commandId": command_id,
+                    "status": status,
+                    "updateId": "" if failure else "upd-1",
+                    "userId": "Alice",
+                    "actAs": [ALICE],
+                    "submissionId": "s1",
+                    "offset": offset,
+                    "synchronizerTime": {"synchronizerId": PRIVATE, "recordTime": "2026-01-15T09:30:00Z"},
+                }
+            }
+        }
+    }
 
 
 def _stand_in(*, completion=None, lose_first_answer: bool = False):
@@ -97,9 +109,18 @@ def _stand_in(*, completion=None, lose_first_answer: bool = False):
     return handler, state
 
 
-DUPLICATE = {"code": "DUPLICATE_COMMAND", "cause": "A command with the given command id has already been successfully "
-             "processed", "correlationId": None, "traceId": None, "context": {}, "resources": [], "errorCategory": 10,
-             "grpcCodeValue": 6, "retryInfo": None, "definiteAnswer": None}
+DUPLICATE = {
+    "code": "DUPLICATE_COMMAND",
+    "cause": "A command with the given command id has already been successfully processed",
+    "correlationId": None,
+    "traceId": None,
+    "context": {},
+    "resources": [],
+    "errorCategory": 10,
+    "grpcCodeValue": 6,
+    "retryInfo": None,
+    "definiteAnswer": None,
+}
 
 
 def _json(data, status: int = 200):
@@ -107,14 +128,18 @@ def _json(data, status: int = 200):
 
 
 async def test_a_failure_only_the_completion_tells():
-    message = ("INVALID_ARGUMENT(8,c755de34): The submitted request has invalid arguments: Cannot find reassignment "
-               "data for reassignment `00ab`: reassignment already completed")
+    message = (
+        "INVALID_ARGUMENT(8,c755de34): The submitted request has invalid arguments: Cannot find reassignment "
+        "data for reassignment `00ab`: reassignment already completed"
+    )
     handler, _ = _stand_in(completion=lambda cid: _completion(cid, 11, failure=message))
     async with mock_client(handler) as client:
         step = await Reassigner(client, "Alice").assign("00ab", GLOBAL, PRIVATE, ALICE)
     assert step.state == FAILED and step.offset == 11
     assert step.error_id == "INVALID_ARGUMENT" and step.cause.startswith("The submitted request has invalid")
-    assert step.error is None  # not a refused request: the participant accepted it and reported the failure later
+    assert (
+        step.error is None
+    )  # not a refused request: the participant accepted it and reported the failure later
 
 
 async def test_an_answer_lost_after_acceptance_is_retried_with_the_same_command_id():
@@ -133,6 +158,8 @@ async def test_a_completion_that_never_comes_ends_as_unknown():
 
 
 def test_status_messages_split_into_error_id_and_cause():
-    assert split_status("UNKNOWN_CONTRACT_SYNCHRONIZERS(9,0a1b): cause here") == ("UNKNOWN_CONTRACT_SYNCHRONIZERS",
-                                                                                   "cause here")
+    assert split_status("UNKNOWN_CONTRACT_SYNCHRONIZERS(9,0a1b): cause here") == (
+        "UNKNOWN_CONTRACT_SYNCHRONIZERS",
+        "cause here",
+    )
     assert split_status("something else") == ("", "something else")

@@ -41,19 +41,39 @@ ALICE = "Alice::1220" + "ab" * 32
 
 
 def canton_error(code: str, cause: str, *, category: int, grpc: int) -> dict:
-    return {"code": code, "cause": cause, "correlationId": None, "traceId": "0af7651916cd43dd8448eb211c80319c",
-            "context": {"category": str(category)}, "resources": [], "errorCategory": category,
-            "grpcCodeValue": grpc, "retryInfo": None, "definiteAnswer": None}
+    return {
+        "code": code,
+        "cause": cause,
+        "correlationId": None,
+        "traceId": "0af7651916cd43dd8448eb211c80319c",
+        "context": {"category": str(category)},
+        "resources": [],
+        "errorCategory": category,
+        "grpcCodeValue": grpc,
+        "retryInfo": None,
+        "definiteAnswer": None,
+    }
 
 
 def transaction(command_id: str) -> dict:
-    return {"transaction": {"updateId": "1220" + "cd" * 32, "commandId": command_id, "workflowId": "",
-                            "effectiveAt": "2026-01-01T00:00:00Z", "events": [], "offset": 7,
-                            "synchronizerId": "sync::1220" + "ef" * 32, "traceContext": None,
-                            "recordTime": "2026-01-01T00:00:00Z", "externalTransactionHash": None}}
+    return {
+        "transaction": {
+            "updateId": "1220" + "cd" * 32,
+            "commandId": command_id,
+            "workflowId": "",
+            "effectiveAt": "2026-01-01T00:00:00Z",
+            "events": [],
+            "offset": 7,
+            "synchronizerId": "sync::1220" + "ef" * 32,
+            "traceContext": None,
+            "recordTime": "2026-01-01T00:00:00Z",
+            "externalTransactionHash": None,
+        }
+    }
 
 
 # --- no answer at all ---------------------------------------------------------------------------------------------
+
 
 async def test_connection_refused_is_a_transport_error_with_a_hint():
     client = LedgerClient(f"http://127.0.0.1:{closed_port()}", retry=FAST_RETRY)
@@ -101,7 +121,9 @@ async def test_a_connection_broken_before_the_answer_is_a_transport_error(how):
 
 
 async def test_a_read_is_retried_after_a_503_and_succeeds():
-    answers = iter([httpx.Response(503, text="upstream connect error"), httpx.Response(200, json={"offset": 42})])
+    answers = iter(
+        [httpx.Response(503, text="upstream connect error"), httpx.Response(200, json={"offset": 42})]
+    )
     client = mock_client(lambda request: next(answers))
     async with client:
         assert await client.ledger_end() == 42
@@ -120,6 +142,7 @@ async def test_a_read_that_keeps_failing_with_503_ends_as_a_server_error():
 
 # --- answers that are not what the API promises -------------------------------------------------------------------
 
+
 async def test_an_html_page_from_a_proxy():
     page = "<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>"
     client = mock_client(lambda request: httpx.Response(502, html=page), retry=NO_RETRY)
@@ -133,20 +156,26 @@ async def test_an_html_page_from_a_proxy():
 
 
 async def test_truncated_json_in_a_200():
-    client = mock_client(lambda request: httpx.Response(200, content=b'{"participantId": "participant1::12',
-                                                        headers={"content-type": "application/json"}))
+    client = mock_client(
+        lambda request: httpx.Response(
+            200, content=b'{"participantId": "participant1::12', headers={"content-type": "application/json"}
+        )
+    )
     async with client:
         with pytest.raises(UnreadableAnswer) as caught:
             await client.participant_id()
     assert "not JSON" in caught.value.message and caught.value.path == "/v2/parties/participant-id"
 
 
-@pytest.mark.parametrize(("call", "answer", "model"), [
-    (lambda c: c.ledger_end(), {"offset": "soon"}, "GetLedgerEndResponse"),
-    (lambda c: c.authenticated_user(), {"user": None}, "GetUserResponse"),
-    (lambda c: c.participant_id(), [], "GetParticipantIdResponse"),
-    (lambda c: c.users(), {"users": 5}, "ListUsersResponse"),
-])
+@pytest.mark.parametrize(
+    ("call", "answer", "model"),
+    [
+        (lambda c: c.ledger_end(), {"offset": "soon"}, "GetLedgerEndResponse"),
+        (lambda c: c.authenticated_user(), {"user": None}, "GetUserResponse"),
+        (lambda c: c.participant_id(), [], "GetParticipantIdResponse"),
+        (lambda c: c.users(), {"users": 5}, "ListUsersResponse"),
+    ],
+)
 async def test_a_200_of_another_shape_names_the_model(call, answer, model):
     client = mock_client(lambda request: httpx.Response(200, json=answer))
     async with client:
@@ -172,6 +201,7 @@ async def test_a_version_without_a_version():
 
 # --- Canton's own errors ------------------------------------------------------------------------------------------
 
+
 async def test_cantons_400_text_is_a_bad_request_with_the_text():
     text = "Invalid value for: body (Missing required field at 'commandId')"
     client = mock_client(lambda request: httpx.Response(400, text=text))
@@ -185,8 +215,9 @@ async def test_cantons_400_text_is_a_bad_request_with_the_text():
 
 
 async def test_a_canton_404_carries_the_error():
-    body = canton_error("CONTRACT_EVENTS_NOT_FOUND", "Contract events not found, or not visible.", category=11,
-                        grpc=5)
+    body = canton_error(
+        "CONTRACT_EVENTS_NOT_FOUND", "Contract events not found, or not visible.", category=11, grpc=5
+    )
     client = mock_client(lambda request: httpx.Response(404, json=body))
     async with client:
         with pytest.raises(NotFound) as caught:
@@ -199,8 +230,9 @@ async def test_a_canton_404_carries_the_error():
 
 
 async def test_a_legacy_404_is_a_missing_endpoint():
-    client = mock_client(lambda request: httpx.Response(
-        404, json={"errors": [f"POST, uri: {request.url}"], "status": 404}))
+    client = mock_client(
+        lambda request: httpx.Response(404, json={"errors": [f"POST, uri: {request.url}"], "status": 404})
+    )
     async with client:
         with pytest.raises(EndpointMissing) as caught:
             await client.update_by_id("1220ab", None)  # type: ignore[arg-type]
@@ -208,6 +240,7 @@ async def test_a_legacy_404_is_a_missing_endpoint():
 
 
 # --- tokens -------------------------------------------------------------------------------------------------------
+
 
 class CountingTokens(TokenSource):
     """Hands out token-1, token-2, ... one per fetch."""
@@ -230,8 +263,10 @@ async def test_a_401_refreshes_the_token_once_and_retries():
     def handler(request: httpx.Request) -> httpx.Response:
         seen.append(request.headers["authorization"])
         if request.headers["authorization"] == "Bearer token-1":
-            return httpx.Response(401, json=canton_error("NA", "A security-sensitive error has been received",
-                                                         category=-1, grpc=16))
+            return httpx.Response(
+                401,
+                json=canton_error("NA", "A security-sensitive error has been received", category=-1, grpc=16),
+            )
         return httpx.Response(200, json={"offset": 9})
 
     client = mock_client(handler, tokens=tokens, retry=NO_RETRY)
@@ -242,8 +277,12 @@ async def test_a_401_refreshes_the_token_once_and_retries():
 
 async def test_a_token_refused_twice_is_unauthenticated_without_more_tries():
     tokens = CountingTokens()
-    client = mock_client(lambda request: httpx.Response(401, json=canton_error(
-        "NA", "A security-sensitive error has been received", category=-1, grpc=16)), tokens=tokens)
+    client = mock_client(
+        lambda request: httpx.Response(
+            401, json=canton_error("NA", "A security-sensitive error has been received", category=-1, grpc=16)
+        ),
+        tokens=tokens,
+    )
     async with client:
         with pytest.raises(Unauthenticated) as caught:
             await client.ledger_end()
@@ -252,6 +291,7 @@ async def test_a_token_refused_twice_is_unauthenticated_without_more_tries():
 
 
 # --- submissions --------------------------------------------------------------------------------------------------
+
 
 async def test_a_submission_is_retried_after_a_connection_failure_with_the_same_body():
     bodies: list[bytes] = []
@@ -262,8 +302,17 @@ async def test_a_submission_is_retried_after_a_connection_failure_with_the_same_
             raise httpx.ConnectError("connection refused", request=request)
         return httpx.Response(200, json=transaction(json.loads(request.content)["commands"]["commandId"]))
 
-    commands = JsCommands(command_id="pay-rent-2026-01", act_as=[ALICE], commands=[Command(
-        create_command=CreateCommand(template_id="#model-tests:Iou:Iou", create_arguments={"owner": ALICE}))])
+    commands = JsCommands(
+        command_id="pay-rent-2026-01",
+        act_as=[ALICE],
+        commands=[
+            Command(
+                create_command=CreateCommand(
+                    template_id="#model-tests:Iou:Iou", create_arguments={"owner": ALICE}
+                )
+            )
+        ],
+    )
     client = mock_client(handler)
     async with client:
         result = await client.submit_and_wait_for_transaction(commands)
@@ -274,15 +323,38 @@ async def test_a_submission_is_retried_after_a_connection_failure_with_the_same_
 
 # --- errors inside the websocket stream ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("error", "expected", "status"), [
-    (canton_error("PARTICIPANT_PRUNED_DATA_ACCESSED", "Active contracts request at offset 3 precedes pruned "
-                  "offset 10", category=9, grpc=9), BadRequest, 400),
-    (canton_error("SERVICE_NOT_RUNNING", "Ledger API server is shutting down", category=1, grpc=14),
-     ServerError, 503),
-])
+
+@pytest.mark.parametrize(
+    ("error", "expected", "status"),
+    [
+        (
+            canton_error(
+                "PARTICIPANT_PRUNED_DATA_ACCESSED",
+                "Active contracts request at offset 3 precedes pruned offset 10",
+                category=9,
+                grpc=9,
+            ),
+            BadRequest,
+            400,
+        ),
+        (
+            canton_error("SERVICE_NOT_RUNNING", "Ledger API server is shutting down", category=1, grpc=14),
+            ServerError,
+            503,
+        ),
+    ],
+)
 async def test_a_canton_error_inside_the_websocket_stream(error, expected, status):
-    entry = {"workflowId": "", "contractEntry": {"JsActiveContract": {"createdEvent": {"contractId": "00aa"},
-                                                                      "synchronizerId": "s", "reassignmentCounter": 0}}}
+    entry = {
+        "workflowId": "",
+        "contractEntry": {
+            "JsActiveContract": {
+                "createdEvent": {"contractId": "00aa"},
+                "synchronizerId": "s",
+                "reassignmentCounter": 0,
+            }
+        },
+    }
     requests: list[dict] = []
 
     async def stream(ws):
@@ -310,8 +382,12 @@ async def test_a_websocket_refused_with_404_is_a_missing_endpoint():
     from websockets.http11 import Response
 
     def refuse(connection, request):
-        return Response(404, "Not Found", Headers({"Content-Type": "application/json"}),
-                        b'{"errors":["GET, uri: /v2/state/active-contracts"],"status":404}')
+        return Response(
+            404,
+            "Not Found",
+            Headers({"Content-Type": "application/json"}),
+            b'{"errors":["GET, uri: /v2/state/active-contracts"],"status":404}',
+        )
 
     async with serve(lambda ws: None, "127.0.0.1", 0, process_request=refuse) as server:
         port = server.sockets[0].getsockname()[1]
@@ -337,20 +413,31 @@ async def test_a_websocket_nobody_answers_is_a_transport_error():
 
 
 async def test_a_redirect_is_not_followed_and_says_where_it_points():
-    client = mock_client(lambda request: httpx.Response(
-        301, headers={"location": "https://participant.test/v2/state/ledger-end"}), retry=NO_RETRY)
+    client = mock_client(
+        lambda request: httpx.Response(
+            301, headers={"location": "https://participant.test/v2/state/ledger-end"}
+        ),
+        retry=NO_RETRY,
+    )
     async with client:
         with pytest.raises(StatusError) as caught:
             await client.ledger_end()
-    assert caught.value.status == 301 and "https://participant.test/v2/state/ledger-end" in caught.value.message
+    assert (
+        caught.value.status == 301 and "https://participant.test/v2/state/ledger-end" in caught.value.message
+    )
     assert "URL" in caught.value.hint
     assert len(client.log.entries) == 1
 
 
 async def test_a_429_is_retried():
-    answers = iter([httpx.Response(429, json=canton_error("PARTICIPANT_BACKPRESSURE", "too many requests",
-                                                         category=2, grpc=8)),
-                    httpx.Response(200, json={"offset": 5})])
+    answers = iter(
+        [
+            httpx.Response(
+                429, json=canton_error("PARTICIPANT_BACKPRESSURE", "too many requests", category=2, grpc=8)
+            ),
+            httpx.Response(200, json={"offset": 5}),
+        ]
+    )
     client = mock_client(lambda request: next(answers))
     async with client:
         assert await client.ledger_end() == 5
@@ -363,8 +450,16 @@ async def test_a_stalled_websocket_snapshot_times_out(monkeypatch):
     from app.client.errors import RequestTimeout
 
     monkeypatch.setattr(app.client.acs, "WS_STALL_S", 0.2)
-    entry = {"workflowId": "", "contractEntry": {"JsActiveContract": {"createdEvent": {"contractId": "00aa"},
-                                                                      "synchronizerId": "s", "reassignmentCounter": 0}}}
+    entry = {
+        "workflowId": "",
+        "contractEntry": {
+            "JsActiveContract": {
+                "createdEvent": {"contractId": "00aa"},
+                "synchronizerId": "s",
+                "reassignmentCounter": 0,
+            }
+        },
+    }
     release = asyncio.Event()
 
     async def stall(ws):

@@ -48,9 +48,13 @@ def test_bodies_are_kept_up_to_a_bound():
 
 def test_curl_reads_the_token_from_the_environment():
     log = RequestLog()
-    record = log.start("GET", "http://127.0.0.1:7575/v2/state/active-contracts-page", "/v2/state/active-contracts-page",
-                       {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json",
-                        "User-Agent": "ledger-tui"}, b'{"note": "it\'s a GET with a body"}')
+    record = log.start(
+        "GET",
+        "http://127.0.0.1:7575/v2/state/active-contracts-page",
+        "/v2/state/active-contracts-page",
+        {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json", "User-Agent": "ledger-tui"},
+        b'{"note": "it\'s a GET with a body"}',
+    )
     curl = record.as_curl()
     assert TOKEN not in curl and TOKEN not in repr(record)
     assert '"Authorization: Bearer $LEDGER_TOKEN"' in curl

@@ -37,13 +37,18 @@ class LosesFirstAnswer(httpx.AsyncBaseTransport):
 
 def _create(party: str) -> JsCommands:
     iou = {"issuer": party, "owner": party, "currency": "CHF", "amount": "7.5", "observers": []}
-    return JsCommands(commands=[Command.of(CreateCommand(template_id="#model-tests:Iou:Iou", create_arguments=iou))],
-                      command_id=f"retry-{os.urandom(6).hex()}", act_as=[party])
+    return JsCommands(
+        commands=[Command.of(CreateCommand(template_id="#model-tests:Iou:Iou", create_arguments=iou))],
+        command_id=f"retry-{os.urandom(6).hex()}",
+        act_as=[party],
+    )
 
 
 async def test_a_lost_answer_is_recovered_from_the_completions(participant):
     transport = LosesFirstAnswer()
-    client = LedgerClient(participant.url, MintedToken(SECRET, "Alice"), retry=FAST_RETRY, transport=transport)
+    client = LedgerClient(
+        participant.url, MintedToken(SECRET, "Alice"), retry=FAST_RETRY, transport=transport
+    )
     try:
         alice = (await client.authenticated_user()).primary_party
         end_before = await client.ledger_end()

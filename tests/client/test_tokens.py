@@ -40,6 +40,7 @@ LONG = 3600.0
 
 # --- file ---------------------------------------------------------------------------------------------------------
 
+
 async def test_file_token_is_read_and_kept_while_valid(tmp_path):
     path = tmp_path / "alice.jwt"
     first = jwt_for("alice", LONG)
@@ -79,6 +80,7 @@ async def test_an_empty_token_file_is_a_token_error(tmp_path):
 
 # --- environment variable -----------------------------------------------------------------------------------------
 
+
 async def test_env_token(monkeypatch):
     monkeypatch.setenv("LEDGER_TEST_TOKEN", "  opaque-token-1 ")
     source = EnvToken("LEDGER_TEST_TOKEN")
@@ -96,6 +98,7 @@ async def test_an_unset_env_token_is_a_token_error(monkeypatch):
 
 
 # --- command ------------------------------------------------------------------------------------------------------
+
 
 def _python(code: str) -> str:
     return f"{shlex.quote(sys.executable)} -c {shlex.quote(code)}"
@@ -132,8 +135,10 @@ async def test_a_short_lived_command_token_is_not_fetched_before_every_use(tmp_p
 
 
 async def test_a_failing_command_is_a_token_error_with_the_last_line_of_stderr():
-    command = _python("import sys; print('contacting the identity provider', file=sys.stderr); "
-                      "print('error: invalid_grant (refresh token expired)', file=sys.stderr); sys.exit(3)")
+    command = _python(
+        "import sys; print('contacting the identity provider', file=sys.stderr); "
+        "print('error: invalid_grant (refresh token expired)', file=sys.stderr); sys.exit(3)"
+    )
     with pytest.raises(TokenError) as caught:
         await CommandToken(command).token()
     assert "exit code 3" in caught.value.message
@@ -147,10 +152,13 @@ async def test_a_command_that_cannot_run_is_a_token_error():
 
 # --- OAuth2 client credentials ------------------------------------------------------------------------------------
 
+
 class TokenEndpoint:
     """An identity provider's token endpoint (ASGI), recording the forms it receives."""
 
-    def __init__(self, *, status: int = 200, expires_in: float | None = LONG, body: dict | None = None) -> None:
+    def __init__(
+        self, *, status: int = 200, expires_in: float | None = LONG, body: dict | None = None
+    ) -> None:
         self.status = status
         self.expires_in = expires_in
         self.body = body
@@ -172,23 +180,41 @@ class TokenEndpoint:
             if self.expires_in is not None:
                 body["expires_in"] = self.expires_in
         payload = httpx.Response(self.status, json=body).content
-        await send({"type": "http.response.start", "status": self.status,
-                    "headers": [(b"content-type", b"application/json")]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": self.status,
+                "headers": [(b"content-type", b"application/json")],
+            }
+        )
         await send({"type": "http.response.body", "body": payload})
 
 
 def _credentials(endpoint: TokenEndpoint, **kw) -> ClientCredentials:
-    return ClientCredentials("https://auth.example.com/realms/canton/protocol/openid-connect/token", "ledger-tui",
-                             "s3cret", transport=httpx.ASGITransport(app=endpoint), **kw)
+    return ClientCredentials(
+        "https://auth.example.com/realms/canton/protocol/openid-connect/token",
+        "ledger-tui",
+        "s3cret",
+        transport=httpx.ASGITransport(app=endpoint),
+        **kw,
+    )
 
 
 async def test_client_credentials_sends_the_form():
     endpoint = TokenEndpoint()
-    source = _credentials(endpoint, audience="https://daml.com/jwt/aud/participant/p1", scope="daml_ledger_api")
+    source = _credentials(
+        endpoint, audience="https://daml.com/jwt/aud/participant/p1", scope="daml_ledger_api"
+    )
     assert await source.token() == "access-1"
-    assert endpoint.forms == [{"grant_type": "client_credentials", "client_id": "ledger-tui",
-                               "client_secret": "s3cret", "audience": "https://daml.com/jwt/aud/participant/p1",
-                               "scope": "daml_ledger_api"}]
+    assert endpoint.forms == [
+        {
+            "grant_type": "client_credentials",
+            "client_id": "ledger-tui",
+            "client_secret": "s3cret",
+            "audience": "https://daml.com/jwt/aud/participant/p1",
+            "scope": "daml_ledger_api",
+        }
+    ]
 
 
 async def test_client_credentials_without_audience_and_scope_sends_neither():
@@ -213,8 +239,10 @@ async def test_client_credentials_honours_expires_in():
 
 
 async def test_client_credentials_refused_is_a_token_error():
-    endpoint = TokenEndpoint(status=401, body={"error": "invalid_client",
-                                               "error_description": "Invalid client or Invalid client credentials"})
+    endpoint = TokenEndpoint(
+        status=401,
+        body={"error": "invalid_client", "error_description": "Invalid client or Invalid client credentials"},
+    )
     with pytest.raises(TokenError) as caught:
         await _credentials(endpoint).token()
     assert "HTTP 401" in caught.value.message
@@ -235,6 +263,7 @@ async def test_an_unreachable_token_endpoint_is_a_token_error():
 
 
 # --- minted, static, redaction ------------------------------------------------------------------------------------
+
 
 async def test_minted_token_claims():
     source = MintedToken(KEY, "Alice", ttl_s=600)

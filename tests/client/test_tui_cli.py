@@ -15,11 +15,21 @@ LOCATION_VARS = ("LEDGER_TUI_CONFIG", "LEDGER_TUI_DATA_DIR", "LEDGER_TUI_CACHE_D
 
 
 def run(home: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    base = {k: v for k, v in os.environ.items()
-            if not k.startswith("XDG_") and k not in LOCATION_VARS and k != "LEDGER_TUI_CLIENT_SECRET"}
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("XDG_") and k not in LOCATION_VARS and k != "LEDGER_TUI_CLIENT_SECRET"
+    }
     base.update(HOME=str(home), **(env or {}))
-    return subprocess.run([sys.executable, "-m", "app", *args], cwd=ROOT, env=base, capture_output=True, text=True,
-                          timeout=60, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-m", "app", *args],
+        cwd=ROOT,
+        env=base,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 @pytest.fixture
@@ -33,9 +43,21 @@ def test_help_documents_the_token_sources_and_profiles(home):
     r = run(home, "--help")
     assert r.returncode == 0, r.stderr
     text = r.stdout
-    for option in ("--url", "--profile", "--readonly", "--paths", "--token-file", "--token-env", "--token-command",
-                   "--oauth-token-url", "--oauth-client-id", "--oauth-client-secret-file",
-                   "--oauth-client-secret-env", "--oauth-audience", "--oauth-scope"):
+    for option in (
+        "--url",
+        "--profile",
+        "--readonly",
+        "--paths",
+        "--token-file",
+        "--token-env",
+        "--token-command",
+        "--oauth-token-url",
+        "--oauth-client-id",
+        "--oauth-client-secret-file",
+        "--oauth-client-secret-env",
+        "--oauth-audience",
+        "--oauth-scope",
+    ):
         assert option in text, option
     assert "token sources" in text and "[profiles.devnet]" in text and "LEDGER_TUI_CONFIG" in text
     assert "bundled participant" in text
@@ -53,8 +75,12 @@ def test_paths_in_a_fresh_home(home):
 
 
 def test_paths_honour_the_environment(home, tmp_path):
-    env = {"LEDGER_TUI_CONFIG": str(tmp_path / "c" / "my.toml"), "LEDGER_TUI_DATA_DIR": str(tmp_path / "d"),
-           "LEDGER_TUI_CACHE_DIR": str(tmp_path / "k"), "LEDGER_TUI_LOG_DIR": str(tmp_path / "l")}
+    env = {
+        "LEDGER_TUI_CONFIG": str(tmp_path / "c" / "my.toml"),
+        "LEDGER_TUI_DATA_DIR": str(tmp_path / "d"),
+        "LEDGER_TUI_CACHE_DIR": str(tmp_path / "k"),
+        "LEDGER_TUI_LOG_DIR": str(tmp_path / "l"),
+    }
     r = run(home, "--paths", env=env)
     assert r.returncode == 0, r.stderr
     config, data, cache, logs = r.stdout.splitlines()
@@ -62,21 +88,53 @@ def test_paths_honour_the_environment(home, tmp_path):
     assert str(tmp_path / "d") in data and str(tmp_path / "k") in cache and str(tmp_path / "l") in logs
 
 
-@pytest.mark.parametrize(("args", "says"), [
-    (["--profile", "devnet", "--url", "http://localhost:7575"], "--profile or --url, not both"),
-    (["--token-file", "alice.jwt"], "--token-file needs --url"),
-    (["--token-env", "LEDGER_TOKEN"], "--token-env needs --url"),
-    (["--profile", "devnet"], "no profile 'devnet'"),
-    (["--profile", "devnet", "--token-file", "a.jwt"], "a profile names its own token source"),
-    (["--url", "http://localhost:7575", "--oauth-token-url", "https://auth/token"], "needs --oauth-client-id"),
-    (["--url", "http://localhost:7575", "--oauth-token-url", "https://auth/token", "--oauth-client-id", "c"],
-     "needs one of --oauth-client-secret-file and --oauth-client-secret-env"),
-    (["--url", "http://localhost:7575", "--oauth-client-id", "c"], "--oauth-client-id needs --oauth-token-url"),
-    (["--url", "http://localhost:7575", "--oauth-token-url", "https://auth/token", "--oauth-client-id", "c",
-      "--oauth-client-secret-env", "LEDGER_TUI_CLIENT_SECRET"], "LEDGER_TUI_CLIENT_SECRET (client secret) is not set"),
-    (["--url", "http://localhost:7575", "--token-file", "a.jwt", "--token-env", "T"], "not allowed with argument"),
-    (["--frobnicate"], "unrecognized arguments"),
-])
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--profile", "devnet", "--url", "http://localhost:7575"], "--profile or --url, not both"),
+        (["--token-file", "alice.jwt"], "--token-file needs --url"),
+        (["--token-env", "LEDGER_TOKEN"], "--token-env needs --url"),
+        (["--profile", "devnet"], "no profile 'devnet'"),
+        (["--profile", "devnet", "--token-file", "a.jwt"], "a profile names its own token source"),
+        (
+            ["--url", "http://localhost:7575", "--oauth-token-url", "https://auth/token"],
+            "needs --oauth-client-id",
+        ),
+        (
+            [
+                "--url",
+                "http://localhost:7575",
+                "--oauth-token-url",
+                "https://auth/token",
+                "--oauth-client-id",
+                "c",
+            ],
+            "needs one of --oauth-client-secret-file and --oauth-client-secret-env",
+        ),
+        (
+            ["--url", "http://localhost:7575", "--oauth-client-id", "c"],
+            "--oauth-client-id needs --oauth-token-url",
+        ),
+        (
+            [
+                "--url",
+                "http://localhost:7575",
+                "--oauth-token-url",
+                "https://auth/token",
+                "--oauth-client-id",
+                "c",
+                "--oauth-client-secret-env",
+                "LEDGER_TUI_CLIENT_SECRET",
+            ],
+            "LEDGER_TUI_CLIENT_SECRET (client secret) is not set",
+        ),
+        (
+            ["--url", "http://localhost:7575", "--token-file", "a.jwt", "--token-env", "T"],
+            "not allowed with argument",
+        ),
+        (["--frobnicate"], "unrecognized arguments"),
+    ],
+)
 def test_bad_combinations_exit_2_with_a_message(home, args, says):
     r = run(home, *args)
     assert r.returncode == 2, (r.stdout, r.stderr)

@@ -35,8 +35,10 @@ class MemoryLedger:
         return self.contracts.get(contract_id)
 
     async def active_contract_by_key(self, template_id: str, key_hash: str) -> Contract | None:
-        return next((c for c in self.contracts.values() if c.template_id == template_id and c.key_hash == key_hash),
-                    None)
+        return next(
+            (c for c in self.contracts.values() if c.template_id == template_id and c.key_hash == key_hash),
+            None,
+        )
 
     def commit(self, transaction: Transaction) -> None:
         for contract in transaction.created:
@@ -52,23 +54,34 @@ class Harness:
         self.ledger = MemoryLedger()
 
     async def submit(self, *commands, act_as=(ALICE,), read_as=(), disclosed=()) -> Transaction:
-        submission = Submission(commands=tuple(commands), act_as=tuple(act_as), read_as=tuple(read_as),
-                                disclosed=tuple(disclosed))
-        transaction = await self.engine.interpret(submission, self.ledger, ledger_time=LEDGER_TIME,
-                                               synchronizer_id=SYNCHRONIZER)
+        submission = Submission(
+            commands=tuple(commands), act_as=tuple(act_as), read_as=tuple(read_as), disclosed=tuple(disclosed)
+        )
+        transaction = await self.engine.interpret(
+            submission, self.ledger, ledger_time=LEDGER_TIME, synchronizer_id=SYNCHRONIZER
+        )
         self.ledger.commit(transaction)
         return transaction
 
-    async def create_iou(self, issuer=ALICE, owner=ALICE, amount="999.99", currency="USD", observers=(),
-                         act_as=None) -> str:
-        arguments = {"issuer": issuer, "owner": owner, "currency": currency, "amount": amount,
-                     "observers": list(observers)}
+    async def create_iou(
+        self, issuer=ALICE, owner=ALICE, amount="999.99", currency="USD", observers=(), act_as=None
+    ) -> str:
+        arguments = {
+            "issuer": issuer,
+            "owner": owner,
+            "currency": currency,
+            "amount": amount,
+            "observers": list(observers),
+        }
         tx = await self.submit(CreateCommand(IOU, arguments), act_as=act_as or sorted({issuer, owner}))
         return tx.created[0].contract_id
 
-    async def exercise(self, contract_id, choice, argument=None, *, template=IOU, act_as=(ALICE,), read_as=()):
-        tx = await self.submit(ExerciseCommand(template, contract_id, choice, argument), act_as=act_as,
-                               read_as=read_as)
+    async def exercise(
+        self, contract_id, choice, argument=None, *, template=IOU, act_as=(ALICE,), read_as=()
+    ):
+        tx = await self.submit(
+            ExerciseCommand(template, contract_id, choice, argument), act_as=act_as, read_as=read_as
+        )
         return tx, tx.nodes[tx.roots[0]].exercise_result
 
     def argument(self, contract_id: str) -> dict:

@@ -19,7 +19,10 @@ def test_ids_minted_in_a_later_millisecond_end_later_and_begin_at_random(monkeyp
     clock = iter(range(1_700_000_000_000_000_000, 1_800_000_000_000_000_000, 1_000_000))  # one ms per call
     monkeypatch.setattr(ids.time, "time_ns", lambda: next(clock))
     generator = ids.IdGenerator()
-    for minted in ([generator.contract_id() for _ in range(200)], [generator.update_id() for _ in range(200)]):
+    for minted in (
+        [generator.contract_id() for _ in range(200)],
+        [generator.update_id() for _ in range(200)],
+    ):
         tails = [i[-12:] for i in minted]
         assert tails == sorted(tails) and len(set(tails)) == len(tails)
         assert len({i[:12] for i in minted}) == len(minted)  # what a table shows of an id tells them apart

@@ -59,6 +59,7 @@ def test_an_interface_instance_implements_the_view_and_every_method():
         def getOwner(self) -> Party: ...
 
     with pytest.raises(TypeError, match=r"missing \['getOwner'\]"):
+
         @package.template("M:T")
         class T(Template):
             owner: Party
@@ -75,6 +76,7 @@ def test_an_interface_instance_implements_the_view_and_every_method():
 def test_an_interface_needs_a_viewtype():
     package = Package("viewless", "1.0.0")
     with pytest.raises(TypeError, match="declares no viewtype"):
+
         @package.interface("M:I")
         class I(Interface):  # noqa: E742
             pass
@@ -92,17 +94,24 @@ def test_interface_methods_dispatch_to_the_instance():
 
 
 def test_a_view_is_computed_from_the_stored_argument(harness):
-    view, = interface_views(harness.registry, shapes.Square.template_id(), {"owner": ALICE, "name": "sq"},
-                            [shapes.IShape.interface_id()])
-    assert view == {"interfaceId": shapes.IShape.interface_id(),
-                    "viewStatus": {"code": 0, "message": "", "details": []},
-                    "viewValue": {"name": "sq", "sides": "4"},
-                    "implementationPackageId": shapes.package.package_id}
+    (view,) = interface_views(
+        harness.registry,
+        shapes.Square.template_id(),
+        {"owner": ALICE, "name": "sq"},
+        [shapes.IShape.interface_id()],
+    )
+    assert view == {
+        "interfaceId": shapes.IShape.interface_id(),
+        "viewStatus": {"code": 0, "message": "", "details": []},
+        "viewValue": {"name": "sq", "sides": "4"},
+        "implementationPackageId": shapes.package.package_id,
+    }
 
 
 def test_a_view_that_fails_is_reported_in_its_status(harness):
-    view, = interface_views(harness.registry, shapes.Broken.template_id(), {"owner": ALICE},
-                            [shapes.IShape.interface_id()])
+    (view,) = interface_views(
+        harness.registry, shapes.Broken.template_id(), {"owner": ALICE}, [shapes.IShape.interface_id()]
+    )
     assert view["viewValue"] is None and view["implementationPackageId"] is None
     status = view["viewStatus"]
     assert status["code"] == 9  # FAILED_PRECONDITION, as Canton reports a failed view computation
@@ -111,9 +120,12 @@ def test_a_view_that_fails_is_reported_in_its_status(harness):
 
 
 def test_the_iiou_view_of_an_iou(harness):
-    view, = interface_views(harness.registry, iou.Iou.template_id(),
-                            {"issuer": ALICE, "owner": BOB, "currency": "CHF", "amount": "12.5000000000",
-                             "observers": []}, [iou.IIou.interface_id()])
+    (view,) = interface_views(
+        harness.registry,
+        iou.Iou.template_id(),
+        {"issuer": ALICE, "owner": BOB, "currency": "CHF", "amount": "12.5000000000", "observers": []},
+        [iou.IIou.interface_id()],
+    )
     assert view["viewValue"] == {"icurrency": "CHF", "iamount": "12.5000000000"}
 
 
@@ -143,8 +155,11 @@ async def test_every_interface_has_archive(harness):
     tx, _ = await harness.exercise(cid, "Archive", {}, template=IIOU)
     assert tx.archived == [cid]
     node = tx.nodes[0]
-    assert (node.choice, node.interface_id, node.template_id) == ("Archive", iou.IIou.interface_id(),
-                                                                   iou.Iou.template_id())
+    assert (node.choice, node.interface_id, node.template_id) == (
+        "Archive",
+        iou.IIou.interface_id(),
+        iou.Iou.template_id(),
+    )
 
 
 async def test_a_choice_the_interface_does_not_have(harness):
@@ -165,22 +180,31 @@ async def test_a_contract_whose_template_does_not_implement_the_interface(harnes
     assert error.cause == (
         f"Interpretation error: Error: Update failed due to contract {cid} not implementing an interface\n"
         f"Expected contract to implement interface Shapes:IShape@{interface_id[:8]} but contract has type "
-        f"Shapes:Plain@{template_id[:8]}")
-    assert error.resources == [("CONTRACT_ID", cid), ("TEMPLATE_ID", template_id), ("INTERFACE_ID", interface_id)]
+        f"Shapes:Plain@{template_id[:8]}"
+    )
+    assert error.resources == [
+        ("CONTRACT_ID", cid),
+        ("TEMPLATE_ID", template_id),
+        ("INTERFACE_ID", interface_id),
+    ]
     assert cid in harness.ledger.contracts  # nothing changed
 
 
 async def test_a_choice_body_exercises_an_interface_choice(harness):
-    square, plain, gallery = [await create(harness, t, **a) for t, a in (("Square", {"name": "sq"}), ("Plain", {}),
-                                                                         ("Gallery", {}))]
-    tx, result = await harness.exercise(gallery, "Gallery_Describe", {"shapeCid": square},
-                                        template="#shapes:Shapes:Gallery")
+    square, plain, gallery = [
+        await create(harness, t, **a) for t, a in (("Square", {"name": "sq"}), ("Plain", {}), ("Gallery", {}))
+    ]
+    tx, result = await harness.exercise(
+        gallery, "Gallery_Describe", {"shapeCid": square}, template="#shapes:Shapes:Gallery"
+    )
     assert result == "gallery: sq"
     outer, inner = tx.nodes
     assert outer.interface_id is None and inner.interface_id == shapes.IShape.interface_id()
     assert inner.node_id in outer.children and inner.template_id == shapes.Square.template_id()
     with pytest.raises(errors.LedgerError) as caught:
-        await harness.exercise(gallery, "Gallery_Describe", {"shapeCid": plain}, template="#shapes:Shapes:Gallery")
+        await harness.exercise(
+            gallery, "Gallery_Describe", {"shapeCid": plain}, template="#shapes:Shapes:Gallery"
+        )
     assert caught.value.code is errors.CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE
 
 

@@ -13,8 +13,13 @@ from tests.engine.conftest import ALICE, BOB, CHARLIE, IOU, IOU_TRANSFER, LEDGER
 async def test_create_stores_output_encoding_and_parties(harness):
     cid = await harness.create_iou(owner=BOB, observers=[CHARLIE, BOB], act_as=[ALICE, BOB])
     contract = harness.ledger.contracts[cid]
-    assert contract.argument == {"issuer": ALICE, "owner": BOB, "currency": "USD", "amount": "999.9900000000",
-                                 "observers": [CHARLIE, BOB]}
+    assert contract.argument == {
+        "issuer": ALICE,
+        "owner": BOB,
+        "currency": "USD",
+        "amount": "999.9900000000",
+        "observers": [CHARLIE, BOB],
+    }
     assert contract.signatories == (ALICE, BOB)
     assert contract.observers == (CHARLIE,)  # never a signatory
     assert contract.template_id == f"{harness.registry.preferred('model-tests').package_id}:Iou:Iou"
@@ -30,9 +35,16 @@ async def test_official_example_flow(harness):
     transfer = harness.ledger.contracts[transfer_cid]
     assert transfer.observers == (BOB,)
     assert transfer.argument["iou"]["amount"] == "999.9900000000"
-    tx, new_cid = await harness.exercise(transfer_cid, "IouTransfer_Accept", {}, template=IOU_TRANSFER, act_as=[BOB])
-    assert harness.argument(new_cid) == {"issuer": ALICE, "owner": BOB, "currency": "USD",
-                                         "amount": "999.9900000000", "observers": []}
+    tx, new_cid = await harness.exercise(
+        transfer_cid, "IouTransfer_Accept", {}, template=IOU_TRANSFER, act_as=[BOB]
+    )
+    assert harness.argument(new_cid) == {
+        "issuer": ALICE,
+        "owner": BOB,
+        "currency": "USD",
+        "amount": "999.9900000000",
+        "observers": [],
+    }
     assert tx.archived == [transfer_cid]
 
 
@@ -119,13 +131,21 @@ async def test_add_and_remove_observer(harness):
     assert harness.argument(without)["observers"] == [BOB]
 
 
-@pytest.mark.parametrize("choice,argument", [
-    ("Iou_Split", {"splitAmount": "1"}), ("Iou_Merge", {"otherCid": "00" + "1" * 64}),
-    ("Iou_Transfer", {"newOwner": CHARLIE}), ("Iou_AddObserver", {"newObserver": CHARLIE}),
-    ("Iou_RemoveObserver", {"oldObserver": BOB}), ("DateCheckAddDays", {"payload": "2024-01-01"}),
-    ("TimestampCheckAddHours", {"payload": "2024-01-01T00:00:00Z"}), ("TextMapCheck", {"payload": {}}),
-    ("Iou_Settle", {}), ("Archive", {}),
-])
+@pytest.mark.parametrize(
+    "choice,argument",
+    [
+        ("Iou_Split", {"splitAmount": "1"}),
+        ("Iou_Merge", {"otherCid": "00" + "1" * 64}),
+        ("Iou_Transfer", {"newOwner": CHARLIE}),
+        ("Iou_AddObserver", {"newObserver": CHARLIE}),
+        ("Iou_RemoveObserver", {"oldObserver": BOB}),
+        ("DateCheckAddDays", {"payload": "2024-01-01"}),
+        ("TimestampCheckAddHours", {"payload": "2024-01-01T00:00:00Z"}),
+        ("TextMapCheck", {"payload": {}}),
+        ("Iou_Settle", {}),
+        ("Archive", {}),
+    ],
+)
 async def test_only_the_owner_controls_iou_choices(harness, choice, argument):
     cid = await harness.create_iou(issuer=ALICE, owner=BOB, observers=[CHARLIE], act_as=[ALICE, BOB])
     for actor in (CHARLIE, ALICE):  # an observer, then the issuer alone
@@ -138,7 +158,9 @@ async def test_non_consuming_checks(harness):
     cid = await harness.create_iou()
     tx, result = await harness.exercise(cid, "DateCheckAddDays", {"payload": "2024-01-31"})
     assert result == "2024-03-02" and tx.archived == [] and not tx.nodes[0].consuming
-    _, result = await harness.exercise(cid, "TimestampCheckAddHours", {"payload": "2024-01-01T23:30:00.5+01:00"})
+    _, result = await harness.exercise(
+        cid, "TimestampCheckAddHours", {"payload": "2024-01-01T23:30:00.5+01:00"}
+    )
     assert result == "2024-01-02T00:30:00.5Z"  # 22:30Z + 2h
     _, result = await harness.exercise(cid, "TextMapCheck", {"payload": {"a": "1", "b": 2}})
     assert result == {"a": "1", "b": "42"}
@@ -168,15 +190,18 @@ async def test_inspect_by_explicit_disclosure(harness):
         await harness.exercise(cid, "Iou_Inspect", {"viewer": CHARLIE}, act_as=[CHARLIE])
     assert caught.value.code is errors.CONTRACT_NOT_FOUND
     from participant.engine.commands import ExerciseCommand
-    tx = await harness.submit(ExerciseCommand(IOU, cid, "Iou_Inspect", {"viewer": CHARLIE}), act_as=[CHARLIE],
-                              disclosed=[contract])
+
+    tx = await harness.submit(
+        ExerciseCommand(IOU, cid, "Iou_Inspect", {"viewer": CHARLIE}), act_as=[CHARLIE], disclosed=[contract]
+    )
     assert tx.nodes[0].exercise_result == "999.99 USD"
 
 
 async def test_iou_linked_reads_the_iou(harness):
     cid = await harness.create_iou(amount="5")
-    tx = await harness.submit(CreateCommand("#model-tests:Iou:IouLinked", {"holder": ALICE, "iouRef": cid,
-                                                                         "note": "n"}))
+    tx = await harness.submit(
+        CreateCommand("#model-tests:Iou:IouLinked", {"holder": ALICE, "iouRef": cid, "note": "n"})
+    )
     linked = tx.created[0].contract_id
     _, result = await harness.exercise(linked, "ProcessWithIou", {}, template="#model-tests:Iou:IouLinked")
     assert result == "5.0 USD"

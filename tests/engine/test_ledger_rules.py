@@ -40,7 +40,9 @@ async def test_invisible_contract_is_not_found_and_read_as_grants_visibility(har
         await harness.exercise(cid, "Iou_Inspect", {"viewer": CHARLIE}, act_as=[CHARLIE])
     assert caught.value.code is errors.CONTRACT_NOT_FOUND and caught.value.status == 404
     assert caught.value.resources == [("CONTRACT_ID", cid)]
-    _, result = await harness.exercise(cid, "Iou_Inspect", {"viewer": CHARLIE}, act_as=[CHARLIE], read_as=[BOB])
+    _, result = await harness.exercise(
+        cid, "Iou_Inspect", {"viewer": CHARLIE}, act_as=[CHARLIE], read_as=[BOB]
+    )
     assert result == "999.99 USD"
 
 
@@ -60,7 +62,9 @@ async def test_unknown_and_archived_contracts_are_not_found(harness):
 async def test_contract_consumed_earlier_in_the_transaction_is_not_active(harness):
     cid = await harness.create_iou()
     with pytest.raises(errors.LedgerError) as caught:
-        await harness.submit(ExerciseCommand(IOU, cid, "Archive", {}), ExerciseCommand(IOU, cid, "Archive", {}))
+        await harness.submit(
+            ExerciseCommand(IOU, cid, "Archive", {}), ExerciseCommand(IOU, cid, "Archive", {})
+        )
     assert caught.value.code is errors.CONTRACT_NOT_ACTIVE
     assert cid in harness.ledger.contracts
 
@@ -68,11 +72,17 @@ async def test_contract_consumed_earlier_in_the_transaction_is_not_active(harnes
 async def test_fetch_needs_a_stakeholder_among_the_authorizers(harness):
     bobs = await harness.create_iou(issuer=BOB, owner=BOB, act_as=[BOB])
     # Alice can see Bob's Iou (readAs), but a contract of hers cannot fetch it with her authority only.
-    tx = await harness.submit(CreateCommand("#model-tests:Iou:IouLinked", {"holder": ALICE, "iouRef": bobs,
-                                                                         "note": ""}))
+    tx = await harness.submit(
+        CreateCommand("#model-tests:Iou:IouLinked", {"holder": ALICE, "iouRef": bobs, "note": ""})
+    )
     with pytest.raises(errors.LedgerError) as caught:
-        await harness.exercise(tx.created[0].contract_id, "ProcessWithIou", {},
-                               template="#model-tests:Iou:IouLinked", read_as=[BOB])
+        await harness.exercise(
+            tx.created[0].contract_id,
+            "ProcessWithIou",
+            {},
+            template="#model-tests:Iou:IouLinked",
+            read_as=[BOB],
+        )
     assert caught.value.code is errors.DAML_AUTHORIZATION_ERROR
     assert "requires one of the stakeholders" in caught.value.cause
 
@@ -118,8 +128,13 @@ async def test_key_is_stored_with_its_hash(harness):
     contract = harness.ledger.contracts[account]
     assert contract.key == {"_1": ALICE, "_2": "main"}
     assert len(contract.key_hash) == 64 and contract.key_hash == contract.key_hash.lower()
-    assert contract.argument == {"owner": ALICE, "bank": BANK, "label": "main", "balance": "0.0000000000",
-                                 "kind": "Checking"}  # trailing None `limit` omitted
+    assert contract.argument == {
+        "owner": ALICE,
+        "bank": BANK,
+        "label": "main",
+        "balance": "0.0000000000",
+        "kind": "Checking",
+    }  # trailing None `limit` omitted
 
 
 async def test_key_uniqueness(harness):
@@ -152,12 +167,14 @@ async def test_lookup_fetch_and_exercise_by_key(harness):
     _, account = await harness.exercise(bank, "Open", {"label": "main"}, template=BANK_T)
     _, found = await harness.exercise(bank, "Lookup", {"label": "main"}, template=BANK_T)
     assert found == account
-    _, new_account = await harness.exercise(bank, "DepositByKey", {"label": "main", "amount": "7.25"},
-                                            template=BANK_T)
+    _, new_account = await harness.exercise(
+        bank, "DepositByKey", {"label": "main", "amount": "7.25"}, template=BANK_T
+    )
     _, balance = await harness.exercise(bank, "Balance", {"label": "main"}, template=BANK_T)
     assert balance == "7.2500000000" and new_account != account
-    tx = await harness.submit(ExerciseByKeyCommand(ACCOUNT, {"_1": ALICE, "_2": "main"}, "Account_Deposit",
-                                                   {"amount": "1"}))
+    tx = await harness.submit(
+        ExerciseByKeyCommand(ACCOUNT, {"_1": ALICE, "_2": "main"}, "Account_Deposit", {"amount": "1"})
+    )
     assert tx.archived == [new_account]
     assert harness.argument(tx.created[0].contract_id)["balance"] == "8.2500000000"
 
@@ -169,8 +186,9 @@ async def test_missing_or_invisible_key(harness):
     bank = await open_bank(harness)
     await harness.exercise(bank, "Open", {"label": "main"}, template=BANK_T)
     with pytest.raises(errors.LedgerError) as caught:
-        await harness.submit(ExerciseByKeyCommand(ACCOUNT, {"_1": ALICE, "_2": "main"}, "Archive", {}),
-                             act_as=[CHARLIE])
+        await harness.submit(
+            ExerciseByKeyCommand(ACCOUNT, {"_1": ALICE, "_2": "main"}, "Archive", {}), act_as=[CHARLIE]
+        )
     assert caught.value.code is errors.CONTRACT_KEY_NOT_FOUND
 
 

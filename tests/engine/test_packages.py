@@ -38,13 +38,30 @@ def test_a_package_in_use_is_closed():
 def test_template_signature():
     signature = iou.Iou.signature()
     assert signature["templateId"] == f"{iou.package.package_id}:Iou:Iou"
-    assert signature["fields"] == {"issuer": "Party", "owner": "Party", "currency": "Text",
-                                   "amount": {"Numeric": 10}, "observers": {"List": "Party"}}
+    assert signature["fields"] == {
+        "issuer": "Party",
+        "owner": "Party",
+        "currency": "Text",
+        "amount": {"Numeric": 10},
+        "observers": {"List": "Party"},
+    }
     choices = {c["name"]: c for c in signature["choices"]}
-    assert set(choices) == {"Iou_Split", "Iou_Merge", "Iou_Transfer", "Iou_AddObserver", "Iou_RemoveObserver",
-                            "DateCheckAddDays", "TimestampCheckAddHours", "TextMapCheck", "Iou_Inspect",
-                            "Iou_Settle", "Archive"}
-    assert choices["Iou_Split"]["returnType"] == {"Tuple": [{"ContractId": "Iou:Iou"}, {"ContractId": "Iou:Iou"}]}
+    assert set(choices) == {
+        "Iou_Split",
+        "Iou_Merge",
+        "Iou_Transfer",
+        "Iou_AddObserver",
+        "Iou_RemoveObserver",
+        "DateCheckAddDays",
+        "TimestampCheckAddHours",
+        "TextMapCheck",
+        "Iou_Inspect",
+        "Iou_Settle",
+        "Archive",
+    }
+    assert choices["Iou_Split"]["returnType"] == {
+        "Tuple": [{"ContractId": "Iou:Iou"}, {"ContractId": "Iou:Iou"}]
+    }
     assert choices["Archive"] == {"name": "Archive", "consuming": True, "argument": {}, "returnType": "Unit"}
     assert choices["Iou_Inspect"]["consuming"] is False
     assert keyed.Account.signature()["key"] == {"Tuple": ["Party", "Text"]}
@@ -67,18 +84,24 @@ def test_name_form_prefers_the_highest_version(registry):
     registry.add(new)
     registry.add(old)
     assert registry.resolve_template("#made:Main:Thing") is new.templates["Main:Thing"]
-    assert registry.resolve_filter("#made:Main:Thing") == [new.templates["Main:Thing"], old.templates["Main:Thing"]]
+    assert registry.resolve_filter("#made:Main:Thing") == [
+        new.templates["Main:Thing"],
+        old.templates["Main:Thing"],
+    ]
 
 
-@pytest.mark.parametrize("ref,code", [
-    ("Iou:Iou", errors.INVALID_ARGUMENT),
-    ("#model-tests:Iou", errors.INVALID_ARGUMENT),
-    ("#model tests:Iou:Iou", errors.INVALID_ARGUMENT),
-    ("#model-tests:Iou:1Iou", errors.INVALID_ARGUMENT),
-    ("a" * 64 + ":Iou:Iou", errors.TEMPLATES_OR_INTERFACES_NOT_FOUND),
-    ("#model-tests:Iou:Nope", errors.TEMPLATES_OR_INTERFACES_NOT_FOUND),
-    ("#no-such-package:Iou:Iou", errors.JSON_API_PACKAGE_SELECTION_FAILED),
-])
+@pytest.mark.parametrize(
+    "ref,code",
+    [
+        ("Iou:Iou", errors.INVALID_ARGUMENT),
+        ("#model-tests:Iou", errors.INVALID_ARGUMENT),
+        ("#model tests:Iou:Iou", errors.INVALID_ARGUMENT),
+        ("#model-tests:Iou:1Iou", errors.INVALID_ARGUMENT),
+        ("a" * 64 + ":Iou:Iou", errors.TEMPLATES_OR_INTERFACES_NOT_FOUND),
+        ("#model-tests:Iou:Nope", errors.TEMPLATES_OR_INTERFACES_NOT_FOUND),
+        ("#no-such-package:Iou:Iou", errors.JSON_API_PACKAGE_SELECTION_FAILED),
+    ],
+)
 def test_resolve_template_errors(registry, ref, code):
     with pytest.raises(errors.LedgerError) as caught:
         registry.resolve_template(ref)
@@ -88,11 +111,14 @@ def test_resolve_template_errors(registry, ref, code):
         assert caught.value.cause == f"Templates do not exist: [{ref}]"
 
 
-@pytest.mark.parametrize("ref,code", [
-    (f"{iou.package.package_id}:Iou:Iou", errors.INVALID_FIELD),
-    ("#nope:Iou:Iou", errors.PACKAGE_NAMES_NOT_FOUND),
-    ("#model-tests:Iou:Nope", errors.NO_TEMPLATES_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME),
-])
+@pytest.mark.parametrize(
+    "ref,code",
+    [
+        (f"{iou.package.package_id}:Iou:Iou", errors.INVALID_FIELD),
+        ("#nope:Iou:Iou", errors.PACKAGE_NAMES_NOT_FOUND),
+        ("#model-tests:Iou:Nope", errors.NO_TEMPLATES_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME),
+    ],
+)
 def test_resolve_filter_errors(registry, ref, code):
     with pytest.raises(errors.LedgerError) as caught:
         registry.resolve_filter(ref)
@@ -122,15 +148,18 @@ def test_generated_ids_have_cantons_shapes():
     assert ids.IdGenerator("x").contract_id() == ids.IdGenerator("x").contract_id()
 
 
-@pytest.mark.parametrize("check,good,bad", [
-    (ids.is_party_id_string, ["Alice::1220ab", "a b_c-d"], ["", "a@b", "x" * 256]),
-    (ids.is_ledger_string, ["cmd-1.2#x/y"], ["", "a@b"]),
-    (ids.is_name_string, ["Iou_Split", "$x", "_"], ["1a", "a-b", ""]),
-    (ids.is_package_name, ["model-tests"], ["model tests", "a.b"]),
-    (ids.is_user_id_string, ["alice@example.com", "x|y"], ["", "a b", "u" * 129]),
-    (ids.is_contract_id, ["00" + "0" * 64], ["01" + "0" * 64, "00" + "0" * 63, "00" + "A" * 64]),
-    (ids.is_canton_party_id, ["a::1220" + "0" * 64], ["a::1220", "a::b::1220" + "0" * 64]),
-])
+@pytest.mark.parametrize(
+    "check,good,bad",
+    [
+        (ids.is_party_id_string, ["Alice::1220ab", "a b_c-d"], ["", "a@b", "x" * 256]),
+        (ids.is_ledger_string, ["cmd-1.2#x/y"], ["", "a@b"]),
+        (ids.is_name_string, ["Iou_Split", "$x", "_"], ["1a", "a-b", ""]),
+        (ids.is_package_name, ["model-tests"], ["model tests", "a.b"]),
+        (ids.is_user_id_string, ["alice@example.com", "x|y"], ["", "a b", "u" * 129]),
+        (ids.is_contract_id, ["00" + "0" * 64], ["01" + "0" * 64, "00" + "0" * 63, "00" + "A" * 64]),
+        (ids.is_canton_party_id, ["a::1220" + "0" * 64], ["a::1220", "a::b::1220" + "0" * 64]),
+    ],
+)
 def test_validators(check, good, bad):
     assert all(check(value) for value in good) and not any(check(value) for value in bad)
 
@@ -144,4 +173,8 @@ def test_require_raises_invalid_field():
 def test_key_hash_is_stable_and_distinguishes_templates():
     one = ids.contract_key_hash("p", "M:T", {"_1": "a"})
     assert one == ids.contract_key_hash("p", "M:T", {"_1": "a"}) and HEX64.fullmatch(one)
-    assert one != ids.contract_key_hash("p", "M:U", {"_1": "a"}) != ids.contract_key_hash("q", "M:T", {"_1": "a"})
+    assert (
+        one
+        != ids.contract_key_hash("p", "M:U", {"_1": "a"})
+        != ids.contract_key_hash("q", "M:T", {"_1": "a"})
+    )

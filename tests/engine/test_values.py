@@ -72,70 +72,91 @@ def round_trip(daml_type, python_value, json_value):
     assert decode(daml_type, json_value) == python_value
 
 
-@pytest.mark.parametrize("daml_type,python_value,json_value", [
-    (Unit, (), {}),
-    (Bool, True, True),
-    (Int64, -42, "-42"),
-    (Int64, 2**63 - 1, "9223372036854775807"),
-    (Decimal, D("999.99"), "999.9900000000"),
-    (Decimal, D("-0.0000000001"), "-0.0000000001"),
-    (Numeric[0], D(5), "5."),
-    (Numeric[2], D("1.5"), "1.50"),
-    (Text, "héllo", "héllo"),
-    (Party, ALICE, ALICE),
-    (Date, dt.date(2024, 2, 29), "2024-02-29"),
-    (Time, dt.datetime(2000, 1, 1, 12, 12, 32, 777111, tzinfo=dt.UTC), "2000-01-01T12:12:32.777111Z"),
-    (Time, dt.datetime(2000, 1, 1, tzinfo=dt.UTC), "2000-01-01T00:00:00Z"),
-    (Time, dt.datetime(2000, 1, 1, 0, 0, 0, 500000, tzinfo=dt.UTC), "2000-01-01T00:00:00.5Z"),
-    (ContractId["Shapes:Point"], CID, CID),
-    (List[Int64], [1, 2], ["1", "2"]),
-    (Optional[Int64], None, None),
-    (Optional[Int64], 3, "3"),
-    (Optional[Optional[Int64]], None, []),
-    (Optional[Optional[Int64]], Some(None), [[]]),
-    (Optional[Optional[Int64]], Some(7), [["7"]]),
-    (Optional[Optional[Optional[Text]]], Some(Some("x")), [[["x"]]]),
-    (TextMap[Bool], {"a": True}, {"a": True}),
-    (GenMap[Point, Text], {Point(x=1, y=2): "p"}, [[{"x": "1", "y": "2"}, "p"]]),
-    (Tuple2[Int64, Text], (1, "a"), {"_1": "1", "_2": "a"}),
-    (Color, Color.Green, "Green"),
-    (Shape, Shape("Circle", D("1.5")), {"tag": "Circle", "value": "1.5000000000"}),
-    (Shape, Shape("Empty", ()), {"tag": "Empty", "value": {}}),
-    (Shape, Shape("Polygon", [Point(x=0, y=1)]), {"tag": "Polygon", "value": [{"x": "0", "y": "1"}]}),
-])
+@pytest.mark.parametrize(
+    "daml_type,python_value,json_value",
+    [
+        (Unit, (), {}),
+        (Bool, True, True),
+        (Int64, -42, "-42"),
+        (Int64, 2**63 - 1, "9223372036854775807"),
+        (Decimal, D("999.99"), "999.9900000000"),
+        (Decimal, D("-0.0000000001"), "-0.0000000001"),
+        (Numeric[0], D(5), "5."),
+        (Numeric[2], D("1.5"), "1.50"),
+        (Text, "héllo", "héllo"),
+        (Party, ALICE, ALICE),
+        (Date, dt.date(2024, 2, 29), "2024-02-29"),
+        (Time, dt.datetime(2000, 1, 1, 12, 12, 32, 777111, tzinfo=dt.UTC), "2000-01-01T12:12:32.777111Z"),
+        (Time, dt.datetime(2000, 1, 1, tzinfo=dt.UTC), "2000-01-01T00:00:00Z"),
+        (Time, dt.datetime(2000, 1, 1, 0, 0, 0, 500000, tzinfo=dt.UTC), "2000-01-01T00:00:00.5Z"),
+        (ContractId["Shapes:Point"], CID, CID),
+        (List[Int64], [1, 2], ["1", "2"]),
+        (Optional[Int64], None, None),
+        (Optional[Int64], 3, "3"),
+        (Optional[Optional[Int64]], None, []),
+        (Optional[Optional[Int64]], Some(None), [[]]),
+        (Optional[Optional[Int64]], Some(7), [["7"]]),
+        (Optional[Optional[Optional[Text]]], Some(Some("x")), [[["x"]]]),
+        (TextMap[Bool], {"a": True}, {"a": True}),
+        (GenMap[Point, Text], {Point(x=1, y=2): "p"}, [[{"x": "1", "y": "2"}, "p"]]),
+        (Tuple2[Int64, Text], (1, "a"), {"_1": "1", "_2": "a"}),
+        (Color, Color.Green, "Green"),
+        (Shape, Shape("Circle", D("1.5")), {"tag": "Circle", "value": "1.5000000000"}),
+        (Shape, Shape("Empty", ()), {"tag": "Empty", "value": {}}),
+        (Shape, Shape("Polygon", [Point(x=0, y=1)]), {"tag": "Polygon", "value": [{"x": "0", "y": "1"}]}),
+    ],
+)
 def test_round_trip(daml_type, python_value, json_value):
     round_trip(daml_type, python_value, json_value)
 
 
 def test_record_output_drops_trailing_nones_only():
-    drawing = Drawing(owner=ALICE, color=Color.Red, shape=Shape("Empty"), name=None, tags={}, note=None,
-                      nested=None)
-    assert encode(Drawing, drawing) == {"owner": ALICE, "color": "Red", "shape": {"tag": "Empty", "value": {}},
-                                        "name": None, "tags": {}}
+    drawing = Drawing(
+        owner=ALICE, color=Color.Red, shape=Shape("Empty"), name=None, tags={}, note=None, nested=None
+    )
+    assert encode(Drawing, drawing) == {
+        "owner": ALICE,
+        "color": "Red",
+        "shape": {"tag": "Empty", "value": {}},
+        "name": None,
+        "tags": {},
+    }
     assert decode(Drawing, encode(Drawing, drawing)) == drawing
     with_nested = drawing.with_(nested=Some(None))
     assert encode(Drawing, with_nested)["nested"] == [[]] and encode(Drawing, with_nested)["note"] is None
 
 
-@pytest.mark.parametrize("daml_type,json_value,python_value", [
-    (Int64, 42, 42),  # 3.4 clients send numbers
-    (Int64, "+7", 7),
-    (Decimal, 999.99, D("999.99")),
-    (Decimal, "5", D(5)),
-    (Decimal, 12, D(12)),
-    (Numeric[0], "5.", D(5)),
-    (Time, "2000-01-01T13:12:32.777111+01:00", dt.datetime(2000, 1, 1, 12, 12, 32, 777111, tzinfo=dt.UTC)),
-    (Time, "2000-01-01T12:00:00.123456000Z", dt.datetime(2000, 1, 1, 12, 0, 0, 123456, tzinfo=dt.UTC)),
-    (Optional[Text], None, None),
-    (Unit, None, ()),
-])
+@pytest.mark.parametrize(
+    "daml_type,json_value,python_value",
+    [
+        (Int64, 42, 42),  # 3.4 clients send numbers
+        (Int64, "+7", 7),
+        (Decimal, 999.99, D("999.99")),
+        (Decimal, "5", D(5)),
+        (Decimal, 12, D(12)),
+        (Numeric[0], "5.", D(5)),
+        (
+            Time,
+            "2000-01-01T13:12:32.777111+01:00",
+            dt.datetime(2000, 1, 1, 12, 12, 32, 777111, tzinfo=dt.UTC),
+        ),
+        (Time, "2000-01-01T12:00:00.123456000Z", dt.datetime(2000, 1, 1, 12, 0, 0, 123456, tzinfo=dt.UTC)),
+        (Optional[Text], None, None),
+        (Unit, None, ()),
+    ],
+)
 def test_lenient_inputs(daml_type, json_value, python_value):
     assert decode(daml_type, json_value) == python_value
 
 
 def test_record_input_any_order_absent_optionals_and_null_unknown_keys():
-    value = {"tags": {"a": "1"}, "shape": {"tag": "Empty", "value": {}}, "color": "Red", "owner": ALICE,
-             "extra": None}
+    value = {
+        "tags": {"a": "1"},
+        "shape": {"tag": "Empty", "value": {}},
+        "color": "Red",
+        "owner": ALICE,
+        "extra": None,
+    }
     drawing = decode(Drawing, value)
     assert drawing.name is None and drawing.nested is None and drawing.tags == {"a": 1}
 
@@ -147,32 +168,35 @@ def assert_bad(daml_type, json_value, code=errors.COMMAND_PREPROCESSING_FAILED, 
     assert text in caught.value.cause, caught.value.cause
 
 
-@pytest.mark.parametrize("daml_type,json_value,text", [
-    (Int64, "4.5", "Expected Int64"),
-    (Int64, True, "Expected Int64"),
-    (Int64, str(2**63), "out of range"),
-    (Decimal, "1.00000000001", "without loss of precision"),
-    (Decimal, "1" * 29, "without loss of precision"),
-    (Decimal, "NaN", "without loss of precision"),
-    (Decimal, "abc", "Could not read Numeric"),
-    (Numeric[0], "1.5", "without loss of precision"),
-    (Text, 5, "Expected Text"),
-    (Bool, "true", "Expected Bool"),
-    (Party, "Alice@bank", "Invalid party"),
-    (Party, "", "Invalid party"),
-    (ContractId["X"], "not-a-cid", "Invalid contract id"),
-    (Date, "2024-02-30", "Invalid date"),
-    (Date, "24-01-01", "Expected Date"),
-    (Time, "2000-01-01T00:00:00", "Expected Timestamp"),
-    (Time, "2000-01-01T00:00:00.1234567Z", "more precise than microseconds"),
-    (List[Int64], ["1", "x"], "at arg[1]"),
-    (Optional[Optional[Int64]], None, "nested Optional"),
-    (Optional[Optional[Int64]], ["1", "2"], "nested Optional"),
-    (GenMap[Int64, Text], [["1", "a"], ["1", "b"]], "Duplicate GenMap key"),
-    (GenMap[Int64, Text], [["1"]], "[key, value] pair"),
-    (Color, "Blue", "enum Shapes:Color"),
-    (Point, [], "Expected a record object"),
-])
+@pytest.mark.parametrize(
+    "daml_type,json_value,text",
+    [
+        (Int64, "4.5", "Expected Int64"),
+        (Int64, True, "Expected Int64"),
+        (Int64, str(2**63), "out of range"),
+        (Decimal, "1.00000000001", "without loss of precision"),
+        (Decimal, "1" * 29, "without loss of precision"),
+        (Decimal, "NaN", "without loss of precision"),
+        (Decimal, "abc", "Could not read Numeric"),
+        (Numeric[0], "1.5", "without loss of precision"),
+        (Text, 5, "Expected Text"),
+        (Bool, "true", "Expected Bool"),
+        (Party, "Alice@bank", "Invalid party"),
+        (Party, "", "Invalid party"),
+        (ContractId["X"], "not-a-cid", "Invalid contract id"),
+        (Date, "2024-02-30", "Invalid date"),
+        (Date, "24-01-01", "Expected Date"),
+        (Time, "2000-01-01T00:00:00", "Expected Timestamp"),
+        (Time, "2000-01-01T00:00:00.1234567Z", "more precise than microseconds"),
+        (List[Int64], ["1", "x"], "at arg[1]"),
+        (Optional[Optional[Int64]], None, "nested Optional"),
+        (Optional[Optional[Int64]], ["1", "2"], "nested Optional"),
+        (GenMap[Int64, Text], [["1", "a"], ["1", "b"]], "Duplicate GenMap key"),
+        (GenMap[Int64, Text], [["1"]], "[key, value] pair"),
+        (Color, "Blue", "enum Shapes:Color"),
+        (Point, [], "Expected a record object"),
+    ],
+)
 def test_bad_values(daml_type, json_value, text):
     assert_bad(daml_type, json_value, text=text)
 
@@ -186,8 +210,11 @@ def test_unexpected_fields():
 
 
 def test_nested_errors_carry_their_path():
-    assert_bad(Drawing, {"owner": ALICE, "color": "Red", "shape": {"tag": "Empty", "value": {}}, "tags": {"k": "x"}},
-               text="at arg.tags.k")
+    assert_bad(
+        Drawing,
+        {"owner": ALICE, "color": "Red", "shape": {"tag": "Empty", "value": {}}, "tags": {"k": "x"}},
+        text="at arg.tags.k",
+    )
 
 
 @pytest.mark.parametrize("json_value", [{"tag": "Square", "value": {}}, {"tag": "Circle"}, "Circle"])

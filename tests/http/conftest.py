@@ -51,11 +51,13 @@ async def history(ledger_api, alice_bob) -> dict:
     """Alice creates an Iou and transfers it to Bob, who accepts; Bob creates one of his own."""
     alice, bob = alice_bob
     created = await ledger_api.create_iou(alice, alice, user="Alice")
-    r = await ledger_api.exercise(IOU, created_cid(created), "Iou_Transfer", {"newOwner": bob}, act_as=[alice],
-                              user="Alice")
+    r = await ledger_api.exercise(
+        IOU, created_cid(created), "Iou_Transfer", {"newOwner": bob}, act_as=[alice], user="Alice"
+    )
     transfer = r.json()["transaction"]
-    r = await ledger_api.exercise(TRANSFER, created_cid(transfer), "IouTransfer_Accept", {},
-                              act_as=[bob], user="Bob")
+    r = await ledger_api.exercise(
+        TRANSFER, created_cid(transfer), "IouTransfer_Accept", {}, act_as=[bob], user="Bob"
+    )
     accept = r.json()["transaction"]
     own = await ledger_api.create_iou(bob, bob, user="Bob")
     return {"created": created, "transfer": transfer, "accept": accept, "own": own}

@@ -19,22 +19,29 @@ LEDGER_EFFECTS = "TRANSACTION_SHAPE_LEDGER_EFFECTS"
 
 # -- filters ---------------------------------------------------------------------------------------------------
 
+
 def wildcard(blob: bool = False) -> dict:
     return {"identifierFilter": {"WildcardFilter": {"value": {"includeCreatedEventBlob": blob}}}}
 
 
 def template(template_id: str = IOU, blob: bool = False) -> dict:
-    return {"identifierFilter": {"TemplateFilter": {"value": {"templateId": template_id,
-                                                              "includeCreatedEventBlob": blob}}}}
+    return {
+        "identifierFilter": {
+            "TemplateFilter": {"value": {"templateId": template_id, "includeCreatedEventBlob": blob}}
+        }
+    }
 
 
-def event_format(*parties: str, filters: list[dict] | None = None, any_party: bool = False,
-                 verbose: bool = False) -> dict:
+def event_format(
+    *parties: str, filters: list[dict] | None = None, any_party: bool = False, verbose: bool = False
+) -> dict:
     """Every party (or, with `any_party`, any party) gets the same cumulative filters (default: wildcard)."""
     cumulative = [wildcard()] if filters is None else filters
-    return {"filtersByParty": {p: {"cumulative": cumulative} for p in parties},
-            "filtersForAnyParty": {"cumulative": cumulative} if any_party else None,
-            "verbose": verbose}
+    return {
+        "filtersByParty": {p: {"cumulative": cumulative} for p in parties},
+        "filtersForAnyParty": {"cumulative": cumulative} if any_party else None,
+        "verbose": verbose,
+    }
 
 
 def transaction_format(*parties: str, shape: str = ACS_DELTA, **kw) -> dict:
@@ -48,9 +55,17 @@ def update_format(*parties: str, shape: str = ACS_DELTA, **kw) -> dict:
 
 # -- commands --------------------------------------------------------------------------------------------------
 
-def iou_args(issuer: str, owner: str, amount: str = "100.0", currency: str = "USD",
-             observers: list[str] | None = None) -> dict:
-    return {"issuer": issuer, "owner": owner, "currency": currency, "amount": amount, "observers": observers or []}
+
+def iou_args(
+    issuer: str, owner: str, amount: str = "100.0", currency: str = "USD", observers: list[str] | None = None
+) -> dict:
+    return {
+        "issuer": issuer,
+        "owner": owner,
+        "currency": currency,
+        "amount": amount,
+        "observers": observers or [],
+    }
 
 
 def create(args: dict, template_id: str = IOU) -> dict:
@@ -58,13 +73,27 @@ def create(args: dict, template_id: str = IOU) -> dict:
 
 
 def exercise(cid: str, choice: str, argument: dict | None = None, template_id: str = IOU) -> dict:
-    return {"ExerciseCommand": {"templateId": template_id, "contractId": cid, "choice": choice,
-                                "choiceArgument": {} if argument is None else argument}}
+    return {
+        "ExerciseCommand": {
+            "templateId": template_id,
+            "contractId": cid,
+            "choice": choice,
+            "choiceArgument": {} if argument is None else argument,
+        }
+    }
 
 
-def create_and_exercise(args: dict, choice: str, argument: dict | None = None, template_id: str = IOU) -> dict:
-    return {"CreateAndExerciseCommand": {"templateId": template_id, "createArguments": args, "choice": choice,
-                                         "choiceArgument": {} if argument is None else argument}}
+def create_and_exercise(
+    args: dict, choice: str, argument: dict | None = None, template_id: str = IOU
+) -> dict:
+    return {
+        "CreateAndExerciseCommand": {
+            "templateId": template_id,
+            "createArguments": args,
+            "choice": choice,
+            "choiceArgument": {} if argument is None else argument,
+        }
+    }
 
 
 def new_id(prefix: str = "cmd") -> str:
@@ -95,6 +124,7 @@ def created_cid(tx: dict, index: int = 0) -> str:
 
 # -- state -----------------------------------------------------------------------------------------------------
 
+
 def acs_body(offset: int, fmt: dict | None = None, **extra) -> dict:
     return {"activeAtOffset": offset, "eventFormat": fmt, **extra}
 
@@ -113,8 +143,9 @@ def cids(entries: list[dict]) -> list[str]:
 
 async def grant_read_any(ledger_api, user_id: str = "auditor") -> str:
     """A user with CanReadAsAnyParty only."""
-    r = await ledger_api.post("/v2/users", {"user": {"id": user_id},
-                                        "rights": [{"kind": {"CanReadAsAnyParty": {"value": {}}}}]})
+    r = await ledger_api.post(
+        "/v2/users", {"user": {"id": user_id}, "rights": [{"kind": {"CanReadAsAnyParty": {"value": {}}}}]}
+    )
     assert r.status_code == 200, r.text
     return user_id
 

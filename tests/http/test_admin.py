@@ -24,6 +24,7 @@ async def new_user(ledger_api, user_id: str, rights: list[dict] | None = None, *
 
 # -- parties ----------------------------------------------------------------------------------------------------
 
+
 async def test_allocate_party(ledger_api):
     r = await ledger_api.post("/v2/parties", {"partyIdHint": "Carol", "identityProviderId": ""})
     assert r.status_code == 200, r.text
@@ -100,10 +101,16 @@ async def test_get_parties_rights(ledger_api, alice_bob):
 
 # -- users ------------------------------------------------------------------------------------------------------
 
+
 async def test_create_and_get_user(ledger_api, alice_bob):
     alice, _ = alice_bob
-    r = await new_user(ledger_api, "carol", [act_as(alice)], primaryParty=alice,
-                       metadata={"resourceVersion": "", "annotations": {"team": "blue"}})
+    r = await new_user(
+        ledger_api,
+        "carol",
+        [act_as(alice)],
+        primaryParty=alice,
+        metadata={"resourceVersion": "", "annotations": {"team": "blue"}},
+    )
     assert r.status_code == 200, r.text
     user = r.json()["user"]
     assert user["id"] == "carol" and user["primaryParty"] == alice and user["isDeactivated"] is False
@@ -122,8 +129,11 @@ async def test_user_not_found(ledger_api):
     assert 'unknown user "nobody"' in body["cause"]
     assert_error(await ledger_api.get("/v2/users/nobody/rights"), 404, "USER_NOT_FOUND")
     assert_error(await ledger_api.call("DELETE", "/v2/users/nobody"), 404, "USER_NOT_FOUND")
-    assert_error(await ledger_api.post("/v2/users/nobody/rights", {"userId": "nobody", "rights": [ADMIN_RIGHT]}), 404,
-                 "USER_NOT_FOUND")
+    assert_error(
+        await ledger_api.post("/v2/users/nobody/rights", {"userId": "nobody", "rights": [ADMIN_RIGHT]}),
+        404,
+        "USER_NOT_FOUND",
+    )
 
 
 async def test_list_users(ledger_api, alice_bob):
@@ -141,7 +151,9 @@ async def test_delete_user(ledger_api, alice_bob):
     r = await ledger_api.call("DELETE", "/v2/users/Bob")
     assert r.status_code == 200 and r.json() == {}
     assert_error(await ledger_api.get("/v2/users/Bob"), 404, "USER_NOT_FOUND")
-    assert_error(await ledger_api.get("/v2/state/ledger-end", user="Bob"), 403, "NA")  # its tokens stop working
+    assert_error(
+        await ledger_api.get("/v2/state/ledger-end", user="Bob"), 403, "NA"
+    )  # its tokens stop working
 
 
 async def test_rights(ledger_api, alice_bob):
@@ -149,25 +161,44 @@ async def test_rights(ledger_api, alice_bob):
     r = await ledger_api.get("/v2/users/Alice/rights")
     assert r.status_code == 200, r.text
     assert sorted(map(str, r.json()["rights"])) == sorted(map(str, [act_as(alice), read_as(alice)]))
-    r = await ledger_api.post("/v2/users/Alice/rights", {"userId": "Alice", "rights": [read_as(bob), act_as(alice)]})
+    r = await ledger_api.post(
+        "/v2/users/Alice/rights", {"userId": "Alice", "rights": [read_as(bob), act_as(alice)]}
+    )
     assert r.status_code == 200 and r.json()["newlyGrantedRights"] == [read_as(bob)]
-    r = await ledger_api.call("PATCH", "/v2/users/Alice/rights",
-                          json={"userId": "Alice", "rights": [read_as(bob), ADMIN_RIGHT]})
+    r = await ledger_api.call(
+        "PATCH", "/v2/users/Alice/rights", json={"userId": "Alice", "rights": [read_as(bob), ADMIN_RIGHT]}
+    )
     assert r.status_code == 200 and r.json()["newlyRevokedRights"] == [read_as(bob)]
     assert read_as(bob) not in (await ledger_api.get("/v2/users/Alice/rights")).json()["rights"]
 
 
 async def test_user_management_needs_admin(ledger_api, alice_bob):
-    assert_error(await ledger_api.post("/v2/users", {"user": {"id": "eve"}, "rights": [ADMIN_RIGHT]}, user="Alice"),
-                 403, "NA")
+    assert_error(
+        await ledger_api.post("/v2/users", {"user": {"id": "eve"}, "rights": [ADMIN_RIGHT]}, user="Alice"),
+        403,
+        "NA",
+    )
     assert_error(await ledger_api.get("/v2/users", user="Alice"), 403, "NA")
     assert_error(await ledger_api.get("/v2/users/Bob", user="Alice"), 403, "NA")
     assert_error(await ledger_api.get("/v2/users/Bob/rights", user="Alice"), 403, "NA")
     assert_error(await ledger_api.call("DELETE", "/v2/users/Bob", user="Alice"), 403, "NA")
-    assert_error(await ledger_api.post("/v2/users/Alice/rights", {"userId": "Alice", "rights": [ADMIN_RIGHT]},
-                                   user="Alice"), 403, "NA")
-    assert_error(await ledger_api.call("PATCH", "/v2/users/Alice/rights", user="Alice",
-                                   json={"userId": "Alice", "rights": [act_as(alice_bob[0])]}), 403, "NA")
+    assert_error(
+        await ledger_api.post(
+            "/v2/users/Alice/rights", {"userId": "Alice", "rights": [ADMIN_RIGHT]}, user="Alice"
+        ),
+        403,
+        "NA",
+    )
+    assert_error(
+        await ledger_api.call(
+            "PATCH",
+            "/v2/users/Alice/rights",
+            user="Alice",
+            json={"userId": "Alice", "rights": [act_as(alice_bob[0])]},
+        ),
+        403,
+        "NA",
+    )
 
 
 async def test_a_user_reads_itself(ledger_api, alice_bob):
@@ -185,11 +216,14 @@ async def test_authenticated_user(ledger_api, alice_bob):
     assert r.json()["user"]["id"] == "participant_admin"
 
 
-@pytest.mark.parametrize("body, status, code", [
-    ({"user": {"id": "bad user id with spaces"}, "rights": []}, 400, "INVALID_FIELD"),
-    ({"user": {"id": "ok"}, "rights": [{"kind": {"Empty": {}}}]}, 400, "MISSING_FIELD"),
-    ({"rights": []}, 400, "MISSING_FIELD"),
-])
+@pytest.mark.parametrize(
+    "body, status, code",
+    [
+        ({"user": {"id": "bad user id with spaces"}, "rights": []}, 400, "INVALID_FIELD"),
+        ({"user": {"id": "ok"}, "rights": [{"kind": {"Empty": {}}}]}, 400, "MISSING_FIELD"),
+        ({"rights": []}, 400, "MISSING_FIELD"),
+    ],
+)
 async def test_create_user_request_errors(ledger_api, body, status, code):
     assert_error(await ledger_api.post("/v2/users", body), status, code)
 
@@ -206,6 +240,7 @@ async def test_deactivated_user_cannot_call(ledger_api, alice_bob):
 
 
 # -- packages ---------------------------------------------------------------------------------------------------
+
 
 async def test_packages(ledger_api, alice_bob):
     alice, _ = alice_bob

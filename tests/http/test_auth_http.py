@@ -20,13 +20,20 @@ async def test_missing_token(ledger_api):
     assert body["grpcCodeValue"] == 16
 
 
-@pytest.mark.parametrize("make", [
-    lambda: token("participant_admin", ttl_seconds=-3600),  # expired
-    lambda: jwt.encode({"sub": "participant_admin", "scope": "daml_ledger_api"}, SECRET + "x", algorithm="HS256"),
-    lambda: jwt.encode({"sub": "participant_admin"}, SECRET, algorithm="HS256"),  # neither scope nor audience
-    lambda: token("participant_admin", participant_id="someone-else"),  # another participant
-    lambda: "not.a.jwt",
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: token("participant_admin", ttl_seconds=-3600),  # expired
+        lambda: jwt.encode(
+            {"sub": "participant_admin", "scope": "daml_ledger_api"}, SECRET + "x", algorithm="HS256"
+        ),
+        lambda: jwt.encode(
+            {"sub": "participant_admin"}, SECRET, algorithm="HS256"
+        ),  # neither scope nor audience
+        lambda: token("participant_admin", participant_id="someone-else"),  # another participant
+        lambda: "not.a.jwt",
+    ],
+)
 async def test_invalid_tokens_are_401(ledger_api, make):
     r = await ledger_api.get(LEDGER_END, user=None, headers=auth(f"Bearer {make()}"))
     assert_error(r, 401, "NA")
@@ -72,10 +79,13 @@ async def test_admin_cannot_act_or_read_as_parties(ledger_api, alice_bob):
 
 # -- --no-auth --------------------------------------------------------------------------------------------------
 
+
 async def test_no_auth_needs_a_user_id_for_commands(open_ledger):
     alice = await open_ledger.party("Alice", user=False)
     before = await open_ledger.ledger_end()
-    r = await open_ledger.post(SUBMIT_TX, {"commands": commands([alice], create(iou_args(alice, alice)))}, user=None)
+    r = await open_ledger.post(
+        SUBMIT_TX, {"commands": commands([alice], create(iou_args(alice, alice)))}, user=None
+    )
     body = assert_error(r, 400, "INVALID_TOKEN")
     assert body["cause"].startswith("The submitted request is missing a user-id")
     assert await open_ledger.ledger_end() == before
@@ -88,14 +98,24 @@ async def test_no_auth_acts_as_any_party(open_ledger):
     cmds = commands([alice, bob], create(iou_args(alice, bob)), userId="ledger-api-user")
     r = await open_ledger.post(SUBMIT_TX, {"commands": cmds}, user=None)
     assert r.status_code == 200, r.text
-    r = await open_ledger.post("/v2/commands/completions",
-                               {"userId": "ledger-api-user", "parties": [alice], "beginExclusive": 0}, user=None)
+    r = await open_ledger.post(
+        "/v2/commands/completions",
+        {"userId": "ledger-api-user", "parties": [alice], "beginExclusive": 0},
+        user=None,
+    )
     assert r.status_code == 200 and len(r.json()) == 1
     end = await open_ledger.ledger_end()
     assert end == before + 1
-    r = await open_ledger.post("/v2/state/active-contracts", {
-        "filter": {"filtersByParty": {}, "filtersForAnyParty": {"cumulative": []}}, "verbose": False,
-        "activeAtOffset": end, "eventFormat": None}, user=None)
+    r = await open_ledger.post(
+        "/v2/state/active-contracts",
+        {
+            "filter": {"filtersByParty": {}, "filtersForAnyParty": {"cumulative": []}},
+            "verbose": False,
+            "activeAtOffset": end,
+            "eventFormat": None,
+        },
+        user=None,
+    )
     assert r.status_code == 200 and len(r.json()) == 1
 
 

@@ -30,6 +30,7 @@ async def shared_iou(ledger_api, alice_bob, duo) -> dict:
 
 # -- contract-by-id ---------------------------------------------------------------------------------------------
 
+
 async def test_contract_by_id_for_a_stakeholder(ledger_api, alice_bob, shared_iou):
     alice, bob = alice_bob
     r = await by_id(ledger_api, shared_iou["contractId"], [alice], user="Alice")
@@ -47,7 +48,9 @@ async def test_contract_by_id_witnesses_are_querying_stakeholders(ledger_api, al
     alice, bob = alice_bob
     carol = await ledger_api.party("Carol")
     rights = [{"kind": {"CanReadAs": {"value": {"party": carol}}}}]
-    assert (await ledger_api.post("/v2/users/duo/rights", {"userId": "duo", "rights": rights})).status_code == 200
+    assert (
+        await ledger_api.post("/v2/users/duo/rights", {"userId": "duo", "rights": rights})
+    ).status_code == 200
     r = await by_id(ledger_api, shared_iou["contractId"], [alice, bob, carol], user=duo)
     assert r.status_code == 200, r.text
     assert sorted(r.json()["createdEvent"]["witnessParties"]) == sorted([alice, bob])
@@ -55,11 +58,16 @@ async def test_contract_by_id_witnesses_are_querying_stakeholders(ledger_api, al
 
 async def test_contract_by_id_invisible_or_unknown(ledger_api, alice_bob, shared_iou):
     carol = await ledger_api.party("Carol")
-    body = assert_error(await by_id(ledger_api, shared_iou["contractId"], [carol], user="Carol"), 404,
-                        "CONTRACT_PAYLOAD_NOT_FOUND")
+    body = assert_error(
+        await by_id(ledger_api, shared_iou["contractId"], [carol], user="Carol"),
+        404,
+        "CONTRACT_PAYLOAD_NOT_FOUND",
+    )
     assert body["cause"] == "Contract payload not found, or not visible."
     assert body["resources"] == [["CONTRACT_ID", shared_iou["contractId"]]]
-    assert_error(await by_id(ledger_api, UNKNOWN_CID, [carol], user="Carol"), 404, "CONTRACT_PAYLOAD_NOT_FOUND")
+    assert_error(
+        await by_id(ledger_api, UNKNOWN_CID, [carol], user="Carol"), 404, "CONTRACT_PAYLOAD_NOT_FOUND"
+    )
 
 
 async def test_contract_by_id_reading_as_a_foreign_party(ledger_api, alice_bob, shared_iou):
@@ -91,12 +99,15 @@ async def test_contract_by_id_missing_key_is_missing_field(ledger_api, alice_bob
 async def test_contract_by_id_of_an_archived_contract(ledger_api, alice_bob):
     alice, _ = alice_bob
     cid = created_cid(await ledger_api.create_iou(alice, alice, user="Alice"))
-    assert (await ledger_api.exercise(IOU, cid, "Iou_Settle", {}, act_as=[alice], user="Alice")).status_code == 200
+    assert (
+        await ledger_api.exercise(IOU, cid, "Iou_Settle", {}, act_as=[alice], user="Alice")
+    ).status_code == 200
     r = await by_id(ledger_api, cid, [alice], user="Alice")
     assert r.status_code == 200, r.text  # looks up the payload, says nothing about activeness
 
 
 # -- events-by-contract-id --------------------------------------------------------------------------------------
+
 
 async def test_events_of_an_active_contract(ledger_api, alice_bob, shared_iou):
     alice, _ = alice_bob
@@ -127,14 +138,24 @@ async def test_events_of_an_archived_contract(ledger_api, alice_bob):
 async def test_events_not_found(ledger_api, alice_bob, shared_iou):
     alice, _ = alice_bob
     carol = await ledger_api.party("Carol")
-    body = assert_error(await events(ledger_api, UNKNOWN_CID, event_format(alice), user="Alice"), 404,
-                        "CONTRACT_EVENTS_NOT_FOUND")
+    body = assert_error(
+        await events(ledger_api, UNKNOWN_CID, event_format(alice), user="Alice"),
+        404,
+        "CONTRACT_EVENTS_NOT_FOUND",
+    )
     assert body["resources"] == [["CONTRACT_ID", UNKNOWN_CID]]
-    assert_error(await events(ledger_api, shared_iou["contractId"], event_format(carol), user="Carol"), 404,
-                 "CONTRACT_EVENTS_NOT_FOUND")
+    assert_error(
+        await events(ledger_api, shared_iou["contractId"], event_format(carol), user="Carol"),
+        404,
+        "CONTRACT_EVENTS_NOT_FOUND",
+    )
     # filtered out by template
     fmt = event_format(alice, filters=[template("#model-tests:Iou:IouTransfer")])
-    assert_error(await events(ledger_api, shared_iou["contractId"], fmt, user="Alice"), 404, "CONTRACT_EVENTS_NOT_FOUND")
+    assert_error(
+        await events(ledger_api, shared_iou["contractId"], fmt, user="Alice"),
+        404,
+        "CONTRACT_EVENTS_NOT_FOUND",
+    )
 
 
 async def test_events_request_errors(ledger_api, alice_bob, shared_iou):
@@ -147,8 +168,11 @@ async def test_events_request_errors(ledger_api, alice_bob, shared_iou):
     assert_error(await events(ledger_api, cid, event_format(bob), user="Alice"), 403, "NA")
     assert_error(await events(ledger_api, cid, event_format(any_party=True), user="Alice"), 403, "NA")
     pid_form = shared_iou["templateId"]
-    assert_error(await events(ledger_api, cid, event_format(alice, filters=[template(pid_form)]), user="Alice"), 400,
-                 "INVALID_FIELD")
+    assert_error(
+        await events(ledger_api, cid, event_format(alice, filters=[template(pid_form)]), user="Alice"),
+        400,
+        "INVALID_FIELD",
+    )
 
 
 async def test_contract_by_id_invalid_party(ledger_api, alice_bob, shared_iou):

@@ -14,7 +14,11 @@ async def test_unknown_route_is_a_legacy_404(ledger_api):
     assert r.status_code == 404
     assert r.headers["content-type"].startswith("application/json")
     body = r.json()
-    assert body == {"errors": ["POST, uri: http://testserver/v2/no/such/route"], "status": 404, "ledgerApiError": None}
+    assert body == {
+        "errors": ["POST, uri: http://testserver/v2/no/such/route"],
+        "status": 404,
+        "ledgerApiError": None,
+    }
     assert "code" not in body
 
 
@@ -23,12 +27,15 @@ async def test_unknown_route_without_token_is_still_404(ledger_api):
     assert r.status_code == 404 and r.json()["errors"][0].startswith("GET, uri: ")
 
 
-@pytest.mark.parametrize("method, path", [
-    ("GET", "/v2/commands/submit-and-wait-for-transaction"),
-    ("DELETE", "/v2/state/ledger-end"),
-    ("POST", "/v2/version"),
-    ("PUT", "/v2/users"),
-])
+@pytest.mark.parametrize(
+    "method, path",
+    [
+        ("GET", "/v2/commands/submit-and-wait-for-transaction"),
+        ("DELETE", "/v2/state/ledger-end"),
+        ("POST", "/v2/version"),
+        ("PUT", "/v2/users"),
+    ],
+)
 async def test_wrong_method_is_405(ledger_api, method, path):
     r = await ledger_api.call(method, path)
     assert r.status_code == 405, r.text
@@ -59,8 +66,11 @@ async def test_json_layer_error_body(small_ledger):
     alice = await small_ledger.party("Alice")
     for _ in range(4):
         await small_ledger.create_iou(alice, alice, user="Alice")
-    r = await small_ledger.post(ACS, {"activeAtOffset": await small_ledger.ledger_end(),
-                                      "eventFormat": event_format(alice)}, user="Alice")
+    r = await small_ledger.post(
+        ACS,
+        {"activeAtOffset": await small_ledger.ledger_end(), "eventFormat": event_format(alice)},
+        user="Alice",
+    )
     body = assert_error(r, 413, "JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED")
     assert body["definiteAnswer"] is False and body["grpcCodeValue"] == 10
     assert body["context"] == {}
@@ -74,8 +84,11 @@ async def test_redacted_error_body(ledger_api):
 
 async def test_resources_are_pairs(ledger_api, alice_bob):
     alice, _ = alice_bob
-    r = await ledger_api.post("/v2/events/events-by-contract-id",
-                          {"contractId": "00" + "ab" * 68, "eventFormat": event_format(alice)}, user="Alice")
+    r = await ledger_api.post(
+        "/v2/events/events-by-contract-id",
+        {"contractId": "00" + "ab" * 68, "eventFormat": event_format(alice)},
+        user="Alice",
+    )
     body = assert_error(r, 404, "CONTRACT_EVENTS_NOT_FOUND")
     assert all(isinstance(p, list) and len(p) == 2 for p in body["resources"])
     assert body["errorCategory"] == 11 and body["grpcCodeValue"] == 5 and body["retryInfo"] is None

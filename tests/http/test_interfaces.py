@@ -50,8 +50,17 @@ TIMEOUT = 30  # seconds for the websocket conversation
 
 
 def interface(interface_id: str = ISHAPE, view: bool = True, blob: bool = False) -> dict:
-    return {"identifierFilter": {"InterfaceFilter": {"value": {
-        "interfaceId": interface_id, "includeInterfaceView": view, "includeCreatedEventBlob": blob}}}}
+    return {
+        "identifierFilter": {
+            "InterfaceFilter": {
+                "value": {
+                    "interfaceId": interface_id,
+                    "includeInterfaceView": view,
+                    "includeCreatedEventBlob": blob,
+                }
+            }
+        }
+    }
 
 
 @pytest.fixture
@@ -67,19 +76,31 @@ async def shapes_ledger(tmp_path):
 async def made(shapes_ledger) -> dict:
     """Alice's contracts: an Iou, a Square, a Broken (its view fails) and a Plain (no interface)."""
     alice = await shapes_ledger.party("Alice")
-    cmds = [create(iou_args(alice, alice, "12.5", "CHF")),
-            create({"owner": alice, "name": "sq"}, "#shapes:Shapes:Square"),
-            create({"owner": alice}, "#shapes:Shapes:Broken"),
-            create({"owner": alice}, "#shapes:Shapes:Plain")]
+    cmds = [
+        create(iou_args(alice, alice, "12.5", "CHF")),
+        create({"owner": alice, "name": "sq"}, "#shapes:Shapes:Square"),
+        create({"owner": alice}, "#shapes:Shapes:Broken"),
+        create({"owner": alice}, "#shapes:Shapes:Plain"),
+    ]
     events = events_of(await submit_tx(shapes_ledger, commands([alice], *cmds), user="Alice"))
     cid = [e["contractId"] for _, e in events]
-    return {"alice": alice, "iou": cid[0], "square": cid[1], "broken": cid[2], "plain": cid[3],
-            "offset": await shapes_ledger.ledger_end()}
+    return {
+        "alice": alice,
+        "iou": cid[0],
+        "square": cid[1],
+        "broken": cid[2],
+        "plain": cid[3],
+        "offset": await shapes_ledger.ledger_end(),
+    }
 
 
 def square_view() -> dict:
-    return {"interfaceId": shapes.IShape.interface_id(), "viewStatus": OK, "viewValue": {"name": "sq", "sides": "4"},
-            "implementationPackageId": shapes.package.package_id}
+    return {
+        "interfaceId": shapes.IShape.interface_id(),
+        "viewStatus": OK,
+        "viewValue": {"name": "sq", "sides": "4"},
+        "implementationPackageId": shapes.package.package_id,
+    }
 
 
 def by_contract(events: list[dict]) -> dict[str, dict]:
@@ -87,7 +108,9 @@ def by_contract(events: list[dict]) -> dict[str, dict]:
 
 
 async def acs_events(ledger_api, made, filters: list[dict]) -> dict[str, dict]:
-    r = await acs(ledger_api, acs_body(made["offset"], event_format(made["alice"], filters=filters)), user="Alice")
+    r = await acs(
+        ledger_api, acs_body(made["offset"], event_format(made["alice"], filters=filters)), user="Alice"
+    )
     assert r.status_code == 200, r.text
     return by_contract(created_events(r.json()))
 
@@ -96,15 +119,18 @@ async def acs_events(ledger_api, made, filters: list[dict]) -> dict[str, dict]:
 
 
 async def test_acs_interface_filter_with_views(shapes_ledger, made):
-    r = await acs(shapes_ledger, acs_body(made["offset"], event_format(made["alice"], filters=[interface()])),
-                  user="Alice")
+    r = await acs(
+        shapes_ledger,
+        acs_body(made["offset"], event_format(made["alice"], filters=[interface()])),
+        user="Alice",
+    )
     for entry in r.json():  # a failed view reads with the wire models too, strictly and back
         read_exactly(api.JsGetActiveContractsResponse, entry)
     events = await acs_events(shapes_ledger, made, [interface()])
     assert set(events) == {made["square"], made["broken"]}  # the templates that implement IShape
     assert events[made["square"]]["interfaceViews"] == [square_view()]
     assert events[made["square"]]["createdEventBlob"] == ""
-    broken, = events[made["broken"]]["interfaceViews"]
+    (broken,) = events[made["broken"]]["interfaceViews"]
     assert broken["interfaceId"] == shapes.IShape.interface_id()
     assert broken["viewValue"] is None and broken["implementationPackageId"] is None
     assert broken["viewStatus"]["code"] == 9 and "view crashed" in broken["viewStatus"]["message"]
@@ -117,7 +143,9 @@ async def test_acs_interface_filter_without_views_but_with_blobs(shapes_ledger, 
 
 
 async def test_acs_mixed_template_and_interface_filters(shapes_ledger, made):
-    events = await acs_events(shapes_ledger, made, [template("#shapes:Shapes:Plain"), interface(), template(IOU)])
+    events = await acs_events(
+        shapes_ledger, made, [template("#shapes:Shapes:Plain"), interface(), template(IOU)]
+    )
     assert set(events) == {made["plain"], made["square"], made["broken"], made["iou"]}
     assert events[made["plain"]]["interfaceViews"] == events[made["iou"]]["interfaceViews"] == []
     assert events[made["square"]]["interfaceViews"] == [square_view()]
@@ -126,14 +154,21 @@ async def test_acs_mixed_template_and_interface_filters(shapes_ledger, made):
 async def test_acs_the_iiou_view_of_the_bundled_model(shapes_ledger, made):
     events = await acs_events(shapes_ledger, made, [interface(IIOU)])
     assert set(events) == {made["iou"]}
-    assert events[made["iou"]]["interfaceViews"] == [{
-        "interfaceId": iou.IIou.interface_id(), "viewStatus": OK,
-        "viewValue": {"icurrency": "CHF", "iamount": "12.5000000000"},
-        "implementationPackageId": iou.package.package_id}]
+    assert events[made["iou"]]["interfaceViews"] == [
+        {
+            "interfaceId": iou.IIou.interface_id(),
+            "viewStatus": OK,
+            "viewValue": {"icurrency": "CHF", "iamount": "12.5000000000"},
+            "implementationPackageId": iou.package.package_id,
+        }
+    ]
 
 
 async def test_acs_page_with_an_interface_filter(shapes_ledger, made):
-    body = {"activeAtOffset": made["offset"], "eventFormat": event_format(made["alice"], filters=[interface()])}
+    body = {
+        "activeAtOffset": made["offset"],
+        "eventFormat": event_format(made["alice"], filters=[interface()]),
+    }
     r = await shapes_ledger.call("GET", ACS_PAGE, json=body, user="Alice")
     assert r.status_code == 200, r.text
     events = by_contract(created_events(r.json()["activeContracts"]))
@@ -148,14 +183,24 @@ async def test_the_fast_path_and_the_general_path_print_the_same_created_event(s
     for filters in ([interface()], [interface(view=False, blob=True)], [template("#shapes:Shapes:Square")]):
         fmt = event_format(alice, filters=filters)
         from_acs = (await acs_events(shapes_ledger, made, filters))[made["square"]]
-        r = await shapes_ledger.post("/v2/events/events-by-contract-id",
-                                     {"contractId": made["square"], "eventFormat": fmt}, user="Alice")
+        r = await shapes_ledger.post(
+            "/v2/events/events-by-contract-id",
+            {"contractId": made["square"], "eventFormat": fmt},
+            user="Alice",
+        )
         from_lookup = r.json()["created"]["createdEvent"]
-        r = await shapes_ledger.post("/v2/updates", {"beginExclusive": 0, "endInclusive": made["offset"],
-                                                     "updateFormat": {"includeTransactions": {
-                                                         "eventFormat": fmt, "transactionShape": ACS_DELTA}}},
-                                     user="Alice")
-        streamed = [e["CreatedEvent"] for u in r.json() for e in u["update"]["Transaction"]["value"]["events"]]
+        r = await shapes_ledger.post(
+            "/v2/updates",
+            {
+                "beginExclusive": 0,
+                "endInclusive": made["offset"],
+                "updateFormat": {"includeTransactions": {"eventFormat": fmt, "transactionShape": ACS_DELTA}},
+            },
+            user="Alice",
+        )
+        streamed = [
+            e["CreatedEvent"] for u in r.json() for e in u["update"]["Transaction"]["value"]["events"]
+        ]
         from_stream = by_contract(streamed)[made["square"]]
         assert json.dumps(from_acs) == json.dumps(from_lookup) == json.dumps(from_stream)
 
@@ -181,7 +226,7 @@ async def test_acs_websocket_with_an_interface_filter(tmp_path):
                     assert closed.rcvd is not None and closed.rcvd.code == 1000, closed
         for m in messages:
             validate("JsGetActiveContractsResponse", m)
-        view, = created_events(messages)[0]["interfaceViews"]
+        (view,) = created_events(messages)[0]["interfaceViews"]
         assert view["viewValue"] == {"icurrency": "USD", "iamount": "7.0000000000"}
         assert view["interfaceId"].endswith(":Iou:IIou") and view["viewStatus"] == OK
     finally:
@@ -191,15 +236,16 @@ async def test_acs_websocket_with_an_interface_filter(tmp_path):
 # --- updates, lookups and submit-and-wait
 
 
-async def discard(ledger_api, made, *, fmt: dict | None = None, template_id: str = ISHAPE,
-                  choice: str = "Shape_Discard") -> httpx.Response:
+async def discard(
+    ledger_api, made, *, fmt: dict | None = None, template_id: str = ISHAPE, choice: str = "Shape_Discard"
+) -> httpx.Response:
     cmds = commands([made["alice"]], exercise(made["square"], choice, {}, template_id))
     return await submit_tx(ledger_api, cmds, user="Alice", fmt=fmt)
 
 
 async def test_interface_choice_through_submit_and_wait_for_transaction(shapes_ledger, made):
     fmt = transaction_format(made["alice"], shape=LEDGER_EFFECTS, filters=[interface()])
-    (kind, exercised), = events_of(await discard(shapes_ledger, made, fmt=fmt))
+    ((kind, exercised),) = events_of(await discard(shapes_ledger, made, fmt=fmt))
     assert kind == "ExercisedEvent"
     assert exercised["interfaceId"] == shapes.IShape.interface_id()
     assert exercised["templateId"] == shapes.Square.template_id()
@@ -209,13 +255,14 @@ async def test_interface_choice_through_submit_and_wait_for_transaction(shapes_l
 
 async def test_archives_list_implemented_interfaces_only_with_views(shapes_ledger, made):
     r = await discard(shapes_ledger, made, fmt=transaction_format(made["alice"], filters=[interface()]))
-    (kind, archived), = events_of(r)
+    ((kind, archived),) = events_of(r)
     assert kind == "ArchivedEvent" and archived["implementedInterfaces"] == [shapes.IShape.interface_id()]
     offset = r.json()["transaction"]["offset"]
     for filters in ([interface(view=False)], [template("#shapes:Shapes:Square")]):
         fmt = {"includeTransactions": transaction_format(made["alice"], filters=filters)}
-        r = await shapes_ledger.post("/v2/updates/update-by-offset", {"offset": offset, "updateFormat": fmt},
-                                     user="Alice")
+        r = await shapes_ledger.post(
+            "/v2/updates/update-by-offset", {"offset": offset, "updateFormat": fmt}, user="Alice"
+        )
         assert r.status_code == 200, r.text
         archived = r.json()["update"]["Transaction"]["value"]["events"][0]["ArchivedEvent"]
         assert archived["implementedInterfaces"] == []
@@ -225,53 +272,69 @@ async def test_updates_and_lookups_carry_views(shapes_ledger, made):
     alice = made["alice"]
     for shape in (ACS_DELTA, LEDGER_EFFECTS):
         fmt = {"includeTransactions": transaction_format(alice, shape=shape, filters=[interface()])}
-        r = await shapes_ledger.post("/v2/updates", {"beginExclusive": 0, "endInclusive": made["offset"],
-                                                     "updateFormat": fmt}, user="Alice")
+        r = await shapes_ledger.post(
+            "/v2/updates",
+            {"beginExclusive": 0, "endInclusive": made["offset"], "updateFormat": fmt},
+            user="Alice",
+        )
         assert r.status_code == 200, r.text
         (update,) = r.json()
         tx = update["update"]["Transaction"]["value"]
         events = by_contract([e["CreatedEvent"] for e in tx["events"]])
         assert set(events) == {made["square"], made["broken"]}
         assert events[made["square"]]["interfaceViews"] == [square_view()]
-        r = await shapes_ledger.post("/v2/updates/update-by-id", {"updateId": tx["updateId"], "updateFormat": fmt},
-                                     user="Alice")
+        r = await shapes_ledger.post(
+            "/v2/updates/update-by-id", {"updateId": tx["updateId"], "updateFormat": fmt}, user="Alice"
+        )
         assert r.json()["update"]["Transaction"]["value"] == tx
 
 
 async def test_a_template_choice_has_no_interface_id(shapes_ledger, made):
     fmt = transaction_format(made["alice"], shape=LEDGER_EFFECTS, filters=[interface()])
     r = await discard(shapes_ledger, made, fmt=fmt, template_id="#shapes:Shapes:Square", choice="Archive")
-    (_, exercised), = events_of(r)
+    ((_, exercised),) = events_of(r)
     assert exercised["interfaceId"] is None and exercised["choice"] == "Archive"
     assert exercised["implementedInterfaces"] == [shapes.IShape.interface_id()]
 
 
 async def test_the_iiou_archive_choice(shapes_ledger, made):
     fmt = transaction_format(made["alice"], shape=LEDGER_EFFECTS)
-    r = await submit_tx(shapes_ledger, commands([made["alice"]], exercise(made["iou"], "Archive", {}, IIOU)),
-                        user="Alice", fmt=fmt)
-    (_, exercised), = events_of(r)
-    assert exercised["interfaceId"] == iou.IIou.interface_id() and exercised["templateId"] == iou.Iou.template_id()
+    r = await submit_tx(
+        shapes_ledger,
+        commands([made["alice"]], exercise(made["iou"], "Archive", {}, IIOU)),
+        user="Alice",
+        fmt=fmt,
+    )
+    ((_, exercised),) = events_of(r)
+    assert (
+        exercised["interfaceId"] == iou.IIou.interface_id()
+        and exercised["templateId"] == iou.Iou.template_id()
+    )
     assert exercised["implementedInterfaces"] == []  # no interface filter asked for it
 
 
 async def test_events_by_contract_id_with_an_interface_filter(shapes_ledger, made):
     await discard(shapes_ledger, made)
     fmt = event_format(made["alice"], filters=[interface()])
-    r = await shapes_ledger.post("/v2/events/events-by-contract-id",
-                                 {"contractId": made["square"], "eventFormat": fmt}, user="Alice")
+    r = await shapes_ledger.post(
+        "/v2/events/events-by-contract-id", {"contractId": made["square"], "eventFormat": fmt}, user="Alice"
+    )
     assert r.status_code == 200, r.text
     body = r.json()
     assert body["created"]["createdEvent"]["interfaceViews"] == [square_view()]
     assert body["archived"]["archivedEvent"]["implementedInterfaces"] == [shapes.IShape.interface_id()]
-    r = await shapes_ledger.post("/v2/events/events-by-contract-id",
-                                 {"contractId": made["plain"], "eventFormat": fmt}, user="Alice")
+    r = await shapes_ledger.post(
+        "/v2/events/events-by-contract-id", {"contractId": made["plain"], "eventFormat": fmt}, user="Alice"
+    )
     assert_error(r, 404, "CONTRACT_EVENTS_NOT_FOUND")  # Plain does not implement IShape
 
 
 async def test_contract_by_id_has_no_filter_and_so_no_views(shapes_ledger, made):
-    r = await shapes_ledger.post("/v2/contracts/contract-by-id", {"contractId": made["square"],
-                                                                  "queryingParties": [made["alice"]]}, user="Alice")
+    r = await shapes_ledger.post(
+        "/v2/contracts/contract-by-id",
+        {"contractId": made["square"], "queryingParties": [made["alice"]]},
+        user="Alice",
+    )
     assert r.status_code == 200, r.text
     assert r.json()["createdEvent"]["interfaceViews"] == []
 
@@ -279,25 +342,39 @@ async def test_contract_by_id_has_no_filter_and_so_no_views(shapes_ledger, made)
 # --- errors
 
 
-@pytest.mark.parametrize("interface_id,status,code", [
-    ("#shapes:Shapes:INothing", 404, "NO_INTERFACE_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME"),
-    ("#shapes:Shapes:Square", 404, "NO_INTERFACE_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME"),  # a template, not one
-    ("#no-such-package:Shapes:IShape", 404, "PACKAGE_NAMES_NOT_FOUND"),
-    ("PKGID:Shapes:IShape", 400, "INVALID_FIELD"),  # filters take the package-name form only (3.5)
-    ("", 400, "MISSING_FIELD"),
-])
+@pytest.mark.parametrize(
+    "interface_id,status,code",
+    [
+        ("#shapes:Shapes:INothing", 404, "NO_INTERFACE_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME"),
+        (
+            "#shapes:Shapes:Square",
+            404,
+            "NO_INTERFACE_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME",
+        ),  # a template, not one
+        ("#no-such-package:Shapes:IShape", 404, "PACKAGE_NAMES_NOT_FOUND"),
+        ("PKGID:Shapes:IShape", 400, "INVALID_FIELD"),  # filters take the package-name form only (3.5)
+        ("", 400, "MISSING_FIELD"),
+    ],
+)
 async def test_interface_filter_errors(shapes_ledger, made, interface_id, status, code):
     if interface_id.startswith("PKGID"):
         interface_id = interface_id.replace("PKGID", shapes.package.package_id)
     fmt = event_format(made["alice"], filters=[interface(interface_id)])
     body = assert_error(await acs(shapes_ledger, acs_body(made["offset"], fmt), user="Alice"), status, code)
     if interface_id == "#shapes:Shapes:INothing":
-        assert body["cause"] == ("The following package-name/interface qualified-name pairs do not reference any "
-                                 "interface-id uploaded on this participant: [(shapes,Shapes:INothing)].")
-    r = await shapes_ledger.post("/v2/updates", {"beginExclusive": 0, "endInclusive": made["offset"],
-                                                 "updateFormat": {"includeTransactions": {
-                                                     "eventFormat": fmt, "transactionShape": ACS_DELTA}}},
-                                 user="Alice")
+        assert body["cause"] == (
+            "The following package-name/interface qualified-name pairs do not reference any "
+            "interface-id uploaded on this participant: [(shapes,Shapes:INothing)]."
+        )
+    r = await shapes_ledger.post(
+        "/v2/updates",
+        {
+            "beginExclusive": 0,
+            "endInclusive": made["offset"],
+            "updateFormat": {"includeTransactions": {"eventFormat": fmt, "transactionShape": ACS_DELTA}},
+        },
+        user="Alice",
+    )
     assert_error(r, status, code)
     r = await discard(shapes_ledger, made, fmt={"eventFormat": fmt, "transactionShape": ACS_DELTA})
     assert_error(r, status, code)
@@ -315,16 +392,23 @@ async def test_interface_filter_needs_read_rights_like_a_template_filter(shapes_
 
 async def test_interface_choice_errors(shapes_ledger, made):
     alice = made["alice"]
-    r = await submit_tx(shapes_ledger, commands([alice], exercise(made["plain"], "Shape_Discard", {}, ISHAPE)),
-                        user="Alice")
+    r = await submit_tx(
+        shapes_ledger, commands([alice], exercise(made["plain"], "Shape_Discard", {}, ISHAPE)), user="Alice"
+    )
     body = assert_error(r, 400, "CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE")
     assert ["INTERFACE_ID", shapes.IShape.interface_id()] in body["resources"]
-    r = await submit_tx(shapes_ledger, commands([alice], exercise(made["iou"], "Iou_Split", {"splitAmount": "1"},
-                                                                  IIOU)), user="Alice")
+    r = await submit_tx(
+        shapes_ledger,
+        commands([alice], exercise(made["iou"], "Iou_Split", {"splitAmount": "1"}, IIOU)),
+        user="Alice",
+    )
     body = assert_error(r, 400, "INVALID_ARGUMENT")
     assert body["cause"].endswith("or choice:Iou_Split")
-    r = await submit_tx(shapes_ledger, commands([alice], exercise(made["iou"], "Archive", {},
-                                                                  "#model-tests:Iou:INothing")), user="Alice")
+    r = await submit_tx(
+        shapes_ledger,
+        commands([alice], exercise(made["iou"], "Archive", {}, "#model-tests:Iou:INothing")),
+        user="Alice",
+    )
     assert_error(r, 404, "TEMPLATES_OR_INTERFACES_NOT_FOUND")
     assert (await shapes_ledger.ledger_end()) == made["offset"]
 
@@ -341,20 +425,38 @@ async def test_views_on_assignments_and_in_flight_contracts(shapes_ledger, made)
     wait = "/v2/commands/submit-and-wait-for-reassignment"
 
     def reassignment(command: dict) -> dict:
-        return {"reassignmentCommands": {"commandId": new_id("re"), "submitter": alice,
-                                         "commands": [{"command": command}]},
-                "eventFormat": fmt}
+        return {
+            "reassignmentCommands": {
+                "commandId": new_id("re"),
+                "submitter": alice,
+                "commands": [{"command": command}],
+            },
+            "eventFormat": fmt,
+        }
 
-    r = await shapes_ledger.post(wait, reassignment({"UnassignCommand": {"value": {
-        "contractId": made["square"], "source": source, "target": target}}}), user="Alice")
+    r = await shapes_ledger.post(
+        wait,
+        reassignment(
+            {"UnassignCommand": {"value": {"contractId": made["square"], "source": source, "target": target}}}
+        ),
+        user="Alice",
+    )
     assert r.status_code == 200, r.text
     rid = r.json()["reassignment"]["events"][0]["JsUnassignedEvent"]["value"]["reassignmentId"]
     r = await acs(shapes_ledger, acs_body(await shapes_ledger.ledger_end(), fmt), user="Alice")
-    in_flight = [e["contractEntry"]["JsIncompleteUnassigned"] for e in r.json()
-                 if "JsIncompleteUnassigned" in e["contractEntry"]]
+    in_flight = [
+        e["contractEntry"]["JsIncompleteUnassigned"]
+        for e in r.json()
+        if "JsIncompleteUnassigned" in e["contractEntry"]
+    ]
     assert [e["createdEvent"]["interfaceViews"] for e in in_flight] == [[square_view()]]
-    r = await shapes_ledger.post(wait, reassignment({"AssignCommand": {"value": {
-        "reassignmentId": rid, "source": source, "target": target}}}), user="Alice")
+    r = await shapes_ledger.post(
+        wait,
+        reassignment(
+            {"AssignCommand": {"value": {"reassignmentId": rid, "source": source, "target": target}}}
+        ),
+        user="Alice",
+    )
     assert r.status_code == 200, r.text
     (event,) = r.json()["reassignment"]["events"]
     assert event["JsAssignmentEvent"]["createdEvent"]["interfaceViews"] == [square_view()]

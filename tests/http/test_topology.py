@@ -22,36 +22,62 @@ async def test_an_allocation_is_a_topology_transaction_at_the_next_offset(ledger
     alice = await ledger_api.party("Alice")
     end = await ledger_api.ledger_end()
     assert end == before + 1
-    r = await ledger_api.post("/v2/updates", {"beginExclusive": before, "endInclusive": end,
-                                              "updateFormat": topology(alice)}, user="Alice")
+    r = await ledger_api.post(
+        "/v2/updates",
+        {"beginExclusive": before, "endInclusive": end, "updateFormat": topology(alice)},
+        user="Alice",
+    )
     assert r.status_code == 200, r.text
     (update,) = r.json()
-    assert JsGetUpdatesResponse.read(update).update.value.value.offset == end  # what the terminal client reads
+    assert (
+        JsGetUpdatesResponse.read(update).update.value.value.offset == end
+    )  # what the terminal client reads
     tx = update["update"]["TopologyTransaction"]["value"]
     assert tx["offset"] == end and tx["updateId"].startswith("1220")
-    assert tx["events"] == [{"event": {"ParticipantAuthorizationAdded": {"value": {
-        "partyId": alice, "participantId": await _participant_id(ledger_api),
-        "participantPermission": "PARTICIPANT_PERMISSION_SUBMISSION"}}}}]
+    assert tx["events"] == [
+        {
+            "event": {
+                "ParticipantAuthorizationAdded": {
+                    "value": {
+                        "partyId": alice,
+                        "participantId": await _participant_id(ledger_api),
+                        "participantPermission": "PARTICIPANT_PERMISSION_SUBMISSION",
+                    }
+                }
+            }
+        }
+    ]
     syncs = (await ledger_api.get("/v2/state/connected-synchronizers")).json()["connectedSynchronizers"]
     assert tx["synchronizerId"] == syncs[0]["synchronizerId"]
 
-    by_offset = await ledger_api.post("/v2/updates/update-by-offset",
-                                      {"offset": end, "updateFormat": topology(alice)}, user="Alice")
+    by_offset = await ledger_api.post(
+        "/v2/updates/update-by-offset", {"offset": end, "updateFormat": topology(alice)}, user="Alice"
+    )
     assert by_offset.status_code == 200, by_offset.text
     assert by_offset.json()["update"]["TopologyTransaction"]["value"] == tx
     assert JsGetUpdateResponse.read(by_offset.json()).update.tag == "TopologyTransaction"
-    by_id = await ledger_api.post("/v2/updates/update-by-id",
-                                  {"updateId": tx["updateId"], "updateFormat": topology()}, user=reader)
+    by_id = await ledger_api.post(
+        "/v2/updates/update-by-id", {"updateId": tx["updateId"], "updateFormat": topology()}, user=reader
+    )
     assert by_id.status_code == 200, by_id.text
     assert by_id.json()["update"]["TopologyTransaction"]["value"] == tx
 
     # A format without topology events skips it: the stream has nothing there, the lookup finds nothing.
-    r = await ledger_api.post("/v2/updates", {"beginExclusive": before, "endInclusive": end,
-                                              "updateFormat": update_format(alice)}, user="Alice")
+    r = await ledger_api.post(
+        "/v2/updates",
+        {"beginExclusive": before, "endInclusive": end, "updateFormat": update_format(alice)},
+        user="Alice",
+    )
     assert r.status_code == 200 and r.json() == []
-    assert_error(await ledger_api.post("/v2/updates/update-by-offset",
-                                       {"offset": end, "updateFormat": update_format(alice)}, user="Alice"),
-                 404, "UPDATE_NOT_FOUND")
+    assert_error(
+        await ledger_api.post(
+            "/v2/updates/update-by-offset",
+            {"offset": end, "updateFormat": update_format(alice)},
+            user="Alice",
+        ),
+        404,
+        "UPDATE_NOT_FOUND",
+    )
 
 
 async def test_topology_events_are_filtered_by_party_and_need_read_rights(ledger_api, reader):
@@ -62,30 +88,50 @@ async def test_topology_events_are_filtered_by_party_and_need_read_rights(ledger
     assert end == before + 2
 
     async def hosted(fmt: dict, user: str) -> list[str]:
-        r = await ledger_api.post("/v2/updates", {"beginExclusive": before, "endInclusive": end,
-                                                  "updateFormat": fmt}, user=user)
+        r = await ledger_api.post(
+            "/v2/updates", {"beginExclusive": before, "endInclusive": end, "updateFormat": fmt}, user=user
+        )
         assert r.status_code == 200, r.text
-        return [e["event"]["ParticipantAuthorizationAdded"]["value"]["partyId"]
-                for u in r.json() for e in u["update"]["TopologyTransaction"]["value"]["events"]]
+        return [
+            e["event"]["ParticipantAuthorizationAdded"]["value"]["partyId"]
+            for u in r.json()
+            for e in u["update"]["TopologyTransaction"]["value"]["events"]
+        ]
 
     assert await hosted(topology(bob), "Bob") == [bob]
     assert await hosted(topology(), reader) == [alice, bob]  # every party's: read as any party
-    assert_error(await ledger_api.post("/v2/updates", {"beginExclusive": before, "endInclusive": end,
-                                                       "updateFormat": topology(alice)}, user="Bob"), 403, "NA")
-    assert_error(await ledger_api.post("/v2/updates", {"beginExclusive": before, "endInclusive": end,
-                                                       "updateFormat": topology()}, user="Alice"), 403, "NA")
+    assert_error(
+        await ledger_api.post(
+            "/v2/updates",
+            {"beginExclusive": before, "endInclusive": end, "updateFormat": topology(alice)},
+            user="Bob",
+        ),
+        403,
+        "NA",
+    )
+    assert_error(
+        await ledger_api.post(
+            "/v2/updates",
+            {"beginExclusive": before, "endInclusive": end, "updateFormat": topology()},
+            user="Alice",
+        ),
+        403,
+        "NA",
+    )
 
 
 async def test_an_allocation_on_a_named_synchronizer_is_reported_there_and_a_refused_one_takes_no_offset(
-        ledger_api, reader):
+    ledger_api, reader
+):
     syncs = (await ledger_api.get("/v2/state/connected-synchronizers")).json()["connectedSynchronizers"]
     private = syncs[1]["synchronizerId"]
     before = await ledger_api.ledger_end()
     r = await ledger_api.post("/v2/parties", {"partyIdHint": "Carol", "synchronizerId": private})
     assert r.status_code == 200, r.text
     carol = r.json()["partyDetails"]["party"]
-    r = await ledger_api.post("/v2/updates/update-by-offset", {"offset": before + 1, "updateFormat": topology(carol)},
-                              user=reader)
+    r = await ledger_api.post(
+        "/v2/updates/update-by-offset", {"offset": before + 1, "updateFormat": topology(carol)}, user=reader
+    )
     assert r.status_code == 200, r.text
     assert r.json()["update"]["TopologyTransaction"]["value"]["synchronizerId"] == private
     assert_error(await ledger_api.post("/v2/parties", {"partyIdHint": "Carol"}), 400, "INVALID_ARGUMENT")

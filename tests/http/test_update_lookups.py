@@ -52,10 +52,12 @@ async def test_by_offset_and_by_id_answer_what_the_stream_answers(ledger_api, al
     for user, party in (("Alice", alice), ("Bob", bob)):
         fmt = update_format(party, shape=shape)
         expected = await streamed(ledger_api, accept, fmt, user=user)
-        by_offset = looked_up(await ledger_api.post(BY_OFFSET, {"offset": accept["offset"], "updateFormat": fmt},
-                                                user=user))
-        by_id = looked_up(await ledger_api.post(BY_ID, {"updateId": accept["updateId"], "updateFormat": fmt},
-                                            user=user))
+        by_offset = looked_up(
+            await ledger_api.post(BY_OFFSET, {"offset": accept["offset"], "updateFormat": fmt}, user=user)
+        )
+        by_id = looked_up(
+            await ledger_api.post(BY_ID, {"updateId": accept["updateId"], "updateFormat": fmt}, user=user)
+        )
         assert by_offset == by_id == expected
         assert by_id["updateId"] == accept["updateId"] and by_id["offset"] == accept["offset"]
     if shape == ACS_DELTA:
@@ -69,10 +71,16 @@ async def test_by_offset_and_by_id_answer_what_the_stream_answers(ledger_api, al
 async def test_the_command_id_is_shown_to_the_submitter_only(ledger_api, alice_bob, history):
     alice, bob = alice_bob
     transfer = history["transfer"]
-    mine = looked_up(await ledger_api.post(BY_ID, {"updateId": transfer["updateId"],
-                                               "updateFormat": update_format(alice)}, user="Alice"))
-    theirs = looked_up(await ledger_api.post(BY_ID, {"updateId": transfer["updateId"],
-                                                 "updateFormat": update_format(bob)}, user="Bob"))
+    mine = looked_up(
+        await ledger_api.post(
+            BY_ID, {"updateId": transfer["updateId"], "updateFormat": update_format(alice)}, user="Alice"
+        )
+    )
+    theirs = looked_up(
+        await ledger_api.post(
+            BY_ID, {"updateId": transfer["updateId"], "updateFormat": update_format(bob)}, user="Bob"
+        )
+    )
     assert mine["commandId"] == transfer["commandId"] != ""
     assert theirs["commandId"] == ""
     assert kinds(theirs) == ["CreatedEvent"]  # Bob sees the transfer offered to him, not Alice's Iou
@@ -81,7 +89,9 @@ async def test_the_command_id_is_shown_to_the_submitter_only(ledger_api, alice_b
 async def test_read_any_party(ledger_api, history, reader):
     tx = history["own"]
     fmt = update_format(any_party=True, shape=LEDGER_EFFECTS)
-    got = looked_up(await ledger_api.post(BY_OFFSET, {"offset": tx["offset"], "updateFormat": fmt}, user=reader))
+    got = looked_up(
+        await ledger_api.post(BY_OFFSET, {"offset": tx["offset"], "updateFormat": fmt}, user=reader)
+    )
     assert got["commandId"] == tx["commandId"]  # a reader of every party reads as the submitter too
     assert kinds(got) == ["CreatedEvent"]
 
@@ -89,7 +99,10 @@ async def test_read_any_party(ledger_api, history, reader):
 async def test_deprecated_lookups_with_requesting_parties_or_a_format(ledger_api, alice_bob, history):
     alice, bob = alice_bob
     accept = history["accept"]
-    for path, key in ((TX_BY_OFFSET, {"offset": accept["offset"]}), (TX_BY_ID, {"updateId": accept["updateId"]})):
+    for path, key in (
+        (TX_BY_OFFSET, {"offset": accept["offset"]}),
+        (TX_BY_ID, {"updateId": accept["updateId"]}),
+    ):
         # requestingParties: every event of theirs, ACS-delta shape
         r = await ledger_api.post(path, {**key, "requestingParties": [bob]}, user="Bob")
         assert r.status_code == 200, r.text
@@ -98,15 +111,25 @@ async def test_deprecated_lookups_with_requesting_parties_or_a_format(ledger_api
         fmt = transaction_format(bob, shape=LEDGER_EFFECTS)
         r = await ledger_api.post(path, {**key, "transactionFormat": fmt}, user="Bob")
         assert r.status_code == 200, r.text
-        assert r.json()["transaction"] == await streamed(ledger_api, accept, {"includeTransactions": fmt}, user="Bob")
+        assert r.json()["transaction"] == await streamed(
+            ledger_api, accept, {"includeTransactions": fmt}, user="Bob"
+        )
         # exactly one of the two
-        both = await ledger_api.post(path, {**key, "requestingParties": [bob], "transactionFormat": fmt}, user="Bob")
-        assert "Both transaction_format and requesting_parties are set" in assert_error(
-            both, 400, "INVALID_ARGUMENT")["cause"]
+        both = await ledger_api.post(
+            path, {**key, "requestingParties": [bob], "transactionFormat": fmt}, user="Bob"
+        )
+        assert (
+            "Both transaction_format and requesting_parties are set"
+            in assert_error(both, 400, "INVALID_ARGUMENT")["cause"]
+        )
         neither = await ledger_api.post(path, key, user="Bob")
-        assert "Either transaction_format or requesting_parties is required" in assert_error(
-            neither, 400, "INVALID_ARGUMENT")["cause"]
-        assert_error(await ledger_api.post(path, {**key, "requestingParties": [alice]}, user="Bob"), 403, "NA")
+        assert (
+            "Either transaction_format or requesting_parties is required"
+            in assert_error(neither, 400, "INVALID_ARGUMENT")["cause"]
+        )
+        assert_error(
+            await ledger_api.post(path, {**key, "requestingParties": [alice]}, user="Bob"), 403, "NA"
+        )
 
 
 async def test_not_found(ledger_api, alice_bob, history):
@@ -114,12 +137,20 @@ async def test_not_found(ledger_api, alice_bob, history):
     own = history["own"]  # Bob's Iou: Alice is no stakeholder
     end = await ledger_api.ledger_end()
 
-    body = assert_error(await ledger_api.post(BY_OFFSET, {"offset": end + 1, "updateFormat": update_format(bob)},
-                                          user="Bob"), 404, "UPDATE_NOT_FOUND")
+    body = assert_error(
+        await ledger_api.post(BY_OFFSET, {"offset": end + 1, "updateFormat": update_format(bob)}, user="Bob"),
+        404,
+        "UPDATE_NOT_FOUND",
+    )
     assert body["cause"] == "Update not found, or not visible."
     assert body["resources"] == [["OFFSET", str(end + 1)]]
-    body = assert_error(await ledger_api.post(BY_ID, {"updateId": UNKNOWN_ID, "updateFormat": update_format(bob)},
-                                          user="Bob"), 404, "UPDATE_NOT_FOUND")
+    body = assert_error(
+        await ledger_api.post(
+            BY_ID, {"updateId": UNKNOWN_ID, "updateFormat": update_format(bob)}, user="Bob"
+        ),
+        404,
+        "UPDATE_NOT_FOUND",
+    )
     assert body["resources"] == [["UPDATE_ID", UNKNOWN_ID]]
     # There, but nothing of it visible through the format: the same answer.
     filtered_out = [
@@ -130,11 +161,19 @@ async def test_not_found(ledger_api, alice_bob, history):
     ]
     for fmt in filtered_out:
         user = "Alice" if fmt == update_format(alice) else "Bob"
-        assert_error(await ledger_api.post(BY_ID, {"updateId": own["updateId"], "updateFormat": fmt}, user=user),
-                     404, "UPDATE_NOT_FOUND")
-        assert_error(await ledger_api.post(BY_OFFSET, {"offset": own["offset"], "updateFormat": fmt}, user=user),
-                     404, "UPDATE_NOT_FOUND")
-    r = await ledger_api.post(TX_BY_OFFSET, {"offset": own["offset"], "requestingParties": [alice]}, user="Alice")
+        assert_error(
+            await ledger_api.post(BY_ID, {"updateId": own["updateId"], "updateFormat": fmt}, user=user),
+            404,
+            "UPDATE_NOT_FOUND",
+        )
+        assert_error(
+            await ledger_api.post(BY_OFFSET, {"offset": own["offset"], "updateFormat": fmt}, user=user),
+            404,
+            "UPDATE_NOT_FOUND",
+        )
+    r = await ledger_api.post(
+        TX_BY_OFFSET, {"offset": own["offset"], "requestingParties": [alice]}, user="Alice"
+    )
     assert_error(r, 404, "UPDATE_NOT_FOUND")
     r = await ledger_api.post(TX_BY_ID, {"updateId": UNKNOWN_ID, "requestingParties": [alice]}, user="Alice")
     assert_error(r, 404, "UPDATE_NOT_FOUND")
@@ -146,19 +185,31 @@ async def test_pruned_updates_are_not_found(ledger_api, alice_bob, history, tmp_
     await prune(tmp_path / "ledger.db", accept["offset"])
     for key in ({"offset": accept["offset"]}, {"updateId": accept["updateId"]}):
         path = BY_OFFSET if "offset" in key else BY_ID
-        assert_error(await ledger_api.post(path, {**key, "updateFormat": update_format(bob)}, user="Bob"), 404,
-                     "UPDATE_NOT_FOUND")
-    looked_up(await ledger_api.post(BY_OFFSET, {"offset": own["offset"], "updateFormat": update_format(bob)},
-                                user="Bob"))
+        assert_error(
+            await ledger_api.post(path, {**key, "updateFormat": update_format(bob)}, user="Bob"),
+            404,
+            "UPDATE_NOT_FOUND",
+        )
+    looked_up(
+        await ledger_api.post(
+            BY_OFFSET, {"offset": own["offset"], "updateFormat": update_format(bob)}, user="Bob"
+        )
+    )
 
 
 @pytest.mark.parametrize("offset", [0, -3])
 async def test_offsets_must_be_positive(ledger_api, alice_bob, offset):
     alice, _ = alice_bob
-    body = assert_error(await ledger_api.post(BY_OFFSET, {"offset": offset, "updateFormat": update_format(alice)},
-                                          user="Alice"), 400, "NON_POSITIVE_OFFSET")
-    assert body["cause"] == (f"Offset {offset} in offset is not a positive integer: "
-                             "the offset has to be a positive integer (>0)")
+    body = assert_error(
+        await ledger_api.post(
+            BY_OFFSET, {"offset": offset, "updateFormat": update_format(alice)}, user="Alice"
+        ),
+        400,
+        "NON_POSITIVE_OFFSET",
+    )
+    assert body["cause"] == (
+        f"Offset {offset} in offset is not a positive integer: the offset has to be a positive integer (>0)"
+    )
     r = await ledger_api.post(TX_BY_OFFSET, {"offset": offset, "requestingParties": [alice]}, user="Alice")
     assert_error(r, 400, "NON_POSITIVE_OFFSET")
 
@@ -166,22 +217,49 @@ async def test_offsets_must_be_positive(ledger_api, alice_bob, offset):
 async def test_request_errors(ledger_api, alice_bob, history):
     alice, _ = alice_bob
     created = history["created"]
-    assert_error(await ledger_api.post(BY_OFFSET, {"offset": created["offset"]}, user="Alice"), 400, "MISSING_FIELD")
-    assert_error(await ledger_api.post(BY_ID, {"updateId": created["updateId"]}, user="Alice"), 400, "MISSING_FIELD")
-    body = assert_error(await ledger_api.post(BY_ID, {"updateId": "", "updateFormat": update_format(alice)},
-                                          user="Alice"), 400, "MISSING_FIELD")
+    assert_error(
+        await ledger_api.post(BY_OFFSET, {"offset": created["offset"]}, user="Alice"), 400, "MISSING_FIELD"
+    )
+    assert_error(
+        await ledger_api.post(BY_ID, {"updateId": created["updateId"]}, user="Alice"), 400, "MISSING_FIELD"
+    )
+    body = assert_error(
+        await ledger_api.post(BY_ID, {"updateId": "", "updateFormat": update_format(alice)}, user="Alice"),
+        400,
+        "MISSING_FIELD",
+    )
     assert body["context"]["field_name"] == "update_id"
-    assert_error(await ledger_api.post(BY_ID, {"updateId": "not-an-update-id", "updateFormat": update_format(alice)},
-                                   user="Alice"), 400, "INVALID_ARGUMENT")
+    assert_error(
+        await ledger_api.post(
+            BY_ID, {"updateId": "not-an-update-id", "updateFormat": update_format(alice)}, user="Alice"
+        ),
+        400,
+        "INVALID_ARGUMENT",
+    )
     no_shape = update_format(alice, shape="TRANSACTION_SHAPE_UNSPECIFIED")
-    body = assert_error(await ledger_api.post(BY_OFFSET, {"offset": created["offset"], "updateFormat": no_shape},
-                                          user="Alice"), 400, "MISSING_FIELD")
+    body = assert_error(
+        await ledger_api.post(
+            BY_OFFSET, {"offset": created["offset"], "updateFormat": no_shape}, user="Alice"
+        ),
+        400,
+        "MISSING_FIELD",
+    )
     assert body["context"]["field_name"] == "transaction_shape"
     unknown = update_format(alice, filters=[template("#model-tests:Iou:Nope")])
-    assert_error(await ledger_api.post(BY_OFFSET, {"offset": created["offset"], "updateFormat": unknown},
-                                   user="Alice"), 404, "NO_TEMPLATES_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME")
-    r = await ledger_api.call("POST", BY_OFFSET, content=b'{"offset": "1"}', user="Alice",
-                          headers={"content-type": "application/json"})
+    assert_error(
+        await ledger_api.post(
+            BY_OFFSET, {"offset": created["offset"], "updateFormat": unknown}, user="Alice"
+        ),
+        404,
+        "NO_TEMPLATES_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME",
+    )
+    r = await ledger_api.call(
+        "POST",
+        BY_OFFSET,
+        content=b'{"offset": "1"}',
+        user="Alice",
+        headers={"content-type": "application/json"},
+    )
     assert r.status_code == 400 and r.text.startswith("Invalid value for: body")
 
 
@@ -189,13 +267,22 @@ async def test_read_rights(ledger_api, alice_bob, history):
     alice, bob = alice_bob
     tx = history["accept"]
     for path, key in ((BY_OFFSET, {"offset": tx["offset"]}), (BY_ID, {"updateId": tx["updateId"]})):
-        assert_error(await ledger_api.post(path, {**key, "updateFormat": update_format(bob)}, user="Alice"), 403, "NA")
-        assert_error(await ledger_api.post(path, {**key, "updateFormat": update_format(any_party=True)}, user="Alice"),
-                     403, "NA")
+        assert_error(
+            await ledger_api.post(path, {**key, "updateFormat": update_format(bob)}, user="Alice"), 403, "NA"
+        )
+        assert_error(
+            await ledger_api.post(path, {**key, "updateFormat": update_format(any_party=True)}, user="Alice"),
+            403,
+            "NA",
+        )
         # every part of the format counts, not only the transactions
         fmt = {**update_format(alice), "includeReassignments": event_format(bob)}
         assert_error(await ledger_api.post(path, {**key, "updateFormat": fmt}, user="Alice"), 403, "NA")
-        topology = {**update_format(alice),
-                    "includeTopologyEvents": {"includeParticipantAuthorizationEvents": {"parties": []}}}
+        topology = {
+            **update_format(alice),
+            "includeTopologyEvents": {"includeParticipantAuthorizationEvents": {"parties": []}},
+        }
         assert_error(await ledger_api.post(path, {**key, "updateFormat": topology}, user="Alice"), 403, "NA")
-        assert_error(await ledger_api.post(path, {**key, "updateFormat": update_format(alice)}, user=None), 401, "NA")
+        assert_error(
+            await ledger_api.post(path, {**key, "updateFormat": update_format(alice)}, user=None), 401, "NA"
+        )

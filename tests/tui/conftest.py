@@ -36,18 +36,29 @@ def demo_writable(tmp_path) -> Iterator[ServerProcess]:
 
 @pytest.fixture
 def locations(tmp_path) -> Locations:
-    return Locations(config_file=tmp_path / "config" / "config.toml", data_dir=tmp_path / "data",
-                     cache_dir=tmp_path / "cache", log_dir=tmp_path / "logs")
+    return Locations(
+        config_file=tmp_path / "config" / "config.toml",
+        data_dir=tmp_path / "data",
+        cache_dir=tmp_path / "cache",
+        log_dir=tmp_path / "logs",
+    )
 
 
 @pytest.fixture
 def make_app(locations) -> Callable[..., LedgerApp]:
     """`make_app(server, user="Alice", **kw)`: the app against a participant, acting as `user`."""
 
-    def make(server: ServerProcess, user: str = "Alice", *, config: Config | None = None,
-             readonly: bool = False) -> LedgerApp:
-        return LedgerApp(config=config or Config(), locations=locations, url=server.url,
-                         tokens=MintedToken(SECRET, user), readonly=readonly, label=server.url)
+    def make(
+        server: ServerProcess, user: str = "Alice", *, config: Config | None = None, readonly: bool = False
+    ) -> LedgerApp:
+        return LedgerApp(
+            config=config or Config(),
+            locations=locations,
+            url=server.url,
+            tokens=MintedToken(SECRET, user),
+            readonly=readonly,
+            label=server.url,
+        )
 
     return make
 

@@ -84,14 +84,19 @@ def deterministic(monkeypatch):
     monkeypatch.setattr(participant.engine.ids, "secrets", counter)
     # minted ids start with the millisecond they were minted in
     minted = itertools.count()
-    monkeypatch.setattr(participant.engine.ids, "time",
-                        SimpleNamespace(time_ns=lambda: int(EPOCH.timestamp()) * 10**9 + next(minted) * 10**6))
+    monkeypatch.setattr(
+        participant.engine.ids,
+        "time",
+        SimpleNamespace(time_ns=lambda: int(EPOCH.timestamp()) * 10**9 + next(minted) * 10**6),
+    )
     monkeypatch.setattr(participant.demo, "secrets", counter)
     monkeypatch.setattr(participant.errors, "secrets", counter)
     monkeypatch.setattr(participant.committer, "now", lambda: EPOCH + timedelta(seconds=next(ticks) * 7))
     # the requests pane shows when each request started and how long it took: a clock that ticks per reading
     requests = itertools.count()
-    monkeypatch.setattr(app.client.requests_log, "time", _Clock(lambda: EPOCH.timestamp() + next(requests) * 0.011))
+    monkeypatch.setattr(
+        app.client.requests_log, "time", _Clock(lambda: EPOCH.timestamp() + next(requests) * 0.011)
+    )
     monkeypatch.setattr(app.commands, "uuid", _Uuids(counter))  # command ids
     monkeypatch.setattr(app.reassign, "uuid", _Uuids(counter))
     monkeypatch.setenv("TZ", "UTC")
@@ -105,12 +110,24 @@ class FixedLedgerApp(LedgerApp):
     ledger_end_poll_s = 3600.0  # no request in flight at the moment a snapshot is taken
 
     def __init__(self, tmp: Path, user: str = "Alice", **kwargs) -> None:
-        self._participant = create_app(Settings(db=tmp / "ledger.db", hs256_secret=SECRET, demo=True,
-                                                log_requests=False))
-        locations = Locations(config_file=tmp / "config.toml", data_dir=tmp / "data", cache_dir=tmp / "cache",
-                              log_dir=tmp / "logs")
-        super().__init__(config=Config(), locations=locations, url=URL, tokens=MintedToken(SECRET, user),
-                         label="participant.test", transport=httpx.ASGITransport(app=self._participant), **kwargs)
+        self._participant = create_app(
+            Settings(db=tmp / "ledger.db", hs256_secret=SECRET, demo=True, log_requests=False)
+        )
+        locations = Locations(
+            config_file=tmp / "config.toml",
+            data_dir=tmp / "data",
+            cache_dir=tmp / "cache",
+            log_dir=tmp / "logs",
+        )
+        super().__init__(
+            config=Config(),
+            locations=locations,
+            url=URL,
+            tokens=MintedToken(SECRET, user),
+            label="participant.test",
+            transport=httpx.ASGITransport(app=self._participant),
+            **kwargs,
+        )
         self._lifespan = None
 
     async def on_load(self) -> None:

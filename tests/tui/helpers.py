@@ -15,8 +15,9 @@ from participant.api import ExercisedEvent
 from tests.conftest import SECRET, ServerProcess
 
 
-def client_for(server: ServerProcess, user: str = "Alice",
-               transport: httpx.AsyncBaseTransport | None = None) -> LedgerClient:
+def client_for(
+    server: ServerProcess, user: str = "Alice", transport: httpx.AsyncBaseTransport | None = None
+) -> LedgerClient:
     return LedgerClient(server.url, MintedToken(SECRET, user), transport=transport)
 
 
@@ -33,8 +34,12 @@ async def archived_iou(client: LedgerClient, party: str) -> ExercisedEvent:
         tx = element.update.transaction if element.update else None
         for event in tx.value.events if tx else []:
             exercised = event.exercised_event
-            if exercised and exercised.consuming and template_name(exercised.template_id) == "Iou:Iou" and \
-                    exercised.last_descendant_node_id > exercised.node_id:
+            if (
+                exercised
+                and exercised.consuming
+                and template_name(exercised.template_id) == "Iou:Iou"
+                and exercised.last_descendant_node_id > exercised.node_id
+            ):
                 return exercised
     raise AssertionError("the demo ledger has no archived Iou in its last updates")
 
@@ -64,7 +69,9 @@ class WithoutEndpoints(httpx.AsyncBaseTransport):
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         if request.url.path in self.paths:
             self.refused.append(request.url.path)
-            return httpx.Response(404, json={"errors": [f"{request.method}, uri: {request.url}"], "status": 404})
+            return httpx.Response(
+                404, json={"errors": [f"{request.method}, uri: {request.url}"], "status": 404}
+            )
         return await self.inner.handle_async_request(request)
 
     async def aclose(self) -> None:

@@ -28,14 +28,23 @@ async def settle(pilot) -> None:
 def describes_selection(screen: AcsScreen) -> bool:
     """The line under the table is about the row under the cursor (it follows the cursor a message later)."""
     selected = screen.query_one(ContractTable).selected
-    return selected is not None and str(screen.query_one("#acs-detail").content).startswith(selected.contract_id)
+    return selected is not None and str(screen.query_one("#acs-detail").content).startswith(
+        selected.contract_id
+    )
 
 
 async def contracts_ready(pilot) -> AcsScreen:
     app = pilot.app
-    await wait_for(pilot, lambda: isinstance(app.screen, AcsScreen) and not app.screen.reading
-                   and app.screen.query_one(ContractTable).row_at(0) is not None
-                   and describes_selection(app.screen), "the contracts")
+    await wait_for(
+        pilot,
+        lambda: (
+            isinstance(app.screen, AcsScreen)
+            and not app.screen.reading
+            and app.screen.query_one(ContractTable).row_at(0) is not None
+            and describes_selection(app.screen)
+        ),
+        "the contracts",
+    )
     await settle(pilot)
     return app.screen
 
@@ -49,7 +58,9 @@ async def history(pilot) -> None:
     for _ in range(3):
         before = screen.offset
         await pilot.press("left_square_bracket")
-        await wait_for(pilot, lambda before=before: screen.offset != before and not screen.reading, "a step back")
+        await wait_for(
+            pilot, lambda before=before: screen.offset != before and not screen.reading, "a step back"
+        )
     await settle(pilot)
 
 
@@ -60,8 +71,16 @@ async def filtered(pilot) -> None:
     screen.sort, screen.descending = "payload.amount", True
     await pilot.press("slash", *"USD", "enter")
     table = screen.query_one(ContractTable)
-    await wait_for(pilot, lambda: table.sort_key == "payload.amount" and table.row_at(0) is not None
-                   and not screen.building and describes_selection(screen), "the view")
+    await wait_for(
+        pilot,
+        lambda: (
+            table.sort_key == "payload.amount"
+            and table.row_at(0) is not None
+            and not screen.building
+            and describes_selection(screen)
+        ),
+        "the view",
+    )
     await settle(pilot)
 
 
@@ -98,8 +117,11 @@ async def _composer(pilot):
     app = pilot.app
     await contracts_ready(pilot)
     await pilot.press("2")
-    await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen) and app.screen.catalog is not None,
-                   "the composer")
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, ComposerScreen) and app.screen.catalog is not None,
+        "the composer",
+    )
     screen = app.screen
     await wait_for(pilot, lambda: screen.catalog.template_refs(), "templates learned from the ledger")
     screen.query_one("#template").focus()
@@ -152,14 +174,25 @@ async def reassign(pilot) -> None:
     screen = await contracts_ready(pilot)
     screen.query_one(ContractTable).focus()
     await pilot.press("m")
-    await wait_for(pilot, lambda: isinstance(app.screen, ReassignScreen) and app.screen.ready
-                   and app.screen.contract is not None, "the reassignment screen")
+    await wait_for(
+        pilot,
+        lambda: (
+            isinstance(app.screen, ReassignScreen) and app.screen.ready and app.screen.contract is not None
+        ),
+        "the reassignment screen",
+    )
     moves = app.screen
     await pilot.press("ctrl+s")
-    await wait_for(pilot, lambda: len(moves.steps) == 2 and all(s.done for s in moves.steps) and not moves.busy,
-                   "a contract moved")
-    await wait_for(pilot, lambda: screen.offset == moves.steps[-1].offset and not screen.reading,
-                   "the contracts at the new ledger end")
+    await wait_for(
+        pilot,
+        lambda: len(moves.steps) == 2 and all(s.done for s in moves.steps) and not moves.busy,
+        "a contract moved",
+    )
+    await wait_for(
+        pilot,
+        lambda: screen.offset == moves.steps[-1].offset and not screen.reading,
+        "the contracts at the new ledger end",
+    )
     await settle(pilot)
 
 
@@ -191,8 +224,9 @@ async def user_picker(pilot) -> None:
 async def startup(pilot) -> None:
     await contracts_ready(pilot)
     # never started: only its state is shown (the path is where ledger-tui keeps it for a user named alice)
-    bundled = BundledParticipant(Path("/home/alice/.local/share/ledger-tui/bundled"),
-                                 Path("/home/alice/.local/state/ledger-tui/log"))
+    bundled = BundledParticipant(
+        Path("/home/alice/.local/share/ledger-tui/bundled"), Path("/home/alice/.local/state/ledger-tui/log")
+    )
     bundled.state = StartupState(phase="seeding", done=280, total=400)
     screen = StartupScreen(bundled)
     await pilot.app.push_screen(screen)
@@ -209,7 +243,10 @@ SCREENS: dict[str, tuple[str, Callable[..., Awaitable[None]]]] = {
     "composer": ("a CreateAndExercise being composed, with the request it sends", composer),
     "composer-result": ("the transaction of a submitted command", composer_result),
     "composer-rejected": ("a command refused by the participant, everything typed kept", composer_rejected),
-    "reassign": ("a contract moved to the other synchronizer, step by step, and the moves in flight", reassign),
+    "reassign": (
+        "a contract moved to the other synchronizer, step by step, and the moves in flight",
+        reassign,
+    ),
     "requests": ("every HTTP request of the session", requests),
     "request-detail": ("one request and its answer", request_detail),
     "help": ("help: what the screen is for and its keys", help_screen),

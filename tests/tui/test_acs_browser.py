@@ -70,16 +70,27 @@ async def test_clearing_a_filter_of_a_few_rows_scrolls_back_to_the_cursor(demo_s
         table = screen.query_one(ContractTable)
         everything = table.count
         await pilot.press("end")
-        await wait_for(pilot, lambda: table.selected is not None and table.cursor == everything - 1, "the last row")
+        await wait_for(
+            pilot, lambda: table.selected is not None and table.cursor == everything - 1, "the last row"
+        )
         assert table.scroll_y > 0
         last = table.selected.contract_id
         await pilot.press("slash", *last, "enter")  # one row left: nothing to scroll
-        await wait_for(pilot, lambda: table.count == 1 and table.row_at(0) is not None, "the one matching row")
+        await wait_for(
+            pilot, lambda: table.count == 1 and table.row_at(0) is not None, "the one matching row"
+        )
         await pilot.press("escape")
         # the count comes back before the scroll to the cursor is painted: wait for both
-        await wait_for(pilot, lambda: table.count == everything and table.selected is not None
-                       and table.selected.contract_id == last and table.selected in table.visible_rows(),
-                       "the cursor's row, on screen")
+        await wait_for(
+            pilot,
+            lambda: (
+                table.count == everything
+                and table.selected is not None
+                and table.selected.contract_id == last
+                and table.selected in table.visible_rows()
+            ),
+            "the cursor's row, on screen",
+        )
 
 
 async def test_sorts_by_a_column_and_reverses(demo_server, make_app):
@@ -90,16 +101,23 @@ async def test_sorts_by_a_column_and_reverses(demo_server, make_app):
         table = screen.query_one(ContractTable)
         screen.sort, screen.descending = "offset", True
         screen.rebuild()
-        await wait_for(pilot, lambda: table.sort_key == "offset" and table.row_at(1) is not None, "sorted rows")
+        await wait_for(
+            pilot, lambda: table.sort_key == "offset" and table.row_at(1) is not None, "sorted rows"
+        )
         first, second = table.row_at(0), table.row_at(1)
         assert first.created_offset >= second.created_offset
         assert "Offset ▼" in screen_text(app)
         await pilot.press("s")
-        await wait_for(pilot, lambda: app.screen is not screen and app.focused is not None
-                       and app.focused.screen is app.screen, "the sort dialog")
+        await wait_for(
+            pilot,
+            lambda: app.screen is not screen and app.focused is not None and app.focused.screen is app.screen,
+            "the sort dialog",
+        )
         selected = table.selected.contract_id
         await pilot.press("enter")  # the dialog opens on the current column: choosing it again reverses
-        await wait_for(pilot, lambda: not table.descending and len(table.visible_rows()) > 2, "ascending rows")
+        await wait_for(
+            pilot, lambda: not table.descending and len(table.visible_rows()) > 2, "ascending rows"
+        )
         offsets = [r.created_offset for r in table.visible_rows()]
         assert offsets == sorted(offsets)
         assert table.selected.contract_id == selected  # the cursor stays on the contract it was on
@@ -108,7 +126,9 @@ async def test_sorts_by_a_column_and_reverses(demo_server, make_app):
 async def test_reads_a_snapshot_past_the_list_limit_page_by_page(tmp_path, make_app):
     from tests.conftest import SECRET, start_server
 
-    server = start_server(tmp_path / "ledger.db", "--hs256-secret", SECRET, "--demo", "--max-list-elements", "20")
+    server = start_server(
+        tmp_path / "ledger.db", "--hs256-secret", SECRET, "--demo", "--max-list-elements", "20"
+    )
     try:
         for websocket in (False, True):
             app = make_app(server, "Alice")
@@ -117,15 +137,24 @@ async def test_reads_a_snapshot_past_the_list_limit_page_by_page(tmp_path, make_
                     await wait_for(pilot, lambda app=app: _loaded(app), "the first read")
                     app.session.client.capabilities.acs_page = False
                     app.screen.action_reload()
-                    await wait_for(pilot, lambda app=app: any(r.path.endswith("(websocket)") and r.done
-                                                              for r in app.request_log.entries), "the websocket")
+                    await wait_for(
+                        pilot,
+                        lambda app=app: any(
+                            r.path.endswith("(websocket)") and r.done for r in app.request_log.entries
+                        ),
+                        "the websocket",
+                    )
                 await wait_for(pilot, lambda app=app: _loaded(app), "all rows")
                 screen: AcsScreen = app.screen
                 total = await screen.snapshot.count()
                 assert total > 20  # more than the participant's list limit
                 assert screen.query_one(ContractTable).count == total
                 paths = [r.path for r in app.request_log.entries]
-                form = "/v2/state/active-contracts (websocket)" if websocket else "/v2/state/active-contracts-page"
+                form = (
+                    "/v2/state/active-contracts (websocket)"
+                    if websocket
+                    else "/v2/state/active-contracts-page"
+                )
                 assert form in paths
                 assert not any(r.status == 413 for r in app.request_log.entries)
     finally:
@@ -176,8 +205,11 @@ async def test_switching_user_shows_that_users_contracts(demo_server, make_app):
         options.highlighted = next(i for i, label in enumerate(labels) if label.startswith("Bob"))
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.status_user == "Bob", "acting as Bob")
-        await wait_for(pilot, lambda: screen.parties and screen.parties[0].startswith("Bob::") and _loaded(app),
-                       "Bob's rows")
+        await wait_for(
+            pilot,
+            lambda: screen.parties and screen.parties[0].startswith("Bob::") and _loaded(app),
+            "Bob's rows",
+        )
         table = screen.query_one(ContractTable)
         await wait_for(pilot, lambda: table.row_at(0) is not None, "a row of Bob's")
         row = table.row_at(0)
@@ -194,14 +226,29 @@ async def test_a_pruned_offset_is_reported_with_cantons_error(demo_writable, mak
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: _loaded(app), "the first rows")
         screen: AcsScreen = app.screen
-        subprocess.run([sys.executable, "-m", "participant.cli", "prune", "--db", str(demo_writable.db),
-                        "--up-to", "100"], check=True, capture_output=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "participant.cli",
+                "prune",
+                "--db",
+                str(demo_writable.db),
+                "--up-to",
+                "100",
+            ],
+            check=True,
+            capture_output=True,
+        )
         await pilot.press("o")
         await wait_for(pilot, lambda: app.screen is not screen, "the offset dialog")
         app.screen.query_one(Input).value = "50"
         await pilot.press("enter")
-        await wait_for(pilot, lambda: any("PARTICIPANT_PRUNED_DATA_ACCESSED" in n.message
-                                          for n in app._notifications), "the error notification")
+        await wait_for(
+            pilot,
+            lambda: any("PARTICIPANT_PRUNED_DATA_ACCESSED" in n.message for n in app._notifications),
+            "the error notification",
+        )
         assert screen.offset != 50
 
 
@@ -217,12 +264,22 @@ async def test_a_large_view_shows_its_first_rows_then_the_rest(demo_server, make
         everything = table.count
         screen.sort, screen.descending = "payload.amount", True
         screen.rebuild()
-        await wait_for(pilot, lambda: table.sort_key == "payload.amount" and not screen.building
-                       and table.count == everything and len(table.visible_rows()) > 2, "the whole sorted view")
+        await wait_for(
+            pilot,
+            lambda: (
+                table.sort_key == "payload.amount"
+                and not screen.building
+                and table.count == everything
+                and len(table.visible_rows()) > 2
+            ),
+            "the whole sorted view",
+        )
         amounts = [float(r.payload["amount"]) for r in table.visible_rows() if "amount" in r.payload]
         assert amounts == sorted(amounts, reverse=True)
         await pilot.press("end")
-        await wait_for(pilot, lambda: table.selected is not None and table.cursor == everything - 1, "the last row")
+        await wait_for(
+            pilot, lambda: table.selected is not None and table.cursor == everything - 1, "the last row"
+        )
 
 
 async def test_a_party_the_user_cannot_read_is_named_and_refused_with_the_403(demo_server, make_app):
@@ -233,16 +290,25 @@ async def test_a_party_the_user_cannot_read_is_named_and_refused_with_the_403(de
     app = make_app(demo_server, "participant_admin")
     async with app.run_test(size=SIZE) as pilot:
         screen: AcsScreen = app.screen
-        await wait_for(pilot, lambda: "no parties" in str(screen.query_one("#acs-scope", Label).content),
-                       "the empty scope")
+        await wait_for(
+            pilot,
+            lambda: "no parties" in str(screen.query_one("#acs-scope", Label).content),
+            "the empty scope",
+        )
         await pilot.press("p")
         await wait_for(pilot, lambda: app.screen is not screen, "the parties dialog")
         choices = app.screen.query_one(SelectionList)
-        alice = next(i for i in range(choices.option_count)
-                     if str(choices.get_option_at_index(i).prompt).startswith("Alice"))
+        alice = next(
+            i
+            for i in range(choices.option_count)
+            if str(choices.get_option_at_index(i).prompt).startswith("Alice")
+        )
         choices.select(choices.get_option_at_index(alice).value)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: any("(403)" in (n.title or "") or "403" in n.message
-                                          for n in app._notifications), "the 403 notification")
+        await wait_for(
+            pilot,
+            lambda: any("(403)" in (n.title or "") or "403" in n.message for n in app._notifications),
+            "the 403 notification",
+        )
         scope = str(screen.query_one("#acs-scope", Label).content)
         assert scope.startswith("Alice") and "no parties" not in scope

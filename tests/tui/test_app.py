@@ -20,7 +20,9 @@ async def test_keys_are_remapped_from_the_config_and_the_theme_applies(demo_serv
         await wait_for(pilot, lambda: _loaded(app), "the first rows")
         assert app.theme == "textual-light"
         await pilot.press("f")
-        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "acs-filter", "the filter box")
+        await wait_for(
+            pilot, lambda: app.focused is not None and app.focused.id == "acs-filter", "the filter box"
+        )
         assert " f Filter" in screen_text(app)
 
 
@@ -44,8 +46,14 @@ async def test_an_unreachable_participant_is_explained_and_nothing_crashes(make_
     gone = ServerProcess(f"http://127.0.0.1:{port}", tmp_path / "none.db", None, [])  # type: ignore[arg-type]
     app = make_app(gone, "Alice")
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: any("unreachable" in (n.title or "") or "connection failed" in n.message
-                                          for n in app._notifications), "the notification")
+        await wait_for(
+            pilot,
+            lambda: any(
+                "unreachable" in (n.title or "") or "connection failed" in n.message
+                for n in app._notifications
+            ),
+            "the notification",
+        )
         assert app.status_connection == "down"
         assert app.is_running
 
@@ -63,9 +71,14 @@ async def test_retries_that_fail_the_same_way_do_not_repeat_the_notification(mak
     notify = app.notify
     app.notify = lambda message, **kw: (said.append(message), notify(message, **kw))[1]  # type: ignore[method-assign]
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app._connect_attempts >= 3 * CONNECT_RETRY_POLLS
-                       and not any(w.group == "connect" and not w.is_finished for w in app.workers),
-                       "three more attempts")
+        await wait_for(
+            pilot,
+            lambda: (
+                app._connect_attempts >= 3 * CONNECT_RETRY_POLLS
+                and not any(w.group == "connect" and not w.is_finished for w in app.workers)
+            ),
+            "three more attempts",
+        )
         assert len([m for m in said if m.startswith(f"Cannot connect to {gone.url}")]) == 1
         assert app.status_connection == "down"
 

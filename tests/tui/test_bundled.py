@@ -60,8 +60,12 @@ async def test_starts_seeds_serves_with_minted_tokens_and_stops(tmp_path):
         assert jwt.decode(token, secret, algorithms=["HS256"])["sub"] == "Alice"
         r = httpx.get(f"{state.url}/v2/authenticated-user", headers={"Authorization": f"Bearer {token}"})
         assert r.status_code == 200 and r.json()["user"]["id"] == "Alice"
-        assert httpx.get(f"{state.url}/v2/state/ledger-end",
-                         headers={"Authorization": f"Bearer {token}"}).json()["offset"] > 0
+        assert (
+            httpx.get(
+                f"{state.url}/v2/state/ledger-end", headers={"Authorization": f"Bearer {token}"}
+            ).json()["offset"]
+            > 0
+        )
         pid = bundled.process.pid
     finally:
         bundled.stop()
@@ -90,14 +94,18 @@ def test_the_participant_does_not_outlive_a_killed_client(tmp_path):
         import sys, time
         from pathlib import Path
         from app.bundled import BundledParticipant
-        b = BundledParticipant(Path({str(tmp_path / 'data')!r}), Path({str(tmp_path / 'logs')!r}))
+        b = BundledParticipant(Path({str(tmp_path / "data")!r}), Path({str(tmp_path / "logs")!r}))
         b.start()
         state = b.wait(120)
         print(b.process.pid, state.phase, flush=True)
         time.sleep(600)
     """)
-    client = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
-                              cwd=Path(__file__).resolve().parents[2])
+    client = subprocess.Popen(
+        [sys.executable, "-c", script],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+    )
     try:
         line = client.stdout.readline().split()
         child, phase = int(line[0]), line[1]
@@ -113,9 +121,17 @@ def test_the_participant_does_not_outlive_a_killed_client(tmp_path):
 def test_ledger_tui_without_arguments_opens_the_demo_ledger_and_quits_cleanly(tmp_path):
     """The README's first command, in a real pseudo-terminal: first frame, first rows, `q`, no child left."""
     trace = tmp_path / "trace.jsonl"
-    env = {**os.environ, "LEDGER_TUI_DATA_DIR": str(tmp_path / "data"), "LEDGER_TUI_CACHE_DIR": str(tmp_path / "c"),
-           "LEDGER_TUI_LOG_DIR": str(tmp_path / "logs"), "LEDGER_TUI_CONFIG": str(tmp_path / "config.toml"),
-           "LEDGER_TUI_TRACE": str(trace), "TERM": "xterm-256color", "COLUMNS": "160", "LINES": "45"}
+    env = {
+        **os.environ,
+        "LEDGER_TUI_DATA_DIR": str(tmp_path / "data"),
+        "LEDGER_TUI_CACHE_DIR": str(tmp_path / "c"),
+        "LEDGER_TUI_LOG_DIR": str(tmp_path / "logs"),
+        "LEDGER_TUI_CONFIG": str(tmp_path / "config.toml"),
+        "LEDGER_TUI_TRACE": str(trace),
+        "TERM": "xterm-256color",
+        "COLUMNS": "160",
+        "LINES": "45",
+    }
     pid, fd = pty.fork()
     if pid == 0:
         os.chdir(Path(__file__).resolve().parents[2])

@@ -41,7 +41,9 @@ class ReadyJustAfterTheMount:
         return SECRET
 
 
-async def test_the_contracts_show_when_the_participant_got_ready_during_the_startup_screen(demo_server, locations):
+async def test_the_contracts_show_when_the_participant_got_ready_during_the_startup_screen(
+    demo_server, locations
+):
     app = LedgerApp(config=Config(), locations=locations, bundled=ReadyJustAfterTheMount(demo_server.url))
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, AcsScreen), "the contracts screen")

@@ -28,8 +28,11 @@ IOU = "#model-tests:Iou:Iou"
 async def open_composer(pilot, app) -> ComposerScreen:
     await wait_for(pilot, lambda: app.connected, "a connection")
     await pilot.press("2")
-    await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen) and app.screen.catalog is not None,
-                   "the composer")
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, ComposerScreen) and app.screen.catalog is not None,
+        "the composer",
+    )
     screen: ComposerScreen = app.screen
     await wait_for(pilot, lambda: screen.catalog.template_refs(), "templates learned from the ledger")
     return screen
@@ -89,12 +92,21 @@ async def test_enter_on_a_created_event_opens_it_in_the_inspector(demo_writable,
             super().__init__()
             opened.append(contract_id)
 
-    monkeypatch.setitem(sys.modules, "app.screens.inspector", types.SimpleNamespace(InspectorScreen=Inspector))
+    monkeypatch.setitem(
+        sys.modules, "app.screens.inspector", types.SimpleNamespace(InspectorScreen=Inspector)
+    )
     app = make_app(demo_writable, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
-        screen.editor.load(CommandForm(kind="Create", template_id=IOU, act_as=app.session.identity.act_as[0],
-                                       command_id="enter-opens", create_arguments=_iou(app, "5.0")))
+        screen.editor.load(
+            CommandForm(
+                kind="Create",
+                template_id=IOU,
+                act_as=app.session.identity.act_as[0],
+                command_id="enter-opens",
+                create_arguments=_iou(app, "5.0"),
+            )
+        )
         await pilot.press("ctrl+s")
         result = await outcome(pilot, screen, "-ok", "the transaction")
         assert result.query_one("#result-events").has_focus  # the events, to open one
@@ -112,8 +124,14 @@ async def test_a_rejection_shows_the_error_and_keeps_every_field(demo_writable, 
     app = make_app(demo_writable, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
-        form = CommandForm(kind="Create", template_id=IOU, act_as=app.session.identity.act_as[0],
-                           command_id="negative-iou", create_arguments=_iou(app, "-5.0"), workflow_id="wf-1")
+        form = CommandForm(
+            kind="Create",
+            template_id=IOU,
+            act_as=app.session.identity.act_as[0],
+            command_id="negative-iou",
+            create_arguments=_iou(app, "-5.0"),
+            workflow_id="wf-1",
+        )
         screen.editor.load(form)
         await pilot.press("ctrl+s")
         await outcome(pilot, screen, "-failed", "the rejection")
@@ -129,9 +147,15 @@ async def test_acting_without_the_right_asks_first_then_shows_the_403(demo_writa
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
         bob = next(p for p in screen.catalog.parties() if p.startswith("Bob::"))
-        form = CommandForm(kind="Create", template_id=IOU, act_as="Bob", command_id="as-bob",
-                           create_arguments=json.dumps({"issuer": bob, "owner": bob, "currency": "EUR",
-                                                        "amount": "1.0", "observers": []}))
+        form = CommandForm(
+            kind="Create",
+            template_id=IOU,
+            act_as="Bob",
+            command_id="as-bob",
+            create_arguments=json.dumps(
+                {"issuer": bob, "owner": bob, "currency": "EUR", "amount": "1.0", "observers": []}
+            ),
+        )
         screen.editor.load(form)
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: "not in your rights" in screen_text(app), "the rights warning")
@@ -150,8 +174,15 @@ async def test_invalid_json_shows_line_and_column_and_is_not_submitted(demo_writ
     app = make_app(demo_writable, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
-        screen.editor.load(CommandForm(kind="Create", template_id=IOU, act_as=app.session.identity.act_as[0],
-                                       command_id="bad-json", create_arguments='{\n  "issuer": "x",\n  "owner" 1\n}'))
+        screen.editor.load(
+            CommandForm(
+                kind="Create",
+                template_id=IOU,
+                act_as=app.session.identity.act_as[0],
+                command_id="bad-json",
+                create_arguments='{\n  "issuer": "x",\n  "owner" 1\n}',
+            )
+        )
         create = editor(screen, "#create-arguments")
         await wait_for(pilot, lambda: create.has_class("-invalid"), "the JSON error")
         assert "✗ line 3, column 11" in screen_text(app)
@@ -168,12 +199,21 @@ async def test_prefill_from_an_exercise_request(demo_writable, make_app):
     app = make_app(demo_writable, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
-        screen.editor.load(CommandForm(kind="Create", template_id=IOU, act_as=app.session.identity.act_as[0],
-                                       command_id="to-exercise", create_arguments=_iou(app, "4.0")))
+        screen.editor.load(
+            CommandForm(
+                kind="Create",
+                template_id=IOU,
+                act_as=app.session.identity.act_as[0],
+                command_id="to-exercise",
+                create_arguments=_iou(app, "4.0"),
+            )
+        )
         await pilot.press("ctrl+s")
         result = await outcome(pilot, screen, "-ok", "the create")
         (cid,) = result.contract_ids
-        template_id = screen.catalog.examples.newest[IOU].template_id  # the package-id form, as the ACS shows it
+        template_id = screen.catalog.examples.newest[
+            IOU
+        ].template_id  # the package-id form, as the ACS shows it
         await pilot.press("1")
         app.post_message(ComposeCommand(kind="Exercise", template_id=template_id, contract_id=cid))
         await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen), "the composer")
@@ -185,7 +225,9 @@ async def test_prefill_from_an_exercise_request(demo_writable, make_app):
         assert "Archive" in offered and "Iou_Split" in offered
         assert screen.query_one("#choice").input.has_focus
         await pilot.press(*"Archive", "enter", "ctrl+s")
-        await wait_for(pilot, lambda: "Archive" in screen_text(app) and result.contract_ids == [], "the archive")
+        await wait_for(
+            pilot, lambda: "Archive" in screen_text(app) and result.contract_ids == [], "the archive"
+        )
         await outcome(pilot, screen, "-ok", "the archive")
         assert "consuming" in screen_text(app)
 
@@ -194,8 +236,13 @@ async def test_history_is_written_and_recalled_with_a_fresh_command_id(demo_writ
     app = make_app(demo_writable, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
-        form = CommandForm(kind="Create", template_id=IOU, act_as=app.session.identity.act_as[0],
-                           command_id="history-1", create_arguments=_iou(app, "7.0"))
+        form = CommandForm(
+            kind="Create",
+            template_id=IOU,
+            act_as=app.session.identity.act_as[0],
+            command_id="history-1",
+            create_arguments=_iou(app, "7.0"),
+        )
         screen.editor.load(form)
         await pilot.press("ctrl+s")
         await outcome(pilot, screen, "-ok", "the transaction")
@@ -225,8 +272,15 @@ async def test_readonly_refuses_to_submit_but_previews(demo_writable, make_app):
     app = make_app(demo_writable, "Alice", readonly=True)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
-        screen.editor.load(CommandForm(kind="Create", template_id=IOU, act_as=app.session.identity.act_as[0],
-                                       command_id="readonly", create_arguments=_iou(app, "2.0")))
+        screen.editor.load(
+            CommandForm(
+                kind="Create",
+                template_id=IOU,
+                act_as=app.session.identity.act_as[0],
+                command_id="readonly",
+                create_arguments=_iou(app, "2.0"),
+            )
+        )
         text = screen_text(app)
         assert "Read-only session" in text
         assert "Submit" not in text.splitlines()[-1]  # not in the footer
@@ -246,9 +300,18 @@ async def test_the_preview_is_the_body_sent(demo_writable, make_app):
     app = make_app(demo_writable, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
-        screen.editor.load(CommandForm(kind="Create", template_id=IOU, act_as=app.session.identity.act_as[0],
-                                       command_id="preview-is-sent", create_arguments=_iou(app, "9.0"),
-                                       workflow_id="wf", deduplication="duration", deduplication_value="60"))
+        screen.editor.load(
+            CommandForm(
+                kind="Create",
+                template_id=IOU,
+                act_as=app.session.identity.act_as[0],
+                command_id="preview-is-sent",
+                create_arguments=_iou(app, "9.0"),
+                workflow_id="wf",
+                deduplication="duration",
+                deduplication_value="60",
+            )
+        )
         await pilot.press("ctrl+r")
         previewed = screen.query_one(RequestPreview).body
         assert previewed
@@ -271,10 +334,19 @@ async def test_ctrl_t_cycles_the_kinds(demo_writable, make_app):
         for _ in range(4):
             await pilot.press("ctrl+t")
             await pilot.pause(0.05)
-            seen.append((screen.editor.kind, screen.query_one("#create-arguments").display,
-                         screen.query_one("#contract-key").display))
-        assert seen == [("Create", True, False), ("Exercise", False, False), ("ExerciseByKey", False, True),
-                        ("CreateAndExercise", True, False)]
+            seen.append(
+                (
+                    screen.editor.kind,
+                    screen.query_one("#create-arguments").display,
+                    screen.query_one("#contract-key").display,
+                )
+            )
+        assert seen == [
+            ("Create", True, False),
+            ("Exercise", False, False),
+            ("ExerciseByKey", False, True),
+            ("CreateAndExercise", True, False),
+        ]
         assert isinstance(screen.editor, CommandEditor)
 
 
@@ -285,8 +357,11 @@ async def test_prefill_from_a_clone_keeps_the_payload(demo_writable, make_app):
         payload = json.loads(_iou(app, "12.5"))
         await pilot.press("1")
         app.post_message(ComposeCommand(kind="Create", template_id=IOU, arguments=payload))
-        await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen) and screen.editor.kind == "Create",
-                       "the prefill")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ComposerScreen) and screen.editor.kind == "Create",
+            "the prefill",
+        )
         await pilot.pause(0.5)  # a skeleton read, if one were started, would have replaced it by now
         assert json.loads(editor(screen, "#create-arguments").text) == payload
         assert editor(screen, "#create-arguments").area.has_focus
@@ -296,8 +371,13 @@ async def test_a_participant_gone_away_is_explained_without_a_traceback(demo_wri
     app = make_app(demo_writable, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
-        form = CommandForm(kind="Create", template_id=IOU, act_as=app.session.identity.act_as[0],
-                           command_id="nobody-there", create_arguments=_iou(app, "1.0"))
+        form = CommandForm(
+            kind="Create",
+            template_id=IOU,
+            act_as=app.session.identity.act_as[0],
+            command_id="nobody-there",
+            create_arguments=_iou(app, "1.0"),
+        )
         screen.editor.load(form)
         demo_writable.stop()
         await pilot.press("ctrl+s")
@@ -353,10 +433,17 @@ async def test_without_auth_the_command_names_a_user(tmp_path, locations):
             screen = await open_composer(pilot, app)
             alice = next(p for p in screen.editor.parties() if p.startswith("Alice::"))
             assert screen.editor.state().act_as == ""  # no rights to take a party from: any may be typed
-            screen.editor.load(CommandForm(kind="Create", template_id=IOU, act_as="Alice", command_id="no-auth",
-                                           create_arguments=json.dumps({"issuer": alice, "owner": alice,
-                                                                        "currency": "EUR", "amount": "1.0",
-                                                                        "observers": []})))
+            screen.editor.load(
+                CommandForm(
+                    kind="Create",
+                    template_id=IOU,
+                    act_as="Alice",
+                    command_id="no-auth",
+                    create_arguments=json.dumps(
+                        {"issuer": alice, "owner": alice, "currency": "EUR", "amount": "1.0", "observers": []}
+                    ),
+                )
+            )
             await pilot.press("ctrl+s")
             await outcome(pilot, screen, "-ok", "the transaction")
             body = orjson.loads(submissions(app)[-1].request_body)["commands"]

@@ -35,7 +35,10 @@ async def test_an_unknown_contract_keeps_both_errors(demo_server):
     async with client_for(demo_server) as client:
         lookup = await look_up_contract(client, UNKNOWN, [await party_of(client)])
     assert not lookup.found
-    assert isinstance(lookup.by_id_error, errors.NotFound) and lookup.by_id_error.code == "CONTRACT_PAYLOAD_NOT_FOUND"
+    assert (
+        isinstance(lookup.by_id_error, errors.NotFound)
+        and lookup.by_id_error.code == "CONTRACT_PAYLOAD_NOT_FOUND"
+    )
     assert isinstance(lookup.events_error, errors.NotFound)
     assert lookup.events_error.code == "CONTRACT_EVENTS_NOT_FOUND"
     assert lookup.pruned_offset == 0
@@ -69,8 +72,9 @@ async def test_update_at_an_offset_either_way(demo_server, missing):
     assert update.transaction is not None
     transaction = update.transaction.value
     assert transaction.offset == archive.offset
-    assert any(e.exercised_event and e.exercised_event.contract_id == archive.contract_id
-               for e in transaction.events)
+    assert any(
+        e.exercised_event and e.exercised_event.contract_id == archive.contract_id for e in transaction.events
+    )
     if missing:
         assert served is False and transport.refused == missing  # asked once, then the update list
     else:
@@ -99,8 +103,10 @@ async def test_interface_views_of_a_contract(demo_server):
 
         views = await interface_views(client, iou.contract_id, [alice], [IIOU])
         assert [(template_name(v.interface_id), v.view_status.code) for v in views] == [("Iou:IIou", 0)]
-        assert views[0].view_value == {"icurrency": iou.create_argument["currency"],
-                                       "iamount": iou.create_argument["amount"]}
+        assert views[0].view_value == {
+            "icurrency": iou.create_argument["currency"],
+            "iamount": iou.create_argument["amount"],
+        }
         assert await interface_views(client, transfer.contract_id, [alice], [IIOU]) == []  # not implemented
         with pytest.raises(errors.NotFound) as raised:
             await interface_views(client, iou.contract_id, [alice], ["#model-tests:Iou:Nope"])

@@ -10,25 +10,28 @@ PARTY = "Alice::1220" + "ab" * 32
 CID = "00" + "1f" * 32 + "ca12" + "1220" + "cd" * 32
 
 
-@pytest.mark.parametrize(("value", "kind", "shown"), [
-    (PARTY, dv.PARTY, "Alice::1220ab…"),
-    (CID, dv.CONTRACT_ID, CID[:12] + "…"),
-    ("999.9900000000", dv.NUMERIC, "999.99"),
-    ("5.", dv.NUMERIC, "5"),
-    ("-0.5000000000", dv.NUMERIC, "-0.5"),
-    ("42", dv.INT64, "42"),
-    ("-7", dv.INT64, "-7"),
-    ("USD", dv.TEXT, '"USD"'),
-    ('say "hi"\n', dv.TEXT, '"say \\"hi\\"\\n"'),
-    ("ab" * 32, dv.TEXT, '"' + "ab" * 32 + '"'),  # a hash, not a contract id
-    (True, dv.BOOL, "True"),
-    (False, dv.BOOL, "False"),
-    ("2025-01-31", dv.DATE, "2025-01-31"),
-    ("2000-01-01T12:12:32.777111Z", dv.TIMESTAMP, "2000-01-01T12:12:32.777111Z"),
-    (None, dv.NONE, "None"),
-    ({}, dv.UNIT, "()"),
-    ("Pending", dv.TEXT, '"Pending"'),  # an enum prints as its constructor, a string
-])
+@pytest.mark.parametrize(
+    ("value", "kind", "shown"),
+    [
+        (PARTY, dv.PARTY, "Alice::1220ab…"),
+        (CID, dv.CONTRACT_ID, CID[:12] + "…"),
+        ("999.9900000000", dv.NUMERIC, "999.99"),
+        ("5.", dv.NUMERIC, "5"),
+        ("-0.5000000000", dv.NUMERIC, "-0.5"),
+        ("42", dv.INT64, "42"),
+        ("-7", dv.INT64, "-7"),
+        ("USD", dv.TEXT, '"USD"'),
+        ('say "hi"\n', dv.TEXT, '"say \\"hi\\"\\n"'),
+        ("ab" * 32, dv.TEXT, '"' + "ab" * 32 + '"'),  # a hash, not a contract id
+        (True, dv.BOOL, "True"),
+        (False, dv.BOOL, "False"),
+        ("2025-01-31", dv.DATE, "2025-01-31"),
+        ("2000-01-01T12:12:32.777111Z", dv.TIMESTAMP, "2000-01-01T12:12:32.777111Z"),
+        (None, dv.NONE, "None"),
+        ({}, dv.UNIT, "()"),
+        ("Pending", dv.TEXT, '"Pending"'),  # an enum prints as its constructor, a string
+    ],
+)
 def test_scalars(value, kind, shown):
     assert dv.kind_of(value) == kind
     assert dv.scalar_text(value) == shown

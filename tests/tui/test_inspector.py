@@ -30,8 +30,11 @@ def inspector(app) -> InspectorScreen | None:
 
 def loaded(app, contract_id: str | None = None) -> bool:
     screen = inspector(app)
-    return screen is not None and screen.lookup is not None and \
-        (contract_id is None or screen.contract_id == contract_id)
+    return (
+        screen is not None
+        and screen.lookup is not None
+        and (contract_id is None or screen.contract_id == contract_id)
+    )
 
 
 def transaction_shown(screen: InspectorScreen, pane: str) -> bool:
@@ -76,8 +79,14 @@ def record_compose(screen: InspectorScreen) -> list[ComposeCommand]:
 async def test_enter_on_a_contract_shows_its_create_event_and_payload(demo_server, make_app):
     app = make_app(demo_server, "Alice")
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, AcsScreen) and app.screen.query_one(
-            ContractTable).row_at(0) is not None, "the first rows")
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, AcsScreen)
+                and app.screen.query_one(ContractTable).row_at(0) is not None
+            ),
+            "the first rows",
+        )
         row = app.screen.query_one(ContractTable).row_at(0)
         await pilot.press("enter")
         await wait_for(pilot, lambda: loaded(app), "the inspector loaded")
@@ -89,11 +98,26 @@ async def test_enter_on_a_contract_shows_its_create_event_and_payload(demo_serve
         assert "● Active" in text
         event = screen.lookup.event
         assert screen.lookup.created is not None and screen.lookup.by_id is not None
-        for shown in ["Iou:Iou", row.contract_id[:12] + "…", "package name", "model-tests", event.template_id[:12],
-                      f"{event.offset}  (node {event.node_id})", event.created_at, "signatories", "observers",
-                      "witnesses", "synchronizer", "acs delta", "created event blob", "present",
-                      "createArgument  5 fields", f"amount: {number(row.payload['amount'])}",
-                      f'currency: "{row.payload["currency"]}"', f"owner: {short_party(row.payload['owner'])}"]:
+        for shown in [
+            "Iou:Iou",
+            row.contract_id[:12] + "…",
+            "package name",
+            "model-tests",
+            event.template_id[:12],
+            f"{event.offset}  (node {event.node_id})",
+            event.created_at,
+            "signatories",
+            "observers",
+            "witnesses",
+            "synchronizer",
+            "acs delta",
+            "created event blob",
+            "present",
+            "createArgument  5 fields",
+            f"amount: {number(row.payload['amount'])}",
+            f'currency: "{row.payload["currency"]}"',
+            f"owner: {short_party(row.payload['owner'])}",
+        ]:
             assert shown in text, shown
 
         await pilot.press("y")
@@ -134,7 +158,14 @@ async def test_an_archived_contract_shows_its_archive_event_and_transactions(dem
         text = screen_text(app)
         assert f"Created Iou:Iou  {archive.contract_id[:12]}…  ◀ this contract" in text
         assert f"offset        {lookup.created.offset}" in text
-        for field in ("update id", "command id", "workflow id", "effective at", "record time", "synchronizer"):
+        for field in (
+            "update id",
+            "command id",
+            "workflow id",
+            "effective at",
+            "record time",
+            "synchronizer",
+        ):
             assert field in text, field
 
         await pilot.press("a")
@@ -149,9 +180,12 @@ async def test_an_archived_contract_shows_its_archive_event_and_transactions(dem
 
         view = screen.query_one(f"#{ARCHIVED}-view", TransactionView)
         tree = view.tree
-        child = next(e.created_event.contract_id for e in view.transaction.events if e.created_event is not None)
-        node = next(n for n in walk(tree.root) if n.data and n.data.open_id == child and
-                    n.data.label is not None)  # the Created event's node
+        child = next(
+            e.created_event.contract_id for e in view.transaction.events if e.created_event is not None
+        )
+        node = next(
+            n for n in walk(tree.root) if n.data and n.data.open_id == child and n.data.label is not None
+        )  # the Created event's node
         tree.move_cursor(node)
         await pilot.press("o")
         await wait_for(pilot, lambda: loaded(app, child), "the created contract in a new inspector")
@@ -161,10 +195,14 @@ async def test_an_archived_contract_shows_its_archive_event_and_transactions(dem
         assert screen.query_one("TabbedContent").active == ARCHIVED
 
         await pilot.press("escape")
-        await wait_for(pilot, lambda: screen.query_one("TabbedContent").active == CONTRACT, "the contract tab")
+        await wait_for(
+            pilot, lambda: screen.query_one("TabbedContent").active == CONTRACT, "the contract tab"
+        )
         assert inspector(app) is screen
         await pilot.pause()
-        assert any("choices seen" in line and archive.choice in line for line in screen_text(app).splitlines())
+        assert any(
+            "choices seen" in line and archive.choice in line for line in screen_text(app).splitlines()
+        )
 
 
 async def test_an_unknown_contract_id_says_so(demo_server, make_app):
@@ -205,8 +243,9 @@ async def test_a_participant_without_contract_by_id_still_shows_the_contract(dem
     transport = WithoutEndpoints(["/v2/contracts/contract-by-id", "/v2/updates/update-by-offset"])
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.connected, "the connection")
-        app.session.client = LedgerClient(demo_server.url, app.session.client.tokens, log=app.request_log,
-                                          transport=transport)
+        app.session.client = LedgerClient(
+            demo_server.url, app.session.client.tokens, log=app.request_log, transport=transport
+        )
         screen = await open_contract(app, pilot, archive.contract_id)
         await pilot.pause()
         lookup = screen.lookup
@@ -231,10 +270,19 @@ async def test_exercise_and_clone_then_reload_after_archiving(demo_writable, mak
     async with client_for(demo_writable) as client:
         alice = await party_of(client)
         payload = {"issuer": alice, "owner": alice, "currency": "CHF", "amount": "12.5", "observers": []}
-        tx = await client.submit_and_wait_for_transaction(JsCommands(
-            commands=[Command(create_command=CreateCommand(template_id="#model-tests:Iou:Iou",
-                                                           create_arguments=payload))],
-            command_id=f"inspector-{os.urandom(4).hex()}", act_as=[alice]))
+        tx = await client.submit_and_wait_for_transaction(
+            JsCommands(
+                commands=[
+                    Command(
+                        create_command=CreateCommand(
+                            template_id="#model-tests:Iou:Iou", create_arguments=payload
+                        )
+                    )
+                ],
+                command_id=f"inspector-{os.urandom(4).hex()}",
+                act_as=[alice],
+            )
+        )
         created = tx.events[0].created_event
         app = make_app(demo_writable, "Alice")
         async with app.run_test(size=SIZE) as pilot:
@@ -245,17 +293,32 @@ async def test_exercise_and_clone_then_reload_after_archiving(demo_writable, mak
             await pilot.pause()
             assert [(m.kind, m.template_id, m.contract_id) for m in posted] == [
                 ("Exercise", created.template_id, created.contract_id),
-                ("CreateAndExercise", created.template_id, "")]
+                ("CreateAndExercise", created.template_id, ""),
+            ]
             assert posted[1].arguments == created.create_argument
 
-            await client.submit_and_wait_for_transaction(JsCommands(
-                commands=[Command(exercise_command=ExerciseCommand(
-                    template_id="#model-tests:Iou:Iou", contract_id=created.contract_id, choice="Archive",
-                    choice_argument={}))],
-                command_id=f"inspector-{os.urandom(4).hex()}", act_as=[alice]))
+            await client.submit_and_wait_for_transaction(
+                JsCommands(
+                    commands=[
+                        Command(
+                            exercise_command=ExerciseCommand(
+                                template_id="#model-tests:Iou:Iou",
+                                contract_id=created.contract_id,
+                                choice="Archive",
+                                choice_argument={},
+                            )
+                        )
+                    ],
+                    command_id=f"inspector-{os.urandom(4).hex()}",
+                    act_as=[alice],
+                )
+            )
             await pilot.press("r")
-            await wait_for(pilot, lambda: screen.lookup is not None and screen.lookup.archived is not None,
-                           "the archive event after the reload")
+            await wait_for(
+                pilot,
+                lambda: screen.lookup is not None and screen.lookup.archived is not None,
+                "the archive event after the reload",
+            )
             await pilot.pause()
             assert f"✕ Archived at offset {screen.lookup.archived.offset}" in screen_text(app)
             posted.clear()
@@ -274,8 +337,21 @@ async def test_pruned_history_is_explained(demo_writable, make_app):
         archive = await archived_iou(client, alice)
         active = await contract_without(client, alice, "nobody")
         end = await client.ledger_end()
-    pruned = subprocess.run([sys.executable, "-m", "participant.cli", "prune", "--db", str(demo_writable.db),
-                             "--up-to", str(end)], capture_output=True, text=True, timeout=120)
+    pruned = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "participant.cli",
+            "prune",
+            "--db",
+            str(demo_writable.db),
+            "--up-to",
+            str(end),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert pruned.returncode == 0, pruned.stderr
     app = make_app(demo_writable, "Alice")
     async with app.run_test(size=SIZE) as pilot:
@@ -289,7 +365,9 @@ async def test_pruned_history_is_explained(demo_writable, make_app):
         screen = await open_contract(app, pilot, active)
         assert screen.lookup.found  # active contracts survive pruning
         await pilot.press("t")
-        await wait_for(pilot, lambda: "Cannot read the update at offset" in screen_text(app), "the pruned message")
+        await wait_for(
+            pilot, lambda: "Cannot read the update at offset" in screen_text(app), "the pruned message"
+        )
         text = screen_text(app)
         assert "PARTICIPANT_PRUNED_DATA_ACCESSED" in text or "UPDATE_NOT_FOUND" in text
         assert f"This participant has pruned its history up to offset {end}" in text
@@ -310,20 +388,28 @@ async def test_an_interface_view_asked_for_is_shown_and_remembered_for_the_templ
     app = make_app(demo_server, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_contract(app, pilot, first)
-        await wait_for(pilot, lambda: "none (i asks for one)" in screen_text(app), "the contract without views")
+        await wait_for(
+            pilot, lambda: "none (i asks for one)" in screen_text(app), "the contract without views"
+        )
         await pilot.press("i")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptDialog), "the interface prompt")
         prompt = app.screen.query_one(Input)
         assert prompt.value == "#model-tests:Iou:"  # the template's package and module, typed on
         await pilot.press(*"Nope", "enter")
-        await wait_for(pilot, lambda: "NO_INTERFACE_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME" in notified(app),
-                       "the participant's error")
+        await wait_for(
+            pilot,
+            lambda: "NO_INTERFACE_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME" in notified(app),
+            "the participant's error",
+        )
         await wait_for(pilot, lambda: isinstance(app.screen, PromptDialog), "the prompt again")
         prompt = app.screen.query_one(Input)
         assert prompt.value == "#model-tests:Iou:Nope"  # what was typed, to be corrected
         await pilot.press(*["backspace"] * 4, *"IIou", "enter")
-        await wait_for(pilot, lambda: any(v.interface_id.endswith(":Iou:IIou")
-                                          for v in screen.lookup.event.interface_views), "the view")
+        await wait_for(
+            pilot,
+            lambda: any(v.interface_id.endswith(":Iou:IIou") for v in screen.lookup.event.interface_views),
+            "the view",
+        )
         await wait_for(pilot, lambda: "view Iou:IIou" in screen_text(app), "the view on screen")
         payload = screen.lookup.event.create_argument
         text = screen_text(app)
@@ -335,8 +421,10 @@ async def test_an_interface_view_asked_for_is_shown_and_remembered_for_the_templ
         await pilot.press("escape")
         screen = await open_contract(app, pilot, second)  # the same template: its view comes unasked
         await wait_for(pilot, lambda: screen.lookup.event.interface_views, "the remembered view")
-        assert screen.lookup.event.interface_views[0].view_value["iamount"] == \
-            screen.lookup.event.create_argument["amount"]
+        assert (
+            screen.lookup.event.interface_views[0].view_value["iamount"]
+            == screen.lookup.event.create_argument["amount"]
+        )
 
         await pilot.press("escape")
         screen = await open_contract(app, pilot, transfer)
@@ -344,26 +432,52 @@ async def test_an_interface_view_asked_for_is_shown_and_remembered_for_the_templ
         await wait_for(pilot, lambda: isinstance(app.screen, PromptDialog), "the interface prompt")
         assert app.screen.query_one(Input).value == "#model-tests:Iou:IIou"  # the one interface known
         await pilot.press("enter")
-        await wait_for(pilot, lambda: "Iou:IouTransfer does not implement #model-tests:Iou:IIou" in notified(app),
-                       "the answer for a template without it")
+        await wait_for(
+            pilot,
+            lambda: "Iou:IouTransfer does not implement #model-tests:Iou:IIou" in notified(app),
+            "the answer for a template without it",
+        )
         assert screen.lookup.event.interface_views == []
 
 
-async def test_an_interface_choice_read_in_a_transaction_teaches_the_template_s_interface(demo_writable, make_app):
+async def test_an_interface_choice_read_in_a_transaction_teaches_the_template_s_interface(
+    demo_writable, make_app
+):
     async with client_for(demo_writable) as client:
         alice = await party_of(client)
         ious = []
         for amount in ("3", "4"):
             payload = {"issuer": alice, "owner": alice, "currency": "CHF", "amount": amount, "observers": []}
-            tx = await client.submit_and_wait_for_transaction(JsCommands(
-                commands=[Command(create_command=CreateCommand(template_id="#model-tests:Iou:Iou",
-                                                               create_arguments=payload))],
-                command_id=f"inspector-{os.urandom(4).hex()}", act_as=[alice]))
+            tx = await client.submit_and_wait_for_transaction(
+                JsCommands(
+                    commands=[
+                        Command(
+                            create_command=CreateCommand(
+                                template_id="#model-tests:Iou:Iou", create_arguments=payload
+                            )
+                        )
+                    ],
+                    command_id=f"inspector-{os.urandom(4).hex()}",
+                    act_as=[alice],
+                )
+            )
             ious.append(tx.events[0].created_event.contract_id)
-        await client.submit_and_wait_for_transaction(JsCommands(  # Archive through the interface
-            commands=[Command(exercise_command=ExerciseCommand(
-                template_id="#model-tests:Iou:IIou", contract_id=ious[0], choice="Archive", choice_argument={}))],
-            command_id=f"inspector-{os.urandom(4).hex()}", act_as=[alice]))
+        await client.submit_and_wait_for_transaction(
+            JsCommands(  # Archive through the interface
+                commands=[
+                    Command(
+                        exercise_command=ExerciseCommand(
+                            template_id="#model-tests:Iou:IIou",
+                            contract_id=ious[0],
+                            choice="Archive",
+                            choice_argument={},
+                        )
+                    )
+                ],
+                command_id=f"inspector-{os.urandom(4).hex()}",
+                act_as=[alice],
+            )
+        )
     app = make_app(demo_writable, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_contract(app, pilot, ious[0])
@@ -374,5 +488,10 @@ async def test_an_interface_choice_read_in_a_transaction_teaches_the_template_s_
 
         await pilot.press("escape", "escape")
         screen = await open_contract(app, pilot, ious[1])
-        await wait_for(pilot, lambda: screen.lookup.event.interface_views, "the view of the interface learned")
-        assert screen.lookup.event.interface_views[0].view_value == {"icurrency": "CHF", "iamount": "4.0000000000"}
+        await wait_for(
+            pilot, lambda: screen.lookup.event.interface_views, "the view of the interface learned"
+        )
+        assert screen.lookup.event.interface_views[0].view_value == {
+            "icurrency": "CHF",
+            "iamount": "4.0000000000",
+        }

@@ -38,11 +38,23 @@ PAYLOAD = {
 
 
 def created(payload, key=None) -> CreatedEvent:
-    return CreatedEvent.read({
-        "offset": 5, "nodeId": 0, "contractId": CID, "templateId": "pkg:Main:T", "contractKey": key,
-        "createArgument": payload, "witnessParties": [ALICE], "signatories": [ALICE], "observers": [],
-        "createdAt": "2025-01-01T00:00:00Z", "packageName": "main", "representativePackageId": "pkg",
-        "acsDelta": True})
+    return CreatedEvent.read(
+        {
+            "offset": 5,
+            "nodeId": 0,
+            "contractId": CID,
+            "templateId": "pkg:Main:T",
+            "contractKey": key,
+            "createArgument": payload,
+            "witnessParties": [ALICE],
+            "signatories": [ALICE],
+            "observers": [],
+            "createdAt": "2025-01-01T00:00:00Z",
+            "packageName": "main",
+            "representativePackageId": "pkg",
+            "acsDelta": True,
+        }
+    )
 
 
 class TreeApp(App):
@@ -76,14 +88,33 @@ async def test_every_value_shape_reads_plainly():
     async with app.run_test(size=(150, 60)) as pilot:
         await pilot.pause()
         text = screen_text(app)
-        for shown in ["createArgument  17 fields", "owner: Alice::1220ab…", "amount: 999.99", "count: 42",
-                      'currency: "USD"', "due: 2025-01-31", "at: 2000-01-01T12:12:32.777111Z", "active: True",
-                      "nothing: None", "unit: ()", "status: Transfer", "newOwner: Bob::1220cd…",
-                      "plain: Closed", "nested  1 field", "depth: 3", "observers  2 items",
-                      "[0]: Alice::1220ab…", "labels  1 entry  (TextMap)", '"a key": "x"',
-                      "balances  2 entries  (GenMap (pairs of key and value))", "Alice::1220ab…: 1.5",
-                      "Bob::1220cd…: 2", "(or, if Optional (Optional _): Some (Some 7))",
-                      f"ref: {CID[:12]}…", "contractKey"]:
+        for shown in [
+            "createArgument  17 fields",
+            "owner: Alice::1220ab…",
+            "amount: 999.99",
+            "count: 42",
+            'currency: "USD"',
+            "due: 2025-01-31",
+            "at: 2000-01-01T12:12:32.777111Z",
+            "active: True",
+            "nothing: None",
+            "unit: ()",
+            "status: Transfer",
+            "newOwner: Bob::1220cd…",
+            "plain: Closed",
+            "nested  1 field",
+            "depth: 3",
+            "observers  2 items",
+            "[0]: Alice::1220ab…",
+            "labels  1 entry  (TextMap)",
+            '"a key": "x"',
+            "balances  2 entries  (GenMap (pairs of key and value))",
+            "Alice::1220ab…: 1.5",
+            "Bob::1220cd…: 2",
+            "(or, if Optional (Optional _): Some (Some 7))",
+            f"ref: {CID[:12]}…",
+            "contractKey",
+        ]:
             assert shown in text, shown
         assert "999.9900000000" not in text
 

@@ -35,8 +35,11 @@ async def move_selected(pilot, app, acs: AcsScreen) -> ReassignScreen:
     await pilot.press("m")
     await wait_for(pilot, lambda: isinstance(app.screen, ReassignScreen), "the reassignment screen")
     screen: ReassignScreen = app.screen
-    await wait_for(pilot, lambda: screen.contract is not None and screen.contract.contract_id == chosen,
-                   "the contract looked up")
+    await wait_for(
+        pilot,
+        lambda: screen.contract is not None and screen.contract.contract_id == chosen,
+        "the contract looked up",
+    )
     assert screen.query_one("#move-contract", Input).value == chosen
     return screen
 
@@ -46,8 +49,11 @@ def synchronizer_ids(app) -> dict[str, str]:
 
 
 async def steps_done(pilot, screen: ReassignScreen, count: int) -> None:
-    await wait_for(pilot, lambda: len(screen.steps) >= count and all(s.done for s in screen.steps[:count])
-                   and not screen.busy, f"{count} finished steps")
+    await wait_for(
+        pilot,
+        lambda: len(screen.steps) >= count and all(s.done for s in screen.steps[:count]) and not screen.busy,
+        f"{count} finished steps",
+    )
 
 
 async def test_move_to_the_other_synchronizer_and_back(demo_writable, make_app):
@@ -65,22 +71,42 @@ async def test_move_to_the_other_synchronizer_and_back(demo_writable, make_app):
         await pilot.press("ctrl+s")
         await steps_done(pilot, screen, 2)
         unassign, assign = screen.steps
-        assert (unassign.kind, unassign.state, assign.kind, assign.state) == ("unassign", SUCCEEDED,
-                                                                                "assign", SUCCEEDED)
-        assert unassign.reassignment_id.startswith("00") and assign.reassignment_id == unassign.reassignment_id
+        assert (unassign.kind, unassign.state, assign.kind, assign.state) == (
+            "unassign",
+            SUCCEEDED,
+            "assign",
+            SUCCEEDED,
+        )
+        assert (
+            unassign.reassignment_id.startswith("00") and assign.reassignment_id == unassign.reassignment_id
+        )
         assert unassign.offset < assign.offset
         # the contracts screen follows to the ledger end, where the contract is on private, counter 1
-        await wait_for(pilot, lambda: acs.offset == assign.offset and not acs.reading, "the contracts at the end")
-        await wait_for(pilot, lambda: screen.contract is not None and screen.contract.synchronizer == ids["private"],
-                       "the contract seen on private")
+        await wait_for(
+            pilot, lambda: acs.offset == assign.offset and not acs.reading, "the contracts at the end"
+        )
+        await wait_for(
+            pilot,
+            lambda: screen.contract is not None and screen.contract.synchronizer == ids["private"],
+            "the contract seen on private",
+        )
         assert screen.contract.counter == 1
         assert "on private" in screen_text(app)
         # the inspector says where it is now, beside where it was created
         await pilot.press("escape")
         app.post_message(OpenContract(contract.contract_id))
-        await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen) and app.screen.lookup is not None
-                       and app.screen.lookup.found, "the inspector")
-        await wait_for(pilot, lambda: "on private since offset" in screen_text(app), "where the contract is now")
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, InspectorScreen)
+                and app.screen.lookup is not None
+                and app.screen.lookup.found
+            ),
+            "the inspector",
+        )
+        await wait_for(
+            pilot, lambda: "on private since offset" in screen_text(app), "where the contract is now"
+        )
         await pilot.press("m")
         await wait_for(pilot, lambda: app.screen is screen, "back on the reassignment screen")
 
@@ -89,7 +115,9 @@ async def test_move_to_the_other_synchronizer_and_back(demo_writable, make_app):
         await pilot.press("ctrl+s")
         await steps_done(pilot, screen, 4)
         assert [s.state for s in screen.steps] == [SUCCEEDED] * 4
-        await wait_for(pilot, lambda: screen.contract.synchronizer == ids["global"], "the contract back on global")
+        await wait_for(
+            pilot, lambda: screen.contract.synchronizer == ids["global"], "the contract back on global"
+        )
         assert screen.contract.counter == 2
         submitted = [r for r in app.request_log.entries if r.path == SUBMIT_PATH]
         assert len(submitted) == 4 and all(r.status == 200 for r in submitted)
@@ -114,8 +142,11 @@ async def test_unassign_then_complete_from_the_in_flight_list(demo_writable, mak
         table = acs.query_one(ContractTable)
         position = await acs.snapshot.position_of(cid)
         row = (await acs.snapshot.window(position, 1))[0]
-        assert row.kind == UNASSIGNED and table.columns and "→private" in "".join(
-            c.render(row) for c in table.columns)
+        assert (
+            row.kind == UNASSIGNED
+            and table.columns
+            and "→private" in "".join(c.render(row) for c in table.columns)
+        )
 
         flight = screen.query_one("#in-flight", DataTable)
         flight.focus()
@@ -141,7 +172,9 @@ async def test_a_refused_assign_shows_cantons_error_and_keeps_the_form(demo_writ
         screen.query_one("#assign-id", Input).value = unknown
         screen.query_one("#assign-source", Select).value = ids["global"]
         screen.query_one("#assign-target", Select).value = ids["private"]
-        await wait_for(pilot, lambda: not screen.query_one("#assign-submitter", Select).is_blank(), "a submitter")
+        await wait_for(
+            pilot, lambda: not screen.query_one("#assign-submitter", Select).is_blank(), "a submitter"
+        )
         await pilot.press("ctrl+t")
         await steps_done(pilot, screen, 1)
         (step,) = screen.steps
@@ -172,7 +205,9 @@ async def test_stepping_back_through_a_move_shows_each_state(demo_writable, make
         await pilot.press("ctrl+s")
         await steps_done(pilot, screen, 2)
         unassign, assign = screen.steps
-        await wait_for(pilot, lambda: acs.offset == assign.offset and not acs.reading, "the contracts at the end")
+        await wait_for(
+            pilot, lambda: acs.offset == assign.offset and not acs.reading, "the contracts at the end"
+        )
         await pilot.press("escape", "1")
         await wait_for(pilot, lambda: app.screen is acs, "the contracts screen")
         acs.query_one(ContractTable).focus()
@@ -182,16 +217,23 @@ async def test_stepping_back_through_a_move_shows_each_state(demo_writable, make
             return None if position is None else (await acs.snapshot.window(position, 1))[0]
 
         await pilot.press("left_square_bracket")  # the change before the assign: the unassign, in flight
-        await wait_for(pilot, lambda: acs.offset == unassign.offset and not acs.reading, "the unassign's offset")
+        await wait_for(
+            pilot, lambda: acs.offset == unassign.offset and not acs.reading, "the unassign's offset"
+        )
         row = await state_of_contract()
         assert row is not None and row.kind == UNASSIGNED and row.counter == 1
         await pilot.press("left_square_bracket")  # before it: on global, as created
-        await wait_for(pilot, lambda: acs.offset is not None and acs.offset < unassign.offset and not acs.reading,
-                       "the offset before the move")
+        await wait_for(
+            pilot,
+            lambda: acs.offset is not None and acs.offset < unassign.offset and not acs.reading,
+            "the offset before the move",
+        )
         row = await state_of_contract()
         assert row is not None and row.kind != UNASSIGNED and row.counter == 0
         assert row.synchronizer == synchronizer_ids(app)["global"]
         await pilot.press("right_square_bracket", "right_square_bracket")
-        await wait_for(pilot, lambda: acs.offset == assign.offset and not acs.reading, "the assign's offset again")
+        await wait_for(
+            pilot, lambda: acs.offset == assign.offset and not acs.reading, "the assign's offset again"
+        )
         row = await state_of_contract()
         assert row is not None and row.synchronizer == synchronizer_ids(app)["private"] and row.counter == 1

@@ -40,20 +40,36 @@ def test_ledger_end_reads_hidden_unless_they_fail():
 
 def test_filter_words_match_method_path_status_family_and_note():
     log = RequestLog()
-    failed = _record(log, "/v2/events/events-by-contract-id", "POST", status=404,
-                     body=b'{"code":"CONTRACT_EVENTS_NOT_FOUND","cause":"not visible"}')
+    failed = _record(
+        log,
+        "/v2/events/events-by-contract-id",
+        "POST",
+        status=404,
+        body=b'{"code":"CONTRACT_EVENTS_NOT_FOUND","cause":"not visible"}',
+    )
     ok = _record(log, "/v2/users", status=200)
     assert rt.note(failed) == "CONTRACT_EVENTS_NOT_FOUND"
-    for text, expected in [("4xx", [failed]), ("404", [failed]), ("post events", [failed]), ("users", [ok]),
-                           ("2xx", [ok]), ("contract_events", [failed]), ("", [failed, ok]), ("nothing", [])]:
+    for text, expected in [
+        ("4xx", [failed]),
+        ("404", [failed]),
+        ("post events", [failed]),
+        ("users", [ok]),
+        ("2xx", [ok]),
+        ("contract_events", [failed]),
+        ("", [failed, ok]),
+        ("nothing", []),
+    ]:
         assert [r for r in (failed, ok) if rt.matches(r, text)] == expected, text
 
 
 def test_bodies_pretty_printed_or_said_to_be_cut():
     body = rt.body_of(b'{"a":[1,{"b":null}]}', content_type="application/json")
-    assert body.language == "json" and body.text == '{\n  "a": [\n    1,\n    {\n      "b": null\n    }\n  ]\n}'
+    assert (
+        body.language == "json" and body.text == '{\n  "a": [\n    1,\n    {\n      "b": null\n    }\n  ]\n}'
+    )
     assert rt.body_of(b"Invalid value for: body", content_type="text/plain") == rt.Body(
-        "Invalid value for: body", None, "")
+        "Invalid value for: body", None, ""
+    )
     assert rt.body_of(b'{"a":', content_type="application/json").note == "not valid JSON"
     assert rt.body_of(b"", content_type="application/json") == rt.Body("", None, "")
 
@@ -61,13 +77,21 @@ def test_bodies_pretty_printed_or_said_to_be_cut():
     big = b'{"activeContracts":[' + b'{"x":1},' * (MAX_BODY_BYTES // 8) + b"]}"
     record = _record(log, status=200, body=big)
     cut = rt.response_body(record)
-    assert cut.language is None and cut.note == f"truncated: the first {MAX_BODY_BYTES:,} bytes of {len(big):,} are kept"
+    assert (
+        cut.language is None
+        and cut.note == f"truncated: the first {MAX_BODY_BYTES:,} bytes of {len(big):,} are kept"
+    )
     assert len(cut.text) == MAX_BODY_BYTES
 
 
 def test_sizes_and_durations():
     assert [rt.size_text(n) for n in (0, 1023, 1024, 150 * 1024, 5 * 1024 * 1024)] == [
-        "0 B", "1023 B", "1.0 KB", "150 KB", "5.0 MB"]
+        "0 B",
+        "1023 B",
+        "1.0 KB",
+        "150 KB",
+        "5.0 MB",
+    ]
     log = RequestLog()
     record = _record(log, status=200)
     record.duration_ms = 1234.0

@@ -46,7 +46,9 @@ async def test_lists_the_session_requests_and_the_polling_on_demand(demo_server,
     app = make_app(demo_server, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await _requests_pane(app, pilot)
-        await wait_for(pilot, lambda: "/v2/state/active-contracts-page" in _paths(screen), "the ACS page read")
+        await wait_for(
+            pilot, lambda: "/v2/state/active-contracts-page" in _paths(screen), "the ACS page read"
+        )
         assert "/v2/version" in _paths(screen)
         assert "/v2/state/ledger-end" not in _paths(screen)  # the polling is hidden by default
         text = screen_text(app)
@@ -116,7 +118,9 @@ async def test_a_failed_request_shows_its_status_and_cantons_error(demo_server, 
         await pilot.press("slash")
         await pilot.press(*"4xx")
         await pilot.press("enter")
-        await wait_for(pilot, lambda: _paths(screen) == ["/v2/events/events-by-contract-id"], "only the failure")
+        await wait_for(
+            pilot, lambda: _paths(screen) == ["/v2/events/events-by-contract-id"], "only the failure"
+        )
 
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, RequestDetailScreen), "the request's detail")
@@ -142,8 +146,11 @@ async def test_stays_current_with_a_full_log_updating_in_place(demo_server, make
             return log.start("GET", f"{demo_server.url}/v2/fake/{i}", f"/v2/fake/{i}", {}, b"")
 
         started = [fake(i) for i in range(MAX_ENTRIES)]
-        await wait_for(pilot, lambda: request_list.count == MAX_ENTRIES and request_list.selected is started[-1],
-                       "a full list following the newest")
+        await wait_for(
+            pilot,
+            lambda: request_list.count == MAX_ENTRIES and request_list.selected is started[-1],
+            "a full list following the newest",
+        )
 
         rebuilds = []
         original = request_list.reset
@@ -158,7 +165,9 @@ async def test_stays_current_with_a_full_log_updating_in_place(demo_server, make
 
         for record in started[-10:]:
             log.finish(record, status=503, body=b'{"code":"X_UNAVAILABLE","cause":"busy"}')
-        await wait_for(pilot, lambda: screen_text(app).count("X_UNAVAILABLE") == 10, "the finished ones redrawn")
+        await wait_for(
+            pilot, lambda: screen_text(app).count("X_UNAVAILABLE") == 10, "the finished ones redrawn"
+        )
         assert rebuilds == []  # arrivals, completions and evictions changed the list in place
         assert request_list.count == MAX_ENTRIES
 
@@ -174,18 +183,26 @@ async def test_a_request_opened_in_flight_shows_its_answer_when_it_comes(demo_se
     async with app.run_test(size=SIZE) as pilot:
         screen = await _requests_pane(app, pilot)
         log = app.request_log
-        record = log.start("POST", f"{demo_server.url}/v2/commands/submit-and-wait-for-transaction",
-                           "/v2/commands/submit-and-wait-for-transaction", {"Authorization": "Bearer x"},
-                           b'{"commands": {"commandId": "slow-one"}}')
+        record = log.start(
+            "POST",
+            f"{demo_server.url}/v2/commands/submit-and-wait-for-transaction",
+            "/v2/commands/submit-and-wait-for-transaction",
+            {"Authorization": "Bearer x"},
+            b'{"commands": {"commandId": "slow-one"}}',
+        )
         await _select(pilot, screen, lambda r: r is record)
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, RequestDetailScreen), "the request's detail")
         assert "in flight" in screen_text(app)
         assert '"commandId": "slow-one"' in screen_text(app)  # the request body, pretty-printed
 
-        log.finish(record, status=409, headers={"content-type": "application/json"},
-                   body=b'{"code":"DUPLICATE_COMMAND","cause":"A command with the given command id has already '
-                        b'been successfully processed","errorCategory":10}')
+        log.finish(
+            record,
+            status=409,
+            headers={"content-type": "application/json"},
+            body=b'{"code":"DUPLICATE_COMMAND","cause":"A command with the given command id has already '
+            b'been successfully processed","errorCategory":10}',
+        )
         await wait_for(pilot, lambda: " 409 " in screen_text(app), "the answer")
         text = screen_text(app)
         assert "DUPLICATE_COMMAND · category 10 (already exists)" in text

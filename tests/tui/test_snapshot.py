@@ -6,11 +6,21 @@ from app.snapshot import Snapshot, ViewSpec
 
 
 def _entry(i: int) -> dict:
-    event = {"contractId": f"00{i:064x}", "templateId": "pkg:Iou:Iou", "offset": 5,
-             "createdAt": f"2025-01-01T00:00:{i % 60:02d}Z", "signatories": ["Alice::1"], "observers": [],
-             "createArgument": {"amount": str(1000 - i), "n": i}}
-    return {"workflowId": "", "contractEntry": {"JsActiveContract": {
-        "createdEvent": event, "synchronizerId": "sync::1", "reassignmentCounter": 0}}}
+    event = {
+        "contractId": f"00{i:064x}",
+        "templateId": "pkg:Iou:Iou",
+        "offset": 5,
+        "createdAt": f"2025-01-01T00:00:{i % 60:02d}Z",
+        "signatories": ["Alice::1"],
+        "observers": [],
+        "createArgument": {"amount": str(1000 - i), "n": i},
+    }
+    return {
+        "workflowId": "",
+        "contractEntry": {
+            "JsActiveContract": {"createdEvent": event, "synchronizerId": "sync::1", "reassignmentCounter": 0}
+        },
+    }
 
 
 async def test_finds_each_contract_in_views_of_every_order(tmp_path):
@@ -18,7 +28,12 @@ async def test_finds_each_contract_in_views_of_every_order(tmp_path):
     try:
         await snapshot.reset(10)
         await snapshot.add_snapshot_entries([_entry(i) for i in range(257)])
-        for sort, descending in (("arrival", False), ("arrival", True), ("payload.amount", False), ("contract", True)):
+        for sort, descending in (
+            ("arrival", False),
+            ("arrival", True),
+            ("payload.amount", False),
+            ("contract", True),
+        ):
             count = await snapshot.build_view(ViewSpec(offset=10, sort=sort, descending=descending))
             rows = await snapshot.window(0, count)
             for row in rows[::7] + rows[-1:]:
@@ -39,17 +54,23 @@ async def test_a_large_view_hands_over_its_first_rows_before_the_rest(tmp_path, 
     try:
         await snapshot.reset(10)
         await snapshot.add_snapshot_entries([_entry(i) for i in range(257)])
-        for spec in (ViewSpec(offset=10, sort="payload.amount"), ViewSpec(offset=10, sort="contract", descending=True),
-                     ViewSpec(offset=10, text="9", sort="created_at")):
+        for spec in (
+            ViewSpec(offset=10, sort="payload.amount"),
+            ViewSpec(offset=10, sort="contract", descending=True),
+            ViewSpec(offset=10, text="9", sort="created_at"),
+        ):
             early: list = []
             count = await snapshot.build_view(spec, early.append)
             (first,) = early
             final = await snapshot.window(0, count)
-            assert [(r.position, r.contract_id, r.status) for r in first] == \
-                [(r.position, r.contract_id, r.status) for r in final[:20]], spec
+            assert [(r.position, r.contract_id, r.status) for r in first] == [
+                (r.position, r.contract_id, r.status) for r in final[:20]
+            ], spec
         small: list = []
         await snapshot.build_view(ViewSpec(offset=10, sort="arrival"), small.append)
-        await snapshot.build_view(ViewSpec(offset=10, sort="arrival"), small.append)  # only new rows: no early ones
+        await snapshot.build_view(
+            ViewSpec(offset=10, sort="arrival"), small.append
+        )  # only new rows: no early ones
         assert len(small) == 1
     finally:
         await snapshot.close()

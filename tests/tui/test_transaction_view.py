@@ -9,17 +9,45 @@ PARTY = "Alice::1220" + "ab" * 32
 
 
 def created(node: int) -> Event:
-    return Event.read({"CreatedEvent": {
-        "offset": 9, "nodeId": node, "contractId": f"00{node:02x}" + "0" * 134, "templateId": "p:M:T",
-        "createArgument": {}, "witnessParties": [PARTY], "signatories": [PARTY], "createdAt": "2025-01-01T00:00:00Z",
-        "packageName": "p", "representativePackageId": "p", "acsDelta": True}})
+    return Event.read(
+        {
+            "CreatedEvent": {
+                "offset": 9,
+                "nodeId": node,
+                "contractId": f"00{node:02x}" + "0" * 134,
+                "templateId": "p:M:T",
+                "createArgument": {},
+                "witnessParties": [PARTY],
+                "signatories": [PARTY],
+                "createdAt": "2025-01-01T00:00:00Z",
+                "packageName": "p",
+                "representativePackageId": "p",
+                "acsDelta": True,
+            }
+        }
+    )
 
 
 def exercised(node: int, last: int) -> Event:
-    return Event.read({"ExercisedEvent": {
-        "offset": 9, "nodeId": node, "contractId": "00" + "1" * 136, "templateId": "p:M:T", "choice": f"C{node}",
-        "choiceArgument": {}, "actingParties": [PARTY], "consuming": node == 0, "witnessParties": [PARTY],
-        "lastDescendantNodeId": last, "exerciseResult": None, "packageName": "p", "acsDelta": False}})
+    return Event.read(
+        {
+            "ExercisedEvent": {
+                "offset": 9,
+                "nodeId": node,
+                "contractId": "00" + "1" * 136,
+                "templateId": "p:M:T",
+                "choice": f"C{node}",
+                "choiceArgument": {},
+                "actingParties": [PARTY],
+                "consuming": node == 0,
+                "witnessParties": [PARTY],
+                "lastDescendantNodeId": last,
+                "exerciseResult": None,
+                "packageName": "p",
+                "acsDelta": False,
+            }
+        }
+    )
 
 
 def shape(forest) -> list:
