@@ -143,7 +143,7 @@ class ServerError(StatusError):
 class EndpointMissing(StatusError):
     """404 in Canton's legacy shape (no ``code``): this participant does not have the endpoint (notes §0)."""
 
-    title = "endpoint not available"  # type: ignore[assignment]
+    title = "endpoint not available"
 
 
 class UnreadableAnswer(LedgerApiError):

@@ -7,6 +7,8 @@ import sqlite3
 
 import aiosqlite
 
+from participant.store.fetch import fetch_value
+
 log = logging.getLogger(__name__)
 
 # Each entry migrates from version i to i + 1. Never edit a released entry: append a new one.
@@ -247,7 +249,7 @@ class NotADatabase(Exception):
 async def migrate(conn: aiosqlite.Connection) -> None:
     """Bring the database to SCHEMA_VERSION; each step is one atomic transaction."""
     try:
-        (version,) = (await conn.execute_fetchall("PRAGMA user_version"))[0]
+        version = await fetch_value(conn, "PRAGMA user_version")
     except sqlite3.DatabaseError as e:
         raise NotADatabase(f"not a participant database ({e})") from None
     if version > SCHEMA_VERSION:
@@ -266,8 +268,8 @@ async def migrate(conn: aiosqlite.Connection) -> None:
         # executescript commits first; BEGIN makes the step and its version bump one transaction.
         await conn.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {target};\nCOMMIT;")
     if 0 < version < SCHEMA_VERSION:
-        (free,) = (await conn.execute_fetchall("PRAGMA freelist_count"))[0]
-        (page,) = (await conn.execute_fetchall("PRAGMA page_size"))[0]
+        free = await fetch_value(conn, "PRAGMA freelist_count")
+        page = await fetch_value(conn, "PRAGMA page_size")
         if free * page >= FREE_BYTES_WORTH_SAYING:
             log.info(
                 "the upgrade left %d MB of free pages in the file, reused for new rows; with the server "
