@@ -7,7 +7,7 @@ Usable without the UI::
 
 Answers are read with the `participant.api` models through `WireModel.read` (lenient, as a Canton client must be);
 requests are built with the same models, every field written out. The client learns the participant's version and
-which 3.5-only endpoints it serves, and falls back where one is missing (notes §0).
+which 3.5-only endpoints it serves, and falls back where one is missing (docs/ledger-api.md §0).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Daml's types in Python and the spec's JSON value encoding (notes §9).
+"""Daml's types in Python and the spec's JSON value encoding (docs/ledger-api.md §9).
 
 A `DamlType` decodes the accepted input JSON into a Python value and encodes a Python value into the output form.
 Python values by type: Unit `()`, Bool `bool`, Int64 `int`, Numeric `decimal.Decimal`, Text/Party/ContractId `str`,
