@@ -8,8 +8,10 @@ as Canton's `ErrorCategory` and `GrpcHttpErrorCodes` do; ids whose status Canton
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
+from types import MappingProxyType
 
 
 class Grpc(IntEnum):
@@ -339,7 +341,7 @@ del C
 
 # Canton's JSON layer marks every failure to resolve a verified token's claims (an unknown or deactivated user,
 # say) with this context entry (`Endpoints.validateJwtToken`, `JsCantonError.tokenProblemError`).
-TOKEN_PROBLEM = {"ledger_api_error": "invalid token"}
+TOKEN_PROBLEM: Mapping[str, str] = MappingProxyType({"ledger_api_error": "invalid token"})
 
 
 @dataclass
@@ -353,7 +355,7 @@ class LedgerError(Exception):
     correlation_id: str | None = None
     # What Canton's JSON layer adds to the context of an error it decoded (`TOKEN_PROBLEM`): kept on the wire even
     # when the category redacts everything else, because it is added after the redaction.
-    json_context: dict[str, str] = field(default_factory=dict)
+    json_context: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         super().__init__(self.cause)
