@@ -138,6 +138,8 @@ class ParticipantApp(Starlette):
                         self._direct[(method, route.path)] = route.endpoint
 
     async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            scope["path"] = route_path(scope["path"])
         endpoint = self._direct.get((scope.get("method"), scope["path"])) if scope["type"] == "http" else None
         if endpoint is None:
             return await super().__call__(scope, receive, send)
@@ -154,6 +156,16 @@ class ParticipantApp(Starlette):
                 raise
             response = await handler(request, exc)
         await response(scope, receive, send)
+
+
+def route_path(path: str) -> str:
+    """The path as Canton's JSON API matches it. Its tapir routes see the path as a list of segments and skip
+    the empty ones, so `//v2/commands/completions` (what a client joining a base URL that ends in `/` sends),
+    `/v2//commands/completions` and `/v2/commands/completions/` all reach `/v2/commands/completions`; a
+    websocket upgrade is routed the same way."""
+    if "//" not in path and (path == "/" or not path.endswith("/")):
+        return path
+    return "/" + "/".join(segment for segment in path.split("/") if segment)
 
 
 async def _ledger_error(request: Request, exc: Exception) -> Response:
