@@ -136,7 +136,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--header-timeout",
-        type=_seconds,
+        type=_timeout,
         default=DEFAULT_HEADER_TIMEOUT_S,
         metavar="SECONDS",
         help="time a request head has to arrive, from the connection's start (or the request's first byte on a "
@@ -144,7 +144,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--body-timeout",
-        type=_seconds,
+        type=_timeout,
         default=DEFAULT_BODY_TIMEOUT_S,
         metavar="SECONDS",
         help="longest a request body may go without a byte arriving; then it is answered 408 and the "
@@ -236,6 +236,13 @@ def _seconds(text: str) -> float:
         value = math.nan
     if not 0 <= value < math.inf:
         raise argparse.ArgumentTypeError(f"a number of seconds, 0 or more: {text!r}")
+    return value
+
+
+def _timeout(text: str) -> float:
+    value = _seconds(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError(f"a number of seconds, more than 0: {text!r}")
     return value
 
 

@@ -13,8 +13,9 @@ long as the client likes. `guarded(protocol)` adds both to uvicorn's httptools p
   and closed.
 
 Time only counts while the server reads: when the server itself holds reading back (flow control, a pipelined
-request waiting for the one before), the clock is restarted when reading resumes. Responses are not timed, so a slow
-reader of a large answer is not cut; nor are websockets, which are another protocol once upgraded.
+request waiting for the one before, `Expect: 100-continue` before the application reads), the clock starts again.
+Responses are not timed, so a slow reader of a large answer is not cut; nor are websockets, which are another
+protocol once upgraded.
 """
 
 from __future__ import annotations
@@ -152,7 +153,10 @@ def guarded(protocol: type, limits: RequestLimits) -> type:
             self._timer = None
             if self.transport.is_closing():
                 return
-            if self.flow.read_paused:  # the server, not the client, is holding the request back
+            cycle = self.cycle
+            if self.flow.read_paused or (cycle is not None and cycle.waiting_for_100_continue):
+                # The server, not the client, is holding the request back (flow control, a request waiting for the
+                # one before it, a body the client may send only once the application asks for it).
                 self._arm(seconds, expired)
                 return
             expired()
