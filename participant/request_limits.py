@@ -51,19 +51,22 @@ def guarded(protocol: type, limits: RequestLimits) -> type:
     class GuardedHttpToolsProtocol(protocol):
         def __init__(self, *args, **kwargs) -> None:
             super().__init__(*args, **kwargs)
-            self._limits = limits
             self._head_open = True  # from the connection's start, and from each request's first byte
             self._head_bytes = 0
             self._header_count = 0
             self._received_any = False
+            self._in_body = False
+            self._since = 0.0  # when the head began, or the body last moved
             self._refusal: tuple[int, str] | None = None
             self._timer: asyncio.TimerHandle | None = None
 
-        # The head: its size, its fields and its time.
+        # A clock runs only while a head or a body is incomplete at the end of a read; a request read whole in
+        # one costs no timer.
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            self._arm(limits.header_timeout_s, self._head_timed_out)
+            self._since = self.loop.time()
+            self._watch()  # a connection that never sends a byte is timed too
 
         def data_received(self, data: bytes) -> None:
             self._received_any = True
@@ -90,13 +93,17 @@ def guarded(protocol: type, limits: RequestLimits) -> type:
                 self._head_bytes += len(data)
                 if self._head_bytes > limits.max_header_bytes:
                     self._refuse(431, f"the request head exceeds {limits.max_header_bytes} bytes")
+                    return
+            self._watch()
+
+        # The head: its size, its fields and its time.
 
         def on_message_begin(self) -> None:
             super().on_message_begin()
             if not self._head_open:  # a later request on a kept-alive connection: its head is timed from here
                 self._head_open = True
                 self._head_bytes = 0
-                self._arm(limits.header_timeout_s, self._head_timed_out)
+                self._since = self.loop.time()
             self._header_count = 0
 
         def on_header(self, name: bytes, value: bytes) -> None:
@@ -108,12 +115,54 @@ def guarded(protocol: type, limits: RequestLimits) -> type:
 
         def on_headers_complete(self) -> None:
             self._head_open = False
-            self._cancel_timer()
             super().on_headers_complete()
-            if (
-                self.cycle is not None and self.cycle.scope is self.scope
-            ):  # a request (not an upgrade) has begun
-                self._arm(limits.body_timeout_s, self._body_stalled)
+            # A request, not an upgrade (which makes no cycle), now has a body to come, or an empty one.
+            self._in_body = self.cycle is not None and self.cycle.scope is self.scope
+            self._since = self.loop.time()
+
+        # The body: each part restarts its clock.
+
+        def on_body(self, body: bytes) -> None:
+            super().on_body(body)
+            self._since = self.loop.time()
+
+        def on_message_complete(self) -> None:
+            super().on_message_complete()
+            self._in_body = False
+
+        # The clock.
+
+        def _watch(self) -> None:
+            """A timer while a head or body is incomplete, none otherwise."""
+            timeout = (
+                limits.header_timeout_s
+                if self._head_open
+                else limits.body_timeout_s
+                if self._in_body
+                else None
+            )
+            if timeout is None:
+                self._cancel_timer()
+            elif self._timer is None:
+                self._timer = self.loop.call_at(self._since + timeout, self._expire)
+
+        def _expire(self) -> None:
+            self._timer = None
+            if self.transport.is_closing() or not (self._head_open or self._in_body):
+                return
+            cycle = self.cycle if self._in_body else None
+            now = self.loop.time()
+            if self.flow.read_paused or (cycle is not None and cycle.waiting_for_100_continue):
+                # The server, not the client, is holding the request back (flow control, a request waiting for the
+                # one before it, a body the client may send only once the application asks for it).
+                self._since = now
+            timeout = limits.header_timeout_s if self._head_open else limits.body_timeout_s
+            if now < self._since + timeout:
+                self._watch()
+            elif self._head_open:
+                self._head_timed_out()
+            else:
+                self._body_stalled()
 
         def _head_timed_out(self) -> None:
             if self._received_any:
@@ -121,45 +170,14 @@ def guarded(protocol: type, limits: RequestLimits) -> type:
             else:
                 self.transport.close()
 
-        # The body: each part restarts its clock.
-
-        def on_body(self, body: bytes) -> None:
-            super().on_body(body)
-            if self._timer is not None:
-                self._arm(limits.body_timeout_s, self._body_stalled)
-
-        def on_message_complete(self) -> None:
-            super().on_message_complete()
-            self._cancel_timer()
-
         def _body_stalled(self) -> None:
             cycle = self.cycle
-            if cycle is None or cycle.response_complete:
-                return
             if cycle.response_started:
                 self.transport.close()
             else:
                 self._refuse(408, f"no part of the request body arrived for {limits.body_timeout_s:g} s")
             cycle.disconnected = True  # the application's read of the body ends, and its answer goes nowhere
             cycle.message_event.set()
-
-        # Timers.
-
-        def _arm(self, seconds: float, expired) -> None:
-            self._cancel_timer()
-            self._timer = self.loop.call_later(seconds, self._expire, seconds, expired)
-
-        def _expire(self, seconds: float, expired) -> None:
-            self._timer = None
-            if self.transport.is_closing():
-                return
-            cycle = self.cycle
-            if self.flow.read_paused or (cycle is not None and cycle.waiting_for_100_continue):
-                # The server, not the client, is holding the request back (flow control, a request waiting for the
-                # one before it, a body the client may send only once the application asks for it).
-                self._arm(seconds, expired)
-                return
-            expired()
 
         def _cancel_timer(self) -> None:
             if self._timer is not None:
