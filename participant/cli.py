@@ -14,10 +14,18 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
+from participant.request_limits import (
+    DEFAULT_BODY_TIMEOUT_S,
+    DEFAULT_HEADER_TIMEOUT_S,
+    DEFAULT_MAX_HEADER_BYTES,
+    DEFAULT_MAX_HEADERS,
+    RequestLimits,
+)
 from participant.settings import Settings
 
 DEFAULT_PORT = 7575
 GC_YOUNGEST_THRESHOLD = 50_000  # see `started` in _serve
+DEFAULT_MAX_CONNECTIONS = 1000
 # POSIX only: the participant and its write process have never run on Windows, where WSL is the way to run it.
 SERVES_HERE = os.name == "posix"
 
@@ -109,7 +117,45 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         default=4 * 1024 * 1024,
         metavar="N",
-        help="largest request body accepted (default: %(default)s)",
+        help="largest request body, and websocket message, accepted (default: %(default)s)",
+    )
+    serve.add_argument(
+        "--max-header-bytes",
+        type=_positive,
+        default=DEFAULT_MAX_HEADER_BYTES,
+        metavar="N",
+        help="largest request head (request line and header fields) accepted; a larger one is answered 431 "
+        "(default: %(default)s)",
+    )
+    serve.add_argument(
+        "--max-headers",
+        type=_positive,
+        default=DEFAULT_MAX_HEADERS,
+        metavar="N",
+        help="most header fields a request may have; more are answered 431 (default: %(default)s)",
+    )
+    serve.add_argument(
+        "--header-timeout",
+        type=_timeout,
+        default=DEFAULT_HEADER_TIMEOUT_S,
+        metavar="SECONDS",
+        help="time a request head has to arrive, from the connection's start (or the request's first byte on a "
+        "kept-alive connection); later it is answered 408 and the connection closed (default: %(default)s)",
+    )
+    serve.add_argument(
+        "--body-timeout",
+        type=_timeout,
+        default=DEFAULT_BODY_TIMEOUT_S,
+        metavar="SECONDS",
+        help="longest a request body may go without a byte arriving; then it is answered 408 and the "
+        "connection closed (default: %(default)s)",
+    )
+    serve.add_argument(
+        "--max-connections",
+        type=_positive,
+        default=DEFAULT_MAX_CONNECTIONS,
+        metavar="N",
+        help="open connections (websockets included) beyond which requests are answered 503 (default: %(default)s)",
     )
     serve.add_argument(
         "--synchronizers",
@@ -190,6 +236,23 @@ def _seconds(text: str) -> float:
         value = math.nan
     if not 0 <= value < math.inf:
         raise argparse.ArgumentTypeError(f"a number of seconds, 0 or more: {text!r}")
+    return value
+
+
+def _timeout(text: str) -> float:
+    value = _seconds(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError(f"a number of seconds, more than 0: {text!r}")
+    return value
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"a whole number, 1 or more: {text!r}")
     return value
 
 
@@ -328,6 +391,12 @@ def _serve(args) -> int:
             claim.withdraw()
 
         app = create_app(settings, on_ready=ready.append, on_seeding=out.seeding)
+        limits = RequestLimits(
+            max_header_bytes=args.max_header_bytes,
+            max_headers=args.max_headers,
+            header_timeout_s=args.header_timeout,
+            body_timeout_s=args.body_timeout,
+        )
         config = uvicorn.Config(
             app,
             host=args.host,
@@ -336,7 +405,10 @@ def _serve(args) -> int:
             access_log=False,
             lifespan="on",
             ws=protocol_class(),
-            http=_http_protocol(),
+            ws_max_size=args.max_body_bytes,
+            http=_http_protocol(limits),
+            h11_max_incomplete_event_size=args.max_header_bytes,  # where httptools is missing
+            limit_concurrency=args.max_connections,
             proxy_headers=False,
             server_header=False,
         )
@@ -444,13 +516,15 @@ class _Announcer:
         self._print("\n".join(lines))
 
 
-def _http_protocol():
-    """One write per response where uvicorn's httptools protocol is there (see `participant.http_protocol`)."""
+def _http_protocol(limits: RequestLimits):
+    """Where uvicorn's httptools protocol is there: one write per response (see `participant.http_protocol`), and
+    the request limits (see `participant.request_limits`)."""
     try:
         from participant.http_protocol import CoalescingHttpToolsProtocol
-    except ImportError:  # no httptools: uvicorn's own choice
+        from participant.request_limits import guarded
+    except ImportError:  # no httptools: uvicorn's own choice, h11, whose head size uvicorn bounds
         return "auto"
-    return CoalescingHttpToolsProtocol
+    return guarded(CoalescingHttpToolsProtocol, limits)
 
 
 async def _stored_secret(db: Path) -> str:

@@ -15,7 +15,7 @@ import orjson
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
@@ -114,6 +114,7 @@ def create_app(
             errors.BadRequestBody: _bad_request,
             BodyTooLarge: _too_large,
             HTTPException: _http_exception,
+            ClientDisconnect: _client_gone,
             Exception: _internal_error,
         },
     )
@@ -193,6 +194,12 @@ async def _http_exception(request: Request, exc: Exception) -> Response:
     if exc.status_code == 405:
         return PlainTextResponse("Method Not Allowed", status_code=405)
     return PlainTextResponse(exc.detail, status_code=exc.status_code)
+
+
+async def _client_gone(request: Request, exc: Exception) -> Response:
+    # The client left, or its body stalled and the server closed the connection: nobody reads this answer.
+    log.info("%s %s: the client went away before its request body was read", request.method, request.url.path)
+    return Response(status_code=400)
 
 
 async def _internal_error(request: Request, exc: Exception) -> Response:
