@@ -22,7 +22,7 @@ from pathlib import Path
 import uvicorn
 from filelock import FileLock, Timeout
 
-from participant.private_files import private_dir
+from participant.store.private_files import private_dir
 
 log = logging.getLogger("participant")
 

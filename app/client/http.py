@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import httpx
 import orjson
@@ -16,8 +16,17 @@ from app.client import errors
 from app.client.requests_log import RequestLog
 from participant.api import JsCantonError, WireModel
 
-if TYPE_CHECKING:
-    from app.tokens import TokenSource
+
+class TokenSource(Protocol):
+    """Where the bearer token comes from (`app.tokens` has one class per source: file, command, OAuth, ...)."""
+
+    async def token(self) -> str:
+        """The current token, fetched again shortly before it expires."""
+        ...
+
+    async def refresh(self) -> str:
+        """A new token now: the participant refused the current one."""
+        ...
 
 
 @dataclass(frozen=True)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar, cast
 
 from textual.screen import Screen
 
-if TYPE_CHECKING:
-    from app.app import LedgerApp
+from app.screens.host import LedgerHost
 
 
 class LedgerScreen(Screen):
@@ -17,8 +16,5 @@ class LedgerScreen(Screen):
     TITLE_TEXT: ClassVar[str] = ""
 
     @property
-    def ledger_app(self) -> LedgerApp:
-        from app.app import LedgerApp
-
-        assert isinstance(self.app, LedgerApp)
-        return self.app
+    def ledger_app(self) -> LedgerHost:
+        return cast(LedgerHost, self.app)

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import aiosqlite
 
-from participant.private_files import PRIVATE_FILE
+from participant.store.fetch import fetch_all, fetch_value
+from participant.store.private_files import PRIVATE_FILE
 from participant.store.secret import META_KEY, keep_secret
 
 log = logging.getLogger(__name__)
@@ -27,7 +28,7 @@ class Step:
 
 
 async def _database_file(conn: aiosqlite.Connection) -> Path:
-    rows = await conn.execute_fetchall("PRAGMA database_list")
+    rows = await fetch_all(conn, "PRAGMA database_list")
     return Path(next(file for _, name, file in rows if name == "main"))
 
 
@@ -35,7 +36,7 @@ async def _secret_out_of_meta(conn: aiosqlite.Connection) -> None:
     """Write the generated secret the database holds to `<db>.secret` (see `participant.store.secret`) and make
     the database's files private: they held the secret. The script then deletes it with secure_delete on, which
     overwrites the deleted bytes instead of leaving them in a free page."""
-    rows = await conn.execute_fetchall("SELECT value FROM meta WHERE key = ?", (META_KEY,))
+    rows = await fetch_all(conn, "SELECT value FROM meta WHERE key = ?", (META_KEY,))
     if not rows:
         return
     db = await _database_file(conn)
@@ -288,7 +289,7 @@ class NotADatabase(Exception):
 async def migrate(conn: aiosqlite.Connection) -> None:
     """Bring the database to SCHEMA_VERSION; each step is one atomic transaction."""
     try:
-        (version,) = (await conn.execute_fetchall("PRAGMA user_version"))[0]
+        version = await fetch_value(conn, "PRAGMA user_version")
     except sqlite3.DatabaseError as e:
         raise NotADatabase(f"not a participant database ({e})") from None
     if version > SCHEMA_VERSION:
@@ -310,8 +311,8 @@ async def migrate(conn: aiosqlite.Connection) -> None:
         # executescript commits first; BEGIN makes the step and its version bump one transaction.
         await conn.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {target};\nCOMMIT;")
     if 0 < version < SCHEMA_VERSION:
-        (free,) = (await conn.execute_fetchall("PRAGMA freelist_count"))[0]
-        (page,) = (await conn.execute_fetchall("PRAGMA page_size"))[0]
+        free = await fetch_value(conn, "PRAGMA freelist_count")
+        page = await fetch_value(conn, "PRAGMA page_size")
         if free * page >= FREE_BYTES_WORTH_SAYING:
             log.info(
                 "the upgrade left %d MB of free pages in the file, reused for new rows; with the server "

@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
-from participant.private_files import write_new_private_file
+from participant.store.private_files import write_new_private_file
 
 META_KEY = "hs256_secret"  # where schema versions before 7 kept it
 
