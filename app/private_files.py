@@ -35,7 +35,7 @@ def private_opener(path: str, flags: int) -> int:
     did not make it private) is made private as it is opened."""
     fd = os.open(path, flags, PRIVATE_FILE)
     try:
-        if os.fstat(fd).st_mode & 0o077:
+        if os.name == "posix" and os.fstat(fd).st_mode & 0o077:  # elsewhere, modes are not permissions
             os.fchmod(fd, PRIVATE_FILE)
     except BaseException:
         os.close(fd)

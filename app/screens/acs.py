@@ -11,6 +11,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.markup import escape
 from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Footer, Input, Label, Static
@@ -793,7 +794,8 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
 
             self.app.push_screen(
                 ChoiceDialog(
-                    f"{path} exists.", [("Overwrite it", True), ("Cancel: choose another file", False)]
+                    f"{escape(str(path))} exists.",  # a path typed is text, not markup
+                    [("Overwrite it", True), ("Cancel: choose another file", False)],
                 ),
                 answered,
             )

@@ -16,7 +16,7 @@ from app.screens.dialogs import ChoiceDialog, PromptDialog
 from app.snapshot import Snapshot, ViewSpec
 from app.widgets.acs_columns import row_export_columns
 from app.widgets.contract_table import Column
-from tests.tui.conftest import SIZE, wait_for
+from tests.tui.conftest import SIZE, screen_text, wait_for
 from tests.tui.test_acs_browser import _loaded
 
 pytestmark = pytest.mark.usefixtures("umask_022")
@@ -133,7 +133,7 @@ async def test_an_export_replaces_a_file_only_when_told(hostile_snapshot, tmp_pa
 
 
 async def test_the_export_asks_before_it_overwrites(demo_server, make_app, tmp_path):
-    target = tmp_path / "view.csv"
+    target = tmp_path / "view[b]1.csv"  # brackets are text, not markup
     target.write_text("kept\n")
     app = make_app(demo_server, "Alice")
     async with app.run_test(size=SIZE) as pilot:
@@ -144,7 +144,7 @@ async def test_the_export_asks_before_it_overwrites(demo_server, make_app, tmp_p
         app.screen.query_one(Input).value = str(target)
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ChoiceDialog), "the overwrite question")
-        assert str(target) in str(app.screen.title_text)
+        assert f"{target} exists." in screen_text(app)
         app.screen.query_one(OptionList).highlighted = 1  # Cancel
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptDialog), "the export dialog again")
