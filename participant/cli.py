@@ -282,9 +282,8 @@ def _serve(args) -> int:
         port = sock.getsockname()[1]
         url = f"http://[{args.host}]:{port}" if ":" in args.host else f"http://{args.host}:{port}"
         if generated:
-            secret = asyncio.run(
-                _stored_secret(args.db)
-            )  # also checks, before serving, that the file is ours
+            # Also checks, before serving, that the file is ours.
+            secret = asyncio.run(_stored_secret(args.db))
         if args.no_auth:
             logging.getLogger("participant").warning(
                 "running WITHOUT authentication: every request may act and read as any party"
@@ -456,24 +455,27 @@ def _http_protocol():
 
 
 async def _stored_secret(db: Path) -> str:
-    from participant.store.secret import generated_secret
+    from participant.store.secret import generated_secret, secret_path
     from participant.store.store import Store
 
-    async with Store(
-        db
-    ):  # creates or upgrades the database first: an upgrade moves an older secret out of it
+    # The database is created or upgraded first: the upgrade of one that kept the secret inside it moves it out.
+    async with Store(db):
         pass
-    return generated_secret(db)
+    try:
+        return generated_secret(db)
+    except OSError as e:
+        raise Refused(f"cannot keep the secret in {secret_path(db)}: {e.strerror or e}") from None
 
 
 async def _read_secret(db: Path) -> str | None:
-    from participant.store.secret import META_KEY, read_secret
+    from participant.store.secret import META_KEY, secret_path
     from participant.store.store import read_meta
 
     if not db.exists():
         return None
-    # A database not yet upgraded by `serve` still holds its secret.
-    return read_secret(db) or await read_meta(db, META_KEY)
+    if secret_path(db).exists():
+        return _secret_from_file(secret_path(db))
+    return await read_meta(db, META_KEY)  # a database not yet upgraded by `serve` still holds its secret
 
 
 def _token(args) -> int:

@@ -90,3 +90,12 @@ def test_a_secret_file_that_disagrees_with_the_database_is_not_overwritten(tmp_p
     assert "holds another secret" in r.stderr and str(other) in r.stderr
     assert other.read_text() == "another-secret\n"
     assert meta(db)["hs256_secret"] == OLD_SECRET
+
+
+def test_a_secret_file_that_cannot_be_read_is_an_error_not_a_traceback(tmp_path):
+    db = tmp_path / "ledger.db"
+    db.with_name("ledger.db.secret").mkdir()  # in the way, and unreadable as a file
+    r = cli("serve", "--db", str(db), "--port", "0", "--quiet", timeout=60)
+    assert r.returncode == 2 and r.stderr.startswith("error: cannot keep the secret in"), r.stderr
+    r = cli("token", "--db", str(db), "--user", "participant_admin")
+    assert r.returncode == 2 and r.stderr.startswith("error: cannot read the secret file"), r.stderr
