@@ -16,6 +16,7 @@ from pathlib import Path
 
 from app.config import Config, ConfigError, OAuth, Profile
 from app.locations import CONFIG_ENV, Locations
+from app.private_files import private_dir, private_opener
 
 EPILOG = f"""\
 token sources (for --url; a profile names one the same way):
@@ -172,10 +173,19 @@ def token_source(profile: Profile, user: str | None = None):
     return None
 
 
+class PrivateRotatingFileHandler(RotatingFileHandler):
+    """Each log file, the first and those made at each rotation, readable by its owner only."""
+
+    def _open(self):
+        return open(
+            self.baseFilename, self.mode, encoding=self.encoding, errors=self.errors, opener=private_opener
+        )
+
+
 def _setup_logging(locations: Locations) -> None:
     try:
-        locations.log_dir.mkdir(parents=True, exist_ok=True)
-        handler: logging.Handler = RotatingFileHandler(
+        private_dir(locations.log_dir)
+        handler: logging.Handler = PrivateRotatingFileHandler(
             locations.log_dir / "ledger-tui.log", maxBytes=2_000_000, backupCount=2, encoding="utf-8"
         )
     except OSError:

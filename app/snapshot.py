@@ -23,7 +23,6 @@ import asyncio
 import csv
 import hashlib
 import itertools
-import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -33,6 +32,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import orjson
+
+from app.private_files import create_private_file, private_dir, private_replacement
+from app.untrusted import csv_cell, json_safe
 
 T = TypeVar("T")
 
@@ -307,9 +309,10 @@ class Snapshot:
         return snapshot
 
     def _open(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(self.path.parent)
         for suffix in ("", "-journal", "-wal", "-shm"):
             Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+        create_private_file(self.path)  # payloads are nobody else's business
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.executescript(SCHEMA)
 
@@ -871,10 +874,14 @@ class Snapshot:
         fmt: str,
         columns: Sequence[tuple[str, Callable[[Row], Any]]],
         on_progress: Callable[[int], None] | None = None,
+        *,
+        overwrite: bool = False,
     ) -> int:
         """Write the current view to `path` as JSON lines ("jsonl") or CSV ("csv") with `columns`; returns the
-        number of rows written. Streams through the view, a window at a time, into a temporary file first."""
-        return await self._run(self._export, path, fmt, list(columns), on_progress)
+        number of rows written. Streams through the view, a window at a time, into a private temporary file that
+        then becomes `path`; unless `overwrite`, a `path` that exists by then is kept and FileExistsError raised.
+        Ledger text is neutralised (`untrusted.csv_cell`, `untrusted.json_safe`)."""
+        return await self._run(self._export, path, fmt, list(columns), on_progress, overwrite)
 
     def _export(
         self,
@@ -882,24 +889,23 @@ class Snapshot:
         fmt: str,
         columns: list[tuple[str, Callable[[Row], Any]]],
         on_progress: Callable[[int], None] | None,
+        overwrite: bool,
     ) -> int:
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         written = 0
-        with open(tmp, "w", encoding="utf-8", newline="") as out:
+        with private_replacement(path, overwrite=overwrite, newline="") as out:
             writer = csv.writer(out) if fmt == "csv" else None
             if writer is not None:
-                writer.writerow([name for name, _ in columns])
+                writer.writerow([csv_cell(name) for name, _ in columns])
             for start in range(0, self._view_count, 2000):
                 for row in self._window(start, 2000):
                     if writer is not None:
                         writer.writerow([_cell(get(row)) for _, get in columns])
                     else:
-                        out.write(orjson.dumps(row.as_json()).decode())
+                        out.write(json_safe(orjson.dumps(row.as_json()).decode()))
                         out.write("\n")
                     written += 1
                 if on_progress is not None:
                     on_progress(written)
-        os.replace(tmp, path)
         return written
 
 
@@ -972,11 +978,9 @@ def _first(row: tuple | None) -> Any:
 def _cell(value: Any) -> str:
     if value is None:
         return ""
-    if isinstance(value, str):
-        return value
     if isinstance(value, list | dict):
-        return orjson.dumps(value).decode()
-    return str(value)
+        return csv_cell(json_safe(orjson.dumps(value).decode()))
+    return csv_cell(value if isinstance(value, str) else str(value))
 
 
 __all__ = [

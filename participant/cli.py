@@ -9,7 +9,6 @@ import json
 import logging
 import math
 import os
-import secrets
 import sys
 from importlib import metadata
 from pathlib import Path
@@ -31,7 +30,7 @@ SERVES_HERE = os.name == "posix"
 
 EPILOG = """\
 examples:
-  ledger-participant serve --db ledger.db --demo            # auth with a secret kept in ledger.db
+  ledger-participant serve --db ledger.db --demo            # auth with a secret kept in ledger.db.secret
   ledger-participant token --db ledger.db --user Alice      # a token for that participant
   ledger-participant serve --db ledger.db --no-auth         # as Canton without auth services
   ledger-participant serve --db ledger.db --hs256-secret-file secret.txt --package my_models
@@ -63,7 +62,7 @@ def _parser() -> argparse.ArgumentParser:
         "--hs256-secret",
         metavar="SECRET",
         help="verify HS256 tokens with this shared secret (for local use); without any auth option "
-        "a random secret is generated once and kept in the database",
+        "a random secret is generated once and kept in DB.secret, readable by you only",
     )
     auth.add_argument(
         "--hs256-secret-file",
@@ -194,7 +193,7 @@ def _parser() -> argparse.ArgumentParser:
     source = token.add_mutually_exclusive_group(required=True)
     source.add_argument("--hs256-secret", metavar="SECRET", help="the secret the participant verifies with")
     source.add_argument("--hs256-secret-file", type=Path, metavar="FILE", help="the same, read from FILE")
-    source.add_argument("--db", type=Path, help="read the secret a participant generated into its database")
+    source.add_argument("--db", type=Path, help="read the secret a participant generated for its database")
     token.add_argument("--user", required=True, help="the user id (the token's sub)")
     token.add_argument(
         "--ttl",
@@ -273,6 +272,7 @@ class Refused(Exception):
 
 def main(argv: list[str] | None = None) -> int:
     from participant.store.schema import NewerSchemaError, NotADatabase
+    from participant.store.secret import SecretConflict
 
     args = _parser().parse_args(argv)
     try:
@@ -283,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "compact":
             return _compact(args)
         return _prune(args)
-    except (NotADatabase, NewerSchemaError, Refused) as e:
+    except (NotADatabase, NewerSchemaError, SecretConflict, Refused) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -345,9 +345,8 @@ def _serve(args) -> int:
         port = sock.getsockname()[1]
         url = f"http://[{args.host}]:{port}" if ":" in args.host else f"http://{args.host}:{port}"
         if generated:
-            secret = asyncio.run(
-                _stored_secret(args.db)
-            )  # also checks, before serving, that the file is ours
+            # Also checks, before serving, that the file is ours.
+            secret = asyncio.run(_stored_secret(args.db))
         if args.no_auth:
             logging.getLogger("participant").warning(
                 "running WITHOUT authentication: every request may act and read as any party"
@@ -476,6 +475,8 @@ class _Announcer:
             self._emit({"event": "seeding", "done": done, "total": total})
 
     def ready(self, ctx) -> None:
+        from participant.store.secret import secret_path
+
         args = self.args
         if args.announce == "json":
             self._emit(
@@ -498,7 +499,7 @@ class _Announcer:
         if args.no_auth:
             lines.append("  auth:            none (--no-auth)")
         elif self.generated_secret:
-            lines.append(f"  auth:            HS256 with the secret kept in {args.db}")
+            lines.append(f"  auth:            HS256 with the secret kept in {secret_path(args.db)}")
             lines.append(
                 f"  get a token:     ledger-participant token --db {args.db} --user participant_admin"
             )
@@ -528,18 +529,27 @@ def _http_protocol(limits: RequestLimits):
 
 
 async def _stored_secret(db: Path) -> str:
+    from participant.store.secret import generated_secret, secret_path
     from participant.store.store import Store
 
-    async with Store(db) as store:
-        return await store.set_meta_once("hs256_secret", secrets.token_urlsafe(32))
+    # The database is created or upgraded first: the upgrade of one that kept the secret inside it moves it out.
+    async with Store(db):
+        pass
+    try:
+        return generated_secret(db)
+    except OSError as e:
+        raise Refused(f"cannot keep the secret in {secret_path(db)}: {e.strerror or e}") from None
 
 
 async def _read_secret(db: Path) -> str | None:
+    from participant.store.secret import META_KEY, secret_path
     from participant.store.store import read_meta
 
     if not db.exists():
         return None
-    return await read_meta(db, "hs256_secret")
+    if secret_path(db).exists():
+        return _secret_from_file(secret_path(db))
+    return await read_meta(db, META_KEY)  # a database not yet upgraded by `serve` still holds its secret
 
 
 def _token(args) -> int:

@@ -11,6 +11,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.markup import escape
 from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Footer, Input, Label, Static
@@ -220,8 +221,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         empty.remove_class("shown")
         self.query_one("#acs-scope", Label).update(self._scope_text())  # the choice, even if reading it fails
         if self.snapshot is None:
-            app.locations.snapshots_dir.mkdir(parents=True, exist_ok=True)
-            self.snapshot = await Snapshot.open(app.snapshot_path())
+            self.snapshot = await Snapshot.open(app.snapshot_path())  # which makes its directory
         from app.timeline import AcsTimeline  # the client's modules: loaded after the first frame
 
         self.timeline = AcsTimeline(app.session.client, self.snapshot, self.parties)
@@ -763,22 +763,47 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         if not table.count or self.snapshot is None:
             self.notify("Nothing to export: the view is empty.", timeout=3)
             return
-        default = str(Path.cwd() / f"contracts-at-{self.offset}.jsonl")
+        self._ask_export_path(str(Path.cwd() / f"contracts-at-{self.offset}.jsonl"))
+
+    def _ask_export_path(self, value: str) -> None:
+        """Ask where to export, starting from `value`; a file that exists is replaced only once the user says so,
+        and saying no asks again from the path typed."""
+        count = self.query_one(ContractTable).count
 
         def check(text: str) -> str | None:
             if not text.endswith((".jsonl", ".csv")):
                 return "the file name must end with .jsonl (JSON lines) or .csv"
-            parent = Path(text).expanduser().parent
-            return None if parent.is_dir() else f"no such directory: {parent}"
+            path = Path(text).expanduser()
+            if path.is_dir():
+                return f"{path} is a directory"
+            return None if path.parent.is_dir() else f"no such directory: {path.parent}"
 
-        def chosen(value: str | None) -> None:
-            if value:
-                self._export(Path(value).expanduser())
+        def chosen(typed: str | None) -> None:
+            if not typed:
+                return
+            path = Path(typed).expanduser()
+            if not path.exists():
+                self._export(path, overwrite=False)
+                return
+
+            def answered(overwrite: bool | None) -> None:
+                if overwrite:
+                    self._export(path, overwrite=True)
+                else:
+                    self._ask_export_path(typed)
+
+            self.app.push_screen(
+                ChoiceDialog(
+                    f"{escape(str(path))} exists.",  # a path typed is text, not markup
+                    [("Overwrite it", True), ("Cancel: choose another file", False)],
+                ),
+                answered,
+            )
 
         self.app.push_screen(
             PromptDialog(
-                f"Export the {table.count:,} rows in view to",
-                value=default,
+                f"Export the {count:,} rows in view to",
+                value=value,
                 validate=check,
                 hint=".jsonl writes each contract's create event fields "
                 "as JSON; .csv the columns in view, with full ids",
@@ -787,13 +812,15 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         )
 
     @work(exclusive=True, group="acs-export", exit_on_error=False)
-    async def _export(self, path: Path) -> None:
+    async def _export(self, path: Path, *, overwrite: bool) -> None:
         assert self.snapshot is not None
         table = self.query_one(ContractTable)
         fmt = "csv" if path.suffix == ".csv" else "jsonl"
         self._progress(f"exporting to {path.name}…")
         try:
-            written = await self.snapshot.export(path, fmt, row_export_columns(table.columns))
+            written = await self.snapshot.export(
+                path, fmt, row_export_columns(table.columns), overwrite=overwrite
+            )
         except OSError as e:
             self._progress("")
             self.notify(f"Cannot write {path}: {e.strerror or e}", severity="error", title="Export failed")

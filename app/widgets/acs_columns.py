@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from app.daml import party_hint, scalar, short_id, summary, telling_fields, template_name
+from app.private_files import private_dir, private_replacement
 from app.snapshot import Row
 from app.widgets.contract_table import Column
 
@@ -112,10 +113,9 @@ class ColumnChoices:
     def set(self, template: str, keys: list[str]) -> None:
         self._chosen[template] = keys
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(self._chosen, indent=1), encoding="utf-8")
-            tmp.replace(self.path)
+            private_dir(self.path.parent)
+            with private_replacement(self.path) as out:
+                out.write(json.dumps(self._chosen, indent=1))
         except OSError:
             pass  # the choice still holds for this session
 

@@ -15,6 +15,7 @@ import orjson
 from participant.store import pragmas, sql
 from participant.store.fetch import fetch_all
 from participant.store.ledger_end import LedgerEndSignal
+from participant.store.private_files import create_private_file, private_dir
 from participant.store.rows import (
     CompletionRow,
     ContractRow,
@@ -67,7 +68,9 @@ class Store:
         self.ledger_end_moved = LedgerEndSignal()
 
     async def open(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(self.path.parent)
+        # SQLite creates the -wal and -shm files with the database file's mode: made 0600 here, all three are.
+        create_private_file(self.path)
         self._write = await connect(self.path)
         try:
             await migrate(self._write)
