@@ -1,8 +1,9 @@
 """The package service, and the preferred packages of the interactive submission service.
 
-Our packages are Python definitions, not Daml-LF: a package's "archive" is the canonical JSON description of its
-templates and data types (`Package.archive`), whose SHA-256 is the package id. Every loaded package is usable on
-every connected synchronizer, so the preferred package of a name is its highest loaded version, wherever asked.
+A package's "archive" is the bytes its definition serves (`PackageDef.archive`; for a package written in Python,
+the canonical JSON description of its templates and data types), whose SHA-256 is the package id. Every loaded
+package is usable on every connected synchronizer, so the preferred package of a name is its highest loaded
+version, wherever asked.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from participant.api import (
 from participant.auth import Claims
 from participant.context import Context
 from participant.engine import ids
-from participant.engine.templates import Package
+from participant.engine.definitions import PackageDef
 from participant.errors import BadRequestBody
 from participant.timestamps import parse_timestamp
 
@@ -60,7 +61,7 @@ def package_archive(ctx: Context, package_id: str, c: Claims) -> Archive:
     return Archive(content, digest)
 
 
-def _reference(package: Package) -> PackageReference:
+def _reference(package: PackageDef) -> PackageReference:
     return PackageReference(
         package_id=package.package_id, package_name=package.name, package_version=package.version
     )
