@@ -80,6 +80,7 @@ from participant.engine.pydsl.update import Update
 from participant.engine.values import DamlType, Json, RecordType
 
 if TYPE_CHECKING:
+    from participant.engine.definitions import ChoiceDef, InterfaceInstanceDef, PackageDef, TemplateDef
     from participant.engine.update import Update as EngineUpdate
 
 
@@ -472,3 +473,11 @@ class Package:
             "packageVersion": self.version,
             "templates": [t.template_class.signature() for t in self.templates.values()],
         }
+
+
+if TYPE_CHECKING:  # the type checker proves that the DSL implements every protocol of the engine's seam
+
+    def _implements(
+        package: Package, template: PyTemplate, interface: PyInterface, choice: PyChoice, instance: PyInstance
+    ) -> tuple[PackageDef, TemplateDef, InterfaceDef, ChoiceDef, InterfaceInstanceDef]:
+        return package, template, interface, choice, instance
