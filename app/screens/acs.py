@@ -35,7 +35,7 @@ from app.widgets.acs_columns import (
     default_for_template,
     row_export_columns,
 )
-from app.widgets.contract_table import ContractTable
+from app.widgets.contract_table import ContractTable, row_mark
 from app.widgets.status_bar import StatusBar
 
 GROW_EVERY_S = 0.25  # while a snapshot is read, the table grows at most this often
@@ -733,7 +733,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         if row.status == ADDED:
             parts.insert(0, f"+ active here, not at offset {self.previous}")
         elif row.status == CHANGED:
-            parts.insert(0, f"* elsewhere at offset {self.previous} (moved between synchronizers)")
+            parts.insert(
+                0, f"{row_mark(row)} elsewhere at offset {self.previous} (moved between synchronizers)"
+            )
         elif row.status == REMOVED:
             parts.insert(0, f"- active at offset {self.previous}, not here (shown for comparison)")
         if row.workflow_id:
