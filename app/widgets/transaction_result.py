@@ -132,7 +132,7 @@ class TransactionResult(VerticalScroll):
     DEFAULT_CSS = """
     TransactionResult { height: 1fr; }
     TransactionResult > #result-head { height: auto; padding: 0 1; }
-    TransactionResult > OptionList { height: auto; border: none; display: none; }
+    TransactionResult > OptionList { height: auto; border: blank; display: none; }
     TransactionResult.-events > OptionList { display: block; }
     TransactionResult.-failed > #result-head { border-left: thick $error; }
     TransactionResult.-ok > #result-head { border-left: thick $success; }
