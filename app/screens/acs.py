@@ -36,6 +36,7 @@ from app.widgets.acs_columns import (
 )
 from app.widgets.contract_table import ContractTable
 from app.widgets.status_bar import StatusBar
+from app.widgets.untrusted_text import plain
 
 GROW_EVERY_S = 0.25  # while a snapshot is read, the table grows at most this often
 PROGRESS_EVERY_S = 0.2
@@ -150,8 +151,10 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             return
         empty = self.query_one("#acs-empty", Static)
         empty.update(
-            f"Not connected to {app.url}. Trying again every {app.connect_retry_s:g} s; "
-            "3 shows the requests and what they were answered."
+            plain(
+                f"Not connected to {app.url}. Trying again every {app.connect_retry_s:g} s; "
+                "3 shows the requests and what they were answered."
+            )
         )
         empty.add_class("shown")
 
@@ -191,16 +194,16 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         scope = self.query_one("#acs-scope", Label)
         text = self._scope_text()
         if str(scope.content) != text:
-            scope.update(text)
+            scope.update(plain(text))
         table = self.query_one(ContractTable)
         count = f"{table.count:,} contracts"
         if self.text:
             count += f" matching “{self.text}”"
         # fixed widths: updating these never moves anything else, so they skip the screen's layout
-        self.query_one("#acs-count", Label).update(count, layout=False)
+        self.query_one("#acs-count", Label).update(plain(count), layout=False)
 
     def _progress(self, text: str) -> None:
-        self.query_one("#acs-progress", Label).update(text, layout=False)
+        self.query_one("#acs-progress", Label).update(plain(text), layout=False)
 
     @work(exclusive=True, group="acs-load", exit_on_error=False)
     async def _open_and_load(self, offset: int | None) -> None:
@@ -218,7 +221,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             self._show_info()
             return
         empty.remove_class("shown")
-        self.query_one("#acs-scope", Label).update(self._scope_text())  # the choice, even if reading it fails
+        self.query_one("#acs-scope", Label).update(
+            plain(self._scope_text())
+        )  # the choice, even if reading it fails
         if self.snapshot is None:
             app.locations.snapshots_dir.mkdir(parents=True, exist_ok=True)
             self.snapshot = await Snapshot.open(app.snapshot_path())
@@ -430,8 +435,10 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         if end is not None and self.offset is not None and end > self.offset and not self.reading:
             ahead = end - self.offset
             banner.update(
-                f"Viewing offset {self.offset}; the ledger end is {end}, {ahead} offset"
-                f"{'s' if ahead != 1 else ''} later. Press e to view the ledger end."
+                plain(
+                    f"Viewing offset {self.offset}; the ledger end is {end}, {ahead} offset"
+                    f"{'s' if ahead != 1 else ''} later. Press e to view the ledger end."
+                )
             )
             banner.add_class("shown")
         else:
@@ -718,7 +725,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             parts.insert(0, f"- active at offset {self.previous}, not here (shown for comparison)")
         if row.workflow_id:
             parts.append(f"workflow {row.workflow_id}")
-        detail.update(f"{row.contract_id}\n{' · '.join(parts)}")
+        detail.update(plain(f"{row.contract_id}\n{' · '.join(parts)}"))
 
     @on(ContractTable.Chosen)
     def _chosen(self, event: ContractTable.Chosen) -> None:

@@ -7,6 +7,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from app.widgets.untrusted_text import escaped
+
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 TABS = (
     ("1", "contracts", "Contracts"),
@@ -105,4 +107,4 @@ class StatusBar(Widget):
         if self.in_flight:
             t.append("  │  ", style="dim")
             t.append(f"{SPINNER[self.frame % len(SPINNER)]} {self.in_flight} in flight", style="cyan")
-        return t
+        return escaped(t)  # the user, the participant's name and version, a crumb quoting a request: not ours
