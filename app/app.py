@@ -34,7 +34,7 @@ from app.screens.dialogs import ChoiceDialog, PromptDialog
 from app.screens.startup import StartupScreen
 from app.trace import milestone
 from app.untrusted import visible
-from app.widgets.untrusted_text import DropControls
+from app.widgets.untrusted_text import DropControls, visible_lines
 
 if TYPE_CHECKING:  # imported when first needed, after the first frame: the client and its models take a while
     import httpx
@@ -157,9 +157,9 @@ class LedgerApp(App):
     ) -> None:
         """Every notification is plain text, whatever `markup` says (widgets pass True by default): its message
         often quotes a participant or what a person typed, so it is never read as markup and its control
-        characters are written out."""
+        characters are written out (its line breaks stay)."""
         super().notify(
-            visible(message), title=visible(title), severity=severity, timeout=timeout, markup=False
+            visible_lines(message), title=visible(title), severity=severity, timeout=timeout, markup=False
         )
 
     # --- start --------------------------------------------------------------------------------------------------

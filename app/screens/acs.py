@@ -11,6 +11,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.content import Content
 from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Footer, Input, Label, Static
@@ -725,7 +726,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             parts.insert(0, f"- active at offset {self.previous}, not here (shown for comparison)")
         if row.workflow_id:
             parts.append(f"workflow {row.workflow_id}")
-        detail.update(plain(f"{row.contract_id}\n{' · '.join(parts)}"))
+        detail.update(Content.assemble(plain(row.contract_id), "\n", plain(" · ".join(parts))))
 
     @on(ContractTable.Chosen)
     def _chosen(self, event: ContractTable.Chosen) -> None:

@@ -18,7 +18,7 @@ from app.untrusted import visible
 from app.widgets import request_text as rt
 from app.widgets.json_view import BodyView
 from app.widgets.status_bar import StatusBar
-from app.widgets.untrusted_text import plain
+from app.widgets.untrusted_text import plain, visible_lines
 
 _FAMILY_STYLE = {
     rt.OK: "bold green",
@@ -145,7 +145,8 @@ select like any text (`ctrl+c` copies a selection).
         if not body.text:
             yield Label("no body", classes="detail-empty")
             return
-        yield BodyView(body.text, json=body.language == "json", id=f"detail-{kind}-body")
+        # shown with the participant's control characters written out (JSON escapes C0 only); copied as it came
+        yield BodyView(visible_lines(body.text), json=body.language == "json", id=f"detail-{kind}-body")
 
     def _summary(self) -> Text:
         record = self.record

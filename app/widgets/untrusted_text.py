@@ -31,6 +31,11 @@ def plain(text: str, style: str = "") -> Content:
     return Content.styled(visible(text), style) if style else Content(visible(text))
 
 
+def visible_lines(text: str) -> str:
+    """`text` with its control characters written out, but for its line breaks: for a message of several lines."""
+    return "\n".join(visible(line) for line in text.split("\n"))
+
+
 def escaped(styled: Styled) -> Styled:
     """`styled` with its control characters written out; each span still covers the characters it covered."""
     text = styled.plain
@@ -55,10 +60,10 @@ class DropControls(LineFilter):
     """Removes the control, bidi and line-separator characters left in the text of a drawn line."""
 
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
-        if all(control or is_safe(text) for text, _, control in segments):
+        if all(control is not None or is_safe(text) for text, _, control in segments):
             return segments
         return [
-            segment if segment.control else Segment(_without_unsafe(segment.text), segment.style)
+            segment if segment.control is not None else Segment(_without_unsafe(segment.text), segment.style)
             for segment in segments
         ]
 
