@@ -60,7 +60,7 @@ class DropControls(LineFilter):
     """Removes the control, bidi and line-separator characters left in the text of a drawn line."""
 
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
-        if all(control is not None or is_safe(text) for text, _, control in segments):
+        if is_safe("".join([text for text, _, control in segments if control is None])):
             return segments
         return [
             segment if segment.control is not None else Segment(_without_unsafe(segment.text), segment.style)
