@@ -222,9 +222,8 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             self._show_info()
             return
         empty.remove_class("shown")
-        self.query_one("#acs-scope", Label).update(
-            plain(self._scope_text())
-        )  # the choice, even if reading it fails
+        # the choice, even if reading it fails
+        self.query_one("#acs-scope", Label).update(plain(self._scope_text()))
         if self.snapshot is None:
             app.locations.snapshots_dir.mkdir(parents=True, exist_ok=True)
             self.snapshot = await Snapshot.open(app.snapshot_path())

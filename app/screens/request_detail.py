@@ -175,7 +175,7 @@ select like any text (`ctrl+c` copies a selection).
             t.append(visible(str(error.get("code"))), style="bold")
             if words:
                 t.append(f" · category {category} ({words})", style="dim")
-            t.append(f"\n{visible(str(error.get('cause')))}")
+            t.append(f"\n{visible_lines(str(error.get('cause')))}")
         return t
 
     def on_mount(self) -> None:

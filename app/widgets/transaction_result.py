@@ -19,6 +19,7 @@ from app.client.errors import LedgerApiError, category_words
 from app.daml import party_hint, scalar, short_id, summary, template_name
 from app.messages import OpenContract
 from app.untrusted import visible
+from app.widgets.untrusted_text import visible_lines
 from participant.api import ArchivedEvent, CreatedEvent, ExercisedEvent, JsTransaction
 
 ID_SHOWN = 20  # characters of a contract id on a line: enough to tell them apart
@@ -84,7 +85,7 @@ def failure_text(error: LedgerApiError, command_id: str, context: str = "") -> C
             parts.append(
                 (f"category {canton.error_category}" + (f" · {words}" if words else "") + "\n", "dim")
             )
-        parts += [("cause: ", "bold"), f"{visible(canton.cause)}\n"]
+        parts += [("cause: ", "bold"), f"{visible_lines(canton.cause)}\n"]
         if error.hint:
             parts += [("\nwhat it means: ", "bold"), f"{visible(error.hint)}\n"]
         if context:

@@ -17,10 +17,12 @@ from textual._compositor import CompositorUpdate
 from app.screens.acs import AcsScreen
 from app.screens.composer import ComposerScreen
 from app.screens.inspector import CREATED, InspectorScreen
+from app.screens.request_detail import RequestDetailScreen
 from app.screens.requests import RequestsScreen
 from app.widgets.contract_table import ContractTable
 from app.widgets.json_editor import JsonEditor
 from app.widgets.payload_tree import PayloadTree
+from app.widgets.request_list import RequestList
 from app.widgets.transaction_result import TransactionResult
 from app.widgets.transaction_view import TransactionView
 from tests.conftest import LedgerApi
@@ -142,6 +144,21 @@ async def test_a_rejection_cause_holding_sequences_is_shown_escaped(server, make
         await wait_for(pilot, lambda: result.has_class("-failed") and not screen.submitting, "the rejection")
         await pilot.pause(0.3)
         assert "\\x1b]0;pwned\\x07" in screen_text(app)
+        (notification,) = [n for n in app._notifications if n.severity == "error"]
+        assert "\\x1b]0;pwned\\x07" in notification.message and not notification.markup
+
+        await pilot.press("escape", "3")  # the requests: the failed submission, its note and its detail
+        await wait_for(pilot, lambda: isinstance(app.screen, RequestsScreen), "the requests")
+        await pilot.press("slash", *"4xx", "enter")
+        await wait_for(
+            pilot, lambda: app.screen.query_one(RequestList).count == 1, "only the failed submission"
+        )
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, RequestDetailScreen), "the request's detail")
+        await pilot.pause(0.3)
+        shown = screen_text(app)
+        assert "Unexpected fields: Set(\\x1b]52;c;ZXZpbA==\\x07" in shown  # the cause under the status
+        assert "\\u001b]0;pwned" in shown  # the bodies, as JSON writes them
         assert_harmless(frames)
 
 
