@@ -173,7 +173,7 @@ async def test_markup_typed_in_the_composer_stays_text(demo_server, make_app):
             "the composer",
         )
         await pilot.press("tab", "tab")
-        field = app.focused
+        field = app.focused  # the choice's input: enter commits "[/]" as the choice, whose note quotes it
         await pilot.press("left_square_bracket", "slash", "right_square_bracket", "enter")
         await pilot.pause(0.3)
         assert app.is_running and isinstance(app.screen, ComposerScreen)
