@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from textual import on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
@@ -32,6 +33,8 @@ from app.screens.base import LedgerScreen
 from app.screens.dialogs import ChoiceDialog, PromptDialog
 from app.screens.startup import StartupScreen
 from app.trace import milestone
+from app.untrusted import visible
+from app.widgets.untrusted_text import DropControls, visible_lines
 
 if TYPE_CHECKING:  # imported when first needed, after the first frame: the client and its models take a while
     import httpx
@@ -135,6 +138,29 @@ class LedgerApp(App):
         self.status_readonly = readonly
         if config.keys:
             self.set_keymap(config.keys)
+
+    # --- what is drawn ------------------------------------------------------------------------------------------
+
+    _drop_controls = DropControls()
+
+    def get_line_filters(self):
+        return [*super().get_line_filters(), self._drop_controls]
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Every notification is plain text, whatever `markup` says (widgets pass True by default): its message
+        often quotes a participant or what a person typed, so it is never read as markup and its control
+        characters are written out (its line breaks stay)."""
+        super().notify(
+            visible_lines(message), title=visible(title), severity=severity, timeout=timeout, markup=False
+        )
 
     # --- start --------------------------------------------------------------------------------------------------
 

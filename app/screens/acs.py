@@ -12,7 +12,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.markup import escape
+from textual.content import Content
 from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Footer, Input, Label, Static
@@ -38,6 +38,7 @@ from app.widgets.acs_columns import (
 )
 from app.widgets.contract_table import ContractTable, row_mark
 from app.widgets.status_bar import StatusBar
+from app.widgets.untrusted_text import plain
 
 GROW_EVERY_S = 0.25  # while a snapshot is read, the table grows at most this often
 PROGRESS_EVERY_S = 0.2
@@ -156,8 +157,10 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             return
         empty = self.query_one("#acs-empty", Static)
         empty.update(
-            f"Not connected to {app.url}. Trying again every {app.connect_retry_s:g} s; "
-            "3 shows the requests and what they were answered."
+            plain(
+                f"Not connected to {app.url}. Trying again every {app.connect_retry_s:g} s; "
+                "3 shows the requests and what they were answered."
+            )
         )
         empty.add_class("shown")
 
@@ -197,7 +200,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         scope = self.query_one("#acs-scope", Label)
         text = self._scope_text()
         if str(scope.content) != text:
-            scope.update(text)
+            scope.update(plain(text))
         count = self._count_text()
         label = self.query_one("#acs-count", Label)
         # fixed widths: updating these never moves anything else, so they skip the screen's layout (which a count
@@ -205,7 +208,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         width = max(COUNT_WIDTH, cell_len(count))
         if label.styles.width is None or label.styles.width.value != width:
             label.styles.width = width
-        label.update(count, layout=False)
+        label.update(plain(count), layout=False)
 
     def _count_text(self) -> str:
         """What the rows in view are: the contracts of the state, and apart the struck-out comparison rows."""
@@ -219,7 +222,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         return count
 
     def _progress(self, text: str) -> None:
-        self.query_one("#acs-progress", Label).update(text, layout=False)
+        self.query_one("#acs-progress", Label).update(plain(text), layout=False)
 
     @work(exclusive=True, group="acs-load", exit_on_error=False)
     async def _open_and_load(self, offset: int | None) -> None:
@@ -237,7 +240,8 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             self._show_info()
             return
         empty.remove_class("shown")
-        self.query_one("#acs-scope", Label).update(self._scope_text())  # the choice, even if reading it fails
+        # the choice, even if reading it fails
+        self.query_one("#acs-scope", Label).update(plain(self._scope_text()))
         if self.snapshot is None:
             self.snapshot = await Snapshot.open(app.snapshot_path())  # which makes its directory
         from app.timeline import AcsTimeline  # the client's modules: loaded after the first frame
@@ -448,8 +452,10 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         if end is not None and self.offset is not None and end > self.offset and not self.reading:
             ahead = end - self.offset
             banner.update(
-                f"Viewing offset {self.offset}; the ledger end is {end}, {ahead} offset"
-                f"{'s' if ahead != 1 else ''} later. Press e to view the ledger end."
+                plain(
+                    f"Viewing offset {self.offset}; the ledger end is {end}, {ahead} offset"
+                    f"{'s' if ahead != 1 else ''} later. Press e to view the ledger end."
+                )
             )
             banner.add_class("shown")
         else:
@@ -740,7 +746,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             parts.insert(0, f"- active at offset {self.previous}, not here (shown for comparison)")
         if row.workflow_id:
             parts.append(f"workflow {row.workflow_id}")
-        detail.update(f"{row.contract_id}\n{' · '.join(parts)}")
+        detail.update(Content.assemble(plain(row.contract_id), "\n", plain(" · ".join(parts))))
 
     @on(ContractTable.Chosen)
     def _chosen(self, event: ContractTable.Chosen) -> None:
@@ -816,7 +822,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
 
             self.app.push_screen(
                 ChoiceDialog(
-                    f"{escape(str(path))} exists.",  # a path typed is text, not markup
+                    f"{path} exists.",  # the dialog shows its title as plain text
                     [("Overwrite it", True), ("Cancel: choose another file", False)],
                 ),
                 answered,

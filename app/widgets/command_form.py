@@ -33,6 +33,7 @@ from app.widgets.command_advanced import AdvancedOptions
 from app.widgets.completing_input import CompletingInput
 from app.widgets.form_row import LABEL_WIDTH, field_row
 from app.widgets.json_editor import JsonEditor
+from app.widgets.untrusted_text import plain
 
 if TYPE_CHECKING:
     from app.session import Session
@@ -63,7 +64,7 @@ FIELD_WIDGETS = {
 
 
 def _party_label(party: str) -> Content:
-    return Content.assemble((party_hint(party), "bold"), (f"  {short_party(party)}", "dim"))
+    return Content.assemble(plain(party_hint(party), "bold"), plain(f"  {short_party(party)}", "dim"))
 
 
 class CommandEditor(VerticalScroll):
@@ -245,11 +246,11 @@ class CommandEditor(VerticalScroll):
         self.query_one("#create-arguments").display = form.uses_create_arguments
         for selector in ("#choice-row", "#choice-hint", "#choice-argument"):
             self.query_one(selector).display = form.uses_choice
-        self.query_one("#kind-hint", Static).update(KIND_HINTS.get(kind, ""))
+        self.query_one("#kind-hint", Static).update(plain(KIND_HINTS.get(kind, "")))
 
     def _note(self, selector: str, text: str, *, warning: bool = False) -> None:
         note = self.query_one(selector, Static)
-        note.update(text)
+        note.update(plain(text))  # quotes choice names and parties seen on the ledger
         note.set_class(not text, "-empty")
         note.set_class(warning, "-warning")
 

@@ -21,6 +21,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from app.snapshot import ADDED, ASSIGNED, CHANGED, REMOVED, UNASSIGNED, Row
+from app.untrusted import visible
 
 CACHE_ROWS = 2000
 FETCH_MARGIN = 60
@@ -372,7 +373,8 @@ _MARK_STYLES = {
 
 
 def _fit(text: str, width: int, right: bool) -> str:
-    text = text.replace("\n", " ")
+    """A cell: one line of `width` characters, the participant's control characters written out."""
+    text = visible(text.replace("\n", " "))
     if len(text) > width:
         return text[: max(0, width - 1)] + "…"
     return text.rjust(width) if right else text.ljust(width)

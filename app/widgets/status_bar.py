@@ -7,6 +7,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from app.untrusted import visible
+
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 TABS = (
     ("1", "contracts", "Contracts"),
@@ -74,6 +76,7 @@ class StatusBar(Widget):
         self.frame += 1
 
     def render(self) -> Text:
+        # the participant's name and version, the user and a crumb quoting a request are not ours: written out
         t = Text(no_wrap=True, overflow="ellipsis")
         for key, mode, title in TABS:
             if mode == self.mode:
@@ -82,15 +85,15 @@ class StatusBar(Widget):
                 t.append(f" {key} ", style="bold")
                 t.append(f"{title} ", style="dim")
         if self.crumb:
-            t.append(f"› {self.crumb} ", style="bold")
+            t.append(f"› {visible(self.crumb)} ", style="bold")
         t.append(" ")
         dot = {"ok": ("●", "green"), "down": ("●", "red")}.get(self.connection, ("○", "yellow"))
         t.append(dot[0] + " ", style=dot[1])
-        t.append(self.participant or "…", style="bold")
+        t.append(visible(self.participant) or "…", style="bold")
         if self.version:
-            t.append(f" · {self.version}", style="dim")
+            t.append(f" · {visible(self.version)}", style="dim")
         t.append("  │  user ", style="dim")
-        t.append(self.user or "…", style="bold")
+        t.append(visible(self.user) or "…", style="bold")
         t.append("  │  ledger end ", style="dim")
         t.append("…" if self.ledger_end is None else str(self.ledger_end), style="bold")
         t.append("  │  viewing ", style="dim")
