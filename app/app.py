@@ -32,6 +32,7 @@ from app.screens.base import LedgerScreen
 from app.screens.dialogs import ChoiceDialog, PromptDialog
 from app.screens.startup import StartupScreen
 from app.trace import milestone
+from app.untrusted import visible
 
 if TYPE_CHECKING:  # imported when first needed, after the first frame: the client and its models take a while
     import httpx
@@ -320,10 +321,15 @@ class LedgerApp(App):
     # --- errors ---------------------------------------------------------------------------------------------------
 
     def show_error(self, error: LedgerApiError, context: str = "") -> None:
-        """A failure as a notification: Canton's error id, category and cause, and what to do."""
-        log.warning("%s: %s %s", context, type(error).__name__, error.message)
+        """A failure as a notification: Canton's error id, category and cause, and what to do (the participant's
+        words shown as text, never read as markup)."""
+        log.warning("%s: %s %s", context or "request failed", type(error).__name__, error.message)
         self.notify(
-            self.error_text(error, context), title=error.title, severity="error", timeout=ERROR_NOTIFY_S
+            _shown(self.error_text(error, context)),
+            title=visible(error.title),
+            severity="error",
+            timeout=ERROR_NOTIFY_S,
+            markup=False,
         )
 
     @staticmethod
@@ -345,18 +351,24 @@ class LedgerApp(App):
         return "\n".join(lines)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.state != WorkerState.ERROR:
-            return
-        error = event.worker.error
+        if event.state == WorkerState.ERROR:
+            self.worker_failed(event.worker)
+
+    def worker_failed(self, worker: Worker) -> None:
+        """What a worker raised (of the app, a screen or a widget: their `Worker.StateChanged` does not bubble, so
+        each passes it here): a client error as such, anything else as an internal error whose traceback goes to
+        the log file and whose one-line cause goes to the screen."""
+        error = worker.error
         if isinstance(error, LedgerApiError):
             self.show_error(error)
             return
-        log.exception("internal error in %s", event.worker.name, exc_info=error)
+        log.error("internal error in %s: %s", worker.name, _cause(error), exc_info=error)
         self.notify(
-            f"{type(error).__name__}: {error}\nDetails are in {self.locations.log_dir / 'ledger-tui.log'}",
+            f"{visible(_cause(error))}\nDetails are in {self.locations.log_dir / 'ledger-tui.log'}",
             title="Internal error",
             severity="error",
-            timeout=15,
+            timeout=ERROR_NOTIFY_S,
+            markup=False,
         )
 
     # --- navigation -----------------------------------------------------------------------------------------------
@@ -498,6 +510,16 @@ class LedgerApp(App):
         if self.current_mode != mode:
             await self.switch_mode(mode)
         await self.screen.run_action(action)
+
+
+def _shown(text: str) -> str:
+    """Text for a notification, each line's control characters written as visible escapes."""
+    return "\n".join(visible(line) for line in text.split("\n"))
+
+
+def _cause(error: BaseException) -> str:
+    text = str(error)
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def settle_the_collector() -> None:

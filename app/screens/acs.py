@@ -167,6 +167,11 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self.templates = frozenset()
         self.start()
 
+    def worker_failed(self, worker) -> None:
+        if worker.group in ("acs-load", "acs-view"):
+            self.reading = self.building = False
+            self._progress("")
+
     async def on_unmount(self) -> None:
         if self.snapshot is not None:
             await self.snapshot.close()
