@@ -22,6 +22,7 @@ from textual.worker import Worker, WorkerState
 from app.bundled import BundledParticipant
 from app.client import errors
 from app.client.errors import LedgerApiError, category_words
+from app.client.health import SLOW_AFTER_S, Health
 from app.client.requests_log import RequestLog
 from app.config import Config
 from app.daml import looks_like_contract_id
@@ -37,6 +38,7 @@ from app.untrusted import visible
 if TYPE_CHECKING:  # imported when first needed, after the first frame: the client and its models take a while
     import httpx
 
+    from app.client.http import Timeouts
     from app.session import Session
     from app.tokens import TokenSource
 
@@ -45,6 +47,7 @@ log = logging.getLogger("ledger_tui")
 LEDGER_END_POLL_S = 2.0
 ERROR_NOTIFY_S = 12  # how long an error's notification stays
 CONNECT_RETRY_POLLS = 2  # after a failed connection, try again every this many polls
+HEALTH_CHECK_S = 0.5  # how often the status line looks for a request in flight for too long
 
 
 def _composer():
@@ -98,6 +101,8 @@ class LedgerApp(App):
     status_viewed: reactive[int | None] = reactive(None)
     status_in_flight: reactive[int] = reactive(0)
     status_connection: reactive[str] = reactive("connecting")
+    status_health: reactive[str] = reactive("ok")  # ok, slow, failing: how the participant answers lately
+    status_health_cause: reactive[str] = reactive("")
     status_readonly: reactive[bool] = reactive(False)
 
     def __init__(
@@ -112,6 +117,8 @@ class LedgerApp(App):
         label: str = "",
         first_user: str = "Alice",
         transport: httpx.AsyncBaseTransport | None = None,
+        timeouts: Timeouts | None = None,
+        slow_after_s: float = SLOW_AFTER_S,
     ) -> None:
         super().__init__()
         self.config = config
@@ -122,9 +129,14 @@ class LedgerApp(App):
         self.readonly = readonly
         self.first_user = first_user
         self.transport = transport  # tests: a stand-in participant in process
+        self.timeouts = timeouts  # None: the client's defaults
         self.label = label or ("bundled" if bundled is not None else (url or ""))
         self.request_log = RequestLog()
         self.request_log.subscribe(self._request_seen)
+        self.health = Health(slow_after_s)
+        self._failing_said = (
+            False  # the participant's 5xx answers were notified (once until it answers again)
+        )
         self.session: Session = None  # type: ignore[assignment]  # set once connected
         self.connected = False
         self._snapshot_ids = count(1)
@@ -153,6 +165,7 @@ class LedgerApp(App):
         milestone("first_frame")
         self._connect()
         self.set_interval(self.ledger_end_poll_s, self._poll_ledger_end)
+        self.set_interval(HEALTH_CHECK_S, self._show_health)
         _clean_stale_snapshots(self.locations.snapshots_dir)
 
     @work(exclusive=True, group="connect", exit_on_error=False)
@@ -173,7 +186,7 @@ class LedgerApp(App):
             minted = MintedToken(self.bundled.secret(), BUNDLED_ADMIN)
             first_user = self.first_user
             self.tokens = minted.for_user(first_user)
-            client = LedgerClient(self.url, self.tokens, log=self.request_log)
+            client = LedgerClient(self.url, self.tokens, log=self.request_log, **self._client_options())
             self.session = Session(
                 client,
                 label="bundled",
@@ -183,7 +196,13 @@ class LedgerApp(App):
             )
         else:
             assert self.url is not None
-            client = LedgerClient(self.url, self.tokens, log=self.request_log, transport=self.transport)
+            client = LedgerClient(
+                self.url,
+                self.tokens,
+                log=self.request_log,
+                transport=self.transport,
+                **self._client_options(),
+            )
             minted = self.tokens if isinstance(self.tokens, MintedToken) else None
             self.session = Session(client, label=self.label, readonly=self.readonly, minted=minted)
         try:
@@ -242,8 +261,17 @@ class LedgerApp(App):
 
     # --- status ---------------------------------------------------------------------------------------------------
 
+    def _client_options(self) -> dict:
+        return {} if self.timeouts is None else {"timeouts": self.timeouts}
+
     def _request_seen(self, record) -> None:
         self.status_in_flight = self.request_log.in_flight
+        self.health.seen(record)
+        self._show_health()
+
+    def _show_health(self) -> None:
+        self.status_health = self.health.state(time.time())
+        self.status_health_cause = self.health.cause
 
     @work(exclusive=True, group="poll", exit_on_error=False)
     async def _poll_ledger_end(self) -> None:
@@ -257,10 +285,16 @@ class LedgerApp(App):
                 self.status_connection = "down"
                 self._explain_down(e)
             return
+        except errors.ServerError as e:
+            if not self._failing_said:
+                self._failing_said = True
+                self.show_error(e, "The participant is failing; the status line shows when it answers again")
+            return
         except LedgerApiError:
             return
-        if self.status_connection == "down":
+        if self.status_connection == "down" or self._failing_said:
             self.notify("The participant answers again.", title="Reconnected", timeout=4)
+        self._failing_said = False
         self.status_connection = "ok"
         self.status_ledger_end = end
 
@@ -312,7 +346,7 @@ class LedgerApp(App):
 
         self.url = state.url
         old = self.session.client
-        client = LedgerClient(state.url, old.tokens, log=self.request_log)
+        client = LedgerClient(state.url, old.tokens, log=self.request_log, **self._client_options())
         self.session.client = client
         await old.aclose()
         self.status_connection = "ok"

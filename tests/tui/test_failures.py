@@ -4,6 +4,7 @@ by rewriting the participant's answers on their way back."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Callable
@@ -11,9 +12,11 @@ from collections.abc import Callable
 import httpx
 
 from app.app import LedgerApp
+from app.client.http import Timeouts
 from app.config import Config
 from app.screens.acs import AcsScreen
 from app.tokens import MintedToken
+from tests.client.conftest import raw_server, read_request_head
 from tests.conftest import SECRET, ServerProcess
 from tests.tui.conftest import SIZE, screen_text, wait_for
 
@@ -112,3 +115,83 @@ async def test_an_error_raised_in_a_screens_worker_is_notified_and_logged(demo_s
             await wait_for(pilot, lambda: said(app, "GetLedgerEndResponse"), "the notification")
             assert any(n.title == "unreadable answer" for n in app._notifications)
     assert any("GetLedgerEndResponse" in r.getMessage() for r in caplog.records)
+
+
+# --- a participant that does not answer, or answers only 500 ------------------------------------------------------
+
+
+async def test_a_participant_that_never_answers_is_slow_then_reported_within_the_timeout(locations):
+    async def silent(reader, writer):
+        await read_request_head(reader)
+        await asyncio.Event().wait()  # accepts, reads the request, never answers
+
+    async with raw_server(silent) as (url, _):
+        app = LedgerApp(
+            config=Config(),
+            locations=locations,
+            url=url,
+            tokens=MintedToken(SECRET, "Alice"),
+            label=url,
+            timeouts=Timeouts(read_s=1.5),
+            slow_after_s=0.3,
+        )
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: app.status_health == "slow", "the status line saying slow")
+            assert "● slow" in screen_text(app)
+            await wait_for(pilot, lambda: said(app, "got no answer in 1.5 s"), "the timeout reported")
+            await wait_for(pilot, lambda: app.status_health == "failing", "the status line saying failing")
+            assert "failing: timed out" in screen_text(app)
+
+
+class FailingSwitch(httpx.AsyncBaseTransport):
+    """The real participant until `broken` is set; then a 500 with a JSON body that is not a Canton error."""
+
+    def __init__(self) -> None:
+        self.inner = httpx.AsyncHTTPTransport()
+        self.broken = False
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if self.broken:
+            return httpx.Response(500, json={"message": "boom"}, request=request)
+        return await self.inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+async def test_a_participant_that_answers_only_500_shows_as_failing_until_it_answers_again(
+    demo_server, locations
+):
+    switch = FailingSwitch()
+    app = app_with(demo_server, locations, switch)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.connected and app.status_ledger_end is not None, "the connection")
+        assert app.status_health == "ok"
+        switch.broken = True
+        await wait_for(pilot, lambda: said(app, "The participant is failing"), "the failure notified")
+        assert app.status_health == "failing" and app.status_health_cause == "HTTP 500"
+        assert "● failing: HTTP 500" in screen_text(app).splitlines()[0]  # also at 80 columns
+        switch.broken = False
+        await wait_for(pilot, lambda: app.status_health == "ok", "the participant healthy again")
+        assert said(app, "The participant answers again.")
+
+
+async def test_a_participant_that_answers_500_from_the_start_cannot_be_connected_and_is_failing(locations):
+    async def answer_500(reader, writer):
+        while True:
+            await read_request_head(reader)
+            body = b'{"message":"boom"}'
+            writer.write(
+                b"HTTP/1.1 500 Internal Server Error\r\ncontent-type: application/json\r\n"
+                b"content-length: %d\r\n\r\n%s" % (len(body), body)
+            )
+            await writer.drain()
+
+    async with raw_server(answer_500) as (url, _):
+        app = LedgerApp(
+            config=Config(), locations=locations, url=url, tokens=MintedToken(SECRET, "Alice"), label=url
+        )
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: said(app, f"Cannot connect to {url}"), "the failure notified")
+            await wait_for(pilot, lambda: app.status_health == "failing", "the status line saying failing")
+            assert not app.connected and app.status_health_cause == "HTTP 500"
