@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # imported when first needed, after the first frame: the clie
     import httpx
 
     from app.client.http import Timeouts
+    from app.refusal import Refusal
     from app.session import Session
     from app.tokens import TokenSource
 
@@ -103,6 +104,8 @@ class LedgerApp(App):
     status_connection: reactive[str] = reactive("connecting")
     status_health: reactive[str] = reactive("ok")  # ok, slow, failing: how the participant answers lately
     status_health_cause: reactive[str] = reactive("")
+    connect_problem: reactive[str] = reactive("")
+    """Why the participant refuses our token (what happened and what to do), until it accepts it."""
     status_readonly: reactive[bool] = reactive(False)
 
     def __init__(
@@ -208,17 +211,24 @@ class LedgerApp(App):
         try:
             await self.session.connect()
         except LedgerApiError as e:
+            refusal = self.refusal_of(e)
+            # a refused token is not a connection failure: the participant answered, and said no
+            context = "" if refusal is not None else f"Cannot connect to {self.url}"
+            self.connect_problem = refusal.text if refusal is not None else ""
             self.status_connection = "down"
-            text, now = self.error_text(e, f"Cannot connect to {self.url}"), time.monotonic()
+            text, now = self.failure_text(e, context), time.monotonic()
             shown = self._connect_error_shown
             if shown is None or shown[0] != text or now - shown[1] >= ERROR_NOTIFY_S:
                 self._connect_error_shown = (text, now)
-                self.show_error(e, f"Cannot connect to {self.url}")
-            if self.bundled is not None and isinstance(e, errors.StatusError) and e.status in (401, 403):
+                self.show_error(e, context)
+            if self.bundled is not None and refusal is not None:
                 await self._fall_back_to_admin()
-            if not self.session.version:
+                if self.session.identity.user_id is not None:
+                    refusal = None
+            if refusal is not None or not self.session.version:
                 return
         self._connect_error_shown = None
+        self.connect_problem = ""
         if self._connect_attempts:
             self.notify(f"Connected to {self.url}.", title="Connected", timeout=4)
         self.connected = True
@@ -285,6 +295,12 @@ class LedgerApp(App):
                 self.status_connection = "down"
                 self._explain_down(e)
             return
+        except (errors.Unauthenticated, errors.PermissionDenied) as e:
+            refusal = self.refusal_of(e)  # e.g. the token expired while the app ran
+            if refusal is not None and self.connect_problem != refusal.text:
+                self.connect_problem = refusal.text
+                self.show_error(e)
+            return
         except errors.ServerError as e:
             if not self._failing_said:
                 self._failing_said = True
@@ -292,9 +308,10 @@ class LedgerApp(App):
             return
         except LedgerApiError:
             return
-        if self.status_connection == "down" or self._failing_said:
+        if self.status_connection == "down" or self._failing_said or self.connect_problem:
             self.notify("The participant answers again.", title="Reconnected", timeout=4)
         self._failing_said = False
+        self.connect_problem = ""
         self.status_connection = "ok"
         self.status_ledger_end = end
 
@@ -356,15 +373,34 @@ class LedgerApp(App):
 
     def show_error(self, error: LedgerApiError, context: str = "") -> None:
         """A failure as a notification: Canton's error id, category and cause, and what to do (the participant's
-        words shown as text, never read as markup)."""
-        log.warning("%s: %s %s", context or "request failed", type(error).__name__, error.message)
+        words shown as text, never read as markup); a refused token as what happened to it."""
+        refusal = self.refusal_of(error)
+        log.warning(
+            "%s: %s %s",
+            context or (refusal.title if refusal is not None else "request failed"),
+            type(error).__name__,
+            refusal.what if refusal is not None else error.message,
+        )
         self.notify(
-            _shown(self.error_text(error, context)),
-            title=visible(error.title),
+            _shown(self.failure_text(error, context, refusal)),
+            title=visible(refusal.title if refusal is not None else error.title),
             severity="error",
             timeout=ERROR_NOTIFY_S,
             markup=False,
         )
+
+    def refusal_of(self, error: LedgerApiError) -> Refusal | None:
+        """`error` as a refusal of our token (expired, refused, unknown user), None for any other failure."""
+        from app.refusal import refusal_of
+
+        session = self.session
+        return refusal_of(error, session.client.tokens if session is not None else self.tokens)
+
+    def failure_text(self, error: LedgerApiError, context: str = "", refusal: Refusal | None = None) -> str:
+        refusal = refusal or self.refusal_of(error)
+        if refusal is None:
+            return self.error_text(error, context)
+        return "\n".join(line for line in (context, refusal.what, refusal.todo) if line)
 
     @staticmethod
     def error_text(error: LedgerApiError, context: str = "") -> str:
