@@ -61,12 +61,15 @@ class Http:
         timeouts: Timeouts = Timeouts(),
         retry: Retry = Retry(),
         transport: httpx.AsyncBaseTransport | None = None,
+        owns_transport: bool = True,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.tokens = tokens
         self.log = log if log is not None else RequestLog()
         self.retry = retry
         self.timeouts = timeouts
+        self.transport = transport
+        self.owns_transport = owns_transport
         self._client = httpx.AsyncClient(
             base_url=self.base_url,
             transport=transport,
@@ -79,6 +82,8 @@ class Http:
         )
 
     async def aclose(self) -> None:
+        if self.transport is not None and not self.owns_transport:
+            return  # the transport is the connection pool, and another client's
         await self._client.aclose()
 
     async def headers(self, *, json_body: bool) -> dict[str, str]:
