@@ -1,9 +1,10 @@
 """Why a participant refused our token, in words a person can act on: expired (the token's own `exp`), refused (a
 wrong signature, secret, audience or scope: the participant's cause quoted), or a user the participant does not know.
 
-A 401 is always about the token. A 403 is about the token only where any valid token may ask (who am I, the ledger
-end); elsewhere it is a missing right, which the error says as it is. Canton redacts the reason of both (notes §6,
-§7), so what the token itself says (its `exp`, its `sub`) completes the picture.
+A 401 is always about the token. A 403 is about the token when Canton's JSON layer marks it so (context
+`ledger_api_error: invalid token`: the token's user is unknown or deactivated), or where any valid token may ask (who
+am I, the ledger end); elsewhere it is a missing right, which the error says as it is. Canton redacts the reason of
+both, so what the token itself says (its `exp`, its `sub`) completes the picture.
 """
 
 from __future__ import annotations
@@ -59,7 +60,8 @@ def refusal_of(
             "Check that the token is signed with the key or secret the participant verifies with, and is "
             f"for its audience and scope: {tokens.renewal}.",
         )
-    unknown_user = (error.status == 403 and error.path in _ANY_USER_PATHS) or (
+    marked = error.canton is not None and error.canton.context.get("ledger_api_error") == "invalid token"
+    unknown_user = (error.status == 403 and (marked or error.path in _ANY_USER_PATHS)) or (
         error.status == 404 and error.code == "USER_NOT_FOUND" and error.path.startswith("/v2/users/")
     )
     if unknown_user and tokens is not None:
