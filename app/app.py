@@ -137,9 +137,8 @@ class LedgerApp(App):
         self.request_log = RequestLog()
         self.request_log.subscribe(self._request_seen)
         self.health = Health(slow_after_s)
-        self._failing_said = (
-            False  # the participant's 5xx answers were notified (once until it answers again)
-        )
+        # the participant's 5xx answers were notified (once, until it answers again)
+        self._failing_said = False
         self.session: Session = None  # type: ignore[assignment]  # set once connected
         self.connected = False
         self._snapshot_ids = count(1)

@@ -127,13 +127,21 @@ class Http:
             r = await self._client.request(method, path, content=content, params=params, headers=headers)
         except httpx.TimeoutException as e:
             self.log.finish(record, error=f"timed out ({type(e).__name__})")
-            bound = self.timeouts.connect_s if isinstance(e, httpx.ConnectTimeout) else self.timeouts.read_s
+            connecting = isinstance(e, httpx.ConnectTimeout)
+            bound = (
+                self.timeouts.connect_s
+                if connecting
+                else self.timeouts.pool_s
+                if isinstance(e, httpx.PoolTimeout)
+                else self.timeouts.read_s
+            )
             raise errors.RequestTimeout(
                 f"{method} {path} got no answer in {bound:g} s ({type(e).__name__})",
                 method=method,
                 path=path,
-                hint="The participant accepts connections but does not answer: it may be overloaded or "
-                "stuck. Check it, the URL and the network.",
+                hint=f"Nothing accepts the connection: is the participant running at {self.base_url}?"
+                if connecting
+                else "The participant accepts connections but does not answer: it may be overloaded or stuck.",
             ) from None
         except httpx.HTTPError as e:
             self.log.finish(record, error=describe_transport_error(e))
