@@ -17,8 +17,6 @@ class Health:
         self.slow_after_s = slow_after_s
         self.cause = ""
         """The last failure in a few words ("HTTP 500", "timed out"); empty while requests succeed."""
-        self.detail = ""
-        """The same, naming the request."""
         self._in_flight: dict[int, RequestRecord] = {}
 
     def seen(self, record: RequestRecord) -> None:
@@ -31,7 +29,6 @@ class Health:
         if record.error == "cancelled":
             return  # the client stopped waiting: says nothing of the participant
         self.cause = failure_of(record)
-        self.detail = f"{record.method} {record.path}: {self.cause}" if self.cause else ""
 
     def state(self, now: float) -> str:
         """ "failing", "slow" or "ok" at `now` (`time.time()`)."""

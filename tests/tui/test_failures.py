@@ -144,15 +144,17 @@ async def test_a_participant_that_never_answers_is_slow_then_reported_within_the
 
 
 class FailingSwitch(httpx.AsyncBaseTransport):
-    """The real participant until `broken` is set; then a 500 with a JSON body that is not a Canton error."""
+    """The real participant until `broken` is set; then a 500 with `body` (by default JSON that is not a Canton
+    error)."""
 
-    def __init__(self) -> None:
+    def __init__(self, body: object = None) -> None:
         self.inner = httpx.AsyncHTTPTransport()
         self.broken = False
+        self.body = body if body is not None else {"message": "boom"}
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         if self.broken:
-            return httpx.Response(500, json={"message": "boom"}, request=request)
+            return httpx.Response(500, json=self.body, request=request)
         return await self.inner.handle_async_request(request)
 
     async def aclose(self) -> None:
@@ -195,3 +197,32 @@ async def test_a_participant_that_answers_500_from_the_start_cannot_be_connected
             await wait_for(pilot, lambda: said(app, f"Cannot connect to {url}"), "the failure notified")
             await wait_for(pilot, lambda: app.status_health == "failing", "the status line saying failing")
             assert not app.connected and app.status_health_cause == "HTTP 500"
+
+
+async def test_a_participants_cause_is_shown_as_text_never_as_markup_or_terminal_control(
+    demo_server, locations
+):
+    cause = "[bold red]disk[/] full \x1b]0;owned\x07 [/oops]"
+    switch = FailingSwitch(
+        {
+            "code": "LEDGER_API_INTERNAL_ERROR",
+            "cause": cause,
+            "correlationId": None,
+            "traceId": None,
+            "context": {},
+            "resources": [],
+            "errorCategory": 4,
+            "grpcCodeValue": 13,
+            "retryInfo": None,
+            "definiteAnswer": None,
+        }
+    )
+    app = app_with(demo_server, locations, switch)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.connected and app.status_ledger_end is not None, "the connection")
+        switch.broken = True
+        await wait_for(pilot, lambda: said(app, "The participant is failing"), "the failure notified")
+        await pilot.pause(0.3)  # drawn
+        message = next(n.message for n in app._notifications if "is failing" in n.message)
+        assert "[bold red]disk[/] full \\x1b]0;owned\\x07 [/oops]" in message
+        assert app.is_running
