@@ -35,6 +35,7 @@ from typing import Any, TypeVar
 
 import orjson
 
+from app.client import errors
 from app.private_files import create_private_file, private_dir, private_replacement
 from app.untrusted import csv_cell, json_safe
 
@@ -220,44 +221,74 @@ class CreatedRecord:
 
 
 def record_of_entry(entry: dict[str, Any]) -> CreatedRecord | None:
-    """A snapshot element (`JsGetActiveContractsResponse` as JSON) as a record; None for `JsEmpty`."""
-    contract_entry = entry["contractEntry"]
+    """A snapshot element (`JsGetActiveContractsResponse` as JSON) as a record; None for `JsEmpty`. An element of
+    another shape is `UnreadableAnswer` naming the field."""
+    contract_entry = _field(entry, "contractEntry", dict, "")
     workflow_id = entry.get("workflowId") or ""
     if "JsActiveContract" in contract_entry:
-        c = contract_entry["JsActiveContract"]
+        c = _field(contract_entry, "JsActiveContract", dict, "contractEntry.")
         return _record(
-            c["createdEvent"],
+            _field(c, "createdEvent", dict, "contractEntry.JsActiveContract."),
             c.get("synchronizerId") or "",
             c.get("reassignmentCounter"),
             ACTIVE,
             workflow_id,
+            "contractEntry.JsActiveContract.createdEvent.",
         )
     if "JsIncompleteUnassigned" in contract_entry:
-        c = contract_entry["JsIncompleteUnassigned"]
+        c = _field(contract_entry, "JsIncompleteUnassigned", dict, "contractEntry.")
         unassigned = c.get("unassignedEvent") or {}
         record = _record(
-            c["createdEvent"],
+            _field(c, "createdEvent", dict, "contractEntry.JsIncompleteUnassigned."),
             unassigned.get("source") or "",
             unassigned.get("reassignmentCounter"),
             UNASSIGNED,
             workflow_id,
+            "contractEntry.JsIncompleteUnassigned.createdEvent.",
         )
         record.move = _move(unassigned)
         if isinstance(unassigned.get("offset"), int):
             record.offset = unassigned["offset"]  # this state (in flight) began with the unassignment
         return record
     if "JsIncompleteAssigned" in contract_entry:
-        assigned = contract_entry["JsIncompleteAssigned"]["assignedEvent"]
+        c = _field(contract_entry, "JsIncompleteAssigned", dict, "contractEntry.")
+        assigned = _field(c, "assignedEvent", dict, "contractEntry.JsIncompleteAssigned.")
         record = _record(
-            assigned["createdEvent"],
+            _field(assigned, "createdEvent", dict, "contractEntry.JsIncompleteAssigned.assignedEvent."),
             assigned.get("target") or "",
             assigned.get("reassignmentCounter"),
             ASSIGNED,
             workflow_id,
+            "contractEntry.JsIncompleteAssigned.assignedEvent.createdEvent.",
         )
         record.move = _move(assigned)
         return record
     return None
+
+
+_KIND_WORDS = {str: "text", dict: "an object", list: "a list", int: "a number"}
+
+
+def _field(data: dict[str, Any], key: str, kind: type, where: str) -> Any:
+    """`data[key]` when it is a `kind`; else the participant sent what this client cannot read."""
+    value = data.get(key)
+    if isinstance(value, kind) and not isinstance(value, bool):
+        return value
+    what = "missing" if value is None else f"{type(value).__name__} where {_KIND_WORDS[kind]} belongs"
+    raise errors.UnreadableAnswer(
+        f"unexpected answer from the participant: {where}{key}: {what}",
+        hint="The participant may run a version this client does not know.",
+    )
+
+
+def _texts(data: dict[str, Any], key: str, where: str) -> list[str]:
+    value = data.get(key) or []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise errors.UnreadableAnswer(
+            f"unexpected answer from the participant: {where}{key}: not a list of party ids",
+            hint="The participant may run a version this client does not know.",
+        )
+    return value
 
 
 def _move(event: dict[str, Any]) -> Move:
@@ -270,19 +301,22 @@ def _move(event: dict[str, Any]) -> Move:
 
 
 def record_of_created_event(event: dict[str, Any], synchronizer: str, workflow_id: str = "") -> CreatedRecord:
-    return _record(event, synchronizer, 0, ACTIVE, workflow_id)
+    return _record(event, synchronizer, 0, ACTIVE, workflow_id, "createdEvent.")
 
 
 def _record(
-    event: dict[str, Any], synchronizer: str, counter: Any, kind: int, workflow_id: str
+    event: dict[str, Any], synchronizer: str, counter: Any, kind: int, workflow_id: str, where: str
 ) -> CreatedRecord:
+    offset = event.get("offset") or 0
+    if not isinstance(offset, int) or isinstance(offset, bool):
+        _field(event, "offset", int, where)
     return CreatedRecord(
-        contract_id=event["contractId"],
-        template_id=event["templateId"],
-        offset=int(event.get("offset") or 0),
+        contract_id=_field(event, "contractId", str, where),
+        template_id=_field(event, "templateId", str, where),
+        offset=offset,
         created_at=event.get("createdAt") or "",
-        signatories=list(event.get("signatories") or []),
-        observers=list(event.get("observers") or []),
+        signatories=_texts(event, "signatories", where),
+        observers=_texts(event, "observers", where),
         payload=event.get("createArgument"),
         synchronizer=synchronizer,
         counter=counter if isinstance(counter, int) else None,

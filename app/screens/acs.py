@@ -24,6 +24,7 @@ from app.screens.base import LedgerScreen
 from app.screens.dialogs import ChoiceDialog, MultiChoiceDialog, PromptDialog
 from app.snapshot import ADDED, CHANGED, REMOVED, Snapshot, ViewCancelled, ViewSpec
 from app.trace import milestone
+from app.untrusted import visible
 
 if TYPE_CHECKING:
     from app.timeline import AcsTimeline, Progress
@@ -145,23 +146,23 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self._choices = ColumnChoices(self.ledger_app.locations.columns_file)
         self.watch(self.app, "status_ledger_end", self._ledger_end_moved)
         self.watch(self.app, "status_connection", self._connection_changed)
+        self.watch(self.app, "connect_problem", self._connection_changed)
         self.query_one(ContractTable).focus()
         if self.ledger_app.connected:
             self.start()
 
-    def _connection_changed(self, state: str) -> None:
+    def _connection_changed(self, _: str = "") -> None:
         app = self.ledger_app
-        if (
-            app.connected or state != "down"
-        ):  # once connected, a lost connection keeps the rows; the status says it
-            return
+        if app.connected or app.status_connection != "down":
+            return  # once connected, a lost connection keeps the rows; the status line says it
         empty = self.query_one("#acs-empty", Static)
-        empty.update(
-            plain(
-                f"Not connected to {app.url}. Trying again every {app.connect_retry_s:g} s; "
-                "3 shows the requests and what they were answered."
-            )
+        again = (
+            f"Trying again every {app.connect_retry_s:g} s; 3 shows the requests and what they were answered."
         )
+        # a refused token, said until the participant accepts one (the cause quoted is the participant's: text)
+        problem = app.connect_problem
+        text = f"{problem}\n{again}" if problem else f"Not connected to {app.url}. {again}"
+        empty.update(Content("\n".join(visible(line) for line in text.split("\n"))))
         empty.add_class("shown")
 
     def start(self) -> None:
@@ -175,6 +176,11 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self.parties_chosen = False
         self.templates = frozenset()
         self.start()
+
+    def worker_failed(self, worker) -> None:
+        if worker.group in ("acs-load", "acs-view"):
+            self.reading = self.building = False
+            self._progress("")
 
     async def on_unmount(self) -> None:
         if self.snapshot is not None:

@@ -154,6 +154,13 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         if known:
             self._load_views(known, asked=False)
 
+    def worker_failed(self, worker) -> None:
+        if worker.group == "inspector-load":
+            # the notification says why; the screen stops saying it is looking
+            self._message(
+                Text(f"Looking up contract {self.contract_id} failed. escape goes back.", style="dim")
+            )
+
     async def _location(self) -> Text | None:
         """Where the contract is now, when it has moved since it was created (from the contracts screen's cache)."""
         acs = self.ledger_app.contracts_screen()

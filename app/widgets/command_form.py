@@ -14,6 +14,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import Input, Select, Static, TextArea
+from textual.worker import Worker, WorkerState
 
 from app.catalog import Catalog
 from app.client.errors import LedgerApiError
@@ -307,6 +308,13 @@ class CommandEditor(VerticalScroll):
             editor.set_text(pretty_json(sample), "as last exercised on the ledger", suggested=True)
         else:
             editor.set_text("", f"{choice} not seen exercised: write its argument")
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # a widget's worker reports to the widget alone: the app says what failed, as for every worker
+        if event.state == WorkerState.ERROR:
+            failed = getattr(self.app, "worker_failed", None)
+            if failed is not None:
+                failed(event.worker)
 
     def offer_skeleton(self) -> None:
         """Start the create arguments from the newest contract of the template (unless the user wrote some)."""

@@ -1,5 +1,7 @@
 """The line at the top of every screen: which participant, its version, who we are, the ledger end, the offset in
-view, and whether a request is in flight."""
+view, and whether a request is in flight. The dot and the word after it say how the participant answers: green when
+connected, "slow" (yellow) while a request waits long, "failing: <cause>" (red) after a 5xx or no answer, red alone
+when not connected."""
 
 from __future__ import annotations
 
@@ -35,6 +37,8 @@ class StatusBar(Widget):
     viewed: reactive[int | None] = reactive(None)
     in_flight: reactive[int] = reactive(0)
     connection: reactive[str] = reactive("connecting")  # connecting, ok, down
+    health: reactive[str] = reactive("ok")  # ok, slow, failing
+    health_cause: reactive[str] = reactive("")
     readonly: reactive[bool] = reactive(False)
     frame: reactive[int] = reactive(0)
 
@@ -53,6 +57,8 @@ class StatusBar(Widget):
             "viewed",
             "in_flight",
             "connection",
+            "health",
+            "health_cause",
             "readonly",
         ):
             if hasattr(app, f"status_{name}"):
@@ -87,8 +93,13 @@ class StatusBar(Widget):
         if self.crumb:
             t.append(f"› {visible(self.crumb)} ", style="bold")
         t.append(" ")
-        dot = {"ok": ("●", "green"), "down": ("●", "red")}.get(self.connection, ("○", "yellow"))
-        t.append(dot[0] + " ", style=dot[1])
+        if self.health == "failing":
+            t.append(f"● failing: {visible(self.health_cause)} ", style="bold red")
+        elif self.health == "slow":
+            t.append("● slow ", style="bold yellow")
+        else:
+            dot = {"ok": ("●", "green"), "down": ("●", "red")}.get(self.connection, ("○", "yellow"))
+            t.append(dot[0] + " ", style=dot[1])
         t.append(visible(self.participant) or "…", style="bold")
         if self.version:
             t.append(f" · {visible(self.version)}", style="dim")
