@@ -77,33 +77,34 @@ def packages_of(dar: Dar) -> PackageSet:
 
 
 def check_references(package_set: PackageSet) -> None:
-    """Raise ``UnresolvedReference`` naming the first reference of a signature that does not resolve."""
+    """Raise ``UnresolvedReference`` naming the first reference of a signature that does not resolve.
+
+    Each distinct reference is resolved once, and each type object walked once: decoded types are shared (the
+    package interns them), so the same few thousand types recur across tens of thousands of signatures.
+    """
+    named: dict[tuple[str, ast.TypeConRef], str] = {}  # each reference, with where it first occurs
+    walked: set[int] = set()
     for package in package_set.packages.values():
         for module in package.modules.values():
             where = f"{package.name} {package.version} ({package.package_id}), module {module.name}"
-            here = ast.TypeConRef(package.package_id, module.name, "")
-            try:
-                _check_module(package_set, module, here)
-            except UnresolvedReference as exc:
-                raise UnresolvedReference(f"{where}: {exc}") from None
-
-
-def _check_module(package_set: PackageSet, module: ast.Module, here: ast.TypeConRef) -> None:
-    for name in (*module.templates, *module.interfaces):
-        if name not in module.data_types:
-            raise UnresolvedReference(f"{name} has no data type of its name")
-    for template in module.templates.values():
-        for instance in template.implements:
-            package_set.interface(instance.interface)
-    for interface in module.interfaces.values():
-        for required in interface.requires:
-            package_set.interface(required)
-    for type_ in _signature_types(module):
-        for kind, ref in _references(type_):
-            if kind == "syn":
-                package_set.synonym(ref)
-            else:
-                package_set.data_type(ref)
+            for name in (*module.templates, *module.interfaces):
+                if name not in module.data_types:
+                    raise UnresolvedReference(f"{where}: {name} has no data type of its name")
+            for template in module.templates.values():
+                for instance in template.implements:
+                    named.setdefault(("interface", instance.interface), where)
+            for interface in module.interfaces.values():
+                for required in interface.requires:
+                    named.setdefault(("interface", required), where)
+            for type_ in _signature_types(module):
+                for reference in _references(type_, walked):
+                    named.setdefault(reference, where)
+    resolve = {"interface": package_set.interface, "syn": package_set.synonym, "con": package_set.data_type}
+    for (kind, ref), where in named.items():
+        try:
+            resolve[kind](ref)
+        except UnresolvedReference as exc:
+            raise UnresolvedReference(f"{where}: {exc}") from None
 
 
 def _signature_types(module: ast.Module) -> Iterator[ast.Type]:
@@ -129,11 +130,14 @@ def _signature_types(module: ast.Module) -> Iterator[ast.Type]:
             yield choice.return_type
 
 
-def _references(type_: ast.Type) -> Iterator[tuple[str, ast.TypeConRef]]:
-    """The type constructors ("con") and synonyms ("syn") a type names, depth first."""
+def _references(type_: ast.Type, walked: set[int]) -> Iterator[tuple[str, ast.TypeConRef]]:
+    """The type constructors ("con") and synonyms ("syn") a type names, skipping type objects already walked."""
     stack = [type_]
     while stack:
         current = stack.pop()
+        if id(current) in walked:
+            continue
+        walked.add(id(current))
         if isinstance(current, ast.TCon):
             yield "con", current.tycon
             stack.extend(current.args)

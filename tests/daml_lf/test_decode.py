@@ -16,8 +16,8 @@ from google.protobuf.internal import api_implementation
 from participant.daml_lf import ast
 from participant.daml_lf._proto import daml_lf2_lazy_pb2 as lf
 from participant.daml_lf._proto import daml_lf2_pb2, daml_lf_pb2
-from participant.daml_lf.decode import decode_expr
 from participant.daml_lf.errors import UnresolvedReference
+from participant.daml_lf.expressions import decode_expr
 from participant.daml_lf.packages import PackageSet, read_packages
 from participant.daml_lf.signatures import read_signatures, show_type
 
