@@ -21,7 +21,17 @@ _BUILTIN_TYPES = {value.number: value.name for value in lf.BuiltinType.DESCRIPTO
 class Context:
     """One package's interned tables, resolved once: strings, dotted names, kinds and types (on first use)."""
 
-    __slots__ = ("package_id", "strings", "dotted", "imports", "_types", "_type_msgs", "_kinds", "_kind_msgs")
+    __slots__ = (
+        "package_id",
+        "strings",
+        "dotted",
+        "imports",
+        "exprs",
+        "_types",
+        "_type_msgs",
+        "_kinds",
+        "_kind_msgs",
+    )
 
     def __init__(self, package_id: str, package: lf.Package) -> None:
         self.package_id = package_id
@@ -31,6 +41,7 @@ class Context:
             for name in package.interned_dotted_names
         )
         self.imports: tuple[str, ...] = tuple(package.package_imports.imported_packages)
+        self.exprs: tuple[bytes, ...] = tuple(package.interned_exprs)  # encoded, decoded on use
         self._type_msgs = package.interned_types
         self._types: list[ast.Type | None] = [None] * len(self._type_msgs)
         self._kind_msgs = package.interned_kinds
@@ -49,7 +60,10 @@ class Context:
             decoded = self._types[index] = decode_type(self, self._type_msgs[index])
         return decoded
 
-    def interneddecode_kind(self, index: int) -> ast.Kind:
+    def interned_expr(self, index: int) -> bytes:
+        return interned(self.exprs, index, "expression", self.package_id)
+
+    def interned_kind(self, index: int) -> ast.Kind:
         decoded = interned(self._kinds, index, "kind", self.package_id)
         if decoded is None:
             decoded = self._kinds[index] = decode_kind(self, self._kind_msgs[index])
@@ -233,7 +247,7 @@ def decode_kind(ctx: Context, kind: lf.Kind) -> ast.Kind:
             tuple(decode_kind(ctx, k) for k in kind.arrow.params), decode_kind(ctx, kind.arrow.result)
         )
     if which == "interned_kind":
-        return ctx.interneddecode_kind(kind.interned_kind)
+        return ctx.interned_kind(kind.interned_kind)
     raise MalformedArchive(f"package {ctx.package_id}: kind without a case")
 
 
@@ -254,7 +268,10 @@ def decode_type(ctx: Context, type_: lf.Type) -> ast.Type:
     if which == "builtin":
         builtin = type_.builtin
         args = tuple(decode_type(ctx, a) for a in builtin.args)
-        return ast.TBuiltin(_BUILTIN_TYPES.get(builtin.builtin, str(builtin.builtin)), args)
+        name = _BUILTIN_TYPES.get(builtin.builtin)
+        if name is None:
+            raise MalformedArchive(f"package {ctx.package_id}: unknown builtin type {builtin.builtin}")
+        return ast.TBuiltin(name, args)
     if which == "var":
         return ast.TVar(
             ctx.string(type_.var.var_interned_str), tuple(decode_type(ctx, a) for a in type_.var.args)

@@ -46,6 +46,14 @@ def decode_expr(body: ast.ExprBody) -> ast.Expr:
         if pending is None:
             assert encoded is not None
             message = _parse_expr(ctx, encoded)
+            hops = 0
+            while message.WhichOneof("Sum") == "interned_expr":  # shared by reference: its own message
+                hops += 1
+                if hops > len(ctx.exprs):
+                    raise MalformedArchive(
+                        f"package {ctx.package_id}: interned expressions refer to each other in a cycle"
+                    )
+                message = _parse_expr(ctx, ctx.interned_expr(message.interned_expr))
             children: list[bytes] = []
             _collect(_plan(message.DESCRIPTOR), message, children)
             stack.append((None, (message, len(children))))
@@ -70,8 +78,6 @@ def _build_expr(ctx: Context, message: lf.Expr, kids: Iterator[ast.Expr]) -> ast
     location = decode_location(ctx, message.location) if message.HasField("location") else None
     if kind is None:
         raise MalformedArchive(f"package {ctx.package_id}: expression without a case")
-    if kind == "interned_expr":
-        raise MalformedArchive(f"package {ctx.package_id}: interned expressions are not part of Daml-LF 2.1")
     plan = _plan(message.DESCRIPTOR)
     step = next(s for s in plan.steps if s.name == kind)
     return ast.Expr(step.label, _convert_field(ctx, step, getattr(message, kind), kids), location)
@@ -133,9 +139,10 @@ def _plan(descriptor: Descriptor) -> _Plan:
 
 
 def _make_plan(descriptor: Descriptor) -> _Plan:
+    # Messages inside an expression reach each other only through Expr fields (bytes here) or the special ones
+    # (types, kinds), so making the plans of the messages a message holds always ends.
     name = descriptor.full_name.removeprefix("daml_lf_2_lazy.")
     full = daml_lf2_pb2.DESCRIPTOR.pool.FindMessageTypeByName(f"daml_lf_2.{name}")
-    _PLANS[descriptor.full_name] = _Plan(name, (), False)  # placeholder for self-referencing messages
     steps = []
     for field in descriptor.fields:
         full_field = full.fields_by_name[field.name]
@@ -220,7 +227,11 @@ def _convert_one(ctx: Context, step: _Step, value: Any, kids: Iterator[ast.Expr]
     if how == _DNAME:
         return ctx.dname(value)
     if how == _ENUM:
-        return step.enum_names.get(value, str(value)) if step.enum_names else value
+        assert step.enum_names is not None
+        name = step.enum_names.get(value)
+        if name is None:
+            raise MalformedArchive(f"package {ctx.package_id}: unknown value {value} of {step.name}")
+        return name
     if how == _SPECIAL:
         return _special(ctx, value)
     if how == _MESSAGE:

@@ -16,7 +16,8 @@ from google.protobuf.internal import api_implementation
 from participant.daml_lf import ast
 from participant.daml_lf._proto import daml_lf2_lazy_pb2 as lf
 from participant.daml_lf._proto import daml_lf2_pb2, daml_lf_pb2
-from participant.daml_lf.errors import UnresolvedReference
+from participant.daml_lf.decode import Context, decode_type
+from participant.daml_lf.errors import MalformedArchive, UnresolvedReference
 from participant.daml_lf.expressions import decode_expr
 from participant.daml_lf.packages import PackageSet, read_packages
 from participant.daml_lf.signatures import read_signatures, show_type
@@ -217,3 +218,40 @@ def test_a_missing_required_interface_does_not_resolve(dar_bytes: Callable[[str]
 
 def _dname_last(package: lf.Package, index: int) -> int:
     return package.interned_dotted_names[index].segments_interned_str[-1]
+
+
+# --- Interned expressions and unknown enum values, on small packages built here
+
+
+def _context(**package: object) -> Context:
+    return Context("p" * 64, lf.Package(**package))
+
+
+def test_an_interned_expression_decodes_as_the_one_it_names() -> None:
+    shared = lf.Expr(var_interned_str=0).SerializeToString()
+    ctx = _context(interned_strings=["x"], interned_exprs=[shared])
+    some = lf.Expr.OptionalSome(
+        type=lf.Type(builtin=lf.Type.Builtin(builtin=lf.TEXT)),
+        value=lf.Expr(interned_expr=0).SerializeToString(),
+    )
+    expr = decode_expr(ast.ExprBody(lf.Expr(optional_some=some).SerializeToString(), ctx))
+    assert expr.value.get("value") == ast.Expr("var", "x")
+
+
+def test_interned_expressions_in_a_cycle_are_refused() -> None:
+    ctx = _context(
+        interned_exprs=[
+            lf.Expr(interned_expr=1).SerializeToString(),
+            lf.Expr(interned_expr=0).SerializeToString(),
+        ]
+    )
+    with pytest.raises(MalformedArchive, match="cycle"):
+        decode_expr(ast.ExprBody(lf.Expr(interned_expr=0).SerializeToString(), ctx))
+
+
+def test_unknown_builtins_are_refused() -> None:
+    ctx = _context()
+    with pytest.raises(MalformedArchive, match="unknown value 999 of builtin"):
+        decode_expr(ast.ExprBody(lf.Expr(builtin=999).SerializeToString(), ctx))
+    with pytest.raises(MalformedArchive, match="unknown builtin type 999"):
+        decode_type(ctx, lf.Type(builtin=lf.Type.Builtin(builtin=999)))
