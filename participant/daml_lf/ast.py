@@ -133,11 +133,12 @@ class Field:
 class ExprBody:
     """An expression still encoded: decoded by ``decode.decode_expr`` when first needed.
 
-    ``context`` is the package's decoding context (interned tables, own id, imports); it is not part of equality.
+    ``context`` is the package's decoding context (interned tables, own id, imports): the same bytes mean another
+    expression in another package, so two bodies are equal when both their bytes and their package's context are.
     """
 
     encoded: bytes
-    context: Any = field(compare=False, repr=False)
+    context: Any = field(repr=False)
 
 
 @dataclass(frozen=True, slots=True)

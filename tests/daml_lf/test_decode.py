@@ -16,7 +16,7 @@ from google.protobuf.internal import api_implementation
 from participant.daml_lf import ast
 from participant.daml_lf._proto import daml_lf2_lazy_pb2 as lf
 from participant.daml_lf._proto import daml_lf2_pb2, daml_lf_pb2
-from participant.daml_lf.decode import Context, decode_type
+from participant.daml_lf.decode import Context, decode_kind, decode_type
 from participant.daml_lf.errors import MalformedArchive, UnresolvedReference
 from participant.daml_lf.expressions import decode_expr
 from participant.daml_lf.packages import PackageSet, read_packages
@@ -255,3 +255,11 @@ def test_unknown_builtins_are_refused() -> None:
         decode_expr(ast.ExprBody(lf.Expr(builtin=999).SerializeToString(), ctx))
     with pytest.raises(MalformedArchive, match="unknown builtin type 999"):
         decode_type(ctx, lf.Type(builtin=lf.Type.Builtin(builtin=999)))
+
+
+def test_interned_kinds() -> None:
+    star = lf.Kind(star=lf.Unit())
+    ctx = _context(
+        interned_kinds=[star, lf.Kind(arrow=lf.Kind.Arrow(params=[star], result=lf.Kind(interned_kind=0)))]
+    )
+    assert decode_kind(ctx, lf.Kind(interned_kind=1)) == ast.KArrow((ast.KStar(),), ast.KStar())

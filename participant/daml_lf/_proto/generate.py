@@ -65,8 +65,8 @@ def generate(schema_dir: Path, out_dir: Path) -> list[Path]:
         (target / DERIVED).write_text(derive_lazy_schema((schema_dir / "daml_lf2.proto").read_text()))
         generated = Path(tmp) / "out"
         generated.mkdir()
-        args = ["protoc", f"-I{staged}", f"-I{protoc._get_resource_file_name('grpc_tools', '_proto')}"]
-        args += [f"--python_out={generated}"]
+        # the schema imports nothing of protobuf's own types: the staged files are the whole include path
+        args = ["protoc", f"-I{staged}", f"--python_out={generated}"]
         args += [str(IMPORT_PATH / name) for name in (*SOURCES, DERIVED)]
         if protoc.main(args) != 0:
             raise SystemExit("protoc failed")
