@@ -57,6 +57,16 @@ def test_a_real_choice_body_decodes_with_resolved_references(amulet: PackageSet)
     assert {"self", "arg"} <= variables
 
 
+def test_an_interface_instance_view_decodes(amulet: PackageSet) -> None:
+    amulet_template = amulet.main.modules["Splice.Amulet"].templates["Amulet"]
+    [instance] = amulet_template.implements
+    assert instance.interface.qualified_name == "Splice.Api.Token.HoldingV1:Holding"
+    view = decode_expr(instance.view)
+    called = [v for _, v in _walk(view) if isinstance(v, ast.ValueRef)]
+    assert called and all(isinstance(amulet.value(ref), ast.ValueDef) for ref in called)
+    assert "this" in {v.value for _, v in _walk(view) if isinstance(v, ast.Expr) and v.kind == "var"}
+
+
 def test_every_body_of_richtypes_decodes_and_its_references_resolve(richtypes: PackageSet) -> None:
     module = richtypes.main.modules["RichTypes"]
     bodies = [v.body for v in module.values.values()]

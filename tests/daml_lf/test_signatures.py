@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from participant.daml_lf import ast
+from participant.daml_lf.packages import PackageSet
 from participant.daml_lf.signatures import Signatures, read_signatures, show_type
 
 from .conftest import RICHTYPES
@@ -146,3 +147,21 @@ def test_show_type_parenthesises_nested_applications() -> None:
     arrow = ast.TBuiltin("ARROW", (ast.TBuiltin("ARROW", (text, text)), ast.TCon(ref, (text,))))
     assert show_type(arrow) == "(Text -> Text) -> M:T Text"
     assert show_type(ast.TBuiltin("GENMAP", (text, ast.TBuiltin("LIST", (text,))))) == "Map Text [Text]"
+
+
+def test_enums_and_exceptions(amulet: PackageSet, amulet_signatures: Signatures) -> None:
+    tx_kind = amulet_signatures.main.data_types["Splice.Amulet.TokenApiUtils:TxKind"]
+    assert tx_kind.cons == ast.Enum(
+        (
+            "TxKind_Transfer",
+            "TxKind_Unlock",
+            "TxKind_MergeSplit",
+            "TxKind_Burn",
+            "TxKind_Mint",
+            "TxKind_ExpireDust",
+        )
+    )
+    invalid = amulet.main.modules["Splice.AmuletRules"].exceptions["InvalidTransfer"]
+    assert invalid.message.encoded  # its message is a body, decoded on request
+    record = amulet.main.modules["Splice.AmuletRules"].data_types["InvalidTransfer"].cons
+    assert [f.name for f in record.fields] == ["reason"]
