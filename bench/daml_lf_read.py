@@ -8,8 +8,9 @@ Prints, for the DAR (default: splice-amulet and its dependencies, ``../shared/da
 - warm, in this process: reading the DAR (zip, hashes), decoding the packages, building the signatures;
 - every expression body of every package decoded (values, template and choice bodies, keys, interface instances,
   exception messages): count, time;
-- memory (tracemalloc, in separate passes so the timings do not carry its cost): the peak while reading the
-  signatures and what they keep, the peak while decoding all bodies and what the decoded trees keep.
+- memory, in separate passes so the timings do not carry its cost: with tracemalloc (Python's allocations), the
+  peak while reading the signatures and what they keep, the peak while decoding all bodies and what the decoded
+  trees keep; and the process's resident memory (VmRSS) after each, which also counts protobuf's C arenas.
 """
 
 from __future__ import annotations
@@ -55,6 +56,12 @@ def bodies(package_set: PackageSet) -> Iterator[ast.ExprBody]:
 def _choice_bodies(choices: tuple[ast.Choice, ...]) -> Iterator[ast.ExprBody]:
     for choice in choices:
         yield from (b for b in (choice.controllers, choice.observers, choice.authorizers, choice.update) if b)
+
+
+def rss() -> int:
+    with open("/proc/self/status") as status:
+        line = next(line for line in status if line.startswith("VmRSS:"))
+    return int(line.split()[1]) * 1024
 
 
 def mb(n: float) -> str:
@@ -112,18 +119,32 @@ def main() -> None:
     encoded = sum(len(body.encoded) for body in all_bodies)
     print(f"all bodies: {len(all_bodies)} ({encoded / 1e6:.2f} MB encoded) decoded in {elapsed:.2f} s")
 
-    del package_set, dar
+    del package_set, dar, all_bodies
     gc.collect()
+    start_rss = rss()
+    package_set = packages_of(read_dar(data))
+    signatures = signatures_of(package_set)
+    packages_rss = rss()
+    trees = [decode_expr(body) for body in bodies(package_set)]
+    print(
+        f"resident memory, this process: +{mb(packages_rss - start_rss)} with the packages and signatures,"
+        f" +{mb(rss() - packages_rss)} more with every body decoded"
+    )
+    del package_set, signatures, trees
+    gc.collect()
+
     tracemalloc.start()
     signatures = signatures_of(packages_of(read_dar(data)))
     current, peak = tracemalloc.get_traced_memory()
-    print(f"memory, signatures: peak {mb(peak)}, the signatures keep {mb(current)}")
+    print(f"tracemalloc, signatures: peak {mb(peak)}, the signatures alone keep {mb(current)}")
     package_set = packages_of(read_dar(data))
     tracemalloc.reset_peak()
     before, _ = tracemalloc.get_traced_memory()
     trees = [decode_expr(body) for body in bodies(package_set)]
     current, peak = tracemalloc.get_traced_memory()
-    print(f"memory, all bodies decoded: peak +{mb(peak - before)}, the trees keep {mb(current - before)}")
+    print(
+        f"tracemalloc, all bodies decoded: peak +{mb(peak - before)}, the trees keep {mb(current - before)}"
+    )
     tracemalloc.stop()
     del signatures, trees
 

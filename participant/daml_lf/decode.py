@@ -15,6 +15,9 @@ from ._proto import daml_lf2_lazy_pb2 as lf
 from .archive import Dalf
 from .errors import MalformedArchive
 
+_DECODING: Any = (
+    object()
+)  # marks an interned type or kind while it decodes: one that contains itself is refused
 _BUILTIN_TYPES = {value.number: value.name for value in lf.BuiltinType.DESCRIPTOR.values}
 
 
@@ -55,8 +58,11 @@ class Context:
 
     def interned_type(self, index: int) -> ast.Type:
         decoded = interned(self._types, index, "type", self.package_id)
+        if decoded is _DECODING:
+            raise MalformedArchive(f"package {self.package_id}: interned type #{index} contains itself")
         if decoded is None:
             # An interned type refers only to earlier ones, so this recursion is bounded by a type's depth.
+            self._types[index] = _DECODING
             decoded = self._types[index] = decode_type(self, self._type_msgs[index])
         return decoded
 
@@ -65,7 +71,10 @@ class Context:
 
     def interned_kind(self, index: int) -> ast.Kind:
         decoded = interned(self._kinds, index, "kind", self.package_id)
+        if decoded is _DECODING:
+            raise MalformedArchive(f"package {self.package_id}: interned kind #{index} contains itself")
         if decoded is None:
+            self._kinds[index] = _DECODING
             decoded = self._kinds[index] = decode_kind(self, self._kind_msgs[index])
         return decoded
 

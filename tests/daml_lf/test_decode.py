@@ -273,3 +273,10 @@ def test_interned_kinds() -> None:
         interned_kinds=[star, lf.Kind(arrow=lf.Kind.Arrow(params=[star], result=lf.Kind(interned_kind=0)))]
     )
     assert decode_kind(ctx, lf.Kind(interned_kind=1)) == ast.KArrow((ast.KStar(),), ast.KStar())
+
+
+def test_an_interned_type_that_contains_itself_is_refused() -> None:
+    looping = lf.Type(builtin=lf.Type.Builtin(builtin=lf.LIST, args=[lf.Type(interned_type=0)]))
+    ctx = _context(interned_types=[looping])
+    with pytest.raises(MalformedArchive, match="interned type #0 contains itself"):
+        decode_type(ctx, lf.Type(interned_type=0))
