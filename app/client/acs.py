@@ -163,7 +163,12 @@ async def _websocket(client: LedgerClient, offset: int, fmt: EventFormat) -> Asy
     url = _ws_url(client.base_url)
     log = client.log
     record = log.start(
-        "GET", url, LIST_PATH + " (websocket)", {"Authorization": "Bearer"} if client.tokens else {}, request
+        "GET",
+        url,
+        LIST_PATH + " (websocket)",
+        {"Authorization": "Bearer"} if client.tokens else {},
+        request,
+        stream=True,
     )
     received = 0
     count = 0

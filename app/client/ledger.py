@@ -161,8 +161,17 @@ class LedgerClient:
         timeouts: Timeouts = Timeouts(),
         retry: Retry = Retry(),
         transport: httpx.AsyncBaseTransport | None = None,
+        owns_transport: bool = True,
     ) -> None:
-        self.http = Http(base_url, tokens, log=log, timeouts=timeouts, retry=retry, transport=transport)
+        self.http = Http(
+            base_url,
+            tokens,
+            log=log,
+            timeouts=timeouts,
+            retry=retry,
+            transport=transport,
+            owns_transport=owns_transport,
+        )
         self.capabilities = Capabilities()
 
     @property
@@ -176,6 +185,20 @@ class LedgerClient:
     @property
     def tokens(self) -> TokenSource | None:
         return self.http.tokens
+
+    def with_tokens(self, tokens: TokenSource | None) -> LedgerClient:
+        """Another client of the same participant, acting with `tokens`: same transport, timeouts, retries and
+        request log (close it when done)."""
+        http = self.http
+        return LedgerClient(
+            http.base_url,
+            tokens,
+            log=http.log,
+            timeouts=http.timeouts,
+            retry=http.retry,
+            transport=http.transport,
+            owns_transport=False,
+        )
 
     def use_tokens(self, tokens: TokenSource | None) -> None:
         """Act as someone else from now on (the bundled participant's user picker)."""

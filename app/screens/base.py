@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar, cast
 
 from textual.screen import Screen
+from textual.worker import Worker, WorkerState
 
 from app.screens.host import LedgerHost
 
@@ -18,3 +19,12 @@ class LedgerScreen(Screen):
     @property
     def ledger_app(self) -> LedgerHost:
         return cast(LedgerHost, self.app)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.ERROR:
+            self.ledger_app.worker_failed(event.worker)
+            self.worker_failed(event.worker)
+
+    def worker_failed(self, worker: Worker) -> None:
+        """Undo what `worker`, which raised, left half done (a progress line, a busy flag); the app has said
+        what failed. A screen with such state overrides this."""

@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from textual.worker import Worker
+
     from app.client.errors import LedgerApiError
     from app.client.requests_log import RequestLog
     from app.locations import Locations
@@ -32,13 +34,24 @@ class LedgerHost(Protocol):
     """The connection to the participant and what it said of the user (parties, rights, version)."""
     request_log: RequestLog
     locations: Locations
+    url: str | None
+    """The participant's URL (the bundled participant's once it has started)."""
     connected: bool
+    status_connection: str
+    """connecting, ok or down."""
+    connect_problem: str
+    """Why the participant refused to connect us (a bad token), said until it accepts; else empty."""
+    connect_retry_s: float
     status_ledger_end: int | None
     """The ledger end last read, shown in the status line."""
     status_viewed: int | None
     """The offset the contracts screen shows, shown in the status line."""
 
     def show_error(self, error: LedgerApiError, context: str = "") -> None: ...
+
+    def worker_failed(self, worker: Worker) -> None:
+        """Say what a screen's worker failed with (a notification and a log line)."""
+        ...
 
     def contracts_screen(self) -> ContractsView | None: ...
 

@@ -19,6 +19,7 @@ from app.screens.request_detail import RequestDetailScreen, copy_body, copy_curl
 from app.widgets import request_text as rt
 from app.widgets.request_list import RequestList
 from app.widgets.status_bar import StatusBar
+from app.widgets.untrusted_text import plain
 
 FLUSH_S = 0.1  # arrivals are drawn in batches at most this often
 
@@ -168,11 +169,13 @@ The log keeps the last 500 requests, bodies up to 256 KB each.
             else f"{shown:,} of {total:,} requests"
         )
         self.query_one("#requests-count", Label).update(
-            f"{count} · the log keeps the last {self.request_log.max_entries:,}"
+            plain(f"{count} · the log keeps the last {self.request_log.max_entries:,}")
         )
         hidden = "" if self.show_polls else "ledger-end reads hidden: p shows them"
-        self.query_one("#requests-hidden", Label).update(hidden)
-        self.query_one("#requests-filter-label", Label).update(f"matching “{self.text}”" if self.text else "")
+        self.query_one("#requests-hidden", Label).update(plain(hidden))
+        self.query_one("#requests-filter-label", Label).update(
+            plain(f"matching “{self.text}”" if self.text else "")
+        )
 
     def watch_show_polls(self) -> None:
         if self.is_mounted:

@@ -9,6 +9,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Label, ProgressBar
 
 from app.bundled import BundledParticipant, StartupState
+from app.widgets.untrusted_text import plain
 
 
 class StartupScreen(Screen):
@@ -31,7 +32,7 @@ class StartupScreen(Screen):
             yield Label("Starting the bundled participant…", id="startup-message")
             with Center():
                 yield ProgressBar(total=None, show_eta=False, id="startup-progress")
-            yield Label(f"database {self.bundled.db}", id="startup-detail")
+            yield Label(plain(f"database {self.bundled.db}"), id="startup-detail")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -47,7 +48,7 @@ class StartupScreen(Screen):
     def _show(self, state: StartupState) -> None:
         if not self.is_mounted:
             return
-        self.query_one("#startup-message", Label).update(state.describe())
+        self.query_one("#startup-message", Label).update(plain(state.describe()))
         bar = self.query_one(ProgressBar)
         if state.phase == "seeding" and state.total:
             bar.update(total=state.total, progress=state.done)

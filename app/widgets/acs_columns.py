@@ -8,7 +8,7 @@ from pathlib import Path
 
 from app.daml import party_hint, scalar, short_id, summary, telling_fields, template_name
 from app.private_files import private_dir, private_replacement
-from app.snapshot import Row
+from app.snapshot import STATUS_NAMES, Row
 from app.widgets.contract_table import Column
 
 ALL_TEMPLATES = "*"
@@ -163,9 +163,7 @@ def row_export_columns(columns: list[Column]) -> list[tuple[str, object]]:
         column = BUILTIN.get(key)
         return (lambda r: column.render(r)) if column else (lambda r: None)
 
-    return [("status", lambda r: ("", "added", "removed")[r.status])] + [
-        (c.label, full(c.key)) for c in columns
-    ]
+    return [("status", lambda r: STATUS_NAMES[r.status])] + [(c.label, full(c.key)) for c in columns]
 
 
 __all__ = [

@@ -1,11 +1,15 @@
 """The line at the top of every screen: which participant, its version, who we are, the ledger end, the offset in
-view, and whether a request is in flight."""
+view, and whether a request is in flight. The dot and the word after it say how the participant answers: green when
+connected, "slow" (yellow) while a request waits long, "failing: <cause>" (red) after a 5xx or no answer, red alone
+when not connected."""
 
 from __future__ import annotations
 
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
+
+from app.untrusted import visible
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 TABS = (
@@ -33,6 +37,8 @@ class StatusBar(Widget):
     viewed: reactive[int | None] = reactive(None)
     in_flight: reactive[int] = reactive(0)
     connection: reactive[str] = reactive("connecting")  # connecting, ok, down
+    health: reactive[str] = reactive("ok")  # ok, slow, failing
+    health_cause: reactive[str] = reactive("")
     readonly: reactive[bool] = reactive(False)
     frame: reactive[int] = reactive(0)
 
@@ -51,6 +57,8 @@ class StatusBar(Widget):
             "viewed",
             "in_flight",
             "connection",
+            "health",
+            "health_cause",
             "readonly",
         ):
             if hasattr(app, f"status_{name}"):
@@ -74,6 +82,7 @@ class StatusBar(Widget):
         self.frame += 1
 
     def render(self) -> Text:
+        # the participant's name and version, the user and a crumb quoting a request are not ours: written out
         t = Text(no_wrap=True, overflow="ellipsis")
         for key, mode, title in TABS:
             if mode == self.mode:
@@ -82,15 +91,20 @@ class StatusBar(Widget):
                 t.append(f" {key} ", style="bold")
                 t.append(f"{title} ", style="dim")
         if self.crumb:
-            t.append(f"› {self.crumb} ", style="bold")
+            t.append(f"› {visible(self.crumb)} ", style="bold")
         t.append(" ")
-        dot = {"ok": ("●", "green"), "down": ("●", "red")}.get(self.connection, ("○", "yellow"))
-        t.append(dot[0] + " ", style=dot[1])
-        t.append(self.participant or "…", style="bold")
+        if self.health == "failing":
+            t.append(f"● failing: {visible(self.health_cause)} ", style="bold red")
+        elif self.health == "slow":
+            t.append("● slow ", style="bold yellow")
+        else:
+            dot = {"ok": ("●", "green"), "down": ("●", "red")}.get(self.connection, ("○", "yellow"))
+            t.append(dot[0] + " ", style=dot[1])
+        t.append(visible(self.participant) or "…", style="bold")
         if self.version:
-            t.append(f" · {self.version}", style="dim")
+            t.append(f" · {visible(self.version)}", style="dim")
         t.append("  │  user ", style="dim")
-        t.append(self.user or "…", style="bold")
+        t.append(visible(self.user) or "…", style="bold")
         t.append("  │  ledger end ", style="dim")
         t.append("…" if self.ledger_end is None else str(self.ledger_end), style="bold")
         t.append("  │  viewing ", style="dim")
