@@ -21,7 +21,7 @@ class DataDef:
 
     module: str
     entity: str
-    package: Any = None  # participant.engine.templates.Package
+    package: Any = None  # participant.engine.pydsl.templates.Package
 
     @property
     def qualified_name(self) -> str:
