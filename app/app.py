@@ -35,6 +35,7 @@ from app.trace import milestone
 
 if TYPE_CHECKING:  # imported when first needed, after the first frame: the client and its models take a while
     import httpx
+    from textual.driver import Driver
 
     from app.session import Session
     from app.tokens import TokenSource
@@ -135,6 +136,15 @@ class LedgerApp(App):
         self.status_readonly = readonly
         if config.keys:
             self.set_keymap(config.keys)
+
+    def get_driver_class(self) -> type[Driver]:
+        # Textual's own driver, but one that quits without waiting out its input thread's poll (app.terminal)
+        driver = super().get_driver_class()
+        if driver.__module__ == "textual.drivers.linux_driver" and driver.__name__ == "LinuxDriver":
+            from app.terminal import PromptExitDriver
+
+            return PromptExitDriver
+        return driver
 
     # --- start --------------------------------------------------------------------------------------------------
 
