@@ -13,11 +13,13 @@ import shlex
 import time
 from dataclasses import dataclass
 from pathlib import Path
-
-import httpx
-import jwt
+from typing import TYPE_CHECKING
 
 from app.client.errors import TokenError
+
+if TYPE_CHECKING:  # both imported where used: a token source is built before the first frame, and jwt (with
+    # cryptography) alone takes longer to import than the first frame takes to draw
+    import httpx
 
 REFRESH_MARGIN_S = 60.0
 COMMAND_TIMEOUT_S = 30.0
@@ -41,6 +43,8 @@ class TokenInfo:
 
     @classmethod
     def of(cls, token: str) -> TokenInfo:
+        import jwt
+
         try:
             claims = jwt.decode(token, options={"verify_signature": False})
         except jwt.PyJWTError:
@@ -226,6 +230,8 @@ class ClientCredentials(TokenSource):
             form["audience"] = self.audience
         if self.scope:
             form["scope"] = self.scope
+        import httpx
+
         try:
             async with httpx.AsyncClient(timeout=20, transport=self._transport) as http:
                 r = await http.post(self.token_url, data=form, headers={"Accept": "application/json"})
@@ -257,6 +263,8 @@ class MintedToken(TokenSource):
         self.label = f"minted for {user}"
 
     async def _fetch(self) -> tuple[str, float | None]:
+        import jwt
+
         now = int(time.time())
         claims = {"sub": self.user, "scope": "daml_ledger_api", "iat": now, "exp": now + self.ttl_s}
         return jwt.encode(claims, self._secret, algorithm="HS256"), float(now + self.ttl_s)
