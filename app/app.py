@@ -151,9 +151,13 @@ class LedgerApp(App):
     def on_mount(self) -> None:
         if self.config.theme in self.available_themes:
             self.theme = self.config.theme
-        self.switch_mode("contracts")
         if self.bundled is not None and self.bundled.state.phase != "ready":
+            # the startup screen alone, the contracts screen built once the participant is ready: built under it,
+            # the contracts screen made the first frame cost four times as much (Textual rebuilds every footer as
+            # screens come and go)
             self.push_screen(StartupScreen(self.bundled))
+        else:
+            self.switch_mode("contracts")
         self.call_after_refresh(self._first_frame_drawn)
 
     def _first_frame_drawn(self) -> None:
@@ -234,7 +238,7 @@ class LedgerApp(App):
             await worker.wait()
         # also when it got ready between on_mount, which showed the startup screen, and this worker's start
         if isinstance(self.screen, StartupScreen):
-            self.pop_screen()
+            await self.switch_mode("contracts")
         return self.bundled.state
 
     def _announce_identity(self) -> None:
