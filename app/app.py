@@ -39,6 +39,7 @@ from app.widgets.untrusted_text import DropControls, visible_lines
 
 if TYPE_CHECKING:  # imported when first needed, after the first frame: the client and its models take a while
     import httpx
+    from textual.driver import Driver
 
     from app.client.http import Timeouts
     from app.refusal import Refusal
@@ -176,14 +177,27 @@ class LedgerApp(App):
             visible_lines(message), title=visible(title), severity=severity, timeout=timeout, markup=False
         )
 
+    def get_driver_class(self) -> type[Driver]:
+        # Textual's own driver, but one that quits without waiting out its input thread's poll (app.terminal)
+        driver = super().get_driver_class()
+        if driver.__module__ == "textual.drivers.linux_driver" and driver.__name__ == "LinuxDriver":
+            from app.terminal import PromptExitDriver
+
+            return PromptExitDriver
+        return driver
+
     # --- start --------------------------------------------------------------------------------------------------
 
     def on_mount(self) -> None:
         if self.config.theme in self.available_themes:
             self.theme = self.config.theme
-        self.switch_mode("contracts")
         if self.bundled is not None and self.bundled.state.phase != "ready":
+            # the startup screen alone, the contracts screen built once the participant is ready: built under it,
+            # the contracts screen made the first frame cost four times as much (Textual rebuilds every footer as
+            # screens come and go)
             self.push_screen(StartupScreen(self.bundled))
+        else:
+            self.switch_mode("contracts")
         self.call_after_refresh(self._first_frame_drawn)
 
     def _first_frame_drawn(self) -> None:
@@ -278,7 +292,7 @@ class LedgerApp(App):
             await worker.wait()
         # also when it got ready between on_mount, which showed the startup screen, and this worker's start
         if isinstance(self.screen, StartupScreen):
-            self.pop_screen()
+            await self.switch_mode("contracts")
         return self.bundled.state
 
     def _announce_identity(self) -> None:

@@ -28,7 +28,6 @@ from filelock import FileLock, Timeout
 from app.private_files import private_dir, private_opener
 
 START_TIMEOUT_S = 120.0
-STOP_TIMEOUT_S = 8.0
 
 
 class BundledError(Exception):
@@ -133,6 +132,15 @@ class BundledParticipant:
             self._set(phase="ready", url=url)
             return
         self.secret()
+        process = self._spawn()
+        if process is None:
+            return
+        threading.Thread(
+            target=self._read_announcements, args=(process,), daemon=True, name="bundled-announce"
+        ).start()
+
+    def _spawn(self) -> subprocess.Popen | None:
+        """Start the child; it reports on its stdout. None (and the state failed) when it cannot be started."""
         private_dir(self.log_dir)
         log = open(self.log_dir / "participant.log", "ab", opener=private_opener)  # noqa: SIM115 - handed to the child
         args = [
@@ -165,39 +173,54 @@ class BundledParticipant:
             )
         except OSError as e:
             self._set(phase="failed", error=f"cannot start the bundled participant: {e}")
-            return
+            return None
         finally:
             log.close()
         self.owned = True
-        threading.Thread(
-            target=self._read_announcements, args=(self.process,), daemon=True, name="bundled-announce"
-        ).start()
+        return self.process
 
     def _read_announcements(self, process: subprocess.Popen) -> None:
-        assert process.stdout is not None
-        for raw in process.stdout:
-            try:
-                event = json.loads(raw)
-            except ValueError:
+        # this thread also starts the second child, if one is needed: the child's parent-death signal follows the
+        # thread that started it, and this one lives as long as the child's output
+        for attempt in range(2):
+            assert process.stdout is not None
+            for raw in process.stdout:
+                try:
+                    event = json.loads(raw)
+                except ValueError:
+                    continue
+                if event.get("event") == "seeding":
+                    self._set(
+                        phase="seeding", done=int(event.get("done", 0)), total=int(event.get("total", 0))
+                    )
+                elif event.get("event") == "ready":
+                    self._set(phase="ready", url=event["url"])
+            code = process.wait()
+            if self.state.phase == "ready":
+                return
+            other = self._wait_for_other()
+            if other is True:
+                return
+            if other is None and attempt == 0 and self.process is process:
+                # it found the database held by a participant that was stopping (a ledger-tui that had just
+                # quit): the database is free now
+                respawned = self._spawn()
+                if respawned is None:
+                    return
+                process = respawned
                 continue
-            if event.get("event") == "seeding":
-                self._set(phase="seeding", done=int(event.get("done", 0)), total=int(event.get("total", 0)))
-            elif event.get("event") == "ready":
-                self._set(phase="ready", url=event["url"])
-        code = process.wait()
-        if self.state.phase == "ready":
-            return
-        if self._wait_for_other():
-            return
+            break
         self._set(
             phase="failed",
             error=f"the bundled participant exited with code {code} before it was ready; "
             f"see {self.log_dir / 'participant.log'}",
         )
 
-    def _wait_for_other(self) -> bool:
-        """Another ledger-tui started a participant on this database at the same moment: use that one."""
+    def _wait_for_other(self) -> bool | None:
+        """Another ledger-tui started a participant on this database at the same moment: use that one (True).
+        None: the database was held and is free now, with nobody serving it; False: it was never held."""
         deadline = time.monotonic() + START_TIMEOUT_S
+        held = False
         while time.monotonic() < deadline:
             url = self.running_elsewhere()
             if url is not None:
@@ -205,15 +228,16 @@ class BundledParticipant:
                 self._set(phase="ready", url=url)
                 return True
             if not Path(f"{self.db}.lock").exists():
-                return False
+                return None if held else False
             lock = FileLock(f"{self.db}.lock")
             try:
                 lock.acquire(timeout=0)
             except Timeout:
-                time.sleep(0.2)  # held and still seeding: wait for its serving file
+                held = True
+                time.sleep(0.05)  # held, starting or stopping: wait for its serving file or its end
                 continue
             lock.release()
-            return False
+            return None if held else False
         return False
 
     def wait(self, timeout: float = START_TIMEOUT_S) -> StartupState:
@@ -231,21 +255,14 @@ class BundledParticipant:
     # --- stopping -----------------------------------------------------------------------------------------------
 
     def stop(self) -> None:
-        """Stop the child we started (commits in flight are answered first); leave a shared one alone."""
+        """Let the child we started go; leave a shared one alone. At the end of its standard input the child
+        answers the requests in flight and stops by itself (the announcement thread reaps it): nothing waits for
+        it here, so the shell comes back at once."""
         process, self.process = self.process, None
         if process is None or process.poll() is not None:
             return
-        try:
-            if process.stdin is not None:
-                process.stdin.close()  # end of file: the server shuts down cleanly
-            process.wait(timeout=STOP_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            process.terminate()
-            try:
-                process.wait(timeout=STOP_TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        if process.stdin is not None:
+            process.stdin.close()
 
 
 def _die_with_parent() -> None:

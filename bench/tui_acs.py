@@ -87,7 +87,7 @@ FILTERS = ["USD", "fff", "00ab", "no-such-text", "{cid}"]  # all rows, ~3%, ~0.2
 TARGET_FIRST_ROWS_S = 1.0
 TARGET_REPAINT_P99_MS = 100.0
 TARGET_STALL_MS = 50.0
-TARGET_MEMORY_MB = 150.0
+TARGET_MEMORY_MB = 120.0
 
 
 # --- this process's memory ----------------------------------------------------------------------------------------

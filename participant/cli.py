@@ -413,7 +413,7 @@ def _serve(args) -> int:
         )
         server = Server(config, on_started=started, on_stopping=stopping)
         if args.exit_on_stdin_eof:
-            stop_at_stdin_eof(server)
+            stop_at_stdin_eof(server, claim)
         server.run(sockets=[sock])
         for message in failed:
             print(f"error: {message}", file=sys.stderr)

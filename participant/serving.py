@@ -129,8 +129,12 @@ class Server(uvicorn.Server):
             self._on_stopping()
 
 
-def stop_at_stdin_eof(server: uvicorn.Server) -> None:
-    """Stop the server gracefully once standard input reaches end of file (or is closed)."""
+def stop_at_stdin_eof(server: uvicorn.Server, claim: DatabaseClaim) -> None:
+    """Stop the server gracefully once standard input reaches end of file (or is closed).
+
+    Its `serving.json` goes at once, before the requests in flight are answered: the parent does not wait for this
+    process, and a ledger-tui started right after it must not take the URL of a server that is going away (it waits
+    for the lock instead)."""
 
     def watch() -> None:
         # os.read on the descriptor, not sys.stdin: a thread blocked in a buffered reader's read holds its lock,
@@ -139,6 +143,7 @@ def stop_at_stdin_eof(server: uvicorn.Server) -> None:
             while os.read(0, 65536):
                 pass
         log.info("standard input closed: stopping")
+        claim.withdraw()
         server.should_exit = True
 
     threading.Thread(target=watch, name="stdin-eof", daemon=True).start()

@@ -133,7 +133,12 @@ class Http:
         url = self._client.build_request(method, path, params=params).url
         record = self.log.start(method, str(url), path, headers, content or b"")
         try:
-            r = await self._client.request(method, path, content=content, params=params, headers=headers)
+            # read through the stream rather than `request`: a response object sits in reference cycles until the
+            # collector finds it, and one that had read its body (a snapshot page: a megabyte) kept it that long
+            async with self._client.stream(
+                method, path, content=content, params=params, headers=headers
+            ) as r:
+                body = b"".join([part async for part in r.aiter_bytes()])
         except httpx.TimeoutException as e:
             self.log.finish(record, error=f"timed out ({type(e).__name__})")
             connecting = isinstance(e, httpx.ConnectTimeout)
@@ -163,9 +168,9 @@ class Http:
         except asyncio.CancelledError:
             self.log.finish(record, error="cancelled")
             raise
-        self.log.finish(record, status=r.status_code, headers=r.headers, body=r.content)
+        self.log.finish(record, status=r.status_code, headers=r.headers, body=body)
         if 200 <= r.status_code < 300:
-            return r.content
+            return body
         if 300 <= r.status_code < 400 and "location" in r.headers:
             # not followed: the request would carry the token to wherever the redirect points
             location = r.headers["location"]
@@ -176,7 +181,7 @@ class Http:
                 path=path,
                 hint="Give the participant's URL as it redirects (e.g. https://), not this one.",
             )
-        raise status_error(r.status_code, r.headers.get("content-type", ""), r.content, method, path)
+        raise status_error(r.status_code, r.headers.get("content-type", ""), body, method, path)
 
 
 def describe_transport_error(e: httpx.HTTPError) -> str:

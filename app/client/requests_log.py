@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 
 MAX_ENTRIES = 500
 MAX_BODY_BYTES = 256 * 1024
-MAX_TOTAL_BODY_BYTES = (
-    16 * 1024 * 1024
-)  # past this, the oldest requests give up their bodies (not their lines)
+# Past this, the oldest requests give up their bodies (not their lines): room for hundreds of ordinary answers, and
+# for the last 16 pages of a snapshot being read (each cut to MAX_BODY_BYTES), not 64 of them
+MAX_TOTAL_BODY_BYTES = 4 * 1024 * 1024
 REDACTED = "<token>"
 
 

@@ -70,6 +70,7 @@ class WireModel(BaseModel):
         serialize_by_alias=True,
         extra="ignore",
         strict=True,
+        defer_build=True,
     )
 
     SPEC_SCHEMA: ClassVar[str | None] = None

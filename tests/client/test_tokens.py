@@ -265,6 +265,20 @@ async def test_an_unreachable_token_endpoint_is_a_token_error():
 # --- minted, static, redaction ------------------------------------------------------------------------------------
 
 
+def test_claims_are_read_as_pyjwt_reads_them_and_opaque_tokens_tell_nothing():
+    token = jwt.encode({"sub": "alice", "exp": 2_000_000_000, "aud": ["a", "b"]}, KEY, algorithm="HS256")
+    info = TokenInfo.of(token)
+    assert (info.subject, info.expires_at, info.audience) == ("alice", 2_000_000_000.0, "a b")
+    for opaque in [
+        "",
+        "opaque-token",
+        "a.b.c",
+        "a.!!!.c",
+        f"x.{jwt.utils.base64url_encode(b'[1]').decode()}.y",
+    ]:
+        assert TokenInfo.of(opaque) == TokenInfo()
+
+
 async def test_minted_token_claims():
     source = MintedToken(KEY, "Alice", ttl_s=600)
     token = await source.token()

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import httpx
 import jwt
+from filelock import FileLock
 
 from app.bundled import BundledParticipant
 from app.tokens import MintedToken
@@ -98,6 +99,44 @@ def test_a_second_client_shares_the_running_participant(tmp_path):
         assert first.alive
     finally:
         first.stop()
+
+
+def test_a_database_held_by_a_stopping_participant_is_waited_for_then_served(tmp_path):
+    """A ledger-tui started while the previous one's participant still stops (it holds the database's lock, its
+    serving file already gone) gets its own participant once the database is free."""
+    data = tmp_path / "data"
+    data.mkdir()
+    holder = FileLock(f"{data / 'ledger.db'}.lock")
+    holder.acquire()
+    bundled = BundledParticipant(data, tmp_path / "logs")
+    bundled.start()
+    try:
+        first = bundled.process
+        _wait(lambda: first.poll() is not None, "the first child refused the held database")
+        holder.release()
+        state = bundled.wait(BOUND)
+        assert state.phase == "ready", state.error
+        assert bundled.owned and bundled.process is not first
+        assert httpx.get(f"{state.url}/v2/version").status_code == 200
+    finally:
+        holder.release()
+        bundled.stop()
+
+
+def test_a_client_started_as_the_last_one_quits_gets_a_participant_that_answers(tmp_path):
+    """Quitting does not wait for the bundled participant; the next start must not take the one going away."""
+    first = BundledParticipant(tmp_path / "data", tmp_path / "logs")
+    first.start()
+    assert first.wait(BOUND).phase == "ready"
+    first.stop()
+    second = BundledParticipant(tmp_path / "data", tmp_path / "logs")
+    second.start()
+    try:
+        state = second.wait(BOUND)
+        assert state.phase == "ready", state.error
+        assert httpx.get(f"{state.url}/v2/version").status_code == 200
+    finally:
+        second.stop()
 
 
 def test_the_participant_does_not_outlive_a_killed_client(tmp_path):

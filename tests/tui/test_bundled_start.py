@@ -8,6 +8,7 @@ from app.app import LedgerApp
 from app.bundled import StartupState
 from app.config import Config
 from app.screens.acs import AcsScreen
+from app.screens.startup import StartupScreen
 from app.widgets.contract_table import ContractTable
 from tests.conftest import SECRET
 from tests.tui.conftest import SIZE, wait_for
@@ -49,3 +50,23 @@ async def test_the_contracts_show_when_the_participant_got_ready_during_the_star
         await wait_for(pilot, lambda: isinstance(app.screen, AcsScreen), "the contracts screen")
         table = app.screen.query_one(ContractTable)
         await wait_for(pilot, lambda: table.row_at(0) is not None, "the first rows")
+
+
+class StillStarting(ReadyJustAfterTheMount):
+    @property
+    def state(self) -> StartupState:
+        return StartupState()
+
+
+async def test_the_first_frame_is_the_startup_screen_alone(locations):
+    """The contracts screen is built once the participant is ready, not under the startup screen: built there, it
+    made the first frame cost four times as much."""
+    app = LedgerApp(config=Config(), locations=locations, bundled=StillStarting("http://127.0.0.1:9"))
+    drawn: list[bool] = []
+    app._first_frame_drawn = lambda: drawn.append(  # what was built by the first frame, before connecting
+        any(isinstance(s, AcsScreen) for stack in app._screen_stacks.values() for s in stack)
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: drawn, "the first frame")
+        assert isinstance(app.screen, StartupScreen)
+        assert drawn == [False]

@@ -1,0 +1,62 @@
+"""What the first frame imports: the CLI, the app and its first screen, and no more. What the first screen does not
+show (the other screens, the client and its wire models, token signing, websockets, syntax highlighting) is
+imported when it is first needed, after the first frame: each of these took tens of milliseconds before it
+(`python -X importtime -c "import app.cli, app.app"` shows what is left)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+NOT_BEFORE_THE_FIRST_FRAME = [
+    "app.client.acs",
+    "app.client.http",
+    "app.client.ledger",
+    "app.screens.composer",
+    "app.screens.help",
+    "app.screens.inspector",
+    "app.screens.reassign",
+    "app.screens.requests",
+    "app.session",
+    "app.timeline",
+    "cryptography",
+    "httpx",
+    "jwt",
+    "participant.api",
+    "pydantic",
+    "tree_sitter",
+    "websockets",
+]
+
+# What `ledger-tui --url … --hs256-secret-file …` runs before `app.run()`: the token source is built there.
+FIRST_FRAME = """
+import json, sys
+from pathlib import Path
+import app.cli
+from app.app import LedgerApp
+from app.config import Config, Profile
+from app.locations import Locations
+
+secret = Path(sys.argv[1])
+secret.write_text("a-secret")
+tokens = app.cli.token_source(Profile(url="http://127.0.0.1:9", hs256_secret_file=secret), "Alice")
+LedgerApp(config=Config(), locations=Locations.default(), url="http://127.0.0.1:9", tokens=tokens)
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_the_first_frame_imports_only_what_it_shows(tmp_path):
+    out = subprocess.run(
+        [sys.executable, "-c", FIRST_FRAME, str(tmp_path / "secret")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    loaded = set(json.loads(out))
+    early = [m for m in NOT_BEFORE_THE_FIRST_FRAME if m in loaded]
+    assert early == [], f"imported before the first frame: {early}"
