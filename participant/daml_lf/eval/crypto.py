@@ -43,13 +43,17 @@ def secp256k1_verify(signature_hex: str, message_hex: str, key_hex: str, *, preh
         decode_dss_signature(signature)
     except ValueError as exc:
         raise CryptoError("MalformedSignature", signature_hex, str(exc)) from None
-    algorithm = ec.ECDSA(Prehashed(hashes.SHA256())) if prehashed else ec.ECDSA(hashes.SHA256())
+    if prehashed:
+        # ECDSA reads a digest as the integer of its leftmost 256 bits (secp256k1's order has 256): a longer
+        # message is cut to 32 bytes and a shorter one padded on the left with zeros, to the same integer.
+        data = message[:32].rjust(32, b"\0")
+        algorithm = ec.ECDSA(Prehashed(hashes.SHA256()))
+    else:
+        data, algorithm = message, ec.ECDSA(hashes.SHA256())
     try:
-        key.verify(signature, message, algorithm)
+        key.verify(signature, data, algorithm)
     except InvalidSignature:
         return False
-    except ValueError as exc:  # a digest of the wrong length
-        raise CryptoError("MalformedByteEncoding", message_hex, str(exc)) from None
     return True
 
 
