@@ -90,18 +90,17 @@ def _arithmetic2(name: str, function: Callable[[_Any, _Any], _Any]) -> Callable[
 
 def literal_text(value: _Any) -> str:
     """An argument in an ArithmeticError's message: Daml's text of a literal."""
-    if isinstance(value, bool):
+    kind = type(value)
+    if kind is bool:
         return "true" if value else "false"
-    if isinstance(value, int | str):
-        return str(value)
-    if isinstance(value, Decimal):
+    if kind is Decimal:
         return conversions.numeric_to_text(value)
-    if isinstance(value, Date):
+    if kind is Date:
         return conversions.date_to_text(value)
-    if isinstance(value, Timestamp):
+    if kind is Timestamp:
         return conversions.timestamp_to_text(value)
-    if isinstance(value, Party):
-        return value.id
+    if kind is int or kind is str or kind is Party:
+        return str(value)
     if value is UNIT:
         return "<unit>"
     return repr(value)
@@ -190,32 +189,8 @@ def _unix_micros_to_timestamp(micros: int) -> Timestamp:
 # --- Numeric: the witness argument gives the result's scale
 
 
-def _mul_numeric(witness: Decimal, a: Decimal, b: Decimal) -> Decimal:
-    return numeric.mul_numeric(numeric_scale(witness), a, b)
-
-
-def _div_numeric(witness: Decimal, a: Decimal, b: Decimal) -> Decimal:
-    return numeric.div_numeric(numeric_scale(witness), a, b)
-
-
-def _cast_numeric(witness: Decimal, value: Decimal) -> Decimal:
-    return numeric.cast_numeric(numeric_scale(witness), value)
-
-
-def _shift_numeric(witness: Decimal, value: Decimal) -> Decimal:
-    return numeric.shift_numeric(numeric_scale(witness), value)
-
-
-def _int64_to_numeric(witness: Decimal, value: int) -> Decimal:
-    return numeric.int64_to_numeric(numeric_scale(witness), value)
-
-
 def _text_to_numeric(witness: Decimal, text: str) -> Some | None:
     return _optional(conversions.text_to_numeric(numeric_scale(witness), text))
-
-
-def _bignumeric_to_numeric(witness: Decimal, value: Decimal) -> Decimal:
-    return numeric.bignumeric_to_numeric(numeric_scale(witness), value)
 
 
 def _bignumeric_to_text(value: Decimal) -> str:
@@ -359,12 +334,12 @@ _TABLE = (
     _checked("EXP_INT64", 2, numeric.exp_int64),
     _checked("ADD_NUMERIC", 2, numeric.add_numeric),
     _checked("SUB_NUMERIC", 2, numeric.sub_numeric),
-    _checked("MUL_NUMERIC", 3, _mul_numeric),
-    _checked("DIV_NUMERIC", 3, _div_numeric),
+    _checked("MUL_NUMERIC", 3, numeric.mul_numeric),
+    _checked("DIV_NUMERIC", 3, numeric.div_numeric),
     _checked("ROUND_NUMERIC", 2, numeric.round_numeric),
-    _checked("CAST_NUMERIC", 2, _cast_numeric),
-    _checked("SHIFT_NUMERIC", 2, _shift_numeric),
-    _checked("INT64_TO_NUMERIC", 2, _int64_to_numeric),
+    _checked("CAST_NUMERIC", 2, numeric.cast_numeric),
+    _checked("SHIFT_NUMERIC", 2, numeric.shift_numeric),
+    _checked("INT64_TO_NUMERIC", 2, numeric.int64_to_numeric),
     _checked("NUMERIC_TO_INT64", 1, numeric.numeric_to_int64),
     _pure("INT64_TO_TEXT", 1, str),
     _pure("NUMERIC_TO_TEXT", 1, conversions.numeric_to_text),
@@ -421,7 +396,7 @@ _TABLE = (
     _checked("MUL_BIGNUMERIC", 2, numeric.mul_bignumeric),
     _checked("DIV_BIGNUMERIC", 4, numeric.div_bignumeric),
     _checked("SHIFT_RIGHT_BIGNUMERIC", 2, numeric.shift_right_bignumeric),
-    _checked("BIGNUMERIC_TO_NUMERIC", 2, _bignumeric_to_numeric),
+    _checked("BIGNUMERIC_TO_NUMERIC", 2, numeric.bignumeric_to_numeric),
     _pure("NUMERIC_TO_BIGNUMERIC", 1, numeric.numeric_to_bignumeric),
     _pure("BIGNUMERIC_TO_TEXT", 1, _bignumeric_to_text),
 )

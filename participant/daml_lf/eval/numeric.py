@@ -1,10 +1,10 @@
 """Int64 and Numeric arithmetic, exactly as the spec states it.
 
 Int64 results outside ``-2⁶³..2⁶³-1`` are errors, never big ints. A Numeric is a ``Decimal`` whose exponent is
-minus its scale; every operation runs in an explicit context wide enough to be exact (``_EXACT``), and rounding,
-where the spec asks for it (multiplication, division, ``ROUND_NUMERIC``), is done once, half to even, on the exact
-result: no double rounding. A Numeric of scale ``s`` has at most 38 digits, so its absolute value is below
-``10^(38-s)``; a result past that overflows.
+minus its scale, so a result takes its scale from a witness by ``quantize``; every operation runs in an explicit
+context (below) chosen so that rounding, where the spec asks for it (multiplication, division, ``ROUND_NUMERIC``),
+happens once, half to even, on the exact result. A Numeric of scale ``s`` has at most 38 digits, so its absolute
+value is below ``10^(38-s)``; a result past that overflows.
 
 Failures raise ``Overflow`` (no argument): the builtin's wrapper turns it into ``DamlArithmeticError`` naming
 itself and its arguments.
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import (
+    ROUND_05UP,
     ROUND_CEILING,
     ROUND_DOWN,
     ROUND_FLOOR,
@@ -23,9 +24,11 @@ from decimal import (
     ROUND_UP,
     Context,
     Decimal,
+    DecimalException,
     DivisionByZero,
     Inexact,
     InvalidOperation,
+    Rounded,
 )
 
 from .values import INT64_MAX, INT64_MIN, NUMERIC_MAX_PRECISION, NUMERIC_MAX_SCALE, numeric_scale
@@ -35,8 +38,18 @@ class Overflow(Exception):
     """An arithmetic result the type cannot hold (or a division by zero)."""
 
 
-# Two 38-digit operands multiply into at most 76 digits; a sum of two has at most 39. Nothing here rounds
-# unless asked, and any signal (an inexact result, an invalid operation) is an error, not a silent fix.
+# The contexts, each for one kind of step. A Numeric's exponent is minus its scale, so "fits 38 digits" is "its
+# coefficient has at most 38 digits": a 38-digit context signals whatever would not fit.
+# _SUM38: a sum or difference of two Numerics of one scale is exact; more than 38 digits signals Rounded.
+_SUM38 = Context(prec=38, rounding=ROUND_HALF_EVEN, traps=[Rounded, InvalidOperation])
+# _ROUND38: quantizing to a witness's exponent rounds half to even; more than 38 digits is InvalidOperation.
+_ROUND38 = Context(prec=38, rounding=ROUND_HALF_EVEN, traps=[InvalidOperation])
+# _CAST38: quantizing that must not lose a nonzero digit (Inexact) nor exceed 38 digits (InvalidOperation).
+_CAST38 = Context(prec=38, rounding=ROUND_HALF_EVEN, traps=[Inexact, InvalidOperation])
+# _ODD: quotients to 120 digits rounded "to odd" (ROUND_05UP): rounding such a quotient again to at most 118
+# digits gives the correctly rounded exact quotient - one rounding in effect, never a double one.
+_ODD = Context(prec=120, rounding=ROUND_05UP, traps=[InvalidOperation, DivisionByZero])
+# _EXACT: two 38-digit operands multiply into at most 76 digits; nothing here may round.
 _EXACT = Context(
     prec=120, rounding=ROUND_HALF_EVEN, traps=[InvalidOperation, DivisionByZero, Inexact], Emax=999, Emin=-999
 )
@@ -122,29 +135,36 @@ def check_numeric(value: Decimal, scale: int) -> Decimal:
 
 
 def add_numeric(a: Decimal, b: Decimal) -> Decimal:
-    return check_numeric(_EXACT.add(a, b), numeric_scale(a))
+    try:
+        return _SUM38.add(a, b)  # x + (-x) is +0 under half-even rounding: no negative zero
+    except Rounded:
+        raise Overflow from None
 
 
 def sub_numeric(a: Decimal, b: Decimal) -> Decimal:
-    return check_numeric(_EXACT.subtract(a, b), numeric_scale(a))
+    try:
+        return _SUM38.subtract(a, b)
+    except Rounded:
+        raise Overflow from None
 
 
-def mul_numeric(scale: int, a: Decimal, b: Decimal) -> Decimal:
-    """The product rounded half to even to ``scale`` digits (it is exact before rounding)."""
-    return check_numeric(_round(_EXACT.multiply(a, b), scale), scale)
+def mul_numeric(witness: Decimal, a: Decimal, b: Decimal) -> Decimal:
+    """The exact product rounded half to even to the scale of ``witness``."""
+    try:
+        result = _ROUND38.quantize(_EXACT.multiply(a, b), witness)
+    except InvalidOperation:
+        raise Overflow from None
+    return result if result else result.copy_abs()  # -1 · 0 is a negative zero
 
 
-def div_numeric(scale: int, a: Decimal, b: Decimal) -> Decimal:
-    """The exact quotient rounded half to even to ``scale``: computed on the unscaled integers, since a quotient
-    may not terminate and rounding a rounded quotient again could round the wrong way."""
-    if not b:
-        raise Overflow
-    # a / b = (ua · 10^-sa) / (ub · 10^-sb); the result's unscaled value is a / b · 10^scale.
-    ua, sa = _unscaled(a)
-    ub, sb = _unscaled(b)
-    shift = scale - sa + sb
-    numerator, denominator = (ua * 10**shift, ub) if shift >= 0 else (ua, ub * 10 ** (-shift))
-    return check_numeric(Decimal(_div_half_even(numerator, denominator)).scaleb(-scale, _EXACT), scale)
+def div_numeric(witness: Decimal, a: Decimal, b: Decimal) -> Decimal:
+    """The exact quotient rounded half to even to the scale of ``witness`` (through a quotient rounded to odd, so
+    the one rounding that counts is on the exact value); dividing by zero is an error."""
+    try:
+        result = _ROUND38.quantize(_ODD.divide(a, b), witness)
+    except DecimalException:
+        raise Overflow from None
+    return result if result else result.copy_abs()
 
 
 def round_numeric(digits: int, value: Decimal) -> Decimal:
@@ -157,33 +177,35 @@ def round_numeric(digits: int, value: Decimal) -> Decimal:
     return check_numeric(rounded.quantize(_QUANTUM[scale], context=_EXACT), scale)
 
 
-def cast_numeric(scale: int, value: Decimal) -> Decimal:
-    """``value`` at another scale; losing a digit or overflowing is an error."""
+def cast_numeric(witness: Decimal, value: Decimal) -> Decimal:
+    """``value`` at the scale of ``witness``; losing a nonzero digit or overflowing is an error."""
     try:
-        result = value.quantize(_QUANTUM[scale], context=_EXACT)
-    except (Inexact, InvalidOperation):  # a digit lost, or more digits than any Numeric
+        return _CAST38.quantize(value, witness)
+    except DecimalException:
         raise Overflow from None
-    return check_numeric(result, scale)
 
 
-def shift_numeric(scale: int, value: Decimal) -> Decimal:
-    """The same digits read at another scale: ``value · 10^(input scale - scale)``; never fails."""
-    unscaled, _ = _unscaled(value)
-    return check_numeric(Decimal(unscaled).scaleb(-scale, _EXACT), scale)
+def shift_numeric(witness: Decimal, value: Decimal) -> Decimal:
+    """The same digits read at the scale of ``witness``: ``value · 10^(input scale - output scale)``."""
+    sign, digits, _ = value.as_tuple()
+    return Decimal((sign, digits, -numeric_scale(witness)))
 
 
-def int64_to_numeric(scale: int, value: int) -> Decimal:
-    return check_numeric(Decimal(value).quantize(_QUANTUM[scale], context=_EXACT), scale)
+def int64_to_numeric(witness: Decimal, value: int) -> Decimal:
+    try:
+        return _ROUND38.quantize(Decimal(value), witness)  # only adds zeros: exact, or too many digits
+    except InvalidOperation:
+        raise Overflow from None
 
 
 def numeric_to_int64(value: Decimal) -> int:
     """The integral part (rounded toward zero); outside Int64 is an error."""
-    return int64(int(value.to_integral_value(rounding=ROUND_DOWN, context=_EXACT)))
+    return int64(int(value))
 
 
 def numeric(text: str, scale: int) -> Decimal:
     """A Numeric of ``scale`` from its decimal text (a literal, a test): an error if it does not fit exactly."""
-    return cast_numeric(scale, Decimal(text))
+    return cast_numeric(_ZERO[scale], Decimal(text))
 
 
 def _unscaled(value: Decimal) -> tuple[int, int]:
@@ -193,23 +215,8 @@ def _unscaled(value: Decimal) -> tuple[int, int]:
     return (-unscaled if sign else unscaled), -exponent
 
 
-def _div_half_even(numerator: int, denominator: int) -> int:
-    negative = (numerator < 0) != (denominator < 0)
-    q, r = divmod(abs(numerator), abs(denominator))
-    twice = 2 * r
-    if twice > abs(denominator) or (twice == abs(denominator) and q % 2 == 1):
-        q += 1
-    return -q if negative else q
-
-
-def _round(value: Decimal, scale: int) -> Decimal:
-    return value.quantize(_QUANTUM[scale], rounding=ROUND_HALF_EVEN, context=_ROUNDING)
-
-
 def div_round(numerator: int, denominator: int, rounding: str) -> int:
     """``numerator / denominator`` rounded to an integer by one of ``decimal``'s rounding modes, exactly."""
-    if rounding == ROUND_HALF_EVEN:
-        return _div_half_even(numerator, denominator)
     negative = (numerator < 0) != (denominator < 0)
     q, r = divmod(abs(numerator), abs(denominator))
     if r:
@@ -221,6 +228,7 @@ def div_round(numerator: int, denominator: int, rounding: str) -> int:
             ROUND_FLOOR: negative,
             ROUND_HALF_UP: twice >= d,
             ROUND_HALF_DOWN: twice > d,
+            ROUND_HALF_EVEN: twice > d or (twice == d and q % 2 == 1),
         }.get(rounding)
         if up is None:  # UNNECESSARY: an inexact quotient is an error
             raise Overflow
@@ -316,8 +324,8 @@ def shift_right_bignumeric(shift: int, value: Decimal) -> Decimal:
     return bignumeric(value.scaleb(-shift, _BIG))
 
 
-def bignumeric_to_numeric(scale: int, value: Decimal) -> Decimal:
-    return cast_numeric(scale, value)
+def bignumeric_to_numeric(witness: Decimal, value: Decimal) -> Decimal:
+    return cast_numeric(witness, value)
 
 
 def numeric_to_bignumeric(value: Decimal) -> Decimal:

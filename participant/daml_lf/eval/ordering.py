@@ -42,7 +42,7 @@ from .values import (
     Variant,
 )
 
-_SCALARS = frozenset({int, bool, str, Decimal})
+_SCALARS = frozenset({int, bool, str, Decimal, Party, Date, Timestamp})
 _V1_PREFIX = "00"
 _V1_UNSUFFIXED_LENGTH = 2 + 64  # version byte and 32-byte discriminator, in hexadecimal
 
@@ -82,9 +82,6 @@ def compare(left: _Any, right: _Any) -> int:
                     return -1 if a is None else 1
             else:
                 push((a.value, b.value))
-        elif kind is Party or kind is Date or kind is Timestamp:
-            if a != b:
-                return -1 if a < b else 1
         elif kind is ContractId:
             result = compare_contract_ids(a, b)
             if result:
@@ -122,8 +119,7 @@ def _push_map(stack: list[tuple[_Any, _Any]], left: TextMap | GenMap, right: Tex
         stack.append((left.keys[index], right.keys[index]))
 
 
-def compare_contract_ids(left: ContractId, right: ContractId) -> int:
-    a, b = left.coid, right.coid
+def compare_contract_ids(a: ContractId, b: ContractId) -> int:
     if a == b:
         return 0
     if a.startswith(_V1_PREFIX) and b.startswith(_V1_PREFIX):
@@ -156,7 +152,7 @@ def check_comparable(value: _Any) -> None:
             raise NotComparable(f"not a comparable value: {item!r}")
 
 
-_OTHER_COMPARABLE = frozenset({Unit, Nil, Enum, Party, Date, Timestamp, ContractId, TypeRep})
+_OTHER_COMPARABLE = frozenset({Unit, Nil, Enum, ContractId, TypeRep})
 
 
 # --- The order on types (``<ₜ``), for Any and TypeRep

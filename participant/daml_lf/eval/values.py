@@ -9,11 +9,11 @@ Int64              ``int``, kept within ``INT64_MIN..INT64_MAX`` by every builti
 Numeric s          ``decimal.Decimal`` whose exponent is ``-s``: the scale travels with the number
                    (``Decimal("1.50")`` is a Numeric 2), so a value is its own scale witness
 Text               ``str`` (Unicode code points; ordered by code point, as UTF-8 bytes are)
-Date               ``Date(days)``: days since 1970-01-01, within 0001-01-01..9999-12-31
-Timestamp          ``Timestamp(micros)``: microseconds since the epoch, within 0001-01-01T00:00:00Z..
-                   9999-12-31T23:59:59.999999Z
-Party              ``Party(id)``
-ContractId         ``ContractId(coid)``: its hexadecimal form
+Date               ``Date(days)``, an ``int`` subclass: days since 1970-01-01, within 0001-01-01..9999-12-31
+Timestamp          ``Timestamp(micros)``, an ``int`` subclass: microseconds since the epoch, within
+                   0001-01-01T00:00:00Z..9999-12-31T23:59:59.999999Z
+Party              ``Party(id)``, a ``str`` subclass
+ContractId         ``ContractId(coid)``, a ``str`` subclass: its hexadecimal form
 List               ``NIL`` or ``Cons(head, tail)``: a persistent linked list, so ``Cons`` is O(1) and
                    pattern matching a list's head never copies its tail
 Optional           ``None`` for None, ``Some(value)`` (so ``Some None`` stays apart from ``None``)
@@ -28,6 +28,10 @@ Any                ``Any(type, value)``; TypeRep: ``TypeRep(type)``; AnyExceptio
 functions          instances of ``FunctionValue`` subclasses (the evaluator's closures and partial
                    applications): not comparable
 =================  ==========================================================================================
+
+Scalars are Python's own types or thin subclasses of them, so that equality, order and hashing of the values Daml
+compares most (parties, numbers, texts, times) run in C; each subclass stays a type of its own for ``type(v) is``
+dispatch, and a program that type-checks never mixes them with the base type.
 
 Maps are immutable: an insert or delete builds a new map (O(n)), lookups are binary searches (O(log n)).
 """
@@ -75,26 +79,57 @@ class Unit:
 UNIT = Unit()
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Date:
-    days: int
+class Date(int):
+    """Days since 1970-01-01. An ``int`` subclass: equality, order and hashing run at C speed."""
+
+    __slots__ = ()
+
+    @property
+    def days(self) -> int:
+        return int(self)
+
+    def __repr__(self) -> str:
+        return f"Date({int(self)})"
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Timestamp:
-    micros: int
+class Timestamp(int):
+    """Microseconds since 1970-01-01T00:00:00Z (an ``int`` subclass, as ``Date``)."""
+
+    __slots__ = ()
+
+    @property
+    def micros(self) -> int:
+        return int(self)
+
+    def __repr__(self) -> str:
+        return f"Timestamp({int(self)})"
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Party:
-    id: str
+class Party(str):
+    """A party id (a ``str`` subclass: compared and hashed at C speed, ordered by code point)."""
+
+    __slots__ = ()
+
+    @property
+    def id(self) -> str:
+        return str(self)
+
+    def __repr__(self) -> str:
+        return f"Party({str(self)!r})"
 
 
-@dataclass(frozen=True, slots=True)
-class ContractId:
-    """Ordering is the generic order's business (``ordering.compare``): two V1 ids are not always comparable."""
+class ContractId(str):
+    """A contract id's hexadecimal text. Its order is the generic order's business (``ordering.compare``): two V1
+    ids are not always comparable."""
 
-    coid: str
+    __slots__ = ()
+
+    @property
+    def coid(self) -> str:
+        return str(self)
+
+    def __repr__(self) -> str:
+        return f"ContractId({str(self)!r})"
 
 
 class Nil:
