@@ -63,7 +63,7 @@ class Builtin:
 # --- Arithmetic failures name the builtin and its arguments, as Daml prints them
 
 
-def arithmetic(name: str, function: Callable[..., _Any]) -> Callable[..., _Any]:
+def _arithmetic(name: str, function: Callable[..., _Any]) -> Callable[..., _Any]:
     """``function`` with its ``Overflow`` reported as the spec's ArithmeticError of builtin ``name``."""
 
     def run(*args: _Any) -> _Any:
@@ -315,7 +315,7 @@ def _machine(name: str, arity: int) -> Builtin:
 
 
 def _checked(name: str, arity: int, function: Callable[..., _Any]) -> Builtin:
-    return Builtin(name, arity, _arithmetic2(name, function) if arity == 2 else arithmetic(name, function))
+    return Builtin(name, arity, _arithmetic2(name, function) if arity == 2 else _arithmetic(name, function))
 
 
 _TABLE = (
@@ -336,6 +336,7 @@ _TABLE = (
     _checked("SUB_NUMERIC", 2, numeric.sub_numeric),
     _checked("MUL_NUMERIC", 3, numeric.mul_numeric),
     _checked("DIV_NUMERIC", 3, numeric.div_numeric),
+    # The spec lists no semantics for ROUND_NUMERIC; Daml's: half to even at the given digits, scale kept.
     _checked("ROUND_NUMERIC", 2, numeric.round_numeric),
     _checked("CAST_NUMERIC", 2, numeric.cast_numeric),
     _checked("SHIFT_NUMERIC", 2, numeric.shift_numeric),
@@ -394,6 +395,7 @@ _TABLE = (
     _checked("ADD_BIGNUMERIC", 2, numeric.add_bignumeric),
     _checked("SUB_BIGNUMERIC", 2, numeric.sub_bignumeric),
     _checked("MUL_BIGNUMERIC", 2, numeric.mul_bignumeric),
+    # The spec types it 'RoundingMode' → 'Int' → …; Daml's interpreter reads the scale first, then the mode.
     _checked("DIV_BIGNUMERIC", 4, numeric.div_bignumeric),
     _checked("SHIFT_RIGHT_BIGNUMERIC", 2, numeric.shift_right_bignumeric),
     _checked("BIGNUMERIC_TO_NUMERIC", 2, numeric.bignumeric_to_numeric),

@@ -39,6 +39,8 @@ _SCALARS = frozenset({int, bool, str, Decimal, Party, Date, Timestamp})
 
 def equal(left: _Any, right: _Any) -> bool:
     """Whether two values of one type are equal."""
+    if type(left) in _SCALARS:
+        return bool(left == right)
     stack: list[tuple[_Any, _Any]] = [(left, right)]
     pop = stack.pop
     push = stack.append

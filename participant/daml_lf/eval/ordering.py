@@ -49,6 +49,8 @@ _V1_UNSUFFIXED_LENGTH = 2 + 64  # version byte and 32-byte discriminator, in hex
 
 def compare(left: _Any, right: _Any) -> int:
     """-1, 0 or 1 as ``left`` is less than, equal to or greater than ``right`` (two values of one type)."""
+    if type(left) in _SCALARS:
+        return 0 if left == right else (-1 if left < right else 1)
     stack: list[tuple[_Any, _Any]] = [(left, right)]
     pop = stack.pop
     push = stack.append
