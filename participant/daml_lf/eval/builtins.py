@@ -25,16 +25,17 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import Any as _Any
 
-from ..ast import TCon
+from ..ast import TCon, Type
 from . import conversions, crypto, numeric
 from .equality import equal
 from .errors import CryptoError, DamlArithmeticError, FailureStatus, UserError
 from .numeric import Overflow
-from .ordering import check_comparable, compare
+from .ordering import check_comparable, compare, compare_types
 from .values import (
     EMPTY_GENMAP,
     EMPTY_TEXTMAP,
     UNIT,
+    Any,
     ContractId,
     Date,
     GenMap,
@@ -304,6 +305,19 @@ def _type_rep_tycon_name(type_rep: TypeRep) -> Some | None:
     # A type constructor without arguments; "pkgId:Module.Name:Entity.Name", as Daml prints an identifier.
     type_ = type_rep.type
     return Some(str(type_.tycon)) if isinstance(type_, TCon) and not type_.args else None
+
+
+# --- Any: expression forms (``to_any``, ``from_any``) rather than schema builtins, run as Speedy runs them
+
+
+def to_any(type_: Type, value: _Any) -> Any:
+    return Any(type_, value)
+
+
+def from_any(type_: Type, value: Any) -> Some | None:
+    """``from_any @τ``: the value if it was packed at type ``τ``: the same type, however its applications are
+    written (``TCon(T, (a,))`` or ``TApp(TCon(T), a)``); synonyms are expanded by the caller."""
+    return Some(value.value) if value.type == type_ or compare_types(value.type, type_) == 0 else None
 
 
 def _pure(name: str, arity: int, run: Callable[..., _Any]) -> Builtin:

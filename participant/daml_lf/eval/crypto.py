@@ -38,7 +38,7 @@ def secp256k1_verify(signature_hex: str, message_hex: str, key_hex: str, *, preh
     """
     signature = decode_hex(signature_hex, "signature hex string")
     message = decode_hex(message_hex, "message hex string")
-    key = _public_key(key_hex)
+    key = _secp256k1_key(key_hex)
     try:
         decode_dss_signature(signature)
     except ValueError as exc:
@@ -58,14 +58,17 @@ def secp256k1_verify(signature_hex: str, message_hex: str, key_hex: str, *, preh
 
 
 def secp256k1_validate_key(key_hex: str) -> bool:
-    """Whether the DER key is a valid secp256k1 public key (its point on the curve, checked when it is read)."""
-    try:
-        _public_key(key_hex)
-    except CryptoError as exc:
-        if exc.kind == "MalformedKey" and exc.cause == "not a secp256k1 key":
-            return False
-        raise
-    return True
+    """Whether the DER EC key is a point of secp256k1 (the point is checked against its curve when read). A key
+    that is not an EC key at all is malformed (``CryptoError``), as in Daml."""
+    return isinstance(_public_key(key_hex).curve, ec.SECP256K1)
+
+
+def _secp256k1_key(key_hex: str) -> ec.EllipticCurvePublicKey:
+    key = _public_key(key_hex)
+    if not isinstance(key.curve, ec.SECP256K1):
+        # Daml would verify with whatever EC curve the key names; a secp256k1 builtin refuses the others.
+        raise CryptoError("MalformedKey", key_hex, f"not a secp256k1 key ({key.curve.name})")
+    return key
 
 
 def _public_key(key_hex: str) -> ec.EllipticCurvePublicKey:
@@ -74,8 +77,8 @@ def _public_key(key_hex: str) -> ec.EllipticCurvePublicKey:
         key = load_der_public_key(raw)
     except (ValueError, TypeError) as exc:
         raise CryptoError("MalformedKey", key_hex, str(exc)) from None
-    if not isinstance(key, ec.EllipticCurvePublicKey) or not isinstance(key.curve, ec.SECP256K1):
-        raise CryptoError("MalformedKey", key_hex, "not a secp256k1 key")
+    if not isinstance(key, ec.EllipticCurvePublicKey):
+        raise CryptoError("MalformedKey", key_hex, "Invalid type for public key")
     return key
 
 

@@ -257,13 +257,3 @@ def numeric_scale(value: Decimal) -> int:
     exponent = value.as_tuple().exponent
     assert isinstance(exponent, int)
     return -exponent
-
-
-def to_any(type_: Type, value: _Any) -> Any:
-    return Any(type_, value)
-
-
-def from_any(type_: Type, value: Any) -> Some | None:
-    """``from_any @τ``: the value if it was packed at type ``τ`` (types compared syntactically, synonyms expanded
-    by the caller)."""
-    return Some(value.value) if value.type == type_ else None

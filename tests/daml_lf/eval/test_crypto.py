@@ -7,6 +7,7 @@ import hashlib
 import pytest
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.asymmetric.utils import Prehashed
 
 from participant.daml_lf.eval.errors import CryptoError
@@ -91,4 +92,14 @@ def test_secp256k1_validate_key(signer: tuple[ec.EllipticCurvePrivateKey, str]) 
     assert call("SECP256K1_VALIDATE_KEY", p256) is False
     with pytest.raises(CryptoError) as caught:
         call("SECP256K1_VALIDATE_KEY", "3000")
+    assert caught.value.kind == "MalformedKey"
+    ed25519 = Ed25519PrivateKey.generate().public_key()
+    not_ec = ed25519.public_bytes(
+        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
+    ).hex()
+    with pytest.raises(CryptoError) as caught:
+        call("SECP256K1_VALIDATE_KEY", not_ec)
+    assert caught.value.kind == "MalformedKey"
+    with pytest.raises(CryptoError) as caught:
+        call("SECP256K1_BOOL", "3006020101020101", "00", p256)
     assert caught.value.kind == "MalformedKey"

@@ -6,9 +6,10 @@ import logging
 
 import pytest
 
-from participant.daml_lf.ast import TBuiltin, TCon, TypeConRef
+from participant.daml_lf.ast import TApp, TBuiltin, TCon, TypeConRef
+from participant.daml_lf.eval.builtins import from_any, to_any
 from participant.daml_lf.eval.errors import FailureStatus, UserError
-from participant.daml_lf.eval.values import FAILURE_CATEGORIES, Some, TypeRep, from_any, to_any
+from participant.daml_lf.eval.values import FAILURE_CATEGORIES, NIL, Some, TypeRep
 
 from .helpers import call
 
@@ -51,3 +52,5 @@ def test_from_any_gives_the_value_only_at_its_type() -> None:
     result = from_any(TBuiltin("INT64"), packed)
     assert isinstance(result, Some) and result.value == 5
     assert from_any(TBuiltin("TEXT"), packed) is None
+    listed = to_any(TBuiltin("LIST", (TBuiltin("INT64"),)), NIL)
+    assert isinstance(from_any(TApp(TBuiltin("LIST"), TBuiltin("INT64")), listed), Some)
