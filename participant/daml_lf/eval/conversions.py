@@ -96,7 +96,8 @@ def text_to_party(text: str) -> Party | None:
 
 def code_points_to_text(code_points: list[int]) -> str:
     """The text of these code points; a surrogate (U+D800..U+DFFF) or a number outside U+0000..U+10FFFF is not a
-    code point of any text (``Crash``)."""
+    code point of any text (``Crash``). The spec's range reads "0x00DFFF to 0x10FFFF", which would admit the
+    surrogate U+DFFF; no UTF-8 text holds it, and Daml's interpreter refuses every surrogate: so does this."""
     for point in code_points:
         if not (0 <= point <= 0x10FFFF) or 0xD800 <= point <= 0xDFFF:
             raise Crash(f"invalid code point 0x{point:x}.")

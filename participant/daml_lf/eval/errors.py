@@ -23,7 +23,12 @@ class DamlThrow(EvaluationError):
 
 class DamlArithmeticError(EvaluationError):
     """A builtin's arithmetic failed: the evaluator raises it as the standard library's ``ArithmeticError``
-    exception (a record ``{ message : Text }``), which Daml code may catch."""
+    exception (a record ``{ message : Text }``), which Daml code may catch.
+
+    The message names the builtin and its value arguments as Daml prints them. The spec writes type arguments
+    into it too (``F @n₁ … v₁ …``); in LF 2 the scales travel as witness values, which are printed, and Daml's
+    interpreter prints no type argument: neither does this.
+    """
 
     def __init__(self, builtin: str, args: tuple[str, ...]) -> None:
         self.builtin = builtin
