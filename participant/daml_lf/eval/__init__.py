@@ -1,0 +1,1 @@
+"""The Daml-LF interpreter: runtime values, generic equality and order, and the builtin functions."""
