@@ -7,7 +7,6 @@ import pytest
 
 from participant.server import create_app
 from tests.conftest import LedgerApi, settings_for
-from tests.daml_lf.conftest import dar_bytes, dars_dir  # noqa: F401  (the real DARs, for the package tests)
 from tests.http.helpers import IOU, TRANSFER, created_cid, grant_read_any
 
 
