@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import hashlib
 import json
 import logging
 import math
@@ -435,11 +436,8 @@ def _serve(args) -> int:
 
 async def _load_dars(db: Path, paths: list[Path], packages: tuple[str, ...]) -> None:
     """Load each DAR into the database through the checks of an upload, or refuse (naming the file and Canton's
-    error) before anything is served."""
-    from participant.errors import LedgerError
-    from participant.server import build_registry
-    from participant.services.dars import load_dar
-    from participant.store.store import Store
+    error) before anything is served. Each DAR is loaded on its own, in order."""
+    from participant.store.packages import stored_dar_hashes
 
     contents = []
     for path in paths:
@@ -447,6 +445,15 @@ async def _load_dars(db: Path, paths: list[Path], packages: tuple[str, ...]) -> 
             contents.append((path, path.read_bytes()))
         except OSError as e:
             raise Refused(f"cannot read the DAR {path}: {e.strerror or e}") from None
+    loaded = await stored_dar_hashes(db)
+    contents = [(path, data) for path, data in contents if hashlib.sha256(data).hexdigest() not in loaded]
+    if not contents:  # a restart with the same DARs: nothing to read, no store to open
+        return
+    from participant.errors import LedgerError
+    from participant.server import build_registry
+    from participant.services.dars import load_dar
+    from participant.store.store import Store
+
     registry = build_registry(Settings(db=db, packages=packages))
     async with Store(db) as store:
         for path, data in contents:

@@ -4,14 +4,16 @@ What is refused raises `KnownVersion`, never an API error: the services translat
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
+from pathlib import Path
 
 import orjson
 
 from participant.store import sql
 from participant.store.batch import Batch
 from participant.store.fetch import fetch_all
-from participant.store.store import Store
+from participant.store.store import Store, connect
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,20 @@ async def stored_packages(store: Store) -> list[PackageRow]:
 async def package_payload(store: Store, package_id: str) -> bytes | None:
     rows = await fetch_all(store.read, sql.PACKAGE_PAYLOAD, (package_id,))
     return rows[0][0] if rows else None
+
+
+async def stored_dar_hashes(path: Path) -> set[str]:
+    """The DARs a database holds, read without opening the store (no write process, no migration): what a start
+    with DARs loaded before needs to know, and nothing more. A database missing or not migrated yet holds none."""
+    if not path.exists():
+        return set()
+    conn = await connect(path, read_only=True)
+    try:
+        return {r[0] for r in await fetch_all(conn, sql.DAR_HASHES)}
+    except sqlite3.OperationalError:  # no table yet: a database of an earlier schema
+        return set()
+    finally:
+        await conn.close()
 
 
 async def has_dar(store: Store, dar_hash: str) -> bool:

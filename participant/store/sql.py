@@ -253,6 +253,7 @@ PACKAGE_PAYLOAD = "SELECT payload FROM packages WHERE package_id = ?"
 PACKAGE_IDS_OF_NAME_VERSION = "SELECT package_id FROM packages WHERE name = ? AND version = ?"
 PACKAGE_EXISTS = "SELECT 1 FROM packages WHERE package_id = ?"
 DAR_EXISTS = "SELECT 1 FROM dars WHERE dar_hash = ?"
+DAR_HASHES = "SELECT dar_hash FROM dars"
 INSERT_DAR = "INSERT INTO dars (dar_hash, name, main_package_id, uploaded_at) VALUES (?, ?, ?, ?)"
 INSERT_PACKAGE = (
     f"INSERT INTO packages ({PACKAGE_COLUMNS}, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
