@@ -181,7 +181,7 @@ def transaction_view(ctx: Context, req: JsSubmitAndWaitForTransactionRequest, c:
     if req.transaction_format is None:  # the default of the service description
         parties = [*req.commands.act_as, *req.commands.read_as]
         return TransactionView(ACS_DELTA, EventFilter.wildcard_for(parties, verbose=True))
-    return authorized_transaction_view(req.transaction_format, ctx.registry, c)
+    return authorized_transaction_view(req.transaction_format, ctx.filter_packages, c)
 
 
 async def submit_and_wait_for_transaction(
@@ -302,7 +302,7 @@ async def submit_and_wait_for_reassignment(
 ) -> dict:
     event_filter = None
     if req.event_format is not None:
-        event_filter = resolve_event_format(req.event_format, ctx.registry)
+        event_filter = resolve_event_format(req.event_format, ctx.filter_packages)
         authorize(c, event_filter)
     outcome = await _reassign(ctx, req.reassignment_commands, c, trace_context)
     if outcome.error is not None:

@@ -14,7 +14,7 @@ from participant.daml_lf.errors import MissingPackage
 from participant.daml_lf.packages import read_packages
 from tests.daml_lf.conftest import AMULET, HOLDING, RICHTYPES, rezip
 from tests.daml_lf.test_archive import _member, _reencode
-from tests.http.helpers import assert_error
+from tests.http.helpers import acs, acs_body, assert_error, event_format, template
 
 OCTETS = {"content-type": "application/octet-stream"}
 
@@ -222,3 +222,32 @@ async def test_a_command_on_a_daml_lf_template_says_it_cannot_run_yet(
         await create("#richtypes:RichTypes:NoSuchTemplate"), 404, "TEMPLATES_OR_INTERFACES_NOT_FOUND"
     )
     assert await ledger_api.ledger_end() == end
+
+
+# --- event filters name Daml-LF templates and interfaces by package name
+
+
+def _interface(interface_id: str) -> dict:
+    value = {"interfaceId": interface_id, "includeInterfaceView": True, "includeCreatedEventBlob": False}
+    return {"identifierFilter": {"InterfaceFilter": {"value": value}}}
+
+
+async def test_filters_resolve_daml_lf_names(ledger_api, alice_bob, dar_bytes) -> None:
+    alice, _ = alice_bob
+    marker = template("#richtypes:RichTypes:Marker")
+    holding = _interface("#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding")
+
+    async def snapshot(filter_: dict):
+        end = await ledger_api.ledger_end()
+        return await acs(ledger_api, acs_body(end, event_format(alice, filters=[filter_])), user="Alice")
+
+    assert_error(await snapshot(marker), 404, "PACKAGE_NAMES_NOT_FOUND")
+    for name in (RICHTYPES, HOLDING):
+        assert (await upload(ledger_api, dar_bytes(name))).status_code == 200
+    for filter_ in (marker, holding):
+        r = await snapshot(filter_)
+        assert r.status_code == 200 and r.json() == [], r.text  # known, and no contract of it can exist yet
+    nope = template("#richtypes:RichTypes:Nope")
+    assert_error(await snapshot(nope), 404, "NO_TEMPLATES_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME")
+    absent = _interface("#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Absent")
+    assert_error(await snapshot(absent), 404, "NO_INTERFACE_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME")
