@@ -131,6 +131,13 @@ class BundledParticipant:
         url = self.running_elsewhere()
         if url is not None:
             self.owned = False
+            if self.extra_args:  # what it was started with is not this start's to change
+                self._set(
+                    phase="failed",
+                    error=f"the bundled participant is already running ({url}) for another ledger-tui, which "
+                    f"does not take {' '.join(self.extra_args)}: quit it first",
+                )
+                return
             self._set(phase="ready", url=url)
             return
         self.secret()

@@ -96,6 +96,12 @@ def test_a_second_client_shares_the_running_participant(tmp_path):
         assert not second.owned and second.process is None
         second.stop()  # leaves the shared one alone
         assert first.alive
+        # DARs to load need a participant started with them: the shared one is not.
+        third = BundledParticipant(tmp_path / "data", tmp_path / "logs", extra_args=("--dar", "my.dar"))
+        third.start()
+        state = third.wait(BOUND)
+        assert state.phase == "failed" and "already running" in state.error and "--dar my.dar" in state.error
+        assert first.alive
     finally:
         first.stop()
 
