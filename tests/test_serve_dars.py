@@ -9,7 +9,7 @@ import httpx
 
 from participant.daml_lf.archive import read_dar
 from tests.conftest import ADMIN, SECRET, start_server
-from tests.daml_lf.conftest import HOLDING, RICHTYPES
+from tests.daml_lf.conftest import AMULET, HOLDING, RICHTYPES
 from tests.test_cli import cli
 
 TIMEOUT = 60
@@ -37,6 +37,17 @@ def test_dars_given_at_start_are_served_and_kept_across_restarts(tmp_path, dars_
     server = start_server(db, "--hs256-secret", SECRET)  # no --dar: the database keeps them
     try:
         assert listed(server.url) == first
+        # The largest DAR at hand (1.2 MB) passes the default body limit, through the real HTTP stack.
+        amulet = (dars_dir / AMULET).read_bytes()
+        r = httpx.post(
+            f"{server.url}/v2/dars",
+            content=amulet,
+            headers={**ADMIN, "content-type": "application/octet-stream"},
+            timeout=TIMEOUT,
+        )
+        assert r.status_code == 200 and r.json() == {}, r.text
+        first = listed(server.url)
+        assert read_dar(amulet).main.package_id in first
     finally:
         server.stop()
     server = start_server(
@@ -47,7 +58,7 @@ def test_dars_given_at_start_are_served_and_kept_across_restarts(tmp_path, dars_
     finally:
         server.stop()
     with sqlite3.connect(db) as conn:
-        assert conn.execute("SELECT count(*) FROM dars").fetchone()[0] == 2
+        assert conn.execute("SELECT count(*) FROM dars").fetchone()[0] == 3
 
 
 def test_a_bad_dar_stops_the_start_with_its_cause(tmp_path, dars_dir) -> None:
