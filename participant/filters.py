@@ -315,10 +315,10 @@ def _party_filter(filters, registry) -> PartyFilter:
             blob = bool(payload.include_created_event_blob)
             for interface in registry.resolve_interface_filter(payload.interface_id):
                 for implementor in registry.implementors(interface):
-                    key = (implementor.__daml__.package.name, implementor.__daml__.qualified_name)
+                    key = (implementor.package.name, implementor.qualified_name)
                     result.templates[key] = result.templates.get(key, False) or blob
                     if payload.include_interface_view:
-                        result.views.setdefault(key, set()).add(interface.interface_id())
+                        result.views.setdefault(key, set()).add(interface.interface_id)
     if not seen_non_empty:
         result.wildcard = True
     return result

@@ -17,26 +17,22 @@ from collections.abc import Iterable
 
 from participant import errors
 
+# Party and contract id strings are values too: their shapes are the value codec's.
+from participant.engine.values import is_contract_id, is_party_id_string  # noqa: F401  (re-exported)
+
 HASH_PREFIX = "1220"  # multihash header: SHA-256, 32 bytes
 CONTRACT_ID_VERSION = "00"
 CONTRACT_ID_SUFFIX_MARKER = "ca12"  # Canton contract id V1, the default in 3.4/3.5
 
-_PARTY_ID_STRING = re.compile(r"[A-Za-z0-9:\-_ ]{1,255}")
 _LEDGER_STRING = re.compile(r"[A-Za-z0-9._:\-#/ ]{1,255}")
 _NAME_STRING = re.compile(r"[A-Za-z$_][A-Za-z0-9$_]{0,999}")
 _PACKAGE_ID_STRING = re.compile(r"[A-Za-z0-9\-_ ]{1,64}")
 _PACKAGE_NAME = re.compile(r"[A-Za-z0-9\-_]{1,255}")
 _USER_ID_STRING = re.compile(r"[A-Za-z0-9@^$.!`\-#+'~_:()|]{1,128}")
 _FINGERPRINT = re.compile(HASH_PREFIX + r"[0-9a-f]{64}")
-# Version byte, 32-byte discriminator, then a suffix of at most 94 bytes (Canton's limit for V1 ids).
-_CONTRACT_ID = re.compile(r"00[0-9a-f]{64}(?:[0-9a-f]{2}){0,94}")
 
 
 # --- validators: plain predicates, plus `require_*` helpers that raise the error Canton answers with
-
-
-def is_party_id_string(text: object) -> bool:
-    return isinstance(text, str) and _PARTY_ID_STRING.fullmatch(text) is not None
 
 
 def is_ledger_string(text: object) -> bool:
@@ -67,10 +63,6 @@ def is_user_id_string(text: object) -> bool:
 def is_update_id(text: object) -> bool:
     """A SHA-256 multihash in hex, as Canton's update ids are (and ours)."""
     return isinstance(text, str) and _FINGERPRINT.fullmatch(text) is not None
-
-
-def is_contract_id(text: object) -> bool:
-    return isinstance(text, str) and _CONTRACT_ID.fullmatch(text) is not None
 
 
 def is_canton_party_id(text: object) -> bool:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
 from participant import errors
 from participant.engine import ids
+from participant.engine.coding import decode
 from participant.engine.commands import (
     Command,
     CreateAndExerciseCommand,
@@ -16,10 +18,9 @@ from participant.engine.commands import (
     ExerciseCommand,
     Submission,
 )
-from participant.engine.interfaces import Interface
+from participant.engine.definitions import ChoiceDef, InterfaceDef, TemplateDef
 from participant.engine.ledger_view import LedgerView
 from participant.engine.registry import PackageRegistry
-from participant.engine.templates import ChoiceDef, Template
 from participant.engine.update import DamlAssertionError, TransactionBuilder, Update, failure_of
 from participant.transactions import ContractSource, CreateNode, Transaction
 
@@ -92,41 +93,39 @@ class Engine:
         if isinstance(command, ExerciseCommand):  # the one command whose templateId may name an interface
             target = self.registry.resolve_exercise_target(command.template_id)
             definition = self._choice(target, command.choice)
-            decoded = definition.argument.daml_type().decode(command.choice_argument or {}, "choiceArgument")
+            decoded = decode(definition.argument_type, command.choice_argument or {}, "choiceArgument")
             ids.require_contract_id(command.contract_id)
             await top.exercise(command.contract_id, definition, decoded)
             return
         template = self.registry.resolve_template(command.template_id)
         match command:
             case CreateCommand(create_arguments=arguments):
-                await top.create(self._contract(template, arguments))
+                await top.create(template, self._contract(template, arguments))
             case ExerciseByKeyCommand(contract_key=key, choice=name, choice_argument=argument):
                 definition = self._choice(template, name)
-                key_type = template.key_type()
+                key_type = template.key_type
                 if key_type is None:
                     raise errors.INVALID_ARGUMENT(
                         f"Template {command.template_id} does not have a contract key"
                     )
-                key_value = key_type.decode(key, "contractKey")
-                decoded = definition.argument.daml_type().decode(argument or {}, "choiceArgument")
+                key_value = decode(key_type, key, "contractKey")
+                decoded = decode(definition.argument_type, argument or {}, "choiceArgument")
                 await top.exercise_by_key(template, key_value, definition, decoded)
             case CreateAndExerciseCommand(create_arguments=arguments, choice=name, choice_argument=argument):
                 definition = self._choice(template, name)
-                decoded = definition.argument.daml_type().decode(argument or {}, "choiceArgument")
-                contract_id = await top.create(self._contract(template, arguments))
+                decoded = decode(definition.argument_type, argument or {}, "choiceArgument")
+                contract_id = await top.create(template, self._contract(template, arguments))
                 await top.exercise(contract_id, definition, decoded)
             case _:
                 raise errors.INVALID_ARGUMENT(f"Unsupported command {type(command).__name__}")
 
     @staticmethod
-    def _contract(template: type[Template], arguments: object) -> Template:
-        return template.daml_type().decode(arguments, "createArguments")
+    def _contract(template: TemplateDef, arguments: object) -> Any:
+        return decode(template.argument_type, arguments, "createArguments")
 
     @staticmethod
-    def _choice(template: type[Template] | type[Interface], name: str) -> ChoiceDef:
-        definition = template.choices().get(name)
+    def _choice(target: TemplateDef | InterfaceDef, name: str) -> ChoiceDef:
+        definition = target.choices.get(name)
         if definition is None:
-            raise errors.INVALID_ARGUMENT(
-                f"Invalid template:{template.__daml__.qualified_name} or choice:{name}"
-            )
+            raise errors.INVALID_ARGUMENT(f"Invalid template:{target.qualified_name} or choice:{name}")
         return definition

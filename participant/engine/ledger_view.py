@@ -6,9 +6,12 @@ Nothing here writes to the source: the caller commits the finished `Transaction`
 
 from __future__ import annotations
 
+from typing import Any
+
 from participant import errors
+from participant.engine.coding import decode
+from participant.engine.definitions import TemplateDef
 from participant.engine.registry import PackageRegistry
-from participant.engine.templates import Template
 from participant.transactions import Contract, ContractSource
 
 
@@ -28,7 +31,7 @@ class LedgerView:
         self.consumed: list[str] = []
         self._consumed_set: set[str] = set()
         self._fetched: dict[str, Contract | None] = {}
-        self._instances: dict[str, Template] = {}
+        self._instances: dict[str, tuple[TemplateDef, Any]] = {}  # contract values, by the template read with
         self._keys: dict[str, str | None] = {}  # key hash -> holder in this transaction (None: freed here)
         self.input_synchronizers: dict[str, str] = {}  # synchronizer of each contract read from the ledger
 
@@ -68,19 +71,18 @@ class LedgerView:
             or not contract.stakeholders.isdisjoint(self.readers)
         )
 
-    def template_of(self, contract: Contract, expected: type[Template] | None) -> type[Template]:
+    def template_of(self, contract: Contract, expected: TemplateDef | None) -> TemplateDef:
         """The template to read the contract with: `expected` if it names the contract's template (in any version
         of its package name, as upgrading allows), else the contract's own if its package is loaded."""
         if expected is not None:
-            package = expected.__daml__.package
             same = (
-                contract.package_name == package.name
-                and contract.template_id.partition(":")[2] == expected.__daml__.qualified_name
+                contract.package_name == expected.package.name
+                and contract.template_id.partition(":")[2] == expected.qualified_name
             )
             if not same:
                 raise errors.WRONGLY_TYPED_CONTRACT(
                     f"Contract {contract.contract_id} is of template {contract.template_id}, "
-                    f"but {expected.template_id()} was expected",
+                    f"but {expected.template_id} was expected",
                     resources=[("CONTRACT_ID", contract.contract_id)],
                 )
             return expected
@@ -92,17 +94,17 @@ class LedgerView:
             )
         return template
 
-    def instance(self, contract: Contract, template: type[Template]) -> Template:
-        """The contract's argument as a Python value of its template (stored arguments are in output JSON)."""
+    def instance(self, contract: Contract, template: TemplateDef) -> Any:
+        """The contract's argument as a value of its template (stored arguments are in output JSON)."""
         cached = self._instances.get(contract.contract_id)
-        if cached is None or type(cached) is not template:
-            cached = template.daml_type().decode(contract.argument, "createArgument")
+        if cached is None or cached[0] is not template:
+            cached = template, decode(template.argument_type, contract.argument, "createArgument")
             self._instances[contract.contract_id] = cached
-        return cached
+        return cached[1]
 
-    def record_create(self, contract: Contract, instance: Template) -> None:
+    def record_create(self, contract: Contract, template: TemplateDef, instance: Any) -> None:
         self.created[contract.contract_id] = contract
-        self._instances[contract.contract_id] = instance
+        self._instances[contract.contract_id] = template, instance
         if contract.key_hash:
             self._keys[contract.key_hash] = contract.contract_id
 
@@ -114,13 +116,13 @@ class LedgerView:
 
     # --- keys
 
-    async def key_holder(self, template: type[Template], key_hash: str) -> Contract | None:
+    async def key_holder(self, template: TemplateDef, key_hash: str) -> Contract | None:
         """The active contract holding the key, whoever can see it (uniqueness is global); the transaction's own
         creates and archives come first."""
         if key_hash in self._keys:
             holder = self._keys[key_hash]
             return None if holder is None else self.created.get(holder) or await self._from_ledger(holder)
-        contract = await self.source.active_contract_by_key(template.template_id(), key_hash)
+        contract = await self.source.active_contract_by_key(template.template_id, key_hash)
         if contract is None or contract.contract_id in self._consumed_set:
             return None
         return contract

@@ -6,8 +6,7 @@ import importlib
 
 from participant import errors
 from participant.engine import ids
-from participant.engine.interfaces import Interface, interface_key
-from participant.engine.templates import Package, Template
+from participant.engine.definitions import InterfaceDef, PackageDef, TemplateDef
 
 
 def _version_key(version: str) -> tuple:
@@ -18,13 +17,13 @@ def _version_key(version: str) -> tuple:
 class PackageRegistry:
     """Packages by id and by name. A `#name` reference means the highest loaded version of that name."""
 
-    def __init__(self, packages: list[Package] | tuple[Package, ...] = ()) -> None:
-        self._by_id: dict[str, Package] = {}
-        self._resolved: dict[str, type[Template]] = {}  # successful resolutions, by reference
+    def __init__(self, packages: list[PackageDef] | tuple[PackageDef, ...] = ()) -> None:
+        self._by_id: dict[str, PackageDef] = {}
+        self._resolved: dict[str, TemplateDef] = {}  # successful resolutions, by reference
         for package in packages:
             self.add(package)
 
-    def add(self, package: Package) -> Package:
+    def add(self, package: PackageDef) -> PackageDef:
         self._resolved.clear()  # a new version may change what a `#name` reference means
         existing = self._by_id.get(package.package_id)
         if existing is not None and existing is not package:
@@ -32,27 +31,31 @@ class PackageRegistry:
         self._by_id[package.package_id] = package
         return package
 
-    def load_module(self, module_name: str) -> list[Package]:
-        """Import a Python module and add every `Package` it defines at module level."""
+    def load_module(self, module_name: str) -> list[PackageDef]:
+        """Import a Python module and add every package it defines at module level."""
         module = importlib.import_module(module_name)
-        found = [value for value in vars(module).values() if isinstance(value, Package)]
+        found = [
+            value
+            for value in vars(module).values()
+            if not isinstance(value, type) and isinstance(value, PackageDef)
+        ]
         if not found:
             raise ValueError(f"module {module_name} defines no Package")
         return [self.add(package) for package in found]
 
     @property
-    def packages(self) -> list[Package]:
+    def packages(self) -> list[PackageDef]:
         return list(self._by_id.values())
 
-    def package(self, package_id: str) -> Package | None:
+    def package(self, package_id: str) -> PackageDef | None:
         return self._by_id.get(package_id)
 
-    def versions(self, package_name: str) -> list[Package]:
+    def versions(self, package_name: str) -> list[PackageDef]:
         """All loaded versions of a package name, highest first."""
         matches = [p for p in self._by_id.values() if p.name == package_name]
         return sorted(matches, key=lambda p: _version_key(p.version), reverse=True)
 
-    def preferred(self, package_name: str) -> Package | None:
+    def preferred(self, package_name: str) -> PackageDef | None:
         versions = self.versions(package_name)
         return versions[0] if versions else None
 
@@ -74,7 +77,7 @@ class PackageRegistry:
             raise errors.INVALID_ARGUMENT(f"Invalid package reference {package!r} in template id {ref!r}")
         return package, module, entity
 
-    def resolve_template(self, ref: str) -> type[Template]:
+    def resolve_template(self, ref: str) -> TemplateDef:
         """A template reference of a command: package-id form, or `#name` form (highest version)."""
         cached = self._resolved.get(ref)
         if cached is not None:
@@ -83,7 +86,7 @@ class PackageRegistry:
         self._resolved[ref] = template
         return template
 
-    def resolve_exercise_target(self, ref: str) -> type[Template] | type[Interface]:
+    def resolve_exercise_target(self, ref: str) -> TemplateDef | InterfaceDef:
         """The `templateId` of an ExerciseCommand: a template, or an interface whose choice it exercises."""
         try:
             return self.resolve_template(ref)
@@ -101,7 +104,7 @@ class PackageRegistry:
                 raise
             return interface
 
-    def _resolve_template(self, ref: str) -> type[Template]:
+    def _resolve_template(self, ref: str) -> TemplateDef:
         package_ref, module, entity = self.parse(ref)
         if package_ref.startswith("#"):
             package = self.preferred(package_ref[1:])
@@ -117,13 +120,13 @@ class PackageRegistry:
             raise errors.TEMPLATES_OR_INTERFACES_NOT_FOUND(f"[{ref}]", resources=[("TEMPLATE_ID", ref)])
         return template
 
-    def template_by_id(self, template_id: str) -> type[Template] | None:
+    def template_by_id(self, template_id: str) -> TemplateDef | None:
         """The template of a stored contract (package-id form), or None when its package is not loaded."""
         package_id, _, qualified_name = template_id.partition(":")
         package = self._by_id.get(package_id)
         return None if package is None else package.templates.get(qualified_name)
 
-    def _filter_versions(self, ref: str) -> tuple[str, list[Package], str]:
+    def _filter_versions(self, ref: str) -> tuple[str, list[PackageDef], str]:
         """The package name of a filter's reference (name form only, 3.5), its loaded versions and the
         `Module:Entity`."""
         package_ref, module, entity = self.parse(ref)
@@ -139,7 +142,7 @@ class PackageRegistry:
             raise errors.PACKAGE_NAMES_NOT_FOUND(f"[{name}].", resources=[("PACKAGE_NAME", name)])
         return name, versions, f"{module}:{entity}"
 
-    def resolve_interface_filter(self, ref: str) -> list[type[Interface]]:
+    def resolve_interface_filter(self, ref: str) -> list[InterfaceDef]:
         """An interface reference of an event filter: every loaded version of it."""
         name, versions, qualified_name = self._filter_versions(ref)
         matches = [p.interfaces[qualified_name] for p in versions if qualified_name in p.interfaces]
@@ -149,17 +152,21 @@ class PackageRegistry:
             )
         return matches
 
-    def implementors(self, interface: type[Interface]) -> list[type[Template]]:
+    def implementors(self, interface: InterfaceDef) -> list[TemplateDef]:
         """Every loaded template that implements the interface (in any version)."""
-        key = interface_key(interface)
-        return [t for p in self._by_id.values() for t in p.templates.values() if key in t.__daml__.interfaces]
+        return [
+            t
+            for p in self._by_id.values()
+            for t in p.templates.values()
+            if t.instance_of(interface) is not None
+        ]
 
-    def interface_by_id(self, interface_id: str) -> type[Interface] | None:
+    def interface_by_id(self, interface_id: str) -> InterfaceDef | None:
         package_id, _, qualified_name = interface_id.partition(":")
         package = self._by_id.get(package_id)
         return None if package is None else package.interfaces.get(qualified_name)
 
-    def resolve_filter(self, ref: str) -> list[type[Template]]:
+    def resolve_filter(self, ref: str) -> list[TemplateDef]:
         """A template reference of an event filter: name form only (3.5); it matches every loaded version."""
         name, versions, qualified_name = self._filter_versions(ref)
         matches = [p.templates[qualified_name] for p in versions if qualified_name in p.templates]

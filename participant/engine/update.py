@@ -10,18 +10,14 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn
 
 from participant import errors
 from participant.engine import ids
-from participant.engine.interfaces import Interface
+from participant.engine.coding import encode
+from participant.engine.definitions import ChoiceDef, InterfaceDef, TemplateDef
 from participant.engine.ledger_view import LedgerView
-from participant.engine.records import Record
-from participant.engine.templates import ChoiceDef, Template
-from participant.engine.values import DamlType
 from participant.transactions import Contract, CreateNode, ExerciseNode, FetchNode, Node
-
-T = TypeVar("T", bound=Template)
 
 ASSERTION_FAILED = "DA.Exception.AssertionFailed:AssertionFailed"
 PRECONDITION_FAILED = "DA.Exception.PreconditionFailed:PreconditionFailed"
@@ -49,7 +45,7 @@ def failure_of(error: Exception) -> errors.LedgerError | None:
     return None
 
 
-def does_not_implement(contract: Contract, interface: type[Interface]) -> errors.LedgerError:
+def does_not_implement(contract: Contract, interface: InterfaceDef) -> errors.LedgerError:
     """Daml's ContractDoesNotImplementInterface, worded as the engine renders it (type names with the first 8
     characters of their package id)."""
 
@@ -57,7 +53,7 @@ def does_not_implement(contract: Contract, interface: type[Interface]) -> errors
         package_id, _, qualified_name = type_id.partition(":")
         return f"{qualified_name}@{package_id[:8]}"
 
-    interface_id = interface.interface_id()
+    interface_id = interface.interface_id
     return errors.CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE(
         f"Update failed due to contract {contract.contract_id} not implementing an interface\n"
         f"Expected contract to implement interface {short(interface_id)} but contract has type "
@@ -72,14 +68,6 @@ def does_not_implement(contract: Contract, interface: type[Interface]) -> errors
 
 def _parties(parties: Iterable[str]) -> str:
     return ",".join(sorted(parties))
-
-
-def _encode(daml_type: DamlType, value: Any, what: str) -> Any:
-    """Values computed by model code are encoded without a request to blame: a misfit is an interpretation error."""
-    try:
-        return daml_type.encode(value)
-    except (ValueError, TypeError, AttributeError) as error:
-        raise errors.DAML_INTERPRETATION_ERROR(f"{what} is not a valid {daml_type.name}: {error}") from None
 
 
 @dataclass
@@ -99,7 +87,8 @@ class TransactionBuilder:
 
 
 class Update:
-    """The `tx` a choice body receives. Every ledger action is awaited, since reading contracts may hit the store."""
+    """What a choice body acts on the ledger with. Templates, choices and values are the engine's (see
+    `participant.engine.definitions`). Every ledger action is awaited, since reading contracts may hit the store."""
 
     def __init__(
         self, transaction: TransactionBuilder, authorizers: frozenset[str], children: list[int]
@@ -130,14 +119,14 @@ class Update:
 
     # --- create
 
-    async def create(self, contract: Template) -> str:
-        template = type(contract)
-        template_id, package = template.template_id(), template.__daml__.package
-        argument = _encode(template.daml_type(), contract, f"The argument of {template_id}")
-        if not contract.ensure():
+    async def create(self, template: TemplateDef, contract: Any) -> str:
+        """Create a contract (a value of the template's `argument_type`); returns its contract id."""
+        template_id, package = template.template_id, template.package
+        argument = encode(template.argument_type, contract, f"The argument of {template_id}")
+        if not template.ensure(contract):
             raise unhandled_exception(PRECONDITION_FAILED, f"Template precondition violated: {template_id}")
-        signatories = sorted(set(contract.signatory()))
-        observers = sorted(set(contract.observer()) - set(signatories))
+        signatories = sorted(set(template.signatories(contract)))
+        observers = sorted(set(template.observers(contract)) - set(signatories))
         node_id = len(self._tx.nodes)
         if not signatories:
             raise errors.DAML_AUTHORIZATION_ERROR(
@@ -159,73 +148,70 @@ class Update:
             synchronizer_id=self._tx.synchronizer_id,
         )
         self._tx.add(CreateNode(node_id, created), self._children)
-        self._view.record_create(created, contract)
+        self._view.record_create(created, template, contract)
         return created.contract_id
 
     async def _claim_key(
-        self, template: type[Template], contract: Template, signatories: list[str], node_id: int
+        self, template: TemplateDef, contract: Any, signatories: list[str], node_id: int
     ) -> tuple[Any, str]:
-        if template.key is None:
+        if template.key_type is None:
             return None, ""
-        key_value = template.key.of(contract)
+        key_value = template.key(contract)
         key_json, key_hash = self._key_hash(template, key_value)
-        maintainers = set(template.key.maintainer(key_value))
+        maintainers = set(template.maintainers(key_value))
         if not maintainers or not maintainers <= set(signatories):
             raise errors.DAML_AUTHORIZATION_ERROR(
-                f"node NodeId({node_id}) ({template.template_id()}) has maintainers {_parties(maintainers)} "
+                f"node NodeId({node_id}) ({template.template_id}) has maintainers {_parties(maintainers)} "
                 f"which are not a subset of the signatories {_parties(signatories)}"
             )
         if await self._view.key_holder(template, key_hash) is not None:
-            raise errors.DUPLICATE_CONTRACT_KEY(resources=[("TEMPLATE_ID", template.template_id())])
+            raise errors.DUPLICATE_CONTRACT_KEY(resources=[("TEMPLATE_ID", template.template_id)])
         return key_json, key_hash
 
     @staticmethod
-    def _key_hash(template: type[Template], key_value: Any) -> tuple[Any, str]:
-        key_type = template.key_type()
+    def _key_hash(template: TemplateDef, key_value: Any) -> tuple[Any, str]:
+        key_type = template.key_type
         if key_type is None:
-            raise errors.INVALID_ARGUMENT(f"Template {template.__daml__.qualified_name} has no contract key")
-        key_json = _encode(key_type, key_value, f"The key of {template.template_id()}")
-        return key_json, ids.contract_key_hash(
-            template.__daml__.package.name, template.__daml__.qualified_name, key_json
-        )
+            raise errors.INVALID_ARGUMENT(f"Template {template.qualified_name} has no contract key")
+        key_json = encode(key_type, key_value, f"The key of {template.template_id}")
+        return key_json, ids.contract_key_hash(template.package.name, template.qualified_name, key_json)
 
     # --- exercise
 
     async def exercise(
-        self, contract_id: str, choice: str | ChoiceDef, argument: Record | None = None, **arguments: Any
+        self, contract_id: str, choice: str | ChoiceDef, argument: Any = None, **arguments: Any
     ) -> Any:
-        """Exercise a choice (its name, or the choice itself as `Iou.Iou_Split`) with its argument record or the
-        argument fields as keywords; returns the choice's result."""
-        expected = choice.template if isinstance(choice, ChoiceDef) else None
-        name = choice.name if isinstance(choice, ChoiceDef) else choice
+        """Exercise a choice (its name, or the choice itself) with its argument, or the argument's fields as
+        keywords; returns the choice's result. A choice itself says which template or interface it expects."""
+        if isinstance(choice, str):
+            name, expected_template, interface = choice, None, None
+        else:
+            name, expected_template, interface = choice.name, choice.template, choice.interface
         contract = await self._view.active(contract_id)
-        interface = expected if isinstance(expected, type) and issubclass(expected, Interface) else None
-        template = self._view.template_of(contract, None if interface else expected)
+        template = self._view.template_of(contract, expected_template)
         if interface is not None and template.instance_of(interface) is None:
             raise does_not_implement(contract, interface)
-        target = interface or template
-        definition = target.choices().get(name)
+        target: TemplateDef | InterfaceDef = interface or template
+        definition = target.choices.get(name)
         if definition is None:
-            raise errors.INVALID_ARGUMENT(
-                f"Invalid template:{target.__daml__.qualified_name} or choice:{name}"
-            )
+            raise errors.INVALID_ARGUMENT(f"Invalid template:{target.qualified_name} or choice:{name}")
         if argument is None:
             try:
-                argument = definition.argument(**arguments)
+                argument = definition.argument_type.from_fields(arguments)
             except TypeError as error:
                 raise errors.DAML_INTERPRETATION_ERROR(f"Bad argument for choice {name}: {error}") from None
         return await self.exercise_checked(contract, template, definition, argument)
 
     async def exercise_checked(
-        self, contract: Contract, template: type[Template], definition: ChoiceDef, argument: Record
+        self, contract: Contract, template: TemplateDef, definition: ChoiceDef, argument: Any
     ) -> Any:
         """Exercise with everything resolved: authorize, add the node, consume, run the body. An interface choice
         sees the contract as its interface value."""
-        instance: Template | Interface = self._view.instance(contract, template)
-        interface = definition.template if issubclass(definition.template, Interface) else None
+        target = self._view.instance(contract, template)
+        interface = definition.interface
         if interface is not None:
-            instance = interface(instance)
-        controllers = sorted(set(definition.controllers(instance, argument)))
+            target = interface.to_interface(template, target)
+        controllers = sorted(set(definition.controllers(target, argument)))
         node_id = len(self._tx.nodes)
         if not controllers:
             raise errors.DAML_AUTHORIZATION_ERROR(
@@ -239,23 +225,23 @@ class Update:
             template_id=contract.template_id,
             package_name=contract.package_name,
             choice=definition.name,
-            interface_id=None if interface is None else interface.interface_id(),
-            choice_argument=_encode(
-                definition.argument.daml_type(), argument, f"The argument of {definition.name}"
-            ),
+            interface_id=None if interface is None else interface.interface_id,
+            choice_argument=encode(definition.argument_type, argument, f"The argument of {definition.name}"),
             acting_parties=tuple(controllers),
             consuming=definition.consuming,
             stakeholders=tuple(sorted(contract.stakeholders)),
             signatories=contract.signatories,
-            choice_observers=tuple(sorted(set(definition.observers(instance, argument)))),
+            choice_observers=tuple(sorted(set(definition.observers(target, argument)))),
         )
         self._tx.add(node, self._children)
         if definition.consuming:
             self._view.record_consume(contract)  # before the body: the body cannot use the contract again
-        body_authority = frozenset(controllers) | frozenset(contract.signatories)
-        inner = Update(self._tx, body_authority, node.children)
-        result = await definition.body(instance, inner, **argument.field_values())
-        node.exercise_result = _encode(definition.returns, result, f"The result of {definition.name}")
+        authority = definition.authorizers(target, argument)
+        if authority is None:
+            authority = [*controllers, *contract.signatories]
+        inner = Update(self._tx, frozenset(authority), node.children)
+        result = await definition.run(target, inner, argument)
+        node.exercise_result = encode(definition.result_type, result, f"The result of {definition.name}")
         node.last_descendant_node_id = len(self._tx.nodes) - 1
         return result
 
@@ -264,11 +250,11 @@ class Update:
 
     # --- fetch
 
-    async def fetch(self, contract_id: str, template: type[T]) -> T:
+    async def fetch(self, contract_id: str, template: TemplateDef) -> Any:
         contract = await self._view.active(contract_id)
-        return self._fetch_node(contract, self._view.template_of(contract, template))  # type: ignore[return-value]
+        return self._fetch_node(contract, self._view.template_of(contract, template))
 
-    def _fetch_node(self, contract: Contract, template: type[Template]) -> Template:
+    def _fetch_node(self, contract: Contract, template: TemplateDef) -> Any:
         node_id = len(self._tx.nodes)
         actors = self.authorizers & contract.stakeholders
         if not actors:
@@ -291,40 +277,40 @@ class Update:
 
     # --- by key
 
-    async def lookup_by_key(self, template: type[Template], key: Any) -> str | None:
+    async def lookup_by_key(self, template: TemplateDef, key: Any) -> str | None:
         """Daml's `lookupByKey`: needs the authority of all maintainers; None when no visible contract has it."""
         key_json, key_hash = self._key_hash(template, key)
-        maintainers = set(template.key.maintainer(key))  # type: ignore[union-attr]
+        maintainers = set(template.maintainers(key))
         if not maintainers <= self.authorizers:
             raise errors.DAML_AUTHORIZATION_ERROR(
-                f"lookup by key of {template.template_id()} requires authorizers {_parties(maintainers)}, "
+                f"lookup by key of {template.template_id} requires authorizers {_parties(maintainers)}, "
                 f"but only {_parties(self.authorizers)} were given"
             )
         holder = await self._view.key_holder(template, key_hash)
         return holder.contract_id if holder is not None and self._view.visible(holder) else None
 
-    async def _holder(self, template: type[Template], key: Any) -> Contract:
+    async def _holder(self, template: TemplateDef, key: Any) -> Contract:
         key_json, key_hash = self._key_hash(template, key)
         holder = await self._view.key_holder(template, key_hash)
         if holder is None or not self._view.visible(holder):
             raise errors.CONTRACT_KEY_NOT_FOUND(
-                json.dumps(key_json), resources=[("TEMPLATE_ID", template.template_id())]
+                json.dumps(key_json), resources=[("TEMPLATE_ID", template.template_id)]
             )
         return holder
 
-    async def fetch_by_key(self, template: type[T], key: Any) -> tuple[str, T]:
+    async def fetch_by_key(self, template: TemplateDef, key: Any) -> tuple[str, Any]:
         holder = await self._holder(template, key)
-        return holder.contract_id, self._fetch_node(holder, self._view.template_of(holder, template))  # type: ignore[return-value]
+        return holder.contract_id, self._fetch_node(holder, self._view.template_of(holder, template))
 
     async def exercise_by_key(
         self,
-        template: type[Template],
+        template: TemplateDef,
         key: Any,
         choice: str | ChoiceDef,
-        argument: Record | None = None,
+        argument: Any = None,
         **arguments: Any,
     ) -> Any:
         holder = await self._holder(template, key)
         if isinstance(choice, str):
-            choice = template.choices().get(choice) or choice
+            choice = template.choices.get(choice) or choice
         return await self.exercise(holder.contract_id, choice, argument, **arguments)

@@ -1,39 +1,293 @@
-"""Daml's types in Python and the spec's JSON value encoding (docs/ledger-api.md §9).
+"""Daml's values as JSON: the type tree and the codec it drives (docs/ledger-api.md §9).
 
-A `DamlType` decodes the accepted input JSON into a Python value and encodes a Python value into the output form.
-Python values by type: Unit `()`, Bool `bool`, Int64 `int`, Numeric `decimal.Decimal`, Text/Party/ContractId `str`,
-Date `datetime.date`, Time `datetime.datetime` (UTC), List `list`, TextMap and GenMap `dict`, records and variants
-instances of their classes (see `records.py`), enums `enum.Enum` members. Optional is `None` or the value, except
-that an Optional whose payload is itself Optional wraps its value in `Some` (so that Some(None) differs from None).
+A `DamlType` is one node of the tree: it decodes the accepted input JSON into a typed value and encodes a typed
+value into the output form, as Canton renders it. Typed values by type: Unit `()`, Bool `bool`, Int64 `int`,
+Numeric `decimal.Decimal`, Text/Party/ContractId `str`, Date `datetime.date`, Time `datetime.datetime` (UTC), List
+`list`, TextMap and GenMap `dict`, tuples `tuple`. Optional is `None` or the value, except that an Optional whose
+payload is itself Optional wraps its value in `Some` (so that Some(None) differs from None). Records, variants and
+enums are built and read by hooks their type is given (`RecordType`, `VariantType`, `EnumType`); without hooks
+they are `RecordValue`, `VariantValue` and the constructor's name.
 
-Annotations use the constants and constructors below: `Party`, `Decimal`, `Numeric[0]`, `List[Party]`,
-`Optional[Text]`, `ContractId[Iou]`, `TextMap[Int64]`, `GenMap[Text, Int64]`, `Tuple2[A, B]`, record classes.
+This module imports nothing else of the participant: whoever builds the tree (a package's definitions, a client
+reading a signature) drives the same codec. A value that does not decode raises `DecodeError` (its `path` says
+where); a value that does not fit its type on encoding raises `ValueError`.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from decimal import Context, InvalidOperation
 from decimal import Decimal as PyDecimal
 from typing import Any
 
-from participant.engine.primitives import (  # noqa: F401  (re-exported: values is the codec's one entry point)
-    INT64_MAX,
-    INT64_MIN,
-    ContractIdType,
-    DamlType,
-    Json,
-    Numeric,
-    _Bool,
-    _Date,
-    _Int64,
-    _kind,
-    _Party,
-    _Text,
-    _Time,
-    _Unit,
-    bad_value,
-    join_path,
-)
+Json = Any
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+NUMERIC_PRECISION = 38
+MAX_NUMERIC_SCALE = 37
+# Enough digits that quantizing any decodable number to any scale is exact (default traps, as before).
+_FIT_CONTEXT = Context(prec=2 * NUMERIC_PRECISION + MAX_NUMERIC_SCALE)
+_PARTY_ID_STRING = re.compile(r"[A-Za-z0-9:\-_ ]{1,255}")
+# Version byte, 32-byte discriminator, then a suffix of at most 94 bytes (Canton's limit for V1 ids).
+_CONTRACT_ID = re.compile(r"00[0-9a-f]{64}(?:[0-9a-f]{2}){0,94}")
+
+
+def is_party_id_string(text: object) -> bool:
+    return isinstance(text, str) and _PARTY_ID_STRING.fullmatch(text) is not None
+
+
+def is_contract_id(text: object) -> bool:
+    return isinstance(text, str) and _CONTRACT_ID.fullmatch(text) is not None
+
+
+class DecodeError(Exception):
+    """A JSON value that is not of its type: `message`, and `path`, where in the value (empty at the top)."""
+
+    def __init__(self, message: str, path: str = "") -> None:
+        self.message, self.path = message, path
+        super().__init__(self.text)
+
+    @property
+    def text(self) -> str:
+        return f"{self.message}{f' at {self.path}' if self.path else ''}"
+
+
+class MalformedVariant(DecodeError):
+    """A variant without its `{"tag", "value"}` shape or with an unknown tag (Canton answers it differently)."""
+
+
+def bad_value(path: str, message: str) -> DecodeError:
+    return DecodeError(message, path)
+
+
+def _kind(value: Json) -> str:
+    return {
+        bool: "boolean",
+        int: "number",
+        float: "number",
+        str: "string",
+        list: "array",
+        dict: "object",
+    }.get(type(value), "null" if value is None else type(value).__name__)
+
+
+def join_path(path: str, name: str) -> str:
+    return f"{path}.{name}" if path else name
+
+
+class DamlType:
+    """One Daml type: how its values decode from and encode to JSON, and how it is described in signatures."""
+
+    name = "?"
+    is_optional = False
+
+    def decode(self, value: Json, path: str = "") -> Any:
+        raise NotImplementedError
+
+    def encode(self, value: Any) -> Json:
+        raise NotImplementedError
+
+    def describe(self) -> Json:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"DamlType({self.describe()!r})"
+
+    def _expect(self, value: Json, path: str) -> DecodeError:
+        return bad_value(path, f"Expected {self.name} but got {_kind(value)} {str(value)[:64]}")
+
+
+Fields = Mapping[str, DamlType]
+
+
+class _Unit(DamlType):
+    name = "Unit"
+
+    def decode(self, value: Json, path: str = "") -> Any:
+        return ()  # the transcoder accepts anything for Unit
+
+    def encode(self, value: Any) -> Json:
+        return {}
+
+
+class _Bool(DamlType):
+    name = "Bool"
+
+    def decode(self, value: Json, path: str = "") -> bool:
+        if not isinstance(value, bool):
+            raise self._expect(value, path)
+        return value
+
+    def encode(self, value: Any) -> Json:
+        return bool(value)
+
+
+class _Int64(DamlType):
+    name = "Int64"
+    _DIGITS = re.compile(r"[+-]?\d{1,20}")
+
+    def decode(self, value: Json, path: str = "") -> int:
+        # 3.5 takes strings only, 3.4 numbers too: be lenient, clients of both exist.
+        if isinstance(value, str) and self._DIGITS.fullmatch(value):
+            number = int(value)
+        elif isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        elif isinstance(value, float) and value.is_integer():
+            number = int(value)
+        else:
+            raise self._expect(value, path)
+        if not INT64_MIN <= number <= INT64_MAX:
+            raise bad_value(path, f"Int64 out of range: {value}")
+        return number
+
+    def encode(self, value: Any) -> Json:
+        if isinstance(value, bool) or not isinstance(value, int) or not INT64_MIN <= value <= INT64_MAX:
+            raise ValueError(f"not an Int64: {value!r}")
+        return str(value)
+
+
+class Numeric(DamlType):
+    """Numeric with a fixed scale; `Decimal` is Numeric 10. `Numeric[0]` and `Numeric(0)` both build one."""
+
+    def __init__(self, scale: int) -> None:
+        if not 0 <= scale <= MAX_NUMERIC_SCALE:
+            raise ValueError(f"Numeric scale must be within 0..{MAX_NUMERIC_SCALE}: {scale}")
+        self.scale = scale
+        self.name = f"Numeric {scale}"
+        # Fixed per scale: built once instead of in every `fit`.
+        self._quantum = PyDecimal(1).scaleb(-scale, _FIT_CONTEXT)
+        self._limit = _FIT_CONTEXT.power(PyDecimal(10), NUMERIC_PRECISION - scale)
+
+    def __class_getitem__(cls, scale: int) -> Numeric:
+        return cls(scale)
+
+    def describe(self) -> Json:
+        return {"Numeric": self.scale}
+
+    def fit(self, number: PyDecimal) -> PyDecimal | None:
+        """The number at this scale, or None when it does not fit exactly (too many digits either side)."""
+        if not number.is_finite():
+            return None
+        # An explicit context rather than `localcontext()`, which copies the thread's context on every call;
+        # copy_abs is exact, like abs() at this precision.
+        scaled = number.quantize(self._quantum, context=_FIT_CONTEXT)
+        if scaled != number or scaled.copy_abs() >= self._limit:
+            return None
+        return scaled if scaled else scaled.copy_abs()  # never "-0.000"
+
+    def decode(self, value: Json, path: str = "") -> PyDecimal:
+        if isinstance(value, bool) or not isinstance(value, str | int | float):
+            raise self._expect(value, path)
+        try:
+            number = PyDecimal(str(value).strip()) if isinstance(value, str) else PyDecimal(str(value))
+        except InvalidOperation:
+            raise bad_value(path, f"Could not read Numeric string {value!r}") from None
+        fitted = self.fit(number)
+        if fitted is None:
+            raise bad_value(path, f"Cannot represent {value} as {self.name} without loss of precision")
+        return fitted
+
+    def encode(self, value: Any) -> Json:
+        if isinstance(value, bool) or not isinstance(value, PyDecimal | int):
+            raise ValueError(f"not a Numeric: {value!r}")
+        fitted = self.fit(PyDecimal(value))
+        if fitted is None:
+            raise ValueError(f"{value} does not fit {self.name}")
+        text = f"{fitted:f}"
+        return text + "." if self.scale == 0 else text
+
+
+class _Text(DamlType):
+    name = "Text"
+
+    def decode(self, value: Json, path: str = "") -> str:
+        if not isinstance(value, str):
+            raise self._expect(value, path)
+        return value
+
+    def encode(self, value: Any) -> Json:
+        if not isinstance(value, str):
+            raise ValueError(f"not a Text: {value!r}")
+        return value
+
+
+class _Party(_Text):
+    name = "Party"
+
+    def decode(self, value: Json, path: str = "") -> str:
+        if not is_party_id_string(value):
+            raise bad_value(path, f"Invalid party {str(value)[:64]!r}")
+        return value
+
+
+class _Date(DamlType):
+    name = "Date"
+    _SHAPE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+    def decode(self, value: Json, path: str = "") -> dt.date:
+        if not isinstance(value, str) or not self._SHAPE.fullmatch(value):
+            raise self._expect(value, path)
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            raise bad_value(path, f"Invalid date {value!r}") from None
+
+    def encode(self, value: Any) -> Json:
+        if not isinstance(value, dt.date) or isinstance(value, dt.datetime):
+            raise ValueError(f"not a Date: {value!r}")
+        return value.isoformat()
+
+
+class _Time(DamlType):
+    name = "Timestamp"
+    _SHAPE = re.compile(r"(\d{4}-\d{2}-\d{2})[Tt](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})")
+
+    def decode(self, value: Json, path: str = "") -> dt.datetime:
+        match = self._SHAPE.fullmatch(value) if isinstance(value, str) else None
+        if match is None:
+            raise self._expect(value, path)
+        date, clock, fraction, zone = match.groups()
+        fraction = fraction or ""
+        if fraction[6:].strip("0"):
+            raise bad_value(path, f"Timestamp {value!r} is more precise than microseconds")
+        zone = "+00:00" if zone in ("Z", "z") else zone
+        try:
+            moment = dt.datetime.fromisoformat(f"{date}T{clock}.{fraction[:6].ljust(6, '0')}{zone}")
+            return moment.astimezone(dt.UTC)
+        except (ValueError, OverflowError):
+            raise bad_value(path, f"Invalid timestamp {value!r}") from None
+
+    def encode(self, value: Any) -> Json:
+        if not isinstance(value, dt.datetime):
+            raise ValueError(f"not a Timestamp: {value!r}")
+        t = value.astimezone(dt.UTC) if value.tzinfo else value
+        text = f"{t.year:04d}-{t.month:02d}-{t.day:02d}T{t.hour:02d}:{t.minute:02d}:{t.second:02d}"
+        if t.microsecond:
+            text += "." + f"{t.microsecond:06d}".rstrip("0")
+        return text + "Z"
+
+
+class ContractIdType(DamlType):
+    """`ContractId T`: `template` names T (a string, or a function giving it: T may be declared later)."""
+
+    def __init__(self, template: str | Callable[[], str]) -> None:
+        self.template = template
+        self.name = "ContractId"
+
+    def describe(self) -> Json:
+        return {"ContractId": self.template if isinstance(self.template, str) else self.template()}
+
+    def decode(self, value: Json, path: str = "") -> str:
+        if not is_contract_id(value):
+            raise bad_value(path, f"Invalid contract id {str(value)[:150]!r}")
+        return value
+
+    def encode(self, value: Any) -> Json:
+        if not is_contract_id(value):
+            raise ValueError(f"not a contract id: {value!r}")
+        return value
 
 
 class ListType(DamlType):
@@ -144,10 +398,10 @@ class GenMapType(DamlType):
         return [[self.key.encode(k), self.value.encode(v)] for k, v in value.items()]
 
 
-# --- records: shared by record classes, tuples and choice arguments
+# --- records, variants and enums
 
 
-def decode_fields(fields: dict[str, DamlType], value: Json, path: str) -> dict[str, Any]:
+def decode_fields(fields: Fields, value: Json, path: str) -> dict[str, Any]:
     """A JSON object as a record: any key order; absent optional fields are None; all problems reported at once."""
     if not isinstance(value, dict):
         raise bad_value(path, f"Expected a record object but got {_kind(value)}")
@@ -169,7 +423,7 @@ def decode_fields(fields: dict[str, DamlType], value: Json, path: str) -> dict[s
     return result
 
 
-def encode_fields(fields: dict[str, DamlType], values: dict[str, Any]) -> dict[str, Json]:
+def encode_fields(fields: Fields, values: Mapping[str, Any]) -> dict[str, Json]:
     """Declaration order; trailing None optional fields omitted, as 3.5 prints them."""
     names = list(fields)
     while names and fields[names[-1]].is_optional and values.get(names[-1]) is None:
@@ -197,38 +451,175 @@ class TupleType(DamlType):
         return encode_fields(self.fields, dict(zip(self.fields, value, strict=True)))
 
 
-# --- the names models annotate with
+def freeze(value: Any) -> Any:
+    """A hashable stand-in for a value (lists and dicts inside records would otherwise make them unhashable)."""
+    if isinstance(value, list | tuple):
+        return tuple(freeze(v) for v in value)
+    if isinstance(value, dict):
+        return tuple((freeze(k), freeze(v)) for k, v in value.items())
+    return value
 
 
-def to_type(annotation: Any, namespace: dict[str, Any] | None = None) -> DamlType:
-    """The DamlType an annotation stands for. String annotations (postponed evaluation, forward references) are
-    evaluated in `namespace`, normally the model module's globals."""
-    if isinstance(annotation, DamlType):
-        return annotation
-    if isinstance(annotation, str):
-        try:
-            evaluated = eval(annotation, dict(namespace or {}))  # model source, not user input
-        except NameError as error:
-            raise TypeError(f"cannot resolve the annotation {annotation!r}: {error}") from None
-        return to_type(evaluated, namespace)
-    if annotation is None:
-        return Unit
-    daml_type = getattr(annotation, "daml_type", None)
-    if callable(daml_type):
-        return daml_type()
-    raise TypeError(f"{annotation!r} is not a Daml type")
+@dataclass(frozen=True, eq=False)
+class RecordValue:
+    """A record of a type that gives no hooks: its type's name and its fields in declaration order."""
+
+    type_name: str
+    fields: dict[str, Any]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RecordValue) and (self.type_name, self.fields) == (
+            other.type_name,
+            other.fields,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.type_name, freeze(self.fields)))
 
 
-class _Constructor:
-    def __init__(self, build: Any, name: str) -> None:
-        self._build, self._name = build, name
+@dataclass(frozen=True)
+class VariantValue:
+    """A variant of a type that gives no hooks: its type's name, the constructor and its payload."""
 
-    def __getitem__(self, args: Any) -> DamlType:
-        args = args if isinstance(args, tuple) else (args,)
-        return self._build(*args)
+    type_name: str
+    tag: str
+    value: Any
 
-    def __repr__(self) -> str:
-        return self._name
+    def __hash__(self) -> int:
+        return hash((self.type_name, self.tag, freeze(self.value)))
+
+
+def _resolved(types: Fields | Callable[[], Fields]) -> Callable[[], Fields]:
+    return types if callable(types) else lambda: types
+
+
+class RecordType(DamlType):
+    """A record type `name` with `fields` (or a function giving them, resolved when first needed: types may refer
+    to each other). `build` makes a value from its fields; `fields_of` reads a value's fields back, or gives None
+    when the value is not of this type."""
+
+    def __init__(
+        self,
+        name: str,
+        fields: Fields | Callable[[], Fields],
+        *,
+        build: Callable[[dict[str, Any]], Any] | None = None,
+        fields_of: Callable[[Any], Mapping[str, Any] | None] | None = None,
+    ) -> None:
+        self.name = name
+        self._fields = _resolved(fields)
+        self.build = build or (lambda values: RecordValue(name, values))
+        self.fields_of = fields_of or (
+            lambda value: value.fields if isinstance(value, RecordValue) and value.type_name == name else None
+        )
+
+    @property
+    def fields(self) -> Fields:
+        return self._fields()
+
+    def describe(self) -> Json:
+        return {"Record": self.name}
+
+    def decode(self, value: Json, path: str = "") -> Any:
+        return self.build(decode_fields(self.fields, value, path))
+
+    def encode(self, value: Any) -> Json:
+        values = self.fields_of(value)
+        if values is None:
+            raise ValueError(f"expected a {self.name} record, got {value!r}")
+        return encode_fields(self.fields, values)
+
+    def from_fields(self, values: dict[str, Any]) -> Any:
+        """A value from its fields as code writes them: every field but optional ones, nothing else."""
+        fields = self.fields
+        unknown = [name for name in values if name not in fields]
+        missing = [name for name, t in fields.items() if name not in values and not t.is_optional]
+        if unknown or missing:
+            raise TypeError(f"{self.name}: unknown fields {unknown}, missing fields {missing}")
+        return self.build({name: values.get(name) for name in fields})
+
+
+class VariantType(DamlType):
+    """A variant type `name` with its `constructors` (each with its payload's type, or a function giving them).
+    `build(tag, payload)` makes a value; `parts_of` reads a value back as (tag, payload), or None when the value
+    is not of this type."""
+
+    def __init__(
+        self,
+        name: str,
+        constructors: Fields | Callable[[], Fields],
+        *,
+        build: Callable[[str, Any], Any] | None = None,
+        parts_of: Callable[[Any], tuple[str, Any] | None] | None = None,
+    ) -> None:
+        self.name = name
+        self._constructors = _resolved(constructors)
+        self.build = build or (lambda tag, payload: VariantValue(name, tag, payload))
+        self.parts_of = parts_of or (
+            lambda value: (
+                (value.tag, value.value)
+                if isinstance(value, VariantValue) and value.type_name == name
+                else None
+            )
+        )
+
+    @property
+    def constructors(self) -> Fields:
+        return self._constructors()
+
+    def describe(self) -> Json:
+        return {"Variant": self.name}
+
+    def decode(self, value: Json, path: str = "") -> Any:
+        constructors = self.constructors
+        # 3.5 maps malformed variants to INVALID_ARGUMENT, unlike other shape errors.
+        if not isinstance(value, dict) or "tag" not in value or "value" not in value:
+            raise MalformedVariant(
+                f'Expected a variant {{"tag", "value"}} for {self.name} but got {_kind(value)}', path
+            )
+        tag = value["tag"]
+        if tag not in constructors:
+            raise MalformedVariant(f"Unknown constructor {tag!r} of variant {self.name}", path)
+        return self.build(tag, constructors[tag].decode(value["value"], join_path(path, "value")))
+
+    def encode(self, value: Any) -> Json:
+        parts = self.parts_of(value)
+        if parts is None:
+            raise ValueError(f"expected a {self.name} variant, got {value!r}")
+        tag, payload = parts
+        return {"tag": tag, "value": self.constructors[tag].encode(payload)}
+
+
+class EnumType(DamlType):
+    """An enum type `name` with its `constructors`. `build(constructor)` makes a value; `constructor_of` reads a
+    value back, or gives None when the value is not of this type. Without hooks a value is its constructor."""
+
+    def __init__(
+        self,
+        name: str,
+        constructors: list[str],
+        *,
+        build: Callable[[str], Any] | None = None,
+        constructor_of: Callable[[Any], str | None] | None = None,
+    ) -> None:
+        self.name = name
+        self.constructors = constructors
+        self.build = build or (lambda constructor: constructor)
+        self.constructor_of = constructor_of or (lambda value: value if value in constructors else None)
+
+    def describe(self) -> Json:
+        return {"Enum": self.name, "constructors": list(self.constructors)}
+
+    def decode(self, value: Json, path: str = "") -> Any:
+        if not isinstance(value, str) or value not in self.constructors:
+            raise bad_value(path, f"Expected a constructor of enum {self.name} but got {str(value)[:64]!r}")
+        return self.build(value)
+
+    def encode(self, value: Any) -> Json:
+        constructor = self.constructor_of(value)
+        if constructor is None:
+            raise ValueError(f"expected a {self.name} enum value, got {value!r}")
+        return constructor
 
 
 Unit = _Unit()
@@ -239,22 +630,6 @@ Text = _Text()
 Party = _Party()
 Date = _Date()
 Time = _Time()
-Timestamp = Time
-ContractId = _Constructor(ContractIdType, "ContractId")
-List = _Constructor(lambda t: ListType(to_type(t)), "List")
-Optional = _Constructor(lambda t: OptionalType(to_type(t)), "Optional")
-TextMap = _Constructor(lambda t: TextMapType(to_type(t)), "TextMap")
-GenMap = _Constructor(lambda k, v: GenMapType(to_type(k), to_type(v)), "GenMap")
-Tuple2 = _Constructor(lambda a, b: TupleType(to_type(a), to_type(b)), "Tuple2")
-Tuple3 = _Constructor(lambda a, b, c: TupleType(to_type(a), to_type(b), to_type(c)), "Tuple3")
-
-
-def decode(daml_type: Any, value: Json, path: str = "") -> Any:
-    return to_type(daml_type).decode(value, path)
-
-
-def encode(daml_type: Any, value: Any) -> Json:
-    return to_type(daml_type).encode(value)
 
 
 def show_numeric(number: PyDecimal) -> str:

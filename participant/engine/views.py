@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from participant import errors
 from participant.engine import ids
+from participant.engine.coding import decode
 from participant.engine.registry import PackageRegistry
 from participant.engine.update import failure_of
 from participant.transactions import Json
@@ -22,21 +23,22 @@ def _view_value(registry: PackageRegistry, template_id: str, argument: Json, int
             f"Package of {template_id if template is None else interface_id} is not loaded",
             resources=[("TEMPLATE_ID", template_id)],
         )
-    contract = template.daml_type().decode(argument, "createArgument")
-    if template.instance_of(interface) is None:
+    contract = decode(template.argument_type, argument, "createArgument")
+    instance = template.instance_of(interface)
+    if instance is None:
         raise errors.CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE(
             f"Template {template_id} does not implement interface {interface_id}",
             resources=[("TEMPLATE_ID", template_id), ("INTERFACE_ID", interface_id)],
         )
     try:
-        return interface.view_type().encode(interface(contract).view())
+        return interface.view_type.encode(instance.view(contract))
     except (
         ValueError,
         TypeError,
         AttributeError,
     ) as error:  # a view of the wrong shape is the model's mistake
         raise errors.DAML_INTERPRETATION_ERROR(
-            f"The view of {interface_id} is not a valid {interface.view_type().name}: {error}"
+            f"The view of {interface_id} is not a valid {interface.view_type.name}: {error}"
         ) from None
 
 

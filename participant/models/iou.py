@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from participant.engine.dsl import (
+from participant.engine.pydsl import (
     ContractId,
     Date,
     Decimal,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 
-from participant.engine.dsl import (
+from participant.engine.pydsl import (
     ContractId,
     ContractKey,
     Decimal,

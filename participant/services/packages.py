@@ -1,11 +1,12 @@
 """The package service, and the preferred packages of the interactive submission service.
 
-Two kinds of package are served: Python ones (below) and the Daml-LF packages of loaded DARs (`services.dars`),
-whose archive is the payload as the DALF held it, every DALF of a DAR (the standard library's too) listed.
+A package's "archive" is the bytes its definition serves (`PackageDef.archive`; for a package written in Python,
+the canonical JSON description of its templates and data types), whose SHA-256 is the package id. Every loaded
+package is usable on every connected synchronizer, so the preferred package of a name is its highest loaded
+version, wherever asked.
 
-Our packages are Python definitions, not Daml-LF: a package's "archive" is the canonical JSON description of its
-templates and data types (`Package.archive`), whose SHA-256 is the package id. Every loaded package is usable on
-every connected synchronizer, so the preferred package of a name is its highest loaded version, wherever asked.
+The Daml-LF packages of loaded DARs (`services.dars`) are served beside them: their archive is the payload as the
+DALF held it, and every DALF of a DAR (the standard library's too) is listed.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from participant.auth import Claims
 from participant.context import Context
 from participant.daml_packages import version_key
 from participant.engine import ids
-from participant.engine.templates import Package
+from participant.engine.definitions import PackageDef
 from participant.errors import BadRequestBody
 from participant.store.packages import PackageRow, package_payload
 from participant.timestamps import parse_timestamp
@@ -73,13 +74,13 @@ async def package_archive(ctx: Context, package_id: str, c: Claims) -> Archive:
     return Archive(content, digest)
 
 
-def _reference(package: Package | PackageRow) -> PackageReference:
+def _reference(package: PackageDef | PackageRow) -> PackageReference:
     return PackageReference(
         package_id=package.package_id, package_name=package.name, package_version=package.version
     )
 
 
-def _preferred(ctx: Context, package_name: str) -> Package | PackageRow | None:
+def _preferred(ctx: Context, package_name: str) -> PackageDef | PackageRow | None:
     """The highest version of the name among the loaded packages, Python or Daml-LF."""
     candidates = [
         p for p in (ctx.registry.preferred(package_name), ctx.daml_packages.preferred(package_name)) if p

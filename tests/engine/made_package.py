@@ -1,7 +1,7 @@
 """Builds the same small package on demand, to compare package ids. No postponed annotations here on purpose:
 the field type comes from the enclosing function, which a string annotation could not see."""
 
-from participant.engine.dsl import ContractId, Package, Party, Template, Text, Update, choice
+from participant.engine.pydsl import ContractId, Package, Party, Template, Text, Update, choice
 
 
 def make_package(amount_type, version="1.0.0") -> Package:

@@ -40,7 +40,7 @@ template Gallery with owner : Party where
 
 from __future__ import annotations
 
-from participant.engine.dsl import (
+from participant.engine.pydsl import (
     ContractId,
     DamlAssertionError,
     Int64,

@@ -6,7 +6,7 @@ import pytest
 
 from participant import errors
 from participant.engine.commands import CreateCommand, ExerciseCommand
-from participant.engine.dsl import Interface, Package, Party, Record, Template, Text, interface_instance
+from participant.engine.pydsl import Interface, Package, Party, Record, Template, Text, interface_instance
 from participant.engine.views import interface_views
 from participant.models import iou
 from participant.transactions import ExerciseNode

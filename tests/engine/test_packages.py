@@ -10,7 +10,7 @@ import pytest
 
 from participant import errors
 from participant.engine import ids
-from participant.engine.dsl import Decimal, Text
+from participant.engine.pydsl import Decimal, Text
 from participant.engine.registry import PackageRegistry
 from participant.models import iou, keyed
 from tests.engine.made_package import make_package
@@ -74,9 +74,9 @@ def registry():
 
 def test_resolve_template_by_id_and_by_name(registry):
     package_id = iou.package.package_id
-    assert registry.resolve_template(f"{package_id}:Iou:Iou") is iou.Iou
-    assert registry.resolve_template("#model-tests:Iou:IouTransfer") is iou.IouTransfer
-    assert registry.template_by_id(f"{package_id}:Iou:Iou") is iou.Iou
+    assert registry.resolve_template(f"{package_id}:Iou:Iou") is iou.Iou.definition()
+    assert registry.resolve_template("#model-tests:Iou:IouTransfer") is iou.IouTransfer.definition()
+    assert registry.template_by_id(f"{package_id}:Iou:Iou") is iou.Iou.definition()
 
 
 def test_name_form_prefers_the_highest_version(registry):

@@ -9,7 +9,8 @@ from decimal import Decimal as D
 import pytest
 
 from participant import errors
-from participant.engine.dsl import (
+from participant.engine import coding
+from participant.engine.pydsl import (
     Bool,
     ContractId,
     Date,
@@ -30,7 +31,7 @@ from participant.engine.dsl import (
     Unit,
     Variant,
 )
-from participant.engine.values import decode, encode
+from participant.engine.pydsl.types import to_type
 from tests.engine.conftest import ALICE
 
 CID = "00" + "ab" * 32 + "ca12" + "1220" + "cd" * 32
@@ -65,6 +66,15 @@ class Drawing(Record):
     tags: TextMap[Int64]
     note: Optional[Text]
     nested: Optional[Optional[Int64]]
+
+
+def decode(annotation, json_value, path=""):
+    """Decode as the engine does: a bad value is Canton's error for it."""
+    return coding.decode(to_type(annotation), json_value, path)
+
+
+def encode(annotation, python_value):
+    return to_type(annotation).encode(python_value)
 
 
 def round_trip(daml_type, python_value, json_value):

@@ -56,18 +56,18 @@ import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from participant.engine import ids
-from participant.engine.interfaces import (
+from participant.engine.definitions import InterfaceDef, interface_key
+from participant.engine.pydsl.interfaces import (
     Interface,
-    InterfaceDef,
-    InterfaceInstance,
+    PyInstance,
+    PyInterface,
     checked_instance,
-    interface_key,
     method_of,
 )
-from participant.engine.records import (
+from participant.engine.pydsl.records import (
     DataDef,
     Record,
     Variant,
@@ -75,7 +75,13 @@ from participant.engine.records import (
     mark_enum,
     split_qualified_name,
 )
-from participant.engine.values import DamlType, Json, to_type
+from participant.engine.pydsl.types import to_type
+from participant.engine.pydsl.update import Update
+from participant.engine.values import DamlType, Json, RecordType
+
+if TYPE_CHECKING:
+    from participant.engine.definitions import ChoiceDef, InterfaceInstanceDef, PackageDef, TemplateDef
+    from participant.engine.update import Update as EngineUpdate
 
 
 @dataclass(frozen=True)
@@ -89,20 +95,30 @@ class ContractKey:
 
 
 @dataclass
-class ChoiceDef:
-    """One choice of a template: created by `@choice` around the body."""
+class PyChoice:
+    """One choice of a template or an interface, created by `@choice` around the body; as the engine sees it, a
+    `participant.engine.definitions.ChoiceDef`."""
 
     body: Callable[..., Any]
     controller: Callable[..., list[str]]
     consuming: bool = True
     observer: Callable[..., list[str]] | None = None
     name: str = ""
-    template: Any = None  # the Template class, set when the class body is done
+    owner: Any = None  # the Template or Interface class, set when the class body is done
     _argument: type[Record] | None = field(default=None, repr=False)
+    _argument_type: RecordType | None = field(default=None, repr=False)
     _returns: DamlType | None = field(default=None, repr=False)
 
     def __set_name__(self, owner: type, name: str) -> None:
-        self.name, self.template = name, owner
+        self.name, self.owner = name, owner
+
+    @property
+    def template(self) -> PyTemplate | None:
+        return self.owner.__daml__ if issubclass(self.owner, Template) else None
+
+    @property
+    def interface(self) -> PyInterface | None:
+        return self.owner.__daml__ if issubclass(self.owner, Interface) else None
 
     @property
     def argument(self) -> type[Record]:
@@ -114,36 +130,44 @@ class ChoiceDef:
                 (Record,),
                 {
                     "__annotations__": {p.name: p.annotation for p in parameters},
-                    "__module__": self.template.__module__,
-                    "__daml__": DataDef(self.template.__daml__.module, self.name),
+                    "__module__": self.owner.__module__,
+                    "__daml__": DataDef(self.owner.__daml__.module, self.name),
                 },
             )
         return self._argument
 
     @property
-    def returns(self) -> DamlType:
+    def argument_type(self) -> RecordType:
+        if self._argument_type is None:
+            self._argument_type = self.argument.daml_type()
+        return self._argument_type
+
+    @property
+    def result_type(self) -> DamlType:
         if self._returns is None:
             annotation = inspect.signature(self.body).return_annotation
             empty = annotation in (inspect.Signature.empty, "None")
-            self._returns = to_type(
-                None if empty else annotation, vars(sys.modules[self.template.__module__])
-            )
+            self._returns = to_type(None if empty else annotation, vars(sys.modules[self.owner.__module__]))
         return self._returns
 
-    def controllers(self, contract: Template | Interface, argument: Record) -> list[str]:
-        return list(_call_with_optional_arg(self.controller, contract, argument))
+    def controllers(self, target: Template | Interface, argument: Record) -> list[str]:
+        return list(_call_with_optional_arg(self.controller, target, argument))
 
-    def observers(self, contract: Template | Interface, argument: Record) -> list[str]:
-        return (
-            [] if self.observer is None else list(_call_with_optional_arg(self.observer, contract, argument))
-        )
+    def observers(self, target: Template | Interface, argument: Record) -> list[str]:
+        return [] if self.observer is None else list(_call_with_optional_arg(self.observer, target, argument))
+
+    def authorizers(self, target: Template | Interface, argument: Record) -> None:
+        return None  # the DSL has no `authority` clause: controllers and signatories authorize the body
+
+    async def run(self, target: Template | Interface, update: EngineUpdate, argument: Record) -> Any:
+        return await self.body(target, Update(update), **argument.field_values())
 
     def signature(self) -> Json:
         return {
             "name": self.name,
             "consuming": self.consuming,
             "argument": {name: t.describe() for name, t in self.argument.field_types().items()},
-            "returnType": self.returns.describe(),
+            "returnType": self.result_type.describe(),
         }
 
 
@@ -158,13 +182,13 @@ def choice(
     *,
     consuming: bool = True,
     observers: Callable[..., list[str]] | None = None,
-) -> Callable[[Callable[..., Any]], ChoiceDef]:
+) -> Callable[[Callable[..., Any]], PyChoice]:
     """Declare a choice; the body is `async def Name(self, tx, arg1: Type, ...) -> ReturnType`."""
 
-    def wrap(body: Callable[..., Any]) -> ChoiceDef:
+    def wrap(body: Callable[..., Any]) -> PyChoice:
         if not inspect.iscoroutinefunction(body):
             raise TypeError(f"choice {body.__name__} must be an async def (it awaits ledger actions)")
-        return ChoiceDef(body=body, controller=controller, consuming=consuming, observer=observers)
+        return PyChoice(body=body, controller=controller, consuming=consuming, observer=observers)
 
     return wrap
 
@@ -177,7 +201,7 @@ class Template(Record):
     """A Daml template: its fields are the annotations; override `signatory`, and optionally `observer`, `ensure`,
     `key` (a `ContractKey`). Choices are methods decorated with `@choice`."""
 
-    __daml__: ClassVar[TemplateDef]
+    __daml__: ClassVar[PyTemplate]
     key: ClassVar[ContractKey | None] = None
 
     def signatory(self) -> list[str]:
@@ -190,23 +214,26 @@ class Template(Record):
         return True
 
     @classmethod
-    def choices(cls) -> dict[str, ChoiceDef]:
+    def definition(cls) -> PyTemplate:
+        """The template as the engine sees it."""
+        return cls.__daml__
+
+    @classmethod
+    def choices(cls) -> dict[str, PyChoice]:
         return cls.__daml__.choices
 
     @classmethod
     def template_id(cls) -> str:
-        return f"{cls.__daml__.package.package_id}:{cls.__daml__.qualified_name}"
+        return cls.__daml__.template_id
 
     @classmethod
-    def instance_of(cls, interface: type[Interface]) -> InterfaceInstance | None:
+    def instance_of(cls, interface: type[Interface]) -> PyInstance | None:
         """How this template implements `interface` (any version of it), or None when it does not."""
-        return cls.__daml__.interfaces.get(interface_key(interface))
+        return cls.__daml__.instance_of(interface.__daml__)
 
     @classmethod
     def key_type(cls) -> DamlType | None:
-        if cls.key is None:
-            return None
-        return to_type(cls.key.type, {**vars(sys.modules[cls.__module__]), cls.__name__: cls})
+        return cls.__daml__.key_type
 
     @classmethod
     def signature(cls) -> Json:
@@ -221,16 +248,75 @@ class Template(Record):
         }
 
 
-@dataclass
-class TemplateDef(DataDef):
-    choices: dict[str, ChoiceDef] = field(default_factory=dict)
-    interfaces: dict[tuple[str, str], InterfaceInstance] = field(default_factory=dict)  # by `interface_key`
+_UNRESOLVED: Any = object()
 
 
-def _archive_choice(owner: type) -> ChoiceDef:
-    return ChoiceDef(
-        body=_archive_body, controller=lambda self: self.signatory(), name="Archive", template=owner
-    )
+@dataclass(repr=False)
+class PyTemplate(DataDef):
+    """A template written with the DSL, as the engine sees it (`participant.engine.definitions.TemplateDef`)."""
+
+    cls: type[Template] | None = None
+    choices: dict[str, PyChoice] = field(default_factory=dict)
+    interfaces: dict[tuple[str, str], PyInstance] = field(default_factory=dict)  # by `interface_key`
+    _argument_type: RecordType | None = field(default=None, repr=False)
+    _key_type: Any = field(default=_UNRESOLVED, repr=False)
+
+    def __repr__(self) -> str:
+        return f"PyTemplate({self.qualified_name!r} of {self.package!r})"
+
+    @property
+    def template_class(self) -> type[Template]:
+        assert self.cls is not None
+        return self.cls
+
+    @property
+    def template_id(self) -> str:
+        return f"{self.package.package_id}:{self.qualified_name}"
+
+    @property
+    def argument_type(self) -> RecordType:
+        if self._argument_type is None:
+            self._argument_type = self.template_class.daml_type()
+        return self._argument_type
+
+    @property
+    def key_type(self) -> DamlType | None:
+        if self._key_type is _UNRESOLVED:
+            cls = self.template_class
+            self._key_type = (
+                None
+                if cls.key is None
+                else to_type(cls.key.type, {**vars(sys.modules[cls.__module__]), cls.__name__: cls})
+            )
+        return self._key_type
+
+    def signatories(self, contract: Template) -> list[str]:
+        return contract.signatory()
+
+    def observers(self, contract: Template) -> list[str]:
+        return contract.observer()
+
+    def ensure(self, contract: Template) -> bool:
+        return contract.ensure()
+
+    def key(self, contract: Template) -> Any:
+        key = self.template_class.key
+        if key is None:
+            raise TypeError(f"{self.qualified_name} has no contract key")
+        return key.of(contract)
+
+    def maintainers(self, key: Any) -> list[str]:
+        declared = self.template_class.key
+        if declared is None:
+            raise TypeError(f"{self.qualified_name} has no contract key")
+        return declared.maintainer(key)
+
+    def instance_of(self, interface: InterfaceDef) -> PyInstance | None:
+        return self.interfaces.get(interface_key(interface))
+
+
+def _archive_choice(owner: type) -> PyChoice:
+    return PyChoice(body=_archive_body, controller=lambda self: self.signatory(), name="Archive", owner=owner)
 
 
 class Package:
@@ -240,8 +326,8 @@ class Package:
         if not ids.is_package_name(name):
             raise ValueError(f"invalid package name {name!r}")
         self.name, self.version = name, version
-        self.templates: dict[str, type[Template]] = {}
-        self.interfaces: dict[str, type[Interface]] = {}
+        self.templates: dict[str, PyTemplate] = {}  # by qualified name, as the engine sees them
+        self.interfaces: dict[str, PyInterface] = {}
         self.data_types: dict[str, type] = {}
         self._package_id: str | None = None
 
@@ -261,18 +347,18 @@ class Package:
     def template(self, name: str, entity: str | None = None) -> Callable[[type[Template]], type[Template]]:
         def register(cls: type[Template]) -> type[Template]:
             module, entity_name = split_qualified_name(name, entity, cls.__name__)
-            choices = {k: v for k, v in vars(cls).items() if isinstance(v, ChoiceDef)}
+            choices = {k: v for k, v in vars(cls).items() if isinstance(v, PyChoice)}
             instances = {
                 interface_key(v.interface): checked_instance(v, cls)
                 for v in vars(cls).values()
-                if isinstance(v, InterfaceInstance)
+                if isinstance(v, PyInstance)
             }
-            definition = TemplateDef(
-                module, entity_name, self, {**choices, "Archive": _archive_choice(cls)}, instances
+            definition = PyTemplate(
+                module, entity_name, self, cls, {**choices, "Archive": _archive_choice(cls)}, instances
             )
             self._check_open(definition.qualified_name)
             cls.__daml__ = definition
-            self.templates[definition.qualified_name] = cls
+            self.templates[definition.qualified_name] = definition
             return cls
 
         return register
@@ -282,18 +368,18 @@ class Package:
             if cls.viewtype is None:
                 raise TypeError(f"interface {cls.__name__} declares no viewtype")
             module, entity_name = split_qualified_name(name, entity, cls.__name__)
-            choices = {k: v for k, v in vars(cls).items() if isinstance(v, ChoiceDef)}
+            choices = {k: v for k, v in vars(cls).items() if isinstance(v, PyChoice)}
             methods = tuple(
                 k for k, v in vars(cls).items() if inspect.isfunction(v) and not k.startswith("_")
             )
             for method in methods:
                 setattr(cls, method, method_of(method))
-            definition = InterfaceDef(
-                module, entity_name, self, {**choices, "Archive": _archive_choice(cls)}, methods
+            definition = PyInterface(
+                module, entity_name, self, cls, {**choices, "Archive": _archive_choice(cls)}, methods
             )
             self._check_open(definition.qualified_name)
             cls.__daml__ = definition
-            self.interfaces[definition.qualified_name] = cls
+            self.interfaces[definition.qualified_name] = definition
             return cls
 
         return register
@@ -325,10 +411,9 @@ class Package:
 
         return register
 
-    def _interface_ref(self, interface: type[Interface]) -> str:
+    def _interface_ref(self, interface: PyInterface) -> str:
         """An interface as this package's description names it (its own by qualified name, to hash without its id)."""
-        package = interface.__daml__.package
-        qualified_name = interface.__daml__.qualified_name
+        package, qualified_name = interface.package, interface.qualified_name
         return qualified_name if package is self else f"{package.package_id}:{qualified_name}"
 
     def describe(self) -> Json:
@@ -341,16 +426,16 @@ class Package:
             return {kind: {name: t.describe() for name, t in declared_types(cls).items()}}
 
         templates = {}
-        for qualified_name, cls in sorted(self.templates.items()):
-            key_type = cls.key_type()
+        for qualified_name, template in sorted(self.templates.items()):
+            key_type = template.key_type
             templates[qualified_name] = {
-                "fields": {name: t.describe() for name, t in cls.field_types().items()},
+                "fields": {name: t.describe() for name, t in template.template_class.field_types().items()},
                 "key": None if key_type is None else key_type.describe(),
-                "choices": {name: c.signature() for name, c in sorted(cls.choices().items())},
+                "choices": {name: c.signature() for name, c in sorted(template.choices.items())},
             }
-            if cls.__daml__.interfaces:
+            if template.interfaces:
                 templates[qualified_name]["implements"] = sorted(
-                    self._interface_ref(i.interface) for i in cls.__daml__.interfaces.values()
+                    self._interface_ref(i.interface) for i in template.interfaces.values()
                 )
         described = {
             "name": self.name,
@@ -361,11 +446,11 @@ class Package:
         if self.interfaces:  # absent otherwise, so that packages without interfaces keep their ids
             described["interfaces"] = {
                 qualified_name: {
-                    "viewtype": cls.view_type().describe(),
-                    "methods": list(cls.__daml__.methods),
-                    "choices": {name: c.signature() for name, c in sorted(cls.choices().items())},
+                    "viewtype": interface.view_type.describe(),
+                    "methods": list(interface.methods),
+                    "choices": {name: c.signature() for name, c in sorted(interface.choices.items())},
                 }
-                for qualified_name, cls in sorted(self.interfaces.items())
+                for qualified_name, interface in sorted(self.interfaces.items())
             }
         return described
 
@@ -386,5 +471,13 @@ class Package:
             "packageId": self.package_id,
             "packageName": self.name,
             "packageVersion": self.version,
-            "templates": [cls.signature() for cls in self.templates.values()],
+            "templates": [t.template_class.signature() for t in self.templates.values()],
         }
+
+
+if TYPE_CHECKING:  # the type checker proves that the DSL implements every protocol of the engine's seam
+
+    def _implements(
+        package: Package, template: PyTemplate, interface: PyInterface, choice: PyChoice, instance: PyInstance
+    ) -> tuple[PackageDef, TemplateDef, InterfaceDef, ChoiceDef, InterfaceInstanceDef]:
+        return package, template, interface, choice, instance

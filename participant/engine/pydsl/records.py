@@ -11,9 +11,8 @@ import sys
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from participant import errors
-from participant.engine.primitives import DamlType, Json, _kind, bad_value
-from participant.engine.values import decode_fields, encode_fields, to_type
+from participant.engine.pydsl.types import to_type
+from participant.engine.values import DamlType, EnumType, RecordType, VariantType, freeze
 
 
 @dataclass
@@ -22,7 +21,7 @@ class DataDef:
 
     module: str
     entity: str
-    package: Any = None  # participant.engine.templates.Package
+    package: Any = None  # participant.engine.pydsl.templates.Package
 
     @property
     def qualified_name(self) -> str:
@@ -58,15 +57,6 @@ def declared_types(cls: type) -> dict[str, DamlType]:
     return resolved
 
 
-def freeze(value: Any) -> Any:
-    """A hashable stand-in for a value (lists and dicts inside records would otherwise make them unhashable)."""
-    if isinstance(value, list | tuple):
-        return tuple(freeze(v) for v in value)
-    if isinstance(value, dict):
-        return tuple((freeze(k), freeze(v)) for k, v in value.items())
-    return value
-
-
 class Record:
     """A Daml record: keyword construction, equality by value, declaration-ordered fields."""
 
@@ -86,8 +76,13 @@ class Record:
         return declared_types(cls)
 
     @classmethod
-    def daml_type(cls) -> DamlType:
-        return RecordType(cls)
+    def daml_type(cls) -> RecordType:
+        return RecordType(
+            _type_name(cls),
+            lambda: declared_types(cls),
+            build=lambda fields: cls(**fields),
+            fields_of=lambda value: value.field_values() if isinstance(value, cls) else None,
+        )
 
     def field_values(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in declared_types(type(self))}
@@ -107,23 +102,6 @@ class Record:
         return f"{type(self).__name__}({inner})"
 
 
-class RecordType(DamlType):
-    def __init__(self, cls: type[Record]) -> None:
-        self.cls = cls
-        self.name = cls.__daml__.qualified_name if "__daml__" in cls.__dict__ else cls.__name__
-
-    def describe(self) -> Json:
-        return {"Record": self.name}
-
-    def decode(self, value: Json, path: str = "") -> Record:
-        return self.cls(**decode_fields(self.cls.field_types(), value, path))
-
-    def encode(self, value: Any) -> Json:
-        if not isinstance(value, self.cls):
-            raise ValueError(f"expected a {self.name} record, got {value!r}")
-        return encode_fields(self.cls.field_types(), value.field_values())
-
-
 class Variant:
     """A Daml variant value: one constructor `tag` with its payload. Constructors are the class annotations."""
 
@@ -141,7 +119,12 @@ class Variant:
 
     @classmethod
     def daml_type(cls) -> DamlType:
-        return VariantType(cls)
+        return VariantType(
+            _type_name(cls),
+            lambda: declared_types(cls),
+            build=cls,
+            parts_of=lambda value: (value.tag, value.value) if isinstance(value, cls) else None,
+        )
 
     def __eq__(self, other: object) -> bool:
         return type(self) is type(other) and (self.tag, self.value) == (other.tag, other.value)
@@ -153,58 +136,23 @@ class Variant:
         return f"{type(self).__name__}({self.tag!r}, {self.value!r})"
 
 
-class VariantType(DamlType):
-    def __init__(self, cls: type[Variant]) -> None:
-        self.cls = cls
-        self.name = cls.__daml__.qualified_name if "__daml__" in cls.__dict__ else cls.__name__
-
-    def describe(self) -> Json:
-        return {"Variant": self.name}
-
-    def decode(self, value: Json, path: str = "") -> Variant:
-        constructors = self.cls.constructors()
-        # 3.5 maps malformed variants to INVALID_ARGUMENT, unlike other shape errors.
-        if not isinstance(value, dict) or "tag" not in value or "value" not in value:
-            raise errors.INVALID_ARGUMENT(
-                f'Expected a variant {{"tag", "value"}} for {self.name} but got '
-                f"{_kind(value)}{f' at {path}' if path else ''}"
-            )
-        tag = value["tag"]
-        if tag not in constructors:
-            raise errors.INVALID_ARGUMENT(
-                f"Unknown constructor {tag!r} of variant {self.name}{f' at {path}' if path else ''}"
-            )
-        return self.cls(tag, constructors[tag].decode(value["value"], f"{path}.value" if path else "value"))
-
-    def encode(self, value: Any) -> Json:
-        if not isinstance(value, self.cls):
-            raise ValueError(f"expected a {self.name} variant, got {value!r}")
-        return {"tag": value.tag, "value": self.cls.constructors()[value.tag].encode(value.value)}
+def _type_name(cls: type) -> str:
+    daml = cls.__dict__.get("__daml__")
+    return daml.qualified_name if daml else cls.__name__
 
 
-class EnumType(DamlType):
+def enum_type(cls: type[enum.Enum]) -> DamlType:
     """A Daml enum is a Python `enum.Enum` whose member names are the constructors."""
-
-    def __init__(self, cls: type[enum.Enum]) -> None:
-        self.cls = cls
-        daml = cls.__dict__.get("__daml__")
-        self.name = daml.qualified_name if daml else cls.__name__
-
-    def describe(self) -> Json:
-        return {"Enum": self.name, "constructors": list(self.cls.__members__)}
-
-    def decode(self, value: Json, path: str = "") -> enum.Enum:
-        if not isinstance(value, str) or value not in self.cls.__members__:
-            raise bad_value(path, f"Expected a constructor of enum {self.name} but got {str(value)[:64]!r}")
-        return self.cls[value]
-
-    def encode(self, value: Any) -> Json:
-        if not isinstance(value, self.cls):
-            raise ValueError(f"expected a {self.name} enum value, got {value!r}")
-        return value.name
+    members = cls.__members__
+    return EnumType(
+        _type_name(cls),
+        list(members),
+        build=lambda constructor: members[constructor],
+        constructor_of=lambda value: value.name if isinstance(value, cls) else None,
+    )
 
 
 def mark_enum(cls: type[enum.Enum], data: DataDef) -> type[enum.Enum]:
     cls.__daml__ = data  # type: ignore[attr-defined]
-    cls.daml_type = classmethod(EnumType)  # type: ignore[attr-defined]
+    cls.daml_type = classmethod(enum_type)  # type: ignore[attr-defined]
     return cls

@@ -1,6 +1,6 @@
 """Daml interfaces in the DSL: the interface (its view type, methods and choices), an interface value
 (`toInterface contract`), and the `interface instance I for T` of a template. `Package.interface` registers an
-interface, `Package.template` the instances a template declares (see `participant.engine.templates`)."""
+interface, `Package.template` the instances a template declares (see `participant.engine.pydsl.templates`)."""
 
 from __future__ import annotations
 
@@ -10,17 +10,38 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from participant.engine.records import DataDef
-from participant.engine.values import DamlType, to_type
+from participant.engine.pydsl.records import DataDef
+from participant.engine.pydsl.types import to_type
+from participant.engine.values import DamlType
 
 if TYPE_CHECKING:
-    from participant.engine.templates import ChoiceDef, Template
+    from participant.engine.definitions import TemplateDef
+    from participant.engine.pydsl.templates import PyChoice, Template
 
 
-@dataclass
-class InterfaceDef(DataDef):
-    choices: dict[str, ChoiceDef] = field(default_factory=dict)
+@dataclass(repr=False)
+class PyInterface(DataDef):
+    """An interface written with the DSL, as the engine sees it (`participant.engine.definitions.InterfaceDef`)."""
+
+    cls: type[Interface] | None = None
+    choices: dict[str, PyChoice] = field(default_factory=dict)
     methods: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        return f"PyInterface({self.qualified_name!r} of {self.package!r})"
+
+    @property
+    def interface_id(self) -> str:
+        return f"{self.package.package_id}:{self.qualified_name}"
+
+    @property
+    def view_type(self) -> DamlType:
+        assert self.cls is not None
+        return self.cls.view_type()
+
+    def to_interface(self, template: TemplateDef, contract: Any) -> Interface:
+        assert self.cls is not None
+        return self.cls(contract)
 
 
 class Interface:
@@ -28,7 +49,7 @@ class Interface:
     is an interface value, Daml's `toInterface contract`: its methods and `view` run the contract's template's
     interface instance."""
 
-    __daml__: ClassVar[InterfaceDef]
+    __daml__: ClassVar[PyInterface]
     viewtype: ClassVar[Any] = None
     _daml_view_type: ClassVar[DamlType]  # resolved from `viewtype` on first use, per interface class
 
@@ -39,7 +60,7 @@ class Interface:
         self._contract, self._instance = contract, instance
 
     def view(self) -> Any:
-        return self._instance.functions["view"](self._contract)
+        return self._instance.view(self._contract)
 
     def signatory(self) -> list[str]:
         return self._contract.signatory()
@@ -48,12 +69,16 @@ class Interface:
         return self._contract.observer()
 
     @classmethod
-    def choices(cls) -> dict[str, ChoiceDef]:
+    def definition(cls) -> PyInterface:
+        return cls.__daml__
+
+    @classmethod
+    def choices(cls) -> dict[str, PyChoice]:
         return cls.__daml__.choices
 
     @classmethod
     def interface_id(cls) -> str:
-        return f"{cls.__daml__.package.package_id}:{cls.__daml__.qualified_name}"
+        return cls.__daml__.interface_id
 
     @classmethod
     def view_type(cls) -> DamlType:
@@ -67,45 +92,49 @@ class Interface:
 
 def method_of(name: str) -> Callable[..., Any]:
     def method(self: Interface, *args: Any) -> Any:
-        return self._instance.functions[name](self._contract, *args)
+        return self._instance.call(name, self._contract, *args)
 
     method.__name__ = name
     return method
 
 
 @dataclass
-class InterfaceInstance:
+class PyInstance:
     """`interface instance I for T`: the functions (`view` and the interface's methods) of one template."""
 
-    interface: type[Interface]
+    interface_class: type[Interface]
     functions: dict[str, Callable[..., Any]]
 
+    @property
+    def interface(self) -> PyInterface:
+        return self.interface_class.__daml__
 
-def interface_instance(interface: type[Interface]) -> Callable[[type], InterfaceInstance]:
+    def view(self, contract: Any) -> Any:
+        return self.functions["view"](contract)
+
+    def call(self, method: str, contract: Any, *arguments: Any) -> Any:
+        return self.functions[method](contract, *arguments)
+
+
+def interface_instance(interface: type[Interface]) -> Callable[[type], PyInstance]:
     """Declare, inside a template's class body, how the template implements `interface`."""
 
-    def wrap(body: type) -> InterfaceInstance:
+    def wrap(body: type) -> PyInstance:
         functions: dict[str, Callable[..., Any]] = {
             name: f for name, f in vars(body).items() if inspect.isfunction(f)
         }
-        return InterfaceInstance(interface, functions)
+        return PyInstance(interface, functions)
 
     return wrap
 
 
-def interface_key(interface: type[Interface]) -> tuple[str, str]:
-    """Interfaces are matched by package name and qualified name, so every version of a package's interface is
-    the same interface (as upgrading treats them)."""
-    return interface.__daml__.package.name, interface.__daml__.qualified_name
-
-
-def checked_instance(instance: InterfaceInstance, template: type) -> InterfaceInstance:
+def checked_instance(instance: PyInstance, template: type) -> PyInstance:
     """An interface instance defines `view` and every method of its interface, and nothing else."""
-    expected = {"view", *instance.interface.__daml__.methods}
+    expected = {"view", *instance.interface.methods}
     missing, extra = expected - set(instance.functions), set(instance.functions) - expected
     if missing or extra:
         raise TypeError(
-            f"interface instance {instance.interface.__name__} for {template.__name__}: "
+            f"interface instance {instance.interface_class.__name__} for {template.__name__}: "
             f"missing {sorted(missing)}, unknown {sorted(extra)}"
         )
     return instance
