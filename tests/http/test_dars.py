@@ -5,6 +5,7 @@ nothing."""
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 
 import pytest
 
@@ -14,6 +15,7 @@ from participant.daml_lf.errors import MissingPackage
 from participant.daml_lf.packages import read_packages
 from tests.daml_lf.conftest import AMULET, HOLDING, RICHTYPES, rezip
 from tests.daml_lf.test_archive import _member, _reencode
+from tests.daml_lf.test_decode import _dname_last, _main_package, _with_main_package
 from tests.http.helpers import acs, acs_body, assert_error, event_format, template
 
 OCTETS = {"content-type": "application/octet-stream"}
@@ -143,6 +145,16 @@ def _without_a_dependency(data: bytes) -> tuple[bytes, str]:
     raise AssertionError("every dependency can go")
 
 
+def _missing_definition(data: bytes) -> bytes:
+    """The main package without the data type of its template Marker."""
+    path, package = _main_package(data)
+    for module in package.modules:
+        for data_type in list(module.data_types):
+            if package.interned_strings[_dname_last(package, data_type.name_interned_dname)] == "Marker":
+                module.data_types.remove(data_type)
+    return _with_main_package(data, path, package)
+
+
 REFUSALS = {
     "not a zip": (lambda data: b"%PDF-1.7 not a dar", "INVALID_DAR", "not a zip"),
     "no manifest": (lambda data: rezip(data, {MANIFEST: None}), "INVALID_DAR", "MANIFEST.MF"),
@@ -157,25 +169,43 @@ REFUSALS = {
         "DAR_NOT_SELF_CONSISTENT",
         "is not among the packages read",
     ),
+    "missing definition": (
+        _missing_definition,
+        "DAR_VALIDATION_ERROR",
+        "Marker has no data type of its name",
+    ),
 }
 
 
+def stored(tmp_path) -> list[tuple]:
+    """The rows of the DARs and packages tables of the test's database (`participant_app`'s file)."""
+    with sqlite3.connect(tmp_path / "ledger.db") as conn:
+        return (
+            conn.execute("SELECT dar_hash FROM dars").fetchall()
+            + conn.execute("SELECT package_id FROM packages").fetchall()
+        )
+
+
 @pytest.mark.parametrize("kind", REFUSALS)
-async def test_a_bad_dar_is_refused_and_changes_nothing(ledger_api, dar_bytes, kind) -> None:
+async def test_a_bad_dar_is_refused_and_changes_nothing(ledger_api, dar_bytes, kind, tmp_path) -> None:
     build, code, said = REFUSALS[kind]
-    before = await package_ids(ledger_api)
+    assert (await upload(ledger_api, dar_bytes(HOLDING))).status_code == 200
+    before, rows = await package_ids(ledger_api), stored(tmp_path)
     end = await ledger_api.ledger_end()
     r = await upload(ledger_api, build(dar_bytes(RICHTYPES)))
     body = assert_error(r, 400, code)
     assert said in body["cause"] and said in body["context"]["reason"]
     assert await package_ids(ledger_api) == before
+    assert stored(tmp_path) == rows
     assert await ledger_api.ledger_end() == end
 
 
-async def test_another_package_with_a_loaded_name_and_version_is_refused(ledger_api, dar_bytes) -> None:
+async def test_another_package_with_a_loaded_name_and_version_is_refused(
+    ledger_api, dar_bytes, tmp_path
+) -> None:
     data = dar_bytes(RICHTYPES)
     assert (await upload(ledger_api, data)).status_code == 200
-    before = await package_ids(ledger_api)
+    before, rows = await package_ids(ledger_api), stored(tmp_path)
     other = _other_content(data)
     new_id = read_dar(other).main.package_id
     for path in ("/v2/dars/validate", "/v2/dars"):
@@ -183,6 +213,7 @@ async def test_another_package_with_a_loaded_name_and_version_is_refused(ledger_
         assert new_id in body["cause"] and read_dar(data).main.package_id in body["cause"]
         assert "richtypes v0.0.1" in body["cause"]
     assert await package_ids(ledger_api) == before
+    assert stored(tmp_path) == rows
 
 
 async def test_references_resolve_to_packages_loaded_before(ledger_api, dar_bytes) -> None:
