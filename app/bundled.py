@@ -71,6 +71,7 @@ class BundledParticipant:
         self.state = StartupState()
         self.process: subprocess.Popen | None = None
         self.owned = False
+        self._log_start = 0  # where this start's lines begin in the participant's log
         self._ready = threading.Event()
         self._listeners: list[Callable[[StartupState], None]] = []
 
@@ -129,6 +130,13 @@ class BundledParticipant:
         url = self.running_elsewhere()
         if url is not None:
             self.owned = False
+            if self.extra_args:  # what it was started with is not this start's to change
+                self._set(
+                    phase="failed",
+                    error=f"the bundled participant is already running ({url}) for another ledger-tui, which "
+                    f"does not take {' '.join(self.extra_args)}: quit it first",
+                )
+                return
             self._set(phase="ready", url=url)
             return
         self.secret()
@@ -143,6 +151,7 @@ class BundledParticipant:
         """Start the child; it reports on its stdout. None (and the state failed) when it cannot be started."""
         private_dir(self.log_dir)
         log = open(self.log_dir / "participant.log", "ab", opener=private_opener)  # noqa: SIM115 - handed to the child
+        self._log_start = log.seek(0, 2)  # what this start writes comes after
         args = [
             sys.executable,
             "-m",
@@ -210,10 +219,12 @@ class BundledParticipant:
                 process = respawned
                 continue
             break
+        said = _last_error(self.log_dir / "participant.log", self._log_start)
         self._set(
             phase="failed",
-            error=f"the bundled participant exited with code {code} before it was ready; "
-            f"see {self.log_dir / 'participant.log'}",
+            error=f"the bundled participant exited with code {code} before it was ready"
+            + (f" ({said})" if said else "")
+            + f"; see {self.log_dir / 'participant.log'}",
         )
 
     def _wait_for_other(self) -> bool | None:
@@ -263,6 +274,17 @@ class BundledParticipant:
             return
         if process.stdin is not None:
             process.stdin.close()
+
+
+def _last_error(log: Path, start: int) -> str:
+    """The refusal the participant printed last in this start (`error: …`, one line: a bad --dar, say)."""
+    try:
+        with log.open("rb") as f:
+            f.seek(max(start, f.seek(0, 2) - 4096))
+            tail = f.read().decode("utf-8", "replace").splitlines()
+    except OSError:
+        return ""
+    return next((line for line in reversed(tail) if line.startswith("error: ")), "")
 
 
 def _die_with_parent() -> None:

@@ -77,6 +77,14 @@ def parser() -> argparse.ArgumentParser:
     )
     bundled = p.add_argument_group("bundled participant (without --url)")
     bundled.add_argument("--no-demo", action="store_true", help="start with an empty ledger (no demo data)")
+    bundled.add_argument(
+        "--dar",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="FILE",
+        help="load a DAR's Daml-LF packages into the bundled participant as it starts (repeatable; it keeps them)",
+    )
     p.add_argument(
         "--theme", help="a Textual theme, e.g. textual-light (default: the config's, else textual-dark)"
     )
@@ -158,6 +166,16 @@ def check_profile(profile: Profile, name: str | None = None) -> None:
     for path, where, what in files:
         if path is not None:
             _check_readable(path.expanduser(), where, what)
+
+
+def bundled_flags(args: argparse.Namespace) -> tuple[str, ...]:
+    """What the bundled participant's `serve` is given beyond its own settings: each --dar, its path absolute
+    (the child runs in this directory, but says in its log which file it refused)."""
+    flags: list[str] = []
+    for path in args.dar:
+        _check_readable(path, "--dar", "DAR")
+        flags += ["--dar", str(path.resolve())]
+    return tuple(flags)
 
 
 def _check_readable(path: Path, where: str, what: str) -> None:
@@ -264,6 +282,12 @@ def main(argv: list[str] | None = None) -> int:
             check_profile(profile)
         elif _token_flags(args):
             raise ConfigError(f"{_token_flags(args)[0]} needs --url (or use a --profile)")
+        if args.dar and profile is not None:
+            raise ConfigError(
+                "--dar needs the bundled participant (leave out --url and --profile): a participant elsewhere "
+                "loads DARs through its own API"
+            )
+        serve_flags = bundled_flags(args) if profile is None else ()
         tokens = token_source(profile, args.user) if profile is not None else None
     except ConfigError as e:
         print(f"ledger-tui: error: {e}", file=sys.stderr)  # as argparse says what it refuses
@@ -275,7 +299,9 @@ def main(argv: list[str] | None = None) -> int:
     if profile is None:
         from app.bundled import BundledParticipant
 
-        bundled = BundledParticipant(locations.bundled_dir, locations.log_dir, demo=not args.no_demo)
+        bundled = BundledParticipant(
+            locations.bundled_dir, locations.log_dir, demo=not args.no_demo, extra_args=serve_flags
+        )
         bundled.start()  # before the UI loads: the participant starts while the terminal sets up
 
     _setup_logging(locations)

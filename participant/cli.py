@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import hashlib
 import json
 import logging
 import math
@@ -95,6 +96,15 @@ def _parser() -> argparse.ArgumentParser:
         default=[],
         metavar="MODULE",
         help="load the template packages a Python module defines (repeatable)",
+    )
+    serve.add_argument(
+        "--dar",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="FILE",
+        help="load the Daml-LF packages of a DAR, checked as an upload is, before serving (repeatable; kept in "
+        "the database: a DAR loaded before is not read again)",
     )
     serve.add_argument(
         "--max-list-elements",
@@ -335,6 +345,8 @@ def _serve(args) -> int:
     generated = not (secret or args.public_key or args.jwks or args.no_auth)
     claim = _claim(args.db, "is in use by another ledger-participant", "stop it or use another --db")
     try:
+        if args.dar:
+            asyncio.run(_load_dars(args.db, args.dar, tuple(args.package)))
         if args.port_file is not None:
             args.port_file.unlink(missing_ok=True)  # a parent waiting for it must see this server's port only
         try:
@@ -420,6 +432,36 @@ def _serve(args) -> int:
         return 0 if server.started and not failed else 1
     finally:
         claim.release()
+
+
+async def _load_dars(db: Path, paths: list[Path], packages: tuple[str, ...]) -> None:
+    """Load each DAR into the database through the checks of an upload, or refuse (naming the file and Canton's
+    error) before anything is served. Each DAR is loaded on its own, in order."""
+    from participant.store.packages import stored_dar_hashes
+
+    contents = []
+    for path in paths:
+        try:
+            contents.append((path, path.read_bytes()))
+        except OSError as e:
+            raise Refused(f"cannot read the DAR {path}: {e.strerror or e}") from None
+    loaded = await stored_dar_hashes(db)
+    contents = [(path, data) for path, data in contents if hashlib.sha256(data).hexdigest() not in loaded]
+    if not contents:  # a restart with the same DARs: nothing to read, no store to open
+        return
+    from participant.errors import LedgerError
+    from participant.server import build_registry
+    from participant.services.dars import load_dar
+    from participant.store.store import Store
+
+    registry = build_registry(Settings(db=db, packages=packages))
+    async with Store(db) as store:
+        for path, data in contents:
+            try:
+                await load_dar(store, registry, data)
+            except LedgerError as e:
+                cause = " ".join(e.cause.split())
+                raise Refused(f"--dar {path}: {e.code.id}: {cause}") from None
 
 
 def _settings(args, port: int, secret: str | None) -> Settings:

@@ -3,10 +3,11 @@ identity and authenticator, built once by `participant.server.create_app`'s life
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from participant.auth import Authenticator
 from participant.committer import Committer
+from participant.daml_packages import DamlPackages, FilterPackages
 from participant.engine.registry import PackageRegistry
 from participant.identity import Identity
 from participant.settings import Settings
@@ -21,3 +22,9 @@ class Context:
     registry: PackageRegistry
     identity: Identity
     authenticator: Authenticator
+    daml_packages: DamlPackages = field(default_factory=DamlPackages)  # loaded from DARs
+
+    @property
+    def filter_packages(self) -> FilterPackages:
+        """What event filters resolve their template and interface references against."""
+        return FilterPackages(self.registry, self.daml_packages)

@@ -305,6 +305,27 @@ NO_PREFERRED_PACKAGES_FOUND = ErrorCode(
     C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER,
     "Failed to compute package preferences. Reason: ",
 )
+# Package uploads (Canton's PackageServiceErrors): the prefix is Canton's cause, the detail names the problem
+INVALID_DAR = ErrorCode("INVALID_DAR", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE, "Dar file is corrupt: ")
+DAR_PARSE_ERROR = ErrorCode(
+    "DAR_PARSE_ERROR", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE, "Failed to parse the dar file content: "
+)
+DAR_NOT_SELF_CONSISTENT = ErrorCode(
+    "DAR_NOT_SELF_CONSISTENT",
+    C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
+    "The set of packages in the dar is not self-consistent and is missing dependencies: ",
+)
+DAR_VALIDATION_ERROR = ErrorCode(
+    "DAR_VALIDATION_ERROR", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE, "Package validation failed: "
+)
+KNOWN_DAR_VERSION = ErrorCode("KNOWN_DAR_VERSION", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE)
+# A command that names a template of a loaded Daml-LF package: the engine runs no Daml-LF version (yet), which is
+# what Canton's engine answers for a package whose LF version it does not allow (CommandExecutionErrors.Package).
+ALLOWED_LANGUAGE_VERSIONS = ErrorCode(
+    "ALLOWED_LANGUAGE_VERSIONS",
+    C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
+    "Disallowed language version in package ",
+)
 # Auth (redacted on the wire)
 UNAUTHENTICATED = ErrorCode("UNAUTHENTICATED", C.AUTH_INTERCEPTOR_INVALID_AUTHENTICATION_CREDENTIALS)
 PERMISSION_DENIED = ErrorCode("PERMISSION_DENIED", C.INSUFFICIENT_PERMISSION)

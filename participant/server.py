@@ -23,6 +23,7 @@ from participant import errors
 from participant.auth import Authenticator, TokenVerifier, UserRecord
 from participant.committer import Committer
 from participant.context import Context
+from participant.daml_packages import DamlPackages
 from participant.engine.interpreter import Engine
 from participant.engine.registry import PackageRegistry
 from participant.identity import load_identity
@@ -30,6 +31,7 @@ from participant.routes import all_routes
 from participant.routes.common import BodyTooLarge, error_response
 from participant.settings import Settings
 from participant.store.admin import ensure_admin_user
+from participant.store.packages import stored_packages
 from participant.store.store import Store
 
 log = logging.getLogger("participant")
@@ -94,6 +96,7 @@ def create_app(
                 Authenticator(
                     build_verifier(settings, identity.participant_id), load_user, lambda: store.users_version
                 ),
+                DamlPackages(await stored_packages(store)),
             )
             if settings.demo:
                 from participant.demo import seed_demo

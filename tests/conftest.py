@@ -17,6 +17,7 @@ import pytest
 from participant.auth import mint_token
 from participant.server import create_app
 from participant.settings import Settings
+from tests.daml_lf.conftest import dar_bytes, dars_dir  # noqa: F401  (the real DARs, for every test)
 from tests.spec import validate_response
 
 SECRET = "test-secret-with-enough-bytes-for-hs256!"

@@ -152,7 +152,7 @@ async def test_a_version_5_database_keeps_its_rows_and_finds_them_by_id_after_mi
         "2026-01-02T03:04:05Z",
         "global::1220",
         None,
-        "[]",
+        "[" + "0," * 20_000 + "0]",  # pages enough that the rebuild frees more than later steps take
     )
     conn.execute(f"INSERT INTO updates ({UPDATE_COLUMNS}) VALUES ({', '.join('?' * len(update))})", update)
     before = conn.execute("SELECT * FROM contracts").fetchall()

@@ -37,6 +37,7 @@ class Dalf:
     lf_version: str  # "2.1"
     package: bytes  # the encoded daml_lf_2.Package
     path: str = ""  # where it was found in its DAR, for messages
+    payload: bytes = b""  # the encoded ArchivePayload, exactly as in the DALF: its SHA-256 is the package id
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,13 +58,16 @@ def read_dalf(data: bytes, path: str = "<dalf>") -> Dalf:
         raise MalformedArchive(f"{path}: not a Daml-LF archive ({exc})") from None
     if archive.hash_function != daml_lf_pb2.SHA256:
         raise MalformedArchive(f"{path}: unknown hash function {archive.hash_function}")
-    digest = hashlib.sha256(archive.payload).hexdigest()
-    if digest != archive.hash:
-        raise HashMismatch(
-            f"{path}: package id {archive.hash!r} is not the SHA-256 of its payload ({digest})"
-        )
+    return read_payload(archive.hash, archive.payload, path)
+
+
+def read_payload(package_id: str, data: bytes, path: str = "<dalf>") -> Dalf:
+    """An ``ArchivePayload`` (what a package service serves) checked against its package id and LF version."""
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != package_id:
+        raise HashMismatch(f"{path}: package id {package_id!r} is not the SHA-256 of its payload ({digest})")
     try:
-        payload = daml_lf_pb2.ArchivePayload.FromString(archive.payload)
+        payload = daml_lf_pb2.ArchivePayload.FromString(data)
     except DecodeError as exc:
         raise MalformedArchive(f"{path}: payload of package {digest} does not decode ({exc})") from None
     major = payload.WhichOneof("Sum")
@@ -77,7 +81,13 @@ def read_dalf(data: bytes, path: str = "<dalf>") -> Dalf:
             f"{path}: package {digest} is Daml-LF 2.{payload.minor}, supported: "
             + ", ".join(f"2.{minor}" for minor in SUPPORTED_LF_MINORS)
         )
-    return Dalf(package_id=digest, lf_version=f"2.{payload.minor}", package=payload.daml_lf_2, path=path)
+    return Dalf(
+        package_id=digest,
+        lf_version=f"2.{payload.minor}",
+        package=payload.daml_lf_2,
+        path=path,
+        payload=data,
+    )
 
 
 def read_dar(data: bytes) -> Dar:

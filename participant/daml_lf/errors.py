@@ -41,3 +41,11 @@ class UnsupportedLfVersion(DamlLfError):
 
 class UnresolvedReference(DamlLfError):
     """A reference to a package, module or definition absent from the packages read together."""
+
+
+class MissingPackage(UnresolvedReference):
+    """A reference to a package that is neither among the packages read nor among their known dependencies."""
+
+    def __init__(self, message: str, package_id: str) -> None:
+        super().__init__(message)
+        self.package_id = package_id

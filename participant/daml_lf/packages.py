@@ -1,5 +1,8 @@
 """A DAR's packages read together: decoded, and every reference of their signatures checked to resolve.
 
+References may also resolve to ``dependencies``: packages read before (a participant's loaded packages), which a
+DAR need not carry again.
+
 Checked: each type constructor, type synonym, implemented and required interface named by a data type, synonym,
 value type, template (key, choices), interface (methods, view, choices) resolves to a package of the set, a module
 of it and a definition of the right sort there; each template and interface has its data type. Expression bodies
@@ -9,33 +12,34 @@ stay encoded and are not walked.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TypeVar
 
 from . import ast
 from .archive import Dar, read_dar
 from .decode import decode_package
-from .errors import UnresolvedReference
+from .errors import MissingPackage, UnresolvedReference
 
 D = TypeVar("D")
 
 
 @dataclass(frozen=True, slots=True)
 class PackageSet:
-    """Packages by id, the DAR's main package first."""
+    """Packages by id, the DAR's main package first; and the packages read before that references may name."""
 
     main_package_id: str
     packages: Mapping[str, ast.Package]
+    dependencies: Mapping[str, ast.Package] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def main(self) -> ast.Package:
         return self.packages[self.main_package_id]
 
     def module(self, package_id: str, module: str) -> ast.Module:
-        package = self.packages.get(package_id)
+        package = self.packages.get(package_id) or self.dependencies.get(package_id)
         if package is None:
-            raise UnresolvedReference(f"package {package_id} is not among the packages read")
+            raise MissingPackage(f"package {package_id} is not among the packages read", package_id)
         found = package.modules.get(module)
         if found is None:
             raise UnresolvedReference(f"package {package.name} ({package_id}) has no module {module}")
@@ -64,16 +68,22 @@ def _definition(definitions: Mapping[str, D], ref: ast.TypeConRef | ast.ValueRef
     return found
 
 
-def read_packages(data: bytes) -> PackageSet:
-    """Read a DAR: check its container and hashes, decode every package, check that every reference resolves."""
-    return packages_of(read_dar(data))
+def read_packages(data: bytes, dependencies: Mapping[str, ast.Package] = MappingProxyType({})) -> PackageSet:
+    """Read a DAR: check its container and hashes, decode every package, check that every reference resolves
+    (within the DAR or to ``dependencies``)."""
+    return packages_of(read_dar(data), dependencies)
 
 
-def packages_of(dar: Dar) -> PackageSet:
-    packages = {dalf.package_id: decode_package(dalf) for dalf in dar.dalfs}
-    package_set = PackageSet(dar.main.package_id, MappingProxyType(packages))
+def packages_of(dar: Dar, dependencies: Mapping[str, ast.Package] = MappingProxyType({})) -> PackageSet:
+    package_set = decode_dar(dar, dependencies)
     check_references(package_set)
     return package_set
+
+
+def decode_dar(dar: Dar, dependencies: Mapping[str, ast.Package] = MappingProxyType({})) -> PackageSet:
+    """The DAR's packages decoded, their references not checked yet (``check_references``)."""
+    packages = {dalf.package_id: decode_package(dalf) for dalf in dar.dalfs}
+    return PackageSet(dar.main.package_id, MappingProxyType(packages), MappingProxyType(dict(dependencies)))
 
 
 def check_references(package_set: PackageSet) -> None:
@@ -103,6 +113,8 @@ def check_references(package_set: PackageSet) -> None:
     for (kind, ref), where in named.items():
         try:
             resolve[kind](ref)
+        except MissingPackage as exc:
+            raise MissingPackage(f"{where}: {exc}", exc.package_id) from None
         except UnresolvedReference as exc:
             raise UnresolvedReference(f"{where}: {exc}") from None
 

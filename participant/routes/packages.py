@@ -6,10 +6,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from participant.api import GetPreferredPackagesRequest
+from participant.api import GetPreferredPackagesRequest, UploadDarFileResponse
 from participant.errors import BadRequestBody
-from participant.routes.common import claims, context, decode, json
-from participant.services import packages
+from participant.routes.common import claims, context, decode, json, read_body
+from participant.services import dars, packages
 
 
 async def list_packages(request: Request):
@@ -24,10 +24,34 @@ async def package_status(request: Request):
 
 async def get_package(request: Request):
     c = await claims(request)
-    archive = packages.package_archive(context(request), request.path_params["package_id"], c)
+    archive = await packages.package_archive(context(request), request.path_params["package_id"], c)
     return Response(
         archive.content, media_type="application/octet-stream", headers={"Canton-Package-Hash": archive.hash}
     )
+
+
+def _flag(request: Request, name: str) -> None:
+    """A boolean query parameter, checked as Canton decodes it (its value changes nothing here)."""
+    value = request.query_params.get(name)
+    if value is not None and value not in ("true", "false"):
+        raise BadRequestBody(f"{value!r} is not a boolean", where=f"query parameter {name}")
+
+
+async def upload_dar(request: Request):
+    _flag(request, "vetAllPackages")
+    c = await claims(request)
+    c.require_admin()
+    data = await read_body(request)
+    await dars.upload(context(request), data, request.query_params.get("synchronizerId"), c)
+    return json(UploadDarFileResponse())
+
+
+async def validate_dar(request: Request):
+    c = await claims(request)
+    c.require_admin()
+    data = await read_body(request)
+    await dars.validate(context(request), data, request.query_params.get("synchronizerId"), c)
+    return Response(status_code=200)
 
 
 async def preferred_package_version(request: Request):
@@ -56,6 +80,9 @@ async def preferred_packages(request: Request):
 
 routes = [
     Route("/v2/packages", list_packages, methods=["GET"]),
+    Route("/v2/packages", upload_dar, methods=["POST"]),
+    Route("/v2/dars", upload_dar, methods=["POST"]),
+    Route("/v2/dars/validate", validate_dar, methods=["POST"]),
     Route("/v2/packages/{package_id}", get_package, methods=["GET"]),
     Route("/v2/packages/{package_id}/status", package_status, methods=["GET"]),
     Route("/v2/interactive-submission/preferred-package-version", preferred_package_version, methods=["GET"]),

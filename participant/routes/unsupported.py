@@ -12,8 +12,7 @@ from participant.services import unsupported
 
 def _handler(endpoint: unsupported.Unsupported):
     async def refuse(request: Request):
-        if endpoint.json_body:  # any JSON object: nothing of it is used
-            await decode(request, WireModel)
+        await decode(request, WireModel)  # any JSON object: nothing of it is used
         raise unsupported.refuse(endpoint, await claims(request))
 
     return refuse

@@ -34,7 +34,7 @@ class Snapshot:
 
 def selection(ctx: Context, req: GetActiveContractsRequest) -> tuple[EventFilter, object]:
     """The filter of the request and the wire EventFormat in force (see `acs.event_filter_of_request`)."""
-    return acs.event_filter_of_request(req, ctx.registry)
+    return acs.event_filter_of_request(req, ctx.filter_packages)
 
 
 async def snapshot(
@@ -126,7 +126,7 @@ def page_selection(ctx: Context, req: GetActiveContractsPageRequest) -> tuple[in
         raise errors.INVALID_ARGUMENT(f"Requested page size must be positive, but got {size}")
     if size > MAX_PAGE_SIZE:
         raise errors.INVALID_ARGUMENT(f"Requested page size must not exceed {MAX_PAGE_SIZE}, but got {size}")
-    return size, resolve_event_format(req.event_format, ctx.registry)
+    return size, resolve_event_format(req.event_format, ctx.filter_packages)
 
 
 async def active_contracts_page(

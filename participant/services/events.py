@@ -49,7 +49,7 @@ def events_request_filter(ctx: Context, req: GetEventsByContractIdRequest) -> tu
     contract_id = _contract_id(req.contract_id)
     if req.event_format is None:
         raise errors.missing_field("event_format")
-    return contract_id, resolve_event_format(req.event_format, ctx.registry)
+    return contract_id, resolve_event_format(req.event_format, ctx.filter_packages)
 
 
 async def events_by_contract_id(ctx: Context, contract_id: str, event_filter: EventFilter, c: Claims) -> dict:

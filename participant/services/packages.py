@@ -4,6 +4,9 @@ A package's "archive" is the bytes its definition serves (`PackageDef.archive`; 
 the canonical JSON description of its templates and data types), whose SHA-256 is the package id. Every loaded
 package is usable on every connected synchronizer, so the preferred package of a name is its highest loaded
 version, wherever asked.
+
+The Daml-LF packages of loaded DARs (`services.dars`) are served beside them: their archive is the payload as the
+DALF held it, and every DALF of a DAR (the standard library's too) is listed.
 """
 
 from __future__ import annotations
@@ -23,18 +26,23 @@ from participant.api import (
 )
 from participant.auth import Claims
 from participant.context import Context
+from participant.daml_packages import version_key
 from participant.engine import ids
 from participant.engine.definitions import PackageDef
 from participant.errors import BadRequestBody
+from participant.store.packages import PackageRow, package_payload
 from participant.timestamps import parse_timestamp
 
 
 def list_packages(ctx: Context, c: Claims) -> ListPackagesResponse:
-    return ListPackagesResponse(package_ids=sorted(p.package_id for p in ctx.registry.packages))
+    python = [p.package_id for p in ctx.registry.packages]
+    return ListPackagesResponse(package_ids=sorted({*python, *ctx.daml_packages.ids()}))
 
 
 def package_status(ctx: Context, package_id: str, c: Claims) -> GetPackageStatusResponse:
-    known = ids.is_package_id_string(package_id) and ctx.registry.package(package_id) is not None
+    known = ids.is_package_id_string(package_id) and (
+        ctx.registry.package(package_id) is not None or ctx.daml_packages.get(package_id) is not None
+    )
     return GetPackageStatusResponse(
         package_status="PACKAGE_STATUS_REGISTERED" if known else "PACKAGE_STATUS_UNSPECIFIED"
     )
@@ -46,13 +54,18 @@ class Archive:
     hash: str  # Canton-Package-Hash: the SHA-256 of the content, which is the package id
 
 
-def package_archive(ctx: Context, package_id: str, c: Claims) -> Archive:
+async def package_archive(ctx: Context, package_id: str, c: Claims) -> Archive:
     if not ids.is_package_id_string(package_id):
         raise errors.INVALID_ARGUMENT(f"Invalid package id: {package_id!r} is not a PackageIdString")
     package = ctx.registry.package(package_id)
-    if package is None:
+    if package is not None:
+        content = package.archive()
+    elif ctx.daml_packages.get(package_id) is not None:
+        content = await package_payload(ctx.store, package_id)
+    else:
+        content = None
+    if content is None:
         raise errors.PACKAGE_NOT_FOUND("Could not find package.", resources=[("PACKAGE", package_id)])
-    content = package.archive()
     digest = hashlib.sha256(content).hexdigest()
     if (
         digest != package_id
@@ -61,10 +74,18 @@ def package_archive(ctx: Context, package_id: str, c: Claims) -> Archive:
     return Archive(content, digest)
 
 
-def _reference(package: PackageDef) -> PackageReference:
+def _reference(package: PackageDef | PackageRow) -> PackageReference:
     return PackageReference(
         package_id=package.package_id, package_name=package.name, package_version=package.version
     )
+
+
+def _preferred(ctx: Context, package_name: str) -> PackageDef | PackageRow | None:
+    """The highest version of the name among the loaded packages, Python or Daml-LF."""
+    candidates = [
+        p for p in (ctx.registry.preferred(package_name), ctx.daml_packages.preferred(package_name)) if p
+    ]
+    return max(candidates, key=lambda p: version_key(p.version), default=None)
 
 
 def _synchronizer(ctx: Context, synchronizer_id: str) -> str:
@@ -94,7 +115,7 @@ def preferred_package_version(
     ids.require_party_ids(parties, "parties")
     _check_time(vetting_valid_at, "query parameter vetting_valid_at")
     synchronizer = _synchronizer(ctx, synchronizer_id)
-    package = ctx.registry.preferred(package_name)
+    package = _preferred(ctx, package_name)
     if package is None:  # Canton leaves the preference out when no package of that name is vetted
         return GetPreferredPackageVersionResponse()
     return GetPreferredPackageVersionResponse(
@@ -121,7 +142,7 @@ def preferred_packages(
     synchronizer = _synchronizer(ctx, req.synchronizer_id)
     found = []
     for name in dict.fromkeys(references):
-        package = ctx.registry.preferred(name)
+        package = _preferred(ctx, name)
         if package is None:
             raise errors.NO_PREFERRED_PACKAGES_FOUND(
                 f"No package with package-name '{name}' is vetted on synchronizer {synchronizer}",

@@ -12,10 +12,6 @@ from dataclasses import dataclass
 from participant import errors
 from participant.auth import Claims
 
-_DARS = (
-    "this participant runs packages defined in Python (the bundled models and --package modules); it cannot "
-    "load, validate or vet the Daml-LF archives of a DAR"
-)
 _VETTING = (
     "this participant keeps no topology state: every loaded package is usable on every connected "
     "synchronizer, and there is no vetting to list or change"
@@ -39,15 +35,9 @@ class Unsupported:
     method: str  # the gRPC method Canton serves the endpoint with
     reason: str
     rights: str  # "admin" or "any" (a valid token): what Canton checks before the service runs
-    json_body: bool = True  # a JSON request body, which Canton decodes first (a DAR is raw bytes)
 
 
 ENDPOINTS: dict[tuple[str, str], Unsupported] = {
-    ("POST", "/v2/packages"): Unsupported(f"{_PACKAGES}/UploadDarFile", _DARS, "admin", json_body=False),
-    ("POST", "/v2/dars"): Unsupported(f"{_PACKAGES}/UploadDarFile", _DARS, "admin", json_body=False),
-    ("POST", "/v2/dars/validate"): Unsupported(
-        f"{_PACKAGES}/ValidateDarFile", _DARS, "admin", json_body=False
-    ),
     ("GET", "/v2/package-vetting"): Unsupported(
         "com.daml.ledger.api.v2.PackageService/ListVettedPackages", _VETTING, "any"
     ),

@@ -46,7 +46,7 @@ def view_of(ctx: Context, req: GetUpdatesRequest, form: str) -> UpdateView:
     """The view of a request (its update format, or the legacy filter mapped as Canton 3.5 maps it for the
     form), resolved before the caller's claims are read."""
     legacy = tree_update_format_or_legacy if form == TREES else update_format_or_legacy
-    return resolve_update_format(legacy(req.update_format, req.filter, req.verbose), ctx.registry)
+    return resolve_update_format(legacy(req.update_format, req.filter, req.verbose), ctx.filter_packages)
 
 
 async def open_stream(ctx: Context, req: GetUpdatesRequest, view: UpdateView, c: Claims, form: str) -> Stream:

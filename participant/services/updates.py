@@ -62,7 +62,7 @@ async def _find_update(ctx: Context, key: int | str, view: UpdateView) -> dict:
 
 
 def _update_view(ctx: Context, c: Claims, req) -> UpdateView:
-    view = resolve_update_format(req.update_format, ctx.registry)
+    view = resolve_update_format(req.update_format, ctx.filter_packages)
     view.authorize(c)
     return view
 
@@ -84,13 +84,13 @@ def transaction_lookup_format(req: GetTransactionByOffsetRequest | GetTransactio
 
 async def transaction_by_offset(ctx: Context, req: GetTransactionByOffsetRequest, fmt, c: Claims) -> dict:
     offsets.require_positive(req.offset, "offset")
-    tx = await _find(ctx, req.offset, authorized_transaction_view(fmt, ctx.registry, c))
+    tx = await _find(ctx, req.offset, authorized_transaction_view(fmt, ctx.filter_packages, c))
     return {"transaction": tx}
 
 
 async def transaction_by_id(ctx: Context, req: GetTransactionByIdRequest, fmt, c: Claims) -> dict:
     _require_update_id(req.update_id)
-    tx = await _find(ctx, req.update_id, authorized_transaction_view(fmt, ctx.registry, c))
+    tx = await _find(ctx, req.update_id, authorized_transaction_view(fmt, ctx.filter_packages, c))
     return {"transaction": tx}
 
 
@@ -105,11 +105,11 @@ def tree_lookup_format(parties: list[str]) -> TransactionFormat:
 
 async def transaction_tree_by_offset(ctx: Context, offset: int, fmt: TransactionFormat, c: Claims) -> dict:
     offsets.require_positive(offset, "offset")
-    tx = await _find(ctx, offset, authorized_transaction_view(fmt, ctx.registry, c))
+    tx = await _find(ctx, offset, authorized_transaction_view(fmt, ctx.filter_packages, c))
     return {"transaction": trees.transaction_tree(tx)}
 
 
 async def transaction_tree_by_id(ctx: Context, update_id: str, fmt: TransactionFormat, c: Claims) -> dict:
     _require_update_id(update_id)
-    tx = await _find(ctx, update_id, authorized_transaction_view(fmt, ctx.registry, c))
+    tx = await _find(ctx, update_id, authorized_transaction_view(fmt, ctx.filter_packages, c))
     return {"transaction": trees.transaction_tree(tx)}

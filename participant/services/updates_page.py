@@ -120,7 +120,7 @@ def page_selection(ctx: Context, req: GetUpdatesPageRequest) -> Selection:
         offsets.require_not_after_end("endOffsetInclusive", end, ctx.store.ledger_end)
         if req.begin_offset_exclusive is not None and req.begin_offset_exclusive > end:
             raise errors.INVALID_ARGUMENT("beginOffsetExclusive is after endOffsetInclusive")
-    view = resolve_update_format(req.update_format, ctx.registry)
+    view = resolve_update_format(req.update_format, ctx.filter_packages)
     if token is not None:
         if req.descending_order and token.lowest == 0:
             raise _invalid_token("Page token not from descendingOrder=true request")

@@ -272,6 +272,32 @@ MIGRATIONS: list[str | Step] = [
     """,
     # 7: the HS256 secret `serve` generates moves from `meta` to `<db>.secret`, a file only its owner may read.
     Step(before=_secret_out_of_meta, script=f"DELETE FROM meta WHERE key = '{META_KEY}';"),
+    # 8: Daml-LF packages loaded from DARs (`POST /v2/dars`, `serve --dar`). A package's row keeps its archive
+    # payload as the DALF held it (its SHA-256 is the package id) and, so that a restart decodes nothing, what the
+    # participant answers about it: name, version, LF version and its templates' and interfaces' names. Each DAR
+    # loaded is remembered by the SHA-256 of its bytes; a package records the DAR it first came with.
+    """
+    CREATE TABLE dars (
+        dar_hash        TEXT PRIMARY KEY,       -- SHA-256 of the DAR's bytes
+        name            TEXT NOT NULL,          -- the manifest's Name
+        main_package_id TEXT NOT NULL,
+        uploaded_at     TEXT NOT NULL
+    );
+
+    CREATE TABLE packages (
+        package_id  TEXT PRIMARY KEY,
+        name        TEXT NOT NULL,
+        version     TEXT NOT NULL,
+        lf_version  TEXT NOT NULL,              -- '2.1'
+        templates   TEXT NOT NULL,              -- JSON array of 'Module:Entity'
+        interfaces  TEXT NOT NULL,              -- JSON array of 'Module:Entity'
+        dar_hash    TEXT NOT NULL REFERENCES dars (dar_hash),
+        is_main     INTEGER NOT NULL,           -- 1: the main package of that DAR
+        uploaded_at TEXT NOT NULL,
+        payload     BLOB NOT NULL               -- the encoded ArchivePayload, byte for byte
+    );
+    CREATE INDEX packages_by_name ON packages (name, version);
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -243,3 +243,19 @@ PRUNE_REASSIGNMENT_EVENTS = (
     'DELETE FROM reassignment_events WHERE "offset" <= :up_to AND seq < (SELECT MAX(m.seq) FROM '
     'reassignment_events m WHERE m.contract_seq = reassignment_events.contract_seq AND m."offset" <= :up_to)'
 )
+
+# Daml-LF packages (schema 8)
+PACKAGE_COLUMNS = (
+    "package_id, name, version, lf_version, templates, interfaces, dar_hash, is_main, uploaded_at"
+)
+PACKAGES = f"SELECT {PACKAGE_COLUMNS} FROM packages ORDER BY uploaded_at, package_id"
+PACKAGE_PAYLOAD = "SELECT payload FROM packages WHERE package_id = ?"
+PACKAGE_IDS_OF_NAME_VERSION = "SELECT package_id FROM packages WHERE name = ? AND version = ?"
+PACKAGE_EXISTS = "SELECT 1 FROM packages WHERE package_id = ?"
+DAR_EXISTS = "SELECT 1 FROM dars WHERE dar_hash = ?"
+DAR_HASHES = "SELECT dar_hash FROM dars"
+INSERT_DAR = "INSERT INTO dars (dar_hash, name, main_package_id, uploaded_at) VALUES (?, ?, ?, ?)"
+INSERT_PACKAGE = (
+    f"INSERT INTO packages ({PACKAGE_COLUMNS}, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (package_id) DO NOTHING"
+)

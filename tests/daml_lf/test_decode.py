@@ -17,7 +17,7 @@ from participant.daml_lf import ast
 from participant.daml_lf._proto import daml_lf2_lazy_pb2 as lf
 from participant.daml_lf._proto import daml_lf2_pb2, daml_lf_pb2
 from participant.daml_lf.decode import Context, decode_kind, decode_type
-from participant.daml_lf.errors import MalformedArchive, UnresolvedReference
+from participant.daml_lf.errors import MalformedArchive, MissingPackage, UnresolvedReference
 from participant.daml_lf.expressions import decode_expr
 from participant.daml_lf.packages import PackageSet, read_packages
 from participant.daml_lf.signatures import read_signatures, show_type
@@ -208,8 +208,15 @@ def test_a_missing_package_does_not_resolve(dar_bytes: Callable[[str], bytes]) -
     manifest = zipfile.ZipFile(io.BytesIO(data)).read("META-INF/MANIFEST.MF").decode()
     unfolded = "".join(line[1:] if line.startswith(" ") else "\n" + line for line in manifest.splitlines())
     kept = unfolded.replace(f", {dalf_path}", "").replace(f"{dalf_path}, ", "")
-    with pytest.raises(UnresolvedReference, match=f"package {metadata_id} is not among the packages read"):
-        read_packages(rezip(data, {"META-INF/MANIFEST.MF": kept.strip().encode(), dalf_path: None}))
+    stripped = rezip(data, {"META-INF/MANIFEST.MF": kept.strip().encode(), dalf_path: None})
+    with pytest.raises(
+        MissingPackage, match=f"package {metadata_id} is not among the packages read"
+    ) as raised:
+        read_packages(stripped)
+    assert raised.value.package_id == metadata_id
+    # A package read before (a participant's loaded package) resolves it.
+    resolved = read_packages(stripped, dependencies={metadata_id: metadata[metadata_id]})
+    assert metadata_id not in resolved.packages and metadata_id in resolved.dependencies
 
 
 def test_a_missing_required_interface_does_not_resolve(dar_bytes: Callable[[str], bytes]) -> None:

@@ -712,9 +712,6 @@ async def test_preferred_packages(ledger_api, alice_bob):
 # -- what this participant cannot be ----------------------------------------------------------------------------
 
 UNSUPPORTED = [
-    ("POST", "/v2/packages", "admin"),
-    ("POST", "/v2/dars", "admin"),
-    ("POST", "/v2/dars/validate", "admin"),
     ("GET", "/v2/package-vetting", "any"),
     ("POST", "/v2/package-vetting", "admin"),
     ("POST", "/v2/package-vetting/list", "any"),
@@ -747,7 +744,3 @@ async def test_unsupported_endpoints_say_why(ledger_api, alice_bob, method, path
 async def test_unsupported_endpoints_decode_json_bodies_first(ledger_api):
     r = await ledger_api.call("POST", "/v2/interactive-submission/prepare", content=b"{not json", user=None)
     assert r.status_code == 400 and r.text.startswith("Invalid value for: body")
-    r = await ledger_api.call(
-        "POST", "/v2/dars", content=b"PK\x03\x04 not a zip either"
-    )  # a DAR is raw bytes
-    assert r.status_code == 501, r.text

@@ -97,6 +97,12 @@ def test_a_second_client_shares_the_running_participant(tmp_path):
         assert not second.owned and second.process is None
         second.stop()  # leaves the shared one alone
         assert first.alive
+        # DARs to load need a participant started with them: the shared one is not.
+        third = BundledParticipant(tmp_path / "data", tmp_path / "logs", extra_args=("--dar", "my.dar"))
+        third.start()
+        state = third.wait(BOUND)
+        assert state.phase == "failed" and "already running" in state.error and "--dar my.dar" in state.error
+        assert first.alive
     finally:
         first.stop()
 
@@ -232,3 +238,55 @@ def test_ledger_tui_without_arguments_opens_the_demo_ledger_and_quits_cleanly(tm
         except ProcessLookupError:
             pass
         os.close(fd)
+
+
+# --- ledger-tui --dar: the bundled participant loads the DARs as it starts
+
+
+def test_dar_options_reach_the_bundled_participant(tmp_path, dars_dir, monkeypatch, capsys):
+    from app import cli
+    from tests.daml_lf.conftest import HOLDING
+
+    monkeypatch.chdir(dars_dir)
+    args = cli.parser().parse_args(["--dar", HOLDING, "--dar", str(dars_dir / HOLDING)])
+    assert cli.bundled_flags(args) == ("--dar", str(dars_dir / HOLDING)) * 2  # absolute: the child says which
+    token_file = tmp_path / "t"
+    token_file.write_text("x")
+    r = cli.main(["--url", "http://localhost:7575", "--token-file", str(token_file), "--dar", HOLDING])
+    assert r == 2 and "--dar needs the bundled participant" in capsys.readouterr().err
+    r = cli.main(["--dar", str(tmp_path / "absent.dar")])
+    assert r == 2 and "absent.dar does not exist" in capsys.readouterr().err
+
+
+async def test_a_bundled_participant_started_with_dars_serves_their_packages(tmp_path, dars_dir):
+    from participant.daml_lf.archive import read_dar
+    from tests.daml_lf.conftest import HOLDING
+
+    dar = dars_dir / HOLDING
+    bundled = BundledParticipant(
+        tmp_path / "data", tmp_path / "logs", demo=False, extra_args=("--dar", str(dar))
+    )
+    bundled.start()
+    try:
+        state = bundled.wait(BOUND)
+        assert state.phase == "ready", state.error
+        token = await MintedToken(bundled.secret(), "participant_admin").token()
+        r = httpx.get(f"{state.url}/v2/packages", headers={"Authorization": f"Bearer {token}"})
+        assert read_dar(dar.read_bytes()).main.package_id in r.json()["packageIds"], r.text
+    finally:
+        bundled.stop()
+
+
+def test_a_bad_dar_fails_the_start_saying_why(tmp_path):
+    bad = tmp_path / "bad.dar"
+    bad.write_bytes(b"not a dar")
+    bundled = BundledParticipant(
+        tmp_path / "data", tmp_path / "logs", demo=False, extra_args=("--dar", str(bad))
+    )
+    bundled.start()
+    try:
+        state = bundled.wait(BOUND)
+        assert state.phase == "failed"
+        assert f"error: --dar {bad}: INVALID_DAR" in state.error and "exited with code 2" in state.error
+    finally:
+        bundled.stop()
