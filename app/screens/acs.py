@@ -13,7 +13,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.reactive import reactive
 from textual.timer import Timer
-from textual.widgets import Footer, Input, Label, Static
+from textual.widgets import Input, Label, Static
 
 from app.client import errors
 from app.daml import looks_like_contract_id, party_hint, template_name
@@ -22,6 +22,7 @@ from app.screens.base import LedgerScreen
 from app.screens.dialogs import ChoiceDialog, MultiChoiceDialog, PromptDialog
 from app.snapshot import ADDED, REMOVED, Snapshot, ViewCancelled, ViewSpec
 from app.trace import milestone
+from app.widgets.keys import FieldInput, KeyFooter
 
 if TYPE_CHECKING:
     from app.timeline import AcsTimeline, Progress
@@ -126,11 +127,12 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         yield Static("", id="acs-empty")
         yield ContractTable(id="acs-table")
         yield Static("", id="acs-detail")
-        yield Input(
+        yield FieldInput(
+            free_text=True,
             placeholder="filter rows: text across ids, parties and payload (enter keeps, escape clears)",
             id="acs-filter",
         )
-        yield Footer()
+        yield KeyFooter()
 
     # --- lifecycle ----------------------------------------------------------------------------------------------
 

@@ -55,18 +55,11 @@ class HelpScreen(ModalScreen[None]):
         return "\n\n".join(parts)
 
     def _table(self, bindings) -> str:
-        keymap = getattr(self.app, "_keymap", {}) or {}
         lines = []
         for b in bindings:
             if not isinstance(b, Binding) or not b.description:
                 continue
-            remapped = keymap.get(b.id) if b.id else None
-            if remapped:
-                key = remapped
-            else:
-                key = " ".join(
-                    self.app.get_key_display(Binding(k.strip(), b.action)) for k in b.key.split(",")
-                )
+            key = self.app.key_names(b)
             lines.append(f"- `{key}` **{b.description}**" + (f" · {b.id}" if b.id else ""))
         return "\n".join(lines)
 

@@ -12,7 +12,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Footer, Static, TabbedContent, TabPane
+from textual.widgets import Static, TabbedContent, TabPane
 
 from app import daml_values as dv
 from app.client import errors, event_format, update_format
@@ -23,6 +23,7 @@ from app.messages import ComposeCommand, IdentityChanged, MoveContract
 from app.screens.base import LedgerScreen
 from app.screens.dialogs import PromptDialog
 from app.widgets.contract_details import ContractDetails, banner, not_found
+from app.widgets.keys import KeyFooter
 from app.widgets.payload_tree import PayloadTree
 from app.widgets.status_bar import StatusBar
 from app.widgets.transaction_view import TransactionView, failure_message
@@ -107,7 +108,7 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
                 yield TransactionView("Created by", id="ins-created-view")
             with TabPane("Archived by", id=ARCHIVED):
                 yield TransactionView("Archived by", id="ins-archived-view")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#ins-details").border_title = "Events"

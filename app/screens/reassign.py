@@ -8,7 +8,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Static
+from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
 from app.client import errors
 from app.daml import looks_like_contract_id, party_hint, short_id, template_name
@@ -17,6 +17,7 @@ from app.reassign import FAILED, SUBMITTED, SUBMITTING, SUCCEEDED, Reassigner, S
 from app.screens.base import LedgerScreen
 from app.snapshot import UNASSIGNED, Row
 from app.widgets.form_row import LABEL_WIDTH, field_row
+from app.widgets.keys import FieldInput, KeyFooter
 from app.widgets.status_bar import StatusBar
 
 STATE_TEXT = {
@@ -95,7 +96,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
                 yield Label("Move a contract", classes="title")
                 yield field_row(
                     "contract",
-                    Input(
+                    FieldInput(
                         placeholder="00… (m on the contracts screen fills it)",
                         compact=True,
                         id="move-contract",
@@ -112,7 +113,9 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
                 yield Label("Assign an unassigned contract", classes="title")
                 yield field_row(
                     "reassign id",
-                    Input(placeholder="reassignment id (hex, starts with 00)", compact=True, id="assign-id"),
+                    FieldInput(
+                        placeholder="reassignment id (hex, starts with 00)", compact=True, id="assign-id"
+                    ),
                 )
                 yield field_row("source", Select([], prompt="synchronizer", compact=True, id="assign-source"))
                 yield field_row("target", Select([], prompt="synchronizer", compact=True, id="assign-target"))
@@ -126,7 +129,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
                 yield DataTable(id="in-flight", cursor_type="row", zebra_stripes=True)
                 yield Label("Submissions", classes="title")
                 yield DataTable(id="submissions", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyFooter()
 
     # --- start and identity -------------------------------------------------------------------------------------
 

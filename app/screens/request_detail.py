@@ -9,13 +9,14 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Label, Static
+from textual.widgets import Label, Static
 
 from app.client.errors import category_words
 from app.client.requests_log import RequestRecord
 from app.screens.base import LedgerScreen
 from app.widgets import request_text as rt
 from app.widgets.json_view import BodyView
+from app.widgets.keys import KeyFooter
 from app.widgets.status_bar import StatusBar
 
 _FAMILY_STYLE = {
@@ -113,7 +114,7 @@ select like any text (`ctrl+c` copies a selection).
                 yield from self._pane("Request", record.request_headers, rt.request_body(record), "request")
             with Vertical(classes="detail-pane", id="detail-response"):
                 yield from self._response_pane()
-        yield Footer()
+        yield KeyFooter()
 
     def _response_pane(self) -> ComposeResult:
         record = self.record
