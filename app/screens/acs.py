@@ -42,6 +42,9 @@ GROW_EVERY_S = 0.25  # while a snapshot is read, the table grows at most this of
 PROGRESS_EVERY_S = 0.2
 
 
+STEP = Binding.Group("Earlier/later", compact=True)
+
+
 class AcsScreen(LedgerScreen):
     TITLE_TEXT = "Contracts"
     HELP = """\
@@ -59,21 +62,22 @@ Large snapshots are read page by page into a local cache (the screen shows the c
 cancels), and only the rows on screen are drawn, so a million contracts browse like a hundred.
 """
 
+    # in the order of the footer, most used first: what a narrow terminal cuts from its end is under `?`
     BINDINGS = [
         Binding("enter", "inspect", "Inspect", show=True, id="acs.inspect"),
         Binding("slash", "filter", "Filter", id="acs.filter"),
+        Binding("left_square_bracket", "step(-1)", "Earlier", id="acs.earlier", key_display="[", group=STEP),
+        Binding("right_square_bracket", "step(1)", "Later", id="acs.later", key_display="]", group=STEP),
+        Binding("e", "ledger_end", "Ledger end", id="acs.end"),
+        Binding("s", "sort", "Sort", id="acs.sort"),
         Binding("p", "parties", "Parties", id="acs.parties"),
         Binding("t", "templates", "Templates", id="acs.templates"),
-        Binding("s", "sort", "Sort", id="acs.sort"),
-        Binding("c", "columns", "Columns", id="acs.columns", show=False),
-        Binding("left_square_bracket", "step(-1)", "Earlier", id="acs.earlier", key_display="["),
-        Binding("right_square_bracket", "step(1)", "Later", id="acs.later", key_display="]"),
-        Binding("e", "ledger_end", "Ledger end", id="acs.end"),
-        Binding("o", "goto_offset", "Offset…", id="acs.offset", show=False),
         Binding("x", "exercise", "Exercise", id="acs.exercise"),
         Binding("m", "move", "Move", id="acs.move"),
-        Binding("n", "clone", "New from", id="acs.clone", show=False),
         Binding("w", "export", "Export", id="acs.export"),
+        Binding("c", "columns", "Columns", id="acs.columns", show=False),
+        Binding("o", "goto_offset", "Offset…", id="acs.offset", show=False),
+        Binding("n", "clone", "New from", id="acs.clone", show=False),
         Binding("y", "copy_id", "Copy id", id="acs.copy", show=False),
         Binding("r", "reload", "Reload", id="acs.reload", show=False),
         Binding("escape", "escape", "Cancel", show=False, id="acs.escape"),

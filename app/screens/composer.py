@@ -92,7 +92,12 @@ class ComposerScreen(LedgerScreen):
     ComposerScreen CommandEditor { width: 55%; min-width: 60; }
     ComposerScreen #composer-output { width: 1fr; border-left: solid $panel; }
     ComposerScreen #composer-output TabPane { padding: 0; height: 1fr; }
+    /* too narrow for the form and the preview side by side: the preview and the result under the form */
+    ComposerScreen.-narrow #composer-main { layout: vertical; }
+    ComposerScreen.-narrow CommandEditor { width: 1fr; min-width: 0; height: 3fr; }
+    ComposerScreen.-narrow #composer-output { width: 1fr; height: 2fr; border-left: none; border-top: solid $panel; }
     """
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
 
     def __init__(self) -> None:
         super().__init__()

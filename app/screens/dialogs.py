@@ -31,8 +31,8 @@ DIALOG_CSS = """
     background: $surface;
     padding: 1 2;
 }}
-{name} .dialog-title {{ text-style: bold; margin-bottom: 1; }}
-{name} .dialog-hint {{ color: $text-muted; margin-top: 1; }}
+{name} .dialog-title {{ text-style: bold; margin-bottom: 1; width: 1fr; }}
+{name} .dialog-hint {{ color: $text-muted; margin-top: 1; width: 1fr; }}
 {name} .dialog-error {{ color: $error; }}
 """
 

@@ -84,7 +84,12 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
     InspectorScreen .hidden { display: none; }
     InspectorScreen TabbedContent { height: 1fr; }
     InspectorScreen TabPane { padding: 0; }
+    /* too narrow for the events and the payload side by side: one above the other */
+    InspectorScreen.-narrow #ins-body { layout: vertical; }
+    InspectorScreen.-narrow #ins-details { width: 1fr; max-width: 100%; height: 1fr; }
+    InspectorScreen.-narrow PayloadTree { height: 1fr; }
     """
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
 
     def __init__(self, contract_id: str) -> None:
         super().__init__()

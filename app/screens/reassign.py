@@ -74,7 +74,13 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
     ReassignScreen #submissions {{ height: 1fr; min-height: 6; }}
     ReassignScreen #reassign-banner {{ height: auto; padding: 0 1; background: $warning 20%; display: none; }}
     ReassignScreen #reassign-banner.shown {{ display: block; }}
+    /* narrower than the form and a readable side pane: the two one above the other, scrolled together */
+    ReassignScreen.-narrow #reassign-main {{ layout: vertical; overflow-y: auto; }}
+    ReassignScreen.-narrow #reassign-form {{ width: 1fr; height: auto; }}
+    ReassignScreen.-narrow #reassign-side {{ width: 1fr; height: auto; border-left: none; border-top: solid $panel; }}
+    ReassignScreen.-narrow #in-flight, ReassignScreen.-narrow #submissions {{ height: auto; max-height: 12; }}
     """
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
 
     def __init__(self) -> None:
         super().__init__()

@@ -37,8 +37,10 @@ class KeyFooter(Footer):
 
     DEFAULT_CSS = """
     KeyFooter > #keys-right { dock: right; width: auto; height: 1; border-left: vkey $foreground 20%; }
-    KeyFooter > #keys-right > FooterKey { dock: none; border-left: none; padding: 0 1 0 0; }
+    KeyFooter > #keys-right > FooterKey { dock: none; border-left: none; margin: 0; padding: 0 1 0 0; }
     KeyFooter > #keys-right > FooterKey.-more-keys { padding: 0 1; }
+    KeyFooter.-compact FooterLabel { margin: 0 1 0 0; }
+    KeyFooter.-compact KeyGroup.-compact { padding-left: 0; }
     """
 
     def __init__(self) -> None:
