@@ -95,7 +95,10 @@ class ComposerScreen(LedgerScreen):
     /* too narrow for the form and the preview side by side: the preview and the result under the form */
     ComposerScreen.-narrow #composer-main { layout: vertical; }
     ComposerScreen.-narrow CommandEditor { width: 1fr; min-width: 0; height: 3fr; }
-    ComposerScreen.-narrow #composer-output { width: 1fr; height: 2fr; border-left: none; border-top: solid $panel; }
+    ComposerScreen.-narrow #composer-output { width: 1fr; height: 2fr; min-height: 10; border-left: none;
+                                              border-top: solid $panel; }
+    /* the body has the room: ctrl+y still copies the curl */
+    ComposerScreen.-narrow #preview-curl, ComposerScreen.-narrow #preview-curl-title { display: none; }
     """
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
 

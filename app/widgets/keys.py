@@ -36,9 +36,11 @@ class KeyFooter(Footer):
     by the palette's."""
 
     DEFAULT_CSS = """
-    KeyFooter > #keys-right { dock: right; width: auto; height: 1; border-left: vkey $foreground 20%; }
-    KeyFooter > #keys-right > FooterKey { dock: none; border-left: none; margin: 0; padding: 0 1 0 0; }
-    KeyFooter > #keys-right > FooterKey.-more-keys { padding: 0 1; }
+    KeyFooter > .keys-right { dock: right; width: auto; height: 1; border-left: vkey $foreground 20%; }
+    KeyFooter > .keys-right > FooterKey, KeyFooter.-compact > .keys-right > FooterKey.-command-palette {
+        dock: none; border-left: none; margin: 0; padding: 0 1 0 0;
+    }
+    KeyFooter > .keys-right > FooterKey.-more-keys { padding: 0 1; }
     KeyFooter.-compact FooterLabel { margin: 0 1 0 0; }
     KeyFooter.-compact KeyGroup.-compact { padding-left: 0; }
     """
@@ -59,7 +61,7 @@ class KeyFooter(Footer):
             else:
                 yield widget
         if right:
-            yield HorizontalGroup(*right, id="keys-right")
+            yield HorizontalGroup(*right, classes="keys-right")  # no id: recompositions may overlap
 
     def _more_keys(self) -> FooterKey | None:
         """The key that opens the help here: `?`, unless the field in focus types it; then F1."""

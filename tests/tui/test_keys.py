@@ -132,7 +132,7 @@ async def test_the_footer_at_80_columns_keeps_the_key_to_more_keys(demo_server, 
     async with app.run_test(size=(80, 24)) as pilot:
         await contracts_ready(pilot, app)
         footer = screen_text(app).splitlines()[-1]
-        assert footer.startswith("⏎ Inspect / Filter p Parties t Templates s Sort")
+        assert footer.startswith("⏎ Inspect / Filter [] Earlier/later e Ledger end s Sort")
         assert "? More keys" in footer and footer.rstrip().endswith("^p palette")
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
