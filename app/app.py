@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from textual import on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
@@ -22,6 +23,7 @@ from textual.worker import Worker, WorkerState
 from app.bundled import BundledParticipant
 from app.client import errors
 from app.client.errors import LedgerApiError, category_words
+from app.client.health import SLOW_AFTER_S, Health
 from app.client.requests_log import RequestLog
 from app.config import Config
 from app.daml import looks_like_contract_id
@@ -32,10 +34,14 @@ from app.screens.base import LedgerScreen
 from app.screens.dialogs import ChoiceDialog, PromptDialog
 from app.screens.startup import StartupScreen
 from app.trace import milestone
+from app.untrusted import visible
+from app.widgets.untrusted_text import DropControls, visible_lines
 
 if TYPE_CHECKING:  # imported when first needed, after the first frame: the client and its models take a while
     import httpx
 
+    from app.client.http import Timeouts
+    from app.refusal import Refusal
     from app.session import Session
     from app.tokens import TokenSource
 
@@ -44,6 +50,7 @@ log = logging.getLogger("ledger_tui")
 LEDGER_END_POLL_S = 2.0
 ERROR_NOTIFY_S = 12  # how long an error's notification stays
 CONNECT_RETRY_POLLS = 2  # after a failed connection, try again every this many polls
+HEALTH_CHECK_S = 0.5  # how often the status line looks for a request in flight for too long
 
 
 def _composer():
@@ -99,6 +106,10 @@ class LedgerApp(App):
     status_viewed: reactive[int | None] = reactive(None)
     status_in_flight: reactive[int] = reactive(0)
     status_connection: reactive[str] = reactive("connecting")
+    status_health: reactive[str] = reactive("ok")  # ok, slow, failing: how the participant answers lately
+    status_health_cause: reactive[str] = reactive("")
+    connect_problem: reactive[str] = reactive("")
+    """Why the participant refuses our token (what happened and what to do), until it accepts it."""
     status_readonly: reactive[bool] = reactive(False)
 
     def __init__(
@@ -113,6 +124,8 @@ class LedgerApp(App):
         label: str = "",
         first_user: str = "Alice",
         transport: httpx.AsyncBaseTransport | None = None,
+        timeouts: Timeouts | None = None,
+        slow_after_s: float = SLOW_AFTER_S,
     ) -> None:
         super().__init__()
         self.config = config
@@ -123,9 +136,13 @@ class LedgerApp(App):
         self.readonly = readonly
         self.first_user = first_user
         self.transport = transport  # tests: a stand-in participant in process
+        self.timeouts = timeouts  # None: the client's defaults
         self.label = label or ("bundled" if bundled is not None else (url or ""))
         self.request_log = RequestLog()
         self.request_log.subscribe(self._request_seen)
+        self.health = Health(slow_after_s)
+        # the participant's 5xx answers were notified (once, until it answers again)
+        self._failing_said = False
         self.session: Session = None  # type: ignore[assignment]  # set once connected
         self.connected = False
         self._snapshot_ids = count(1)
@@ -137,6 +154,29 @@ class LedgerApp(App):
         self.status_readonly = readonly
         if config.keys:
             self.set_keymap(config.keys)
+
+    # --- what is drawn ------------------------------------------------------------------------------------------
+
+    _drop_controls = DropControls()
+
+    def get_line_filters(self):
+        return [*super().get_line_filters(), self._drop_controls]
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Every notification is plain text, whatever `markup` says (widgets pass True by default): its message
+        often quotes a participant or what a person typed, so it is never read as markup and its control
+        characters are written out (its line breaks stay)."""
+        super().notify(
+            visible_lines(message), title=visible(title), severity=severity, timeout=timeout, markup=False
+        )
 
     # --- start --------------------------------------------------------------------------------------------------
 
@@ -154,6 +194,7 @@ class LedgerApp(App):
         milestone("first_frame")
         self._connect()
         self.set_interval(self.ledger_end_poll_s, self._poll_ledger_end)
+        self.set_interval(HEALTH_CHECK_S, self._show_health)
         _clean_stale_snapshots(self.locations.snapshots_dir)
 
     @work(exclusive=True, group="connect", exit_on_error=False)
@@ -174,7 +215,7 @@ class LedgerApp(App):
             minted = MintedToken(self.bundled.secret(), BUNDLED_ADMIN)
             first_user = self.first_user
             self.tokens = minted.for_user(first_user)
-            client = LedgerClient(self.url, self.tokens, log=self.request_log)
+            client = LedgerClient(self.url, self.tokens, log=self.request_log, **self._client_options())
             self.session = Session(
                 client,
                 label="bundled",
@@ -184,23 +225,36 @@ class LedgerApp(App):
             )
         else:
             assert self.url is not None
-            client = LedgerClient(self.url, self.tokens, log=self.request_log, transport=self.transport)
+            client = LedgerClient(
+                self.url,
+                self.tokens,
+                log=self.request_log,
+                transport=self.transport,
+                **self._client_options(),
+            )
             minted = self.tokens if isinstance(self.tokens, MintedToken) else None
             self.session = Session(client, label=self.label, readonly=self.readonly, minted=minted)
         try:
             await self.session.connect()
         except LedgerApiError as e:
+            refusal = self.refusal_of(e)
+            # a refused token is not a connection failure: the participant answered, and said no
+            context = "" if refusal is not None else f"Cannot connect to {self.url}"
+            self.connect_problem = refusal.text if refusal is not None else ""
             self.status_connection = "down"
-            text, now = self.error_text(e, f"Cannot connect to {self.url}"), time.monotonic()
+            text, now = self.failure_text(e, context), time.monotonic()
             shown = self._connect_error_shown
             if shown is None or shown[0] != text or now - shown[1] >= ERROR_NOTIFY_S:
                 self._connect_error_shown = (text, now)
-                self.show_error(e, f"Cannot connect to {self.url}")
-            if self.bundled is not None and isinstance(e, errors.StatusError) and e.status in (401, 403):
+                self.show_error(e, context)
+            if self.bundled is not None and refusal is not None:
                 await self._fall_back_to_admin()
-            if not self.session.version:
+                if self.session.identity.user_id is not None:
+                    refusal = None
+            if refusal is not None or not self.session.version:
                 return
         self._connect_error_shown = None
+        self.connect_problem = ""
         if self._connect_attempts:
             self.notify(f"Connected to {self.url}.", title="Connected", timeout=4)
         self.connected = True
@@ -243,8 +297,17 @@ class LedgerApp(App):
 
     # --- status ---------------------------------------------------------------------------------------------------
 
+    def _client_options(self) -> dict:
+        return {} if self.timeouts is None else {"timeouts": self.timeouts}
+
     def _request_seen(self, record) -> None:
         self.status_in_flight = self.request_log.in_flight
+        self.health.seen(record)
+        self._show_health()
+
+    def _show_health(self) -> None:
+        self.status_health = self.health.state(time.time())
+        self.status_health_cause = self.health.cause
 
     @work(exclusive=True, group="poll", exit_on_error=False)
     async def _poll_ledger_end(self) -> None:
@@ -258,10 +321,23 @@ class LedgerApp(App):
                 self.status_connection = "down"
                 self._explain_down(e)
             return
+        except (errors.Unauthenticated, errors.PermissionDenied) as e:
+            refusal = self.refusal_of(e)  # e.g. the token expired while the app ran
+            if refusal is not None and self.connect_problem != refusal.text:
+                self.connect_problem = refusal.text
+                self.show_error(e)
+            return
+        except errors.ServerError as e:
+            if not self._failing_said:
+                self._failing_said = True
+                self.show_error(e, "The participant is failing; the status line shows when it answers again")
+            return
         except LedgerApiError:
             return
-        if self.status_connection == "down":
+        if self.status_connection == "down" or self._failing_said or self.connect_problem:
             self.notify("The participant answers again.", title="Reconnected", timeout=4)
+        self._failing_said = False
+        self.connect_problem = ""
         self.status_connection = "ok"
         self.status_ledger_end = end
 
@@ -313,7 +389,7 @@ class LedgerApp(App):
 
         self.url = state.url
         old = self.session.client
-        client = LedgerClient(state.url, old.tokens, log=self.request_log)
+        client = LedgerClient(state.url, old.tokens, log=self.request_log, **self._client_options())
         self.session.client = client
         await old.aclose()
         self.status_connection = "ok"
@@ -322,11 +398,35 @@ class LedgerApp(App):
     # --- errors ---------------------------------------------------------------------------------------------------
 
     def show_error(self, error: LedgerApiError, context: str = "") -> None:
-        """A failure as a notification: Canton's error id, category and cause, and what to do."""
-        log.warning("%s: %s %s", context, type(error).__name__, error.message)
-        self.notify(
-            self.error_text(error, context), title=error.title, severity="error", timeout=ERROR_NOTIFY_S
+        """A failure as a notification: Canton's error id, category and cause, and what to do (the participant's
+        words shown as text, never read as markup); a refused token as what happened to it."""
+        refusal = self.refusal_of(error)
+        log.warning(
+            "%s: %s %s",
+            context or (refusal.title if refusal is not None else "request failed"),
+            type(error).__name__,
+            refusal.what if refusal is not None else error.message,
         )
+        self.notify(
+            _shown(self.failure_text(error, context, refusal)),
+            title=visible(refusal.title if refusal is not None else error.title),
+            severity="error",
+            timeout=ERROR_NOTIFY_S,
+            markup=False,
+        )
+
+    def refusal_of(self, error: LedgerApiError) -> Refusal | None:
+        """`error` as a refusal of our token (expired, refused, unknown user), None for any other failure."""
+        from app.refusal import refusal_of
+
+        session = self.session
+        return refusal_of(error, session.client.tokens if session is not None else self.tokens)
+
+    def failure_text(self, error: LedgerApiError, context: str = "", refusal: Refusal | None = None) -> str:
+        refusal = refusal or self.refusal_of(error)
+        if refusal is None:
+            return self.error_text(error, context)
+        return "\n".join(line for line in (context, refusal.what, refusal.todo) if line)
 
     @staticmethod
     def error_text(error: LedgerApiError, context: str = "") -> str:
@@ -347,18 +447,24 @@ class LedgerApp(App):
         return "\n".join(lines)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.state != WorkerState.ERROR:
-            return
-        error = event.worker.error
+        if event.state == WorkerState.ERROR:
+            self.worker_failed(event.worker)
+
+    def worker_failed(self, worker: Worker) -> None:
+        """What a worker raised (of the app, a screen or a widget: their `Worker.StateChanged` does not bubble, so
+        each passes it here): a client error as such, anything else as an internal error whose traceback goes to
+        the log file and whose one-line cause goes to the screen."""
+        error = worker.error
         if isinstance(error, LedgerApiError):
             self.show_error(error)
             return
-        log.exception("internal error in %s", event.worker.name, exc_info=error)
+        log.error("internal error in %s: %s", worker.name, _cause(error), exc_info=error)
         self.notify(
-            f"{type(error).__name__}: {error}\nDetails are in {self.locations.log_dir / 'ledger-tui.log'}",
+            f"{visible(_cause(error))}\nDetails are in {self.locations.log_dir / 'ledger-tui.log'}",
             title="Internal error",
             severity="error",
-            timeout=15,
+            timeout=ERROR_NOTIFY_S,
+            markup=False,
         )
 
     # --- navigation -----------------------------------------------------------------------------------------------
@@ -540,6 +646,16 @@ class LedgerApp(App):
         if self.current_mode != mode:
             await self.switch_mode(mode)
         await self.screen.run_action(action)
+
+
+def _shown(text: str) -> str:
+    """Text for a notification, each line's control characters written as visible escapes."""
+    return "\n".join(visible(line) for line in text.split("\n"))
+
+
+def _cause(error: BaseException) -> str:
+    text = str(error)
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def settle_the_collector() -> None:

@@ -25,6 +25,8 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
+from app.private_files import private_dir, private_opener
+
 START_TIMEOUT_S = 120.0
 STOP_TIMEOUT_S = 8.0
 
@@ -77,7 +79,7 @@ class BundledParticipant:
 
     def secret(self) -> str:
         """The HS256 secret, generated on first use and kept (readable by this user only)."""
-        self.directory.mkdir(parents=True, exist_ok=True)
+        private_dir(self.directory)
         if not self.secret_file.exists():
             tmp = self.secret_file.with_name(f".secret.{os.getpid()}")
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -131,8 +133,8 @@ class BundledParticipant:
             self._set(phase="ready", url=url)
             return
         self.secret()
-        self.log_dir.mkdir(parents=True, exist_ok=True)
-        log = open(self.log_dir / "participant.log", "ab")  # noqa: SIM115 - handed to the child
+        private_dir(self.log_dir)
+        log = open(self.log_dir / "participant.log", "ab", opener=private_opener)  # noqa: SIM115 - handed to the child
         args = [
             sys.executable,
             "-m",

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from app.config import Config, ConfigError, OAuth, Profile
 from app.locations import CONFIG_ENV, Locations
+from app.private_files import private_dir, private_opener
 
 EPILOG = f"""\
 token sources (for --url; a profile names one the same way):
@@ -133,6 +134,44 @@ def _profile_from_args(args: argparse.Namespace) -> Profile:
     )
 
 
+def check_profile(profile: Profile, name: str | None = None) -> None:
+    """Refuse at once what cannot work: a URL that is not http(s), a token or secret file that cannot be read.
+    `name` is the profile's, None for the command line's options (which the messages then name)."""
+
+    def option(flag: str, key: str) -> str:
+        return flag if name is None else f"{key} of profile {name!r}"
+
+    scheme, _, rest = profile.url.partition("://")
+    if scheme.lower() not in ("http", "https") or not rest.strip("/"):
+        raise ConfigError(
+            f"{option('--url', 'url')} must start with http:// or https:// and name a host (got {profile.url!r})"
+        )
+    files = [
+        (profile.token_file, option("--token-file", "token_file"), "token"),
+        (profile.hs256_secret_file, option("--hs256-secret-file", "hs256_secret_file"), "HS256 secret"),
+        (
+            profile.oauth.client_secret_file if profile.oauth else None,
+            option("--oauth-client-secret-file", "oauth.client_secret_file"),
+            "client secret",
+        ),
+    ]
+    for path, where, what in files:
+        if path is not None:
+            _check_readable(path.expanduser(), where, what)
+
+
+def _check_readable(path: Path, where: str, what: str) -> None:
+    if not path.exists():
+        raise ConfigError(f"{where}: the {what} file {path} does not exist")
+    if path.is_dir():
+        raise ConfigError(f"{where}: {path} is a directory, not a {what} file")
+    try:
+        with path.open("rb"):
+            pass
+    except OSError as e:
+        raise ConfigError(f"{where}: cannot read the {what} file {path}: {e.strerror or e}") from None
+
+
 def token_source(profile: Profile, user: str | None = None):
     """The token source a profile names (None: a participant without auth)."""
     from app.tokens import ClientCredentials, CommandToken, EnvToken, FileToken, MintedToken
@@ -172,10 +211,19 @@ def token_source(profile: Profile, user: str | None = None):
     return None
 
 
+class PrivateRotatingFileHandler(RotatingFileHandler):
+    """Each log file, the first and those made at each rotation, readable by its owner only."""
+
+    def _open(self):
+        return open(
+            self.baseFilename, self.mode, encoding=self.encoding, errors=self.errors, opener=private_opener
+        )
+
+
 def _setup_logging(locations: Locations) -> None:
     try:
-        locations.log_dir.mkdir(parents=True, exist_ok=True)
-        handler: logging.Handler = RotatingFileHandler(
+        private_dir(locations.log_dir)
+        handler: logging.Handler = PrivateRotatingFileHandler(
             locations.log_dir / "ledger-tui.log", maxBytes=2_000_000, backupCount=2, encoding="utf-8"
         )
     except OSError:
@@ -210,13 +258,15 @@ def main(argv: list[str] | None = None) -> int:
             if args.readonly:
                 profile = dataclasses.replace(profile, readonly=True)
             label = f"{args.profile} ({profile.url})"
+            check_profile(profile, args.profile)
         elif args.url:
             profile = _profile_from_args(args)
+            check_profile(profile)
         elif _token_flags(args):
             raise ConfigError(f"{_token_flags(args)[0]} needs --url (or use a --profile)")
         tokens = token_source(profile, args.user) if profile is not None else None
     except ConfigError as e:
-        print(f"ledger-tui: {e}", file=sys.stderr)
+        print(f"ledger-tui: error: {e}", file=sys.stderr)  # as argparse says what it refuses
         return 2
     if args.theme:
         config = config.replace(theme=args.theme)

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 KINDS = ("CreateAndExercise", "Create", "Exercise", "ExerciseByKey")
 DEDUPLICATION = ("none", "duration", "offset")
 SUBMIT_PATH = "/v2/commands/submit-and-wait-for-transaction"
-# A participant without auth has no user behind the request: commands must name one (notes §7)
+# A participant without auth has no user behind the request: commands must name one (docs/ledger-api.md §7)
 NO_AUTH_USER_ID = "ledger-tui"
 
 _NAME = re.compile(r"^[A-Za-z$_][A-Za-z0-9$_]*$")

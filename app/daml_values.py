@@ -1,6 +1,6 @@
 """Daml values in their JSON form, told apart by shape so that a tree can show them readably.
 
-The JSON Ledger API prints values without their types (notes §9), so what a value *is* has to be read from its
+The JSON Ledger API prints values without their types (docs/ledger-api.md §9), so what a value *is* has to be read from its
 shape: ``{"tag","value"}`` is a variant, an array of two-element arrays a GenMap, ``null`` an Optional's None,
 ``"Alice::1220…"`` a party. Where the shape is ambiguous the reading says so (`note`) instead of guessing silently.
 """

@@ -18,6 +18,7 @@ import orjson
 
 from app.client import errors
 from app.commands import CommandForm
+from app.private_files import private_dir, private_opener, private_replacement
 
 KEEP = 500
 
@@ -112,8 +113,8 @@ class History:
         return entries[::-1][: self.keep]
 
     def append(self, entry: HistoryEntry) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        private_dir(self.path.parent)
+        fd = private_opener(str(self.path), os.O_WRONLY | os.O_APPEND | os.O_CREAT)
         try:
             os.write(fd, entry.to_json() + b"\n")
         finally:
@@ -134,7 +135,6 @@ class History:
 
     def _trim(self) -> None:
         lines = self.path.read_bytes().splitlines()[-self.keep :]
-        temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        temporary.write_bytes(b"".join(line + b"\n" for line in lines))
-        os.replace(temporary, self.path)
+        with private_replacement(self.path, binary=True) as out:
+            out.write(b"".join(line + b"\n" for line in lines))
         self._lines = len(lines)

@@ -197,7 +197,7 @@ class Session:
         """User ids to pick from: every user, read with the admin's token on the bundled participant."""
         if self.minted is None:
             return [self.identity.user_id] if self.identity.user_id else []
-        admin = LedgerClient(self.client.base_url, self.minted.for_user(BUNDLED_ADMIN), log=self.client.log)
+        admin = self.client.with_tokens(self.minted.for_user(BUNDLED_ADMIN))
         try:
             return sorted(u.id for u in await admin.users())
         finally:

@@ -6,8 +6,10 @@ Everything lives here, in a file of the user's cache directory, and the table as
 The cache is temporal. It is filled from a snapshot at one offset, then extended with the ACS-delta updates after
 (and before) it: each contract carries the offset that activated it and, once archived, the offset that archived
 it, so the ACS at any offset of the covered interval ``[lo, hi]`` is a range condition, and the difference between
-two offsets (rows added and removed) is one as well. Stepping through offsets costs the few updates in between,
-not another snapshot.
+two offsets is one as well. A contract that moves between synchronizers has one row per state (active, in flight,
+active on the target), each with its own offsets; the state at an offset holds one of them, and the difference
+compares contracts, not rows, so a move shows as the contract changed, once. Stepping through offsets costs the
+few updates in between, not another snapshot.
 
 A view is the ordered list of rows the table shows (offset, diff against the offset viewed before, template and
 text filters, sort); it is materialized in a temporary table so that any window of it is an indexed read. All
@@ -23,7 +25,6 @@ import asyncio
 import csv
 import hashlib
 import itertools
-import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -34,10 +35,17 @@ from typing import Any, TypeVar
 
 import orjson
 
+from app.client import errors
+from app.private_files import create_private_file, private_dir, private_replacement
+from app.untrusted import csv_cell, json_safe
+
 T = TypeVar("T")
 
 ACTIVE, UNASSIGNED, ASSIGNED = 0, 1, 2  # contract kinds: active, incomplete unassigned, incomplete assigned
-SAME, ADDED, REMOVED = 0, 1, 2  # diff status of a row against the offset viewed before
+# diff status of a row against the offset viewed before: the same state, a contract not there before, one gone
+# since (its state there, shown for comparison), or the same contract in another state (moved between synchronizers)
+SAME, ADDED, REMOVED, CHANGED = 0, 1, 2, 3
+STATUS_NAMES = ("", "added", "removed", "changed")
 QUICK_VIEW_ABOVE = 50_000  # from this many contracts on, a rebuilt view shows its first rows before the rest
 FIRST_ROWS = 200
 
@@ -112,7 +120,7 @@ class ViewSpec:
 @dataclass
 class Row:
     position: int  # 0-based position in the view
-    status: int  # SAME, ADDED or REMOVED
+    status: int  # SAME, ADDED, REMOVED or CHANGED
     contract_id: str
     template_id: str
     created_offset: int
@@ -159,7 +167,7 @@ class Row:
             "synchronizerId": self.synchronizer,
             "reassignmentCounter": self.counter,
             "workflowId": self.workflow_id,
-            "status": ("", "added", "removed")[self.status],
+            "status": STATUS_NAMES[self.status],
             "kind": ("active", "incomplete unassigned", "incomplete assigned")[self.kind],
         }
 
@@ -213,44 +221,74 @@ class CreatedRecord:
 
 
 def record_of_entry(entry: dict[str, Any]) -> CreatedRecord | None:
-    """A snapshot element (`JsGetActiveContractsResponse` as JSON) as a record; None for `JsEmpty`."""
-    contract_entry = entry["contractEntry"]
+    """A snapshot element (`JsGetActiveContractsResponse` as JSON) as a record; None for `JsEmpty`. An element of
+    another shape is `UnreadableAnswer` naming the field."""
+    contract_entry = _field(entry, "contractEntry", dict, "")
     workflow_id = entry.get("workflowId") or ""
     if "JsActiveContract" in contract_entry:
-        c = contract_entry["JsActiveContract"]
+        c = _field(contract_entry, "JsActiveContract", dict, "contractEntry.")
         return _record(
-            c["createdEvent"],
+            _field(c, "createdEvent", dict, "contractEntry.JsActiveContract."),
             c.get("synchronizerId") or "",
             c.get("reassignmentCounter"),
             ACTIVE,
             workflow_id,
+            "contractEntry.JsActiveContract.createdEvent.",
         )
     if "JsIncompleteUnassigned" in contract_entry:
-        c = contract_entry["JsIncompleteUnassigned"]
+        c = _field(contract_entry, "JsIncompleteUnassigned", dict, "contractEntry.")
         unassigned = c.get("unassignedEvent") or {}
         record = _record(
-            c["createdEvent"],
+            _field(c, "createdEvent", dict, "contractEntry.JsIncompleteUnassigned."),
             unassigned.get("source") or "",
             unassigned.get("reassignmentCounter"),
             UNASSIGNED,
             workflow_id,
+            "contractEntry.JsIncompleteUnassigned.createdEvent.",
         )
         record.move = _move(unassigned)
         if isinstance(unassigned.get("offset"), int):
             record.offset = unassigned["offset"]  # this state (in flight) began with the unassignment
         return record
     if "JsIncompleteAssigned" in contract_entry:
-        assigned = contract_entry["JsIncompleteAssigned"]["assignedEvent"]
+        c = _field(contract_entry, "JsIncompleteAssigned", dict, "contractEntry.")
+        assigned = _field(c, "assignedEvent", dict, "contractEntry.JsIncompleteAssigned.")
         record = _record(
-            assigned["createdEvent"],
+            _field(assigned, "createdEvent", dict, "contractEntry.JsIncompleteAssigned.assignedEvent."),
             assigned.get("target") or "",
             assigned.get("reassignmentCounter"),
             ASSIGNED,
             workflow_id,
+            "contractEntry.JsIncompleteAssigned.assignedEvent.createdEvent.",
         )
         record.move = _move(assigned)
         return record
     return None
+
+
+_KIND_WORDS = {str: "text", dict: "an object", list: "a list", int: "a number"}
+
+
+def _field(data: dict[str, Any], key: str, kind: type, where: str) -> Any:
+    """`data[key]` when it is a `kind`; else the participant sent what this client cannot read."""
+    value = data.get(key)
+    if isinstance(value, kind) and not isinstance(value, bool):
+        return value
+    what = "missing" if value is None else f"{type(value).__name__} where {_KIND_WORDS[kind]} belongs"
+    raise errors.UnreadableAnswer(
+        f"unexpected answer from the participant: {where}{key}: {what}",
+        hint="The participant may run a version this client does not know.",
+    )
+
+
+def _texts(data: dict[str, Any], key: str, where: str) -> list[str]:
+    value = data.get(key) or []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise errors.UnreadableAnswer(
+            f"unexpected answer from the participant: {where}{key}: not a list of party ids",
+            hint="The participant may run a version this client does not know.",
+        )
+    return value
 
 
 def _move(event: dict[str, Any]) -> Move:
@@ -263,19 +301,22 @@ def _move(event: dict[str, Any]) -> Move:
 
 
 def record_of_created_event(event: dict[str, Any], synchronizer: str, workflow_id: str = "") -> CreatedRecord:
-    return _record(event, synchronizer, 0, ACTIVE, workflow_id)
+    return _record(event, synchronizer, 0, ACTIVE, workflow_id, "createdEvent.")
 
 
 def _record(
-    event: dict[str, Any], synchronizer: str, counter: Any, kind: int, workflow_id: str
+    event: dict[str, Any], synchronizer: str, counter: Any, kind: int, workflow_id: str, where: str
 ) -> CreatedRecord:
+    offset = event.get("offset") or 0
+    if not isinstance(offset, int) or isinstance(offset, bool):
+        _field(event, "offset", int, where)
     return CreatedRecord(
-        contract_id=event["contractId"],
-        template_id=event["templateId"],
-        offset=int(event.get("offset") or 0),
+        contract_id=_field(event, "contractId", str, where),
+        template_id=_field(event, "templateId", str, where),
+        offset=offset,
         created_at=event.get("createdAt") or "",
-        signatories=list(event.get("signatories") or []),
-        observers=list(event.get("observers") or []),
+        signatories=_texts(event, "signatories", where),
+        observers=_texts(event, "observers", where),
         payload=event.get("createArgument"),
         synchronizer=synchronizer,
         counter=counter if isinstance(counter, int) else None,
@@ -296,6 +337,7 @@ class Snapshot:
         self._seq = itertools.count(1)
         self._view: ViewSpec | None = None
         self._view_count = 0
+        self._view_removed = 0  # rows of the view that are not in the state: contracts gone, shown struck out
         self._view_last_seq = 0  # the view holds every matching row up to this seq (default order only)
         self._indexed = False
         self._cancel = threading.Event()
@@ -307,9 +349,10 @@ class Snapshot:
         return snapshot
 
     def _open(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(self.path.parent)
         for suffix in ("", "-journal", "-wal", "-shm"):
             Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+        create_private_file(self.path)  # payloads are nobody else's business
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.executescript(SCHEMA)
 
@@ -353,6 +396,7 @@ class Snapshot:
         self.interval = Interval(offset, offset)
         self._view = None
         self._view_count = 0
+        self._view_removed = 0
         self._view_last_seq = 0
         db.execute("DROP TABLE IF EXISTS temp.view")
 
@@ -582,25 +626,25 @@ class Snapshot:
     # --- views --------------------------------------------------------------------------------------------------
 
     def _where(self, spec: ViewSpec) -> tuple[str, str, dict[str, Any]]:
-        """(WHERE clause, status expression, parameters) of a view."""
+        """(WHERE clause, status expression, parameters) of a view.
+
+        The rows are the state at `offset`, whatever path filled the cache: one row per contract (its state then).
+        Marked against `previous`, the comparison is by contract, not by row: a contract in both states under
+        another row (it moved between synchronizers) is CHANGED, shown once in its state here; one only here is
+        ADDED; one only at `previous` is REMOVED, its state there shown for comparison."""
         o, p = spec.offset, spec.previous
         params: dict[str, Any] = {"o": o}
-        visible = "(c.created_offset <= :o AND (c.archived_offset IS NULL OR c.archived_offset > :o))"
+        visible = _visible("c", "o")
         status = str(SAME)
         where = visible
         if p is not None and p != o and self.interval.covers(p):
             params["p"] = p
-            if p < o:
-                added = "c.created_offset > :p"
-                removed = "(c.created_offset <= :p AND c.archived_offset > :p AND c.archived_offset <= :o)"
-            else:
-                added = "(c.archived_offset IS NOT NULL AND c.archived_offset <= :p)"
-                removed = (
-                    "(c.created_offset > :o AND c.created_offset <= :p"
-                    " AND (c.archived_offset IS NULL OR c.archived_offset > :p))"
-                )
-            status = f"CASE WHEN {removed} THEN {REMOVED} WHEN {added} THEN {ADDED} ELSE {SAME} END"
-            where = f"({visible} OR {removed})"
+            before = _visible("c", "p")
+            status = (
+                f"CASE WHEN NOT {visible} THEN {REMOVED} WHEN {before} THEN {SAME} "
+                f"WHEN {_other_state('p')} THEN {CHANGED} ELSE {ADDED} END"
+            )
+            where = f"({visible} OR ({before} AND NOT {_other_state('o')}))"
         if spec.templates:
             ids = [self._strings[t] for t in spec.templates if t in self._strings] or [-1]
             where += f" AND c.template IN ({','.join(str(i) for i in ids)})"
@@ -659,6 +703,8 @@ class Snapshot:
             and not spec.descending
             and spec.previous in (None, spec.offset)
         )
+        if spec.previous is not None:
+            self._index_ids()  # the comparison finds a contract's other state by its id
         where, status, params = self._where(spec)
         if incremental:
             params["last"] = self._view_last_seq
@@ -692,6 +738,11 @@ class Snapshot:
         self._view = spec
         self._view_last_seq = _first(db.execute("SELECT max(seq) FROM contracts").fetchone()) or 0
         self._view_count = _first(db.execute("SELECT max(pos) FROM temp.view").fetchone()) or 0
+        self._view_removed = (
+            _first(db.execute(f"SELECT count(*) FROM temp.view WHERE status = {REMOVED}").fetchone()) or 0
+            if "p" in params
+            else 0
+        )
         return self._view_count
 
     def _large(self) -> bool:
@@ -717,7 +768,19 @@ class Snapshot:
 
     @property
     def view_count(self) -> int:
+        """The rows of the current view, the struck-out comparison rows included."""
         return self._view_count
+
+    @property
+    def view_removed(self) -> int:
+        """The rows of the current view that are not in its state: contracts gone since the offset compared
+        with (REMOVED), shown for comparison."""
+        return self._view_removed
+
+    @property
+    def view_contracts(self) -> int:
+        """The contracts of the current view's state (its rows less the comparison rows)."""
+        return self._view_count - self._view_removed
 
     async def window(self, start: int, count: int) -> list[Row]:
         """Rows `start` .. `start + count - 1` (0-based) of the current view."""
@@ -871,10 +934,16 @@ class Snapshot:
         fmt: str,
         columns: Sequence[tuple[str, Callable[[Row], Any]]],
         on_progress: Callable[[int], None] | None = None,
+        *,
+        overwrite: bool = False,
     ) -> int:
-        """Write the current view to `path` as JSON lines ("jsonl") or CSV ("csv") with `columns`; returns the
-        number of rows written. Streams through the view, a window at a time, into a temporary file first."""
-        return await self._run(self._export, path, fmt, list(columns), on_progress)
+        """Write the contracts of the current view's state to `path` as JSON lines ("jsonl") or CSV ("csv") with
+        `columns`; returns the number of rows written. The rows shown only for comparison (REMOVED: gone since the
+        offset compared with) are not part of the state and are left out. Streams through the view, a window at a
+        time, into a private temporary file that then becomes `path`; unless `overwrite`, a `path` that exists by
+        then is kept and FileExistsError raised. Ledger text is neutralised (`untrusted.csv_cell`,
+        `untrusted.json_safe`)."""
+        return await self._run(self._export, path, fmt, list(columns), on_progress, overwrite)
 
     def _export(
         self,
@@ -882,24 +951,25 @@ class Snapshot:
         fmt: str,
         columns: list[tuple[str, Callable[[Row], Any]]],
         on_progress: Callable[[int], None] | None,
+        overwrite: bool,
     ) -> int:
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         written = 0
-        with open(tmp, "w", encoding="utf-8", newline="") as out:
+        with private_replacement(path, overwrite=overwrite, newline="") as out:
             writer = csv.writer(out) if fmt == "csv" else None
             if writer is not None:
-                writer.writerow([name for name, _ in columns])
+                writer.writerow([csv_cell(name) for name, _ in columns])
             for start in range(0, self._view_count, 2000):
                 for row in self._window(start, 2000):
+                    if row.status == REMOVED:
+                        continue
                     if writer is not None:
                         writer.writerow([_cell(get(row)) for _, get in columns])
                     else:
-                        out.write(orjson.dumps(row.as_json()).decode())
+                        out.write(json_safe(orjson.dumps(row.as_json()).decode()))
                         out.write("\n")
                     written += 1
                 if on_progress is not None:
                     on_progress(written)
-        os.replace(tmp, path)
         return written
 
 
@@ -917,6 +987,23 @@ ROW_JOINS = (
     "JOIN strings o ON o.id = c.observers JOIN strings y ON y.id = c.synchronizer "
     "LEFT JOIN moves m ON m.seq = c.seq LEFT JOIN moved_on e ON e.seq = c.seq"
 )
+
+
+def _visible(alias: str, offset: str) -> str:
+    """The condition that the row `alias` is a contract's state at the offset named `:offset`."""
+    return (
+        f"({alias}.created_offset <= :{offset} "
+        f"AND ({alias}.archived_offset IS NULL OR {alias}.archived_offset > :{offset}))"
+    )
+
+
+def _other_state(offset: str) -> str:
+    """The condition that the contract of row `c` (`d` its details) has another row, its state at `:offset`.
+    Evaluated only for the rows that differ between the two offsets, through the index by contract id."""
+    return (
+        "EXISTS (SELECT 1 FROM contracts x JOIN details dx ON dx.seq = x.seq WHERE x.cid_key = c.cid_key "
+        f"AND x.seq != c.seq AND dx.cid = d.cid AND {_visible('x', offset)})"
+    )
 
 
 def _row(position: int, status: int, columns: Sequence[Any]) -> Row:
@@ -972,19 +1059,19 @@ def _first(row: tuple | None) -> Any:
 def _cell(value: Any) -> str:
     if value is None:
         return ""
-    if isinstance(value, str):
-        return value
     if isinstance(value, list | dict):
-        return orjson.dumps(value).decode()
-    return str(value)
+        return csv_cell(json_safe(orjson.dumps(value).decode()))
+    return csv_cell(value if isinstance(value, str) else str(value))
 
 
 __all__ = [
     "ACTIVE",
     "ADDED",
     "ASSIGNED",
+    "CHANGED",
     "REMOVED",
     "SAME",
+    "STATUS_NAMES",
     "UNASSIGNED",
     "CreatedRecord",
     "Interval",

@@ -61,6 +61,11 @@ class TokenSource:
 
     label = "token"
 
+    @property
+    def renewal(self) -> str:
+        """How a person gets this source to give a good token (after the participant refused one)."""
+        return "start ledger-tui with a good token"
+
     def __init__(self) -> None:
         self._token: str | None = None
         self._expires_at: float | None = None
@@ -126,6 +131,10 @@ class FileToken(TokenSource):
         self.path = path.expanduser()
         self.label = f"token file {self.path}"
 
+    @property
+    def renewal(self) -> str:
+        return f"write it to {self.path} (--token-file), which is read again at the next try"
+
     async def _fetch(self) -> tuple[str, float | None]:
         try:
             return self.path.read_text(encoding="utf-8").strip(), None
@@ -145,6 +154,10 @@ class EnvToken(TokenSource):
         self.variable = variable
         self.label = f"${variable}"
 
+    @property
+    def renewal(self) -> str:
+        return f"set ${self.variable} (--token-env) to it and start ledger-tui again"
+
     async def _fetch(self) -> tuple[str, float | None]:
         value = os.environ.get(self.variable, "").strip()
         if not value:
@@ -162,6 +175,10 @@ class CommandToken(TokenSource):
         super().__init__()
         self.command = command
         self.label = f"token command `{command}`"
+
+    @property
+    def renewal(self) -> str:
+        return f"check what `{self.command}` prints (--token-command); it runs again at the next try"
 
     async def _fetch(self) -> tuple[str, float | None]:
         try:
@@ -216,6 +233,10 @@ class ClientCredentials(TokenSource):
         self._transport = transport
         self.label = f"OAuth2 client {client_id} at {token_url}"
 
+    @property
+    def renewal(self) -> str:
+        return f"check the OAuth2 client {self.client_id}, its secret, audience and scope (--oauth-*)"
+
     async def _fetch(self) -> tuple[str, float | None]:
         form = {
             "grant_type": "client_credentials",
@@ -255,6 +276,13 @@ class MintedToken(TokenSource):
         self.user = user
         self.ttl_s = ttl_s
         self.label = f"minted for {user}"
+
+    @property
+    def renewal(self) -> str:
+        return (
+            f"check --hs256-secret-file (the participant's secret) and --user ({self.user}, a user of the "
+            "participant)"
+        )
 
     async def _fetch(self) -> tuple[str, float | None]:
         now = int(time.time())

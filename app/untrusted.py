@@ -5,6 +5,8 @@ the terminal, `ESC ] 52` sets the clipboard, `ESC ] 0` the window title, `ESC ] 
 the cursor or repaint; the Unicode bidi overrides reorder what is shown around them. `visible` replaces each such
 character with an escape a person can read (`\\x1b`, `\\u202e`), so the text keeps every character's identity and
 can no longer act on the terminal. Ordinary characters, backslashes and non-Latin scripts are left as they are.
+`csv_cell` and `json_safe` do the same for the files the contract browser exports, which a person may `cat` or open
+in a spreadsheet.
 """
 
 from __future__ import annotations
@@ -30,3 +32,29 @@ def visible(text: str) -> str:
 def is_safe(text: str) -> bool:
     """True when `text` holds nothing that `visible` would replace."""
     return _UNSAFE.search(text) is None
+
+
+# A spreadsheet that opens a CSV file runs a cell that starts with one of these as a formula (OWASP's list).
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# A plain decimal number (a Daml Int64 or Numeric such as "-5.0", or an offset): data, whatever its sign.
+_PLAIN_NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?")
+# JSON encoders escape the C0 controls inside strings already (raw ones would be invalid JSON), and outside strings
+# they are whitespace: only the rest is left to escape.
+_JSON_TABLE = {code: f"\\u{code:04x}" for code in _TABLE if code >= 0x20}
+_JSON_UNSAFE = re.compile("[" + "".join(re.escape(chr(code)) for code in _JSON_TABLE) + "]")
+
+
+def csv_cell(text: str) -> str:
+    """`text` as an exported CSV cell: `visible`, and prefixed with `'` when a spreadsheet would take it for a
+    formula, unless it is a plain number (so "-5.0" stays a number, "-1+cmd|..." does not run)."""
+    if text.startswith(_FORMULA_STARTS) and _PLAIN_NUMBER.fullmatch(text) is None:
+        return "'" + visible(text)
+    return visible(text)
+
+
+def json_safe(json_text: str) -> str:
+    """Encoded JSON with DEL, the C1 controls and the bidi and line-separator characters written as JSON escapes
+    (`\\u009b`, `\\u202e`): the same JSON value, and nothing in the file that acts on a terminal showing it."""
+    if _JSON_UNSAFE.search(json_text) is None:
+        return json_text
+    return json_text.translate(_JSON_TABLE)

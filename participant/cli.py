@@ -9,21 +9,28 @@ import json
 import logging
 import math
 import os
-import secrets
 import sys
 from importlib import metadata
 from pathlib import Path
 
+from participant.request_limits import (
+    DEFAULT_BODY_TIMEOUT_S,
+    DEFAULT_HEADER_TIMEOUT_S,
+    DEFAULT_MAX_HEADER_BYTES,
+    DEFAULT_MAX_HEADERS,
+    RequestLimits,
+)
 from participant.settings import Settings
 
 DEFAULT_PORT = 7575
 GC_YOUNGEST_THRESHOLD = 50_000  # see `started` in _serve
+DEFAULT_MAX_CONNECTIONS = 1000
 # POSIX only: the participant and its write process have never run on Windows, where WSL is the way to run it.
 SERVES_HERE = os.name == "posix"
 
 EPILOG = """\
 examples:
-  ledger-participant serve --db ledger.db --demo            # auth with a secret kept in ledger.db
+  ledger-participant serve --db ledger.db --demo            # auth with a secret kept in ledger.db.secret
   ledger-participant token --db ledger.db --user Alice      # a token for that participant
   ledger-participant serve --db ledger.db --no-auth         # as Canton without auth services
   ledger-participant serve --db ledger.db --hs256-secret-file secret.txt --package my_models
@@ -55,7 +62,7 @@ def _parser() -> argparse.ArgumentParser:
         "--hs256-secret",
         metavar="SECRET",
         help="verify HS256 tokens with this shared secret (for local use); without any auth option "
-        "a random secret is generated once and kept in the database",
+        "a random secret is generated once and kept in DB.secret, readable by you only",
     )
     auth.add_argument(
         "--hs256-secret-file",
@@ -109,7 +116,45 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         default=4 * 1024 * 1024,
         metavar="N",
-        help="largest request body accepted (default: %(default)s)",
+        help="largest request body, and websocket message, accepted (default: %(default)s)",
+    )
+    serve.add_argument(
+        "--max-header-bytes",
+        type=_positive,
+        default=DEFAULT_MAX_HEADER_BYTES,
+        metavar="N",
+        help="largest request head (request line and header fields) accepted; a larger one is answered 431 "
+        "(default: %(default)s)",
+    )
+    serve.add_argument(
+        "--max-headers",
+        type=_positive,
+        default=DEFAULT_MAX_HEADERS,
+        metavar="N",
+        help="most header fields a request may have; more are answered 431 (default: %(default)s)",
+    )
+    serve.add_argument(
+        "--header-timeout",
+        type=_timeout,
+        default=DEFAULT_HEADER_TIMEOUT_S,
+        metavar="SECONDS",
+        help="time a request head has to arrive, from the connection's start (or the request's first byte on a "
+        "kept-alive connection); later it is answered 408 and the connection closed (default: %(default)s)",
+    )
+    serve.add_argument(
+        "--body-timeout",
+        type=_timeout,
+        default=DEFAULT_BODY_TIMEOUT_S,
+        metavar="SECONDS",
+        help="longest a request body may go without a byte arriving; then it is answered 408 and the "
+        "connection closed (default: %(default)s)",
+    )
+    serve.add_argument(
+        "--max-connections",
+        type=_positive,
+        default=DEFAULT_MAX_CONNECTIONS,
+        metavar="N",
+        help="open connections (websockets included) beyond which requests are answered 503 (default: %(default)s)",
     )
     serve.add_argument(
         "--synchronizers",
@@ -148,7 +193,7 @@ def _parser() -> argparse.ArgumentParser:
     source = token.add_mutually_exclusive_group(required=True)
     source.add_argument("--hs256-secret", metavar="SECRET", help="the secret the participant verifies with")
     source.add_argument("--hs256-secret-file", type=Path, metavar="FILE", help="the same, read from FILE")
-    source.add_argument("--db", type=Path, help="read the secret a participant generated into its database")
+    source.add_argument("--db", type=Path, help="read the secret a participant generated for its database")
     token.add_argument("--user", required=True, help="the user id (the token's sub)")
     token.add_argument(
         "--ttl",
@@ -193,6 +238,23 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _timeout(text: str) -> float:
+    value = _seconds(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError(f"a number of seconds, more than 0: {text!r}")
+    return value
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"a whole number, 1 or more: {text!r}")
+    return value
+
+
 def _aliases(text: str) -> tuple[str, ...]:
     aliases = tuple(a.strip() for a in text.split(","))
     if not all(a and all(ch.isalnum() or ch in "-_" for ch in a) for a in aliases):
@@ -210,6 +272,7 @@ class Refused(Exception):
 
 def main(argv: list[str] | None = None) -> int:
     from participant.store.schema import NewerSchemaError, NotADatabase
+    from participant.store.secret import SecretConflict
 
     args = _parser().parse_args(argv)
     try:
@@ -220,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "compact":
             return _compact(args)
         return _prune(args)
-    except (NotADatabase, NewerSchemaError, Refused) as e:
+    except (NotADatabase, NewerSchemaError, SecretConflict, Refused) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -282,9 +345,8 @@ def _serve(args) -> int:
         port = sock.getsockname()[1]
         url = f"http://[{args.host}]:{port}" if ":" in args.host else f"http://{args.host}:{port}"
         if generated:
-            secret = asyncio.run(
-                _stored_secret(args.db)
-            )  # also checks, before serving, that the file is ours
+            # Also checks, before serving, that the file is ours.
+            secret = asyncio.run(_stored_secret(args.db))
         if args.no_auth:
             logging.getLogger("participant").warning(
                 "running WITHOUT authentication: every request may act and read as any party"
@@ -328,6 +390,12 @@ def _serve(args) -> int:
             claim.withdraw()
 
         app = create_app(settings, on_ready=ready.append, on_seeding=out.seeding)
+        limits = RequestLimits(
+            max_header_bytes=args.max_header_bytes,
+            max_headers=args.max_headers,
+            header_timeout_s=args.header_timeout,
+            body_timeout_s=args.body_timeout,
+        )
         config = uvicorn.Config(
             app,
             host=args.host,
@@ -336,7 +404,10 @@ def _serve(args) -> int:
             access_log=False,
             lifespan="on",
             ws=protocol_class(),
-            http=_http_protocol(),
+            ws_max_size=args.max_body_bytes,
+            http=_http_protocol(limits),
+            h11_max_incomplete_event_size=args.max_header_bytes,  # where httptools is missing
+            limit_concurrency=args.max_connections,
             proxy_headers=False,
             server_header=False,
         )
@@ -404,6 +475,8 @@ class _Announcer:
             self._emit({"event": "seeding", "done": done, "total": total})
 
     def ready(self, ctx) -> None:
+        from participant.store.secret import secret_path
+
         args = self.args
         if args.announce == "json":
             self._emit(
@@ -426,7 +499,7 @@ class _Announcer:
         if args.no_auth:
             lines.append("  auth:            none (--no-auth)")
         elif self.generated_secret:
-            lines.append(f"  auth:            HS256 with the secret kept in {args.db}")
+            lines.append(f"  auth:            HS256 with the secret kept in {secret_path(args.db)}")
             lines.append(
                 f"  get a token:     ledger-participant token --db {args.db} --user participant_admin"
             )
@@ -444,28 +517,39 @@ class _Announcer:
         self._print("\n".join(lines))
 
 
-def _http_protocol():
-    """One write per response where uvicorn's httptools protocol is there (see `participant.http_protocol`)."""
+def _http_protocol(limits: RequestLimits):
+    """Where uvicorn's httptools protocol is there: one write per response (see `participant.http_protocol`), and
+    the request limits (see `participant.request_limits`)."""
     try:
         from participant.http_protocol import CoalescingHttpToolsProtocol
-    except ImportError:  # no httptools: uvicorn's own choice
+        from participant.request_limits import guarded
+    except ImportError:  # no httptools: uvicorn's own choice, h11, whose head size uvicorn bounds
         return "auto"
-    return CoalescingHttpToolsProtocol
+    return guarded(CoalescingHttpToolsProtocol, limits)
 
 
 async def _stored_secret(db: Path) -> str:
+    from participant.store.secret import generated_secret, secret_path
     from participant.store.store import Store
 
-    async with Store(db) as store:
-        return await store.set_meta_once("hs256_secret", secrets.token_urlsafe(32))
+    # The database is created or upgraded first: the upgrade of one that kept the secret inside it moves it out.
+    async with Store(db):
+        pass
+    try:
+        return generated_secret(db)
+    except OSError as e:
+        raise Refused(f"cannot keep the secret in {secret_path(db)}: {e.strerror or e}") from None
 
 
 async def _read_secret(db: Path) -> str | None:
+    from participant.store.secret import META_KEY, secret_path
     from participant.store.store import read_meta
 
     if not db.exists():
         return None
-    return await read_meta(db, "hs256_secret")
+    if secret_path(db).exists():
+        return _secret_from_file(secret_path(db))
+    return await read_meta(db, META_KEY)  # a database not yet upgraded by `serve` still holds its secret
 
 
 def _token(args) -> int:

@@ -8,8 +8,10 @@ as Canton's `ErrorCategory` and `GrpcHttpErrorCodes` do; ids whose status Canton
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
+from types import MappingProxyType
 
 
 class Grpc(IntEnum):
@@ -337,6 +339,10 @@ INVALID_PRESCRIBED_SYNCHRONIZER_ID = ErrorCode(
 )
 del C
 
+# Canton's JSON layer marks every failure to resolve a verified token's claims (an unknown or deactivated user,
+# say) with this context entry (`Endpoints.validateJwtToken`, `JsCantonError.tokenProblemError`).
+TOKEN_PROBLEM: Mapping[str, str] = MappingProxyType({"ledger_api_error": "invalid token"})
+
 
 @dataclass
 class LedgerError(Exception):
@@ -347,6 +353,9 @@ class LedgerError(Exception):
     context: dict[str, str] = field(default_factory=dict)
     resources: list[tuple[str, str]] = field(default_factory=list)
     correlation_id: str | None = None
+    # What Canton's JSON layer adds to the context of an error it decoded (`TOKEN_PROBLEM`): kept on the wire even
+    # when the category redacts everything else, because it is added after the redaction.
+    json_context: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         super().__init__(self.cause)
@@ -380,7 +389,7 @@ class LedgerError(Exception):
                 "cause": "A security-sensitive error has been received",
                 "correlationId": self.correlation_id,
                 "traceId": trace_id,
-                "context": {},
+                "context": dict(self.json_context),
                 "resources": [],
                 "errorCategory": -1,
                 "grpcCodeValue": int(category.grpc),
@@ -397,6 +406,7 @@ class LedgerError(Exception):
                 "tid": trace_id,
             }
             definite = None
+        context.update(self.json_context)
         return {
             "code": self.code.id,
             "cause": self.cause,

@@ -15,7 +15,7 @@ import orjson
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
@@ -114,6 +114,7 @@ def create_app(
             errors.BadRequestBody: _bad_request,
             BodyTooLarge: _too_large,
             HTTPException: _http_exception,
+            ClientDisconnect: _client_gone,
             Exception: _internal_error,
         },
     )
@@ -138,6 +139,8 @@ class ParticipantApp(Starlette):
                         self._direct[(method, route.path)] = route.endpoint
 
     async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            scope["path"] = route_path(scope["path"])
         endpoint = self._direct.get((scope.get("method"), scope["path"])) if scope["type"] == "http" else None
         if endpoint is None:
             return await super().__call__(scope, receive, send)
@@ -154,6 +157,16 @@ class ParticipantApp(Starlette):
                 raise
             response = await handler(request, exc)
         await response(scope, receive, send)
+
+
+def route_path(path: str) -> str:
+    """The path as Canton's JSON API matches it. Its tapir routes see the path as a list of segments and skip
+    the empty ones, so `//v2/commands/completions` (what a client joining a base URL that ends in `/` sends),
+    `/v2//commands/completions` and `/v2/commands/completions/` all reach `/v2/commands/completions`; a
+    websocket upgrade is routed the same way."""
+    if "//" not in path and (path == "/" or not path.endswith("/")):
+        return path
+    return "/" + "/".join(segment for segment in path.split("/") if segment)
 
 
 async def _ledger_error(request: Request, exc: Exception) -> Response:
@@ -181,6 +194,12 @@ async def _http_exception(request: Request, exc: Exception) -> Response:
     if exc.status_code == 405:
         return PlainTextResponse("Method Not Allowed", status_code=405)
     return PlainTextResponse(exc.detail, status_code=exc.status_code)
+
+
+async def _client_gone(request: Request, exc: Exception) -> Response:
+    # The client left, or its body stalled and the server closed the connection: nobody reads this answer.
+    log.info("%s %s: the client went away before its request body was read", request.method, request.url.path)
+    return Response(status_code=400)
 
 
 async def _internal_error(request: Request, exc: Exception) -> Response:

@@ -22,6 +22,8 @@ from pathlib import Path
 import uvicorn
 from filelock import FileLock, Timeout
 
+from participant.store.private_files import private_dir
+
 log = logging.getLogger("participant")
 
 BACKLOG = 2048  # connections made before the server is ready wait in the socket's queue
@@ -58,7 +60,7 @@ class DatabaseClaim:
 
     def acquire(self) -> None:
         """Raises `DatabaseInUse` when another server holds the database."""
-        self.lock_path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(self.lock_path.parent)
         try:
             self._lock.acquire(blocking=False)
         except Timeout:

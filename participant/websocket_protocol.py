@@ -1,5 +1,6 @@
 """The server's websocket protocol: uvicorn's sans-I/O one, plus an ASGI extension that sends many text messages
-in one call, which the ACS stream uses to send a store page of entries at once.
+in one call, which the ACS stream uses to send a store page of entries at once, and no reading of frames before the
+application accepts the upgrade.
 
 Through uvicorn's own protocol every message is one ASGI send: a trip through Starlette's and uvicorn's `send`, a
 frame built by websockets and a write to the socket, which together cost more than reading and rendering the entry.
@@ -53,11 +54,18 @@ def protocol_class():
             scope = getattr(self, "scope", None)  # none when the handshake was refused
             if scope is not None:
                 scope.setdefault("extensions", {})[SEND_TEXTS] = {}
+                # Nothing the client sends is read until the application has accepted the upgrade (it checks the
+                # token first): a client that is refused never has a frame read.
+                self.transport.pause_reading()
 
         async def send(self, message) -> None:
             texts = message.get(SEND_TEXTS) if message["type"] == "websocket.send" else None
             if texts is None:
-                return await super().send(message)
+                accepting = message["type"] == "websocket.accept" and not self.handshake_complete
+                await super().send(message)
+                if accepting and self.handshake_complete and not self.read_paused:
+                    self.transport.resume_reading()
+                return
             await self.writable.wait()
             if self.disconnected or self.conn.state is not State.OPEN:
                 raise ClientDisconnected()

@@ -22,6 +22,15 @@ from tests.spec import validate_response
 SECRET = "test-secret-with-enough-bytes-for-hs256!"
 
 
+@pytest.fixture
+def umask_022() -> Iterator[None]:
+    """The common umask, which leaves new files readable by everyone: private modes must not depend on a stricter
+    one."""
+    previous = os.umask(0o022)
+    yield
+    os.umask(previous)
+
+
 def token(user: str, **kwargs) -> str:
     return mint_token(hs256_secret=SECRET, user_id=user, **kwargs)
 

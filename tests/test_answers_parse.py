@@ -2006,7 +2006,7 @@ async def test_every_error_answer_parses(world, ledger_api, case: ErrorCase):
 
 
 async def test_a_route_this_participant_lacks_is_no_canton_error(ledger_api):
-    """The legacy 404 body (notes §1): no `code`, so a client tells "no such endpoint" from a JsCantonError 404."""
+    """The legacy 404 body (docs/ledger-api.md §1): no `code`, so a client tells "no such endpoint" from a JsCantonError 404."""
     r = await ledger_api.http.post("/v2/no/such/endpoint", json={})  # no such path in the spec either
     assert r.status_code == 404 and set(r.json()) == {"errors", "status", "ledgerApiError"}
     with pytest.raises(pydantic.ValidationError):

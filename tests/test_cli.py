@@ -91,6 +91,11 @@ def read_banner(server, timeout: float = 30) -> str:
                 "--package",
                 "--max-list-elements",
                 "--max-body-bytes",
+                "--max-header-bytes",
+                "--max-headers",
+                "--header-timeout",
+                "--body-timeout",
+                "--max-connections",
                 "--synchronizers",
                 "--quiet",
                 "--offset-checkpoint-interval",
@@ -124,6 +129,9 @@ def test_usage_errors_exit_2():
     for seconds in ("-1", "nan", "inf", "soon"):
         r = cli("serve", "--db", "x.db", "--no-auth", "--offset-checkpoint-interval", seconds)
         assert r.returncode == 2 and "--offset-checkpoint-interval" in r.stderr, (seconds, r.stderr)
+    for option, value in (("--header-timeout", "0"), ("--body-timeout", "-1"), ("--max-headers", "0")):
+        r = cli("serve", "--db", "x.db", "--no-auth", option, value)
+        assert r.returncode == 2 and option in r.stderr, (option, r.stderr)
 
 
 def test_token_from_a_secret_is_accepted(tmp_path):

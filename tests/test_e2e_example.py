@@ -1,4 +1,4 @@
-"""The official 09-json-api example (notes §12), against a real server subprocess, with the example's own bodies.
+"""The official 09-json-api example (docs/ledger-api.md §12), against a real server subprocess, with the example's own bodies.
 
 Run twice on the same server to check that re-runs work (users and parties are found in step 1a, command ids are
 random, older contracts accumulate), once without auth (as the example's participant) and once with HS256 tokens.

@@ -1,5 +1,5 @@
 """`ledger-participant prune` beside a running server, and what the Ledger API answers about pruned history
-(notes §10): the pruning offset, the ACS before and after it, events of pruned contracts, updates."""
+(docs/ledger-api.md §10): the pruning offset, the ACS before and after it, events of pruned contracts, updates."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ import os
 import httpx
 import pytest
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from tests.conftest import LedgerApi, token
 from tests.spec import validate
@@ -179,9 +179,11 @@ async def test_missing_or_invalid_token(alice):
         (unknown_user, 7),
     ]  # Canton: an unknown user is PERMISSION_DENIED, a bad token UNAUTHENTICATED
     for subprotocols, grpc_code in cases:
-        messages, _ = await converse(server, request(party, end), subprotocols)
-        assert len(messages) == 1, (subprotocols, messages)
-        error = messages[0]
+        # Refused at the upgrade with the HTTP form's answer: the request message is never read.
+        with pytest.raises(InvalidStatus) as refused:
+            await converse(server, request(party, end), subprotocols)
+        assert refused.value.response.status_code == (401 if grpc_code == 16 else 403), subprotocols
+        error = json.loads(refused.value.response.body)
         validate("JsCantonError", error)
         # Redacted as Canton redacts security-sensitive errors: no detail, and no entry leaks.
         assert error["code"] == "NA" and error["errorCategory"] == -1, error

@@ -12,7 +12,7 @@ import os
 import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from tests.conftest import SECRET, LedgerApi, start_server, token
 from tests.http.helpers import (
@@ -194,13 +194,16 @@ async def test_stream_errors_are_one_message(server, alice):
         (error,) = await converse(server, path, body, user)
         validate("JsCantonError", error)
         assert error["code"] == code, (path, error)
-    (error,) = await converse(
-        server,
-        "/v2/updates",
-        {"beginExclusive": 0, "updateFormat": update_format(party)},
-        "participant_admin-" + os.urandom(2).hex(),
-    )
-    assert error["code"] == "NA"
+    # A token naming no user is refused at the upgrade, as the HTTP form refuses it: no message is ever read.
+    with pytest.raises(InvalidStatus) as refused:
+        await converse(
+            server,
+            "/v2/updates",
+            {"beginExclusive": 0, "updateFormat": update_format(party)},
+            "participant_admin-" + os.urandom(2).hex(),
+        )
+    assert refused.value.response.status_code == 403
+    assert json.loads(refused.value.response.body)["code"] == "NA"
 
 
 async def test_completions_websocket(server, alice):

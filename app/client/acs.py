@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosedOK, InvalidStatus, WebSocketException
+from websockets.typing import Subprotocol
 
 from app.client import errors
 from app.client.http import encode
@@ -156,13 +157,18 @@ def _ws_url(base_url: str) -> str:
 
 async def _websocket(client: LedgerClient, offset: int, fmt: EventFormat) -> AsyncIterator[Batch]:
     request = encode(GetActiveContractsRequest(active_at_offset=offset, event_format=fmt))
-    protocols = ["daml.ws.auth"]
+    protocols = [Subprotocol("daml.ws.auth")]
     if client.tokens is not None:
-        protocols.insert(0, f"jwt.token.{await client.tokens.token()}")
+        protocols.insert(0, Subprotocol(f"jwt.token.{await client.tokens.token()}"))
     url = _ws_url(client.base_url)
     log = client.log
     record = log.start(
-        "GET", url, LIST_PATH + " (websocket)", {"Authorization": "Bearer"} if client.tokens else {}, request
+        "GET",
+        url,
+        LIST_PATH + " (websocket)",
+        {"Authorization": "Bearer"} if client.tokens else {},
+        request,
+        stream=True,
     )
     received = 0
     count = 0
@@ -173,7 +179,7 @@ async def _websocket(client: LedgerClient, offset: int, fmt: EventFormat) -> Asy
             )
         except InvalidStatus as e:
             status = e.response.status_code
-            log.finish(record, status=status, body=e.response.body or b"")
+            log.finish(record, status=status, body=bytes(e.response.body or b""))
             if status == 404:
                 raise errors.EndpointMissing(
                     404, "the websocket ACS is not served here", path=LIST_PATH

@@ -2,7 +2,7 @@
 
 contract-by-id (3.5) returns the payload, even of an archived contract while it is stored, but placeholders for
 the offset and node id and nothing about activeness; events-by-contract-id returns the real create event and the
-archive event, but only while they are not pruned (notes §4.2, §4.4). The inspector shows what both say.
+archive event, but only while they are not pruned (docs/ledger-api.md §4.2, §4.4). The inspector shows what both say.
 """
 
 from __future__ import annotations

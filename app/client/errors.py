@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from participant.api import JsCantonError
 
-# Canton's categories (notes §6.1) in the words a user of the client needs.
+# Canton's categories (docs/ledger-api.md §6.1) in the words a user of the client needs.
 _CATEGORY_WORDS = {
     1: "transient server failure, retry later",
     2: "contention on shared resources, retry",
@@ -141,9 +141,9 @@ class ServerError(StatusError):
 
 
 class EndpointMissing(StatusError):
-    """404 in Canton's legacy shape (no ``code``): this participant does not have the endpoint (notes §0)."""
+    """404 in Canton's legacy shape (no ``code``): this participant does not have the endpoint (docs/ledger-api.md §0)."""
 
-    title = "endpoint not available"  # type: ignore[assignment]
+    title = "endpoint not available"
 
 
 class UnreadableAnswer(LedgerApiError):

@@ -1,4 +1,4 @@
-"""Canton's error ids in plain words, with what to do about them (notes §6.4)."""
+"""Canton's error ids in plain words, with what to do about them (docs/ledger-api.md §6.4)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import httpx
 import orjson
@@ -16,15 +16,27 @@ from app.client import errors
 from app.client.requests_log import RequestLog
 from participant.api import JsCantonError, WireModel
 
-if TYPE_CHECKING:
-    from app.tokens import TokenSource
+
+class TokenSource(Protocol):
+    """Where the bearer token comes from (`app.tokens` has one class per source: file, command, OAuth, ...)."""
+
+    async def token(self) -> str:
+        """The current token, fetched again shortly before it expires."""
+        ...
+
+    async def refresh(self) -> str:
+        """A new token now: the participant refused the current one."""
+        ...
 
 
 @dataclass(frozen=True)
 class Timeouts:
+    """Bounds on one request. `read_s` bounds each wait for the next bytes of an answer, not the whole answer: a
+    large page keeps arriving however long it takes. (The websocket ACS has its own bound, `acs.WS_STALL_S`.)"""
+
     connect_s: float = 5.0
-    # Canton's own request timeout is 20 s; submissions and large pages can take that long
-    read_s: float = 60.0
+    # Canton's own request timeout is 20 s: a submission or a page that takes that long is answered by then
+    read_s: float = 30.0
     pool_s: float = 10.0
 
 
@@ -58,11 +70,15 @@ class Http:
         timeouts: Timeouts = Timeouts(),
         retry: Retry = Retry(),
         transport: httpx.AsyncBaseTransport | None = None,
+        owns_transport: bool = True,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.tokens = tokens
         self.log = log if log is not None else RequestLog()
         self.retry = retry
+        self.timeouts = timeouts
+        self.transport = transport
+        self.owns_transport = owns_transport
         self._client = httpx.AsyncClient(
             base_url=self.base_url,
             transport=transport,
@@ -75,6 +91,8 @@ class Http:
         )
 
     async def aclose(self) -> None:
+        if self.transport is not None and not self.owns_transport:
+            return  # the transport is the connection pool, and another client's
         await self._client.aclose()
 
     async def headers(self, *, json_body: bool) -> dict[str, str]:
@@ -88,8 +106,10 @@ class Http:
     ) -> bytes:
         """Send one request and return the body of its 2xx answer; raise an `errors.LedgerApiError` otherwise.
 
-        `retry` repeats connection failures, timeouts and 429/502/503/504 answers with backoff. A 401 fetches a
-        fresh token and tries once more, whatever `retry` says (the request never reached the ledger)."""
+        `retry` repeats connection failures and 429/502/503/504 answers with backoff, not a timeout: a participant
+        that kept silent for the whole bound is reported at once rather than after as many bounds as there are
+        tries. A 401 fetches a fresh token and tries once more, whatever `retry` says (the request never reached
+        the ledger)."""
         content = None if body is None else encode(body)
         attempt = 0
         refreshed = False
@@ -102,7 +122,8 @@ class Http:
                 refreshed = True
                 await self.tokens.refresh()
             except errors.LedgerApiError as e:
-                if not (retry and e.retryable) or attempt >= self.retry.attempts:
+                timed_out = isinstance(e, errors.RequestTimeout)
+                if not (retry and e.retryable) or timed_out or attempt >= self.retry.attempts:
                     raise
                 await asyncio.sleep(self.retry.delay(attempt))
                 attempt += 1
@@ -115,12 +136,21 @@ class Http:
             r = await self._client.request(method, path, content=content, params=params, headers=headers)
         except httpx.TimeoutException as e:
             self.log.finish(record, error=f"timed out ({type(e).__name__})")
+            connecting = isinstance(e, httpx.ConnectTimeout)
+            bound = (
+                self.timeouts.connect_s
+                if connecting
+                else self.timeouts.pool_s
+                if isinstance(e, httpx.PoolTimeout)
+                else self.timeouts.read_s
+            )
             raise errors.RequestTimeout(
-                f"{method} {path} got no answer in time ({type(e).__name__})",
+                f"{method} {path} got no answer in {bound:g} s ({type(e).__name__})",
                 method=method,
                 path=path,
-                hint="The participant is slow or unreachable; the request is retried for "
-                "reads. Check the URL and the network.",
+                hint=f"Nothing accepts the connection: is the participant running at {self.base_url}?"
+                if connecting
+                else "The participant accepts connections but does not answer: it may be overloaded or stuck.",
             ) from None
         except httpx.HTTPError as e:
             self.log.finish(record, error=describe_transport_error(e))

@@ -7,7 +7,7 @@ Usable without the UI::
 
 Answers are read with the `participant.api` models through `WireModel.read` (lenient, as a Canton client must be);
 requests are built with the same models, every field written out. The client learns the participant's version and
-which 3.5-only endpoints it serves, and falls back where one is missing (notes §0).
+which 3.5-only endpoints it serves, and falls back where one is missing (docs/ledger-api.md §0).
 """
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ import asyncio
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import httpx
 import orjson
 import pydantic
 
 from app.client import errors
-from app.client.http import Http, Retry, Timeouts
+from app.client.http import Http, Retry, Timeouts, TokenSource
 from app.client.requests_log import RequestLog
 from participant.api import (
     CompletionStreamRequest,
@@ -63,21 +63,19 @@ from participant.api import (
     Right,
     SubmitReassignmentRequest,
     TransactionFormat,
+    TransactionShape,
     Update,
     UpdateFormat,
     User,
     WireModel,
 )
 
-if TYPE_CHECKING:
-    from app.tokens import TokenSource
-
 M = TypeVar("M", bound=WireModel)
 T = TypeVar("T")
 
-ACS_DELTA = "TRANSACTION_SHAPE_ACS_DELTA"
+ACS_DELTA: TransactionShape = "TRANSACTION_SHAPE_ACS_DELTA"
 RECOVERY_WINDOW = 1_000  # offsets searched back for the completion of a submission whose answer was lost
-LEDGER_EFFECTS = "TRANSACTION_SHAPE_LEDGER_EFFECTS"
+LEDGER_EFFECTS: TransactionShape = "TRANSACTION_SHAPE_LEDGER_EFFECTS"
 
 
 @dataclass
@@ -141,7 +139,9 @@ def event_format(
     return EventFormat(filters_by_party={p: filters for p in parties}, verbose=verbose)
 
 
-def update_format(fmt: EventFormat, shape: str = ACS_DELTA, *, reassignments: bool = False) -> UpdateFormat:
+def update_format(
+    fmt: EventFormat, shape: TransactionShape = ACS_DELTA, *, reassignments: bool = False
+) -> UpdateFormat:
     """Transactions in `shape` for the parties of `fmt`, and with `reassignments` their reassignments too."""
     return UpdateFormat(
         include_transactions=TransactionFormat(event_format=fmt, transaction_shape=shape),
@@ -161,8 +161,17 @@ class LedgerClient:
         timeouts: Timeouts = Timeouts(),
         retry: Retry = Retry(),
         transport: httpx.AsyncBaseTransport | None = None,
+        owns_transport: bool = True,
     ) -> None:
-        self.http = Http(base_url, tokens, log=log, timeouts=timeouts, retry=retry, transport=transport)
+        self.http = Http(
+            base_url,
+            tokens,
+            log=log,
+            timeouts=timeouts,
+            retry=retry,
+            transport=transport,
+            owns_transport=owns_transport,
+        )
         self.capabilities = Capabilities()
 
     @property
@@ -176,6 +185,20 @@ class LedgerClient:
     @property
     def tokens(self) -> TokenSource | None:
         return self.http.tokens
+
+    def with_tokens(self, tokens: TokenSource | None) -> LedgerClient:
+        """Another client of the same participant, acting with `tokens`: same transport, timeouts, retries and
+        request log (close it when done)."""
+        http = self.http
+        return LedgerClient(
+            http.base_url,
+            tokens,
+            log=http.log,
+            timeouts=http.timeouts,
+            retry=http.retry,
+            transport=http.transport,
+            owns_transport=False,
+        )
 
     def use_tokens(self, tokens: TokenSource | None) -> None:
         """Act as someone else from now on (the bundled participant's user picker)."""
@@ -444,9 +467,9 @@ class LedgerClient:
         try:
             offset = context.get("completion_offset", "")
             if offset.isdigit():
-                update = await self.update_at(int(offset), updates)
-                if update.transaction is not None:
-                    return update.transaction.value
+                at_offset = await self.update_at(int(offset), updates)
+                if at_offset.transaction is not None:
+                    return at_offset.transaction.value
             user_id = commands.user_id or (await self.authenticated_user()).id
             begin = max(0, await self.ledger_end() - RECOVERY_WINDOW)
             for element in await self.completions(user_id, commands.act_as, begin):

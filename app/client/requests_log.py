@@ -37,6 +37,7 @@ class RequestRecord:
     response_size: int = 0
     truncated: bool = False
     bodies_dropped: bool = False  # the log let the bodies go to stay within its memory budget
+    stream: bool = False  # a stream (the websocket ACS), in flight as long as it sends
 
     @property
     def body_bytes(self) -> int:
@@ -103,7 +104,9 @@ class RequestLog:
         self._entries.clear()
         self._body_bytes = 0
 
-    def start(self, method: str, url: str, path: str, headers, body: bytes) -> RequestRecord:
+    def start(
+        self, method: str, url: str, path: str, headers, body: bytes, *, stream: bool = False
+    ) -> RequestRecord:
         record = RequestRecord(
             self._next_id,
             method,
@@ -113,6 +116,7 @@ class RequestLog:
             redact_headers(headers),
             body[:MAX_BODY_BYTES],
             truncated=len(body) > MAX_BODY_BYTES,
+            stream=stream,
         )
         self._next_id += 1
         if len(self._entries) == self._entries.maxlen:

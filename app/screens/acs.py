@@ -7,10 +7,12 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.content import Content
 from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Input, Label, Static
@@ -20,8 +22,9 @@ from app.daml import looks_like_contract_id, party_hint, template_name
 from app.messages import ComposeCommand, IdentityChanged, MoveContract, OpenContract
 from app.screens.base import LedgerScreen
 from app.screens.dialogs import ChoiceDialog, MultiChoiceDialog, PromptDialog
-from app.snapshot import ADDED, REMOVED, Snapshot, ViewCancelled, ViewSpec
+from app.snapshot import ADDED, CHANGED, REMOVED, Snapshot, ViewCancelled, ViewSpec
 from app.trace import milestone
+from app.untrusted import visible
 from app.widgets.keys import FieldInput, KeyFooter
 
 if TYPE_CHECKING:
@@ -35,11 +38,13 @@ from app.widgets.acs_columns import (
     default_for_template,
     row_export_columns,
 )
-from app.widgets.contract_table import ContractTable
+from app.widgets.contract_table import ContractTable, row_mark
 from app.widgets.status_bar import StatusBar
+from app.widgets.untrusted_text import plain
 
 GROW_EVERY_S = 0.25  # while a snapshot is read, the table grows at most this often
 PROGRESS_EVERY_S = 0.2
+COUNT_WIDTH = 36  # cells of the count, unless it says more
 
 
 STEP = Binding.Group("Earlier/later", compact=True)
@@ -52,11 +57,14 @@ class AcsScreen(LedgerScreen):
 the parties you can read (`p` to choose) and the templates you pick (`t`).
 
 Step through the ledger's history with `[` and `]`: each step goes to the previous or next offset where these
-contracts changed; rows created since the offset viewed before are marked `+` (green), rows archived since then
-`-` (red, struck through). `e` returns to the ledger end, `o` goes to any offset.
+contracts changed. The rows are the contracts at the offset, the same however it was reached; against the offset
+viewed before, contracts new here are marked `+` (green), contracts moved to another synchronizer `*`, and those
+gone since then are shown `-` (red, struck through) for comparison, counted apart. A contract in flight between
+synchronizers is marked `~`. `e` returns to the ledger end, `o` goes to any offset.
 
 `/` filters the rows by text across ids, parties and payload; `s` sorts by any column, `c` chooses the columns
-(per template, payload fields included); `w` writes the current view to a JSON-lines or CSV file.
+(per template, payload fields included); `w` writes the contracts in view (not the struck-out rows) to a
+JSON-lines or CSV file.
 
 Large snapshots are read page by page into a local cache (the screen shows the count as it grows; `escape`
 cancels), and only the rows on screen are drawn, so a million contracts browse like a hundred.
@@ -144,21 +152,23 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self._choices = ColumnChoices(self.ledger_app.locations.columns_file)
         self.watch(self.app, "status_ledger_end", self._ledger_end_moved)
         self.watch(self.app, "status_connection", self._connection_changed)
+        self.watch(self.app, "connect_problem", self._connection_changed)
         self.query_one(ContractTable).focus()
         if self.ledger_app.connected:
             self.start()
 
-    def _connection_changed(self, state: str) -> None:
+    def _connection_changed(self, _: str = "") -> None:
         app = self.ledger_app
-        if (
-            app.connected or state != "down"
-        ):  # once connected, a lost connection keeps the rows; the status says it
-            return
+        if app.connected or app.status_connection != "down":
+            return  # once connected, a lost connection keeps the rows; the status line says it
         empty = self.query_one("#acs-empty", Static)
-        empty.update(
-            f"Not connected to {app.url}. Trying again every {app.connect_retry_s:g} s; "
-            "3 shows the requests and what they were answered."
+        again = (
+            f"Trying again every {app.connect_retry_s:g} s; 3 shows the requests and what they were answered."
         )
+        # a refused token, said until the participant accepts one (the cause quoted is the participant's: text)
+        problem = app.connect_problem
+        text = f"{problem}\n{again}" if problem else f"Not connected to {app.url}. {again}"
+        empty.update(Content("\n".join(visible(line) for line in text.split("\n"))))
         empty.add_class("shown")
 
     def start(self) -> None:
@@ -172,6 +182,11 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self.parties_chosen = False
         self.templates = frozenset()
         self.start()
+
+    def worker_failed(self, worker) -> None:
+        if worker.group in ("acs-load", "acs-view"):
+            self.reading = self.building = False
+            self._progress("")
 
     async def on_unmount(self) -> None:
         if self.snapshot is not None:
@@ -197,16 +212,29 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         scope = self.query_one("#acs-scope", Label)
         text = self._scope_text()
         if str(scope.content) != text:
-            scope.update(text)
+            scope.update(plain(text))
+        count = self._count_text()
+        label = self.query_one("#acs-count", Label)
+        # fixed widths: updating these never moves anything else, so they skip the screen's layout (which a count
+        # that names the struck-out rows too, wider, needs once)
+        width = max(COUNT_WIDTH, cell_len(count))
+        if label.styles.width is None or label.styles.width.value != width:
+            label.styles.width = width
+        label.update(plain(count), layout=False)
+
+    def _count_text(self) -> str:
+        """What the rows in view are: the contracts of the state, and apart the struck-out comparison rows."""
         table = self.query_one(ContractTable)
-        count = f"{table.count:,} contracts"
+        gone = self.snapshot.view_removed if self.snapshot is not None else 0
+        count = f"{table.count - gone:,} contracts"
         if self.text:
             count += f" matching “{self.text}”"
-        # fixed widths: updating these never moves anything else, so they skip the screen's layout
-        self.query_one("#acs-count", Label).update(count, layout=False)
+        if gone:
+            count += f" · {gone:,} gone since {self.previous} shown struck out"
+        return count
 
     def _progress(self, text: str) -> None:
-        self.query_one("#acs-progress", Label).update(text, layout=False)
+        self.query_one("#acs-progress", Label).update(plain(text), layout=False)
 
     @work(exclusive=True, group="acs-load", exit_on_error=False)
     async def _open_and_load(self, offset: int | None) -> None:
@@ -224,10 +252,10 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             self._show_info()
             return
         empty.remove_class("shown")
-        self.query_one("#acs-scope", Label).update(self._scope_text())  # the choice, even if reading it fails
+        # the choice, even if reading it fails
+        self.query_one("#acs-scope", Label).update(plain(self._scope_text()))
         if self.snapshot is None:
-            app.locations.snapshots_dir.mkdir(parents=True, exist_ok=True)
-            self.snapshot = await Snapshot.open(app.snapshot_path())
+            self.snapshot = await Snapshot.open(app.snapshot_path())  # which makes its directory
         from app.timeline import AcsTimeline  # the client's modules: loaded after the first frame
 
         self.timeline = AcsTimeline(app.session.client, self.snapshot, self.parties)
@@ -436,8 +464,10 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         if end is not None and self.offset is not None and end > self.offset and not self.reading:
             ahead = end - self.offset
             banner.update(
-                f"Viewing offset {self.offset}; the ledger end is {end}, {ahead} offset"
-                f"{'s' if ahead != 1 else ''} later. Press e to view the ledger end."
+                plain(
+                    f"Viewing offset {self.offset}; the ledger end is {end}, {ahead} offset"
+                    f"{'s' if ahead != 1 else ''} later. Press e to view the ledger end."
+                )
             )
             banner.add_class("shown")
         else:
@@ -720,11 +750,15 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             parts.append(f"{'moved on' if row.moved_on else 'archived'} at offset {row.archived_offset}")
         if row.status == ADDED:
             parts.insert(0, f"+ active here, not at offset {self.previous}")
+        elif row.status == CHANGED:
+            parts.insert(
+                0, f"{row_mark(row)} elsewhere at offset {self.previous} (moved between synchronizers)"
+            )
         elif row.status == REMOVED:
             parts.insert(0, f"- active at offset {self.previous}, not here (shown for comparison)")
         if row.workflow_id:
             parts.append(f"workflow {row.workflow_id}")
-        detail.update(f"{row.contract_id}\n{' · '.join(parts)}")
+        detail.update(Content.assemble(plain(row.contract_id), "\n", plain(" · ".join(parts))))
 
     @on(ContractTable.Chosen)
     def _chosen(self, event: ContractTable.Chosen) -> None:
@@ -765,47 +799,85 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             )
 
     def action_export(self) -> None:
-        table = self.query_one(ContractTable)
-        if not table.count or self.snapshot is None:
+        if self.snapshot is None or not self.snapshot.view_contracts:
             self.notify("Nothing to export: the view is empty.", timeout=3)
             return
-        default = str(Path.cwd() / f"contracts-at-{self.offset}.jsonl")
+        self._ask_export_path(str(Path.cwd() / f"contracts-at-{self.offset}.jsonl"))
+
+    def _ask_export_path(self, value: str) -> None:
+        """Ask where to export, starting from `value`; a file that exists is replaced only once the user says so,
+        and saying no asks again from the path typed."""
+        assert self.snapshot is not None
+        contracts, gone = self.snapshot.view_contracts, self.snapshot.view_removed
 
         def check(text: str) -> str | None:
             if not text.endswith((".jsonl", ".csv")):
                 return "the file name must end with .jsonl (JSON lines) or .csv"
-            parent = Path(text).expanduser().parent
-            return None if parent.is_dir() else f"no such directory: {parent}"
+            path = Path(text).expanduser()
+            if path.is_dir():
+                return f"{path} is a directory"
+            return None if path.parent.is_dir() else f"no such directory: {path.parent}"
 
-        def chosen(value: str | None) -> None:
-            if value:
-                self._export(Path(value).expanduser())
+        def chosen(typed: str | None) -> None:
+            if not typed:
+                return
+            path = Path(typed).expanduser()
+            if not path.exists():
+                self._export(path, overwrite=False)
+                return
+
+            def answered(overwrite: bool | None) -> None:
+                if overwrite:
+                    self._export(path, overwrite=True)
+                else:
+                    self._ask_export_path(typed)
+
+            self.app.push_screen(
+                ChoiceDialog(
+                    f"{path} exists.",  # the dialog shows its title as plain text
+                    [("Overwrite it", True), ("Cancel: choose another file", False)],
+                ),
+                answered,
+            )
 
         self.app.push_screen(
             PromptDialog(
-                f"Export the {table.count:,} rows in view to",
-                value=default,
+                f"Export the {contracts:,} contracts at offset {self.offset} to",
+                value=value,
                 validate=check,
                 hint=".jsonl writes each contract's create event fields "
-                "as JSON; .csv the columns in view, with full ids",
+                "as JSON; .csv the columns in view, with full ids"
+                + (
+                    f"; the {gone:,} struck-out rows (gone since {self.previous}) are left out"
+                    if gone
+                    else ""
+                ),
             ),
             chosen,
         )
 
     @work(exclusive=True, group="acs-export", exit_on_error=False)
-    async def _export(self, path: Path) -> None:
+    async def _export(self, path: Path, *, overwrite: bool) -> None:
         assert self.snapshot is not None
         table = self.query_one(ContractTable)
         fmt = "csv" if path.suffix == ".csv" else "jsonl"
         self._progress(f"exporting to {path.name}…")
         try:
-            written = await self.snapshot.export(path, fmt, row_export_columns(table.columns))
+            written = await self.snapshot.export(
+                path, fmt, row_export_columns(table.columns), overwrite=overwrite
+            )
         except OSError as e:
             self._progress("")
             self.notify(f"Cannot write {path}: {e.strerror or e}", severity="error", title="Export failed")
             return
         self._progress("")
-        self.notify(f"Wrote {written:,} rows to {path}", title="Exported", timeout=6)
+        gone = self.snapshot.view_removed
+        left_out = f"; the {gone:,} struck-out rows gone since {self.previous} are not in it" if gone else ""
+        self.notify(
+            f"Wrote the {written:,} contracts at offset {self.offset} to {path}{left_out}",
+            title="Exported",
+            timeout=6,
+        )
 
     def select_contract(self, contract_id: str) -> None:
         """Put the cursor on a contract if it is in view (after an inspector or composer returns)."""

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar, cast
 
 from textual.screen import Screen
+from textual.worker import Worker, WorkerState
 
-if TYPE_CHECKING:
-    from app.app import LedgerApp
+from app.screens.host import LedgerHost
 
 
 class LedgerScreen(Screen):
@@ -21,8 +21,14 @@ class LedgerScreen(Screen):
         return ""
 
     @property
-    def ledger_app(self) -> LedgerApp:
-        from app.app import LedgerApp
+    def ledger_app(self) -> LedgerHost:
+        return cast(LedgerHost, self.app)
 
-        assert isinstance(self.app, LedgerApp)
-        return self.app
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.ERROR:
+            self.ledger_app.worker_failed(event.worker)
+            self.worker_failed(event.worker)
+
+    def worker_failed(self, worker: Worker) -> None:
+        """Undo what `worker`, which raised, left half done (a progress line, a busy flag); the app has said
+        what failed. A screen with such state overrides this."""

@@ -15,19 +15,24 @@ from app.commands import split_list, summary
 from app.daml import party_hint
 from app.history import HistoryEntry
 from app.screens.dialogs import DIALOG_CSS
+from app.untrusted import visible
 from app.widgets.keys import FieldInput, KeyFooter
+from app.widgets.untrusted_text import escaped, plain
 
 
 def _line(entry: HistoryEntry) -> Content:
     mark = ("✓ ", "bold green") if entry.ok else ("✗ ", "bold red")
     who = ", ".join(party_hint(p) for p in split_list(entry.form.act_as)) or "?"
-    return Content.assemble(
-        mark,
-        (entry.at.replace("T", " ").removesuffix("Z"), "dim"),
-        "  ",
-        (summary(entry.form), "bold"),
-        f"  as {who}  ",
-        (entry.outcome, "green" if entry.ok else "red"),
+    # one line of what was typed and what the participant answered: its control characters written out
+    return escaped(
+        Content.assemble(
+            mark,
+            (entry.at.replace("T", " ").removesuffix("Z"), "dim"),
+            "  ",
+            (summary(entry.form), "bold"),
+            f"  as {who}  ",
+            (entry.outcome, "green" if entry.ok else "red"),
+        )
     )
 
 
@@ -49,7 +54,7 @@ def _details(entry: HistoryEntry) -> Content:
     parts: list[str | tuple[str, str]] = []
     for name, value in rows:
         if value:
-            parts += [(f"{name:<12}", "dim"), f"{value}\n"]
+            parts += [(f"{name:<12}", "dim"), f"{visible(value)}\n"]
     for name, text, used in (
         ("createArgs", form.create_arguments, form.uses_create_arguments),
         ("contractKey", form.contract_key, form.kind == "ExerciseByKey"),
@@ -57,7 +62,7 @@ def _details(entry: HistoryEntry) -> Content:
     ):
         flat = " ".join(text.split())
         if used and flat:
-            parts += [(f"{name:<12}", "dim"), flat[:240] + ("…" if len(flat) > 240 else "") + "\n"]
+            parts += [(f"{name:<12}", "dim"), visible(flat[:240]) + ("…" if len(flat) > 240 else "") + "\n"]
     return Content.assemble(*parts)
 
 
@@ -96,7 +101,7 @@ class HistoryDialog(ModalScreen[tuple[HistoryEntry, bool] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(f"Command history ({len(self.entries)}, newest first)", classes="dialog-title")
+            yield Label(plain(f"Command history ({len(self.entries)}, newest first)"), classes="dialog-title")
             yield FieldInput(
                 free_text=True,
                 placeholder="/ filters: template, choice, party, commandId, outcome…",

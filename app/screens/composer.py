@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -49,6 +50,21 @@ log = logging.getLogger("ledger_tui")
 PREVIEW_DELAY_S = 0.2  # the preview follows typing, a little behind it
 
 
+@dataclass(frozen=True)
+class Committed:
+    """A command that succeeded, and where."""
+
+    commands: JsCommands
+    offset: int
+
+    def repeated_by(self, commands: JsCommands) -> bool:
+        """`commands` is this command again: every field the same but the commandId, which is renewed after each
+        success (so a second submit would run it anew, not be deduplicated)."""
+        return commands.model_copy(update={"command_id": ""}) == self.commands.model_copy(
+            update={"command_id": ""}
+        )
+
+
 class ComposerScreen(LedgerScreen):
     TITLE_TEXT = "Compose"
     HELP = """\
@@ -68,7 +84,8 @@ class ComposerScreen(LedgerScreen):
   time, synchronizer, package preference, submissionId and disclosed contracts.
 - **Submit** (`ctrl+s`): the events of the transaction appear under Result; enter opens a contract in the
   inspector. A rejection shows Canton's error id, category and cause and what to do, and keeps the form. After a
-  success the commandId is renewed (`ctrl+n` renews it any time).
+  success the commandId is renewed (`ctrl+n` renews it any time), and submitting the same command again asks
+  first (no, unless you choose yes).
 - **History** (`ctrl+l`): every submitted command; enter recalls one as it was, `r` with a fresh commandId.
 - `escape` leaves the field you are in (then `1`, `2`, `3` switch screens); again, back to the contracts.
 """
@@ -113,6 +130,9 @@ class ComposerScreen(LedgerScreen):
         self._pending: ComposeCommand | None = None
         # what the form commanded when opened, last submitted or recalled
         self._sent: tuple[str, ...] | None = None
+        self._committed: Committed | None = (
+            None  # the last command that succeeded, to catch a repeat by mistake
+        )
 
     def compose(self) -> ComposeResult:
         yield StatusBar(mode="compose")
@@ -328,6 +348,20 @@ class ComposerScreen(LedgerScreen):
     @work(exclusive=True, group="composer-submit", exit_on_error=False)
     async def _submit(self, commands: JsCommands, form: CommandForm) -> None:
         try:
+            last = self._committed
+            if last is not None and last.repeated_by(commands):
+                again = await self.app.push_screen_wait(
+                    ChoiceDialog(
+                        "Submit the same command again?",
+                        [("No, go back to the form", False), ("Yes, submit it again: it runs anew", True)],
+                        selected=False,
+                        hint=f"The form is the command committed at offset {last.offset}, unchanged but for "
+                        "its fresh commandId: submitting it creates (or exercises) once more.",
+                    )
+                )
+                if again is not True:
+                    self.notify("Not submitted: the form is as it was.", timeout=3)
+                    return
             outside = parties_without_rights(commands, self.ledger_app.session.identity)
             if outside:
                 go = await self.app.push_screen_wait(
@@ -379,6 +413,7 @@ class ComposerScreen(LedgerScreen):
         if app.status_ledger_end is None or transaction.offset > app.status_ledger_end:
             app.status_ledger_end = transaction.offset
         entry.ok, entry.update_id, entry.offset = True, transaction.update_id, transaction.offset
+        self._committed = Committed(commands, transaction.offset)
         await self._remember(entry)
         self.editor.set_command_id(new_command_id())
         self.notify(f"Committed at offset {transaction.offset}. A fresh commandId is ready.", timeout=4)
@@ -420,6 +455,7 @@ class ComposerScreen(LedgerScreen):
             form.submission_id = ""
         self.editor.load(form)
         self._sent = _command_of(form)
+        self._committed = None  # a command recalled is chosen to run again: no question about it
         self.notify(
             "Recalled with a fresh commandId: ctrl+s runs it again."
             if fresh

@@ -14,6 +14,7 @@ from textual.widgets import Button, Input, Label, OptionList, SelectionList
 from textual.widgets.option_list import Option
 
 from app.widgets.keys import FieldInput, KeyFooter
+from app.widgets.untrusted_text import plain
 
 T = TypeVar("T")
 
@@ -66,7 +67,7 @@ class PromptDialog(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(self.title_text, classes="dialog-title")
+            yield Label(plain(self.title_text), classes="dialog-title")
             suggester = SuggestFromList(self.suggestions, case_sensitive=False) if self.suggestions else None
             yield FieldInput(
                 self.value,
@@ -77,14 +78,14 @@ class PromptDialog(ModalScreen[str | None]):
             )
             yield Label("", classes="dialog-error", id="prompt-error")
             if self.hint:
-                yield Label(self.hint, classes="dialog-hint")
+                yield Label(plain(self.hint), classes="dialog-hint")
         yield KeyFooter()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         value = event.value.strip()
         problem = self.validate_value(value) if self.validate_value else None
         if problem:
-            self.query_one("#prompt-error", Label).update(problem)
+            self.query_one("#prompt-error", Label).update(plain(problem))
             return
         self.dismiss(value)
 
@@ -111,12 +112,12 @@ class ChoiceDialog(ModalScreen[T | None], Generic[T]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(self.title_text, classes="dialog-title")
+            yield Label(plain(self.title_text), classes="dialog-title")
             yield OptionList(
-                *[Option(label, id=str(i)) for i, (label, _) in enumerate(self.choices)], id="choices"
+                *[Option(plain(label), id=str(i)) for i, (label, _) in enumerate(self.choices)], id="choices"
             )
             if self.hint:
-                yield Label(self.hint, classes="dialog-hint")
+                yield Label(plain(self.hint), classes="dialog-hint")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -155,9 +156,11 @@ class MultiChoiceDialog(ModalScreen[list[T] | None], Generic[T]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(self.title_text, classes="dialog-title")
-            yield SelectionList[int](*[(label, i, on) for i, (label, _, on) in enumerate(self.choices)])
-            yield Label(self.hint, classes="dialog-hint")
+            yield Label(plain(self.title_text), classes="dialog-title")
+            yield SelectionList[int](
+                *[(plain(label), i, on) for i, (label, _, on) in enumerate(self.choices)]
+            )
+            yield Label(plain(self.hint), classes="dialog-hint")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Apply", variant="primary", id="apply")
         yield KeyFooter()

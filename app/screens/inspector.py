@@ -22,6 +22,7 @@ from app.daml import package_name_ref, party_hint, template_name
 from app.messages import ComposeCommand, IdentityChanged, MoveContract
 from app.screens.base import LedgerScreen
 from app.screens.dialogs import PromptDialog
+from app.untrusted import visible
 from app.widgets.contract_details import ContractDetails, banner, not_found
 from app.widgets.keys import KeyFooter
 from app.widgets.payload_tree import PayloadTree
@@ -135,7 +136,7 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
     @work(exclusive=True, group="inspector-load", exit_on_error=False)
     async def _load(self) -> None:
         self._banner()
-        self._message(Text(f"Looking up contract {self.contract_id} …", style="dim"))
+        self._message(Text(f"Looking up contract {visible(self.contract_id)} …", style="dim"))
         parties = self._parties()
         if parties is not None and not parties:
             self._message(
@@ -159,6 +160,13 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         if known:
             self._load_views(known, asked=False)
 
+    def worker_failed(self, worker) -> None:
+        if worker.group == "inspector-load":
+            # the notification says why; the screen stops saying it is looking
+            self._message(
+                Text(f"Looking up contract {self.contract_id} failed. escape goes back.", style="dim")
+            )
+
     async def _location(self) -> Text | None:
         """Where the contract is now, when it has moved since it was created (from the contracts screen's cache)."""
         acs = self.ledger_app.contracts_screen()
@@ -170,9 +178,10 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
             return None
         if row.in_flight:
             return Text(
-                f"{location} (reassignment counter {row.counter}); m completes the move", style="yellow"
+                f"{visible(location)} (reassignment counter {row.counter}); m completes the move",
+                style="yellow",
             )
-        return Text(f"{location} (reassignment counter {row.counter}), as of offset {acs.offset}")
+        return Text(f"{visible(location)} (reassignment counter {row.counter}), as of offset {acs.offset}")
 
     def _show(self, lookup: ContractLookup) -> None:
         event = lookup.event

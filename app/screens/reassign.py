@@ -8,6 +8,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
 from app.client import errors
@@ -16,9 +17,11 @@ from app.messages import IdentityChanged, OpenContract
 from app.reassign import FAILED, SUBMITTED, SUBMITTING, SUCCEEDED, Reassigner, Step
 from app.screens.base import LedgerScreen
 from app.snapshot import UNASSIGNED, Row
+from app.untrusted import visible
 from app.widgets.form_row import LABEL_WIDTH, field_row
 from app.widgets.keys import FieldInput, KeyFooter
 from app.widgets.status_bar import StatusBar
+from app.widgets.untrusted_text import plain
 
 STATE_TEXT = {
     SUBMITTING: "submitting…",
@@ -200,7 +203,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
     def _set_options(self, select_id: str, options: list[tuple[str, str]]) -> None:
         select = self.query_one(select_id, Select)
         value = select.value
-        select.set_options(options)
+        select.set_options((plain(label), v) for label, v in options)  # aliases and parties: not markup
         if value in {v for _, v in options}:
             select.value = value
 
@@ -227,7 +230,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         else:
             self.contract = None
             self.query_one("#move-contract-info", Static).update(
-                "" if not text else "[red]not a contract id: a long hex string starting with 00[/]"
+                Content.styled("not a contract id: a long hex string starting with 00" if text else "", "red")
             )
 
     @work(exclusive=True, group="reassign-lookup", exit_on_error=False)
@@ -238,22 +241,32 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         self.contract = row
         if row is None:
             info.update(
-                "[yellow]not among the contracts the contracts screen holds (its parties, its offsets): "
-                "the participant decides[/]"
+                Content.styled(
+                    "not among the contracts the contracts screen holds (its parties, its offsets): "
+                    "the participant decides",
+                    "yellow",
+                )
             )
             return
         where = self._alias(row.synchronizer)
+        # names and parties are the participant's: assembled as content, never read as markup
         if row.archived_offset is not None and row.kind != UNASSIGNED:
-            state = f"[red]archived at offset {row.archived_offset}[/]"
+            state = Content.styled(f"archived at offset {row.archived_offset}", "red")
         elif row.in_flight:
-            state = f"[yellow]{row.location(self._alias)}[/]: ctrl+t completes it (the Assign form below is filled)"
+            state = Content.assemble(
+                plain(row.location(self._alias), "yellow"),
+                ": ctrl+t completes it (the Assign form below is filled)",
+            )
             self._fill_assign(row)
         else:
-            state = (
-                f"on [b]{where}[/b] · reassignment counter {row.counter if row.counter is not None else '—'}"
-            )
+            counter = row.counter if row.counter is not None else "—"
+            state = Content.assemble("on ", plain(where, "bold"), f" · reassignment counter {counter}")
         stakeholders = ", ".join(party_hint(p) for p in dict.fromkeys([*row.signatories, *row.observers]))
-        info.update(f"{template_name(row.template_id)} · {state}\nstakeholders {stakeholders}")
+        info.update(
+            Content.assemble(
+                plain(template_name(row.template_id)), " · ", state, "\nstakeholders ", plain(stakeholders)
+            )
+        )
         self._default_choices(row)
 
     def _default_choices(self, row: Row) -> None:
@@ -292,18 +305,23 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         offset = acs.offset
         rows = await acs.snapshot.incomplete(offset)
         self.in_flight = rows
-        title.update(f"In flight at offset {offset} · {len(rows)} · enter completes one")
+        title.update(plain(f"In flight at offset {offset} · {len(rows)} · enter completes one"))
         table = self.query_one("#in-flight", DataTable)
         table.clear()
         for row in rows:
             move = row.move
             table.add_row(
-                short_id(row.contract_id, 12),
-                template_name(row.template_id),
-                f"{self._alias(move.source)} → {self._alias(move.target)}" if move else "?",
-                "—" if row.counter is None else str(row.counter),
-                short_id(move.reassignment_id, 18) if move else "",
-                party_hint(move.submitter) if move and move.submitter else "",
+                *map(
+                    _cell,
+                    [
+                        short_id(row.contract_id, 12),
+                        template_name(row.template_id),
+                        f"{self._alias(move.source)} → {self._alias(move.target)}" if move else "?",
+                        "—" if row.counter is None else str(row.counter),
+                        short_id(move.reassignment_id, 18) if move else "",
+                        party_hint(move.submitter) if move and move.submitter else "",
+                    ],
+                )
             )
         if self.contract is not None:
             self._look_up(self.contract.contract_id)
@@ -512,12 +530,12 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
                 outcome = f"done · reassignment {short_id(step.reassignment_id, 14)}"
             style = STATE_STYLE.get(step.state, "")
             table.add_row(
-                step.kind,
-                ", ".join(short_id(c, 10) for c in step.contract_ids) or "—",
-                f"{self._alias(step.source)} → {self._alias(step.target)}",
-                Text(outcome, style=style),
-                "" if step.offset is None else str(step.offset),
-                step.command_id,
+                _cell(step.kind),
+                _cell(", ".join(short_id(c, 10) for c in step.contract_ids) or "—"),
+                _cell(f"{self._alias(step.source)} → {self._alias(step.target)}"),
+                _cell(outcome, style),
+                _cell("" if step.offset is None else str(step.offset)),
+                _cell(step.command_id),
             )
 
     def action_back(self) -> None:
@@ -528,3 +546,8 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
 
 
 __all__ = ["ReassignScreen"]
+
+
+def _cell(text: str, style: str = "") -> Text:
+    """A table cell: DataTable reads a `str` as markup, and the text quotes the participant."""
+    return Text(visible(text), style=style)

@@ -14,10 +14,12 @@ from textual.widgets import Label, Static
 from app.client.errors import category_words
 from app.client.requests_log import RequestRecord
 from app.screens.base import LedgerScreen
+from app.untrusted import visible
 from app.widgets import request_text as rt
 from app.widgets.json_view import BodyView
 from app.widgets.keys import KeyFooter
 from app.widgets.status_bar import StatusBar
+from app.widgets.untrusted_text import plain, visible_lines
 
 _FAMILY_STYLE = {
     rt.OK: "bold green",
@@ -123,37 +125,39 @@ select like any text (`ctrl+c` copies a selection).
             yield Label("in flight: shown when it finishes", classes="detail-empty")
         elif record.error:
             yield Label("Response", classes="detail-title")
-            yield Label(f"no answer: {record.error}", classes="detail-note")
+            yield Label(plain(f"no answer: {record.error}"), classes="detail-note")
         else:
             yield from self._pane("Response", record.response_headers, rt.response_body(record), "response")
 
     def _pane(self, title: str, headers: dict[str, str], body: rt.Body, kind: str) -> ComposeResult:
         size = f" · {rt.size_text(len(body.text.encode()))}" if body.text and body.language != "json" else ""
         yield Label(
-            f"{title} · {len(headers)} header{'s' if len(headers) != 1 else ''}{size}", classes="detail-title"
+            plain(f"{title} · {len(headers)} header{'s' if len(headers) != 1 else ''}{size}"),
+            classes="detail-title",
         )
         header_text = Text()
         for name, value in headers.items():
-            header_text.append(f"{name}: ", style="bold")
-            header_text.append(f"{value}\n")
+            header_text.append(f"{visible(name)}: ", style="bold")
+            header_text.append(f"{visible(value)}\n")
         header_text.rstrip()
         yield Static(header_text if header_text.plain else Text("no headers"), classes="detail-headers")
         if body.note:
-            yield Label(body.note, classes="detail-note")
+            yield Label(plain(body.note), classes="detail-note")
         if not body.text:
             yield Label("no body", classes="detail-empty")
             return
-        yield BodyView(body.text, json=body.language == "json", id=f"detail-{kind}-body")
+        # shown with the participant's control characters written out (JSON escapes C0 only); copied as it came
+        yield BodyView(visible_lines(body.text), json=body.language == "json", id=f"detail-{kind}-body")
 
     def _summary(self) -> Text:
         record = self.record
         t = Text(no_wrap=False)
         t.append(f"{record.method} ", style="bold")
-        t.append(record.url)
+        t.append(visible(record.url))
         t.append("\n")
         t.append(f" {rt.status_text(record)} ", style=_FAMILY_STYLE[rt.family(record)])
         if record.error:
-            t.append(f"  {record.error}", style="red")
+            t.append(f"  {visible(record.error)}", style="red")
         elif not record.done:
             t.append("  in flight")
         facts = [f"started {rt.started_text(record)}"]
@@ -169,10 +173,10 @@ select like any text (`ctrl+c` copies a selection).
             category = error.get("errorCategory")
             words = category_words(category if isinstance(category, int) else None)
             t.append("\n")
-            t.append(str(error.get("code")), style="bold")
+            t.append(visible(str(error.get("code"))), style="bold")
             if words:
                 t.append(f" · category {category} ({words})", style="dim")
-            t.append(f"\n{error.get('cause')}")
+            t.append(f"\n{visible_lines(str(error.get('cause')))}")
         return t
 
     def on_mount(self) -> None:

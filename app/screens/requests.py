@@ -20,6 +20,7 @@ from app.widgets import request_text as rt
 from app.widgets.keys import FieldInput, KeyFooter
 from app.widgets.request_list import RequestList
 from app.widgets.status_bar import StatusBar
+from app.widgets.untrusted_text import plain
 
 FLUSH_S = 0.1  # arrivals are drawn in batches at most this often
 
@@ -170,11 +171,13 @@ The log keeps the last 500 requests, bodies up to 256 KB each.
             else f"{shown:,} of {total:,} requests"
         )
         self.query_one("#requests-count", Label).update(
-            f"{count} · the log keeps the last {self.request_log.max_entries:,}"
+            plain(f"{count} · the log keeps the last {self.request_log.max_entries:,}")
         )
         hidden = "" if self.show_polls else "ledger-end reads hidden: p shows them"
-        self.query_one("#requests-hidden", Label).update(hidden)
-        self.query_one("#requests-filter-label", Label).update(f"matching “{self.text}”" if self.text else "")
+        self.query_one("#requests-hidden", Label).update(plain(hidden))
+        self.query_one("#requests-filter-label", Label).update(
+            plain(f"matching “{self.text}”" if self.text else "")
+        )
 
     def watch_show_polls(self) -> None:
         if self.is_mounted:

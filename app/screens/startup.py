@@ -10,6 +10,7 @@ from textual.widgets import Label, ProgressBar
 
 from app.bundled import BundledParticipant, StartupState
 from app.widgets.keys import KeyFooter
+from app.widgets.untrusted_text import plain
 
 
 class StartupScreen(Screen):
@@ -32,7 +33,7 @@ class StartupScreen(Screen):
             yield Label("Starting the bundled participant…", id="startup-message")
             with Center():
                 yield ProgressBar(total=None, show_eta=False, id="startup-progress")
-            yield Label(f"database {self.bundled.db}", id="startup-detail")
+            yield Label(plain(f"database {self.bundled.db}"), id="startup-detail")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -48,7 +49,7 @@ class StartupScreen(Screen):
     def _show(self, state: StartupState) -> None:
         if not self.is_mounted:
             return
-        self.query_one("#startup-message", Label).update(state.describe())
+        self.query_one("#startup-message", Label).update(plain(state.describe()))
         bar = self.query_one(ProgressBar)
         if state.phase == "seeding" and state.total:
             bar.update(total=state.total, progress=state.done)

@@ -7,7 +7,8 @@ import json
 from pathlib import Path
 
 from app.daml import party_hint, scalar, short_id, summary, telling_fields, template_name
-from app.snapshot import Row
+from app.private_files import private_dir, private_replacement
+from app.snapshot import STATUS_NAMES, Row
 from app.widgets.contract_table import Column
 
 ALL_TEMPLATES = "*"
@@ -112,10 +113,9 @@ class ColumnChoices:
     def set(self, template: str, keys: list[str]) -> None:
         self._chosen[template] = keys
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(self._chosen, indent=1), encoding="utf-8")
-            tmp.replace(self.path)
+            private_dir(self.path.parent)
+            with private_replacement(self.path) as out:
+                out.write(json.dumps(self._chosen, indent=1))
         except OSError:
             pass  # the choice still holds for this session
 
@@ -163,9 +163,7 @@ def row_export_columns(columns: list[Column]) -> list[tuple[str, object]]:
         column = BUILTIN.get(key)
         return (lambda r: column.render(r)) if column else (lambda r: None)
 
-    return [("status", lambda r: ("", "added", "removed")[r.status])] + [
-        (c.label, full(c.key)) for c in columns
-    ]
+    return [("status", lambda r: STATUS_NAMES[r.status])] + [(c.label, full(c.key)) for c in columns]
 
 
 __all__ = [

@@ -14,6 +14,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import Input, Select, Static, TextArea
+from textual.worker import Worker, WorkerState
 
 from app.catalog import Catalog
 from app.client.errors import LedgerApiError
@@ -34,6 +35,7 @@ from app.widgets.completing_input import CompletingInput
 from app.widgets.form_row import LABEL_WIDTH, field_row
 from app.widgets.json_editor import JsonEditor
 from app.widgets.keys import FieldInput
+from app.widgets.untrusted_text import plain
 
 if TYPE_CHECKING:
     from app.session import Session
@@ -64,7 +66,7 @@ FIELD_WIDGETS = {
 
 
 def _party_label(party: str) -> Content:
-    return Content.assemble((party_hint(party), "bold"), (f"  {short_party(party)}", "dim"))
+    return Content.assemble(plain(party_hint(party), "bold"), plain(f"  {short_party(party)}", "dim"))
 
 
 class CommandEditor(VerticalScroll):
@@ -248,11 +250,11 @@ class CommandEditor(VerticalScroll):
         self.query_one("#create-arguments").display = form.uses_create_arguments
         for selector in ("#choice-row", "#choice-hint", "#choice-argument"):
             self.query_one(selector).display = form.uses_choice
-        self.query_one("#kind-hint", Static).update(KIND_HINTS.get(kind, ""))
+        self.query_one("#kind-hint", Static).update(plain(KIND_HINTS.get(kind, "")))
 
     def _note(self, selector: str, text: str, *, warning: bool = False) -> None:
         note = self.query_one(selector, Static)
-        note.update(text)
+        note.update(plain(text))  # quotes choice names and parties seen on the ledger
         note.set_class(not text, "-empty")
         note.set_class(warning, "-warning")
 
@@ -309,6 +311,13 @@ class CommandEditor(VerticalScroll):
             editor.set_text(pretty_json(sample), "as last exercised on the ledger", suggested=True)
         else:
             editor.set_text("", f"{choice} not seen exercised: write its argument")
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # a widget's worker reports to the widget alone: the app says what failed, as for every worker
+        if event.state == WorkerState.ERROR:
+            failed = getattr(self.app, "worker_failed", None)
+            if failed is not None:
+                failed(event.worker)
 
     def offer_skeleton(self) -> None:
         """Start the create arguments from the newest contract of the template (unless the user wrote some)."""

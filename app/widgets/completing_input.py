@@ -21,6 +21,7 @@ from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
 from app.widgets.keys import FieldInput
+from app.widgets.untrusted_text import escaped, plain
 
 MAX_LISTED = 32  # with nothing typed yet: the list scrolls, ten lines at a time
 _LAST_ITEM = re.compile(r"^(?P<head>.*[,\s])?(?P<token>[^,\s]*)$", re.S)
@@ -156,7 +157,7 @@ class CompletingInput(Vertical):
         options = self.query_one(OptionList)
         if shown != self._shown:
             self._shown = shown
-            options.set_options(Option(self.label(c) if self.label else Content(c)) for c in shown)
+            options.set_options(Option(escaped(self.label(c)) if self.label else plain(c)) for c in shown)
         self.set_class(bool(shown), "-open")
         if shown and options.highlighted is None:
             options.highlighted = 0

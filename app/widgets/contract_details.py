@@ -16,6 +16,8 @@ from app import daml_values as dv
 from app.client.contracts import ContractLookup
 from app.client.errors import LedgerApiError, NotFound, StatusError
 from app.daml import party_hint, template_name
+from app.untrusted import visible
+from app.widgets.untrusted_text import escaped
 
 LABEL = "dim"
 HEADING = "bold underline"
@@ -29,20 +31,20 @@ def parties(names: Iterable[str], full: bool) -> Text:
     for i, p in enumerate(names):
         if i:
             text.append(", ")
-        text.append(dv.show_party(p, full), style="cyan")
+        text.append(visible(dv.show_party(p, full)), style="cyan")
     return text
 
 
 def ident(value: str | None, full: bool, style: str = "") -> Text:
     if not value:
         return Text("—", style=LABEL)
-    return Text(value if full else dv.short_contract_id(value), style=style)
+    return Text(visible(value if full else dv.short_contract_id(value)), style=style)
 
 
 def error_line(error: LedgerApiError) -> Text:
     if isinstance(error, StatusError) and error.canton is not None:
-        return Text.assemble((error.canton.code, "bold red"), f" {error.canton.cause}")
-    return Text(error.message, style="red")
+        return Text.assemble((visible(error.canton.code), "bold red"), f" {visible(error.canton.cause)}")
+    return Text(visible(error.message), style="red")
 
 
 def blob_size(blob: str) -> int | None:
@@ -205,7 +207,7 @@ def not_found(lookup: ContractLookup, parties: list[str] | None) -> Group:
     failures = lookup.failures
     missing = bool(failures) and all(isinstance(e, NotFound) for e in failures)
     title = "Contract not found" if missing else "Cannot look up the contract"
-    lines: list = [Text.assemble((title, "bold red"), f"  {lookup.contract_id}"), Text()]
+    lines: list = [Text.assemble((title, "bold red"), f"  {visible(lookup.contract_id)}"), Text()]
     if lookup.by_id_error is not None:
         lines.append(Text.assemble(("contract-by-id         ", "dim"), error_line(lookup.by_id_error)))
     elif not lookup.by_id_served:
@@ -216,7 +218,7 @@ def not_found(lookup: ContractLookup, parties: list[str] | None) -> Group:
         lines.append(Text.assemble(("events-by-contract-id  ", "dim"), error_line(lookup.events_error)))
     lines.append(Text())
     if missing:
-        who = "any party" if parties is None else ", ".join(party_hint(p) for p in parties)
+        who = "any party" if parties is None else visible(", ".join(party_hint(p) for p in parties))
         pruned = (
             f" This participant is pruned up to offset {lookup.pruned_offset}; the events of contracts "
             "archived before it are gone."
@@ -233,7 +235,7 @@ def not_found(lookup: ContractLookup, parties: list[str] | None) -> Group:
     else:
         for e in failures:
             if e.hint:
-                lines.append(Text(e.hint))
+                lines.append(Text(visible(e.hint)))
     lines.append(Text())
     lines.append(Text("r tries again · ctrl+u acts as another user · escape goes back", style="dim"))
     return Group(*lines)
@@ -260,4 +262,4 @@ def banner(lookup: ContractLookup | None, contract_id: str, full: bool) -> Text:
         line.append(f"  created at offset {event.offset}, not archived", style="dim")
     else:
         line.append("? whether it is archived is not known: its events were not found", style="bold yellow")
-    return line
+    return escaped(line)

@@ -20,7 +20,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from app.snapshot import ADDED, ASSIGNED, REMOVED, UNASSIGNED, Row
+from app.snapshot import ADDED, ASSIGNED, CHANGED, REMOVED, UNASSIGNED, Row
+from app.untrusted import visible
 
 CACHE_ROWS = 2000
 FETCH_MARGIN = 60
@@ -57,6 +58,7 @@ class ContractTable(ScrollView, can_focus=True):
         "contract-table--added",
         "contract-table--removed",
         "contract-table--incomplete",
+        "contract-table--changed",
         "contract-table--placeholder",
     }
 
@@ -73,6 +75,7 @@ class ContractTable(ScrollView, can_focus=True):
     ContractTable > .contract-table--added { color: $success; }
     ContractTable > .contract-table--removed { color: $error; text-style: strike; }
     ContractTable > .contract-table--incomplete { color: $warning; }
+    ContractTable > .contract-table--changed { color: $accent; }
     ContractTable > .contract-table--placeholder { color: $text-disabled; }
     """
 
@@ -307,17 +310,11 @@ class ContractTable(ScrollView, can_focus=True):
 
     def _row_strip(self, row: Row, position: int, width: int, scroll_x: int) -> Strip:
         base = self._style("base")
-        if row.status == ADDED:
-            base += self._style("contract-table--added")
-            mark = "+ "
-        elif row.status == REMOVED:
-            base += self._style("contract-table--removed")
-            mark = "- "
-        elif row.kind in (UNASSIGNED, ASSIGNED):
-            base += self._style("contract-table--incomplete")
-            mark = "~ "
-        else:
-            mark = "  "
+        mark = row_mark(row)
+        component = _MARK_STYLES.get(mark)
+        if component is not None:
+            base += self._style(component)
+        mark += " "
         if position == self.cursor:
             base += self._style("contract-table--cursor")
         cells = [mark]
@@ -354,8 +351,33 @@ class ContractTable(ScrollView, can_focus=True):
             self.refresh(Region(0, first - top + 1, self.size.width, last - first))
 
 
+def row_mark(row: Row) -> str:
+    """The mark in front of a row: `+` a contract not there at the offset compared with, `-` one gone since (its
+    state there, struck out), `~` one in flight (or assigned and not yet seen unassigned), `*` the same contract in
+    another state (moved between synchronizers); blank otherwise. A move that left the contract in flight shows
+    `~`, as the same state reached directly does."""
+    if row.status == ADDED:
+        return "+"
+    if row.status == REMOVED:
+        return "-"
+    if row.kind in (UNASSIGNED, ASSIGNED):
+        return "~"
+    if row.status == CHANGED:
+        return "*"
+    return " "
+
+
+_MARK_STYLES = {
+    "+": "contract-table--added",
+    "-": "contract-table--removed",
+    "~": "contract-table--incomplete",
+    "*": "contract-table--changed",
+}
+
+
 def _fit(text: str, width: int, right: bool) -> str:
-    text = text.replace("\n", " ")
+    """A cell: one line of `width` characters, the participant's control characters written out."""
+    text = visible(text.replace("\n", " "))
     if len(text) > width:
         return text[: max(0, width - 1)] + "…"
     return text.rjust(width) if right else text.ljust(width)

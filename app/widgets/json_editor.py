@@ -14,6 +14,7 @@ from textual.widget import Widget
 from textual.widgets import Label, Static, TextArea
 
 from app.commands import Problem, parse_json, pretty_json
+from app.widgets.untrusted_text import plain
 
 _REQUIRED = object()
 
@@ -54,7 +55,7 @@ class JsonEditor(Vertical):
 
     def compose(self) -> ComposeResult:
         with Horizontal():
-            yield Label(self.heading, classes="json-title")
+            yield Label(plain(self.heading), classes="json-title")
             yield Label("", classes="json-note")
         area = TextArea("", language="json", soft_wrap=False, show_line_numbers=True, tab_behavior="focus")
         area.styles.height = self.rows + 2
@@ -91,7 +92,7 @@ class JsonEditor(Vertical):
 
     def set_note(self, note: str) -> None:
         """A word beside the title: where the text came from, why there is none."""
-        self.query_one(".json-note", Label).update(note)
+        self.query_one(".json-note", Label).update(plain(note))
 
     @property
     def replaceable(self) -> bool:
@@ -118,16 +119,18 @@ class JsonEditor(Vertical):
         if problem is None:
             lines = text.count("\n") + 1
             status.update(
-                f"empty: sent as {pretty_json(self.empty)}"
-                if blank
-                else f"✓ valid JSON · {lines} line{'s' if lines != 1 else ''}"
+                plain(
+                    f"empty: sent as {pretty_json(self.empty)}"
+                    if blank
+                    else f"✓ valid JSON · {lines} line{'s' if lines != 1 else ''}"
+                )
             )
         elif blank:
-            status.update(f"{problem.message}")
+            status.update(plain(problem.message))
         elif problem.line is not None:
-            status.update(f"✗ line {problem.line}, column {problem.column}: {problem.message}")
+            status.update(plain(f"✗ line {problem.line}, column {problem.column}: {problem.message}"))
         else:
-            status.update(f"✗ {problem.message}")
+            status.update(plain(f"✗ {problem.message}"))
         # a blank editor is unfinished rather than wrong: the preview lists it, the editor stays calm
         self.set_class(problem is not None and not blank, "-invalid")
         if problem != self.problem:

@@ -19,6 +19,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from app.client.requests_log import RequestRecord
+from app.untrusted import visible
 from app.widgets import request_text as rt
 
 # (label, width, right-aligned); the path column takes what the others leave
@@ -318,7 +319,8 @@ class RequestList(ScrollView, can_focus=True):
 
 
 def _fit(text: str, width: int, right: bool) -> str:
-    text = text.replace("\n", " ")
+    """A cell: one line of `width` characters; notes quote the participant, so control characters are written out."""
+    text = visible(text.replace("\n", " "))
     if len(text) > width:
         return text[: max(0, width - 1)] + "…"
     return text.rjust(width) if right else text.ljust(width)

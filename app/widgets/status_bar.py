@@ -1,5 +1,7 @@
 """The line at the top of every screen: which participant, its version, who we are, the ledger end, the offset in
-view, and whether a request is in flight."""
+view, and whether a request is in flight. The dot and the word after it say how the participant answers: green when
+connected, "slow" (yellow) while a request waits long, "failing: <cause>" (red) after a 5xx or no answer, red alone
+when not connected."""
 
 from __future__ import annotations
 
@@ -8,6 +10,8 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
+
+from app.untrusted import visible
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 TABS = (
@@ -35,6 +39,8 @@ class StatusBar(Widget):
     viewed: reactive[int | None] = reactive(None)
     in_flight: reactive[int] = reactive(0)
     connection: reactive[str] = reactive("connecting")  # connecting, ok, down
+    health: reactive[str] = reactive("ok")  # ok, slow, failing
+    health_cause: reactive[str] = reactive("")
     readonly: reactive[bool] = reactive(False)
     frame: reactive[int] = reactive(0)
 
@@ -53,6 +59,8 @@ class StatusBar(Widget):
             "viewed",
             "in_flight",
             "connection",
+            "health",
+            "health_cause",
             "readonly",
         ):
             if hasattr(app, f"status_{name}"):
@@ -85,6 +93,7 @@ class StatusBar(Widget):
         return line
 
     def _line(self, fit: Fit) -> Text:
+        # the participant's name and version, the user and a crumb quoting a request are not ours: written out
         t = Text(no_wrap=True, overflow="ellipsis")
         bar = "  │  " if fit.wide_bars else " │ "
         for key, mode, title in TABS:
@@ -98,21 +107,27 @@ class StatusBar(Widget):
         if not fit.tab_titles:
             t.append(" ")
         if self.crumb:
-            crumb = (
-                self.crumb if len(self.crumb) <= fit.crumb_width else self.crumb[: fit.crumb_width - 1] + "…"
-            )
+            crumb = visible(self.crumb)
+            crumb = crumb if len(crumb) <= fit.crumb_width else crumb[: fit.crumb_width - 1] + "…"
             t.append(f"› {crumb} ", style="bold")
         t.append(" ")
-        dot = {"ok": ("●", "green"), "down": ("●", "red")}.get(self.connection, ("○", "yellow"))
-        t.append(dot[0], style=dot[1])
+        if self.health == "failing":
+            cause = visible(self.health_cause)
+            cause = cause if len(cause) <= fit.crumb_width else cause[: fit.crumb_width - 1] + "…"
+            t.append(f"● failing: {cause}", style="bold red")
+        elif self.health == "slow":
+            t.append("● slow", style="bold yellow")
+        else:
+            dot = {"ok": ("●", "green"), "down": ("●", "red")}.get(self.connection, ("○", "yellow"))
+            t.append(dot[0], style=dot[1])
         if fit.participant:
             t.append(" ")
-            t.append(self.participant or "…", style="bold")
+            t.append(visible(self.participant) or "…", style="bold")
             if self.version and fit.version:
-                t.append(f" · {self.version}", style="dim")
+                t.append(f" · {visible(self.version)}", style="dim")
         if fit.user:
             t.append(f"{bar}user " if fit.labels else bar, style="dim")
-            t.append(self.user or "…", style="bold")
+            t.append(visible(self.user) or "…", style="bold")
         t.append(f"{bar}{'ledger end' if fit.labels else 'end'} ", style="dim")
         t.append("…" if self.ledger_end is None else str(self.ledger_end), style="bold")
         t.append(f"{bar}{'viewing' if fit.labels else 'view'} ", style="dim")
@@ -138,7 +153,7 @@ class Fit:
     wide_bars: bool = True
     version: bool = True
     tab_titles: bool = True
-    crumb_width: int = 60
+    crumb_width: int = 1000  # a crumb or a failure's cause: in full while there is room
     labels: bool = True
     participant: bool = True
     user: bool = True

@@ -18,6 +18,8 @@ from app.client import errors
 from app.client.errors import LedgerApiError, category_words
 from app.daml import party_hint, scalar, short_id, summary, template_name
 from app.messages import OpenContract
+from app.untrusted import visible
+from app.widgets.untrusted_text import visible_lines
 from participant.api import ArchivedEvent, CreatedEvent, ExercisedEvent, JsTransaction
 
 ID_SHOWN = 20  # characters of a contract id on a line: enough to tell them apart
@@ -40,8 +42,8 @@ def event_lines(transaction: JsTransaction) -> list[tuple[Content, str]]:
                 indent,
                 ("+ created   ", "bold green"),
                 (short_id(cid, ID_SHOWN), "bold"),
-                f"  {template_name(value.template_id)}\n",
-                (more + summary(value.create_argument, 80), "dim"),
+                f"  {visible(template_name(value.template_id))}\n",
+                (more + visible(summary(value.create_argument, 80)), "dim"),
             )
         elif isinstance(value, ExercisedEvent):
             kind = "consuming" if value.consuming else "non-consuming"
@@ -49,21 +51,21 @@ def event_lines(transaction: JsTransaction) -> list[tuple[Content, str]]:
             line = Content.assemble(
                 indent,
                 ("⚡ exercised ", "bold yellow"),
-                (value.choice, "bold"),
+                (visible(value.choice), "bold"),
                 " on ",
                 short_id(cid, ID_SHOWN),
-                f"  {template_name(value.template_id)}\n",
-                (f"{more}{kind}, by {by}", "dim"),
+                f"  {visible(template_name(value.template_id))}\n",
+                (f"{more}{kind}, by {visible(by)}", "dim"),
             )
             if value.exercise_result not in (None, {}):
-                line += Content.assemble(("  → ", "dim"), (scalar(value.exercise_result), "cyan"))
+                line += Content.assemble(("  → ", "dim"), (visible(scalar(value.exercise_result)), "cyan"))
             open_until.append(value.last_descendant_node_id)
         elif isinstance(value, ArchivedEvent):
             line = Content.assemble(
                 indent,
                 ("- archived  ", "bold red"),
                 short_id(cid, ID_SHOWN),
-                f"  {template_name(value.template_id)}",
+                f"  {visible(template_name(value.template_id))}",
             )
         else:
             continue
@@ -77,19 +79,19 @@ def failure_text(error: LedgerApiError, command_id: str, context: str = "") -> C
     parts: list[str | tuple[str, str]] = []
     if isinstance(error, errors.StatusError) and error.canton is not None:
         canton = error.canton
-        parts += [("✗ Rejected: ", "bold red"), (canton.code, "bold"), f"  (HTTP {error.status})\n"]
+        parts += [("✗ Rejected: ", "bold red"), (visible(canton.code), "bold"), f"  (HTTP {error.status})\n"]
         words = category_words(canton.error_category)
         if canton.error_category >= 0:  # -1: the participant hides security errors' details
             parts.append(
                 (f"category {canton.error_category}" + (f" · {words}" if words else "") + "\n", "dim")
             )
-        parts += [("cause: ", "bold"), f"{canton.cause}\n"]
+        parts += [("cause: ", "bold"), f"{visible_lines(canton.cause)}\n"]
         if error.hint:
-            parts += [("\nwhat it means: ", "bold"), f"{error.hint}\n"]
+            parts += [("\nwhat it means: ", "bold"), f"{visible(error.hint)}\n"]
         if context:
-            parts += [("\nhere: ", "bold"), f"{context}\n"]
+            parts += [("\nhere: ", "bold"), f"{visible(context)}\n"]
         ids = [
-            f"{k} {v}"
+            f"{k} {visible(v)}"
             for k, v in (("correlation id", canton.correlation_id), ("trace id", canton.trace_id))
             if v
         ]
@@ -97,20 +99,29 @@ def failure_text(error: LedgerApiError, command_id: str, context: str = "") -> C
             parts.append(("\n" + " · ".join(ids) + "\n", "dim"))
         again = "Nothing was changed on the ledger. Fix the command and submit again (ctrl+s)."
     elif isinstance(error, errors.StatusError):
-        parts += [("✗ Rejected: ", "bold red"), (f"HTTP {error.status}\n", "bold"), f"{error.message}\n"]
+        parts += [
+            ("✗ Rejected: ", "bold red"),
+            (f"HTTP {error.status}\n", "bold"),
+            f"{visible(error.message)}\n",
+        ]
         for extra in (error.hint, context):
             if extra:
-                parts.append(f"\n{extra}\n")
+                parts.append(f"\n{visible(extra)}\n")
         again = "Fix the command and submit again (ctrl+s)."
     else:
-        parts += [(f"✗ {error.title}\n", "bold red"), f"{error.message}\n"]
+        parts += [(f"✗ {visible(error.title)}\n", "bold red"), f"{visible(error.message)}\n"]
         if error.hint:
-            parts.append(f"{error.hint}\n")
+            parts.append(f"{visible(error.hint)}\n")
         again = (
             "The outcome is unknown: the command may have run. Submitting again with the same commandId is "
             "safe, the participant runs a command id at most once (ctrl+s)."
         )
-    parts += ["\n", (f"commandId {command_id}\n", "dim"), ("Everything you typed is kept. ", "bold"), again]
+    parts += [
+        "\n",
+        (f"commandId {visible(command_id)}\n", "dim"),
+        ("Everything you typed is kept. ", "bold"),
+        again,
+    ]
     return Content.assemble(*parts)
 
 
@@ -132,7 +143,7 @@ class TransactionResult(VerticalScroll):
     DEFAULT_CSS = """
     TransactionResult { height: 1fr; }
     TransactionResult > #result-head { height: auto; padding: 0 1; }
-    TransactionResult > OptionList { height: auto; border: none; display: none; }
+    TransactionResult > OptionList { height: auto; border: blank; display: none; }
     TransactionResult.-events > OptionList { display: block; }
     TransactionResult.-failed > #result-head { border-left: thick $error; }
     TransactionResult.-ok > #result-head { border-left: thick $success; }

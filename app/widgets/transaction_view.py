@@ -15,7 +15,9 @@ from textual.widgets.tree import TreeNode
 from app import daml_values as dv
 from app.client.errors import LedgerApiError, NotFound
 from app.daml import template_name
+from app.untrusted import visible
 from app.widgets.contract_details import error_line
+from app.widgets.untrusted_text import escaped
 from app.widgets.value_tree import MUTED, NAME, ValueNode, ValueTree
 from participant.api import ArchivedEvent, CreatedEvent, Event, ExercisedEvent, JsTransaction
 
@@ -201,7 +203,9 @@ def header(transaction: JsTransaction, *, full: bool) -> Table:
     if transaction.paid_traffic_cost is not None:
         rows.append(("paid traffic", Text(str(transaction.paid_traffic_cost)), "", Text("")))
     for row in rows:
-        grid.add_row(*row)
+        grid.add_row(
+            *(escaped(cell) if isinstance(cell, Text) else cell for cell in row)
+        )  # ids, times and the workflow id come from the participant
     return grid
 
 
@@ -219,7 +223,7 @@ def failure_message(error: LedgerApiError, offset: int, pruned: int) -> Group:
         Text(f"Cannot read the update at offset {offset}", style="bold red"),
         Text(),
         error_line(error),
-        Text(words or "", style=MUTED),
+        Text(visible(words or ""), style=MUTED),
         Text(),
         Text("r reloads · escape goes back to the contract", style=MUTED),
     )

@@ -22,6 +22,8 @@ from textual.widgets.tree import TreeNode
 
 from app import daml_values as dv
 from app.messages import OpenContract
+from app.untrusted import visible
+from app.widgets.untrusted_text import escaped
 
 CHUNK = 100
 EXPAND_ALL_BUDGET = 5_000  # nodes `e` adds at most; deeper parts stay folded
@@ -66,28 +68,29 @@ class ValueNode:
 
 
 def value_label(name: str, value: Any, *, full_ids: bool, expanded: bool) -> Text:
+    """A value's line: names, texts and tags are the participant's, so their control characters are written out."""
     kind = dv.kind_of(value)
     text = Text(no_wrap=True)
     if name:
-        text.append(name, style=NAME)
+        text.append(visible(name), style=NAME)
     container = kind in dv.CONTAINERS and bool(dv.entries(value))
     if not container:
         if name:
             text.append(": ")
-        text.append(dv.scalar_text(value, full_ids=full_ids), style=STYLES.get(kind, ""))
+        text.append(visible(dv.scalar_text(value, full_ids=full_ids)), style=STYLES.get(kind, ""))
     elif kind == dv.VARIANT:
         if name:
             text.append(": ")
-        text.append(value["tag"], style=STYLES[dv.VARIANT])
+        text.append(visible(value["tag"]), style=STYLES[dv.VARIANT])
         if not expanded:
-            text.append(" " + dv.preview(value["value"], full_ids=full_ids), style=MUTED)
+            text.append(" " + visible(dv.preview(value["value"], full_ids=full_ids)), style=MUTED)
     elif expanded:
         text.append(f"  {dv.summary(value)}", style=MUTED)
     else:
-        text.append("  " + dv.preview(value, full_ids=full_ids), style=MUTED)
+        text.append("  " + visible(dv.preview(value, full_ids=full_ids)), style=MUTED)
     note = dv.note(value)
     if note:
-        text.append(f"  ({note})", style=MUTED)
+        text.append(f"  ({visible(note)})", style=MUTED)
     return text
 
 
@@ -206,7 +209,7 @@ class ValueTree(Tree[ValueNode]):
             return super().render_label(node, base_style, style)
         expanded = node.is_expanded
         if data.label is not None:
-            label = data.label(self.full_ids, expanded)
+            label = escaped(data.label(self.full_ids, expanded))  # events and headings quote ids and names
         else:
             label = value_label(data.name, data.value, full_ids=self.full_ids, expanded=expanded)
         label.stylize(style)
@@ -214,6 +217,10 @@ class ValueTree(Tree[ValueNode]):
             icon = self.ICON_NODE_EXPANDED if expanded else self.ICON_NODE
             return Text.assemble((icon, base_style + Style(dim=True)), label)
         return label
+
+    def process_label(self, label: str | Text) -> Text:
+        # node labels are names from the ledger (a map's keys among them): never markup
+        return Text(visible(label), no_wrap=True) if isinstance(label, str) else label
 
     def watch_full_ids(self) -> None:
         # labels are rendered from the nodes' data, but the Tree caches rendered lines and the widest line's width

@@ -79,7 +79,7 @@ class WireModel(BaseModel):
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
-        keys = set()
+        keys: set[str] = set()
         for name, info in cls.model_fields.items():
             if not info.is_required():
                 keys.update((name, info.alias or name))
@@ -165,7 +165,9 @@ class Variant(WireModel):
     def _note_the_tag(self) -> Self:
         # Servers ask for the tag of every command and filter; equal variants carry equal private state.
         # Straight into pydantic's private dict: its __setattr__/__getattr__ for private attributes are slow.
-        self.__pydantic_private__["_tag_cache"] = self._find_tag()
+        private = self.__pydantic_private__
+        assert private is not None  # the model declares private attributes, so pydantic made the dict
+        private["_tag_cache"] = self._find_tag()
         return self
 
     @model_serializer(mode="wrap")

@@ -1,4 +1,4 @@
-"""Command submission and completion messages (notes §4.3, §4.5, §5).
+"""Command submission and completion messages (docs/ledger-api.md §4.3, §4.5, §5).
 
 ``JsCommands``, the ``Command`` alternatives and ``PrefetchContractKey`` are
 JSON-API mirror classes decoded with plain circe rules: keys without a Scala

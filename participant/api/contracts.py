@@ -1,4 +1,4 @@
-"""``POST /v2/contracts/contract-by-id`` (3.5 only, notes §4.2)."""
+"""``POST /v2/contracts/contract-by-id`` (3.5 only, docs/ledger-api.md §4.2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The JSON error body of every failing v2 endpoint (notes §6.1)."""
+"""The JSON error body of every failing v2 endpoint (docs/ledger-api.md §6.1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``POST /v2/events/events-by-contract-id`` (notes §4.4)."""
+"""``POST /v2/events/events-by-contract-id`` (docs/ledger-api.md §4.4)."""
 
 from __future__ import annotations
 

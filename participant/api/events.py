@@ -1,4 +1,4 @@
-"""Event payloads and stream building blocks (notes §3).
+"""Event payloads and stream building blocks (docs/ledger-api.md §3).
 
 These are output messages: keys the spec marks required are required; others
 are optional (None when absent, e.g. keys a 3.4 participant does not print).

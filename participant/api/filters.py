@@ -1,4 +1,4 @@
-"""Request building blocks that select events (notes §2).
+"""Request building blocks that select events (docs/ledger-api.md §2).
 
 All of these mirror proto messages, so in 3.5 absent keys take proto defaults
 (relaxed codec). Canton validates semantics later (e.g. a missing

@@ -1,4 +1,4 @@
-"""Package listing and status (notes §5), and the preferred packages of the interactive submission service."""
+"""Package listing and status (docs/ledger-api.md §5), and the preferred packages of the interactive submission service."""
 
 from __future__ import annotations
 

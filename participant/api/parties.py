@@ -1,4 +1,4 @@
-"""Party management (notes §5). Requests are proto-shaped: relaxed defaults."""
+"""Party management (docs/ledger-api.md §5). Requests are proto-shaped: relaxed defaults."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Reassignment submission (notes §4.5). All proto-shaped: relaxed defaults."""
+"""Reassignment submission (docs/ledger-api.md §4.5). All proto-shaped: relaxed defaults."""
 
 from __future__ import annotations
 

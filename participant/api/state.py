@@ -1,4 +1,4 @@
-"""State service: active contracts, ledger end, pruning, synchronizers (notes §4.1, §4.6, §5)."""
+"""State service: active contracts, ledger end, pruning, synchronizers (docs/ledger-api.md §4.1, §4.6, §5)."""
 
 from __future__ import annotations
 

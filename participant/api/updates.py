@@ -1,4 +1,4 @@
-"""The update stream: requests, elements and pages (notes §3, §4.7, §5)."""
+"""The update stream: requests, elements and pages (docs/ledger-api.md §3, §4.7, §5)."""
 
 from __future__ import annotations
 

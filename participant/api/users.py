@@ -1,4 +1,4 @@
-"""User management and rights (notes §5, §7). Proto-shaped: relaxed defaults."""
+"""User management and rights (docs/ledger-api.md §5, §7). Proto-shaped: relaxed defaults."""
 
 from __future__ import annotations
 

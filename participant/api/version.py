@@ -1,4 +1,4 @@
-"""``GET /v2/version`` (notes §5). The version string tells 3.4 from 3.5."""
+"""``GET /v2/version`` (docs/ledger-api.md §5). The version string tells 3.4 from 3.5."""
 
 from __future__ import annotations
 

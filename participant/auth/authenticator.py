@@ -79,7 +79,10 @@ class Authenticator:
                 return claims
             del self._cache[token]
         verified = self.verifier.verify(token)
+        # Canton's order: the JSON layer resolves the token's user first, then the Ledger API service checks
+        # which participant the token is for.
         claims = await self._claims_of(verified.user_id)
+        self.verifier.require_this_participant(verified)
         if len(self._cache) >= CACHE_SIZE:
             self._cache.clear()
         expires = (
@@ -89,15 +92,15 @@ class Authenticator:
         return claims
 
     async def _claims_of(self, user_id: str) -> Claims:
+        """Canton's `UserBasedClaimResolver`, whose failures the JSON layer marks as a token problem."""
         user = await self.load_user(user_id)
-        # Canton answers both cases with PERMISSION_DENIED and this context, although the body is redacted.
         if user is None:
             raise errors.PERMISSION_DENIED(
-                f"token user {user_id!r} does not exist", context={"ledger_api_error": "invalid token"}
+                f"token user {user_id!r} does not exist", json_context=errors.TOKEN_PROBLEM
             )
         if user.is_deactivated:
             raise errors.PERMISSION_DENIED(
-                f"token user {user_id!r} is deactivated", context={"ledger_api_error": "invalid token"}
+                f"token user {user_id!r} is deactivated", json_context=errors.TOKEN_PROBLEM
             )
         return Claims.from_rights(user.id, user.rights)
 

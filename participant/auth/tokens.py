@@ -32,7 +32,7 @@ AUDIENCE_PREFIX = "https://daml.com/jwt/aud/participant/"
 class VerifiedToken:
     user_id: str
     form: Literal["scope", "audience"]
-    participant_id: str | None  # the participant the token names, if it names one (always ours)
+    participant_id: str | None  # the participant the token names, if it names one: ours or not, see below
     expires_at: int | None  # `exp`, seconds since the epoch
 
 
@@ -43,7 +43,8 @@ class _Key:
 
 
 class TokenVerifier:
-    """Checks signature, `exp`/`nbf` and the Daml payload of a token for one participant.
+    """Checks signature, `exp`/`nbf` and the Daml payload of a token for one participant; whether the token is for
+    this participant is a separate check (`require_this_participant`), made once the token's user is known.
 
     Built from exactly one of `hs256_secret`, `public_key_pem` (a public key or an X.509 certificate, PEM) or
     `jwks_path` (a JWKS file whose keys the token picks by `kid`).
@@ -95,6 +96,15 @@ class TokenVerifier:
             raise _reject(f"token failed verification: {e}") from None
         return self._read_payload(payload)
 
+    def require_this_participant(self, verified: VerifiedToken) -> None:
+        """Canton's `Claims.validForParticipant`: a token naming another participant (or an empty one) is
+        well-formed but not sufficient, so PERMISSION_DENIED; a token naming none is valid for any participant."""
+        if verified.participant_id is not None and verified.participant_id != self.participant_id:
+            raise errors.PERMISSION_DENIED(
+                f"Claims are only valid for participantId {verified.participant_id!r}, "
+                f"actual participantId is {self.participant_id!r}"
+            )
+
     def _key_for(self, token: str) -> _Key:
         try:
             header = jwt.get_unverified_header(token)
@@ -115,26 +125,28 @@ class TokenVerifier:
         return key
 
     def _read_payload(self, payload: dict[str, Any]) -> VerifiedToken:
-        scopes = _string_set(payload, "scope") | _string_set(payload, "scp")
-        audiences = _string_set(payload, "aud")
-        if LEDGER_API_SCOPE in scopes:
-            # A scope token may name the participant directly in `aud`.
+        """Canton's `AuthServiceJWTCodec.readPayload`: a participant audience makes an audience token whatever the
+        scope says; only without one does the `daml_ledger_api` scope make a scope token, whose `aud` (if any) is
+        taken whole as a participant id. Which participant the token names is checked later, once its user is
+        known (`Authenticator`), because Canton checks it there and answers PERMISSION_DENIED, not 401."""
+        audiences = _claim_strings(payload, "aud")
+        named = [a.removeprefix(AUDIENCE_PREFIX) for a in audiences if a.startswith(AUDIENCE_PREFIX)]
+        form: Literal["scope", "audience"]
+        if named:
+            participants = [p for p in named if p]
+            if len(participants) != 1:
+                raise _reject(
+                    f"token must name exactly one participant audience, it names {len(participants)}"
+                )
+            participant: str | None = participants[0]
+            form = "audience"
+        elif LEDGER_API_SCOPE in _scopes(payload):
             if len(audiences) > 1:
                 raise _reject(f"scope token names {len(audiences)} audiences, at most one is allowed")
-            participant = next(iter(audiences), None)
-            form: Literal["scope", "audience"] = "scope"
+            participant = audiences[0] if audiences else None
+            form = "scope"
         else:
-            participants = [
-                a.removeprefix(AUDIENCE_PREFIX) for a in audiences if a.startswith(AUDIENCE_PREFIX)
-            ]
-            if not participants:
-                raise _reject(f"token has neither the {LEDGER_API_SCOPE!r} scope nor a participant audience")
-            if len(participants) > 1:
-                raise _reject("token names more than one participant audience")
-            participant = participants[0]
-            form = "audience"
-        if participant is not None and participant != self.participant_id:
-            raise _reject(f"token is for participant {participant!r}, this is {self.participant_id!r}")
+            raise _reject(f"token has neither a participant audience nor the {LEDGER_API_SCOPE!r} scope")
         user_id = payload.get("sub")
         if not isinstance(user_id, str) or not user_id:
             raise _reject("token has no user id (sub)")
@@ -228,15 +240,24 @@ def _pin_algorithm(public_key: Any) -> _Key:
     raise ValueError(f"unsupported key type {type(public_key).__name__}")
 
 
-def _string_set(payload: dict[str, Any], claim: str) -> set[str]:
-    """A claim that is a string (space-separated for scopes, whole for `aud`) or an array of strings."""
+def _scopes(payload: dict[str, Any]) -> list[str]:
+    """The scopes as Canton reads them: `scope` when it is a string (space-separated), else `scp` (a string or an
+    array of strings). A `scope` of another type is ignored; an `scp` of another type makes the token malformed."""
+    scope = payload.get("scope")
+    if isinstance(scope, str):
+        return scope.split(" ")
+    return _claim_strings(payload, "scp")
+
+
+def _claim_strings(payload: dict[str, Any], claim: str) -> list[str]:
+    """A claim that is absent or null (no entries), a string (one entry) or an array of strings."""
     value = payload.get(claim)
     if value is None:
-        return set()
+        return []
     if isinstance(value, str):
-        return set(value.split()) if claim in ("scope", "scp") else {value}
+        return [value]
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return set(value)
+        return value
     raise _reject(f"token claim {claim!r} is neither a string nor an array of strings")
 
 

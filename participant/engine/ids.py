@@ -1,4 +1,4 @@
-"""Canton's identifier formats (notes §8): validators for the API's string kinds and generators for the ids the
+"""Canton's identifier formats (docs/ledger-api.md §8): validators for the API's string kinds and generators for the ids the
 participant mints (parties, contracts, updates, synchronizers).
 
 Generated ids are random by default; an `IdGenerator` built with a seed is deterministic, which tests use to get

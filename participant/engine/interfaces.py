@@ -30,6 +30,7 @@ class Interface:
 
     __daml__: ClassVar[InterfaceDef]
     viewtype: ClassVar[Any] = None
+    _daml_view_type: ClassVar[DamlType]  # resolved from `viewtype` on first use, per interface class
 
     def __init__(self, contract: Template) -> None:
         instance = type(contract).instance_of(type(self))
@@ -84,7 +85,9 @@ def interface_instance(interface: type[Interface]) -> Callable[[type], Interface
     """Declare, inside a template's class body, how the template implements `interface`."""
 
     def wrap(body: type) -> InterfaceInstance:
-        functions = {name: f for name, f in vars(body).items() if inspect.isfunction(f)}
+        functions: dict[str, Callable[..., Any]] = {
+            name: f for name, f in vars(body).items() if inspect.isfunction(f)
+        }
         return InterfaceInstance(interface, functions)
 
     return wrap

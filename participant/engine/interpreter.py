@@ -50,7 +50,9 @@ class Engine:
             for command in submission.commands:
                 await self._run(command, top)
         except (DamlAssertionError, ArithmeticError) as failure:
-            raise failure_of(failure) from None
+            error = failure_of(failure)
+            assert error is not None  # both are Daml failures
+            raise error from None
         chosen = self._route(view, synchronizer_id, prescribed)
         created = list(view.created.values())
         if chosen != synchronizer_id:  # the contracts it creates live where it runs

@@ -1,4 +1,4 @@
-"""Reassignment: moving contracts between the synchronizers the participant is connected to (notes §4.5, §10).
+"""Reassignment: moving contracts between the synchronizers the participant is connected to (docs/ledger-api.md §4.5, §10).
 
 An unassignment takes contracts off their source synchronizer (they are in flight, usable nowhere) under a new
 reassignment id and bumps their reassignment counters; the assignment of that id puts them on the target with the

@@ -54,7 +54,7 @@ def declared_types(cls: type) -> dict[str, DamlType]:
             resolved[name] = to_type(annotation, namespace)
         except TypeError as error:
             raise TypeError(f"{cls.__qualname__}.{name}: {error}") from None
-    cls._daml_field_types = resolved
+    setattr(cls, "_daml_field_types", resolved)  # noqa: B010  # on any class, not a declared attribute
     return resolved
 
 
@@ -97,7 +97,7 @@ class Record:
         return type(self)(**{**self.field_values(), **changes})
 
     def __eq__(self, other: object) -> bool:
-        return type(self) is type(other) and self.field_values() == other.field_values()  # type: ignore[attr-defined]
+        return type(self) is type(other) and self.field_values() == other.field_values()
 
     def __hash__(self) -> int:
         return hash((type(self), freeze(list(self.field_values().values()))))
@@ -144,7 +144,7 @@ class Variant:
         return VariantType(cls)
 
     def __eq__(self, other: object) -> bool:
-        return type(self) is type(other) and (self.tag, self.value) == (other.tag, other.value)  # type: ignore[attr-defined]
+        return type(self) is type(other) and (self.tag, self.value) == (other.tag, other.value)
 
     def __hash__(self) -> int:
         return hash((type(self), self.tag, freeze(self.value)))

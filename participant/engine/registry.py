@@ -1,4 +1,4 @@
-"""The loaded packages, and the resolution of template references as requests write them (notes §2, §8)."""
+"""The loaded packages, and the resolution of template references as requests write them (docs/ledger-api.md §2, §8)."""
 
 from __future__ import annotations
 

@@ -130,10 +130,10 @@ class ChoiceDef:
             )
         return self._returns
 
-    def controllers(self, contract: Template, argument: Record) -> list[str]:
+    def controllers(self, contract: Template | Interface, argument: Record) -> list[str]:
         return list(_call_with_optional_arg(self.controller, contract, argument))
 
-    def observers(self, contract: Template, argument: Record) -> list[str]:
+    def observers(self, contract: Template | Interface, argument: Record) -> list[str]:
         return (
             [] if self.observer is None else list(_call_with_optional_arg(self.observer, contract, argument))
         )

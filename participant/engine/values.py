@@ -1,4 +1,4 @@
-"""Daml's types in Python and the spec's JSON value encoding (notes §9).
+"""Daml's types in Python and the spec's JSON value encoding (docs/ledger-api.md §9).
 
 A `DamlType` decodes the accepted input JSON into a Python value and encodes a Python value into the output form.
 Python values by type: Unit `()`, Bool `bool`, Int64 `int`, Numeric `decimal.Decimal`, Text/Party/ContractId `str`,
@@ -64,6 +64,8 @@ class Some:
 class OptionalType(DamlType):
     name = "Optional"
     is_optional = True
+    element: DamlType
+    in_optional: bool
 
     def __init__(self, element: DamlType, *, in_optional: bool = False) -> None:
         if isinstance(element, OptionalType) and not element.in_optional:
@@ -155,7 +157,7 @@ def decode_fields(fields: dict[str, DamlType], value: Json, path: str) -> dict[s
     missing = [name for name, t in fields.items() if name not in value and not t.is_optional]
     if missing:
         raise bad_value(path, f"Missing non-optional fields: Set({', '.join(missing)})")
-    result = {}
+    result: dict[str, Any] = {}
     for name, field_type in fields.items():
         item = value.get(name)
         if name not in value and field_type.is_optional:

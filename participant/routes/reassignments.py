@@ -1,4 +1,4 @@
-"""Reassignment submission: the asynchronous submit and submit-and-wait-for-reassignment (notes §4.5)."""
+"""Reassignment submission: the asynchronous submit and submit-and-wait-for-reassignment (docs/ledger-api.md §4.5)."""
 
 from __future__ import annotations
 

@@ -12,8 +12,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from participant import errors
 from participant.api import GetActiveContractsPageRequest, GetActiveContractsRequest
-from participant.auth.authenticator import WS_AUTH_SUBPROTOCOL
 from participant.routes.common import claims, context, decode, decode_bytes, json, list_limit
+from participant.routes.streams import accept_authenticated
 from participant.services import acs as service
 from participant.services import state
 from participant.websocket_protocol import SEND_TEXTS
@@ -46,15 +46,15 @@ async def active_contracts_page(request: Request):
 async def active_contracts_stream(websocket: WebSocket):
     """The websocket form: one request message in, one message per entry out, then close."""
     ctx = websocket.app.state.context
-    offered = [p.strip() for p in websocket.headers.get("sec-websocket-protocol", "").split(",")]
-    await websocket.accept(subprotocol=WS_AUTH_SUBPROTOCOL if WS_AUTH_SUBPROTOCOL in offered else None)
+    c = await accept_authenticated(websocket)
+    if c is None:
+        return
     try:
         message = await websocket.receive_text()
         try:
             req = decode_bytes(message.encode(), GetActiveContractsRequest)
         except errors.BadRequestBody as e:
             raise errors.INVALID_ARGUMENT(e.text) from None
-        c = await ctx.authenticator.claims_for_websocket(websocket.headers)
         snap = await service.snapshot(ctx, req, service.selection(ctx, req), c)
         send = websocket.send
         batched = SEND_TEXTS in websocket.scope.get("extensions", {})

@@ -16,18 +16,37 @@ from participant import errors
 from participant.auth import Claims
 from participant.auth.authenticator import WS_AUTH_SUBPROTOCOL
 from participant.context import Context
-from participant.routes.common import decode_bytes
+from participant.routes.common import decode_bytes, error_response
 
 M = TypeVar("M", bound=pydantic.BaseModel)
 Open = Callable[[Context, M, Claims], Awaitable[AsyncIterator[list[dict]]]]
 
 
-async def serve(websocket: WebSocket, model: type[M], open_stream: Open) -> None:
-    """Read the request, authorize it through `open_stream` (which checks it and returns its pages of elements)
-    and send every element, watching all the while for the client going away."""
-    ctx = websocket.app.state.context
+async def accept_authenticated(websocket: WebSocket) -> Claims | None:
+    """The caller's claims, with the upgrade accepted; or None, with the upgrade refused as the HTTP form of the
+    request would be (401 or 403 with the error's body), when its token is missing, invalid or names no user.
+
+    The token is checked before accepting, so an unauthenticated client never has a message read."""
+    try:
+        c = await websocket.app.state.context.authenticator.claims_for_websocket(websocket.headers)
+    except errors.LedgerError as e:
+        if "websocket.http.response" in websocket.scope.get("extensions", {}):
+            await websocket.send_denial_response(error_response(e))
+        else:
+            await websocket.close(code=1008)  # a server without denial responses answers 403
+        return None
     offered = [p.strip() for p in websocket.headers.get("sec-websocket-protocol", "").split(",")]
     await websocket.accept(subprotocol=WS_AUTH_SUBPROTOCOL if WS_AUTH_SUBPROTOCOL in offered else None)
+    return c
+
+
+async def serve(websocket: WebSocket, model: type[M], open_stream: Open) -> None:
+    """Authenticate the caller, read the request, authorize it through `open_stream` (which checks it and returns
+    its pages of elements) and send every element, watching all the while for the client going away."""
+    ctx = websocket.app.state.context
+    c = await accept_authenticated(websocket)
+    if c is None:
+        return
     try:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
@@ -37,7 +56,6 @@ async def serve(websocket: WebSocket, model: type[M], open_stream: Open) -> None
             req = decode_bytes(text.encode() if text is not None else message.get("bytes") or b"", model)
         except errors.BadRequestBody as e:
             raise errors.INVALID_ARGUMENT(e.text) from None
-        c = await ctx.authenticator.claims_for_websocket(websocket.headers)
         pages = await open_stream(ctx, req, c)
         if not await _send_until_closed(websocket, pages):
             return

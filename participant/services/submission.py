@@ -1,5 +1,5 @@
 """Submission: commands (submit and wait, for the transaction or not, and asynchronously), the completions of a
-user's commands, and reassignments (notes §4.5). Each request is validated and authorized as Canton does, in
+user's commands, and reassignments (docs/ledger-api.md §4.5). Each request is validated and authorized as Canton does, in
 Canton's order, before anything reads the ledger."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`POST /v2/updates/get-updates-page` (3.5, notes §4.7): the updates of a range one page at a time, in either
+"""`POST /v2/updates/get-updates-page` (3.5, docs/ledger-api.md §4.7): the updates of a range one page at a time, in either
 order, with page tokens that carry the page's bounds and checksums of the participant and of the request.
 
 As Canton does (`UpdatesPageToken`, `UpdateServiceRequestValidator.validateUpdatesPageRequest`): the request

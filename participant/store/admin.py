@@ -11,6 +11,7 @@ import orjson
 
 from participant.store import sql
 from participant.store.batch import Batch
+from participant.store.fetch import fetch_all
 from participant.store.rows import IdpRow, PartyRow, Right, UpdateRow, UserRow
 from participant.store.store import Store
 
@@ -18,7 +19,7 @@ ADMIN_USER = "participant_admin"
 
 
 async def _exists(batch: Batch, statement: str, key: str) -> bool:
-    return bool(await batch.conn.execute_fetchall(statement, (key,)))
+    return bool(await fetch_all(batch.conn, statement, (key,)))
 
 
 async def _write_users(store: Store, job):
@@ -144,7 +145,7 @@ async def grant_rights(store: Store, user_id: str, rights: list[Right]) -> list[
     async def job(batch: Batch) -> list[Right]:
         if not await _exists(batch, sql.USER, user_id):
             raise UserNotFound(user_id)
-        held = {(k, p or None) for k, p in await batch.conn.execute_fetchall(sql.RIGHTS_OF_USER, (user_id,))}
+        held = {(k, p or None) for k, p in await fetch_all(batch.conn, sql.RIGHTS_OF_USER, (user_id,))}
         new = [r for r in dict.fromkeys(rights) if r not in held]
         for kind, party in new:
             batch.write(sql.INSERT_RIGHT, (user_id, kind, party or ""))
@@ -159,7 +160,7 @@ async def revoke_rights(store: Store, user_id: str, rights: list[Right]) -> list
     async def job(batch: Batch) -> list[Right]:
         if not await _exists(batch, sql.USER, user_id):
             raise UserNotFound(user_id)
-        held = {(k, p or None) for k, p in await batch.conn.execute_fetchall(sql.RIGHTS_OF_USER, (user_id,))}
+        held = {(k, p or None) for k, p in await fetch_all(batch.conn, sql.RIGHTS_OF_USER, (user_id,))}
         gone = [r for r in dict.fromkeys(rights) if r in held]
         for kind, party in gone:
             batch.write(sql.DELETE_RIGHT, (user_id, kind, party or ""))
@@ -244,11 +245,11 @@ class PartyChange:
 async def _user_in(batch: Batch, user_id: str) -> UserRow | None:
     if ("user", user_id) in batch.admin:
         return batch.admin[("user", user_id)]
-    rows = await batch.conn.execute_fetchall(sql.USER, (user_id,))
+    rows = await fetch_all(batch.conn, sql.USER, (user_id,))
     if not rows:
         return None
     r = rows[0]
-    rights = await batch.conn.execute_fetchall(sql.RIGHTS_OF_USER, (user_id,))
+    rights = await fetch_all(batch.conn, sql.RIGHTS_OF_USER, (user_id,))
     return UserRow(
         r[0],
         r[1],
@@ -264,7 +265,7 @@ async def _user_in(batch: Batch, user_id: str) -> UserRow | None:
 async def _party_in(batch: Batch, party: str) -> PartyRow | None:
     if ("party", party) in batch.admin:
         return batch.admin[("party", party)]
-    rows = await batch.conn.execute_fetchall(sql.PARTY, (party,))
+    rows = await fetch_all(batch.conn, sql.PARTY, (party,))
     return None if not rows else PartyRow(rows[0][0], orjson.loads(rows[0][1]), rows[0][2], rows[0][3])
 
 
@@ -371,7 +372,7 @@ def _idp_row(r) -> IdpRow:
 async def _idp_in(batch: Batch, identity_provider_id: str) -> IdpRow | None:
     if ("idp", identity_provider_id) in batch.admin:
         return batch.admin[("idp", identity_provider_id)]
-    rows = await batch.conn.execute_fetchall(sql.IDP, (identity_provider_id,))
+    rows = await fetch_all(batch.conn, sql.IDP, (identity_provider_id,))
     return _idp_row(rows[0]) if rows else None
 
 
@@ -379,7 +380,7 @@ async def _check_issuer_free(batch: Batch, issuer: str, identity_provider_id: st
     staged = [v for (kind, _), v in batch.admin.items() if kind == "idp" and v is not None]
     holders = [r for r in staged if r.issuer == issuer]
     if not holders:
-        rows = await batch.conn.execute_fetchall(sql.IDP_BY_ISSUER, (issuer,))
+        rows = await fetch_all(batch.conn, sql.IDP_BY_ISSUER, (issuer,))
         holders = [r for r in map(_idp_row, rows) if batch.admin.get(("idp", r.identity_provider_id), r) == r]
     if any(r.identity_provider_id != identity_provider_id for r in holders):
         raise IssuerExists(issuer)
@@ -390,7 +391,7 @@ async def create_idp(store: Store, idp: IdpRow) -> IdpRow:
         if await _idp_in(batch, idp.identity_provider_id) is not None:
             raise IdpExists(idp.identity_provider_id)
         await _check_issuer_free(batch, idp.issuer, idp.identity_provider_id)
-        committed = {r[0] for r in await batch.conn.execute_fetchall(sql.IDPS)}
+        committed = {r[0] for r in await fetch_all(batch.conn, sql.IDPS)}
         staged = {k for (kind, k), v in batch.admin.items() if kind == "idp"}
         live = {k for k in committed | staged if batch.admin.get(("idp", k), True) is not None}
         if len(live) >= MAX_IDPS:
@@ -430,9 +431,9 @@ async def delete_idp(store: Store, identity_provider_id: str) -> None:
         if await _idp_in(batch, identity_provider_id) is None:
             raise IdpNotFound(identity_provider_id)
         staged = [v for (kind, _), v in batch.admin.items() if kind in ("user", "party") and v is not None]
-        if any(
-            v.identity_provider_id == identity_provider_id for v in staged
-        ) or await batch.conn.execute_fetchall(sql.IDP_IN_USE, {"idp": identity_provider_id}):
+        if any(v.identity_provider_id == identity_provider_id for v in staged) or await fetch_all(
+            batch.conn, sql.IDP_IN_USE, {"idp": identity_provider_id}
+        ):
             raise IdpInUse(identity_provider_id)
         batch.write(sql.DELETE_IDP, (identity_provider_id,))
         batch.admin[("idp", identity_provider_id)] = None

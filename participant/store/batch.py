@@ -6,21 +6,25 @@ from __future__ import annotations
 import asyncio
 import functools
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import aiosqlite
 
 from participant.store import sql
+from participant.store.fetch import fetch_all
 from participant.store.rows import ARCHIVE_COLUMNS, CompletionRow, ContractRow, UpdateRow, contract_params
 from participant.transactions import (
+    AssignNode,
     Contract,
     CreateNode,
+    ExerciseNode,
     Reassignment,
     ReassignmentData,
     Transaction,
     UnassignedContract,
+    UnassignNode,
 )
 
 
@@ -78,10 +82,10 @@ class Batch:
         that (a hop into a reader thread and back costs more than the read), else through `conn`."""
         if self.lookup is not None:
             return self.lookup.execute(statement, params).fetchall()
-        return await self.conn.execute_fetchall(statement, params)
+        return await fetch_all(self.conn, statement, params)
 
-    def _chain(self):
-        batch = self
+    def _chain(self) -> Iterator[Batch]:
+        batch: Batch | None = self
         while batch is not None:
             yield batch
             batch = batch.parent
@@ -170,7 +174,9 @@ class Batch:
         self.ledger_end = update.offset
         self.updates.append(update.params())
         create_node = {n.contract.contract_id: n.node_id for n in tx.nodes if isinstance(n, CreateNode)}
-        archive_node = {n.contract_id: n.node_id for n in tx.nodes if getattr(n, "consuming", False)}
+        archive_node = {
+            n.contract_id: n.node_id for n in tx.nodes if isinstance(n, ExerciseNode) and n.consuming
+        }
         for c in tx.created:
             if tx.is_transient(c.contract_id):
                 continue
@@ -205,7 +211,8 @@ class Batch:
         self.ledger_end = update.offset
         self.updates.append(update.params())
         r = reassignment
-        for node, after in zip(r.nodes, r.contracts_after(), strict=True):
+        nodes: Sequence[UnassignNode | AssignNode] = r.nodes
+        for node, after in zip(nodes, r.contracts_after(), strict=True):
             cid = node.contract.contract_id
             self.reassignment_events.append(
                 (
@@ -288,7 +295,7 @@ class Batch:
         return statements
 
 
-def _multi_row(statement: str, rows: list[tuple], max_variables: int = MAX_VARIABLES):
+def _multi_row(statement: str, rows: Sequence[Sequence[Any]], max_variables: int = MAX_VARIABLES):
     """One statement for many rows: sqlite3's executemany costs Python work for every row, and one statement per
     table keeps a group commit to a few calls."""
     width = len(rows[0]) if rows else 0

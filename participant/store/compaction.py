@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from participant.store.fetch import fetch_value
 from participant.store.schema import NotADatabase
 from participant.store.store import connect
 
@@ -39,8 +40,8 @@ async def compact(path: Path | str, starting: Callable[[int, int], None] | None 
     before = path.stat().st_size
     reader = await connect(path, read_only=True)  # opening it to write would make an empty file a database
     try:
-        (version,) = (await reader.execute_fetchall("PRAGMA user_version"))[0]
-        (free,) = (await reader.execute_fetchall("PRAGMA freelist_count"))[0]
+        version = await fetch_value(reader, "PRAGMA user_version")
+        free = await fetch_value(reader, "PRAGMA freelist_count")
     except sqlite3.DatabaseError as e:
         raise NotADatabase(f"{path} is not a participant database ({e})") from None
     finally:

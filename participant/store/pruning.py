@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from participant.store import sql
+from participant.store.fetch import fetch_value
 from participant.store.store import connect
 
 
@@ -21,12 +22,12 @@ async def prune(path: Path | str, up_to: int) -> int:
         raise PruneError(f"no database at {path}")
     conn = await connect(path)
     try:
-        (version,) = (await conn.execute_fetchall("PRAGMA user_version"))[0]
+        version = await fetch_value(conn, "PRAGMA user_version")
         if version == 0:
             raise PruneError(f"{path} is not a participant database (it has no ledger schema)")
         await conn.execute("BEGIN IMMEDIATE")
         try:
-            ledger_end = (await (await conn.execute(sql.LEDGER_END)).fetchone())[0]
+            ledger_end = await fetch_value(conn, sql.LEDGER_END)
             row = await (await conn.execute(sql.GET_META, ("pruned_offset",))).fetchone()
             pruned = int(row[0]) if row else 0
             if up_to <= 0:

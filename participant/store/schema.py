@@ -3,14 +3,54 @@
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
 
 import aiosqlite
 
+from participant.store.fetch import fetch_all, fetch_value
+from participant.store.private_files import PRIVATE_FILE
+from participant.store.secret import META_KEY, keep_secret
+
 log = logging.getLogger(__name__)
 
+
+@dataclass(frozen=True)
+class Step:
+    """A migration that also changes something outside the database: `before` runs first, and must be safe to run
+    again (after a crash, the step starts over); `script` then runs as the step's transaction."""
+
+    before: Callable[[aiosqlite.Connection], Awaitable[None]]
+    script: str
+
+
+async def _database_file(conn: aiosqlite.Connection) -> Path:
+    rows = await fetch_all(conn, "PRAGMA database_list")
+    return Path(next(file for _, name, file in rows if name == "main"))
+
+
+async def _secret_out_of_meta(conn: aiosqlite.Connection) -> None:
+    """Write the generated secret the database holds to `<db>.secret` (see `participant.store.secret`) and make
+    the database's files private: they held the secret. The script then deletes it with secure_delete on, which
+    overwrites the deleted bytes instead of leaving them in a free page."""
+    rows = await fetch_all(conn, "SELECT value FROM meta WHERE key = ?", (META_KEY,))
+    if not rows:
+        return
+    db = await _database_file(conn)
+    keep_secret(db, rows[0][0])
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            os.chmod(f"{db}{suffix}", PRIVATE_FILE)
+        except FileNotFoundError:
+            pass
+    await conn.execute("PRAGMA secure_delete = ON")
+
+
 # Each entry migrates from version i to i + 1. Never edit a released entry: append a new one.
-MIGRATIONS: list[str] = [
+MIGRATIONS: list[str | Step] = [
     """
     CREATE TABLE meta (
         key   TEXT PRIMARY KEY,
@@ -230,6 +270,8 @@ MIGRATIONS: list[str] = [
     ALTER TABLE updates_6 RENAME TO updates;
     CREATE UNIQUE INDEX updates_by_id ON updates (substr(update_id, -12), update_id);
     """,
+    # 7: the HS256 secret `serve` generates moves from `meta` to `<db>.secret`, a file only its owner may read.
+    Step(before=_secret_out_of_meta, script=f"DELETE FROM meta WHERE key = '{META_KEY}';"),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -247,7 +289,7 @@ class NotADatabase(Exception):
 async def migrate(conn: aiosqlite.Connection) -> None:
     """Bring the database to SCHEMA_VERSION; each step is one atomic transaction."""
     try:
-        (version,) = (await conn.execute_fetchall("PRAGMA user_version"))[0]
+        version = await fetch_value(conn, "PRAGMA user_version")
     except sqlite3.DatabaseError as e:
         raise NotADatabase(f"not a participant database ({e})") from None
     if version > SCHEMA_VERSION:
@@ -263,11 +305,14 @@ async def migrate(conn: aiosqlite.Connection) -> None:
         )
     for target in range(version + 1, SCHEMA_VERSION + 1):
         script = MIGRATIONS[target - 1]
+        if isinstance(script, Step):
+            await script.before(conn)
+            script = script.script
         # executescript commits first; BEGIN makes the step and its version bump one transaction.
         await conn.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {target};\nCOMMIT;")
     if 0 < version < SCHEMA_VERSION:
-        (free,) = (await conn.execute_fetchall("PRAGMA freelist_count"))[0]
-        (page,) = (await conn.execute_fetchall("PRAGMA page_size"))[0]
+        free = await fetch_value(conn, "PRAGMA freelist_count")
+        page = await fetch_value(conn, "PRAGMA page_size")
         if free * page >= FREE_BYTES_WORTH_SAYING:
             log.info(
                 "the upgrade left %d MB of free pages in the file, reused for new rows; with the server "

@@ -13,7 +13,9 @@ import aiosqlite
 import orjson
 
 from participant.store import pragmas, sql
+from participant.store.fetch import fetch_all
 from participant.store.ledger_end import LedgerEndSignal
+from participant.store.private_files import create_private_file, private_dir
 from participant.store.rows import (
     CompletionRow,
     ContractRow,
@@ -46,7 +48,7 @@ async def read_meta(path: Path | str, key: str) -> str | None:
     """A value of `meta`, read without creating or migrating anything (for the CLI)."""
     conn = await connect(path, read_only=True)
     try:
-        rows = await conn.execute_fetchall(sql.GET_META, (key,))
+        rows = await fetch_all(conn, sql.GET_META, (key,))
     except sqlite3.DatabaseError as e:
         raise NotADatabase(f"{path} is not a participant database ({e})") from None
     finally:
@@ -66,7 +68,9 @@ class Store:
         self.ledger_end_moved = LedgerEndSignal()
 
     async def open(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(self.path.parent)
+        # SQLite creates the -wal and -shm files with the database file's mode: made 0600 here, all three are.
+        create_private_file(self.path)
         self._write = await connect(self.path)
         try:
             await migrate(self._write)
@@ -121,11 +125,11 @@ class Store:
 
     # One hop into the connection's thread per query: execute_fetchall runs the query and fetches in one go.
     async def _one(self, statement: str, params: tuple = ()):
-        rows = await self.read.execute_fetchall(statement, params)
+        rows = await fetch_all(self.read, statement, params)
         return rows[0] if rows else None
 
     async def _all(self, statement: str, params: tuple | dict = ()):
-        return await self.read.execute_fetchall(statement, params)
+        return await fetch_all(self.read, statement, params)
 
     @property
     def read(self) -> aiosqlite.Connection:

@@ -23,7 +23,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import aiosqlite
 
@@ -252,6 +252,7 @@ class WriteProcess(asyncio.SubprocessProtocol):
             return
         self._stopping = True
         transport, self._transport = self._transport, None
+        assert self._ended is not None  # set with the transport
         if (stdin := transport.get_pipe_transport(0)) is not None:
             stdin.close()
         try:
@@ -265,7 +266,7 @@ class WriteProcess(asyncio.SubprocessProtocol):
     def send(self, statements: write_process.Statements) -> None:
         """The transport buffers what the pipe cannot take at once."""
         assert self._transport is not None
-        stdin = self._transport.get_pipe_transport(0)
+        stdin = cast(asyncio.WriteTransport | None, self._transport.get_pipe_transport(0))
         if stdin is not None and not stdin.is_closing():
             stdin.write(write_process.frame(statements))
 

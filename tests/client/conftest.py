@@ -23,13 +23,13 @@ LIST_LIMIT = 5
 FAST_RETRY = Retry(attempts=2, base_delay_s=0.01, max_delay_s=0.02)
 NO_RETRY = Retry(attempts=0)
 
-# the endpoints a 3.4.0 participant does not have (notes §0)
+# the endpoints a 3.4.0 participant does not have (docs/ledger-api.md §0)
 ONLY_IN_35 = (
     "/v2/contracts/contract-by-id",
     "/v2/state/active-contracts-page",
     "/v2/updates/get-updates-page",
 )
-# keys that 3.5 prints and 3.4 does not (notes §0, §3)
+# keys that 3.5 prints and 3.4 does not (docs/ledger-api.md §0, §3)
 KEYS_NEW_IN_35 = (
     "contractKeyHash",
     "paidTrafficCost",

@@ -97,8 +97,9 @@ async def test_an_answer_that_never_comes_is_a_timeout():
         async with client:
             with pytest.raises(RequestTimeout) as caught:
                 await client.ledger_end()
-    assert "no answer in time" in caught.value.message and caught.value.hint
-    assert len(connections) == 1 + FAST_RETRY.attempts  # a read is tried again
+    assert "got no answer in 0.2 s" in caught.value.message and caught.value.hint
+    # reported after one bound, not after one per try: a participant silent that long is not asked again
+    assert len(connections) == 1
 
 
 @pytest.mark.parametrize("how", ["reset", "closed"])

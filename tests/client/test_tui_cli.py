@@ -149,3 +149,83 @@ def test_a_broken_config_file_exits_2_naming_it(home, tmp_path):
     r = run(home, "--profile", "devnet", env={"LEDGER_TUI_CONFIG": str(config)})
     assert r.returncode == 2
     assert str(config) in r.stderr and "give one token source" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        ("localhost:7575", "--url must start with http:// or https://"),
+        ("ftp://localhost:7575", "--url must start with http:// or https://"),
+        ("http://", "--url must start with http:// or https:// and name a host"),
+    ],
+)
+def test_a_url_that_is_not_http_is_refused_at_once(home, tmp_path, url, says):
+    token = tmp_path / "alice.jwt"
+    token.write_text("x.y.z")
+    r = run(home, "--url", url, "--token-file", str(token))
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert r.stderr.strip().splitlines() == [r.stderr.strip()]  # one line
+    assert r.stderr.startswith("ledger-tui: error: ") and says in r.stderr and repr(url) in r.stderr
+
+
+def _unreadable(tmp_path: Path) -> Path:
+    path = tmp_path / "secret.jwt"
+    path.write_text("x.y.z")
+    path.chmod(0)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("option", "make", "says"),
+    [
+        ("--token-file", lambda tmp: tmp / "missing.jwt", "--token-file: the token file {} does not exist"),
+        pytest.param(
+            "--token-file",
+            _unreadable,
+            "--token-file: cannot read the token file {}: Permission denied",
+            marks=pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file"),
+        ),
+        ("--token-file", lambda tmp: tmp, "--token-file: {} is a directory, not a token file"),
+        (
+            "--hs256-secret-file",
+            lambda tmp: tmp / "missing.key",
+            "--hs256-secret-file: the HS256 secret file {} does not exist",
+        ),
+    ],
+)
+def test_a_token_file_that_cannot_be_read_is_refused_at_once(home, tmp_path, option, make, says):
+    path = make(tmp_path)
+    r = run(home, "--url", "http://localhost:7575", option, str(path))
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert r.stderr.strip() == "ledger-tui: error: " + says.format(path)
+
+
+def test_a_profiles_missing_token_file_is_refused_naming_the_profile(home, tmp_path):
+    config = tmp_path / "config.toml"
+    missing = tmp_path / "gone.jwt"
+    config.write_text(f'[profiles.devnet]\nurl = "http://localhost:7575"\ntoken_file = "{missing}"\n')
+    r = run(home, "--profile", "devnet", env={"LEDGER_TUI_CONFIG": str(config)})
+    assert r.returncode == 2
+    assert (
+        r.stderr.strip()
+        == f"ledger-tui: error: token_file of profile 'devnet': the token file {missing} does not exist"
+    )
+
+
+def test_an_oauth_client_secret_file_that_does_not_exist_is_refused(home, tmp_path):
+    missing = tmp_path / "client.secret"
+    r = run(
+        home,
+        "--url",
+        "https://participant.example.com",
+        "--oauth-token-url",
+        "https://auth/token",
+        "--oauth-client-id",
+        "c",
+        "--oauth-client-secret-file",
+        str(missing),
+    )
+    assert r.returncode == 2
+    assert r.stderr.strip() == (
+        f"ledger-tui: error: --oauth-client-secret-file: the client secret file {missing} does not exist"
+    )

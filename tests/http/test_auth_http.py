@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import time
+
 import jwt
 import pytest
 
+from participant.auth import AUDIENCE_PREFIX
 from tests.conftest import SECRET, token
 from tests.http.helpers import SUBMIT_TX, assert_bad_body, assert_error, commands, create, iou_args
+from tests.spec import validate
 
 LEDGER_END = "/v2/state/ledger-end"
 
@@ -30,7 +34,6 @@ async def test_missing_token(ledger_api):
         lambda: jwt.encode(
             {"sub": "participant_admin"}, SECRET, algorithm="HS256"
         ),  # neither scope nor audience
-        lambda: token("participant_admin", participant_id="someone-else"),  # another participant
         lambda: "not.a.jwt",
     ],
 )
@@ -43,22 +46,54 @@ async def test_other_schemes_are_401(ledger_api):
     assert_error(await ledger_api.get(LEDGER_END, user=None, headers=auth(f"Basic {token('x')}")), 401, "NA")
 
 
-async def test_unknown_user_is_403(ledger_api):
-    r = await ledger_api.get(LEDGER_END, user=None, headers=auth(f"Bearer {token('ghost')}"))
-    assert_error(r, 403, "NA")
+@pytest.mark.parametrize("audience_form", [False, True], ids=["scope-token", "audience-token"])
+async def test_unknown_user_is_403_invalid_token(ledger_api, audience_form):
+    pid = await participant_id(ledger_api)
+    t = token("ghost", participant_id=pid, audience_form=audience_form)
+    body = assert_error(await ledger_api.get(LEDGER_END, user=None, headers=auth(f"Bearer {t}")), 403, "NA")
+    validate("JsCantonError", body)
+    assert body["grpcCodeValue"] == 7
+    assert body["context"] == {"ledger_api_error": "invalid token"}
+
+
+@pytest.mark.parametrize(
+    "claims",
+    [
+        pytest.param({"scope": "daml_ledger_api", "aud": "participant9::1220abcd"}, id="scope-aud-another"),
+        pytest.param({"scope": "daml_ledger_api", "aud": ""}, id="scope-aud-empty"),
+        pytest.param({"aud": AUDIENCE_PREFIX + "participant9::1220abcd"}, id="audience-another"),
+    ],
+)
+async def test_a_token_for_another_participant_is_403(ledger_api, claims):
+    t = jwt.encode(
+        {"sub": "participant_admin", "exp": int(time.time()) + 300} | claims, SECRET, algorithm="HS256"
+    )
+    body = assert_error(await ledger_api.get(LEDGER_END, user=None, headers=auth(f"Bearer {t}")), 403, "NA")
+    validate("JsCantonError", body)
+    assert (body["grpcCodeValue"], body["context"]) == (7, {})
 
 
 async def test_empty_bearer_is_400_text(ledger_api):
     assert_bad_body(await ledger_api.get(LEDGER_END, user=None, headers=auth("Bearer ")))
 
 
-async def test_audience_token(ledger_api):
-    pid = (await ledger_api.get("/v2/parties/participant-id")).json()["participantId"]
-    t = token("participant_admin", participant_id=pid, audience_form=True)
+async def participant_id(ledger_api) -> str:
+    return (await ledger_api.get("/v2/parties/participant-id")).json()["participantId"]
+
+
+@pytest.mark.parametrize(
+    "scope",
+    [
+        pytest.param({}, id="no-scope"),
+        pytest.param({"scope": "openid profile"}, id="unrelated-scope"),
+        pytest.param({"scope": "daml_ledger_api"}, id="ledger-api-scope"),
+    ],
+)
+async def test_audience_token_whatever_its_scope(ledger_api, scope):
+    claims = {"sub": "participant_admin", "aud": AUDIENCE_PREFIX + await participant_id(ledger_api)} | scope
+    t = jwt.encode(claims | {"exp": int(time.time()) + 300}, SECRET, algorithm="HS256")
     r = await ledger_api.get(LEDGER_END, user=None, headers=auth(f"Bearer {t}"))
     assert r.status_code == 200, r.text
-    t = token("participant_admin", participant_id="participant9::1220abcd", audience_form=True)
-    assert_error(await ledger_api.get(LEDGER_END, user=None, headers=auth(f"Bearer {t}")), 401, "NA")
 
 
 async def test_version_needs_no_token(ledger_api):

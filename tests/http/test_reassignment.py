@@ -1,4 +1,4 @@
-"""Reassignment over HTTP (notes §4.5, §10): unassign and assign, every synchronous rejection (which changes
+"""Reassignment over HTTP (docs/ledger-api.md §4.5, §10): unassign and assign, every synchronous rejection (which changes
 nothing), failed completions, the update stream and lookups, and the ACS before, between and after."""
 
 from __future__ import annotations
@@ -179,7 +179,7 @@ async def test_a_batch_of_unassigns_is_one_reassignment(ledger_api, world):
 
 
 def _rejections():
-    """(id, body builder, status, code, what the cause says): every synchronous rejection of notes §4.5."""
+    """(id, body builder, status, code, what the cause says): every synchronous rejection of docs/ledger-api.md §4.5."""
     unknown_cid = "00" + "ab" * 32 + "ca12" + "1220" + "cd" * 32
     foreign = "elsewhere::1220" + "0" * 64
     return [
@@ -503,7 +503,7 @@ async def test_updates_and_lookups_of_reassignments(ledger_api, world):
         "/v2/updates", {"beginExclusive": start, "updateFormat": transactions_only}, user="Bob"
     )
     assert r.json() == []
-    # The legacy filter form includes reassignments (notes §5).
+    # The legacy filter form includes reassignments (docs/ledger-api.md §5).
     r = await ledger_api.post(
         "/v2/updates",
         {

@@ -130,7 +130,7 @@ async def test_limit_and_list_limit(small_ledger):
             {"beginExclusive": 3, "endInclusive": 2},
             400,
             "INVALID_ARGUMENT",
-        ),  # as get-updates-page (notes §4.7)
+        ),  # as get-updates-page (docs/ledger-api.md §4.7)
         ({"descendingOrder": True}, 400, "DESCENDING_ORDER_MISSING_END"),
         ({"verbose": True}, 400, "INVALID_ARGUMENT"),
         ({"updateFormat": None}, 400, "INVALID_ARGUMENT"),

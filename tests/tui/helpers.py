@@ -59,7 +59,7 @@ async def contract_without(client: LedgerClient, party: str, absent: str) -> str
 
 class WithoutEndpoints(httpx.AsyncBaseTransport):
     """The real participant, but the given paths answer as on a participant that does not have them: 404 with
-    Canton's legacy body (notes §0)."""
+    Canton's legacy body (docs/ledger-api.md §0)."""
 
     def __init__(self, paths: Iterable[str]) -> None:
         self.paths = set(paths)

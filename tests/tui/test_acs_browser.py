@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.screens.acs import AcsScreen
-from app.snapshot import ADDED, REMOVED
+from app.snapshot import ADDED, CHANGED, REMOVED
 from app.widgets.contract_table import ContractTable
 from tests.tui.conftest import SIZE, screen_text, wait_for
 
@@ -39,7 +39,7 @@ async def test_steps_back_to_the_previous_change_and_marks_the_difference(demo_s
         assert screen.offset < end
         table = screen.query_one(ContractTable)
         await wait_for(pilot, lambda: table.selected is not None, "the first changed row")
-        assert table.selected.status in (ADDED, REMOVED)
+        assert table.selected.status in (ADDED, REMOVED, CHANGED)
         assert f"viewing {screen.offset}" in screen_text(app)
         await pilot.press("e")
         await wait_for(pilot, lambda: screen.offset == app.status_ledger_end, "the ledger end again")

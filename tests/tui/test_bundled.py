@@ -8,6 +8,7 @@ import os
 import pty
 import select
 import signal
+import stat
 import subprocess
 import sys
 import textwrap
@@ -45,7 +46,7 @@ def _wait(predicate, what: str) -> None:
     raise AssertionError(f"never saw {what}")
 
 
-async def test_starts_seeds_serves_with_minted_tokens_and_stops(tmp_path):
+async def test_starts_seeds_serves_with_minted_tokens_and_stops(tmp_path, umask_022):
     bundled = BundledParticipant(tmp_path / "data", tmp_path / "logs")
     phases: list[str] = []
     bundled.subscribe(lambda state: phases.append(state.phase))
@@ -55,7 +56,17 @@ async def test_starts_seeds_serves_with_minted_tokens_and_stops(tmp_path):
         assert state.phase == "ready", state.error
         assert "seeding" in phases  # progress reported while the demo ledger was seeded
         secret = bundled.secret()
-        assert (tmp_path / "data" / "secret").stat().st_mode & 0o077 == 0  # readable by this user only
+        # Readable by this user only, whatever the umask: the secret, the database and the log, and their directories.
+        for path in (
+            "data/secret",
+            "data/ledger.db",
+            "data/ledger.db-wal",
+            "data/ledger.db-shm",
+            "logs/participant.log",
+        ):
+            assert stat.S_IMODE((tmp_path / path).stat().st_mode) == 0o600, path
+        for path in ("data", "logs"):
+            assert stat.S_IMODE((tmp_path / path).stat().st_mode) == 0o700, path
         token = await MintedToken(secret, "Alice").token()
         assert jwt.decode(token, secret, algorithms=["HS256"])["sub"] == "Alice"
         r = httpx.get(f"{state.url}/v2/authenticated-user", headers={"Authorization": f"Bearer {token}"})

@@ -1,4 +1,4 @@
-"""Daml values told apart by their JSON shape, and shown as people read them (every shape of notes §9)."""
+"""Daml values told apart by their JSON shape, and shown as people read them (every shape of docs/ledger-api.md §9)."""
 
 from __future__ import annotations
 

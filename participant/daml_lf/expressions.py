@@ -1,0 +1,275 @@
+"""Expression bodies → ``ast.Expr``, on request.
+
+Each expression message decodes on its own with the derived schema (its sub-expressions are bytes there), and the
+tree is built bottom-up from an explicit stack: no protobuf decode and no Python recursion goes deeper than a type,
+however deep the expression. The messages inside an expression become ``ast.Node``s by a plan per message type,
+read from the schema's descriptors once: interned indexes resolved, ids as references, types as ``ast.Type``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from google.protobuf.descriptor import Descriptor
+from google.protobuf.message import DecodeError, Message
+
+from . import ast
+from ._proto import daml_lf2_lazy_pb2 as lf
+from ._proto import daml_lf2_pb2
+from .decode import (
+    Context,
+    decode_con,
+    decode_kind,
+    decode_location,
+    decode_type,
+    module_ref,
+    package_ref,
+    tycon_ref,
+)
+from .errors import MalformedArchive
+
+
+def decode_expr(body: ast.ExprBody) -> ast.Expr:
+    """The expression of a body, decoded whole into ``ast.Expr`` nodes.
+
+    Each expression message is decoded on its own (its sub-expressions are bytes in the derived schema) and the
+    tree is built bottom-up from an explicit stack, so the depth of the expression costs neither protobuf's nor
+    Python's recursion limit.
+    """
+    ctx: Context = body.context
+    results: list[ast.Expr] = []
+    stack: list[tuple[bytes, None] | tuple[None, tuple[lf.Expr, int]]] = [(body.encoded, None)]
+    while stack:
+        encoded, pending = stack.pop()
+        if pending is None:
+            assert encoded is not None
+            message = _parse_expr(ctx, encoded)
+            hops = 0
+            while message.WhichOneof("Sum") == "interned_expr":  # shared by reference: its own message
+                hops += 1
+                if hops > len(ctx.exprs):
+                    raise MalformedArchive(
+                        f"package {ctx.package_id}: interned expressions refer to each other in a cycle"
+                    )
+                message = _parse_expr(ctx, ctx.interned_expr(message.interned_expr))
+            children: list[bytes] = []
+            _collect(_plan(message.DESCRIPTOR), message, children)
+            stack.append((None, (message, len(children))))
+            stack.extend((child, None) for child in reversed(children))
+        else:
+            message, count = pending
+            kids = iter(results[len(results) - count :])
+            del results[len(results) - count :]
+            results.append(_build_expr(ctx, message, kids))
+    return results[0]
+
+
+def _parse_expr(ctx: Context, encoded: bytes) -> lf.Expr:
+    try:
+        return lf.Expr.FromString(encoded)
+    except DecodeError as exc:
+        raise MalformedArchive(f"package {ctx.package_id}: an expression does not decode ({exc})") from None
+
+
+def _build_expr(ctx: Context, message: lf.Expr, kids: Iterator[ast.Expr]) -> ast.Expr:
+    kind = message.WhichOneof("Sum")
+    location = decode_location(ctx, message.location) if message.HasField("location") else None
+    if kind is None:
+        raise MalformedArchive(f"package {ctx.package_id}: expression without a case")
+    plan = _plan(message.DESCRIPTOR)
+    step = next(s for s in plan.steps if s.name == kind)
+    return ast.Expr(step.label, _convert_field(ctx, step, getattr(message, kind), kids), location)
+
+
+# A plan per message type of the derived schema: for each field, how to read it, computed once.
+
+_EXPR = "expr"  # bytes that the full schema types as Expr
+_MESSAGE = "message"  # a message converted generically into a Node
+_SPECIAL = "special"  # a message with its own AST form (ids, types, kinds, locations)
+_STRING = "string"  # an interned string index
+_DNAME = "dname"  # an interned dotted name index
+_ENUM = "enum"
+_SCALAR = "scalar"
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    name: str  # the field's name in the schema
+    label: str  # its name in the Node: interned-index suffixes dropped
+    how: str
+    repeated: bool
+    oneof: str | None
+    message: Descriptor | None
+    enum_names: Mapping[int, str] | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    name: str
+    steps: tuple[_Step, ...]
+    may_hold_expr: bool
+
+
+_PLANS: dict[str, _Plan] = {}
+_SPECIAL_MESSAGES = {
+    "TypeConId",
+    "TypeSynId",
+    "ValueId",
+    "ModuleId",
+    "Type",
+    "Type.Con",
+    "Kind",
+    "Location",
+    "Unit",
+    "FieldWithType",
+    "TypeVarWithKind",
+    "VarWithType",
+    "SelfOrImportedPackageId",
+}
+_SUFFIXES = ("_interned_str", "_interned_dname", "_interned_name")
+
+
+def _plan(descriptor: Descriptor) -> _Plan:
+    plan = _PLANS.get(descriptor.full_name)
+    if plan is None:
+        plan = _PLANS[descriptor.full_name] = _make_plan(descriptor)
+    return plan
+
+
+def _make_plan(descriptor: Descriptor) -> _Plan:
+    # Messages inside an expression reach each other only through Expr fields (bytes here) or the special ones
+    # (types, kinds), so making the plans of the messages a message holds always ends.
+    name = descriptor.full_name.removeprefix("daml_lf_2_lazy.")
+    full = daml_lf2_pb2.DESCRIPTOR.pool.FindMessageTypeByName(f"daml_lf_2.{name}")
+    steps = []
+    for field in descriptor.fields:
+        full_field = full.fields_by_name[field.name]
+        label = field.name
+        for suffix in _SUFFIXES:
+            label = label.removesuffix(suffix)
+        enum_names = None
+        if full_field.message_type is not None and full_field.message_type.full_name == "daml_lf_2.Expr":
+            how = _EXPR
+        elif field.message_type is not None:
+            special = field.message_type.full_name.removeprefix("daml_lf_2_lazy.") in _SPECIAL_MESSAGES
+            how = _SPECIAL if special else _MESSAGE
+        elif field.enum_type is not None:
+            how = _ENUM
+            enum_names = {value.number: value.name for value in field.enum_type.values}
+        elif field.name.endswith("_interned_dname"):
+            how = _DNAME
+        elif field.name.endswith(("_interned_str", "_interned_name")):
+            how = _STRING
+        else:
+            how = _SCALAR
+        steps.append(
+            _Step(
+                name=field.name,
+                label=label,
+                how=how,
+                repeated=field.is_repeated,
+                oneof=field.containing_oneof.name if field.containing_oneof else None,
+                message=field.message_type,
+                enum_names=enum_names,
+            )
+        )
+    holds = any(s.how == _EXPR or (s.how == _MESSAGE and _plan(s.message).may_hold_expr) for s in steps)
+    plan = _Plan(name, tuple(steps), holds)
+    _PLANS[descriptor.full_name] = plan
+    return plan
+
+
+def _present(message: Message, step: _Step) -> bool:
+    if step.oneof is not None:
+        return message.WhichOneof(step.oneof) == step.name
+    if step.repeated:
+        return True
+    if step.how in (_MESSAGE, _SPECIAL):
+        return message.HasField(step.name)
+    if step.how == _EXPR:
+        return bool(getattr(message, step.name))
+    return True  # a proto3 scalar: its default (0, "", False) is its value
+
+
+def _collect(plan: _Plan, message: Message, out: list[bytes]) -> None:
+    """The encoded sub-expressions of ``message``, in the order ``_convert`` consumes them."""
+    for step in plan.steps:
+        if not _present(message, step):
+            continue
+        if step.how == _EXPR:
+            value = getattr(message, step.name)
+            if step.repeated:
+                out.extend(value)
+            else:
+                out.append(value)
+        elif step.how == _MESSAGE:
+            sub_plan = _plan(step.message)
+            if sub_plan.may_hold_expr:
+                values = getattr(message, step.name)
+                for value in values if step.repeated else (values,):
+                    _collect(sub_plan, value, out)
+
+
+def _convert_field(ctx: Context, step: _Step, value: Any, kids: Iterator[ast.Expr]) -> Any:
+    if step.repeated:
+        return tuple(_convert_one(ctx, step, item, kids) for item in value)
+    return _convert_one(ctx, step, value, kids)
+
+
+def _convert_one(ctx: Context, step: _Step, value: Any, kids: Iterator[ast.Expr]) -> Any:
+    how = step.how
+    if how == _EXPR:
+        return next(kids)
+    if how == _STRING:
+        return ctx.string(value)
+    if how == _DNAME:
+        return ctx.dname(value)
+    if how == _ENUM:
+        assert step.enum_names is not None
+        name = step.enum_names.get(value)
+        if name is None:
+            raise MalformedArchive(f"package {ctx.package_id}: unknown value {value} of {step.name}")
+        return name
+    if how == _SPECIAL:
+        return _special(ctx, value)
+    if how == _MESSAGE:
+        plan = _plan(step.message)
+        return ast.Node(
+            plan.name,
+            tuple(
+                (s.label, _convert_field(ctx, s, getattr(value, s.name), kids))
+                for s in plan.steps
+                if _present(value, s)
+            ),
+        )
+    return value
+
+
+def _special(ctx: Context, value: Any) -> Any:
+    name = value.DESCRIPTOR.full_name.removeprefix("daml_lf_2_lazy.")
+    if name in ("TypeConId", "TypeSynId"):
+        return tycon_ref(ctx, value)
+    if name == "ValueId":
+        package_id, module = module_ref(ctx, value.module)
+        return ast.ValueRef(package_id, module, ctx.dname(value.name_interned_dname))
+    if name == "ModuleId":
+        return module_ref(ctx, value)
+    if name == "SelfOrImportedPackageId":
+        return package_ref(ctx, value)
+    if name == "Type":
+        return decode_type(ctx, value)
+    if name == "Type.Con":
+        return decode_con(ctx, value)
+    if name == "Kind":
+        return decode_kind(ctx, value)
+    if name == "Location":
+        return decode_location(ctx, value)
+    if name == "FieldWithType":
+        return ast.Field(ctx.string(value.field_interned_str), decode_type(ctx, value.type))
+    if name == "VarWithType":
+        return ast.Field(ctx.string(value.var_interned_str), decode_type(ctx, value.type))
+    if name == "TypeVarWithKind":
+        return ast.TypeVar(ctx.string(value.var_interned_str), decode_kind(ctx, value.kind))
+    return True  # Unit: its presence is its meaning
