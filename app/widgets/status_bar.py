@@ -86,6 +86,8 @@ class StatusBar(Widget):
     def render(self) -> Text:
         """The fullest line that fits: on a narrow terminal the least needed parts go first (see `FITS`)."""
         width = self.size.width
+        if not width:  # not laid out yet: nothing to fit to
+            return self._line(FITS[0])
         for fit in FITS:
             line = self._line(fit)
             if line.cell_len <= width:
