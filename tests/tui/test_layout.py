@@ -57,7 +57,9 @@ async def test_contract_details_wrap_between_words_at_80_columns(demo_server, ma
     app = make_app(demo_server)
     async with app.run_test(size=SMALL) as pilot:
         acs = await contracts_ready(pilot, app)
-        acs.query_one(ContractTable).focus()
+        table = acs.query_one(ContractTable)
+        table.focus()
+        await wait_for(pilot, lambda: table.selected is not None and table.has_focus, "a selected contract")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen), "the inspector")
         details = app.screen.query_one(ContractDetails)
