@@ -90,7 +90,9 @@ class LedgerApp(App):
         Binding("2", "mode('compose')", "Compose", id="app.compose", show=False),
         Binding("3", "mode('requests')", "Requests", id="app.requests", show=False),
         Binding("4", "mode('reassign')", "Reassign", id="app.reassign", show=False),
-        Binding("question_mark,f1", "help", "Help", id="app.help", key_display="?"),
+        # priority: from within a field too, but those whose text may hold `?` (app.widgets.keys); F1 from any
+        Binding("question_mark", "help", "More keys", id="app.help", key_display="?", priority=True),
+        Binding("f1", "help", id="app.help_anywhere", show=False, priority=True),
         Binding("ctrl+u", "switch_user", "User", id="app.user"),
         Binding("ctrl+o", "open_contract", "Open id", id="app.open", show=False),
         Binding("q", "quit", "Quit", id="app.quit"),
@@ -502,8 +504,35 @@ class LedgerApp(App):
     def action_help(self) -> None:
         from app.screens.help import HelpScreen
 
-        if not isinstance(self.screen, HelpScreen):
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)
+        else:
             self.push_screen(HelpScreen(self.screen))
+
+    async def action_quit(self) -> None:
+        """Quit, after asking when a screen holds work that quitting would lose (an unsent command)."""
+        unsent = [
+            text
+            for screen in self._mode_screens()
+            if isinstance(screen, LedgerScreen) and (text := screen.unsent())
+        ]
+        if not unsent:
+            self.exit()
+            return
+        self._confirm_quit(unsent)
+
+    @work(exclusive=True, group="quit", exit_on_error=False)
+    async def _confirm_quit(self, unsent: list[str]) -> None:
+        quit_anyway = await self.push_screen_wait(
+            ChoiceDialog(
+                "Quit and lose the unsent command?",
+                [("Stay", False), ("Quit and lose it", True)],
+                selected=False,
+                hint="\n".join(unsent),
+            )
+        )
+        if quit_anyway:
+            self.exit()
 
     @on(OpenContract)
     def _open_contract(self, message: OpenContract) -> None:
@@ -594,7 +623,7 @@ class LedgerApp(App):
             bindings = getattr(cls, "BINDINGS", []) if cls else _bindings_of(mode)
             yield SystemCommand(
                 f"{title}: open",
-                f"Go to the {title.lower()} screen",
+                f"Go to the {title.lower()} screen · key {list(self.MODES).index(mode) + 1}",
                 lambda mode=mode: self.action_mode(mode),
             )
             for binding in bindings:
@@ -602,16 +631,29 @@ class LedgerApp(App):
                     continue
                 yield SystemCommand(
                     f"{title}: {binding.description}",
-                    f"key {binding.key}",
+                    f"key {self.key_names(binding)}",
                     lambda mode=mode, action=binding.action: self._run_in_mode(mode, action),
                 )
         for binding in self.BINDINGS:
-            if isinstance(binding, Binding) and binding.description:
+            # the screens' keys (1 to 4) are the "open" entries above
+            if (
+                isinstance(binding, Binding)
+                and binding.description
+                and not binding.action.startswith("mode(")
+            ):
                 yield SystemCommand(
                     binding.description,
-                    f"key {binding.key}",
+                    f"key {self.key_names(binding)}",
                     lambda action=binding.action: self.run_action(action),
                 )
+
+    def key_names(self, binding: Binding) -> str:
+        """The keys of a binding as the footer shows them ("[", "^s"), remapped ones included."""
+        remapped = self._keymap.get(binding.id) if binding.id else None
+        if binding.key_display and not remapped:
+            return binding.key_display
+        keys = (remapped or binding.key).split(",")
+        return " ".join(self.get_key_display(Binding(key.strip(), binding.action)) for key in keys)
 
     @work(group="palette", exit_on_error=False)
     async def _run_in_mode(self, mode: str, action: str) -> None:

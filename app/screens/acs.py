@@ -15,7 +15,7 @@ from textual.containers import Horizontal
 from textual.content import Content
 from textual.reactive import reactive
 from textual.timer import Timer
-from textual.widgets import Footer, Input, Label, Static
+from textual.widgets import Input, Label, Static
 
 from app.client import errors
 from app.daml import looks_like_contract_id, party_hint, template_name
@@ -25,6 +25,7 @@ from app.screens.dialogs import ChoiceDialog, MultiChoiceDialog, PromptDialog
 from app.snapshot import ADDED, CHANGED, REMOVED, Snapshot, ViewCancelled, ViewSpec
 from app.trace import milestone
 from app.untrusted import visible
+from app.widgets.keys import FieldInput, KeyFooter
 
 if TYPE_CHECKING:
     from app.timeline import AcsTimeline, Progress
@@ -44,6 +45,9 @@ from app.widgets.untrusted_text import plain
 GROW_EVERY_S = 0.25  # while a snapshot is read, the table grows at most this often
 PROGRESS_EVERY_S = 0.2
 COUNT_WIDTH = 36  # cells of the count, unless it says more
+
+
+STEP = Binding.Group("Earlier/later", compact=True)
 
 
 class AcsScreen(LedgerScreen):
@@ -66,21 +70,22 @@ Large snapshots are read page by page into a local cache (the screen shows the c
 cancels), and only the rows on screen are drawn, so a million contracts browse like a hundred.
 """
 
+    # in the order of the footer, most used first: what a narrow terminal cuts from its end is under `?`
     BINDINGS = [
         Binding("enter", "inspect", "Inspect", show=True, id="acs.inspect"),
         Binding("slash", "filter", "Filter", id="acs.filter"),
+        Binding("left_square_bracket", "step(-1)", "Earlier", id="acs.earlier", key_display="[", group=STEP),
+        Binding("right_square_bracket", "step(1)", "Later", id="acs.later", key_display="]", group=STEP),
+        Binding("e", "ledger_end", "Ledger end", id="acs.end"),
+        Binding("s", "sort", "Sort", id="acs.sort"),
         Binding("p", "parties", "Parties", id="acs.parties"),
         Binding("t", "templates", "Templates", id="acs.templates"),
-        Binding("s", "sort", "Sort", id="acs.sort"),
-        Binding("c", "columns", "Columns", id="acs.columns", show=False),
-        Binding("left_square_bracket", "step(-1)", "Earlier", id="acs.earlier", key_display="["),
-        Binding("right_square_bracket", "step(1)", "Later", id="acs.later", key_display="]"),
-        Binding("e", "ledger_end", "Ledger end", id="acs.end"),
-        Binding("o", "goto_offset", "Offset…", id="acs.offset", show=False),
         Binding("x", "exercise", "Exercise", id="acs.exercise"),
         Binding("m", "move", "Move", id="acs.move"),
-        Binding("n", "clone", "New from", id="acs.clone", show=False),
         Binding("w", "export", "Export", id="acs.export"),
+        Binding("c", "columns", "Columns", id="acs.columns", show=False),
+        Binding("o", "goto_offset", "Offset…", id="acs.offset", show=False),
+        Binding("n", "clone", "New from", id="acs.clone", show=False),
         Binding("y", "copy_id", "Copy id", id="acs.copy", show=False),
         Binding("r", "reload", "Reload", id="acs.reload", show=False),
         Binding("escape", "escape", "Cancel", show=False, id="acs.escape"),
@@ -134,11 +139,12 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         yield Static("", id="acs-empty")
         yield ContractTable(id="acs-table")
         yield Static("", id="acs-detail")
-        yield Input(
+        yield FieldInput(
+            free_text=True,
             placeholder="filter rows: text across ids, parties and payload (enter keeps, escape clears)",
             id="acs-filter",
         )
-        yield Footer()
+        yield KeyFooter()
 
     # --- lifecycle ----------------------------------------------------------------------------------------------
 

@@ -16,6 +16,10 @@ class LedgerScreen(Screen):
 
     TITLE_TEXT: ClassVar[str] = ""
 
+    def unsent(self) -> str:
+        """What quitting would lose on this screen, in a sentence ("" when nothing): the app asks before it quits."""
+        return ""
+
     @property
     def ledger_app(self) -> LedgerHost:
         return cast(LedgerHost, self.app)

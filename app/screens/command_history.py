@@ -8,7 +8,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Label, OptionList, Static
+from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from app.commands import split_list, summary
@@ -16,6 +16,7 @@ from app.daml import party_hint
 from app.history import HistoryEntry
 from app.screens.dialogs import DIALOG_CSS
 from app.untrusted import visible
+from app.widgets.keys import FieldInput, KeyFooter
 from app.widgets.untrusted_text import escaped, plain
 
 
@@ -101,7 +102,8 @@ class HistoryDialog(ModalScreen[tuple[HistoryEntry, bool] | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(plain(f"Command history ({len(self.entries)}, newest first)"), classes="dialog-title")
-            yield Input(
+            yield FieldInput(
+                free_text=True,
                 placeholder="/ filters: template, choice, party, commandId, outcome…",
                 compact=True,
                 id="history-filter",
@@ -113,7 +115,7 @@ class HistoryDialog(ModalScreen[tuple[HistoryEntry, bool] | None]):
                 "again) · / filters · escape closes",
                 classes="dialog-hint",
             )
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.timer import Timer
-from textual.widgets import Footer, Static, TabbedContent, TabPane
+from textual.widgets import Static, TabbedContent, TabPane
 
 from app.catalog import Catalog
 from app.client import errors
@@ -39,6 +39,7 @@ from app.screens.command_history import HistoryDialog
 from app.screens.dialogs import ChoiceDialog
 from app.widgets.command_form import CommandEditor
 from app.widgets.json_editor import JsonEditor
+from app.widgets.keys import KeyFooter
 from app.widgets.request_preview import RequestPreview
 from app.widgets.status_bar import StatusBar
 from app.widgets.transaction_result import TransactionResult, failure_context
@@ -108,7 +109,15 @@ class ComposerScreen(LedgerScreen):
     ComposerScreen CommandEditor { width: 55%; min-width: 60; }
     ComposerScreen #composer-output { width: 1fr; border-left: solid $panel; }
     ComposerScreen #composer-output TabPane { padding: 0; height: 1fr; }
+    /* too narrow for the form and the preview side by side: the preview and the result under the form */
+    ComposerScreen.-narrow #composer-main { layout: vertical; }
+    ComposerScreen.-narrow CommandEditor { width: 1fr; min-width: 0; height: 3fr; }
+    ComposerScreen.-narrow #composer-output { width: 1fr; height: 2fr; min-height: 10; border-left: none;
+                                              border-top: solid $panel; }
+    /* the body has the room: ctrl+y still copies the curl */
+    ComposerScreen.-narrow #preview-curl, ComposerScreen.-narrow #preview-curl-title { display: none; }
     """
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
 
     def __init__(self) -> None:
         super().__init__()
@@ -119,6 +128,8 @@ class ComposerScreen(LedgerScreen):
         self._marking = False  # fields are marked once a submit or copy was refused, then follow the typing
         self._preview_timer: Timer | None = None
         self._pending: ComposeCommand | None = None
+        # what the form commanded when opened, last submitted or recalled
+        self._sent: tuple[str, ...] | None = None
         self._committed: Committed | None = (
             None  # the last command that succeeded, to catch a repeat by mistake
         )
@@ -133,7 +144,7 @@ class ComposerScreen(LedgerScreen):
                     yield RequestPreview(id="preview")
                 with TabPane("Result", id="result-tab"):
                     yield TransactionResult(id="result")
-        yield Footer()
+        yield KeyFooter()
 
     @property
     def editor(self) -> CommandEditor:
@@ -153,20 +164,31 @@ class ComposerScreen(LedgerScreen):
             banner = self.query_one("#composer-banner", Static)
             banner.update("Read-only session: submitting is off. The preview and copy as curl work.")
             banner.add_class("shown")
+        self._sent = _command_of(self.editor.state())
         if self.ledger_app.connected:
             self._start()
         self.query_one("#template").focus()
         if self._pending is not None:
             self.prefill(self._pending)
 
+    def unsent(self) -> str:
+        if self._sent is None or _command_of(self.editor.state()) == self._sent:
+            return ""
+        form = self.editor.state()
+        what = " ".join(part for part in (form.kind, form.template_id, form.choice) if part)
+        return f"Compose holds a command not submitted since it changed: {what}."
+
     def _start(self) -> None:
         """(Re)start for the session's identity: completion from what this user sees, the user's own party."""
         session = self.ledger_app.session
+        untouched = not self.unsent()
         if self.catalog is None:
             self.catalog = Catalog(session)
         else:
             self.catalog.forget_examples()
         self.editor.adopt(session, self.catalog)
+        if untouched:  # the user's own party filled in is no command of theirs
+            self._sent = _command_of(self.editor.state())
         self._survey()
         self._schedule_preview(0)
 
@@ -319,7 +341,9 @@ class ComposerScreen(LedgerScreen):
             return
         self.submitting = True
         self.refresh_bindings()
-        self._submit(commands, self.editor.state())
+        form = self.editor.state()
+        self._sent = _command_of(form)
+        self._submit(commands, form)
 
     @work(exclusive=True, group="composer-submit", exit_on_error=False)
     async def _submit(self, commands: JsCommands, form: CommandForm) -> None:
@@ -430,6 +454,7 @@ class ComposerScreen(LedgerScreen):
             form.command_id = new_command_id()
             form.submission_id = ""
         self.editor.load(form)
+        self._sent = _command_of(form)
         self._committed = None  # a command recalled is chosen to run again: no question about it
         self.notify(
             "Recalled with a fresh commandId: ctrl+s runs it again."
@@ -468,3 +493,10 @@ class ComposerScreen(LedgerScreen):
         )
         widget = self.query_one(target)
         (widget.area if isinstance(widget, JsonEditor) else widget).focus()
+
+
+def _command_of(form: CommandForm) -> tuple[str, ...]:
+    """What a form commands, for telling whether it changed: not its ids, which are renewed without the user."""
+    return tuple(
+        value for name, value in form.to_dict().items() if name not in ("command_id", "submission_id")
+    )

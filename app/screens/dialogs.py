@@ -10,9 +10,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
-from textual.widgets import Button, Footer, Input, Label, OptionList, SelectionList
+from textual.widgets import Button, Input, Label, OptionList, SelectionList
 from textual.widgets.option_list import Option
 
+from app.widgets.keys import FieldInput, KeyFooter
 from app.widgets.untrusted_text import plain
 
 T = TypeVar("T")
@@ -31,8 +32,8 @@ DIALOG_CSS = """
     background: $surface;
     padding: 1 2;
 }}
-{name} .dialog-title {{ text-style: bold; margin-bottom: 1; }}
-{name} .dialog-hint {{ color: $text-muted; margin-top: 1; }}
+{name} .dialog-title {{ text-style: bold; margin-bottom: 1; width: 1fr; }}
+{name} .dialog-hint {{ color: $text-muted; margin-top: 1; width: 1fr; }}
 {name} .dialog-error {{ color: $error; }}
 """
 
@@ -68,7 +69,7 @@ class PromptDialog(ModalScreen[str | None]):
         with Vertical():
             yield Label(plain(self.title_text), classes="dialog-title")
             suggester = SuggestFromList(self.suggestions, case_sensitive=False) if self.suggestions else None
-            yield Input(
+            yield FieldInput(
                 self.value,
                 placeholder=self.placeholder,
                 id="prompt-input",
@@ -78,7 +79,7 @@ class PromptDialog(ModalScreen[str | None]):
             yield Label("", classes="dialog-error", id="prompt-error")
             if self.hint:
                 yield Label(plain(self.hint), classes="dialog-hint")
-        yield Footer()
+        yield KeyFooter()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         value = event.value.strip()
@@ -117,7 +118,7 @@ class ChoiceDialog(ModalScreen[T | None], Generic[T]):
             )
             if self.hint:
                 yield Label(plain(self.hint), classes="dialog-hint")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
@@ -162,7 +163,7 @@ class MultiChoiceDialog(ModalScreen[list[T] | None], Generic[T]):
             yield Label(plain(self.hint), classes="dialog-hint")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Apply", variant="primary", id="apply")
-        yield Footer()
+        yield KeyFooter()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.action_confirm()

@@ -21,6 +21,8 @@ OVERVIEW = """\
 - **Inspector** (enter on a contract, ctrl+o, or paste a contract id): the create and archive events, the payload,
   the transactions behind it.
 
+`?` opens this help from anywhere but a field whose text may hold a `?` (the JSON editors and the `/` filters), where
+it is typed; F1 opens the help from there too. The footer shows each screen's most used keys; this list has them all.
 ctrl+p opens the command palette, which reaches every action of every screen. Keys can be remapped in the config
 file (`ledger-tui --paths` shows where), by the ids listed here.
 """
@@ -55,18 +57,11 @@ class HelpScreen(ModalScreen[None]):
         return "\n\n".join(parts)
 
     def _table(self, bindings) -> str:
-        keymap = getattr(self.app, "_keymap", {}) or {}
         lines = []
         for b in bindings:
             if not isinstance(b, Binding) or not b.description:
                 continue
-            remapped = keymap.get(b.id) if b.id else None
-            if remapped:
-                key = remapped
-            else:
-                key = " ".join(
-                    self.app.get_key_display(Binding(k.strip(), b.action)) for k in b.key.split(",")
-                )
+            key = self.app.key_names(b)
             lines.append(f"- `{key}` **{b.description}**" + (f" · {b.id}" if b.id else ""))
         return "\n".join(lines)
 

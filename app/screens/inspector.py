@@ -12,7 +12,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Footer, Static, TabbedContent, TabPane
+from textual.widgets import Static, TabbedContent, TabPane
 
 from app import daml_values as dv
 from app.client import errors, event_format, update_format
@@ -24,6 +24,7 @@ from app.screens.base import LedgerScreen
 from app.screens.dialogs import PromptDialog
 from app.untrusted import visible
 from app.widgets.contract_details import ContractDetails, banner, not_found
+from app.widgets.keys import KeyFooter
 from app.widgets.payload_tree import PayloadTree
 from app.widgets.status_bar import StatusBar
 from app.widgets.transaction_view import TransactionView, failure_message
@@ -84,7 +85,12 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
     InspectorScreen .hidden { display: none; }
     InspectorScreen TabbedContent { height: 1fr; }
     InspectorScreen TabPane { padding: 0; }
+    /* too narrow for the events and the payload side by side: one above the other */
+    InspectorScreen.-narrow #ins-body { layout: vertical; }
+    InspectorScreen.-narrow #ins-details { width: 1fr; max-width: 100%; height: 1fr; }
+    InspectorScreen.-narrow PayloadTree { height: 1fr; }
     """
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
 
     def __init__(self, contract_id: str) -> None:
         super().__init__()
@@ -108,7 +114,7 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
                 yield TransactionView("Created by", id="ins-created-view")
             with TabPane("Archived by", id=ARCHIVED):
                 yield TransactionView("Archived by", id="ins-archived-view")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#ins-details").border_title = "Events"

@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Static
+from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
 from app.client import errors
 from app.daml import looks_like_contract_id, party_hint, short_id, template_name
@@ -19,6 +19,7 @@ from app.screens.base import LedgerScreen
 from app.snapshot import UNASSIGNED, Row
 from app.untrusted import visible
 from app.widgets.form_row import LABEL_WIDTH, field_row
+from app.widgets.keys import FieldInput, KeyFooter
 from app.widgets.status_bar import StatusBar
 from app.widgets.untrusted_text import plain
 
@@ -76,7 +77,13 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
     ReassignScreen #submissions {{ height: 1fr; min-height: 6; }}
     ReassignScreen #reassign-banner {{ height: auto; padding: 0 1; background: $warning 20%; display: none; }}
     ReassignScreen #reassign-banner.shown {{ display: block; }}
+    /* narrower than the form and a readable side pane: the two one above the other, scrolled together */
+    ReassignScreen.-narrow #reassign-main {{ layout: vertical; overflow-y: auto; }}
+    ReassignScreen.-narrow #reassign-form {{ width: 1fr; height: auto; }}
+    ReassignScreen.-narrow #reassign-side {{ width: 1fr; height: auto; border-left: none; border-top: solid $panel; }}
+    ReassignScreen.-narrow #in-flight, ReassignScreen.-narrow #submissions {{ height: auto; max-height: 12; }}
     """
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
 
     def __init__(self) -> None:
         super().__init__()
@@ -98,7 +105,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
                 yield Label("Move a contract", classes="title")
                 yield field_row(
                     "contract",
-                    Input(
+                    FieldInput(
                         placeholder="00… (m on the contracts screen fills it)",
                         compact=True,
                         id="move-contract",
@@ -115,7 +122,9 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
                 yield Label("Assign an unassigned contract", classes="title")
                 yield field_row(
                     "reassign id",
-                    Input(placeholder="reassignment id (hex, starts with 00)", compact=True, id="assign-id"),
+                    FieldInput(
+                        placeholder="reassignment id (hex, starts with 00)", compact=True, id="assign-id"
+                    ),
                 )
                 yield field_row("source", Select([], prompt="synchronizer", compact=True, id="assign-source"))
                 yield field_row("target", Select([], prompt="synchronizer", compact=True, id="assign-target"))
@@ -129,7 +138,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
                 yield DataTable(id="in-flight", cursor_type="row", zebra_stripes=True)
                 yield Label("Submissions", classes="title")
                 yield DataTable(id="submissions", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyFooter()
 
     # --- start and identity -------------------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Label, Static
+from textual.widgets import Label, Static
 
 from app.client.errors import category_words
 from app.client.requests_log import RequestRecord
@@ -17,6 +17,7 @@ from app.screens.base import LedgerScreen
 from app.untrusted import visible
 from app.widgets import request_text as rt
 from app.widgets.json_view import BodyView
+from app.widgets.keys import KeyFooter
 from app.widgets.status_bar import StatusBar
 from app.widgets.untrusted_text import plain, visible_lines
 
@@ -115,7 +116,7 @@ select like any text (`ctrl+c` copies a selection).
                 yield from self._pane("Request", record.request_headers, rt.request_body(record), "request")
             with Vertical(classes="detail-pane", id="detail-response"):
                 yield from self._response_pane()
-        yield Footer()
+        yield KeyFooter()
 
     def _response_pane(self) -> ComposeResult:
         record = self.record

@@ -11,12 +11,13 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.reactive import reactive
 from textual.timer import Timer
-from textual.widgets import Footer, Input, Label
+from textual.widgets import Input, Label
 
 from app.client.requests_log import RequestLog, RequestRecord
 from app.screens.base import LedgerScreen
 from app.screens.request_detail import RequestDetailScreen, copy_body, copy_curl
 from app.widgets import request_text as rt
+from app.widgets.keys import FieldInput, KeyFooter
 from app.widgets.request_list import RequestList
 from app.widgets.status_bar import StatusBar
 from app.widgets.untrusted_text import plain
@@ -88,12 +89,13 @@ The log keeps the last 500 requests, bodies up to 256 KB each.
             yield Label("", id="requests-hidden")
             yield Label("", id="requests-filter-label")
         yield RequestList(id="requests-list")
-        yield Input(
+        yield FieldInput(
+            free_text=True,
             placeholder="filter: words in method, path, status or note, e.g. 4xx or page (enter keeps, "
             "escape clears)",
             id="requests-filter",
         )
-        yield Footer()
+        yield KeyFooter()
 
     @property
     def request_log(self) -> RequestLog:

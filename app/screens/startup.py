@@ -6,9 +6,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Middle
 from textual.screen import Screen
-from textual.widgets import Footer, Label, ProgressBar
+from textual.widgets import Label, ProgressBar
 
 from app.bundled import BundledParticipant, StartupState
+from app.widgets.keys import KeyFooter
 from app.widgets.untrusted_text import plain
 
 
@@ -33,7 +34,7 @@ class StartupScreen(Screen):
             with Center():
                 yield ProgressBar(total=None, show_eta=False, id="startup-progress")
             yield Label(plain(f"database {self.bundled.db}"), id="startup-detail")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.bundled.subscribe(self._state_changed)

@@ -12,6 +12,7 @@ from textual.widgets import Collapsible, Input, Select
 from app.commands import DEDUPLICATION, CommandForm
 from app.widgets.form_row import field_row
 from app.widgets.json_editor import JsonEditor
+from app.widgets.keys import FieldInput
 
 DEDUPLICATION_LABELS = {
     "none": "participant default",
@@ -62,8 +63,8 @@ class AdvancedOptions(Collapsible):
     def compose(self) -> ComposeResult:
         yield self._title
         with self.Contents():
-            yield field_row("userId", Input(compact=True, id="user-id", placeholder="the token's user"))
-            yield field_row("workflowId", Input(compact=True, id="workflow-id"))
+            yield field_row("userId", FieldInput(compact=True, id="user-id", placeholder="the token's user"))
+            yield field_row("workflowId", FieldInput(compact=True, id="workflow-id"))
             yield field_row(
                 "dedup",
                 Select(
@@ -72,18 +73,18 @@ class AdvancedOptions(Collapsible):
                     compact=True,
                     id="dedup",
                 ),
-                Input(compact=True, id="dedup-value", placeholder="seconds, or an offset"),
+                FieldInput(compact=True, id="dedup-value", placeholder="seconds, or an offset"),
             )
             yield field_row(
-                "minLedgerAbs", Input(compact=True, id="min-abs", placeholder="2030-01-01T00:00:00Z")
+                "minLedgerAbs", FieldInput(compact=True, id="min-abs", placeholder="2030-01-01T00:00:00Z")
             )
-            yield field_row("minLedgerRel", Input(compact=True, id="min-rel", placeholder="seconds"))
+            yield field_row("minLedgerRel", FieldInput(compact=True, id="min-rel", placeholder="seconds"))
             yield field_row(
                 "synchronizer", Select([], prompt="the participant chooses", compact=True, id="synchronizer")
             )
             yield field_row(
                 "packages",
-                Input(
+                FieldInput(
                     compact=True,
                     id="package-preference",
                     placeholder="packageIdSelectionPreference: package ids",
@@ -91,7 +92,9 @@ class AdvancedOptions(Collapsible):
             )
             yield field_row(
                 "submissionId",
-                Input(compact=True, id="submission-id", placeholder="the participant makes one when empty"),
+                FieldInput(
+                    compact=True, id="submission-id", placeholder="the participant makes one when empty"
+                ),
             )
             yield JsonEditor("disclosedContracts", "disclosedContracts", empty=[], rows=4, id="disclosed")
 

@@ -34,6 +34,7 @@ from app.widgets.command_advanced import AdvancedOptions
 from app.widgets.completing_input import CompletingInput
 from app.widgets.form_row import LABEL_WIDTH, field_row
 from app.widgets.json_editor import JsonEditor
+from app.widgets.keys import FieldInput
 from app.widgets.untrusted_text import plain
 
 if TYPE_CHECKING:
@@ -108,7 +109,9 @@ class CommandEditor(VerticalScroll):
         )
         yield field_row(
             "contract id",
-            Input(placeholder="00… the contract to exercise the choice on", compact=True, id="contract-id"),
+            FieldInput(
+                placeholder="00… the contract to exercise the choice on", compact=True, id="contract-id"
+            ),
             id="contract-row",
         )
         yield JsonEditor("contractKey", "contractKey", rows=4, id="contract-key")
@@ -147,7 +150,7 @@ class CommandEditor(VerticalScroll):
             ),
         )
         yield Static("", id="parties-note", classes="note -empty")
-        yield field_row("commandId", Input(compact=True, id="command-id"))
+        yield field_row("commandId", FieldInput(compact=True, id="command-id"))
         yield AdvancedOptions(id="advanced")
 
     def on_mount(self) -> None:

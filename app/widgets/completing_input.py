@@ -1,5 +1,6 @@
 """A one-line input that completes from a list: the best prefix match inline (right arrow takes it) and every match
-in a dropdown under it (up and down choose, enter takes). With `separated`, it completes the last of several
+in a dropdown under it (up and down choose, enter takes). Escape closes the list until down asks for it again or
+the field is left: typing on goes into the field, with the inline completion only. With `separated`, it completes the last of several
 comma-separated items (parties)."""
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from textual.suggester import Suggester
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
+from app.widgets.keys import FieldInput
 from app.widgets.untrusted_text import escaped, plain
 
 MAX_LISTED = 32  # with nothing typed yet: the list scrolls, ten lines at a time
@@ -100,9 +102,10 @@ class CompletingInput(Vertical):
         self._placeholder = placeholder
         self._shown: list[str] = []
         self._committed = value
+        self._dismissed = False  # escape closed the list: typing on does not bring it back, ↓ does
 
     def compose(self) -> ComposeResult:
-        yield Input(
+        yield FieldInput(
             self._initial, placeholder=self._placeholder, suggester=_PrefixSuggester(self), compact=True
         )
         options = OptionList()
@@ -143,9 +146,10 @@ class CompletingInput(Vertical):
 
     def refresh_matches(self, force: bool = False) -> None:
         """Show the matches of what is typed; unless `force`d, not when it already names a candidate."""
-        if not self.input.has_focus:
+        if not self.input.has_focus or (self._dismissed and not force):
             self._close()
             return
+        self._dismissed = False
         shown = self.matches()
         _, token = _split(self.value, self.separated)
         if not force and token and token in self.candidates():
@@ -176,7 +180,8 @@ class CompletingInput(Vertical):
 
     def action_close(self) -> None:
         if not self.is_open:
-            raise SkipAction()
+            raise SkipAction()  # the next escape is the screen's: it leaves the field
+        self._dismissed = True
         self._close()
 
     def _take(self, candidate: str) -> None:
@@ -214,6 +219,7 @@ class CompletingInput(Vertical):
         self.refresh_matches()
 
     def on_descendant_blur(self) -> None:
+        self._dismissed = False
         self._close()
         if self.value != self._committed:
             self._committed = self.value

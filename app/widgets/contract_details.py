@@ -97,7 +97,7 @@ class ContractDetails(Static):
         if event is None:
             return Group(Text("No create event to show.", style=LABEL))
 
-        contract = _grid()
+        contract = _grid(full)
         contract.add_row("contract id", ident(event.contract_id, full, "magenta"))
         contract.add_row("template", Text(template_name(event.template_id), style="bold"))
         contract.add_row("package name", Text(event.package_name or "—"))
@@ -116,7 +116,7 @@ class ContractDetails(Static):
         )
         parts += [Text("Contract", style=HEADING), contract, Text()]
 
-        created = _grid()
+        created = _grid(full)
         real = lookup.created is not None
         if real:
             created.add_row("offset", Text(f"{event.offset}  (node {event.node_id})", style="bold"))
@@ -155,13 +155,13 @@ class ContractDetails(Static):
         )
         parts += [Text("Created", style=HEADING), created, Text()]
         if self.where is not None:
-            moved = _grid()
+            moved = _grid(full)
             moved.add_row("now", self.where)
             parts += [Text("Moved", style=HEADING), moved, Text()]
 
         if lookup.archived is not None:
             archived = lookup.archived
-            grid = _grid()
+            grid = _grid(full)
             grid.add_row("offset", Text(f"{archived.offset}  (node {archived.node_id})", style="bold red"))
             grid.add_row("synchronizer", ident(lookup.archive_synchronizer_id, full))
             grid.add_row("witnesses", parties(archived.witness_parties, full))
@@ -173,7 +173,7 @@ class ContractDetails(Static):
                 )
             parts += [Text("Archived", style=HEADING), grid, Text()]
 
-        sources = _grid()
+        sources = _grid(full)
         sources.add_row(
             "contract-by-id",
             _source(lookup.by_id is not None, lookup.by_id_error, served=lookup.by_id_served),
@@ -183,10 +183,12 @@ class ContractDetails(Static):
         return Group(*parts)
 
 
-def _grid() -> Table:
+def _grid(full_ids: bool) -> Table:
+    """Labels and values; a value wraps between words, and a word too long for its line ends in "…" (ids in full
+    are folded: showing them whole is what was asked)."""
     table = Table.grid(padding=(0, 2))
     table.add_column(style=LABEL, no_wrap=True, min_width=20)
-    table.add_column(overflow="fold")
+    table.add_column(overflow="fold" if full_ids else "ellipsis")
     return table
 
 

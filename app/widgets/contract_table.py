@@ -297,11 +297,14 @@ class ContractTable(ScrollView, can_focus=True):
         sorted_style = self._style("contract-table--sorted")
         segments = [Segment("  ", header)]
         for column in self.columns:
-            label = column.label
             style = header
             if column.key == self.sort_key:
-                label = f"{label} {'▼' if self.descending else '▲'}"
+                # the name gives way, never the arrow: "amou… ▼"
+                arrow = " ▼" if self.descending else " ▲"
+                label = _fit(column.label, max(1, column.width - len(arrow)), False).rstrip() + arrow
                 style = sorted_style
+            else:
+                label = column.label
             segments.append(Segment(_fit(label, column.width, column.right) + " ", style))
         return _crop(segments, scroll_x, width, header)
 

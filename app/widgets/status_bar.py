@@ -5,6 +5,8 @@ when not connected."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -82,41 +84,101 @@ class StatusBar(Widget):
         self.frame += 1
 
     def render(self) -> Text:
+        """The fullest line that fits: on a narrow terminal the least needed parts go first (see `FITS`)."""
+        width = self.size.width
+        if not width:  # not laid out yet: nothing to fit to
+            return self._line(FITS[0])
+        for fit in FITS:
+            line = self._line(fit)
+            if line.cell_len <= width:
+                return line
+        return line
+
+    def _line(self, fit: Fit) -> Text:
         # the participant's name and version, the user and a crumb quoting a request are not ours: written out
         t = Text(no_wrap=True, overflow="ellipsis")
+        bar = "  │  " if fit.wide_bars else " │ "
         for key, mode, title in TABS:
             if mode == self.mode:
                 t.append(f" {key} {title} ", style="bold reverse")
-            else:
+            elif fit.tab_titles:
                 t.append(f" {key} ", style="bold")
                 t.append(f"{title} ", style="dim")
+            else:
+                t.append(f" {key}", style="bold")
+        if not fit.tab_titles:
+            t.append(" ")
         if self.crumb:
-            t.append(f"› {visible(self.crumb)} ", style="bold")
+            crumb = visible(self.crumb)
+            crumb = crumb if len(crumb) <= fit.crumb_width else crumb[: fit.crumb_width - 1] + "…"
+            t.append(f"› {crumb} ", style="bold")
         t.append(" ")
         if self.health == "failing":
-            t.append(f"● failing: {visible(self.health_cause)} ", style="bold red")
+            cause = visible(self.health_cause)
+            cause = cause if len(cause) <= fit.crumb_width else cause[: fit.crumb_width - 1] + "…"
+            t.append(f"● failing: {cause}", style="bold red")
         elif self.health == "slow":
-            t.append("● slow ", style="bold yellow")
+            t.append("● slow", style="bold yellow")
         else:
             dot = {"ok": ("●", "green"), "down": ("●", "red")}.get(self.connection, ("○", "yellow"))
-            t.append(dot[0] + " ", style=dot[1])
-        t.append(visible(self.participant) or "…", style="bold")
-        if self.version:
-            t.append(f" · {visible(self.version)}", style="dim")
-        t.append("  │  user ", style="dim")
-        t.append(visible(self.user) or "…", style="bold")
-        t.append("  │  ledger end ", style="dim")
+            t.append(dot[0], style=dot[1])
+        if fit.participant:
+            t.append(" ")
+            t.append(visible(self.participant) or "…", style="bold")
+            if self.version and fit.version:
+                t.append(f" · {visible(self.version)}", style="dim")
+        if fit.user:
+            t.append(f"{bar}user " if fit.labels else bar, style="dim")
+            t.append(visible(self.user) or "…", style="bold")
+        t.append(f"{bar}{'ledger end' if fit.labels else 'end'} ", style="dim")
         t.append("…" if self.ledger_end is None else str(self.ledger_end), style="bold")
-        t.append("  │  viewing ", style="dim")
+        t.append(f"{bar}{'viewing' if fit.labels else 'view'} ", style="dim")
         if self.viewed is None:
             t.append("—")
         else:
             behind = self.ledger_end is not None and self.viewed < self.ledger_end
             t.append(str(self.viewed), style="bold yellow" if behind else "bold")
         if self.readonly:
-            t.append("  │  ", style="dim")
-            t.append("read-only", style="bold magenta")
+            t.append(bar, style="dim")
+            t.append("read-only" if fit.labels else "ro", style="bold magenta")
         if self.in_flight:
-            t.append("  │  ", style="dim")
-            t.append(f"{SPINNER[self.frame % len(SPINNER)]} {self.in_flight} in flight", style="cyan")
+            t.append(bar, style="dim")
+            spinner = SPINNER[self.frame % len(SPINNER)]
+            t.append(f"{spinner} {self.in_flight}" + (" in flight" if fit.labels else ""), style="cyan")
         return t
+
+
+@dataclass(frozen=True)
+class Fit:
+    """What the status line shows at one width: each step of `FITS` gives up one more thing."""
+
+    wide_bars: bool = True
+    version: bool = True
+    tab_titles: bool = True
+    crumb_width: int = 1000  # a crumb or a failure's cause: in full while there is room
+    labels: bool = True
+    participant: bool = True
+    user: bool = True
+
+
+# The ledger end, the offset in view, what is in flight and the current screen are given up last: they are what
+# the line is for; the other screens' names (their keys stay), the version, the participant's name and the user are
+# all a key or a screen away.
+FITS = (
+    Fit(),
+    Fit(wide_bars=False),
+    Fit(wide_bars=False, version=False),
+    Fit(wide_bars=False, version=False, tab_titles=False),
+    Fit(wide_bars=False, version=False, tab_titles=False, crumb_width=24),
+    Fit(wide_bars=False, version=False, tab_titles=False, crumb_width=24, labels=False),
+    Fit(wide_bars=False, version=False, tab_titles=False, crumb_width=16, labels=False, user=False),
+    Fit(
+        wide_bars=False,
+        version=False,
+        tab_titles=False,
+        crumb_width=12,
+        labels=False,
+        user=False,
+        participant=False,
+    ),
+)

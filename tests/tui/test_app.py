@@ -19,11 +19,13 @@ async def test_keys_are_remapped_from_the_config_and_the_theme_applies(demo_serv
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: _loaded(app), "the first rows")
         assert app.theme == "textual-light"
+        await wait_for(
+            pilot, lambda: " f Filter" in screen_text(app).splitlines()[-1], "the footer's new key"
+        )
         await pilot.press("f")
         await wait_for(
             pilot, lambda: app.focused is not None and app.focused.id == "acs-filter", "the filter box"
         )
-        assert " f Filter" in screen_text(app)
 
 
 async def test_help_lists_the_keys_of_the_screen_and_of_the_app(demo_server, make_app):

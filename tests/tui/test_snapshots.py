@@ -11,6 +11,20 @@ from tests.tui.deterministic import FixedLedgerApp, deterministic
 from tests.tui.scenarios import SCREENS
 
 SIZE = (160, 42)
+SMALL = (80, 24)  # the smallest terminal every screen must be usable in
+SMALL_SCREENS = [
+    "contracts",
+    "contracts-filtered",
+    "inspector",
+    "inspector-transaction",
+    "composer",
+    "composer-result",
+    "reassign",
+    "requests",
+    "request-detail",
+    "help",
+    "startup",
+]
 
 
 @pytest.fixture
@@ -23,3 +37,9 @@ def fixed_app(tmp_path, monkeypatch):
 def test_screen(snap_compare, fixed_app, name):
     _, scenario = SCREENS[name]
     assert snap_compare(fixed_app, terminal_size=SIZE, run_before=scenario)
+
+
+@pytest.mark.parametrize("name", SMALL_SCREENS)
+def test_screen_at_80x24(snap_compare, fixed_app, name):
+    _, scenario = SCREENS[name]
+    assert snap_compare(fixed_app, terminal_size=SMALL, run_before=scenario)
