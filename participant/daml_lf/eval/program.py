@@ -1,0 +1,144 @@
+"""A ``PackageSet``'s code, compiled on demand: the glue between the decoded packages and the machine.
+
+A top-level value is decoded, compiled and evaluated the first time it is referenced, and its value kept (Daml's
+top-level values are constants; a function is a closure value like any other). A reference to it compiles to a
+``TopLevel`` node shared by every use, which becomes atomic once its value is known. A value whose evaluation
+fails is not kept: the next reference evaluates it again, and fails again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import ast
+from ..errors import MalformedArchive
+from ..expressions import decode_expr
+from ..packages import PackageSet
+from .compile import Node, compile_expr
+from .errors import Crash
+from .machine import PENDING, Continuation, Machine
+
+_UNSET: Any = object()
+
+
+class TopLevel(Node):
+    __slots__ = ("program", "ref", "value", "body", "size", "atomic")
+
+    def __init__(self, program: Program, ref: ast.ValueRef) -> None:
+        self.program = program
+        self.ref = ref
+        self.value = _UNSET
+        self.body: Node | None = None
+        self.size = 0
+        self.atomic = False
+
+    def compiled(self) -> Node:
+        if self.body is None:
+            definition = self.program.packages.value(self.ref)
+            self.body, self.size = compile_expr(decode_expr(definition.body), self.program, str(self.ref))
+        return self.body
+
+    def ev(self, machine: Machine, env: list[Any]) -> Any:
+        value = self.value
+        if value is not _UNSET:
+            return value
+        body = self.compiled()
+        machine.kont.append(_KStore(self))
+        machine.ctrl = body
+        machine.env = [(), *(None,) * (self.size - 1)]
+        return PENDING
+
+
+class _KStore(Continuation):
+    __slots__ = ("top",)
+
+    def __init__(self, top: TopLevel) -> None:
+        self.top = top
+
+    def resume(self, machine: Machine, value: Any) -> Any:
+        self.top.value = value
+        self.top.atomic = True
+        return value
+
+
+class Program:
+    """The compiled code of a set of packages, and the ``Resolver`` the compiler asks about their data types."""
+
+    def __init__(self, packages: PackageSet) -> None:
+        self.packages = packages
+        self._top: dict[ast.ValueRef, TopLevel] = {}
+        self._records: dict[ast.TypeConRef, tuple[str, ...]] = {}
+        self._ranks: dict[ast.TypeConRef, dict[str, int]] = {}
+        self._messages: dict[ast.TypeConRef, Any] = {}
+
+    def machine(self) -> Machine:
+        return Machine(self.exception_message)
+
+    # --- Running
+
+    def value(self, ref: ast.ValueRef) -> Any:
+        """The value of a top-level definition."""
+        return self.machine().run(self.top_level(ref), [()])
+
+    def evaluate(self, expr: ast.Expr) -> Any:
+        """The value of a closed expression."""
+        node, size = compile_expr(expr, self, "expression")
+        return self.machine().run(node, [(), *(None,) * (size - 1)])
+
+    def call(self, function: Any, *args: Any) -> Any:
+        return self.machine().call(function, *args)
+
+    def compile_definition(self, ref: ast.ValueRef) -> None:
+        """Compile a definition without running it."""
+        self.top_level(ref).compiled()
+
+    def exception_message(self, type_: ast.TCon) -> Any:
+        tycon = type_.tycon
+        message = self._messages.get(tycon)
+        if message is None:
+            exception = self.packages.module(tycon.package_id, tycon.module).exceptions.get(tycon.name)
+            if exception is None:
+                raise Crash(f"{tycon} is not an exception type")
+            node, size = compile_expr(decode_expr(exception.message), self, f"{tycon} message")
+            message = self._messages[tycon] = self.machine().run(node, [(), *(None,) * (size - 1)])
+        return message
+
+    # --- Resolver
+
+    def top_level(self, ref: ast.ValueRef) -> TopLevel:
+        top = self._top.get(ref)
+        if top is None:
+            self.packages.value(ref)  # an unknown reference fails here, when compiled, not when run
+            top = self._top[ref] = TopLevel(self, ref)
+        return top
+
+    def record_fields(self, tycon: ast.TypeConRef) -> tuple[str, ...]:
+        fields = self._records.get(tycon)
+        if fields is None:
+            cons = self.packages.data_type(tycon).cons
+            if not isinstance(cons, ast.Record):
+                raise MalformedArchive(f"{tycon} is not a record type")
+            fields = self._records[tycon] = tuple(field.name for field in cons.fields)
+        return fields
+
+    def _rank(self, tycon: ast.TypeConRef, constructor: str, kind: type) -> int:
+        ranks = self._ranks.get(tycon)
+        if ranks is None:
+            cons = self.packages.data_type(tycon).cons
+            if isinstance(cons, ast.Variant) and kind is ast.Variant:
+                names: tuple[str, ...] = tuple(field.name for field in cons.constructors)
+            elif isinstance(cons, ast.Enum) and kind is ast.Enum:
+                names = cons.constructors
+            else:
+                raise MalformedArchive(f"{tycon} is not a {kind.__name__.lower()} type")
+            ranks = self._ranks[tycon] = {name: rank for rank, name in enumerate(names)}
+        rank = ranks.get(constructor)
+        if rank is None:
+            raise MalformedArchive(f"{tycon} has no constructor {constructor}")
+        return rank
+
+    def variant_rank(self, tycon: ast.TypeConRef, constructor: str) -> int:
+        return self._rank(tycon, constructor, ast.Variant)
+
+    def enum_rank(self, tycon: ast.TypeConRef, constructor: str) -> int:
+        return self._rank(tycon, constructor, ast.Enum)
