@@ -91,7 +91,9 @@ def main() -> None:
         ("DA.List.sort (reversed)", args.count // 10, lambda: program.call(sort, ord_int, reverse)),
     ):
         seconds = best(args.runs, call)
-        print(f"{label:26s} {count:7d} elements: {seconds * 1e3:8.1f} ms, {seconds / count * 1e6:5.2f} μs/element")
+        print(
+            f"{label:26s} {count:7d} elements: {seconds * 1e3:8.1f} ms, {seconds / count * 1e6:5.2f} μs/element"
+        )
 
 
 if __name__ == "__main__":
