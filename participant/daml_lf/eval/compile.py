@@ -15,7 +15,7 @@ that fails if it is ever evaluated: running updates is the engine's part.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from decimal import Decimal
 from typing import Any, Protocol
 
@@ -458,6 +458,10 @@ class _Function:
         return Captured(self.captured[name])
 
 
+Compiling = Generator[ast.Expr, Node, Node]
+"""A form's compiler: yields its sub-expressions one by one, is sent their nodes, returns its own node."""
+
+
 class Compiler:
     def __init__(self, resolver: Resolver, where: str) -> None:
         self.resolver = resolver
@@ -482,6 +486,29 @@ class Compiler:
             self.scope.names[name] = previous
 
     def expr(self, expr: ast.Expr) -> Node:
+        """The node of ``expr``, compiled with an explicit stack: the compiler of a form that has sub-expressions
+        is a generator that yields each one and is sent its node back, so however deeply an expression nests,
+        no Python recursion follows it (as the decoder, which builds these trees without recursion)."""
+        stack: list[Compiling] = []
+        result = self._start(expr)
+        while True:
+            if isinstance(result, Node):
+                if not stack:
+                    return result
+                try:
+                    result = self._start(stack[-1].send(result))
+                except StopIteration as finished:
+                    stack.pop()
+                    result = finished.value
+            else:
+                stack.append(result)
+                try:
+                    result = self._start(next(result))
+                except StopIteration as finished:
+                    stack.pop()
+                    result = finished.value
+
+    def _start(self, expr: ast.Expr) -> Node | Compiling:
         kind = expr.kind
         value = expr.value
         while kind in ("ty_abs", "ty_app"):  # types are erased
@@ -491,8 +518,14 @@ class Compiler:
         method = getattr(self, "_" + kind, None)
         if method is None:
             return Unsupported(f"the expression form {kind!r}")
-        node: Node = method(value)
-        return node
+        started: Node | Compiling = method(value)
+        return started
+
+    def _all(self, exprs: Sequence[ast.Expr]) -> Generator[ast.Expr, Node, list[Node]]:
+        nodes: list[Node] = []
+        for expr in exprs:
+            nodes.append((yield expr))
+        return nodes
 
     def _var(self, name: str) -> Node:
         node = self.scope.lookup(name)
@@ -533,39 +566,37 @@ class Compiler:
             return Const(ROUNDING_MODES.index(value))
         raise MalformedArchive(f"{self.where}: unknown literal {kind}")
 
-    def _abs(self, node: ast.Node) -> Node:
+    def _abs(self, node: ast.Node) -> Compiling:
         params = [param.name for param in node.get("param")]
         code = Code(len(params), self.where)
         outer = self.scope
-        self.scope = _Function(outer, params)
-        try:
-            code.body = self.expr(node.get("body"))
-            inner = self.scope
-        finally:
-            self.scope = outer
+        inner = self.scope = _Function(outer, params)
+        code.body = yield node.get("body")
+        self.scope = outer
         code.locals = (None,) * (inner.size - 1 - len(params))
         return Lambda(code, inner.captures)
 
-    def _app(self, node: ast.Node) -> Node:
-        return App(self.expr(node.get("fun")), [self.expr(arg) for arg in node.get("args")])
+    def _app(self, node: ast.Node) -> Compiling:
+        function, *args = yield from self._all([node.get("fun"), *node.get("args")])
+        return App(function, args)
 
-    def _let(self, node: ast.Node) -> Node:
+    def _let(self, node: ast.Node) -> Compiling:
         slots: list[int] = []
         bounds: list[Node] = []
         restore: list[tuple[str, int | None]] = []
         for binding in node.get("bindings"):
-            bounds.append(self.expr(binding.get("bound")))  # each binding sees the ones before it
+            bounds.append((yield binding.get("bound")))  # each binding sees the ones before it
             name = binding.get("binder").name
             slot, previous = self._bind(name)
             slots.append(slot)
             restore.append((name, previous))
-        body = self.expr(node.get("body"))
+        body = yield node.get("body")
         for name, previous in reversed(restore):
             self._unbind(name, previous)
         return Let(slots, bounds, body)
 
-    def _case(self, node: ast.Node) -> Node:
-        case = Case(self.expr(node.get("scrut")))
+    def _case(self, node: ast.Node) -> Compiling:
+        case = Case((yield node.get("scrut")))
         for alternative in node.get("alts"):
             pattern, shape = alternative.fields[0]
             binders: list[str] = []
@@ -576,7 +607,7 @@ class Compiler:
             elif pattern == "optional_some":
                 binders = [shape.get("var_body")]
             bound = [(name, *self._bind(name)) for name in binders]
-            body = self.expr(alternative.get("body"))
+            body = yield alternative.get("body")
             for name, _, previous in reversed(bound):
                 self._unbind(name, previous)
             slots = [slot for _, slot, _ in bound]
@@ -602,14 +633,15 @@ class Compiler:
                 raise MalformedArchive(f"{self.where}: unknown case pattern {pattern}")
         return case
 
-    def _rec_con(self, node: ast.Node) -> Node:
+    def _rec_con(self, node: ast.Node) -> Compiling:
         tycon = node.get("tycon").tycon
         fields = self.resolver.record_fields(tycon)
         given = node.get("fields")
         if tuple(field.get("field") for field in given) != fields:
             raise MalformedArchive(f"{self.where}: a record of {tycon} with fields not as its type's")
         return Strict(
-            [self.expr(field.get("expr")) for field in given], lambda *values: Record(tycon, fields, values)
+            (yield from self._all([field.get("expr") for field in given])),
+            lambda *values: Record(tycon, fields, values),
         )
 
     def _field_index(self, node: ast.Node) -> int:
@@ -620,20 +652,20 @@ class Compiler:
             raise MalformedArchive(f"{self.where}: record {tycon} has no field {field}")
         return fields.index(field)
 
-    def _rec_proj(self, node: ast.Node) -> Node:
+    def _rec_proj(self, node: ast.Node) -> Compiling:
         index = self._field_index(node)
-        return Strict([self.expr(node.get("record"))], lambda record: record.values[index])
+        return Strict([(yield node.get("record"))], lambda record: record.values[index])
 
-    def _rec_upd(self, node: ast.Node) -> Node:
+    def _rec_upd(self, node: ast.Node) -> Compiling:
         index = self._field_index(node)
-        return Strict([self.expr(node.get("record")), self.expr(node.get("update"))], _record_upd(index))
+        return Strict((yield from self._all([node.get("record"), node.get("update")])), _record_upd(index))
 
-    def _variant_con(self, node: ast.Node) -> Node:
+    def _variant_con(self, node: ast.Node) -> Compiling:
         tycon = node.get("tycon").tycon
         constructor = node.get("variant_con")
         rank = self.resolver.variant_rank(tycon, constructor)
         return Strict(
-            [self.expr(node.get("variant_arg"))], lambda value: Variant(tycon, constructor, rank, value)
+            [(yield node.get("variant_arg"))], lambda value: Variant(tycon, constructor, rank, value)
         )
 
     def _enum_con(self, node: ast.Node) -> Node:
@@ -641,53 +673,53 @@ class Compiler:
         constructor = node.get("enum_con")
         return Const(Enum(tycon, constructor, self.resolver.enum_rank(tycon, constructor)))
 
-    def _struct_con(self, node: ast.Node) -> Node:
+    def _struct_con(self, node: ast.Node) -> Compiling:
         given = node.get("fields")
         names = [field.get("field") for field in given]
         order = tuple(sorted(range(len(names)), key=lambda i: names[i]))
         fields = tuple(names[i] for i in order)
-        return Strict([self.expr(field.get("expr")) for field in given], _struct(fields, order))
+        return Strict((yield from self._all([field.get("expr") for field in given])), _struct(fields, order))
 
-    def _struct_proj(self, node: ast.Node) -> Node:
-        return Strict([self.expr(node.get("struct"))], _struct_proj(node.get("field")))
+    def _struct_proj(self, node: ast.Node) -> Compiling:
+        return Strict([(yield node.get("struct"))], _struct_proj(node.get("field")))
 
-    def _struct_upd(self, node: ast.Node) -> Node:
+    def _struct_upd(self, node: ast.Node) -> Compiling:
         return Strict(
-            [self.expr(node.get("struct")), self.expr(node.get("update"))], _struct_upd(node.get("field"))
+            (yield from self._all([node.get("struct"), node.get("update")])), _struct_upd(node.get("field"))
         )
 
     def _nil(self, node: ast.Node) -> Node:
         return Const(NIL)
 
-    def _cons(self, node: ast.Node) -> Node:
-        return Strict([*(self.expr(item) for item in node.get("front")), self.expr(node.get("tail"))], _cons)
+    def _cons(self, node: ast.Node) -> Compiling:
+        return Strict((yield from self._all([*node.get("front"), node.get("tail")])), _cons)
 
     def _optional_none(self, node: ast.Node) -> Node:
         return Const(None)
 
-    def _optional_some(self, node: ast.Node) -> Node:
-        return Strict([self.expr(node.get("value"))], Some)
+    def _optional_some(self, node: ast.Node) -> Compiling:
+        return Strict([(yield node.get("value"))], Some)
 
-    def _to_any(self, node: ast.Node) -> Node:
+    def _to_any(self, node: ast.Node) -> Compiling:
         type_ = node.get("type")
-        return Strict([self.expr(node.get("expr"))], lambda value: AnyValue(type_, value))
+        return Strict([(yield node.get("expr"))], lambda value: AnyValue(type_, value))
 
-    def _from_any(self, node: ast.Node) -> Node:
+    def _from_any(self, node: ast.Node) -> Compiling:
         type_ = node.get("type")
-        return Strict([self.expr(node.get("expr"))], lambda value: from_any(type_, value))
+        return Strict([(yield node.get("expr"))], lambda value: from_any(type_, value))
 
     def _type_rep(self, type_: ast.Type) -> Node:
         return Const(TypeRep(type_))
 
-    def _to_any_exception(self, node: ast.Node) -> Node:
+    def _to_any_exception(self, node: ast.Node) -> Compiling:
         type_ = node.get("type")
-        return Strict([self.expr(node.get("expr"))], lambda value: AnyException(type_, value))
+        return Strict([(yield node.get("expr"))], lambda value: AnyException(type_, value))
 
-    def _from_any_exception(self, node: ast.Node) -> Node:
-        return Strict([self.expr(node.get("expr"))], _from_any_exception(node.get("type")))
+    def _from_any_exception(self, node: ast.Node) -> Compiling:
+        return Strict([(yield node.get("expr"))], _from_any_exception(node.get("type")))
 
-    def _throw(self, node: ast.Node) -> Node:
-        return Throw(node.get("exception_type"), self.expr(node.get("exception_expr")))
+    def _throw(self, node: ast.Node) -> Compiling:
+        return Throw(node.get("exception_type"), (yield node.get("exception_expr")))
 
     def _update(self, node: ast.Node) -> Node:
         return Unsupported(f"the update {node.fields[0][0]!r}")

@@ -330,6 +330,16 @@ class _Forward(Node):
         return self.target.ev(machine, env)
 
 
+def test_deeply_nested_expressions_compile_and_run() -> None:
+    # 1 + (1 + (... + 0)), 20000 deep, inside as many nested lambdas each applied at once: the compiler and the
+    # machine follow it with their own stacks.
+    depth = 20_000
+    expr = i(0)
+    for _ in range(depth):
+        expr = app(lam("x", add(i(1), expr)), i(0))
+    assert run(expr) == depth
+
+
 def _const(value: Any) -> Node:
     from participant.daml_lf.eval.compile import Const
 
