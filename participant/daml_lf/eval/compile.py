@@ -56,6 +56,10 @@ class Resolver(Protocol):
 
     def top_level(self, ref: ast.ValueRef) -> Node: ...
 
+    def template_function(self, template: ast.TypeConRef, part: str, name: str = "") -> Any: ...
+
+    def implements(self, template: ast.TypeConRef, interface: ast.TypeConRef) -> bool: ...
+
 
 # --- Nodes
 
@@ -358,6 +362,25 @@ class Throw(Node):
         raise DamlThrow(AnyException(self.type, values[0]))
 
 
+class CallWith(Node):
+    """Evaluates its children, then applies the function ``target`` picks for their values (interface methods,
+    views, template parts: code chosen by the template of a value known only at run time)."""
+
+    __slots__ = ("children", "target", "_then")
+
+    def __init__(self, children: Sequence[Node], target: Callable[..., tuple[Any, tuple[Any, ...]]]) -> None:
+        self.children = tuple(children)
+        self.target = target
+        self._then = lambda machine, values: apply(machine, *target(*values))
+
+    def ev(self, machine: Machine, env: list[Any]) -> Any:
+        return evaluate_all(machine, env, self.children, self._then)
+
+
+class WronglyTypedContract(EvaluationError):
+    """A contract (id) used at a template or interface it is not of."""
+
+
 class Unsupported(Node):
     __slots__ = ("what",)
 
@@ -409,6 +432,13 @@ def _from_any_exception(type_: ast.Type) -> Callable[[AnyException], Some | None
         return Some(value.value) if compare_types(value.type, type_) == 0 else None
 
     return unpack
+
+
+def _template_of(value: AnyValue) -> ast.TypeConRef:
+    type_ = value.type
+    if not isinstance(type_, ast.TCon):
+        raise Crash(f"an interface value of type {type_!r}")
+    return type_.tycon
 
 
 def _cons(*values: Any) -> Any:
@@ -720,6 +750,106 @@ class Compiler:
 
     def _throw(self, node: ast.Node) -> Compiling:
         return Throw(node.get("exception_type"), (yield node.get("exception_expr")))
+
+    # Interfaces: as Speedy, an interface value is the template's argument packed with the template's type (an
+    # ``Any``); methods, views and template parts run the code of the template the value carries.
+
+    def _to_interface(self, node: ast.Node) -> Compiling:
+        type_ = ast.TCon(node.get("template_type"))
+        return Strict([(yield node.get("template_expr"))], lambda value: AnyValue(type_, value))
+
+    def _from_interface(self, node: ast.Node) -> Compiling:
+        template = node.get("template_type")
+
+        def unpack(value: AnyValue) -> Some | None:
+            return Some(value.value) if _template_of(value) == template else None
+
+        return Strict([(yield node.get("interface_expr"))], unpack)
+
+    def _unsafe_from_interface(self, node: ast.Node) -> Compiling:
+        template = node.get("template_type")
+
+        def unpack(contract_id: Any, value: AnyValue) -> Any:
+            if _template_of(value) != template:
+                raise WronglyTypedContract(
+                    f"contract {contract_id} is a {_template_of(value)}, not a {template}"
+                )
+            return value.value
+
+        return Strict(
+            (yield from self._all([node.get("contract_id_expr"), node.get("interface_expr")])), unpack
+        )
+
+    def _to_required_interface(self, node: ast.Node) -> Compiling:
+        node_: Node = yield node.get("expr")
+        return node_
+
+    def _from_required_interface(self, node: ast.Node) -> Compiling:
+        requiring = node.get("requiring_interface")
+        resolver = self.resolver
+
+        def unpack(value: AnyValue) -> Some | None:
+            return Some(value) if resolver.implements(_template_of(value), requiring) else None
+
+        return Strict([(yield node.get("expr"))], unpack)
+
+    def _unsafe_from_required_interface(self, node: ast.Node) -> Compiling:
+        requiring = node.get("requiring_interface")
+        resolver = self.resolver
+
+        def unpack(contract_id: Any, value: AnyValue) -> Any:
+            if not resolver.implements(_template_of(value), requiring):
+                raise WronglyTypedContract(f"contract {contract_id} does not implement {requiring}")
+            return value
+
+        return Strict(
+            (yield from self._all([node.get("contract_id_expr"), node.get("interface_expr")])), unpack
+        )
+
+    def _interface_template_type_rep(self, node: ast.Node) -> Compiling:
+        return Strict([(yield node.get("expr"))], lambda value: TypeRep(ast.TCon(_template_of(value))))
+
+    def _instance_call(self, interface: ast.TypeConRef, part: str, name: str) -> Callable[..., Any]:
+        resolver = self.resolver
+
+        def target(value: AnyValue) -> tuple[Any, tuple[Any, ...]]:
+            template = _template_of(value)
+            key = f"{interface}:{name}" if part == "method" else str(interface)
+            return resolver.template_function(template, part, key), (value.value,)
+
+        return target
+
+    def _call_interface(self, node: ast.Node) -> Compiling:
+        target = self._instance_call(node.get("interface_type"), "method", node.get("method"))
+        return CallWith([(yield node.get("interface_expr"))], target)
+
+    def _view_interface(self, node: ast.Node) -> Compiling:
+        return CallWith([(yield node.get("expr"))], self._instance_call(node.get("interface"), "view", ""))
+
+    def _signatory_interface(self, node: ast.Node) -> Compiling:
+        return CallWith([(yield node.get("expr"))], self._template_call("signatories"))
+
+    def _observer_interface(self, node: ast.Node) -> Compiling:
+        return CallWith([(yield node.get("expr"))], self._template_call("observers"))
+
+    def _template_call(self, part: str) -> Callable[..., Any]:
+        resolver = self.resolver
+
+        def target(value: AnyValue) -> tuple[Any, tuple[Any, ...]]:
+            return resolver.template_function(_template_of(value), part), (value.value,)
+
+        return target
+
+    def _choice_part(self, node: ast.Node, part: str) -> Compiling:
+        function = self.resolver.template_function(node.get("template"), part, node.get("choice"))
+        children = yield from self._all([node.get("contract_expr"), node.get("choice_arg_expr")])
+        return CallWith(children, lambda contract, argument: (function, (contract, argument)))
+
+    def _choice_controller(self, node: ast.Node) -> Compiling:
+        return (yield from self._choice_part(node, "controllers"))
+
+    def _choice_observer(self, node: ast.Node) -> Compiling:
+        return (yield from self._choice_part(node, "choice observers"))
 
     def _update(self, node: ast.Node) -> Node:
         return Unsupported(f"the update {node.fields[0][0]!r}")

@@ -19,6 +19,7 @@ from .errors import Crash
 from .machine import PENDING, Continuation, Machine
 
 _UNSET: Any = object()
+_NIL = ast.Expr("nil", ast.Node("Expr.Nil", (("type", ast.TBuiltin("PARTY")),)))
 
 
 class TopLevel(Node):
@@ -70,6 +71,7 @@ class Program:
         self._records: dict[ast.TypeConRef, tuple[str, ...]] = {}
         self._ranks: dict[ast.TypeConRef, dict[str, int]] = {}
         self._messages: dict[ast.TypeConRef, Any] = {}
+        self._template_functions: dict[tuple[ast.TypeConRef, str, str], Any] = {}
 
     def machine(self) -> Machine:
         return Machine(self.exception_message)
@@ -103,7 +105,64 @@ class Program:
             message = self._messages[tycon] = self.machine().run(node, [(), *(None,) * (size - 1)])
         return message
 
+    def _closed_function(self, params: tuple[str, ...], body: ast.Expr, where: str) -> Any:
+        """The function value of ``λ params. body``: a template's part is an expression of its parameters."""
+        lambda_ = ast.Expr(
+            "abs",
+            ast.Node(
+                "Expr.Abs",
+                (("param", tuple(ast.Field(name, ast.TBuiltin("UNIT")) for name in params)), ("body", body)),
+            ),
+        )
+        node, size = compile_expr(lambda_, self, where)
+        return self.machine().run(node, [(), *(None,) * (size - 1)])
+
     # --- Resolver
+
+    def template_function(self, template: ast.TypeConRef, part: str, name: str = "") -> Any:
+        """The code of a part of ``template`` as a function of the contract (and of the choice argument, for a
+        choice's controllers and observers): ``part`` is ``signatories``, ``observers``, ``method`` or ``view``
+        (``name`` the interface, and for a method ``interface:method``), ``controllers`` or ``choice observers``
+        (``name`` the choice)."""
+        key = (template, part, name)
+        function = self._template_functions.get(key)
+        if function is None:
+            definition = self.packages.template(template)
+            where = f"{template} {part} {name}".rstrip()
+            params: tuple[str, ...] = (definition.param,)
+            if part == "signatories":
+                body = definition.signatories
+            elif part == "observers":
+                body = definition.observers
+            elif part in ("method", "view"):
+                interface, _, method = name.rpartition(":") if part == "method" else (name, "", "")
+                instance = next((i for i in definition.implements if str(i.interface) == interface), None)
+                if instance is None:
+                    raise Crash(f"{template} does not implement {interface}")
+                if part == "view":
+                    body = instance.view
+                else:
+                    found = dict(instance.methods).get(method)
+                    if found is None:
+                        raise Crash(f"{template} has no method {method} of {interface}")
+                    body = found
+            else:
+                choice = next((c for c in definition.choices if c.name == name), None)
+                if choice is None:
+                    raise Crash(f"{template} has no choice {name}")
+                params = (definition.param, choice.arg_binder)
+                found_body = choice.controllers if part == "controllers" else choice.observers
+                if found_body is None:  # a choice without observers: none
+                    function = self._template_functions[key] = self._closed_function(params, _NIL, where)
+                    return function
+                body = found_body
+            function = self._template_functions[key] = self._closed_function(params, decode_expr(body), where)
+        return function
+
+    def implements(self, template: ast.TypeConRef, interface: ast.TypeConRef) -> bool:
+        return any(
+            instance.interface == interface for instance in self.packages.template(template).implements
+        )
 
     def top_level(self, ref: ast.ValueRef) -> TopLevel:
         top = self._top.get(ref)

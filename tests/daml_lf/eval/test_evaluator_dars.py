@@ -11,7 +11,7 @@ from participant.daml_lf import ast
 from participant.daml_lf.eval.builtins import BUILTINS
 from participant.daml_lf.eval.machine import BuiltinFunction
 from participant.daml_lf.eval.program import Program
-from participant.daml_lf.eval.values import list_of
+from participant.daml_lf.eval.values import Party, Record, list_of
 from participant.daml_lf.packages import PackageSet
 
 
@@ -93,3 +93,103 @@ def test_every_body_of_richtypes_compiles(richtypes: PackageSet) -> None:
                 program.compile_definition(ast.ValueRef(package_id, module.name, name))
                 count += 1
     assert count > 1000
+
+
+def test_interface_view_and_type_of_a_real_template(program: Program) -> None:
+    # An Amulet seen as a token-standard Holding: its view is computed by Amulet's own instance code.
+    main = program.packages.main_package_id
+    amulet_t = ast.TypeConRef(main, "Splice.Amulet", "Amulet")
+    holding_t = next(
+        i.interface for i in program.packages.template(amulet_t).implements if i.interface.name == "Holding"
+    )
+
+    def record(module: str, name: str, *values: Any) -> Record:
+        tycon = ast.TypeConRef(main, module, name)
+        return Record(tycon, program.record_fields(tycon), values)
+
+    amount = record(
+        "Splice.Fees",
+        "ExpiringAmount",
+        Decimal("12.5000000000"),
+        record("Splice.Types", "Round", 7),
+        record("Splice.Fees", "RatePerRound", Decimal("0.0100000000")),
+    )
+    dso, owner = Party("dso::1220"), Party("alice::1220")
+    contract = record("Splice.Amulet", "Amulet", dso, owner, amount)
+
+    def expr(kind: str, **fields: Any) -> ast.Expr:
+        return ast.Expr(kind, ast.Node(kind, tuple(fields.items())))
+
+    as_holding = expr(
+        "to_interface", interface_type=holding_t, template_type=amulet_t, template_expr=_var("c")
+    )
+    body = ast.Expr(
+        "struct_con",
+        ast.Node(
+            "Expr.StructCon",
+            (
+                (
+                    "fields",
+                    (
+                        ast.Node(
+                            "F",
+                            (
+                                ("field", "view"),
+                                ("expr", expr("view_interface", interface=holding_t, expr=as_holding)),
+                            ),
+                        ),
+                        ast.Node(
+                            "F",
+                            (
+                                ("field", "rep"),
+                                (
+                                    "expr",
+                                    expr("interface_template_type_rep", interface=holding_t, expr=as_holding),
+                                ),
+                            ),
+                        ),
+                        ast.Node(
+                            "F",
+                            (
+                                ("field", "signatories"),
+                                ("expr", expr("signatory_interface", interface=holding_t, expr=as_holding)),
+                            ),
+                        ),
+                        ast.Node(
+                            "F",
+                            (
+                                ("field", "back"),
+                                (
+                                    "expr",
+                                    expr(
+                                        "from_interface",
+                                        interface_type=holding_t,
+                                        template_type=amulet_t,
+                                        interface_expr=as_holding,
+                                    ),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+    function = program.evaluate(
+        ast.Expr(
+            "abs", ast.Node("Expr.Abs", (("param", (ast.Field("c", ast.TBuiltin("UNIT")),)), ("body", body)))
+        )
+    )
+    result = program.call(function, contract)
+    back, rep, signatories, view = result.values
+    assert back.value is contract
+    assert rep.type == ast.TCon(amulet_t)
+    assert set(signatories) == {dso, owner}
+    fields = dict(zip(view.fields, view.values, strict=True))
+    assert fields["owner"] == owner and fields["amount"] == Decimal("12.5")
+    instrument = dict(zip(fields["instrumentId"].fields, fields["instrumentId"].values, strict=True))
+    assert instrument == {"admin": dso, "id": "Amulet"}
+
+
+def _var(name: str) -> ast.Expr:
+    return ast.Expr("var", name)
