@@ -11,7 +11,7 @@ from participant.daml_lf import ast
 from participant.daml_lf.eval.builtins import BUILTINS
 from participant.daml_lf.eval.machine import BuiltinFunction
 from participant.daml_lf.eval.program import Program
-from participant.daml_lf.eval.values import Party, Record, list_of
+from participant.daml_lf.eval.values import AnyException, Party, Record, Variant, list_of
 from participant.daml_lf.packages import PackageSet
 
 
@@ -193,3 +193,30 @@ def test_interface_view_and_type_of_a_real_template(program: Program) -> None:
 
 def _var(name: str) -> ast.Expr:
     return ast.Expr("var", name)
+
+
+def test_exception_messages_come_from_the_exception_definitions(program: Program) -> None:
+    main = program.packages.main_package_id
+    general = next(
+        ast.TypeConRef(pid, "DA.Exception.GeneralError", "GeneralError")
+        for pid, p in program.packages.packages.items()
+        if "DA.Exception.GeneralError" in p.modules
+    )
+    message = BuiltinFunction(BUILTINS["ANY_EXCEPTION_MESSAGE"])
+    error = AnyException(ast.TCon(general), Record(general, ("message",), ("it broke",)))
+    assert program.call(message, error) == "it broke"
+    # splice-amulet's own exception: its message shows the reason through the Show instance Daml derived
+    invalid = ast.TypeConRef(main, "Splice.AmuletRules", "InvalidTransfer")
+    reason_type = program.packages.data_type(invalid).cons.fields[0].type
+    assert isinstance(reason_type, ast.TCon)
+    other = ast.TypeConRef(main, "Splice.AmuletRules", "InvalidTransferReason.ITR_Other")
+    payload = Record(other, ("description",), ("why",))
+    rank = program.variant_rank(reason_type.tycon, "ITR_Other")
+    reason = Variant(reason_type.tycon, "ITR_Other", rank, payload)
+    text = program.call(message, AnyException(ast.TCon(invalid), Record(invalid, ("reason",), (reason,))))
+    assert "ITR_Other" in text and "why" in text
+
+
+def test_top_level_values_are_evaluated_once(program: Program) -> None:
+    first = prim(program, "GHC.Classes", "$$fOrdInt")
+    assert prim(program, "GHC.Classes", "$$fOrdInt") is first
