@@ -1,6 +1,9 @@
 """Decoded expressions → nodes the machine runs, translated once per definition.
 
-As Daml's Speedy compiler does: types are erased (``Λα. e`` is ``e``, ``e @τ`` is ``e``), variables are resolved to
+Types are erased as the spec's evaluation rules erase them: ``Λα:k. e`` over an erasable kind is ``e`` and its
+type application nothing (``EvExpTyAppErasable``); ``Λn:nat. e`` is a value whose body runs when a type is applied
+to it (``EvExpTyAppNat``): a closure of no parameter, entered by a type application of a ``nat`` type (a literal, or
+a variable bound with kind ``nat``), unless its body is a lambda already. Variables are resolved to
 frame slots at compile time, and each lambda becomes a ``machine.Code`` whose closures copy only the variables the
 body uses. A frame is ``[captured, arg₁ … argₙ, binder slots …]``: a variable of the function being compiled is
 ``Local(i)`` (``env[i]``), one of an enclosing function ``Captured(k)`` (``env[0][k]``).
@@ -377,6 +380,26 @@ class CallWith(Node):
         return evaluate_all(machine, env, self.children, self._then)
 
 
+class EnterTypeAbstraction(Node):
+    """``e @n`` for a ``nat`` type ``n``: runs the body of ``e``'s value if it is a type abstraction over a ``nat``
+    (a closure of no parameter); any other value is the result as it is (its abstraction was a lambda already)."""
+
+    __slots__ = ("inner",)
+
+    def __init__(self, inner: Node) -> None:
+        self.inner = inner
+
+    def ev(self, machine: Machine, env: list[Any]) -> Any:
+        return evaluate_all(machine, env, (self.inner,), _enter)
+
+
+def _enter(machine: Machine, values: list[Any]) -> Any:
+    value = values[0]
+    if type(value) is Closure and value.code.arity == 0:
+        return apply(machine, value, ())
+    return value
+
+
 class WronglyTypedContract(EvaluationError):
     """A contract (id) used at a template or interface it is not of."""
 
@@ -497,6 +520,9 @@ class Compiler:
         self.resolver = resolver
         self.where = where
         self.scope = _Function(None, ())
+        self.nat_vars: list[
+            tuple[str, bool]
+        ] = []  # the type variables in scope, innermost last: of kind nat?
 
     def compile_closed(self, expr: ast.Expr) -> tuple[Node, int]:
         """A closed expression's node and the size of the frame it runs in."""
@@ -541,10 +567,6 @@ class Compiler:
     def _start(self, expr: ast.Expr) -> Node | Compiling:
         kind = expr.kind
         value = expr.value
-        while kind in ("ty_abs", "ty_app"):  # types are erased
-            expr = value.get("body") if kind == "ty_abs" else value.get("expr")
-            kind = expr.kind
-            value = expr.value
         method = getattr(self, "_" + kind, None)
         if method is None:
             return Unsupported(f"the expression form {kind!r}")
@@ -596,12 +618,41 @@ class Compiler:
             return Const(ROUNDING_MODES.index(value))
         raise MalformedArchive(f"{self.where}: unknown literal {kind}")
 
+    def _ty_abs(self, node: ast.Node) -> Compiling:
+        params: tuple[ast.TypeVar, ...] = node.get("param")
+        for param in params:
+            self.nat_vars.append((param.name, isinstance(param.kind, ast.KNat)))
+        body: ast.Expr = node.get("body")
+        if any(isinstance(param.kind, ast.KNat) for param in params) and body.kind != "abs":
+            result: Node = yield from self._lambda((), body)
+        else:
+            result = yield body
+        del self.nat_vars[len(self.nat_vars) - len(params) :]
+        return result
+
+    def _ty_app(self, node: ast.Node) -> Compiling:
+        inner: Node = yield node.get("expr")
+        if any(self._is_nat(type_) for type_ in node.get("types")):
+            return EnterTypeAbstraction(inner)
+        return inner
+
+    def _is_nat(self, type_: ast.Type) -> bool:
+        if isinstance(type_, ast.TNat):
+            return True
+        if isinstance(type_, ast.TVar) and not type_.args:
+            for name, is_nat in reversed(self.nat_vars):
+                if name == type_.name:
+                    return is_nat
+        return False
+
     def _abs(self, node: ast.Node) -> Compiling:
-        params = [param.name for param in node.get("param")]
+        return (yield from self._lambda(tuple(param.name for param in node.get("param")), node.get("body")))
+
+    def _lambda(self, params: tuple[str, ...], body: ast.Expr) -> Compiling:
         code = Code(len(params), self.where)
         outer = self.scope
         inner = self.scope = _Function(outer, params)
-        code.body = yield node.get("body")
+        code.body = yield body
         self.scope = outer
         code.locals = (None,) * (inner.size - 1 - len(params))
         return Lambda(code, inner.captures)

@@ -159,6 +159,30 @@ def test_types_are_erased() -> None:
     assert run(app(E("ty_app", N("Expr.TyApp", expr=identity, types=(INT,))), i(5))) == 5
 
 
+def ty_abs(name: str, kind: ast.Kind, body: ast.Expr) -> ast.Expr:
+    return E("ty_abs", N("Expr.TyAbs", param=(ast.TypeVar(name, kind),), body=body))
+
+
+def ty_app(expr: ast.Expr, type_: ast.Type) -> ast.Expr:
+    return E("ty_app", N("Expr.TyApp", expr=expr, types=(type_,)))
+
+
+def test_type_abstractions_over_nat_wait_for_their_type() -> None:
+    failing = app(builtin("ERROR"), text("boom"))
+    with pytest.raises(UserError):  # an erasable kind: erased, so its body is evaluated
+        run(ty_abs("a", ast.KStar(), failing))
+    delayed = ty_abs("n", ast.KNat(), failing)
+    run(delayed)  # a value: Λn:nat. e is not evaluated until a type is applied to it
+    with pytest.raises(UserError, match="boom"):
+        run(ty_app(delayed, ast.TNat(10)))
+    # applied to a type variable bound with kind nat, inside another nat abstraction
+    inner = ty_abs("m", ast.KNat(), i(5))
+    outer = ty_abs("n", ast.KNat(), ty_app(inner, ast.TVar("n")))
+    assert run(ty_app(outer, ast.TNat(3))) == 5
+    # a type application of an erasable kind leaves the abstraction alone
+    assert run(ty_app(ty_abs("a", ast.KStar(), i(7)), INT)) == 7
+
+
 def test_let_bindings_see_earlier_ones() -> None:
     assert run(let([("a", i(2)), ("b", add(var("a"), var("a")))], add(var("a"), var("b")))) == 6
 
