@@ -88,6 +88,8 @@ class Program:
         return self.machine().run(node, [(), *(None,) * (size - 1)])
 
     def call(self, function: Any, *args: Any) -> Any:
+        """``function`` applied to ``args``; with no argument, a type abstraction over a ``nat`` (``Λn:nat. e``)
+        applied to its type (types are erased, so which one does not matter)."""
         return self.machine().call(function, *args)
 
     def compile_definition(self, ref: ast.ValueRef) -> None:

@@ -85,6 +85,20 @@ def test_foldl_with_a_builtin_over_numerics(program: Program) -> None:
     assert total == Decimal("4.5") and total.as_tuple().exponent == -10
 
 
+def test_numeric_sum_and_show_through_scale_dictionaries(program: Program) -> None:
+    # Additive (Numeric 10) from the NumericScale 10 instance: the scale reaches ADD_NUMERIC as the dictionary's value
+    additive = program.call(
+        prim(program, "GHC.Num", "$$fAdditiveNumeric"), prim(program, "GHC.Classes", "$$fNumericScale10")
+    )
+    total = program.call(
+        std(program, "DA.Internal.Prelude", "sum"), additive, list_of([Decimal("1.2500000000")] * 4)
+    )
+    assert total == Decimal("5") and total.as_tuple().exponent == -10
+    # Show (Numeric n) needs no scale: Λn:nat. {…} waits for its type; calling it with no argument applies it
+    show_numeric = program.call(prim(program, "GHC.Show", "$$fShowNumeric"))
+    assert program.call(prim(program, "GHC.Show", "show"), show_numeric, total) == "5.0"
+
+
 def test_every_body_of_richtypes_compiles(richtypes: PackageSet) -> None:
     program = Program(richtypes)
     count = 0
