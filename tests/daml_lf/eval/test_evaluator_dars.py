@@ -9,7 +9,7 @@ import pytest
 
 from participant.daml_lf import ast
 from participant.daml_lf.eval.builtins import BUILTINS
-from participant.daml_lf.eval.errors import EvaluationError
+from participant.daml_lf.eval.errors import DamlThrow, EvaluationError
 from participant.daml_lf.eval.machine import BuiltinFunction
 from participant.daml_lf.eval.program import Program
 from participant.daml_lf.eval.values import AnyException, Party, Record, Variant, list_of
@@ -235,6 +235,10 @@ def test_exception_messages_come_from_the_exception_definitions(program: Program
 def test_top_level_values_are_evaluated_once(program: Program) -> None:
     first = prim(program, "GHC.Classes", "$$fOrdInt")
     assert prim(program, "GHC.Classes", "$$fOrdInt") is first
+    # a value whose evaluation fails is not kept: each reference fails again
+    for _ in range(2):
+        with pytest.raises(DamlThrow):
+            std(program, "DA.Internal.Prelude", "undefined")
 
 
 def test_every_top_level_value_evaluates_or_fails_as_daml(amulet: PackageSet) -> None:
