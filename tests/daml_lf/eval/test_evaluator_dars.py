@@ -9,10 +9,12 @@ import pytest
 
 from participant.daml_lf import ast
 from participant.daml_lf.eval.builtins import BUILTINS
+from participant.daml_lf.eval.compile import compile_expr
 from participant.daml_lf.eval.errors import DamlThrow, EvaluationError
 from participant.daml_lf.eval.machine import BuiltinFunction
 from participant.daml_lf.eval.program import Program
 from participant.daml_lf.eval.values import AnyException, Party, Record, Variant, list_of
+from participant.daml_lf.expressions import decode_expr
 from participant.daml_lf.packages import PackageSet
 
 
@@ -100,13 +102,49 @@ def test_numeric_sum_and_show_through_scale_dictionaries(program: Program) -> No
 
 
 def test_every_body_of_richtypes_compiles(richtypes: PackageSet) -> None:
+    # Values, and every expression of templates, choices, keys, interface instances and exceptions, each as a
+    # function of the variables it may use (the template's parameter, a choice's self and argument binders).
     program = Program(richtypes)
     count = 0
+
+    def compile_body(body: ast.ExprBody | None, *params: str) -> None:
+        nonlocal count
+        if body is None:
+            return
+        expr = decode_expr(body)
+        if params:
+            fields = tuple(ast.Field(name, ast.TBuiltin("UNIT")) for name in params)
+            expr = ast.Expr("abs", ast.Node("Expr.Abs", (("param", fields), ("body", expr))))
+        compile_expr(expr, program, "test")
+        count += 1
+
     for package_id, package in richtypes.packages.items():
         for module in package.modules.values():
             for name in module.values:
                 program.compile_definition(ast.ValueRef(package_id, module.name, name))
                 count += 1
+            for template in module.templates.values():
+                this = template.param
+                for body in (template.precondition, template.signatories, template.observers):
+                    compile_body(body, this)
+                if template.key is not None:
+                    compile_body(template.key.body, this)
+                    compile_body(template.key.maintainers)
+                for choice in template.choices:
+                    for body in (choice.controllers, choice.observers, choice.authorizers):
+                        compile_body(body, this, choice.arg_binder)
+                    compile_body(choice.update, this, choice.self_binder, choice.arg_binder)
+                for instance in template.implements:
+                    compile_body(instance.view, this)
+                    for _, method in instance.methods:
+                        compile_body(method, this)
+            for interface in module.interfaces.values():
+                for choice in interface.choices:
+                    for body in (choice.controllers, choice.observers, choice.authorizers):
+                        compile_body(body, interface.param, choice.arg_binder)
+                    compile_body(choice.update, interface.param, choice.self_binder, choice.arg_binder)
+            for exception in module.exceptions.values():
+                compile_body(exception.message)
     assert count > 1000
 
 
