@@ -1,0 +1,205 @@
+"""A ``PackageSet``'s code, compiled on demand: the glue between the decoded packages and the machine.
+
+A top-level value is decoded, compiled and evaluated the first time it is referenced, and its value kept (Daml's
+top-level values are constants; a function is a closure value like any other). A reference to it compiles to a
+``TopLevel`` node shared by every use, which becomes atomic once its value is known. A value whose evaluation
+fails is not kept: the next reference evaluates it again, and fails again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import ast
+from ..errors import MalformedArchive
+from ..expressions import decode_expr
+from ..packages import PackageSet
+from .compile import Node, compile_expr
+from .errors import Crash
+from .machine import PENDING, Continuation, Machine
+
+_UNSET: Any = object()
+_NIL = ast.Expr("nil", ast.Node("Expr.Nil", (("type", ast.TBuiltin("PARTY")),)))
+
+
+class TopLevel(Node):
+    __slots__ = ("program", "ref", "value", "body", "size", "atomic")
+
+    def __init__(self, program: Program, ref: ast.ValueRef) -> None:
+        self.program = program
+        self.ref = ref
+        self.value = _UNSET
+        self.body: Node | None = None
+        self.size = 0
+        self.atomic = False
+
+    def compiled(self) -> Node:
+        if self.body is None:
+            definition = self.program.packages.value(self.ref)
+            self.body, self.size = compile_expr(decode_expr(definition.body), self.program, str(self.ref))
+        return self.body
+
+    def ev(self, machine: Machine, env: list[Any]) -> Any:
+        value = self.value
+        if value is not _UNSET:
+            return value
+        body = self.compiled()
+        machine.kont.append(_KStore(self))
+        machine.ctrl = body
+        machine.env = [(), *(None,) * (self.size - 1)]
+        return PENDING
+
+
+class _KStore(Continuation):
+    __slots__ = ("top",)
+
+    def __init__(self, top: TopLevel) -> None:
+        self.top = top
+
+    def resume(self, machine: Machine, value: Any) -> Any:
+        self.top.value = value
+        self.top.atomic = True
+        return value
+
+
+class Program:
+    """The compiled code of a set of packages, and the ``Resolver`` the compiler asks about their data types."""
+
+    def __init__(self, packages: PackageSet) -> None:
+        self.packages = packages
+        self._top: dict[ast.ValueRef, TopLevel] = {}
+        self._records: dict[ast.TypeConRef, tuple[str, ...]] = {}
+        self._ranks: dict[ast.TypeConRef, dict[str, int]] = {}
+        self._messages: dict[ast.TypeConRef, Any] = {}
+        self._template_functions: dict[tuple[ast.TypeConRef, str, str], Any] = {}
+
+    def machine(self) -> Machine:
+        return Machine(self.exception_message)
+
+    # --- Running
+
+    def value(self, ref: ast.ValueRef) -> Any:
+        """The value of a top-level definition."""
+        return self.machine().run(self.top_level(ref), [()])
+
+    def evaluate(self, expr: ast.Expr) -> Any:
+        """The value of a closed expression."""
+        node, size = compile_expr(expr, self, "expression")
+        return self.machine().run(node, [(), *(None,) * (size - 1)])
+
+    def call(self, function: Any, *args: Any) -> Any:
+        """``function`` applied to ``args``; with no argument, a type abstraction over a ``nat`` (``Λn:nat. e``)
+        applied to its type (types are erased, so which one does not matter)."""
+        return self.machine().call(function, *args)
+
+    def compile_definition(self, ref: ast.ValueRef) -> None:
+        """Compile a definition without running it."""
+        self.top_level(ref).compiled()
+
+    def exception_message(self, type_: ast.TCon) -> Any:
+        tycon = type_.tycon
+        message = self._messages.get(tycon)
+        if message is None:
+            exception = self.packages.module(tycon.package_id, tycon.module).exceptions.get(tycon.name)
+            if exception is None:
+                raise Crash(f"{tycon} is not an exception type")
+            node, size = compile_expr(decode_expr(exception.message), self, f"{tycon} message")
+            message = self._messages[tycon] = self.machine().run(node, [(), *(None,) * (size - 1)])
+        return message
+
+    def _closed_function(self, params: tuple[str, ...], body: ast.Expr, where: str) -> Any:
+        """The function value of ``λ params. body``: a template's part is an expression of its parameters."""
+        lambda_ = ast.Expr(
+            "abs",
+            ast.Node(
+                "Expr.Abs",
+                (("param", tuple(ast.Field(name, ast.TBuiltin("UNIT")) for name in params)), ("body", body)),
+            ),
+        )
+        node, size = compile_expr(lambda_, self, where)
+        return self.machine().run(node, [(), *(None,) * (size - 1)])
+
+    # --- Resolver
+
+    def template_function(self, template: ast.TypeConRef, part: str, name: str = "") -> Any:
+        """The code of a part of ``template`` as a function of the contract (and of the choice argument, for a
+        choice's controllers and observers): ``part`` is ``signatories``, ``observers``, ``method`` or ``view``
+        (``name`` the interface, and for a method ``interface:method``), ``controllers`` or ``choice observers``
+        (``name`` the choice)."""
+        key = (template, part, name)
+        function = self._template_functions.get(key)
+        if function is None:
+            definition = self.packages.template(template)
+            where = f"{template} {part} {name}".rstrip()
+            params: tuple[str, ...] = (definition.param,)
+            if part == "signatories":
+                body = definition.signatories
+            elif part == "observers":
+                body = definition.observers
+            elif part in ("method", "view"):
+                interface, _, method = name.rpartition(":") if part == "method" else (name, "", "")
+                instance = next((i for i in definition.implements if str(i.interface) == interface), None)
+                if instance is None:
+                    raise Crash(f"{template} does not implement {interface}")
+                if part == "view":
+                    body = instance.view
+                else:
+                    found = dict(instance.methods).get(method)
+                    if found is None:
+                        raise Crash(f"{template} has no method {method} of {interface}")
+                    body = found
+            else:
+                choice = next((c for c in definition.choices if c.name == name), None)
+                if choice is None:
+                    raise Crash(f"{template} has no choice {name}")
+                params = (definition.param, choice.arg_binder)
+                found_body = choice.controllers if part == "controllers" else choice.observers
+                if found_body is None:  # a choice without observers: none
+                    function = self._template_functions[key] = self._closed_function(params, _NIL, where)
+                    return function
+                body = found_body
+            function = self._template_functions[key] = self._closed_function(params, decode_expr(body), where)
+        return function
+
+    def implements(self, template: ast.TypeConRef, interface: ast.TypeConRef) -> bool:
+        return any(
+            instance.interface == interface for instance in self.packages.template(template).implements
+        )
+
+    def top_level(self, ref: ast.ValueRef) -> TopLevel:
+        top = self._top.get(ref)
+        if top is None:
+            self.packages.value(ref)  # an unknown reference fails here, when compiled, not when run
+            top = self._top[ref] = TopLevel(self, ref)
+        return top
+
+    def record_fields(self, tycon: ast.TypeConRef) -> tuple[str, ...]:
+        fields = self._records.get(tycon)
+        if fields is None:
+            cons = self.packages.data_type(tycon).cons
+            if not isinstance(cons, ast.Record):
+                raise MalformedArchive(f"{tycon} is not a record type")
+            fields = self._records[tycon] = tuple(field.name for field in cons.fields)
+        return fields
+
+    def _rank(self, tycon: ast.TypeConRef, constructor: str, kind: type) -> int:
+        ranks = self._ranks.get(tycon)
+        if ranks is None:
+            cons = self.packages.data_type(tycon).cons
+            if isinstance(cons, ast.Variant) and kind is ast.Variant:
+                names: tuple[str, ...] = tuple(field.name for field in cons.constructors)
+            elif isinstance(cons, ast.Enum) and kind is ast.Enum:
+                names = cons.constructors
+            else:
+                raise MalformedArchive(f"{tycon} is not a {kind.__name__.lower()} type")
+            ranks = self._ranks[tycon] = {name: rank for rank, name in enumerate(names)}
+        rank = ranks.get(constructor)
+        if rank is None:
+            raise MalformedArchive(f"{tycon} has no constructor {constructor}")
+        return rank
+
+    def variant_rank(self, tycon: ast.TypeConRef, constructor: str) -> int:
+        return self._rank(tycon, constructor, ast.Variant)
+
+    def enum_rank(self, tycon: ast.TypeConRef, constructor: str) -> int:
+        return self._rank(tycon, constructor, ast.Enum)
