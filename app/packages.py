@@ -6,7 +6,10 @@ the participant lacks, a right the user lacks, an archive that does not decode) 
 is usable, and a template whose package is not known is simply one without a signature.
 
 The bundled participant serves its Python-defined packages as its own JSON description, not as Daml-LF: such a
-package is listed with its name and version and no signatures (``NotDamlLf``), which is said rather than guessed.
+package is recognised (JSON naming a package, hashing to its id; a Daml-LF archive is never JSON) and listed with
+its name and version, without signatures (``NotDamlLf``). The description is not translated into them: it is
+canonical JSON with sorted keys, so a record's field order is lost, and it names no type for a choice's argument
+nor a package for a tuple; signatures made from it would differ from what Daml-LF declares.
 """
 
 from __future__ import annotations
