@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import copyreg
+import dataclasses
 import hashlib
 import io
 import pickle
@@ -251,9 +252,10 @@ class _Unpickler(pickle.Unpickler):
     """Builds only the signature classes (and this module's read-only mappings): a cache file is data."""
 
     def find_class(self, module: str, name: str) -> Any:
-        if module not in _PICKLED_MODULES or name.startswith("__"):
-            raise pickle.UnpicklingError(f"{module}.{name} is not part of a package signature")
-        return super().find_class(module, name)
+        found = super().find_class(module, name) if module in _PICKLED_MODULES else None
+        if found is _mapping or (isinstance(found, type) and dataclasses.is_dataclass(found)):
+            return found
+        raise pickle.UnpicklingError(f"{module}.{name} is not part of a package signature")
 
 
 class PackageCache:

@@ -6,6 +6,7 @@ lacks, a damaged archive) named, the rest still usable."""
 from __future__ import annotations
 
 import os
+import pickle
 import stat
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
@@ -14,7 +15,7 @@ import httpx
 import pytest
 
 from app.client import LedgerClient, errors
-from app.packages import CACHE_FORMAT, NotDamlLf, PackageCatalog, Progress
+from app.packages import CACHE_FORMAT, NotDamlLf, PackageCache, PackageCatalog, Progress
 from app.tokens import MintedToken
 from participant.daml_lf.archive import read_dar
 from participant.daml_lf.signatures import show_type
@@ -281,7 +282,14 @@ async def test_a_34_participant_serves_the_same_archives(loaded, client_of, tmp_
 
 
 def test_cache_entries_are_keyed_by_a_package_id_only(tmp_path: Path) -> None:
-    from app.packages import PackageCache
-
     cache = PackageCache(tmp_path)
     assert cache.read("../../etc/passwd") is None and cache.read_archive("../x") is None
+
+
+def test_a_cache_file_builds_nothing_but_signatures(tmp_path: Path) -> None:
+    cache = PackageCache(tmp_path)
+    cache.dir.mkdir(parents=True)
+    package_id = "a" * 64
+    (cache.dir / f"{package_id}.sig").write_bytes(pickle.dumps(os.system))  # a callable, not a signature
+    assert cache.read(package_id) is None
+    assert not (cache.dir / f"{package_id}.sig").exists()
