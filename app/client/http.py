@@ -110,6 +110,12 @@ class Http:
         that kept silent for the whole bound is reported at once rather than after as many bounds as there are
         tries. A 401 fetches a fresh token and tries once more, whatever `retry` says (the request never reached
         the ledger)."""
+        return (await self.request_answer(method, path, body, params=params, retry=retry))[0]
+
+    async def request_answer(
+        self, method: str, path: str, body: Any = None, *, params: dict | None = None, retry: bool = True
+    ) -> tuple[bytes, httpx.Headers]:
+        """`request`, with the answer's headers (a package archive's hash travels in one)."""
         content = None if body is None else encode(body)
         attempt = 0
         refreshed = False
@@ -128,7 +134,9 @@ class Http:
                 await asyncio.sleep(self.retry.delay(attempt))
                 attempt += 1
 
-    async def _once(self, method: str, path: str, content: bytes | None, params: dict | None) -> bytes:
+    async def _once(
+        self, method: str, path: str, content: bytes | None, params: dict | None
+    ) -> tuple[bytes, httpx.Headers]:
         headers = await self.headers(json_body=content is not None)
         url = self._client.build_request(method, path, params=params).url
         record = self.log.start(method, str(url), path, headers, content or b"")
@@ -170,7 +178,7 @@ class Http:
             raise
         self.log.finish(record, status=r.status_code, headers=r.headers, body=body)
         if 200 <= r.status_code < 300:
-            return body
+            return body, r.headers
         if 300 <= r.status_code < 400 and "location" in r.headers:
             # not followed: the request would carry the token to wherever the redirect points
             location = r.headers["location"]

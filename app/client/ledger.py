@@ -40,7 +40,9 @@ from participant.api import (
     GetEventsByContractIdRequest,
     GetLatestPrunedOffsetsResponse,
     GetLedgerEndResponse,
+    GetPackageStatusResponse,
     GetParticipantIdResponse,
+    GetPreferredPackageVersionResponse,
     GetUpdateByIdRequest,
     GetUpdateByOffsetRequest,
     GetUpdatesRequest,
@@ -58,6 +60,8 @@ from participant.api import (
     ListPackagesResponse,
     ListUserRightsResponse,
     ListUsersResponse,
+    PackageReference,
+    PackageStatus,
     PartyDetails,
     ReassignmentCommands,
     Right,
@@ -309,6 +313,39 @@ class LedgerClient:
 
     async def packages(self) -> list[str]:
         return (await self._call(ListPackagesResponse, "GET", "/v2/packages")).package_ids
+
+    async def package_archive(self, package_id: str) -> bytes:
+        """A package's archive as the participant serves it (a Daml-LF ``ArchivePayload``), after checking that
+        the ``Canton-Package-Hash`` it comes with names the package asked for."""
+        path = f"/v2/packages/{_segment(package_id)}"
+        content, headers = await self.http.request_answer("GET", path)
+        declared = headers.get("canton-package-hash")
+        if declared is not None and declared != package_id:
+            raise errors.UnreadableAnswer(
+                f"GET {path} answered the archive of package {declared[:80]!r}", method="GET", path=path
+            )
+        return content
+
+    async def package_status(self, package_id: str) -> PackageStatus:
+        path = f"/v2/packages/{_segment(package_id)}/status"
+        return (await self._call(GetPackageStatusResponse, "GET", path)).package_status
+
+    async def preferred_package(
+        self, package_name: str, parties: Sequence[str] = ()
+    ) -> PackageReference | None:
+        """The version of `package_name` the participant would use for a command of `parties` (none: any vetted
+        one); None when it has no package of that name."""
+        params: dict[str, Any] = {"package-name": package_name}
+        if parties:
+            params["parties"] = list(parties)
+        answer = await self._call(
+            GetPreferredPackageVersionResponse,
+            "GET",
+            "/v2/interactive-submission/preferred-package-version",
+            params=params,
+        )
+        preference = answer.package_preference
+        return preference.package_reference if preference is not None else None
 
     # --- state --------------------------------------------------------------------------------------------------
 
