@@ -27,6 +27,7 @@ from participant.api import WireModel
 from participant.routes import all_routes
 from participant.services.unsupported import ENDPOINTS
 from tests.conftest import SECRET, LedgerApi, bearer, start_server, token
+from tests.daml_lf.conftest import DARS_DIR, RICHTYPES
 from tests.http.helpers import (
     IOU,
     LEDGER_EFFECTS,
@@ -326,6 +327,17 @@ def world(tmp_path_factory):
 async def ledger_api(world):
     async with httpx.AsyncClient(base_url=world.url, timeout=TIMEOUT) as http:
         yield LedgerApi(http)
+
+
+_OCTETS = {"Content-Type": "application/octet-stream"}
+
+
+def _richtypes_dar() -> bytes:
+    """A real DAR (the Daml SDK's), from the reference DARs beside the repository; the test skips without them."""
+    path = DARS_DIR / RICHTYPES
+    if not path.is_file():
+        pytest.skip(f"the reference DARs are absent: {DARS_DIR}")
+    return path.read_bytes()
 
 
 # --- the 200 answers: one case per endpoint and interesting shape -------------------------------------------
@@ -1299,6 +1311,20 @@ CASES = [
         },
         check=lambda w, a: a[0].package_status == "PACKAGE_STATUS_REGISTERED",
     ),
+    Case(
+        "dar-upload",
+        "POST",
+        "/v2/dars",
+        api.UploadDarFileResponse,
+        lambda w: {"path": "/v2/dars", "content": _richtypes_dar(), "headers": _OCTETS},
+    ),
+    Case(
+        "package-upload",
+        "POST",
+        "/v2/packages",
+        api.UploadDarFileResponse,
+        lambda w: {"path": "/v2/packages", "content": _richtypes_dar(), "headers": _OCTETS},
+    ),
 ]
 
 
@@ -1983,6 +2009,30 @@ ERROR_CASES = [
         "NA",
         lambda w: {"path": "/v2/packages/abc/status", "user": None},
     ),
+    ErrorCase(
+        "dar-not-a-zip",
+        "POST",
+        "/v2/dars",
+        400,
+        "INVALID_DAR",
+        lambda w: {"path": "/v2/dars", "content": b"not a dar", "headers": _OCTETS},
+    ),
+    ErrorCase(
+        "package-not-a-zip",
+        "POST",
+        "/v2/packages",
+        400,
+        "INVALID_DAR",
+        lambda w: {"path": "/v2/packages", "content": b"not a dar", "headers": _OCTETS},
+    ),
+    ErrorCase(
+        "dar-validate-not-a-zip",
+        "POST",
+        "/v2/dars/validate",
+        400,
+        "INVALID_DAR",
+        lambda w: {"path": "/v2/dars/validate", "content": b"not a dar", "headers": _OCTETS},
+    ),
 ]
 
 TEXT_ANSWERS = {("GET", "/livez"), ("GET", "/readyz")}  # the health checks, read by test_health_checks
@@ -1995,6 +2045,7 @@ WEBSOCKET = {
 }  # read by the test_websocket_* tests
 NO_TOKEN_NEEDED = {("GET", "/v2/version")}  # and nothing else to get wrong: no error answer
 BINARY_ANSWERS = {("GET", "/v2/packages/{package_id}")}  # read by test_package_bytes
+EMPTY_ANSWERS = {("POST", "/v2/dars/validate")}  # 200 with no body, read by test_dar_validation
 UNSUPPORTED = set(ENDPOINTS)  # no 200 answer: each answers 501 (an error case)
 
 
@@ -2038,10 +2089,20 @@ async def test_package_bytes(world, ledger_api):
     assert api.ListPackagesResponse.read((await ledger_api.get("/v2/packages")).content).package_ids
 
 
+async def test_dar_validation(ledger_api):
+    r = await ledger_api.call("POST", "/v2/dars/validate", content=_richtypes_dar(), headers=_OCTETS)
+    assert r.status_code == 200 and r.content == b""
+
+
 def test_every_endpoint_has_its_cases():
     assert (
         _routed()
-        == {(c.method, c.route) for c in CASES} | TEXT_ANSWERS | WEBSOCKET | BINARY_ANSWERS | UNSUPPORTED
+        == {(c.method, c.route) for c in CASES}
+        | TEXT_ANSWERS
+        | WEBSOCKET
+        | BINARY_ANSWERS
+        | EMPTY_ANSWERS
+        | UNSUPPORTED
     )
     assert (
         _routed() == {(c.method, c.route) for c in ERROR_CASES} | TEXT_ANSWERS | WEBSOCKET | NO_TOKEN_NEEDED
