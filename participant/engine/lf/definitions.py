@@ -69,12 +69,6 @@ class LfPackages:
     def main(self) -> LfPackage:
         return self.package(self.packages.main_package_id)
 
-    def template(self, ref: ast.TypeConRef) -> LfTemplate:
-        return self.package(ref.package_id).templates[ref.qualified_name]
-
-    def interface(self, ref: ast.TypeConRef) -> LfInterface:
-        return self.package(ref.package_id).interfaces[ref.qualified_name]
-
     def package_name(self, package_id: str) -> str:
         package = self.packages.packages.get(package_id) or self.packages.dependencies.get(package_id)
         if package is None:

@@ -247,11 +247,11 @@ class LfTypes:
                 ),
             )
         if isinstance(cons, ast.Enum):
-            constructors = list(cons.constructors)
+            enum_ranks = {constructor: rank for rank, constructor in enumerate(cons.constructors)}
             return codec.EnumType(
                 name,
-                constructors,
-                build=lambda constructor: rt.Enum(tycon, constructor, constructors.index(constructor)),
+                list(cons.constructors),
+                build=lambda constructor: rt.Enum(tycon, constructor, enum_ranks[constructor]),
                 constructor_of=lambda value: (
                     value.constructor if isinstance(value, rt.Enum) and value.tycon == tycon else None
                 ),
