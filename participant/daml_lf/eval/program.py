@@ -19,6 +19,7 @@ from .errors import Crash
 from .machine import PENDING, Continuation, Machine
 
 _UNSET: Any = object()
+_CHOICE_PARTS = ("controllers", "choice observers", "authorizers")
 _NIL = ast.Expr("nil", ast.Node("Expr.Nil", (("type", ast.TBuiltin("PARTY")),)))
 
 
@@ -122,20 +123,25 @@ class Program:
     # --- Resolver
 
     def template_function(self, template: ast.TypeConRef, part: str, name: str = "") -> Any:
-        """The code of a part of ``template`` as a function of the contract (and of the choice argument, for a
-        choice's controllers and observers): ``part`` is ``signatories``, ``observers``, ``method`` or ``view``
-        (``name`` the interface, and for a method ``interface:method``), ``controllers`` or ``choice observers``
-        (``name`` the choice)."""
+        """The code of a part of ``template`` as a function of the contract: ``part`` is ``signatories``,
+        ``observers``, ``precondition``, ``key``, ``method`` or ``view`` (``name`` the interface, and for a method
+        ``interface:method``); or a choice's part (see ``choice_function``), ``name`` the choice."""
+        if part in _CHOICE_PARTS:
+            return self.choice_function(template, part, name)
         key = (template, part, name)
         function = self._template_functions.get(key)
         if function is None:
             definition = self.packages.template(template)
             where = f"{template} {part} {name}".rstrip()
-            params: tuple[str, ...] = (definition.param,)
             if part == "signatories":
                 body = definition.signatories
             elif part == "observers":
                 body = definition.observers
+            elif part in ("precondition", "key"):
+                found_body = definition.precondition if part == "precondition" else _key(definition).body
+                if found_body is None:
+                    raise Crash(f"{template} has no {part}")
+                body = found_body
             elif part in ("method", "view"):
                 interface, _, method = name.rpartition(":") if part == "method" else (name, "", "")
                 instance = next((i for i in definition.implements if str(i.interface) == interface), None)
@@ -149,16 +155,53 @@ class Program:
                         raise Crash(f"{template} has no method {method} of {interface}")
                     body = found
             else:
-                choice = next((c for c in definition.choices if c.name == name), None)
-                if choice is None:
-                    raise Crash(f"{template} has no choice {name}")
-                params = (definition.param, choice.arg_binder)
-                found_body = choice.controllers if part == "controllers" else choice.observers
-                if found_body is None:  # a choice without observers: none
-                    function = self._template_functions[key] = self._closed_function(params, _NIL, where)
-                    return function
-                body = found_body
+                raise Crash(f"a template has no part {part!r}")
+            params = (definition.param,)
             function = self._template_functions[key] = self._closed_function(params, decode_expr(body), where)
+        return function
+
+    def maintainers_function(self, template: ast.TypeConRef) -> Any:
+        """The function from ``template``'s key to its maintainers (a closed expression of the package)."""
+        key = (template, "maintainers", "")
+        function = self._template_functions.get(key)
+        if function is None:
+            body = _key(self.packages.template(template)).maintainers
+            node, size = compile_expr(decode_expr(body), self, f"{template} maintainers")
+            function = self.machine().run(node, [(), *(None,) * (size - 1)])
+            self._template_functions[key] = function
+        return function
+
+    def choice_function(self, owner: ast.TypeConRef, part: str, choice_name: str) -> Any:
+        """A choice's ``controllers``, ``choice observers`` or ``authorizers`` as a function of the contract (for
+        an interface's choice, its interface value) and the choice argument. ``owner`` is the template or the
+        interface declaring the choice. A choice without observers has none; asking for the authorizers of one
+        without an explicit authority is an error (its authority is the default)."""
+        key = (owner, part, choice_name)
+        function = self._template_functions.get(key)
+        if function is None:
+            module = self.packages.module(owner.package_id, owner.module)
+            definition: ast.Template | ast.Interface | None = module.templates.get(owner.name)
+            if definition is None:
+                definition = module.interfaces.get(owner.name)
+            if definition is None:
+                raise Crash(f"{owner} is neither a template nor an interface")
+            choice = next((c for c in definition.choices if c.name == choice_name), None)
+            if choice is None:
+                raise Crash(f"{owner} has no choice {choice_name}")
+            params = (definition.param, choice.arg_binder)
+            where = f"{owner} {part} {choice_name}"
+            body = {
+                "controllers": choice.controllers,
+                "choice observers": choice.observers,
+                "authorizers": choice.authorizers,
+            }[part]
+            if body is not None:
+                function = self._closed_function(params, decode_expr(body), where)
+            elif part == "choice observers":
+                function = self._closed_function(params, _NIL, where)
+            else:
+                raise Crash(f"{owner} choice {choice_name} has no explicit authority")
+            self._template_functions[key] = function
         return function
 
     def implements(self, template: ast.TypeConRef, interface: ast.TypeConRef) -> bool:
@@ -203,3 +246,9 @@ class Program:
 
     def enum_rank(self, tycon: ast.TypeConRef, constructor: str) -> int:
         return self._rank(tycon, constructor, ast.Enum)
+
+
+def _key(template: ast.Template) -> ast.TemplateKey:
+    if template.key is None:
+        raise Crash(f"template {template.name} has no key")
+    return template.key

@@ -1,0 +1,315 @@
+"""A Daml-LF package's templates and interfaces as the engine's definitions (`participant.engine.definitions`).
+
+Values crossing the seam are the evaluator's runtime values (`participant.daml_lf.eval.values`), which the types'
+nodes (`participant.engine.lf.types`) decode from JSON and encode back. A template's parts (signatories, observers,
+precondition, key and maintainers, a choice's controllers, observers and authority, an instance's view and methods)
+are its package's expressions, run by the evaluator on those values; party lists come back as party ids.
+
+Choice bodies are updates, which the pure evaluator does not run: `run` refuses with `UpdatesNotRunnable`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from participant.daml_lf import ast
+from participant.daml_lf.archive import read_dar
+from participant.daml_lf.eval import values as rt
+from participant.daml_lf.eval.errors import DamlThrow
+from participant.daml_lf.eval.program import Program
+from participant.daml_lf.packages import PackageSet, packages_of
+from participant.engine.definitions import (
+    ChoiceDef,
+    InterfaceDef,
+    InterfaceInstanceDef,
+    PackageDef,
+    TemplateDef,
+    interface_key,
+)
+from participant.engine.lf.types import LfTypes
+from participant.engine.values import DamlType, RecordType
+
+if TYPE_CHECKING:
+    from participant.engine.update import Update
+
+
+_PRECONDITION_FAILED = "DA.Exception.PreconditionFailed:PreconditionFailed"
+
+
+class UpdatesNotRunnable(NotImplementedError):
+    """A Daml-LF choice body was asked to run: its updates are not run yet."""
+
+
+class LfPackages:
+    """The packages of a package set, sharing one evaluator and one set of type nodes. `payloads` are the encoded
+    archives by package id, as the package service serves them."""
+
+    def __init__(self, packages: PackageSet, payloads: Mapping[str, bytes]) -> None:
+        self.packages = packages
+        self.payloads = payloads
+        self.program = Program(packages)
+        self.types = LfTypes(packages)
+        self._packages: dict[str, LfPackage] = {}
+
+    @classmethod
+    def from_dar(cls, data: bytes) -> LfPackages:
+        dar = read_dar(data)
+        return cls(packages_of(dar), {dalf.package_id: dalf.payload for dalf in dar.dalfs})
+
+    def package(self, package_id: str) -> LfPackage:
+        found = self._packages.get(package_id)
+        if found is None:
+            found = self._packages[package_id] = LfPackage(self, self.packages.packages[package_id])
+        return found
+
+    @property
+    def main(self) -> LfPackage:
+        return self.package(self.packages.main_package_id)
+
+    def package_name(self, package_id: str) -> str:
+        package = self.packages.packages.get(package_id) or self.packages.dependencies.get(package_id)
+        if package is None:
+            raise KeyError(f"package {package_id} is not among the packages read")
+        return package.name
+
+    def parties(self, value: Any) -> list[str]:
+        """A Daml `[Party]` as party ids."""
+        return [str(party) for party in value]
+
+
+@dataclass(eq=False)
+class LfPackage:
+    owner: LfPackages = field(repr=False)
+    definition: ast.Package = field(repr=False)
+
+    @property
+    def name(self) -> str:
+        return self.definition.name
+
+    @property
+    def version(self) -> str:
+        return self.definition.version
+
+    @property
+    def package_id(self) -> str:
+        return self.definition.package_id
+
+    def _refs(self, kind: str) -> list[ast.TypeConRef]:
+        return [
+            ast.TypeConRef(self.package_id, module.name, name)
+            for module in self.definition.modules.values()
+            for name in getattr(module, kind)
+        ]
+
+    @cached_property
+    def templates(self) -> Mapping[str, LfTemplate]:
+        return {ref.qualified_name: LfTemplate(self, ref) for ref in self._refs("templates")}
+
+    @cached_property
+    def interfaces(self) -> Mapping[str, LfInterface]:
+        return {ref.qualified_name: LfInterface(self, ref) for ref in self._refs("interfaces")}
+
+    def archive(self) -> bytes:
+        return self.owner.payloads[self.package_id]
+
+
+def _is_precondition_failed(type_: ast.Type) -> bool:
+    return isinstance(type_, ast.TCon) and type_.tycon.qualified_name == _PRECONDITION_FAILED
+
+
+def _record_type(types: LfTypes, type_: ast.Type, what: str) -> RecordType:
+    node = types.of(type_)
+    if not isinstance(node, RecordType):
+        raise TypeError(f"{what} is not a record type: {node.describe()}")
+    return node
+
+
+@dataclass(eq=False)
+class LfChoice:
+    """A choice of a template (`template` set) or of an interface (`interface` set)."""
+
+    owner: LfTemplate | LfInterface = field(repr=False)
+    definition: ast.Choice = field(repr=False)
+
+    @property
+    def name(self) -> str:
+        return self.definition.name
+
+    @property
+    def consuming(self) -> bool:
+        return self.definition.consuming
+
+    @property
+    def template(self) -> LfTemplate | None:
+        return self.owner if isinstance(self.owner, LfTemplate) else None
+
+    @property
+    def interface(self) -> LfInterface | None:
+        return self.owner if isinstance(self.owner, LfInterface) else None
+
+    @cached_property
+    def argument_type(self) -> RecordType:
+        return _record_type(
+            self.owner.package.owner.types, self.definition.arg_type, f"{self.name}'s argument"
+        )
+
+    @cached_property
+    def result_type(self) -> DamlType:
+        return self.owner.package.owner.types.of(self.definition.return_type)
+
+    def _part(self, part: str, target: Any, argument: Any) -> list[str]:
+        packages = self.owner.package.owner
+        function = packages.program.choice_function(self.owner.ref, part, self.name)
+        return packages.parties(packages.program.call(function, target, argument))
+
+    def controllers(self, target: Any, argument: Any) -> list[str]:
+        return self._part("controllers", target, argument)
+
+    def observers(self, target: Any, argument: Any) -> list[str]:
+        return self._part("choice observers", target, argument)
+
+    def authorizers(self, target: Any, argument: Any) -> list[str] | None:
+        if self.definition.authorizers is None:
+            return None
+        return self._part("authorizers", target, argument)
+
+    async def run(self, target: Any, update: Update, argument: Any) -> Any:
+        raise UpdatesNotRunnable(f"choice {self.name} of {self.owner.ref}: Daml-LF updates are not run yet")
+
+
+@dataclass(eq=False)
+class LfInstance:
+    """`interface instance I for T`, run by T's code."""
+
+    template: LfTemplate = field(repr=False)
+    interface: InterfaceDef
+    implemented: ast.TypeConRef
+
+    def view(self, contract: Any) -> Any:
+        program = self.template.package.owner.program
+        view = program.template_function(self.template.ref, "view", str(self.implemented))
+        return program.call(view, contract)
+
+    def call(self, method: str, contract: Any, *arguments: Any) -> Any:
+        program = self.template.package.owner.program
+        function = program.template_function(self.template.ref, "method", f"{self.implemented}:{method}")
+        result = program.call(function, contract)
+        return program.call(result, *arguments) if arguments else result
+
+
+@dataclass(eq=False)
+class LfTemplate:
+    package: LfPackage = field(repr=False)
+    ref: ast.TypeConRef
+
+    @property
+    def definition(self) -> ast.Template:
+        return self.package.owner.packages.template(self.ref)
+
+    @property
+    def qualified_name(self) -> str:
+        return self.ref.qualified_name
+
+    @property
+    def template_id(self) -> str:
+        return str(self.ref)
+
+    @cached_property
+    def argument_type(self) -> RecordType:
+        return _record_type(self.package.owner.types, ast.TCon(self.ref), f"template {self.ref}")
+
+    @cached_property
+    def key_type(self) -> DamlType | None:
+        key = self.definition.key
+        return None if key is None else self.package.owner.types.of(key.type)
+
+    @cached_property
+    def choices(self) -> Mapping[str, LfChoice]:
+        return {choice.name: LfChoice(self, choice) for choice in self.definition.choices}
+
+    def _run(self, part: str, contract: Any) -> Any:
+        program = self.package.owner.program
+        return program.call(program.template_function(self.ref, part), contract)
+
+    def signatories(self, contract: Any) -> list[str]:
+        return self.package.owner.parties(self._run("signatories", contract))
+
+    def observers(self, contract: Any) -> list[str]:
+        return self.package.owner.parties(self._run("observers", contract))
+
+    def ensure(self, contract: Any) -> bool:
+        if self.definition.precondition is None:
+            return True
+        try:
+            return bool(self._run("precondition", contract))
+        except DamlThrow as thrown:
+            # Daml compiles `ensure p` to throw PreconditionFailed when p is False; the engine reports it.
+            if _is_precondition_failed(thrown.payload.type):
+                return False
+            raise
+
+    def key(self, contract: Any) -> Any:
+        return self._run("key", contract)
+
+    def maintainers(self, key: Any) -> list[str]:
+        program = self.package.owner.program
+        return self.package.owner.parties(program.call(program.maintainers_function(self.ref), key))
+
+    def instance_of(self, interface: InterfaceDef) -> LfInstance | None:
+        wanted = interface_key(interface)
+        for instance in self.definition.implements:
+            implemented = instance.interface
+            if (
+                self.package.owner.package_name(implemented.package_id),
+                implemented.qualified_name,
+            ) == wanted:
+                return LfInstance(self, interface, implemented)
+        return None
+
+
+@dataclass(eq=False)
+class LfInterface:
+    package: LfPackage = field(repr=False)
+    ref: ast.TypeConRef
+
+    @property
+    def definition(self) -> ast.Interface:
+        return self.package.owner.packages.interface(self.ref)
+
+    @property
+    def qualified_name(self) -> str:
+        return self.ref.qualified_name
+
+    @property
+    def interface_id(self) -> str:
+        return str(self.ref)
+
+    @cached_property
+    def view_type(self) -> DamlType:
+        return self.package.owner.types.of(self.definition.view)
+
+    @cached_property
+    def choices(self) -> Mapping[str, LfChoice]:
+        return {choice.name: LfChoice(self, choice) for choice in self.definition.choices}
+
+    def to_interface(self, template: TemplateDef, contract: Any) -> rt.Any:
+        """As the evaluator packs it: the contract with its template's type."""
+        if not isinstance(template, LfTemplate):
+            raise TypeError(f"{template.template_id} is not a Daml-LF template")
+        return rt.Any(ast.TCon(template.ref), contract)
+
+
+if TYPE_CHECKING:
+
+    def _implements_the_seam(
+        package: LfPackage,
+        template: LfTemplate,
+        interface: LfInterface,
+        choice: LfChoice,
+        instance: LfInstance,
+    ) -> tuple[PackageDef, TemplateDef, InterfaceDef, ChoiceDef, InterfaceInstanceDef]:
+        """For the type checker: these classes are the engine's definitions."""
+        return package, template, interface, choice, instance
