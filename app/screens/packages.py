@@ -31,6 +31,7 @@ from app.screens.base import LedgerScreen
 from app.untrusted import visible
 from app.widgets.keys import FieldInput, KeyFooter
 from app.widgets.status_bar import StatusBar
+from app.widgets.untrusted_text import visible_lines
 
 
 @dataclass(frozen=True)
@@ -46,11 +47,12 @@ class Entry:
 
 
 def _text(*parts: tuple[str, str] | str) -> Text:
-    """Text from the participant's words and ours, each part written out (never read as markup)."""
+    """Text from the participant's words and ours, each part's control characters but its line breaks written out
+    (never read as markup)."""
     text = Text()
     for part in parts:
         words, style = (part, "") if isinstance(part, str) else part
-        text.append(visible(words), style)
+        text.append(visible_lines(words), style)
     return text
 
 
@@ -182,7 +184,7 @@ contracts on the contracts screen.
         by_name: dict[str, list[PackageSignature | NotDamlLf]] = {}
         for package in [*catalog.packages.values(), *catalog.not_daml_lf.values()]:
             by_name.setdefault(package.name, []).append(package)
-        for name in sorted(by_name, key=str.casefold):
+        for name in sorted(by_name, key=lambda n: (not _has_contracts(by_name[n]), n.casefold())):
             versions = sorted(by_name[name], key=lambda p: version_key(p.version), reverse=True)
             shown = [(p, self._entities(p, needle)) for p in versions]
             if needle:
@@ -415,6 +417,13 @@ contracts on the contracts screen.
 
 KIND_ORDER = {"template": 0, "interface": 1, "data": 2}
 KIND_WORD = {"template": "template", "interface": "interface", "data": "data"}
+
+
+def _has_contracts(versions: list[PackageSignature | NotDamlLf]) -> bool:
+    """Whether a package may have contracts: it defines templates or interfaces, or is the bundled participant's
+    Python package (whose templates are not known here). The rest, Daml's standard library among them, define
+    data types only and are listed after."""
+    return any(isinstance(p, NotDamlLf) or p.templates or p.interfaces for p in versions)
 
 
 def _matches(entry: Entry, needle: str) -> bool:
