@@ -44,6 +44,7 @@ class Entry:
     entity: str = ""  # "Module:Entity"
     package_id: str = ""
     reason: str = ""
+    title: str = ""  # a package without signatures: its name and version
 
 
 def _text(*parts: tuple[str, str] | str) -> Text:
@@ -191,7 +192,7 @@ contracts on the contracts screen.
                 shown = [(p, e) for p, e in shown if e]
             if not shown:
                 continue
-            name_node = tree.root.add(_text((name, "bold")), expand=bool(needle))
+            name_node = tree.root.add(_text((name, "bold")), _entry_of(shown[0][0]), expand=bool(needle))
             for package, entities in shown:
                 self._add_version(name_node, package, entities, expand=bool(needle))
         if catalog.unreadable and not needle:
@@ -220,11 +221,7 @@ contracts on the contracts screen.
         entries = [
             *(Entry("template", package, name) for name in package.templates),
             *(Entry("interface", package, name) for name in package.interfaces),
-            *(
-                Entry("data", package, name)
-                for name in package.data_types
-                if name not in package.templates and name not in package.interfaces
-            ),
+            *(Entry("data", package, name) for name in _own_data_types(package)),
         ]
         if needle:
             entries = [e for e in entries if _matches(e, needle)]
@@ -241,9 +238,9 @@ contracts on the contracts screen.
         label = _text(package.version, (f"  {package.package_id[:8]}…", "dim"))
         if isinstance(package, NotDamlLf):
             label.append("  Python, no signatures", "dim italic")
-            parent.add_leaf(label, Entry("python", package_id=package.package_id, reason=package.reason))
+            parent.add_leaf(label, _entry_of(package))
             return
-        node = parent.add(label, Entry("package", package), expand=expand)
+        node = parent.add(label, _entry_of(package), expand=expand)
         modules: dict[str, list[Entry]] = {}
         for entry in entities:
             modules.setdefault(entry.entity.split(":")[0], []).append(entry)
@@ -280,7 +277,14 @@ contracts on the contracts screen.
                 ("Package ", "bold"), entry.package_id, "\n\n", ("Unreadable: ", "bold yellow"), entry.reason
             )
         if entry.kind == "python":
-            return _text(("Package ", "bold"), entry.package_id, "\n\nNo signatures: ", entry.reason, ".")
+            return _text(
+                (entry.title, "bold"),
+                "\n",
+                (entry.package_id, "dim"),
+                "\n\nNo signatures: ",
+                entry.reason,
+                ".",
+            )
         package = entry.package
         assert package is not None
         if entry.kind == "template":
@@ -309,7 +313,7 @@ contracts on the contracts screen.
             (f"{package.package_id} · LF {package.lf_version}", "dim"),
             "\n\n",
             f"{len(package.templates)} templates, {len(package.interfaces)} interfaces, "
-            f"{len(package.data_types)} data types",
+            f"{len(_own_data_types(package))} other data types",
         )
         return text
 
@@ -417,6 +421,26 @@ contracts on the contracts screen.
 
 KIND_ORDER = {"template": 0, "interface": 1, "data": 2}
 KIND_WORD = {"template": "template", "interface": "interface", "data": "data"}
+
+
+def _own_data_types(package: PackageSignature) -> list[str]:
+    """The data types that are not a template's record or an interface's stand-in."""
+    return [
+        name
+        for name in package.data_types
+        if name not in package.templates and name not in package.interfaces
+    ]
+
+
+def _entry_of(package: PackageSignature | NotDamlLf) -> Entry:
+    if isinstance(package, NotDamlLf):
+        return Entry(
+            "python",
+            package_id=package.package_id,
+            reason=package.reason,
+            title=f"{package.name} {package.version}",
+        )
+    return Entry("package", package)
 
 
 def _has_contracts(versions: list[PackageSignature | NotDamlLf]) -> bool:

@@ -67,7 +67,14 @@ async def test_the_packages_their_templates_and_a_signature(loaded, make_app) ->
         names = {str(n.label) for n in screen.tree.root.children}
         assert {"richtypes", "splice-amulet"} <= names
         assert "Python, no signatures" in "\n".join(str(n.label) for n in _nodes(screen.tree.root))
-        assert "package names" in screen_text(app)
+        text = screen_text(app)
+        assert "package names" in text
+        assert "model-tests" in text and "No signatures: defined in Python" in text  # the first, selected
+
+        await _select(pilot, screen, "splice-api-token-holding-v1", "Splice.Api.Token.HoldingV1:Holding")
+        text = screen_text(app)
+        assert "View" in text and "Splice.Api.Token.HoldingV1:HoldingView" in text
+        assert "Implemented by" in text and "splice-amulet:Splice.Amulet:Amulet" in text
 
         await _select(pilot, screen, "richtypes", "RichTypes:RichRecord")
         text = screen_text(app)
