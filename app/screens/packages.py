@@ -133,6 +133,10 @@ contracts on the contracts screen.
         if self.catalog is None or self.catalog.problem or self.catalog.unreadable:
             self._load()
 
+    def worker_failed(self, worker) -> None:
+        if worker.group == "packages-load":
+            self._info(_text(("The packages could not be read (the notification says why).", "bold red")))
+
     # --- loading --------------------------------------------------------------------------------------------------
 
     @work(exclusive=True, group="packages-load", exit_on_error=False)

@@ -157,3 +157,28 @@ async def test_a_small_terminal_stacks_the_tree_over_the_details(loaded, make_ap
         details = screen.query_one("#packages-details-pane").region
         assert details.y >= tree.bottom and tree.width == details.width == 80
         assert "RichTypes:RichRecord" in screen_text(app)
+
+
+async def test_a_package_that_cannot_be_read_is_named_with_its_reason(loaded, locations, dar_ids) -> None:  # noqa: F811
+    richtypes = dar_ids["richtypes"]
+    app = LedgerApp(
+        config=Config(),
+        locations=locations,
+        url=loaded.url,
+        tokens=MintedToken(SECRET, "Alice"),
+        label=loaded.url,
+        transport=WithoutEndpoints([f"/v2/packages/{richtypes}"]),
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _packages(app, pilot)
+        names = [str(n.label) for n in screen.tree.root.children]
+        assert "richtypes" not in names and "splice-amulet" in names
+        assert "unreadable (1)" in names
+        assert "1 unreadable" in screen_text(app)
+        unreadable = next(n for n in screen.tree.root.children if str(n.label) == "unreadable (1)")
+        unreadable.expand()
+        await pilot.pause()
+        screen.tree.move_cursor(unreadable.children[0])
+        await pilot.pause()
+        text = screen_text(app)
+        assert richtypes in text and "its archive cannot be fetched" in text
