@@ -28,7 +28,7 @@ from app.client.requests_log import RequestLog
 from app.config import Config
 from app.daml import looks_like_contract_id
 from app.locations import Locations
-from app.messages import ComposeCommand, IdentityChanged, MoveContract, OpenContract
+from app.messages import ComposeCommand, IdentityChanged, MoveContract, OpenContract, ShowTemplateContracts
 from app.screens.acs import AcsScreen
 from app.screens.base import LedgerScreen
 from app.screens.dialogs import ChoiceDialog, PromptDialog
@@ -72,17 +72,30 @@ def _reassign():
     return ReassignScreen()
 
 
+def _packages():
+    from app.screens.packages import PackagesScreen
+
+    return PackagesScreen()
+
+
 class LedgerApp(App):
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses live elsewhere
     TITLE = "ledger-tui"
     ENABLE_COMMAND_PALETTE = True
 
-    MODES = {"contracts": AcsScreen, "compose": _composer, "requests": _requests, "reassign": _reassign}
+    MODES = {
+        "contracts": AcsScreen,
+        "compose": _composer,
+        "requests": _requests,
+        "reassign": _reassign,
+        "packages": _packages,
+    }
     MODE_TITLES = {
         "contracts": "Contracts",
         "compose": "Compose",
         "requests": "Requests",
         "reassign": "Reassign",
+        "packages": "Packages",
     }
 
     BINDINGS = [
@@ -90,6 +103,7 @@ class LedgerApp(App):
         Binding("2", "mode('compose')", "Compose", id="app.compose", show=False),
         Binding("3", "mode('requests')", "Requests", id="app.requests", show=False),
         Binding("4", "mode('reassign')", "Reassign", id="app.reassign", show=False),
+        Binding("5", "mode('packages')", "Packages", id="app.packages", show=False),
         # priority: from within a field too, but those whose text may hold `?` (app.widgets.keys); F1 from any
         Binding("question_mark", "help", "More keys", id="app.help", key_display="?", priority=True),
         Binding("f1", "help", id="app.help_anywhere", show=False, priority=True),
@@ -552,6 +566,15 @@ class LedgerApp(App):
         if prefill is not None:
             prefill(message)
 
+    @on(ShowTemplateContracts)
+    async def _show_template_contracts(self, message: ShowTemplateContracts) -> None:
+        if not self.connected:
+            return
+        await self._show_mode("contracts")
+        screen = self.contracts_screen()
+        if screen is not None:
+            screen.show_templates(frozenset({message.template_id}))
+
     @on(MoveContract)
     async def _move_contract(self, message: MoveContract) -> None:
         if not self.connected:
@@ -635,7 +658,7 @@ class LedgerApp(App):
                     lambda mode=mode, action=binding.action: self._run_in_mode(mode, action),
                 )
         for binding in self.BINDINGS:
-            # the screens' keys (1 to 4) are the "open" entries above
+            # the screens' keys (1 to 5) are the "open" entries above
             if (
                 isinstance(binding, Binding)
                 and binding.description
@@ -698,6 +721,10 @@ def _bindings_of(mode: str) -> list:
         from app.screens.reassign import ReassignScreen
 
         return ReassignScreen.BINDINGS
+    if mode == "packages":
+        from app.screens.packages import PackagesScreen
+
+        return PackagesScreen.BINDINGS
     return []
 
 

@@ -27,6 +27,13 @@ class ComposeCommand(Message):
 
 
 @dataclass
+class ShowTemplateContracts(Message):
+    """Show the contracts screen with only the contracts of a template (``packageId:Module:Entity``)."""
+
+    template_id: str
+
+
+@dataclass
 class IdentityChanged(Message):
     """The session acts as another user now: screens reload what depends on it."""
 

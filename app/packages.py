@@ -30,14 +30,18 @@ import orjson
 
 from app.client import LedgerClient, errors
 from app.private_files import private_dir, private_replacement
+from participant.daml_lf import ast
 from participant.daml_lf.archive import read_payload
 from participant.daml_lf.decode import decode_package
 from participant.daml_lf.errors import DamlLfError
 from participant.daml_lf.signatures import (
+    ChoiceSignature,
+    DataTypeSignature,
     InterfaceSignature,
     PackageSignature,
     TemplateSignature,
     package_signature,
+    show_type,
 )
 
 CACHE_FORMAT = 1  # bump when the pickled classes change shape: older entries are then read as absent
@@ -185,6 +189,15 @@ class PackageCatalog:
         package, qualified_name = await self._package_of(interface_id)
         return package.interfaces.get(qualified_name) if package is not None else None
 
+    def implementations(self, interface: InterfaceSignature) -> list[TemplateSignature]:
+        """The templates of every package read that implement `interface`."""
+        return [
+            template
+            for package in self.packages.values()
+            for template in package.templates.values()
+            if interface.ref in template.implements
+        ]
+
     async def _package_of(self, identifier: str) -> tuple[PackageSignature | None, str]:
         package_ref, _, qualified_name = identifier.partition(":")
         if package_ref.startswith("#"):
@@ -195,6 +208,19 @@ class PackageCatalog:
 def version_key(version: str) -> tuple[int, ...]:
     """Daml package versions are dot-separated integers: compared numerically."""
     return tuple(int(part) if part.isdigit() else -1 for part in version.split("."))
+
+
+def made_of(data_type: DataTypeSignature) -> tuple[str, list[tuple[str, str]]]:
+    """What a data type is, as Daml writes it: ("record", its fields and their types), ("variant", its constructors
+    and their argument types), ("enum", its values, no type) or ("interface", nothing)."""
+    cons = data_type.cons
+    if isinstance(cons, ast.Record):
+        return "record", [(f.name, show_type(f.type)) for f in cons.fields]
+    if isinstance(cons, ast.Variant):
+        return "variant", [(c.name, show_type(c.type)) for c in cons.constructors]
+    if isinstance(cons, ast.Enum):
+        return "enum", [(name, "") for name in cons.constructors]
+    return "interface", []
 
 
 def _why(error: errors.LedgerApiError, what: str) -> str:
@@ -325,3 +351,21 @@ class PackageCache:
 def _is_package_id(text: str) -> bool:
     """A file name made of a package id is safe: 64 lowercase hex digits."""
     return len(text) == 64 and all(c in "0123456789abcdef" for c in text)
+
+
+__all__ = [
+    "CACHE_FORMAT",
+    "ChoiceSignature",
+    "DataTypeSignature",
+    "InterfaceSignature",
+    "NotDamlLf",
+    "PackageCache",
+    "PackageCatalog",
+    "PackageSignature",
+    "Progress",
+    "TemplateSignature",
+    "made_of",
+    "read_entry",
+    "show_type",
+    "version_key",
+]

@@ -677,6 +677,12 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         await self._rebuild()
 
     @work(exclusive=True, group="acs-dialog", exit_on_error=False)
+    async def show_templates(self, templates: frozenset[str]) -> None:
+        """Show only the contracts of `templates` (full template ids), as asked from another screen."""
+        self.templates = templates
+        await self._rebuild()
+
+    @work(exclusive=True, group="acs-dialog", exit_on_error=False)
     async def action_parties(self) -> None:
         session = self.ledger_app.session
         identity = session.identity

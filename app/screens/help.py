@@ -18,6 +18,8 @@ OVERVIEW = """\
 - **3 Requests**: every HTTP request of this session with its bodies; copy any as curl.
 - **4 Reassign**: move a contract to another synchronizer (unassign, then assign), follow each step to its
   outcome, complete the moves in flight.
+- **5 Packages**: the participant's Daml packages, their templates, interfaces and data types with their
+  signatures; start a Create of a template or show its contracts.
 - **Inspector** (enter on a contract, ctrl+o, or paste a contract id): the create and archive events, the payload,
   the transactions behind it.
 

@@ -19,6 +19,7 @@ TABS = (
     ("2", "compose", "Compose"),
     ("3", "requests", "Requests"),
     ("4", "reassign", "Reassign"),
+    ("5", "packages", "Packages"),
 )
 
 

@@ -234,6 +234,55 @@ async def startup(pilot) -> None:
     await pilot.pause(0.4)
 
 
+async def packages(pilot) -> None:
+    """The richtypes DAR uploaded (as an administrator, through the participant's own endpoint), then a template
+    of it selected on the packages screen."""
+    import httpx
+
+    from app.screens.packages import PackagesScreen
+    from app.session import BUNDLED_ADMIN
+    from app.tokens import MintedToken
+    from tests.conftest import SECRET
+    from tests.daml_lf.conftest import DARS_DIR, RICHTYPES
+
+    app = pilot.app
+    await contracts_ready(pilot)
+    token = await MintedToken(SECRET, BUNDLED_ADMIN).token()
+    dar = (DARS_DIR / RICHTYPES).read_bytes()
+    async with httpx.AsyncClient(transport=app.transport, base_url=app.url) as http:
+        answer = await http.post(
+            "/v2/dars",
+            content=dar,
+            headers={"Authorization": f"Bearer {token}", "Content-Type": "application/octet-stream"},
+        )
+        answer.raise_for_status()
+    await pilot.press("5")
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, PackagesScreen) and app.screen.catalog is not None,
+        "the packages read",
+    )
+    screen = app.screen
+    node = next(
+        n
+        for n in _tree_nodes(screen.tree.root)
+        if n.data is not None and n.data.kind == "template" and n.data.entity == "RichTypes:RichRecord"
+    )
+    parent = node.parent
+    while parent is not None:
+        parent.expand()
+        parent = parent.parent
+    await pilot.pause()
+    screen.tree.move_cursor(node)
+    await settle(pilot)
+
+
+def _tree_nodes(node):
+    for child in node.children:
+        yield child
+        yield from _tree_nodes(child)
+
+
 SCREENS: dict[str, tuple[str, Callable[..., Awaitable[None]]]] = {
     "contracts": ("the contracts at the ledger end", contracts),
     "contracts-history": ("three changes back, with what changed marked", history),
@@ -249,6 +298,7 @@ SCREENS: dict[str, tuple[str, Callable[..., Awaitable[None]]]] = {
     ),
     "requests": ("every HTTP request of the session", requests),
     "request-detail": ("one request and its answer", request_detail),
+    "packages": ("the participant's packages, a template's fields and choices", packages),
     "help": ("help: what the screen is for and its keys", help_screen),
     "user-picker": ("acting as another user of the bundled participant", user_picker),
     "startup": ("the bundled participant seeding its demo ledger", startup),

@@ -22,6 +22,7 @@ SMALL_SCREENS = [
     "reassign",
     "requests",
     "request-detail",
+    "packages",
     "help",
     "startup",
 ]
