@@ -131,6 +131,8 @@ async def test_the_footer_at_80_columns_keeps_the_key_to_more_keys(demo_server, 
     app = make_app(demo_server)
     async with app.run_test(size=(80, 24)) as pilot:
         await contracts_ready(pilot, app)
+        # the footer is drawn a refresh after the screen's bindings settle
+        await wait_for(pilot, lambda: screen_text(app).splitlines()[-1].strip(), "the footer drawn")
         footer = screen_text(app).splitlines()[-1]
         assert footer.startswith("⏎ Inspect / Filter [] Earlier/later e Ledger end s Sort")
         assert "? More keys" in footer and footer.rstrip().endswith("^p palette")
