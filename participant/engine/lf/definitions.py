@@ -5,7 +5,8 @@ nodes (`participant.engine.lf.types`) decode from JSON and encode back. A templa
 precondition, key and maintainers, a choice's controllers, observers and authority, an instance's view and methods)
 are its package's expressions, run by the evaluator on those values; party lists come back as party ids.
 
-Choice bodies are updates, which the pure evaluator does not run: `run` refuses with `UpdatesNotRunnable`.
+A choice body is an update: `run` evaluates it to an update value and performs that with the engine's `Update`
+(`participant.engine.lf.actions`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from participant import errors
 from participant.daml_lf import ast
 from participant.daml_lf.archive import read_dar
 from participant.daml_lf.eval import values as rt
@@ -29,7 +31,9 @@ from participant.engine.definitions import (
     TemplateDef,
     interface_key,
 )
+from participant.engine.lf.actions import EngineActions
 from participant.engine.lf.types import LfTypes
+from participant.engine.update import unhandled_exception
 from participant.engine.values import DamlType, RecordType
 
 if TYPE_CHECKING:
@@ -37,10 +41,6 @@ if TYPE_CHECKING:
 
 
 _PRECONDITION_FAILED = "DA.Exception.PreconditionFailed:PreconditionFailed"
-
-
-class UpdatesNotRunnable(NotImplementedError):
-    """A Daml-LF choice body was asked to run: its updates are not run yet."""
 
 
 class LfPackages:
@@ -65,6 +65,12 @@ class LfPackages:
             found = self._packages[package_id] = LfPackage(self, self.packages.packages[package_id])
         return found
 
+    def template(self, ref: ast.TypeConRef) -> LfTemplate:
+        return self.package(ref.package_id).templates[ref.qualified_name]
+
+    def interface(self, ref: ast.TypeConRef) -> LfInterface:
+        return self.package(ref.package_id).interfaces[ref.qualified_name]
+
     @property
     def main(self) -> LfPackage:
         return self.package(self.packages.main_package_id)
@@ -74,6 +80,15 @@ class LfPackages:
         if package is None:
             raise KeyError(f"package {package_id} is not among the packages read")
         return package.name
+
+    def unhandled(self, thrown: DamlThrow) -> errors.LedgerError:
+        """A Daml exception no handler took, as the command's error: its type and message."""
+        exception = thrown.payload
+        type_ = exception.type
+        if not isinstance(type_, ast.TCon):
+            return unhandled_exception(str(type_), "")
+        message = self.program.call(self.program.exception_message(type_), exception.value)
+        return unhandled_exception(type_.tycon.qualified_name, str(message))
 
     def parties(self, value: Any) -> list[str]:
         """A Daml `[Party]` as party ids."""
@@ -177,7 +192,16 @@ class LfChoice:
         return self._part("authorizers", target, argument)
 
     async def run(self, target: Any, update: Update, argument: Any) -> Any:
-        raise UpdatesNotRunnable(f"choice {self.name} of {self.owner.ref}: Daml-LF updates are not run yet")
+        """Run the choice's body: its update, performed by the engine's `update`. The body's `self` is the
+        exercised contract's id, which the engine's `Update` holds for the choice being run."""
+        packages = self.owner.package.owner
+        program = packages.program
+        body = program.choice_update(self.owner.ref, self.name)
+        action = program.call(body, rt.ContractId(update.exercised_contract_id), target, argument)
+        try:
+            return await program.run_update(action, EngineActions(packages, update))
+        except DamlThrow as thrown:
+            raise packages.unhandled(thrown) from None
 
 
 @dataclass(eq=False)

@@ -1,0 +1,58 @@
+"""Daml-LF choice bodies run through the real engine: the evaluator's update values performed by the engine's
+`Update` (richtypes/RichTypes.daml: `nonconsuming choice Relabel … do create this with label = newLabel`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from participant import errors
+from participant.engine.commands import CreateCommand
+from participant.engine.lf.definitions import LfPackages
+from participant.transactions import CreateNode, ExerciseNode
+from tests.engine.conftest import ALICE, BOB, Harness
+from tests.engine.lf.test_lf_values import RICH
+
+RICH_RECORD = "#richtypes:RichTypes:RichRecord"
+
+
+@pytest.fixture
+def harness(lf_richtypes: LfPackages) -> Harness:
+    h = Harness()
+    h.registry.add(lf_richtypes.main)
+    return h
+
+
+async def create_rich(harness: Harness) -> str:
+    tx = await harness.submit(CreateCommand(RICH_RECORD, {**RICH, "owner": ALICE}))
+    [created] = tx.created
+    return created.contract_id
+
+
+async def test_relabel_creates_the_relabelled_contract(harness: Harness, lf_richtypes: LfPackages) -> None:
+    cid = await create_rich(harness)
+    assert harness.argument(cid) == {**RICH, "owner": ALICE}
+    tx, result = await harness.exercise(cid, "Relabel", {"newLabel": "renamed"}, template=RICH_RECORD)
+    exercise, create = tx.nodes
+    assert isinstance(exercise, ExerciseNode) and isinstance(create, CreateNode)
+    assert exercise.choice == "Relabel" and not exercise.consuming and exercise.acting_parties == (ALICE,)
+    assert exercise.choice_argument == {"newLabel": "renamed"} and exercise.children == [1]
+    assert exercise.exercise_result == result == create.contract.contract_id
+    assert create.contract.template_id == lf_richtypes.main.templates["RichTypes:RichRecord"].template_id
+    assert create.contract.signatories == (ALICE,)
+    assert harness.argument(result) == {**RICH, "owner": ALICE, "label": "renamed"}
+    assert tx.archived == [] and cid in harness.ledger.contracts  # nonconsuming
+
+
+async def test_relabel_is_authorized_by_its_controller(harness: Harness) -> None:
+    cid = await create_rich(harness)
+    with pytest.raises(errors.LedgerError) as caught:
+        await harness.exercise(
+            cid, "Relabel", {"newLabel": "x"}, template=RICH_RECORD, act_as=[BOB], read_as=[ALICE]
+        )
+    assert caught.value.code is errors.DAML_AUTHORIZATION_ERROR
+
+
+async def test_archive_consumes_the_contract(harness: Harness) -> None:
+    cid = await create_rich(harness)
+    tx, _ = await harness.exercise(cid, "Archive", {}, template=RICH_RECORD)
+    assert tx.archived == [cid] and len(tx.nodes) == 1
