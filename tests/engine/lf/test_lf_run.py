@@ -6,10 +6,12 @@ from __future__ import annotations
 import pytest
 
 from participant import errors
-from participant.engine.commands import CreateCommand
+from participant.engine.commands import CreateCommand, ExerciseCommand
 from participant.engine.lf.definitions import LfPackages
+from participant.engine.views import interface_views
 from participant.transactions import CreateNode, ExerciseNode
 from tests.engine.conftest import ALICE, BOB, Harness
+from tests.engine.lf.test_lf_definitions import amulet_json
 from tests.engine.lf.test_lf_values import RICH
 
 RICH_RECORD = "#richtypes:RichTypes:RichRecord"
@@ -56,3 +58,38 @@ async def test_archive_consumes_the_contract(harness: Harness) -> None:
     cid = await create_rich(harness)
     tx, _ = await harness.exercise(cid, "Archive", {}, template=RICH_RECORD)
     assert tx.archived == [cid] and len(tx.nodes) == 1
+
+
+HOLDING = "#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding"
+
+
+@pytest.fixture
+def amulet_harness(lf_amulet: LfPackages) -> Harness:
+    h = Harness()
+    for package_id, package in lf_amulet.packages.packages.items():
+        if any(module.templates or module.interfaces for module in package.modules.values()):
+            h.registry.add(lf_amulet.package(package_id))
+    return h
+
+
+async def test_an_interface_choice_and_view_of_a_daml_lf_template(amulet_harness: Harness) -> None:
+    """`interface instance Holding for Amulet`: the view rendered from the interface's view type, and the
+    interface's Archive exercised on the amulet."""
+    harness = amulet_harness
+    argument = amulet_json(owner=ALICE)
+    argument["dso"] = BOB
+    tx = await harness.submit(
+        CreateCommand("#splice-amulet:Splice.Amulet:Amulet", argument), act_as=[ALICE, BOB]
+    )
+    [amulet] = tx.created
+    assert amulet.argument["amount"]["initialAmount"] == "10.0000000000"
+    holding = harness.registry.resolve_interface_filter(HOLDING)[0]
+    [view] = interface_views(harness.registry, amulet.template_id, amulet.argument, [holding.interface_id])
+    assert view["viewStatus"]["code"] == 0 and view["viewValue"]["owner"] == ALICE
+    assert view["viewValue"]["amount"] == "10.0000000000"
+    tx = await harness.submit(
+        ExerciseCommand(HOLDING, amulet.contract_id, "Archive", {}), act_as=[ALICE, BOB]
+    )
+    [exercise] = [node for node in tx.nodes if isinstance(node, ExerciseNode)][:1]
+    assert exercise.interface_id == holding.interface_id and exercise.consuming
+    assert tx.archived == [amulet.contract_id]
