@@ -20,7 +20,7 @@ from participant import errors
 from participant.daml_lf import ast
 from participant.daml_lf.archive import read_dar
 from participant.daml_lf.eval import values as rt
-from participant.daml_lf.eval.errors import DamlThrow
+from participant.daml_lf.eval.errors import DamlArithmeticError, DamlThrow, EvaluationError
 from participant.daml_lf.eval.program import Program
 from participant.daml_lf.packages import PackageSet, packages_of
 from participant.engine.definitions import (
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 
 
 _PRECONDITION_FAILED = "DA.Exception.PreconditionFailed:PreconditionFailed"
+_ARITHMETIC_ERROR = "DA.Exception.ArithmeticError:ArithmeticError"
 
 
 class LfPackages:
@@ -81,8 +82,17 @@ class LfPackages:
             raise KeyError(f"package {package_id} is not among the packages read")
         return package.name
 
-    def unhandled(self, thrown: DamlThrow) -> errors.LedgerError:
-        """A Daml exception no handler took, as the command's error: its type and message."""
+    def failure(self, error: EvaluationError) -> errors.LedgerError:
+        """The command's error for a failed evaluation: a Daml exception no handler took (an arithmetic error is
+        the standard library's `ArithmeticError`) by its type and message; any other failure as an
+        interpretation error with its message."""
+        if isinstance(error, DamlThrow):
+            return self._unhandled(error)
+        if isinstance(error, DamlArithmeticError):
+            return unhandled_exception(_ARITHMETIC_ERROR, error.message)
+        return errors.DAML_INTERPRETATION_ERROR(f"{type(error).__name__}: {error}")
+
+    def _unhandled(self, thrown: DamlThrow) -> errors.LedgerError:
         exception = thrown.payload
         type_ = exception.type
         if not isinstance(type_, ast.TCon):
@@ -200,8 +210,8 @@ class LfChoice:
         action = program.call(body, rt.ContractId(update.exercised_contract_id), target, argument)
         try:
             return await program.run_update(action, EngineActions(packages, update))
-        except DamlThrow as thrown:
-            raise packages.unhandled(thrown) from None
+        except EvaluationError as error:
+            raise packages.failure(error) from None
 
 
 @dataclass(eq=False)

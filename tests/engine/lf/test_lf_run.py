@@ -3,9 +3,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from participant import errors
+from participant.daml_lf import ast
+from participant.daml_lf.eval import values as rt
+from participant.daml_lf.eval.errors import DamlArithmeticError, DamlThrow, UserError
 from participant.engine.commands import CreateCommand, ExerciseCommand
 from participant.engine.lf.definitions import LfPackages
 from participant.engine.views import interface_views
@@ -93,3 +98,49 @@ async def test_an_interface_choice_and_view_of_a_daml_lf_template(amulet_harness
     [exercise] = [node for node in tx.nodes if isinstance(node, ExerciseNode)][:1]
     assert exercise.interface_id == holding.interface_id and exercise.consuming
     assert tx.archived == [amulet.contract_id]
+
+
+class FailingUpdate:
+    """An `Update` whose create fails as given: how a failure inside a body reaches the command."""
+
+    exercised_contract_id = "00" + "ab" * 32
+
+    def __init__(self, failure: Exception) -> None:
+        self.failure = failure
+
+    async def create(self, template: Any, contract: Any) -> str:
+        raise self.failure
+
+
+def general_error(lf_richtypes: LfPackages, message: str) -> DamlThrow:
+    tycon = next(
+        ast.TypeConRef(package_id, "DA.Exception.GeneralError", "GeneralError")
+        for package_id, package in lf_richtypes.packages.packages.items()
+        if "DA.Exception.GeneralError" in package.modules
+    )
+    payload = rt.Record(tycon, lf_richtypes.program.record_fields(tycon), (message,))
+    return DamlThrow(rt.AnyException(ast.TCon(tycon), payload))
+
+
+@pytest.mark.parametrize(
+    ("failure", "code", "cause"),
+    [
+        (
+            "thrown",
+            errors.UNHANDLED_EXCEPTION,
+            'DA.Exception.GeneralError:GeneralError{ message = "no way" }',
+        ),
+        (DamlArithmeticError("ADD_INT64", ("1", "2")), errors.UNHANDLED_EXCEPTION, "ArithmeticError while"),
+        (UserError("fatal"), errors.DAML_INTERPRETATION_ERROR, "UserError: fatal"),
+    ],
+)
+async def test_a_failure_in_a_body_is_the_commands_error(
+    lf_richtypes: LfPackages, failure: Any, code: errors.ErrorCode, cause: str
+) -> None:
+    rich = lf_richtypes.main.templates["RichTypes:RichRecord"]
+    relabel = rich.choices["Relabel"]
+    contract = rich.argument_type.decode({**RICH, "owner": ALICE})
+    raised = general_error(lf_richtypes, "no way") if failure == "thrown" else failure
+    with pytest.raises(errors.LedgerError) as caught:
+        await relabel.run(contract, FailingUpdate(raised), relabel.argument_type.decode({"newLabel": "x"}))  # type: ignore[arg-type]
+    assert caught.value.code is code and cause in caught.value.cause
