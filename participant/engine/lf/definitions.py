@@ -11,7 +11,8 @@ A choice body is an update: `run` evaluates it to an update value and performs t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -81,6 +82,14 @@ class LfPackages:
         if package is None:
             raise KeyError(f"package {package_id} is not among the packages read")
         return package.name
+
+    @contextmanager
+    def evaluating(self) -> Iterator[None]:
+        """A failed evaluation inside is the command's error (`failure`)."""
+        try:
+            yield
+        except EvaluationError as error:
+            raise self.failure(error) from None
 
     def failure(self, error: EvaluationError) -> errors.LedgerError:
         """The command's error for a failed evaluation: a Daml exception no handler took (an arithmetic error is
@@ -187,8 +196,9 @@ class LfChoice:
 
     def _part(self, part: str, target: Any, argument: Any) -> list[str]:
         packages = self.owner.package.owner
-        function = packages.program.choice_function(self.owner.ref, part, self.name)
-        return packages.parties(packages.program.call(function, target, argument))
+        with packages.evaluating():
+            function = packages.program.choice_function(self.owner.ref, part, self.name)
+            return packages.parties(packages.program.call(function, target, argument))
 
     def controllers(self, target: Any, argument: Any) -> list[str]:
         return self._part("controllers", target, argument)
@@ -206,8 +216,9 @@ class LfChoice:
         exercised contract's id, which the engine's `Update` holds for the choice being run."""
         packages = self.owner.package.owner
         program = packages.program
-        body = program.choice_update(self.owner.ref, self.name)
-        action = program.call(body, rt.ContractId(update.exercised_contract_id), target, argument)
+        with packages.evaluating():
+            body = program.choice_update(self.owner.ref, self.name)
+            action = program.call(body, rt.ContractId(update.exercised_contract_id), target, argument)
         try:
             return await program.run_update(action, EngineActions(packages, update))
         except EvaluationError as error:
@@ -223,15 +234,18 @@ class LfInstance:
     implemented: ast.TypeConRef
 
     def view(self, contract: Any) -> Any:
-        program = self.template.package.owner.program
-        view = program.template_function(self.template.ref, "view", str(self.implemented))
-        return program.call(view, contract)
+        packages = self.template.package.owner
+        with packages.evaluating():
+            view = packages.program.template_function(self.template.ref, "view", str(self.implemented))
+            return packages.program.call(view, contract)
 
     def call(self, method: str, contract: Any, *arguments: Any) -> Any:
-        program = self.template.package.owner.program
-        function = program.template_function(self.template.ref, "method", f"{self.implemented}:{method}")
-        result = program.call(function, contract)
-        return program.call(result, *arguments) if arguments else result
+        packages = self.template.package.owner
+        program = packages.program
+        with packages.evaluating():
+            function = program.template_function(self.template.ref, "method", f"{self.implemented}:{method}")
+            result = program.call(function, contract)
+            return program.call(result, *arguments) if arguments else result
 
 
 @dataclass(eq=False)
@@ -265,8 +279,9 @@ class LfTemplate:
         return {choice.name: LfChoice(self, choice) for choice in self.definition.choices}
 
     def _run(self, part: str, contract: Any) -> Any:
-        program = self.package.owner.program
-        return program.call(program.template_function(self.ref, part), contract)
+        packages = self.package.owner
+        with packages.evaluating():
+            return packages.program.call(packages.program.template_function(self.ref, part), contract)
 
     def signatories(self, contract: Any) -> list[str]:
         return self.package.owner.parties(self._run("signatories", contract))
@@ -277,20 +292,27 @@ class LfTemplate:
     def ensure(self, contract: Any) -> bool:
         if self.definition.precondition is None:
             return True
+        packages = self.package.owner
         try:
-            return bool(self._run("precondition", contract))
+            return bool(
+                packages.program.call(packages.program.template_function(self.ref, "precondition"), contract)
+            )
         except DamlThrow as thrown:
             # Daml compiles `ensure p` to throw PreconditionFailed when p is False; the engine reports it.
             if _is_precondition_failed(thrown.payload.type):
                 return False
-            raise
+            raise packages.failure(thrown) from None
+        except EvaluationError as error:
+            raise packages.failure(error) from None
 
     def key(self, contract: Any) -> Any:
         return self._run("key", contract)
 
     def maintainers(self, key: Any) -> list[str]:
-        program = self.package.owner.program
-        return self.package.owner.parties(program.call(program.maintainers_function(self.ref), key))
+        packages = self.package.owner
+        with packages.evaluating():
+            maintainers = packages.program.call(packages.program.maintainers_function(self.ref), key)
+        return packages.parties(maintainers)
 
     def instance_of(self, interface: InterfaceDef) -> LfInstance | None:
         wanted = interface_key(interface)

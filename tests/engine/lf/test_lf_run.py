@@ -144,3 +144,10 @@ async def test_a_failure_in_a_body_is_the_commands_error(
     with pytest.raises(errors.LedgerError) as caught:
         await relabel.run(contract, FailingUpdate(raised), relabel.argument_type.decode({"newLabel": "x"}))  # type: ignore[arg-type]
     assert caught.value.code is code and cause in caught.value.cause
+
+
+def test_a_failure_in_a_template_part_is_the_commands_error(lf_richtypes: LfPackages) -> None:
+    rich = lf_richtypes.main.templates["RichTypes:RichRecord"]
+    with pytest.raises(errors.LedgerError) as caught:
+        rich.key(rich.argument_type.decode({**RICH, "owner": ALICE}))  # RichRecord has no key
+    assert caught.value.code is errors.DAML_INTERPRETATION_ERROR and "Crash" in caught.value.cause
