@@ -1,12 +1,22 @@
 """The Daml-LF packages loaded from DARs, as the participant answers about them: kept in memory from the store's
-rows (no payload, nothing decoded), so that listing them and resolving their names costs nothing."""
+rows, so that listing them and resolving their names costs nothing; and as code the engine runs, decoded once
+from the stored payloads into one `LfPackages`, whose packages with templates or interfaces are in the engine's
+registry."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable
 
 from participant import errors
-from participant.store.packages import PackageRow
+from participant.daml_lf import ast
+from participant.daml_lf.archive import read_payload
+from participant.daml_lf.decode import decode_package
+from participant.daml_lf.packages import PackageSet
+from participant.engine.lf.definitions import LfPackages
+from participant.engine.registry import PackageRegistry
+from participant.store.packages import PackageRow, package_payload
+from participant.store.store import Store
 
 
 def version_key(version: str) -> tuple:
@@ -19,11 +29,31 @@ class DamlPackages:
 
     def __init__(self, rows: Iterable[PackageRow] = ()) -> None:
         self._by_id: dict[str, PackageRow] = {}
+        self._decoded: dict[str, ast.Package] = {}
+        self._payloads: dict[str, bytes] = {}
+        # One set over every loaded package (it grows as DARs load): no package of it is the main one.
+        self.code = LfPackages(PackageSet("", self._decoded), self._payloads)
         self.add(rows)
 
     def add(self, rows: Iterable[PackageRow]) -> None:
         for row in rows:
             self._by_id.setdefault(row.package_id, row)
+
+    async def register(self, store: Store, registry: PackageRegistry, rows: Iterable[PackageRow]) -> None:
+        """Decode the packages of ``rows`` not decoded yet and add those with templates or interfaces to
+        ``registry``: their templates then run like the Python ones. Every package joins one package set, so
+        a package's references to the packages loaded before it resolve."""
+        new = [row for row in rows if row.package_id not in self._decoded]
+        for row in new:
+            payload = await package_payload(store, row.package_id)
+            if payload is None:
+                raise LookupError(f"package {row.package_id} is listed but not stored")
+            archive = read_payload(row.package_id, payload, f"<loaded package {row.package_id}>")
+            self._decoded[row.package_id] = await asyncio.to_thread(decode_package, archive)
+            self._payloads[row.package_id] = payload
+        for row in new:
+            if row.templates or row.interfaces:
+                registry.add(self.code.package(row.package_id))
 
     def __len__(self) -> int:
         return len(self._by_id)
@@ -45,9 +75,10 @@ class DamlPackages:
 
 
 class FilterPackages:
-    """The packages as event filters resolve them: the Python registry's answers, and where it knows no such
-    template or interface, a name-form reference to one of a loaded Daml-LF package resolves too. It matches no
-    contract, since none of a Daml-LF template can be created here yet, instead of being refused as unknown."""
+    """The packages as event filters resolve them: the registry's answers (Python packages and the Daml-LF packages
+    registered to run), and where it knows no such template or interface, a name-form reference to one of a loaded
+    Daml-LF package that is not registered resolves too, matching no contract, instead of being refused as
+    unknown."""
 
     def __init__(self, registry, daml: DamlPackages) -> None:
         self._registry = registry

@@ -86,6 +86,8 @@ def create_app(
                     return None
                 return UserRecord(user.id, user.is_deactivated, user.rights)
 
+            daml_packages = DamlPackages(rows := await stored_packages(store))
+            await daml_packages.register(store, registry, rows)
             committer = Committer(store, Engine(registry), identity)
             app.state.context = Context(
                 settings,
@@ -96,7 +98,7 @@ def create_app(
                 Authenticator(
                     build_verifier(settings, identity.participant_id), load_user, lambda: store.users_version
                 ),
-                DamlPackages(await stored_packages(store)),
+                daml_packages,
             )
             if settings.demo:
                 from participant.demo import seed_demo

@@ -91,12 +91,17 @@ class Update:
     `participant.engine.definitions`). Every ledger action is awaited, since reading contracts may hit the store."""
 
     def __init__(
-        self, transaction: TransactionBuilder, authorizers: frozenset[str], children: list[int]
+        self,
+        transaction: TransactionBuilder,
+        authorizers: frozenset[str],
+        children: list[int],
+        exercised_contract_id: str = "",
     ) -> None:
         self._tx = transaction
         self._view = transaction.view
         self.authorizers = authorizers
         self._children = children
+        self.exercised_contract_id = exercised_contract_id  # inside a choice: the contract it is exercised on
 
     @property
     def ledger_time(self) -> datetime:
@@ -239,7 +244,7 @@ class Update:
         authority = definition.authorizers(target, argument)
         if authority is None:
             authority = [*controllers, *contract.signatories]
-        inner = Update(self._tx, frozenset(authority), node.children)
+        inner = Update(self._tx, frozenset(authority), node.children, contract.contract_id)
         result = await definition.run(target, inner, argument)
         node.exercise_result = encode(definition.result_type, result, f"The result of {definition.name}")
         node.last_descendant_node_id = len(self._tx.nodes) - 1
@@ -253,6 +258,25 @@ class Update:
     async def fetch(self, contract_id: str, template: TemplateDef) -> Any:
         contract = await self._view.active(contract_id)
         return self._fetch_node(contract, self._view.template_of(contract, template))
+
+    async def fetch_interface(self, contract_id: str, interface: InterfaceDef) -> tuple[TemplateDef, Any]:
+        """Fetch a contract through an interface it implements: its template and argument."""
+        contract = await self._view.active(contract_id)
+        template = self._view.template_of(contract, None)
+        if template.instance_of(interface) is None:
+            raise does_not_implement(contract, interface)
+        return template, self._fetch_node(contract, template)
+
+    async def instance(self, contract_id: str) -> tuple[TemplateDef, Any]:
+        """An active contract's template and argument, read without a fetch node."""
+        contract = await self._view.active(contract_id)
+        template = self._view.template_of(contract, None)
+        return template, self._view.instance(contract, template)
+
+    @property
+    def transaction_nodes(self) -> int:
+        """How many nodes the transaction has so far."""
+        return len(self._tx.nodes)
 
     def _fetch_node(self, contract: Contract, template: TemplateDef) -> Any:
         node_id = len(self._tx.nodes)

@@ -127,7 +127,11 @@ async def _check_version_free(store: Store, registry: PackageRegistry, row: Pack
     """No other package, Daml-LF or Python, may have the name and version (a `#name` reference would be
     ambiguous)."""
     others = [pid for pid in await ids_of_version(store, row.name, row.version) if pid != row.package_id]
-    others += [p.package_id for p in registry.versions(row.name) if p.version == row.version]
+    others += [
+        p.package_id
+        for p in registry.versions(row.name)
+        if p.version == row.version and p.package_id != row.package_id
+    ]
     if others:
         raise known_version(row, others[0])
 
@@ -154,7 +158,9 @@ async def upload(ctx: Context, data: bytes, synchronizer_id: str | None, c: Clai
     changes nothing."""
     c.require_admin()
     _check_query(ctx, synchronizer_id)
-    ctx.daml_packages.add(await load_dar(ctx.store, ctx.registry, data))
+    rows = await load_dar(ctx.store, ctx.registry, data)
+    ctx.daml_packages.add(rows)
+    await ctx.daml_packages.register(ctx.store, ctx.registry, rows)
 
 
 async def validate(ctx: Context, data: bytes, synchronizer_id: str | None, c: Claims) -> None:

@@ -81,36 +81,6 @@ def _deduplication(cmds: JsCommands) -> Deduplication:
     return Deduplication()
 
 
-def _refuse_daml_lf(ctx: Context, template_id: str) -> None:
-    """A template or interface of a loaded Daml-LF package cannot run here yet: say so, rather than that it is
-    not found. References the Python packages resolve, and malformed ones, are left to the engine."""
-    try:
-        package_ref, module, entity = ctx.registry.parse(template_id)
-    except errors.LedgerError:
-        return
-    if package_ref.startswith("#"):
-        if ctx.registry.preferred(package_ref[1:]) is not None:
-            return
-        package = ctx.daml_packages.preferred(package_ref[1:])
-    else:
-        if ctx.registry.package(package_ref) is not None:
-            return
-        package = ctx.daml_packages.get(package_ref)
-    if package is None:
-        return
-    qualified_name = f"{module}:{entity}"
-    if qualified_name not in package.templates and qualified_name not in package.interfaces:
-        raise errors.TEMPLATES_OR_INTERFACES_NOT_FOUND(
-            f"[{template_id}]", resources=[("TEMPLATE_ID", template_id)]
-        )
-    raise errors.ALLOWED_LANGUAGE_VERSIONS(
-        f"{package.package_id}: {package.name} {package.version} (Daml-LF {package.lf_version}) is loaded on "
-        f"this participant, but its templates cannot be interpreted by this participant yet: it runs templates "
-        f"defined in Python only, so {template_id} cannot be used in a command",
-        resources=[("PACKAGE", package.package_id)],
-    )
-
-
 async def prepare(
     ctx: Context, cmds: JsCommands, c: Claims, trace_context: dict | None
 ) -> tuple[internal.Submission, CommandMeta]:
@@ -150,8 +120,6 @@ async def prepare(
             f"{unknown} are not known on the ledger", resources=[("PARTY", p) for p in unknown]
         )
     commands = tuple(_command(w) for w in cmds.commands)
-    for command in commands:
-        _refuse_daml_lf(ctx, command.template_id)
     submission = internal.Submission(
         commands=commands,
         act_as=act_as,

@@ -4,19 +4,39 @@ nothing."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import sqlite3
 
+import httpx
 import pytest
 
 from participant.daml_lf._proto import daml_lf_pb2
 from participant.daml_lf.archive import MANIFEST, parse_manifest, read_dar
 from participant.daml_lf.errors import MissingPackage
 from participant.daml_lf.packages import read_packages
+from participant.server import create_app
+from tests.conftest import LedgerApi, settings_for
 from tests.daml_lf.conftest import AMULET, HOLDING, RICHTYPES, rezip
 from tests.daml_lf.test_archive import _member, _reencode
 from tests.daml_lf.test_decode import _dname_last, _main_package, _with_main_package
-from tests.http.helpers import acs, acs_body, assert_error, event_format, template
+from tests.http.helpers import (
+    LEDGER_EFFECTS,
+    acs,
+    acs_body,
+    assert_error,
+    cids,
+    commands,
+    create,
+    created_cid,
+    created_events,
+    event_format,
+    events_of,
+    exercise,
+    submit_tx,
+    template,
+    transaction_format,
+)
 
 OCTETS = {"content-type": "application/octet-stream"}
 
@@ -226,33 +246,95 @@ async def test_references_resolve_to_packages_loaded_before(ledger_api, dar_byte
     assert r.status_code == 200, r.text
 
 
-# --- commands naming a Daml-LF template: refused, saying why
+# --- commands on Daml-LF templates run their package's code
 
 
-async def test_a_command_on_a_daml_lf_template_says_it_cannot_run_yet(
-    ledger_api, alice_bob, dar_bytes
-) -> None:
-    data = dar_bytes(RICHTYPES)
-    assert (await upload(ledger_api, data)).status_code == 200
+def _rich(owner: str, marker: str) -> dict:
+    return {
+        "owner": owner,
+        "count": "-42",
+        "amount": "1234.5",
+        "label": "héllo",
+        "active": True,
+        "asOf": "2024-02-29",
+        "observedAt": "2024-01-02T03:04:05.123456Z",
+        "note": "a note",
+        "tags": ["b", "a"],
+        "attributes": {"a": "1", "z": "2"},
+        "marker": marker,
+        "profile": {"nickname": "al", "level": "3"},
+        "outcome": {"tag": "Win", "value": {"prize": "2.5", "tier": "gold"}},
+        "fee": "0.1",
+    }
+
+
+async def test_a_daml_lf_template_is_created_read_and_exercised(ledger_api, alice_bob, dar_bytes) -> None:
+    assert (await upload(ledger_api, dar_bytes(RICHTYPES))).status_code == 200
     alice, _ = alice_bob
-    main = read_dar(data).main.package_id
-
-    async def create(template_id: str):
-        body = {
-            "commands": [{"CreateCommand": {"templateId": template_id, "createArguments": {"owner": alice}}}],
-            "commandId": f"c-{template_id}",
-            "actAs": [alice],
-        }
-        return await ledger_api.post("/v2/commands/submit-and-wait", body, user="Alice")
-
-    end = await ledger_api.ledger_end()
-    for template_id in ("#richtypes:RichTypes:Marker", f"{main}:RichTypes:Marker"):
-        body = assert_error(await create(template_id), 400, "ALLOWED_LANGUAGE_VERSIONS")
-        assert main in body["cause"] and "cannot be interpreted by this participant yet" in body["cause"]
-    assert_error(
-        await create("#richtypes:RichTypes:NoSuchTemplate"), 404, "TEMPLATES_OR_INTERFACES_NOT_FOUND"
+    main = read_dar(dar_bytes(RICHTYPES)).main.package_id
+    rich_id = "#richtypes:RichTypes:RichRecord"
+    fmt = transaction_format(alice, shape=LEDGER_EFFECTS)
+    r = await submit_tx(
+        ledger_api, commands([alice], create({"owner": alice}, "#richtypes:RichTypes:Marker")), user="Alice"
     )
-    assert await ledger_api.ledger_end() == end
+    marker = created_cid(r.json()["transaction"])
+    sent = _rich(alice, marker)
+    r = await submit_tx(ledger_api, commands([alice], create(sent, rich_id)), user="Alice")
+    [(kind, event)] = events_of(r)
+    # Numerics come back at their type's scale: Numeric 10, Numeric 2
+    padded = {**sent, "amount": "1234.5000000000", "fee": "0.10"}
+    padded["outcome"] = {"tag": "Win", "value": {"prize": "2.50", "tier": "gold"}}
+    assert kind == "CreatedEvent" and event["templateId"] == f"{main}:RichTypes:RichRecord"
+    assert event["createArgument"] == padded and event["signatories"] == [alice]
+    rich = event["contractId"]
+    end = await ledger_api.ledger_end()
+    r = await acs(ledger_api, acs_body(end, event_format(alice, filters=[template(rich_id)])), user="Alice")
+    assert r.status_code == 200, r.text
+    [active] = created_events(r.json())
+    assert active["contractId"] == rich and active["createArgument"] == padded
+    cmd = exercise(rich, "Relabel", {"newLabel": "renamed"}, rich_id)
+    r = await submit_tx(ledger_api, commands([alice], cmd), user="Alice", fmt=fmt)
+    [(exercised_kind, exercised), (created_kind, created)] = events_of(r)
+    assert exercised_kind == "ExercisedEvent" and exercised["choice"] == "Relabel"
+    assert not exercised["consuming"] and exercised["choiceArgument"] == {"newLabel": "renamed"}
+    assert created_kind == "CreatedEvent" and exercised["exerciseResult"] == created["contractId"]
+    assert created["createArgument"] == {**padded, "label": "renamed"}
+    end = await ledger_api.ledger_end()
+    r = await acs(ledger_api, acs_body(end, event_format(alice, filters=[template(rich_id)])), user="Alice")
+    assert sorted(cids(r.json())) == sorted([rich, created["contractId"]])
+    bad = await submit_tx(
+        ledger_api,
+        commands([alice], create({"owner": alice}, "#richtypes:RichTypes:NoSuchTemplate")),
+        user="Alice",
+    )
+    assert bad.status_code == 404 and "NOT_FOUND" in bad.text
+
+
+@contextlib.asynccontextmanager
+async def _participant(db):
+    app = create_app(settings_for(db))
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
+            yield LedgerApi(http)
+
+
+async def test_loaded_packages_run_again_after_a_restart(tmp_path, dar_bytes) -> None:
+    db = tmp_path / "restart.db"
+    marker = "#richtypes:RichTypes:Marker"
+    async with _participant(db) as ledger_api:
+        assert (await upload(ledger_api, dar_bytes(RICHTYPES))).status_code == 200
+        alice = await ledger_api.party("Alice")
+        r = await submit_tx(ledger_api, commands([alice], create({"owner": alice}, marker)), user="Alice")
+        assert r.status_code == 200, r.text
+    async with _participant(db) as ledger_api:  # the packages come back from the database
+        r = await submit_tx(ledger_api, commands([alice], create({"owner": alice}, marker)), user="Alice")
+        assert r.status_code == 200, r.text
+        end = await ledger_api.ledger_end()
+        r = await acs(
+            ledger_api, acs_body(end, event_format(alice, filters=[template(marker)])), user="Alice"
+        )
+        assert [event["createArgument"] for event in created_events(r.json())] == [{"owner": alice}] * 2
 
 
 # --- event filters name Daml-LF templates and interfaces by package name

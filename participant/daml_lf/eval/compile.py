@@ -12,8 +12,9 @@ Nodes whose value needs no evaluation step (variables, literals, lambdas) are *a
 ``PENDING``, so a node evaluates its atomic children inline and pushes a continuation only for the others.
 
 ``Resolver`` is what the compiler asks about the packages: the rank of a constructor, the position of a field,
-a top-level value's entry (``program.py`` implements it over a ``PackageSet``). Update expressions compile to a node
-that fails if it is ever evaluated: running updates is the engine's part.
+a top-level value's entry (``program.py`` implements it over a ``PackageSet``). An update expression evaluates to an
+update value (``updates.py``), its operands evaluated: a ``ubind`` block becomes its first update bound to a lambda
+of the first binder over the rest of the block. Performing an update value is ``updates.run_update``'s part.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from typing import Any, Protocol
 
 from .. import ast
 from ..errors import MalformedArchive
-from .builtins import BUILTINS, from_any
+from . import updates as u
+from .builtins import BUILTINS, Builtin, from_any
 from .errors import Crash, DamlThrow, EvaluationError
 from .machine import PENDING, BuiltinFunction, Closure, Code, Continuation, Machine, apply
 from .ordering import compare_types
@@ -902,8 +904,85 @@ class Compiler:
     def _choice_observer(self, node: ast.Node) -> Compiling:
         return (yield from self._choice_part(node, "choice observers"))
 
-    def _update(self, node: ast.Node) -> Node:
-        return Unsupported(f"the update {node.fields[0][0]!r}")
+    def _update(self, node: ast.Node) -> Node | Compiling:
+        kind, form = node.fields[0]
+        method = getattr(self, "_update_" + kind, None)
+        if method is None:
+            return Unsupported(f"the update {kind!r}")
+        started: Node | Compiling = method(form)
+        return started
+
+    def _update_pure(self, node: ast.Node) -> Compiling:
+        return Strict([(yield node.get("expr"))], u.Pure)
+
+    def _update_block(self, node: ast.Node) -> Compiling:
+        first, *rest = node.get("bindings")
+        bound: Node = yield first.get("bound")
+        body: ast.Expr = node.get("body")
+        if rest:
+            block = ast.Node("Block", (("bindings", tuple(rest)), ("body", body)))
+            body = ast.Expr("update", ast.Node("Update", (("block", block),)))
+        then: Node = yield from self._lambda((first.get("binder").name,), body)
+        return Strict([bound, then], u.Bind)
+
+    def _update_create(self, node: ast.Node) -> Compiling:
+        template = node.get("template")
+        return Strict([(yield node.get("expr"))], lambda argument: u.Create(template, argument))
+
+    def _update_create_interface(self, node: ast.Node) -> Compiling:
+        interface = node.get("interface")
+        return Strict([(yield node.get("expr"))], lambda value: u.CreateInterface(interface, value))
+
+    def _update_exercise(self, node: ast.Node) -> Compiling:
+        template, choice = node.get("template"), node.get("choice")
+        children = yield from self._all([node.get("cid"), node.get("arg")])
+        return Strict(children, lambda cid, argument: u.Exercise(template, choice, cid, argument))
+
+    def _update_exercise_interface(self, node: ast.Node) -> Compiling:
+        interface, choice, guard = node.get("interface"), node.get("choice"), node.get("guard")
+        children = yield from self._all([node.get("cid"), node.get("arg"), *([guard] if guard else [])])
+        return Strict(
+            children,
+            lambda cid, argument, guard=None: u.ExerciseInterface(interface, choice, cid, argument, guard),
+        )
+
+    def _update_exercise_by_key(self, node: ast.Node) -> Compiling:
+        template, choice = node.get("template"), node.get("choice")
+        children = yield from self._all([node.get("key"), node.get("arg")])
+        return Strict(children, lambda key, argument: u.ExerciseByKey(template, choice, key, argument))
+
+    def _update_fetch(self, node: ast.Node) -> Compiling:
+        template = node.get("template")
+        return Strict([(yield node.get("cid"))], lambda cid: u.Fetch(template, cid))
+
+    def _update_fetch_interface(self, node: ast.Node) -> Compiling:
+        interface = node.get("interface")
+        return Strict([(yield node.get("cid"))], lambda cid: u.FetchInterface(interface, cid))
+
+    def _update_get_time(self, node: ast.Node) -> Node:
+        return Const(u.GET_TIME)
+
+    def _update_ledger_time_lt(self, expr: ast.Expr) -> Compiling:
+        return Strict([(yield expr)], u.LedgerTimeLt)
+
+    def _by_key(self, name: str, node: ast.Node, build: Callable[[ast.TypeConRef, Any], Any]) -> Node:
+        # In Daml-LF 2 `fetch_by_key @T` and `lookup_by_key @T` are functions of the key.
+        template = node.get("template")
+        return Const(BuiltinFunction(Builtin(name, 1, lambda key: build(template, key))))
+
+    def _update_fetch_by_key(self, node: ast.Node) -> Node:
+        return self._by_key("fetch_by_key", node, u.FetchByKey)
+
+    def _update_lookup_by_key(self, node: ast.Node) -> Node:
+        return self._by_key("lookup_by_key", node, u.LookupByKey)
+
+    def _update_embed_expr(self, node: ast.Node) -> Compiling:
+        return Strict([(yield from self._lambda((), node.get("body")))], u.Embed)
+
+    def _update_try_catch(self, node: ast.Node) -> Compiling:
+        body: Node = yield from self._lambda((), node.get("try_expr"))
+        handler: Node = yield from self._lambda((node.get("var"),), node.get("catch_expr"))
+        return Strict([body, handler], u.TryCatch)
 
 
 def compile_expr(expr: ast.Expr, resolver: Resolver, where: str) -> tuple[Node, int]:

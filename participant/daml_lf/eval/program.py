@@ -17,6 +17,8 @@ from ..packages import PackageSet
 from .compile import Node, compile_expr
 from .errors import Crash
 from .machine import PENDING, Continuation, Machine
+from .updates import LedgerActions, run_update
+from .values import Record
 
 _UNSET: Any = object()
 _CHOICE_PARTS = ("controllers", "choice observers", "authorizers")
@@ -73,6 +75,7 @@ class Program:
         self._ranks: dict[ast.TypeConRef, dict[str, int]] = {}
         self._messages: dict[ast.TypeConRef, Any] = {}
         self._template_functions: dict[tuple[ast.TypeConRef, str, str], Any] = {}
+        self._tuple2: tuple[ast.TypeConRef, tuple[str, ...]] | None = None
 
     def machine(self) -> Machine:
         return Machine(self.exception_message)
@@ -92,6 +95,50 @@ class Program:
         """``function`` applied to ``args``; with no argument, a type abstraction over a ``nat`` (``Λn:nat. e``)
         applied to its type (types are erased, so which one does not matter)."""
         return self.machine().call(function, *args)
+
+    async def run_update(self, update: Any, actions: LedgerActions) -> Any:
+        """Perform an update value against ``actions``; its result."""
+        return await run_update(self.machine(), update, actions, self.tuple2)
+
+    def tuple2(self, first: Any, second: Any) -> Record:
+        """The standard library's pair ``DA.Types:Tuple2`` of ``first`` and ``second``."""
+        if self._tuple2 is None:
+            for package in (*self.packages.packages.values(), *self.packages.dependencies.values()):
+                module = package.modules.get("DA.Types")
+                if module is not None and "Tuple2" in module.data_types:
+                    tycon = ast.TypeConRef(package.package_id, "DA.Types", "Tuple2")
+                    self._tuple2 = (tycon, self.record_fields(tycon))
+                    break
+            else:
+                raise Crash("no package defines DA.Types:Tuple2")
+        tycon, fields = self._tuple2
+        return Record(tycon, fields, (first, second))
+
+    def choice_update(self, owner: ast.TypeConRef, choice_name: str) -> Any:
+        """A choice's body as a function of the contract id, the contract (for an interface's choice, its
+        interface value) and the choice argument, whose value is the update the choice performs."""
+        key = (owner, "update", choice_name)
+        function = self._template_functions.get(key)
+        if function is None:
+            definition, choice = self._choice(owner, choice_name)
+            params = (choice.self_binder, definition.param, choice.arg_binder)
+            function = self._closed_function(params, decode_expr(choice.update), f"{owner} {choice_name}")
+            self._template_functions[key] = function
+        return function
+
+    def _choice(
+        self, owner: ast.TypeConRef, choice_name: str
+    ) -> tuple[ast.Template | ast.Interface, ast.Choice]:
+        module = self.packages.module(owner.package_id, owner.module)
+        definition: ast.Template | ast.Interface | None = module.templates.get(owner.name)
+        if definition is None:
+            definition = module.interfaces.get(owner.name)
+        if definition is None:
+            raise Crash(f"{owner} is neither a template nor an interface")
+        choice = next((c for c in definition.choices if c.name == choice_name), None)
+        if choice is None:
+            raise Crash(f"{owner} has no choice {choice_name}")
+        return definition, choice
 
     def compile_definition(self, ref: ast.ValueRef) -> None:
         """Compile a definition without running it."""
@@ -179,15 +226,7 @@ class Program:
         key = (owner, part, choice_name)
         function = self._template_functions.get(key)
         if function is None:
-            module = self.packages.module(owner.package_id, owner.module)
-            definition: ast.Template | ast.Interface | None = module.templates.get(owner.name)
-            if definition is None:
-                definition = module.interfaces.get(owner.name)
-            if definition is None:
-                raise Crash(f"{owner} is neither a template nor an interface")
-            choice = next((c for c in definition.choices if c.name == choice_name), None)
-            if choice is None:
-                raise Crash(f"{owner} has no choice {choice_name}")
+            definition, choice = self._choice(owner, choice_name)
             params = (definition.param, choice.arg_binder)
             where = f"{owner} {part} {choice_name}"
             body = {

@@ -5,20 +5,23 @@ nodes (`participant.engine.lf.types`) decode from JSON and encode back. A templa
 precondition, key and maintainers, a choice's controllers, observers and authority, an instance's view and methods)
 are its package's expressions, run by the evaluator on those values; party lists come back as party ids.
 
-Choice bodies are updates, which the pure evaluator does not run: `run` refuses with `UpdatesNotRunnable`.
+A choice body is an update: `run` evaluates it to an update value and performs that with the engine's `Update`
+(`participant.engine.lf.actions`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from participant import errors
 from participant.daml_lf import ast
 from participant.daml_lf.archive import read_dar
 from participant.daml_lf.eval import values as rt
-from participant.daml_lf.eval.errors import DamlThrow
+from participant.daml_lf.eval.errors import DamlArithmeticError, DamlThrow, EvaluationError
 from participant.daml_lf.eval.program import Program
 from participant.daml_lf.packages import PackageSet, packages_of
 from participant.engine.definitions import (
@@ -29,7 +32,9 @@ from participant.engine.definitions import (
     TemplateDef,
     interface_key,
 )
+from participant.engine.lf.actions import EngineActions
 from participant.engine.lf.types import LfTypes
+from participant.engine.update import unhandled_exception
 from participant.engine.values import DamlType, RecordType
 
 if TYPE_CHECKING:
@@ -37,10 +42,7 @@ if TYPE_CHECKING:
 
 
 _PRECONDITION_FAILED = "DA.Exception.PreconditionFailed:PreconditionFailed"
-
-
-class UpdatesNotRunnable(NotImplementedError):
-    """A Daml-LF choice body was asked to run: its updates are not run yet."""
+_ARITHMETIC_ERROR = "DA.Exception.ArithmeticError:ArithmeticError"
 
 
 class LfPackages:
@@ -65,6 +67,12 @@ class LfPackages:
             found = self._packages[package_id] = LfPackage(self, self.packages.packages[package_id])
         return found
 
+    def template(self, ref: ast.TypeConRef) -> LfTemplate:
+        return self.package(ref.package_id).templates[ref.qualified_name]
+
+    def interface(self, ref: ast.TypeConRef) -> LfInterface:
+        return self.package(ref.package_id).interfaces[ref.qualified_name]
+
     @property
     def main(self) -> LfPackage:
         return self.package(self.packages.main_package_id)
@@ -74,6 +82,32 @@ class LfPackages:
         if package is None:
             raise KeyError(f"package {package_id} is not among the packages read")
         return package.name
+
+    @contextmanager
+    def evaluating(self) -> Iterator[None]:
+        """A failed evaluation inside is the command's error (`failure`)."""
+        try:
+            yield
+        except EvaluationError as error:
+            raise self.failure(error) from None
+
+    def failure(self, error: EvaluationError) -> errors.LedgerError:
+        """The command's error for a failed evaluation: a Daml exception no handler took (an arithmetic error is
+        the standard library's `ArithmeticError`) by its type and message; any other failure as an
+        interpretation error with its message."""
+        if isinstance(error, DamlThrow):
+            return self._unhandled(error)
+        if isinstance(error, DamlArithmeticError):
+            return unhandled_exception(_ARITHMETIC_ERROR, error.message)
+        return errors.DAML_INTERPRETATION_ERROR(f"{type(error).__name__}: {error}")
+
+    def _unhandled(self, thrown: DamlThrow) -> errors.LedgerError:
+        exception = thrown.payload
+        type_ = exception.type
+        if not isinstance(type_, ast.TCon):
+            return unhandled_exception(str(type_), "")
+        message = self.program.call(self.program.exception_message(type_), exception.value)
+        return unhandled_exception(type_.tycon.qualified_name, str(message))
 
     def parties(self, value: Any) -> list[str]:
         """A Daml `[Party]` as party ids."""
@@ -162,8 +196,9 @@ class LfChoice:
 
     def _part(self, part: str, target: Any, argument: Any) -> list[str]:
         packages = self.owner.package.owner
-        function = packages.program.choice_function(self.owner.ref, part, self.name)
-        return packages.parties(packages.program.call(function, target, argument))
+        with packages.evaluating():
+            function = packages.program.choice_function(self.owner.ref, part, self.name)
+            return packages.parties(packages.program.call(function, target, argument))
 
     def controllers(self, target: Any, argument: Any) -> list[str]:
         return self._part("controllers", target, argument)
@@ -177,7 +212,17 @@ class LfChoice:
         return self._part("authorizers", target, argument)
 
     async def run(self, target: Any, update: Update, argument: Any) -> Any:
-        raise UpdatesNotRunnable(f"choice {self.name} of {self.owner.ref}: Daml-LF updates are not run yet")
+        """Run the choice's body: its update, performed by the engine's `update`. The body's `self` is the
+        exercised contract's id, which the engine's `Update` holds for the choice being run."""
+        packages = self.owner.package.owner
+        program = packages.program
+        with packages.evaluating():
+            body = program.choice_update(self.owner.ref, self.name)
+            action = program.call(body, rt.ContractId(update.exercised_contract_id), target, argument)
+        try:
+            return await program.run_update(action, EngineActions(packages, update))
+        except EvaluationError as error:
+            raise packages.failure(error) from None
 
 
 @dataclass(eq=False)
@@ -189,15 +234,18 @@ class LfInstance:
     implemented: ast.TypeConRef
 
     def view(self, contract: Any) -> Any:
-        program = self.template.package.owner.program
-        view = program.template_function(self.template.ref, "view", str(self.implemented))
-        return program.call(view, contract)
+        packages = self.template.package.owner
+        with packages.evaluating():
+            view = packages.program.template_function(self.template.ref, "view", str(self.implemented))
+            return packages.program.call(view, contract)
 
     def call(self, method: str, contract: Any, *arguments: Any) -> Any:
-        program = self.template.package.owner.program
-        function = program.template_function(self.template.ref, "method", f"{self.implemented}:{method}")
-        result = program.call(function, contract)
-        return program.call(result, *arguments) if arguments else result
+        packages = self.template.package.owner
+        program = packages.program
+        with packages.evaluating():
+            function = program.template_function(self.template.ref, "method", f"{self.implemented}:{method}")
+            result = program.call(function, contract)
+            return program.call(result, *arguments) if arguments else result
 
 
 @dataclass(eq=False)
@@ -231,8 +279,9 @@ class LfTemplate:
         return {choice.name: LfChoice(self, choice) for choice in self.definition.choices}
 
     def _run(self, part: str, contract: Any) -> Any:
-        program = self.package.owner.program
-        return program.call(program.template_function(self.ref, part), contract)
+        packages = self.package.owner
+        with packages.evaluating():
+            return packages.program.call(packages.program.template_function(self.ref, part), contract)
 
     def signatories(self, contract: Any) -> list[str]:
         return self.package.owner.parties(self._run("signatories", contract))
@@ -243,20 +292,27 @@ class LfTemplate:
     def ensure(self, contract: Any) -> bool:
         if self.definition.precondition is None:
             return True
+        packages = self.package.owner
         try:
-            return bool(self._run("precondition", contract))
+            return bool(
+                packages.program.call(packages.program.template_function(self.ref, "precondition"), contract)
+            )
         except DamlThrow as thrown:
             # Daml compiles `ensure p` to throw PreconditionFailed when p is False; the engine reports it.
             if _is_precondition_failed(thrown.payload.type):
                 return False
-            raise
+            raise packages.failure(thrown) from None
+        except EvaluationError as error:
+            raise packages.failure(error) from None
 
     def key(self, contract: Any) -> Any:
         return self._run("key", contract)
 
     def maintainers(self, key: Any) -> list[str]:
-        program = self.package.owner.program
-        return self.package.owner.parties(program.call(program.maintainers_function(self.ref), key))
+        packages = self.package.owner
+        with packages.evaluating():
+            maintainers = packages.program.call(packages.program.maintainers_function(self.ref), key)
+        return packages.parties(maintainers)
 
     def instance_of(self, interface: InterfaceDef) -> LfInstance | None:
         wanted = interface_key(interface)

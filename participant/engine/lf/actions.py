@@ -1,0 +1,114 @@
+"""The ledger actions of a Daml-LF update, performed by the engine's `Update`: the evaluator's `LedgerActions`
+over the engine's definitions.
+
+Templates and interfaces named by the update are found among the packages of the running code; contract ids cross
+as the evaluator's `ContractId` one way and the engine's text the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any, Protocol
+
+from participant import errors
+from participant.daml_lf import ast
+from participant.daml_lf.eval import values as rt
+from participant.engine.definitions import InterfaceDef, TemplateDef
+
+if TYPE_CHECKING:
+    from participant.daml_lf.eval.updates import LedgerActions
+    from participant.engine.update import Update
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
+
+
+class Definitions(Protocol):
+    """Where the engine's definitions of the running code's templates and interfaces are found."""
+
+    def template(self, ref: ast.TypeConRef) -> TemplateDef: ...
+
+    def interface(self, ref: ast.TypeConRef) -> InterfaceDef: ...
+
+
+class EngineActions:
+    def __init__(self, definitions: Definitions, update: Update) -> None:
+        self.definitions = definitions
+        self.update = update
+
+    def _template(self, ref: ast.TypeConRef) -> TemplateDef:
+        return self.definitions.template(ref)
+
+    def _interface(self, ref: ast.TypeConRef) -> InterfaceDef:
+        return self.definitions.interface(ref)
+
+    async def create(self, template: ast.TypeConRef, argument: Any) -> Any:
+        return rt.ContractId(await self.update.create(self._template(template), argument))
+
+    async def fetch(self, template: ast.TypeConRef, contract_id: Any) -> Any:
+        return await self.update.fetch(str(contract_id), self._template(template))
+
+    async def fetch_interface(self, interface: ast.TypeConRef, contract_id: Any) -> rt.Any:
+        template, contract = await self.update.fetch_interface(str(contract_id), self._interface(interface))
+        return self._interface(interface).to_interface(template, contract)
+
+    async def exercise(self, template: ast.TypeConRef, choice: str, contract_id: Any, argument: Any) -> Any:
+        definition = self._template(template).choices[choice]
+        return await self.update.exercise(str(contract_id), definition, argument)
+
+    async def exercise_interface(
+        self,
+        interface: ast.TypeConRef,
+        choice: str,
+        contract_id: Any,
+        argument: Any,
+        guard: Callable[[rt.Any], bool] | None,
+    ) -> Any:
+        definition = self._interface(interface)
+        if guard is not None:
+            template, contract = await self.update.instance(str(contract_id))
+            if not guard(definition.to_interface(template, contract)):
+                raise errors.DAML_INTERPRETATION_ERROR(
+                    f"Interpretation error: the guard of choice {choice} rejected contract {contract_id}"
+                )
+        return await self.update.exercise(str(contract_id), definition.choices[choice], argument)
+
+    async def exercise_by_key(self, template: ast.TypeConRef, choice: str, key: Any, argument: Any) -> Any:
+        definition = self._template(template)
+        return await self.update.exercise_by_key(definition, key, definition.choices[choice], argument)
+
+    async def fetch_by_key(self, template: ast.TypeConRef, key: Any) -> tuple[Any, Any]:
+        contract_id, contract = await self.update.fetch_by_key(self._template(template), key)
+        return rt.ContractId(contract_id), contract
+
+    async def lookup_by_key(self, template: ast.TypeConRef, key: Any) -> Any | None:
+        found = await self.update.lookup_by_key(self._template(template), key)
+        return None if found is None else rt.ContractId(found)
+
+    async def get_time(self) -> Any:
+        return rt.Timestamp((self.update.ledger_time - _EPOCH) // _MICROSECOND)
+
+    async def ledger_time_lt(self, time: Any) -> bool:
+        return bool(await self.get_time() < time)
+
+    # A `try` whose body finishes keeps its actions; rolling actions back needs rollback nodes, which the
+    # engine's transactions do not have: a caught exception after ledger actions ends the command instead.
+
+    def begin_try(self) -> Any:
+        return self.update.transaction_nodes
+
+    def end_try(self, token: Any) -> None:
+        pass
+
+    def rollback_try(self, token: Any) -> None:
+        if self.update.transaction_nodes > token:
+            raise errors.DAML_INTERPRETATION_ERROR(
+                "Interpretation error: rolling back ledger actions of a try block is not supported"
+            )
+
+
+if TYPE_CHECKING:
+
+    def _implements_the_protocol(actions: EngineActions) -> LedgerActions:
+        return actions

@@ -1,0 +1,153 @@
+"""Daml-LF choice bodies run through the real engine: the evaluator's update values performed by the engine's
+`Update` (richtypes/RichTypes.daml: `nonconsuming choice Relabel … do create this with label = newLabel`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from participant import errors
+from participant.daml_lf import ast
+from participant.daml_lf.eval import values as rt
+from participant.daml_lf.eval.errors import DamlArithmeticError, DamlThrow, UserError
+from participant.engine.commands import CreateCommand, ExerciseCommand
+from participant.engine.lf.definitions import LfPackages
+from participant.engine.views import interface_views
+from participant.transactions import CreateNode, ExerciseNode
+from tests.engine.conftest import ALICE, BOB, Harness
+from tests.engine.lf.test_lf_definitions import amulet_json
+from tests.engine.lf.test_lf_values import RICH
+
+RICH_RECORD = "#richtypes:RichTypes:RichRecord"
+
+
+@pytest.fixture
+def harness(lf_richtypes: LfPackages) -> Harness:
+    h = Harness()
+    h.registry.add(lf_richtypes.main)
+    return h
+
+
+async def create_rich(harness: Harness) -> str:
+    tx = await harness.submit(CreateCommand(RICH_RECORD, {**RICH, "owner": ALICE}))
+    [created] = tx.created
+    return created.contract_id
+
+
+async def test_relabel_creates_the_relabelled_contract(harness: Harness, lf_richtypes: LfPackages) -> None:
+    cid = await create_rich(harness)
+    assert harness.argument(cid) == {**RICH, "owner": ALICE}
+    tx, result = await harness.exercise(cid, "Relabel", {"newLabel": "renamed"}, template=RICH_RECORD)
+    exercise, create = tx.nodes
+    assert isinstance(exercise, ExerciseNode) and isinstance(create, CreateNode)
+    assert exercise.choice == "Relabel" and not exercise.consuming and exercise.acting_parties == (ALICE,)
+    assert exercise.choice_argument == {"newLabel": "renamed"} and exercise.children == [1]
+    assert exercise.exercise_result == result == create.contract.contract_id
+    assert create.contract.template_id == lf_richtypes.main.templates["RichTypes:RichRecord"].template_id
+    assert create.contract.signatories == (ALICE,)
+    assert harness.argument(result) == {**RICH, "owner": ALICE, "label": "renamed"}
+    assert tx.archived == [] and cid in harness.ledger.contracts  # nonconsuming
+
+
+async def test_relabel_is_authorized_by_its_controller(harness: Harness) -> None:
+    cid = await create_rich(harness)
+    with pytest.raises(errors.LedgerError) as caught:
+        await harness.exercise(
+            cid, "Relabel", {"newLabel": "x"}, template=RICH_RECORD, act_as=[BOB], read_as=[ALICE]
+        )
+    assert caught.value.code is errors.DAML_AUTHORIZATION_ERROR
+
+
+async def test_archive_consumes_the_contract(harness: Harness) -> None:
+    cid = await create_rich(harness)
+    tx, _ = await harness.exercise(cid, "Archive", {}, template=RICH_RECORD)
+    assert tx.archived == [cid] and len(tx.nodes) == 1
+
+
+HOLDING = "#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding"
+
+
+@pytest.fixture
+def amulet_harness(lf_amulet: LfPackages) -> Harness:
+    h = Harness()
+    for package_id, package in lf_amulet.packages.packages.items():
+        if any(module.templates or module.interfaces for module in package.modules.values()):
+            h.registry.add(lf_amulet.package(package_id))
+    return h
+
+
+async def test_an_interface_choice_and_view_of_a_daml_lf_template(amulet_harness: Harness) -> None:
+    """`interface instance Holding for Amulet`: the view rendered from the interface's view type, and the
+    interface's Archive exercised on the amulet."""
+    harness = amulet_harness
+    argument = amulet_json(owner=ALICE)
+    argument["dso"] = BOB
+    tx = await harness.submit(
+        CreateCommand("#splice-amulet:Splice.Amulet:Amulet", argument), act_as=[ALICE, BOB]
+    )
+    [amulet] = tx.created
+    assert amulet.argument["amount"]["initialAmount"] == "10.0000000000"
+    holding = harness.registry.resolve_interface_filter(HOLDING)[0]
+    [view] = interface_views(harness.registry, amulet.template_id, amulet.argument, [holding.interface_id])
+    assert view["viewStatus"]["code"] == 0 and view["viewValue"]["owner"] == ALICE
+    assert view["viewValue"]["amount"] == "10.0000000000"
+    tx = await harness.submit(
+        ExerciseCommand(HOLDING, amulet.contract_id, "Archive", {}), act_as=[ALICE, BOB]
+    )
+    [exercise] = [node for node in tx.nodes if isinstance(node, ExerciseNode)][:1]
+    assert exercise.interface_id == holding.interface_id and exercise.consuming
+    assert tx.archived == [amulet.contract_id]
+
+
+class FailingUpdate:
+    """An `Update` whose create fails as given: how a failure inside a body reaches the command."""
+
+    exercised_contract_id = "00" + "ab" * 32
+
+    def __init__(self, failure: Exception) -> None:
+        self.failure = failure
+
+    async def create(self, template: Any, contract: Any) -> str:
+        raise self.failure
+
+
+def general_error(lf_richtypes: LfPackages, message: str) -> DamlThrow:
+    tycon = next(
+        ast.TypeConRef(package_id, "DA.Exception.GeneralError", "GeneralError")
+        for package_id, package in lf_richtypes.packages.packages.items()
+        if "DA.Exception.GeneralError" in package.modules
+    )
+    payload = rt.Record(tycon, lf_richtypes.program.record_fields(tycon), (message,))
+    return DamlThrow(rt.AnyException(ast.TCon(tycon), payload))
+
+
+@pytest.mark.parametrize(
+    ("failure", "code", "cause"),
+    [
+        (
+            "thrown",
+            errors.UNHANDLED_EXCEPTION,
+            'DA.Exception.GeneralError:GeneralError{ message = "no way" }',
+        ),
+        (DamlArithmeticError("ADD_INT64", ("1", "2")), errors.UNHANDLED_EXCEPTION, "ArithmeticError while"),
+        (UserError("fatal"), errors.DAML_INTERPRETATION_ERROR, "UserError: fatal"),
+    ],
+)
+async def test_a_failure_in_a_body_is_the_commands_error(
+    lf_richtypes: LfPackages, failure: Any, code: errors.ErrorCode, cause: str
+) -> None:
+    rich = lf_richtypes.main.templates["RichTypes:RichRecord"]
+    relabel = rich.choices["Relabel"]
+    contract = rich.argument_type.decode({**RICH, "owner": ALICE})
+    raised = general_error(lf_richtypes, "no way") if failure == "thrown" else failure
+    with pytest.raises(errors.LedgerError) as caught:
+        await relabel.run(contract, FailingUpdate(raised), relabel.argument_type.decode({"newLabel": "x"}))  # type: ignore[arg-type]
+    assert caught.value.code is code and cause in caught.value.cause
+
+
+def test_a_failure_in_a_template_part_is_the_commands_error(lf_richtypes: LfPackages) -> None:
+    rich = lf_richtypes.main.templates["RichTypes:RichRecord"]
+    with pytest.raises(errors.LedgerError) as caught:
+        rich.key(rich.argument_type.decode({**RICH, "owner": ALICE}))  # RichRecord has no key
+    assert caught.value.code is errors.DAML_INTERPRETATION_ERROR and "Crash" in caught.value.cause
