@@ -319,13 +319,6 @@ DAR_VALIDATION_ERROR = ErrorCode(
     "DAR_VALIDATION_ERROR", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE, "Package validation failed: "
 )
 KNOWN_DAR_VERSION = ErrorCode("KNOWN_DAR_VERSION", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE)
-# A command that names a template of a loaded Daml-LF package: the engine runs no Daml-LF version (yet), which is
-# what Canton's engine answers for a package whose LF version it does not allow (CommandExecutionErrors.Package).
-ALLOWED_LANGUAGE_VERSIONS = ErrorCode(
-    "ALLOWED_LANGUAGE_VERSIONS",
-    C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
-    "Disallowed language version in package ",
-)
 # Auth (redacted on the wire)
 UNAUTHENTICATED = ErrorCode("UNAUTHENTICATED", C.AUTH_INTERCEPTOR_INVALID_AUTHENTICATION_CREDENTIALS)
 PERMISSION_DENIED = ErrorCode("PERMISSION_DENIED", C.INSUFFICIENT_PERMISSION)
