@@ -1,0 +1,203 @@
+"""Canton Coin on the bundled participant: the splice DARs uploaded over the API, AmuletRules with the test
+sources' configuration (splice-token-standard-test's `AmuletRegistry.Parameters`), the rounds bootstrapped through
+`AmuletRules_Bootstrap_Rounds` as `Splice.Scripts.Util.setupApp` does, then a tap as `TestTap` does: the Daml runs
+in the participant's Daml-LF evaluator and every response is checked against the 3.5 spec."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from tests.daml_lf.conftest import AMULET
+from tests.http.helpers import (
+    LEDGER_EFFECTS,
+    acs,
+    acs_body,
+    commands,
+    create,
+    created_events,
+    event_format,
+    events_of,
+    exercise,
+    submit_tx,
+    template,
+    transaction_format,
+)
+
+RULES = "#splice-amulet:Splice.AmuletRules:AmuletRules"
+ROUND = "#splice-amulet:Splice.Round:OpenMiningRound"
+AMULET_T = "#splice-amulet:Splice.Amulet:Amulet"
+HOLDING_I = "#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding"
+MICROS_PER_MINUTE = 60_000_000
+MICROS_PER_HOUR = 60 * MICROS_PER_MINUTE
+
+
+def pair(first, second) -> dict:
+    return {"_1": first, "_2": second}
+
+
+def issuance(per_year: str, validator: str, app: str) -> dict:
+    """`issuanceConfig_10plus with` the three fields the curve's steps change."""
+    return {
+        "amuletToIssuePerYear": per_year,
+        "validatorRewardPercentage": validator,
+        "appRewardPercentage": app,
+        "validatorRewardCap": "0.2",
+        "featuredAppRewardCap": "100.0",
+        "unfeaturedAppRewardCap": "0.6",
+        "optValidatorFaucetCap": None,
+    }
+
+
+TRANSFER_CONFIG = {
+    "createFee": {"fee": "0.03"},
+    "holdingFee": {"rate": "0.00002"},
+    "lockHolderFee": {"fee": "0.005"},
+    "transferFee": {
+        "initialRate": "0.01",
+        "steps": [pair("100.0", "0.001"), pair("1000.0", "0.0001"), pair("1000000.0", "0.00001")],
+    },
+    "extraFeaturedAppRewardAmount": "1.0",
+    "maxNumInputs": "100",
+    "maxNumOutputs": "100",
+    "maxNumLockHolders": "10",
+}
+HALF_YEAR_HOURS = 12 * 365
+YEAR_HOURS = 24 * 365
+ISSUANCE_CURVE = {
+    "initialValue": issuance("40e9", "0.05", "0.15"),
+    "futureValues": [
+        pair({"microseconds": str(h * MICROS_PER_HOUR)}, cfg)
+        for h, cfg in [
+            (HALF_YEAR_HOURS, issuance("20e9", "0.12", "0.40")),
+            (3 * HALF_YEAR_HOURS, issuance("10e9", "0.18", "0.62")),
+            (5 * YEAR_HOURS, issuance("5e9", "0.21", "0.69")),
+            (10 * YEAR_HOURS, issuance("2.5e9", "0.2", "0.75")),
+        ]
+    ],
+}
+SYNCHRONIZER = "decentralized-synchronizer-id-0"
+AMULET_CONFIG = {
+    "transferConfig": TRANSFER_CONFIG,
+    "issuanceCurve": ISSUANCE_CURVE,
+    "decentralizedSynchronizer": {
+        "requiredSynchronizers": {"map": [[SYNCHRONIZER, {}]]},
+        "activeSynchronizer": SYNCHRONIZER,
+        "fees": {
+            "baseRateTrafficLimits": {
+                "burstAmount": str(10 * 20 * 1000),
+                "burstWindow": {"microseconds": str(10 * MICROS_PER_MINUTE)},
+            },
+            "minTopupAmount": "1000000",
+            "extraTrafficPrice": "1.0",
+            "readVsWriteScalingFactor": "4",
+        },
+    },
+    "tickDuration": {"microseconds": str(10 * MICROS_PER_MINUTE)},
+    "packageConfig": {
+        name: "0.1.0"
+        for name in [
+            "amulet",
+            "amuletNameService",
+            "dsoGovernance",
+            "validatorLifecycle",
+            "wallet",
+            "walletPayments",
+        ]
+    },
+    "transferPreapprovalFee": "0.00274",
+    "featuredAppActivityMarkerAmount": "1.0",
+}
+
+
+async def _user(ledger_api, hint: str, dso: str) -> str:
+    """A party and its user, reading as the DSO too (as `setupUserWithoutValidatorRight` grants)."""
+    r = await ledger_api.post("/v2/parties", {"partyIdHint": hint})
+    assert r.status_code == 200, r.text
+    party = r.json()["partyDetails"]["party"]
+    rights = [
+        {"kind": {"CanActAs": {"value": {"party": party}}}},
+        {"kind": {"CanReadAs": {"value": {"party": party}}}},
+        {"kind": {"CanReadAs": {"value": {"party": dso}}}},
+    ]
+    r = await ledger_api.post("/v2/users", {"user": {"id": hint, "primaryParty": party}, "rights": rights})
+    assert r.status_code == 200, r.text
+    return party
+
+
+async def _upload_splice(ledger_api, dar_bytes, dars_dir) -> None:
+    names = sorted(p.name for p in (dars_dir / "splice").glob("splice-api-*.dar"))
+    for name in ["splice-util-0.1.4.dar", *names, AMULET.split("/")[1]]:
+        r = await ledger_api.call(
+            "POST",
+            "/v2/dars",
+            content=dar_bytes(f"splice/{name}"),
+            headers={"content-type": "application/octet-stream"},
+        )
+        assert r.status_code == 200, (name, r.text)
+
+
+async def _active(ledger_api, party: str, user: str, template_id: str) -> list[dict]:
+    end = await ledger_api.ledger_end()
+    r = await acs(ledger_api, acs_body(end, event_format(party, filters=[template(template_id)])), user=user)
+    assert r.status_code == 200, r.text
+    return created_events(r.json())
+
+
+@pytest.fixture
+async def amulet_app(ledger_api, dar_bytes, dars_dir) -> dict:
+    await _upload_splice(ledger_api, dar_bytes, dars_dir)
+    dso = await ledger_api.party("DSO")
+    alice = await _user(ledger_api, "alice", dso)
+    bob = await _user(ledger_api, "bob", dso)
+    rules = {
+        "dso": dso,
+        "configSchedule": {"initialValue": AMULET_CONFIG, "futureValues": []},
+        "isDevNet": True,
+    }
+    r = await submit_tx(ledger_api, commands([dso], create(rules, RULES)), user="DSO")
+    assert r.status_code == 200, r.text
+    [(_, created)] = events_of(r)
+    rules_cid = created["contractId"]
+    bootstrap = {"amuletPrice": "1.0", "round0Duration": {"microseconds": str(24 * MICROS_PER_HOUR)}}
+    bootstrap["initialRound"] = None
+    r = await submit_tx(
+        ledger_api,
+        commands([dso], exercise(rules_cid, "AmuletRules_Bootstrap_Rounds", bootstrap, RULES)),
+        user="DSO",
+    )
+    assert r.status_code == 200, r.text
+    rounds = await _active(ledger_api, dso, "DSO", ROUND)
+    return {"dso": dso, "alice": alice, "bob": bob, "rules": rules_cid, "rounds": rounds}
+
+
+async def test_the_dso_bootstraps_three_open_mining_rounds(amulet_app) -> None:
+    rounds = sorted(amulet_app["rounds"], key=lambda e: int(e["createArgument"]["round"]["number"]))
+    assert [e["createArgument"]["round"]["number"] for e in rounds] == ["0", "1", "2"]
+    assert all(Decimal(e["createArgument"]["amuletPrice"]) == 1 for e in rounds)
+    assert {e["signatories"][0] for e in rounds} == {amulet_app["dso"]}
+
+
+async def _tap(ledger_api, app: dict, who: str, user: str, amount: str) -> dict:
+    round0 = next(e for e in app["rounds"] if e["createArgument"]["round"]["number"] == "0")
+    tap = {"receiver": who, "amount": amount, "openRound": round0["contractId"]}
+    cmds = commands([who], exercise(app["rules"], "AmuletRules_DevNet_Tap", tap, RULES), readAs=[app["dso"]])
+    r = await submit_tx(ledger_api, cmds, user=user, fmt=transaction_format(who, shape=LEDGER_EFFECTS))
+    assert r.status_code == 200, r.text
+    [amulet] = [
+        e for kind, e in events_of(r) if kind == "CreatedEvent" and e["templateId"].endswith(":Amulet")
+    ]
+    return amulet
+
+
+async def test_a_tap_creates_an_amulet_for_the_receiver(ledger_api, amulet_app) -> None:
+    alice, dso = amulet_app["alice"], amulet_app["dso"]
+    amulet = await _tap(ledger_api, amulet_app, alice, "alice", "10.0")
+    arg = amulet["createArgument"]
+    assert arg["owner"] == alice and arg["dso"] == dso
+    assert Decimal(arg["amount"]["initialAmount"]) == 10
+    assert arg["amount"]["createdAt"] == {"number": "0"}
+    assert Decimal(arg["amount"]["ratePerRound"]["rate"]) == Decimal("0.00002")
+    [active] = await _active(ledger_api, alice, "alice", AMULET_T)
+    assert active["contractId"] == amulet["contractId"]
