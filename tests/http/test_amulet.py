@@ -201,3 +201,124 @@ async def test_a_tap_creates_an_amulet_for_the_receiver(ledger_api, amulet_app) 
     assert Decimal(arg["amount"]["ratePerRound"]["rate"]) == Decimal("0.00002")
     [active] = await _active(ledger_api, alice, "alice", AMULET_T)
     assert active["contractId"] == amulet["contractId"]
+
+
+def holding_filter(view: bool = True) -> dict:
+    return {
+        "identifierFilter": {
+            "InterfaceFilter": {
+                "value": {
+                    "interfaceId": HOLDING_I,
+                    "includeInterfaceView": view,
+                    "includeCreatedEventBlob": False,
+                }
+            }
+        }
+    }
+
+
+async def test_an_amulet_is_read_as_a_holding_v1_through_an_interface_filter(ledger_api, amulet_app) -> None:
+    alice, dso = amulet_app["alice"], amulet_app["dso"]
+    amulet = await _tap(ledger_api, amulet_app, alice, "alice", "10.0")
+    end = await ledger_api.ledger_end()
+    r = await acs(ledger_api, acs_body(end, event_format(alice, filters=[holding_filter()])), user="alice")
+    assert r.status_code == 200, r.text
+    [active] = created_events(r.json())
+    assert active["contractId"] == amulet["contractId"]
+    [view] = active["interfaceViews"]
+    assert view["interfaceId"].endswith(":Splice.Api.Token.HoldingV1:Holding")
+    assert view["viewStatus"]["code"] == 0
+    assert view["implementationPackageId"] == active["templateId"].split(":")[0]
+    meta = "amulet.splice.lfdecentralizedtrust.org/"
+    assert view["viewValue"] == {
+        "owner": alice,
+        "instrumentId": {"admin": dso, "id": "Amulet"},
+        "amount": "10.0000000000",
+        "lock": None,
+        "meta": {"values": {f"{meta}created-in-round": "0", f"{meta}rate-per-round": "0.00002"}},
+    }
+
+
+async def _payer(ledger_api, name: str, parties: list[str], dso: str) -> str:
+    """A user acting as every party of `parties` (the sender and the receiver sign a transfer together, as the
+    test sources' `pay` submits), reading as the DSO."""
+    rights = [{"kind": {"CanActAs": {"value": {"party": p}}}} for p in parties]
+    rights.append({"kind": {"CanReadAs": {"value": {"party": dso}}}})
+    r = await ledger_api.post("/v2/users", {"user": {"id": name}, "rights": rights})
+    assert r.status_code == 200, r.text
+    return name
+
+
+def transfer_body(app: dict, sender: str, inputs: list[str], outputs: list[dict]) -> dict:
+    round0 = next(e for e in app["rounds"] if e["createArgument"]["round"]["number"] == "0")
+    return {
+        "transfer": {
+            "sender": sender,
+            "provider": sender,
+            "inputs": [{"tag": "InputAmulet", "value": cid} for cid in inputs],
+            "outputs": outputs,
+            "beneficiaries": None,
+        },
+        # `amuletTransferContext openRound None`: no issuing rounds, no validator rights, no featured app.
+        "context": {
+            "openMiningRound": round0["contractId"],
+            "issuingMiningRounds": [],
+            "validatorRights": [],
+            "featuredAppRight": None,
+        },
+        "expectedDso": app["dso"],
+    }
+
+
+async def test_a_transfer_pays_the_receiver_and_returns_the_change_less_the_fees(
+    ledger_api, amulet_app
+) -> None:
+    alice, bob, dso = amulet_app["alice"], amulet_app["bob"], amulet_app["dso"]
+    tapped = await _tap(ledger_api, amulet_app, alice, "alice", "100.0")
+    user = await _payer(ledger_api, "alice-and-bob", [alice, bob], dso)
+    output = {"receiver": bob, "receiverFeeRatio": "0.0", "amount": "40.0", "lock": None}
+    body = transfer_body(amulet_app, alice, [tapped["contractId"]], [output])
+    cmds = commands(
+        [alice, bob], exercise(amulet_app["rules"], "AmuletRules_Transfer", body, RULES), readAs=[dso]
+    )
+    r = await submit_tx(ledger_api, cmds, user=user, fmt=transaction_format(alice, bob, shape=LEDGER_EFFECTS))
+    assert r.status_code == 200, r.text
+    # By hand from TRANSFER_CONFIG: the stepped transfer fee on 40 (below the first step, 100) is 1% = 0.40, the
+    # output's create fee 0.03, the sender's change pays its own create fee 0.03; no holding fee within round 0.
+    output_fee, change_fee = Decimal("0.40") + Decimal("0.03"), Decimal("0.03")
+    change = Decimal(100) - Decimal(40) - output_fee - change_fee
+    events = events_of(r)
+    (kind, rules_exercise), (_, amulet_exercise) = events[:2]
+    assert kind == "ExercisedEvent" and rules_exercise["choice"] == "AmuletRules_Transfer"
+    assert amulet_exercise["contractId"] == tapped["contractId"] and amulet_exercise["consuming"]
+    result = rules_exercise["exerciseResult"]
+    summary = result["summary"]
+    assert Decimal(summary["inputAmuletAmount"]) == 100
+    assert [Decimal(f) for f in summary["outputFees"]] == [output_fee]
+    assert Decimal(summary["senderChangeFee"]) == change_fee
+    assert Decimal(summary["senderChangeAmount"]) == change
+    assert Decimal(summary["holdingFees"]) == 0
+    assert result["meta"]["values"]["splice.lfdecentralizedtrust.org/burned"] == str(output_fee + change_fee)
+    coupons = {
+        e["templateId"].split(":", 1)[1]: e
+        for kind, e in events
+        if kind == "CreatedEvent" and e["templateId"].endswith("RewardCoupon")
+    }
+    amulets = {
+        e["createArgument"]["owner"]: e
+        for kind, e in events
+        if kind == "CreatedEvent" and e["templateId"].endswith(":Splice.Amulet:Amulet")
+    }
+    assert Decimal(amulets[bob]["createArgument"]["amount"]["initialAmount"]) == 40
+    assert Decimal(amulets[alice]["createArgument"]["amount"]["initialAmount"]) == change
+    assert result["senderChangeAmulet"] == amulets[alice]["contractId"]
+    assert result["createdAmulets"] == [{"tag": "TransferResultAmulet", "value": amulets[bob]["contractId"]}]
+    # Nothing is created or lost but the fees: what went in is what came out plus what was burned.
+    out = sum(Decimal(a["createArgument"]["amount"]["initialAmount"]) for a in amulets.values())
+    assert out + output_fee + change_fee == 100
+    # The fees paid become the provider's app reward and the sender's validator reward for round 0.
+    assert Decimal(coupons["Splice.Amulet:AppRewardCoupon"]["createArgument"]["amount"]) == output_fee
+    assert Decimal(coupons["Splice.Amulet:ValidatorRewardCoupon"]["createArgument"]["amount"]) == output_fee
+    assert [a["contractId"] for a in await _active(ledger_api, bob, "bob", AMULET_T)] == [
+        amulets[bob]["contractId"]
+    ]
