@@ -5,6 +5,8 @@ in the participant's Daml-LF evaluator and every response is checked against the
 
 from __future__ import annotations
 
+import asyncio
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
@@ -14,6 +16,7 @@ from tests.http.helpers import (
     LEDGER_EFFECTS,
     acs,
     acs_body,
+    assert_error,
     commands,
     create,
     created_events,
@@ -322,3 +325,60 @@ async def test_a_transfer_pays_the_receiver_and_returns_the_change_less_the_fees
     assert [a["contractId"] for a in await _active(ledger_api, bob, "bob", AMULET_T)] == [
         amulets[bob]["contractId"]
     ]
+
+
+LOCK_SECONDS = timedelta(seconds=2)
+LOCKED = "#splice-amulet:Splice.Amulet:LockedAmulet"
+
+
+async def test_a_lock_holds_the_amulet_until_it_expires(ledger_api, amulet_app) -> None:
+    alice, bob, dso = amulet_app["alice"], amulet_app["bob"], amulet_app["dso"]
+    tapped = await _tap(ledger_api, amulet_app, alice, "alice", "100.0")
+    user = await _payer(ledger_api, "alice-and-holder", [alice, bob], dso)
+    expires = datetime.now(UTC) + LOCK_SECONDS
+    lock = {"holders": [bob], "expiresAt": expires.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), "optContext": None}
+    output = {"receiver": alice, "receiverFeeRatio": "0.0", "amount": "20.0", "lock": lock}
+    body = transfer_body(amulet_app, alice, [tapped["contractId"]], [output])
+    cmds = commands(
+        [alice, bob], exercise(amulet_app["rules"], "AmuletRules_Transfer", body, RULES), readAs=[dso]
+    )
+    r = await submit_tx(ledger_api, cmds, user=user, fmt=transaction_format(alice, bob, shape=LEDGER_EFFECTS))
+    assert r.status_code == 200, r.text
+    # A self-transfer pays no transfer fee: the locked output pays its create fee and one holder's fee.
+    output_fee, change_fee = Decimal("0.03") + Decimal("0.005"), Decimal("0.03")
+    summary = events_of(r)[0][1]["exerciseResult"]["summary"]
+    assert [Decimal(f) for f in summary["outputFees"]] == [output_fee]
+    assert Decimal(summary["senderChangeAmount"]) == 100 - 20 - output_fee - change_fee
+    [locked] = await _active(ledger_api, alice, "alice", LOCKED)
+    assert locked["createArgument"]["lock"]["holders"] == [bob]
+    assert Decimal(locked["createArgument"]["amulet"]["amount"]["initialAmount"]) == 20
+    end = await ledger_api.ledger_end()
+    r = await acs(ledger_api, acs_body(end, event_format(bob, filters=[holding_filter()])), user="bob")
+    [held] = created_events(r.json())
+    # The lock holder sees the locked amulet as alice's Holding, locked by it until the lock's expiry.
+    view = held["interfaceViews"][0]["viewValue"]
+    assert held["contractId"] == locked["contractId"] and view["owner"] == alice
+    assert view["amount"] == "20.0000000000"
+    assert view["lock"]["holders"] == [bob]
+    assert view["lock"]["expiresAt"] == locked["createArgument"]["lock"]["expiresAt"]
+    round0 = next(e for e in amulet_app["rounds"] if e["createArgument"]["round"]["number"] == "0")
+    expire = exercise(
+        locked["contractId"], "LockedAmulet_OwnerExpireLock", {"openRoundCid": round0["contractId"]}, LOCKED
+    )
+    early = await submit_tx(ledger_api, commands([alice], expire, readAs=[dso]), user="alice")
+    assert_error(early, 400, "DAML_INTERPRETATION_ERROR")
+    assert "deadline-not-exceeded" in early.json()["cause"]
+    assert [e["contractId"] for e in await _active(ledger_api, alice, "alice", LOCKED)] == [
+        locked["contractId"]
+    ]
+    await asyncio.sleep(max(0.0, (expires - datetime.now(UTC)).total_seconds()) + 0.2)
+    fmt = transaction_format(alice, shape=LEDGER_EFFECTS)
+    r = await submit_tx(ledger_api, commands([alice], expire, readAs=[dso]), user="alice", fmt=fmt)
+    assert r.status_code == 200, r.text
+    [(_, exercised), (_, unlocked)] = events_of(r)
+    assert exercised["consuming"] and exercised["contractId"] == locked["contractId"]
+    result = exercised["exerciseResult"]
+    assert result["meta"]["values"]["splice.lfdecentralizedtrust.org/reason"] == "lock expired"
+    assert result["amuletSum"]["amulet"] == unlocked["contractId"]
+    assert unlocked["createArgument"] == locked["createArgument"]["amulet"]
+    assert await _active(ledger_api, alice, "alice", LOCKED) == []
