@@ -1,7 +1,8 @@
 """Canton Coin on the bundled participant: the splice DARs uploaded over the API, AmuletRules with the test
 sources' configuration (splice-token-standard-test's `AmuletRegistry.Parameters`), the rounds bootstrapped through
-`AmuletRules_Bootstrap_Rounds` as `Splice.Scripts.Util.setupApp` does, then a tap as `TestTap` does: the Daml runs
-in the participant's Daml-LF evaluator and every response is checked against the 3.5 spec."""
+`AmuletRules_Bootstrap_Rounds` as `Splice.Scripts.Util.setupApp` does, then a tap, a transfer and a lock with its
+expiry as `TestTap`, `Util.pay` and `Util.lockTo1` do: the Daml runs in the participant's Daml-LF evaluator and
+every response is checked against the 3.5 spec."""
 
 from __future__ import annotations
 
