@@ -297,6 +297,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--levels", default="1,32", help="comma-separated client concurrencies (default 1,32)"
     )
+    parser.add_argument("--starts", type=int, default=3, help="rounds of starts, medians printed (default 3)")
     parser.add_argument(
         "--dars", type=Path, default=DEFAULT_DARS, help="the directory of richtypes/ and splice/"
     )
