@@ -11,7 +11,8 @@ warm-up then a fixed window, one client process:
 - ``lf-cae``: CreateAndExercise of ``RichRecord`` with ``Relabel`` (a Daml-LF choice body: creates one).
 
 Prints tx/s, p50/p99, errors and the server's CPU per level and workload, and the ratios Daml-LF / Python of the
-same level (goal: the create at 32 clients >= 0.5). Every answer must be 200, carry our commandId and create a
+same level (goal: the create at 32 clients >= 0.5). With ``--rounds N`` every workload runs N times per level, in
+alternating order, and the ratios use each workload's best round. Every answer must be 200, carry our commandId and create a
 contract.
 
 Starts (each a new ``serve`` process, timed from the spawn until ``/v2/version`` answers, polled every 10 ms): without
@@ -22,7 +23,7 @@ warm). Each kind of start is made ``--starts`` times, interleaved, and the media
 
 The Amulet transfer through AmuletRules is not measured: AmuletRules_Transfer does not run on the participant yet.
 
-    python -m bench.daml_lf_submit [--seconds 3] [--warmup 1] [--levels 1,32] [--starts 3] [--dars DIR]
+    python -m bench.daml_lf_submit [--seconds 3] [--warmup 1] [--levels 1,32] [--rounds 2] [--starts 3] [--dars DIR]
 """
 
 from __future__ import annotations
@@ -227,7 +228,8 @@ def create_marker(url: str, party: str) -> str:
     return event["CreatedEvent"]["contractId"]
 
 
-def submissions(dars: Path, levels: list[int], seconds: float, warmup: float) -> list[dict]:
+def submissions(dars: Path, levels: list[int], seconds: float, warmup: float, rounds: int) -> list[dict]:
+    """Every workload at every level, `rounds` times (the workloads' order reversed every other round)."""
     rows = []
     with Server(extra=("--dar", str(dars / "richtypes" / "richtypes.dar"))) as server:
         party = setup_party(server.url, "Bench")
@@ -243,7 +245,7 @@ def submissions(dars: Path, levels: list[int], seconds: float, warmup: float) ->
         ctx = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
             for level in levels:
-                for workload in WORKLOADS:
+                for workload in [w for n in range(rounds) for w in WORKLOADS[:: 1 if n % 2 == 0 else -1]]:
                     cmd = command(workload, party, observer, marker)
                     row = {"level": level, "workload": workload}
                     row |= run_workload(pool, server, party, cmd, level, seconds, warmup)
@@ -303,11 +305,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     levels = [int(x) for x in args.levels.split(",") if x.strip()]
-    if not levels or any(n < 1 for n in levels) or not 0 < args.seconds <= 600 or not 1 <= args.starts <= 20:
-        parser.error("levels must be positive, --seconds in (0, 600] and --starts in [1, 20]")
+    if (
+        not levels
+        or any(n < 1 for n in levels)
+        or not 0 < args.seconds <= 600
+        or not 1 <= args.starts <= 20
+        or not 1 <= args.rounds <= 20
+    ):
+        parser.error("levels must be positive, --seconds in (0, 600], --starts and --rounds in [1, 20]")
 
     print("Amulet transfer through AmuletRules: not measured (AmuletRules_Transfer does not run yet)")
-    rows = submissions(args.dars, levels, args.seconds, args.warmup)
+    rows = submissions(args.dars, levels, args.seconds, args.warmup, args.rounds)
     print(
         f"\nstarts (median of {args.starts}): spawn until /v2/version answers; load = the start minus the start "
         "without DARs; RSS then"
@@ -320,7 +328,9 @@ def main(argv: list[str] | None = None) -> int:
             f"RSS {mb(rss):>5.0f} MB ({mb(rss - base_rss):+.0f})"
         )
 
-    rate = {(r["level"], r["workload"]): r["tx_s"] for r in rows}
+    rate: dict[tuple[int, str], float] = {}
+    for r in rows:  # the best round of each: the machine is shared, other work only slows a window down
+        rate[r["level"], r["workload"]] = max(r["tx_s"], rate.get((r["level"], r["workload"]), 0.0))
 
     def ratio(level: int, kind: str) -> str:
         lf, py = rate[level, f"lf-{kind}"], rate[level, f"iou-{kind}"]
