@@ -299,6 +299,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--levels", default="1,32", help="comma-separated client concurrencies (default 1,32)"
     )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=2,
+        help="runs of every workload per level, in alternating order; the ratios use the best (default 2)",
+    )
     parser.add_argument("--starts", type=int, default=3, help="rounds of starts, medians printed (default 3)")
     parser.add_argument(
         "--dars", type=Path, default=DEFAULT_DARS, help="the directory of richtypes/ and splice/"
