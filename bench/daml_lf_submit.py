@@ -10,7 +10,9 @@ warm-up then a fixed window, one client process:
 - ``iou-cae``: CreateAndExercise of the Iou with ``Iou_AddObserver`` (archives it, creates one);
 - ``lf-cae``: CreateAndExercise of ``RichRecord`` with ``Relabel`` (a Daml-LF choice body: creates one).
 
-Prints tx/s, p50/p99, errors and the server's CPU per level and workload, and the ratios Daml-LF / Python of the
+Meanwhile the bench's own process sends ``GET /v2/version`` every 20 ms on a connection of its own (the probe):
+its p50 and maximum show how long other requests wait while the workload runs, interpretation included. Prints
+tx/s, p50/p99, errors, the server's CPU and the probe per level and workload, and the ratios Daml-LF / Python of the
 same level (goal: the create at 32 clients >= 0.5). With ``--rounds N`` every workload runs N times per level, in
 alternating order, and the ratios use each workload's best round. Every answer must be 200, carry our commandId and create a
 contract.
@@ -202,7 +204,7 @@ def run_workload(
     )
     time.sleep(max(0.0, measure_start - time.time()))
     cpu0 = server.cpu_seconds()
-    time.sleep(max(0.0, measure_end - time.time()))
+    probes = probe_version(server.url, measure_end)
     cpu1 = server.cpu_seconds()
     result = future.result(timeout=seconds + warmup + REQUEST_TIMEOUT_S + 30)
     latencies = result["latencies"]
@@ -214,7 +216,22 @@ def run_workload(
         "server_cpu": (cpu1 - cpu0) / seconds * 100,
         "server_us_per_tx": (cpu1 - cpu0) / max(1, len(latencies)) * 1e6,
         "client_cpu": result["cpu"] / seconds * 100,
+        "probe_p50_ms": median(probes) * 1000,
+        "probe_max_ms": max(probes, default=float("nan")) * 1000,
     }
+
+
+def probe_version(url: str, until: float) -> list[float]:
+    """`GET /v2/version` every 20 ms from this process until `until`, on its own connection: how long another
+    request waits while the workload keeps the server busy (a stall of the event loop shows as its maximum)."""
+    latencies = []
+    with httpx.Client(base_url=url, timeout=REQUEST_TIMEOUT_S) as http:
+        while time.time() < until:
+            t0 = time.perf_counter()
+            http.get("/v2/version").raise_for_status()
+            latencies.append(time.perf_counter() - t0)
+            time.sleep(0.02)
+    return latencies
 
 
 def create_marker(url: str, party: str) -> str:
@@ -240,7 +257,7 @@ def submissions(dars: Path, levels: list[int], seconds: float, warmup: float, ro
         )
         print(
             f"{'level':>5} {'workload':>10} {'tx/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6} "
-            f"{'server CPU%':>11} {'µs/tx':>6} {'client CPU%':>11}"
+            f"{'server CPU%':>11} {'µs/tx':>6} {'client CPU%':>11} {'probe p50/max ms':>16}"
         )
         ctx = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
@@ -253,7 +270,7 @@ def submissions(dars: Path, levels: list[int], seconds: float, warmup: float, ro
                     print(
                         f"{level:>5} {workload:>10} {row['tx_s']:>7.0f} {row['p50_ms']:>7.2f} {row['p99_ms']:>7.2f} "
                         f"{len(row['errors']):>6} {row['server_cpu']:>11.0f} {row['server_us_per_tx']:>6.0f} "
-                        f"{row['client_cpu']:>11.0f}",
+                        f"{row['client_cpu']:>11.0f} {row['probe_p50_ms']:>8.1f}/{row['probe_max_ms']:<7.1f}",
                         flush=True,
                     )
                     for e in row["errors"][:3]:
