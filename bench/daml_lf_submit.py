@@ -14,14 +14,15 @@ Meanwhile the bench's own process sends ``GET /v2/version`` every 20 ms on a con
 its p50 and maximum show how long other requests wait while the workload runs, interpretation included. Prints
 tx/s, p50/p99, errors, the server's CPU and the probe per level and workload, and the ratios Daml-LF / Python of the
 same level (goal: the create at 32 clients >= 0.5). With ``--rounds N`` every workload runs N times per level, in
-alternating order, and the ratios use each workload's best round. Every answer must be 200, carry our commandId and create a
-contract.
+alternating order, and the ratios use each workload's best round. Every answer must be 200, carry our commandId
+and create a contract.
 
 Starts (each a new ``serve`` process, timed from the spawn until ``/v2/version`` answers, polled every 10 ms): without
 DARs on a new database (the reference); splice-amulet and the DARs it depends on (every ``splice/*.dar`` but the
 wallet ones) on a new database (cold), then again on that database (warm: the DARs already stored); every
 ``splice/*.dar`` cold and warm. The load part is the start minus the reference's (goals: <= 2 s cold, <= 0.3 s
-warm). Each kind of start is made ``--starts`` times, interleaved, and the medians printed. The server's RSS is read once it answers, compared with the reference's (goal: <= +150 MB with all of splice).
+warm). Each kind of start is made ``--starts`` times, interleaved, and the medians printed. The server's RSS is
+read once it answers, compared with the reference's (goal: <= +150 MB with all of splice).
 
 The Amulet transfer through AmuletRules is not measured: AmuletRules_Transfer does not run on the participant yet.
 
