@@ -64,7 +64,9 @@ class Server:
 
     extra: tuple[str, ...] = ()
     db_file: Path | None = None
+    poll_s: float = 0.1
     url: str = ""
+    started_s: float = 0.0
     process: subprocess.Popen | None = None
     tmp: Path | None = None
     log: Path | None = None
@@ -108,18 +110,20 @@ class Server:
             *self.extra,
         ]
         self._log_file = open(self.log, "w")  # noqa: SIM115 - closed in stop()
+        spawned = time.monotonic()
         self.process = subprocess.Popen(args, stdout=self._log_file, stderr=subprocess.STDOUT)
         self.url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + START_TIMEOUT_S
+        deadline = spawned + START_TIMEOUT_S
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"server exited with {self.process.returncode}: {self.log.read_text()}")
             try:
                 if httpx.get(f"{self.url}/v2/version", timeout=1).status_code == 200:
+                    self.started_s = time.monotonic() - spawned
                     return
             except httpx.HTTPError:
                 pass
-            time.sleep(0.1)
+            time.sleep(self.poll_s)
         self.stop()
         raise RuntimeError(f"server did not answer /v2/version within {START_TIMEOUT_S} s")
 
