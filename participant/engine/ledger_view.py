@@ -6,6 +6,7 @@ Nothing here writes to the source: the caller commits the finished `Transaction`
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from participant import errors
@@ -13,6 +14,13 @@ from participant.engine.coding import decode
 from participant.engine.definitions import TemplateDef
 from participant.engine.registry import PackageRegistry
 from participant.transactions import Contract, ContractSource
+
+
+@dataclass(frozen=True)
+class ViewMark:
+    created: dict[str, Contract]
+    consumed: int
+    keys: dict[str, str | None]
 
 
 class LedgerView:
@@ -113,6 +121,21 @@ class LedgerView:
         self._consumed_set.add(contract.contract_id)
         if contract.key_hash:
             self._keys[contract.key_hash] = None
+
+    # --- rollback
+
+    def mark(self) -> ViewMark:
+        """The transaction's effects so far, for `roll_back`."""
+        return ViewMark(dict(self.created), len(self.consumed), dict(self._keys))
+
+    def roll_back(self, mark: ViewMark) -> None:
+        """Undo the effects recorded since ``mark`` (a caught exception's rolled-back actions): their creates,
+        consumptions and key changes. Reads stay cached, and contracts read stay inputs of the transaction."""
+        self.created = dict(mark.created)
+        for contract_id in self.consumed[mark.consumed :]:
+            self._consumed_set.discard(contract_id)
+        del self.consumed[mark.consumed :]
+        self._keys = dict(mark.keys)
 
     # --- keys
 

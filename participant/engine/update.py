@@ -16,7 +16,7 @@ from participant import errors
 from participant.engine import ids
 from participant.engine.coding import encode
 from participant.engine.definitions import ChoiceDef, InterfaceDef, TemplateDef
-from participant.engine.ledger_view import LedgerView
+from participant.engine.ledger_view import LedgerView, ViewMark
 from participant.transactions import Contract, CreateNode, ExerciseNode, FetchNode, Node
 
 ASSERTION_FAILED = "DA.Exception.AssertionFailed:AssertionFailed"
@@ -84,6 +84,13 @@ class TransactionBuilder:
     def add(self, node: Node, siblings: list[int]) -> None:
         self.nodes.append(node)
         siblings.append(node.node_id)
+
+
+@dataclass(frozen=True)
+class RollbackPoint:
+    nodes: int
+    children: int
+    view: ViewMark
 
 
 class Update:
@@ -273,10 +280,20 @@ class Update:
         template = self._view.template_of(contract, None)
         return template, self._view.instance(contract, template)
 
-    @property
-    def transaction_nodes(self) -> int:
-        """How many nodes the transaction has so far."""
-        return len(self._tx.nodes)
+    # --- rollback
+
+    def rollback_point(self) -> RollbackPoint:
+        """Where a `try` body starts: `roll_back` to it undoes what the body did."""
+        return RollbackPoint(len(self._tx.nodes), len(self._children), self._view.mark())
+
+    def roll_back(self, point: RollbackPoint) -> None:
+        """Undo the actions since ``point``: the transaction loses their nodes (Daml's rollback node, whose
+        subtree no party's view of the transaction shows, is left out altogether) and the rest of the
+        transaction sees the ledger as it was at ``point``. Node ids stay positions: later nodes take the
+        dropped ones' places."""
+        del self._tx.nodes[point.nodes :]
+        del self._children[point.children :]
+        self._view.roll_back(point.view)
 
     def _fetch_node(self, contract: Contract, template: TemplateDef) -> Any:
         node_id = len(self._tx.nodes)

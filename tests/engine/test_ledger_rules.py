@@ -5,13 +5,16 @@ from __future__ import annotations
 import pytest
 
 from participant import errors
+from participant.engine import ids
 from participant.engine.commands import (
     CreateAndExerciseCommand,
     CreateCommand,
     ExerciseByKeyCommand,
     ExerciseCommand,
 )
-from tests.engine.conftest import ALICE, BANK, BOB, CHARLIE, IOU
+from participant.engine.ledger_view import LedgerView
+from participant.engine.update import TransactionBuilder, Update
+from tests.engine.conftest import ALICE, BANK, BOB, CHARLIE, IOU, LEDGER_TIME, SYNCHRONIZER
 
 ACCOUNT = "#keyed-example:Accounts:Account"
 BANK_T = "#keyed-example:Accounts:Bank"
@@ -196,3 +199,27 @@ async def test_exercise_by_key_on_a_template_without_key(harness):
     with pytest.raises(errors.LedgerError) as caught:
         await harness.submit(ExerciseByKeyCommand(IOU, {}, "Archive", {}))
     assert caught.value.code is errors.INVALID_ARGUMENT
+
+
+async def test_rolling_back_restores_contracts_keys_and_nodes(harness):
+    """A caught exception's rollback: the archive, the create that reused the freed key and their nodes go;
+    the key is the old holder's again."""
+    bank = await open_bank(harness)
+    _, account = await harness.exercise(bank, "Open", {"label": "main"}, template=BANK_T)
+    template = harness.registry.resolve_template(ACCOUNT)
+    view = LedgerView(harness.registry, harness.ledger, frozenset({ALICE, BANK}))
+    builder = TransactionBuilder(view, ids.IdGenerator("rollback"), LEDGER_TIME, SYNCHRONIZER)
+    update = Update(builder, frozenset({ALICE, BANK}), builder.roots)
+    again = template.argument_type.decode(harness.argument(account))
+    point = update.rollback_point()
+    await update.exercise(account, "Archive")
+    reused = await update.create(template, again)  # the key was freed by the archive
+    update.roll_back(point)
+    assert builder.nodes == [] and builder.roots == [] and view.created == {} and view.consumed == []
+    with pytest.raises(errors.LedgerError) as caught:
+        await view.active(reused)
+    assert caught.value.code is errors.CONTRACT_NOT_FOUND
+    assert (await view.active(account)).contract_id == account
+    with pytest.raises(errors.LedgerError) as caught:  # the key is held by the account again
+        await update.create(template, again)
+    assert caught.value.code is errors.DUPLICATE_CONTRACT_KEY

@@ -23,7 +23,7 @@ from typing import Any
 
 from ..ast import TCon
 from .builtins import Builtin
-from .errors import Crash
+from .errors import Crash, DamlArithmeticError, DamlThrow
 from .values import NIL, AnyException, Cons, FunctionValue
 
 
@@ -96,15 +96,22 @@ class Machine:
 
     ``exception_message`` gives, for an exception type, the function value of its ``message`` definition: the
     machine needs it for ``ANY_EXCEPTION_MESSAGE`` and gets it from the program that owns the compiled code.
+    ``arithmetic_error`` gives the standard library's ``ArithmeticError`` exception with a message, or None when
+    the program has no such type: a failed builtin is thrown as that exception, which ``try … catch`` may take.
     """
 
-    __slots__ = ("kont", "ctrl", "env", "exception_message")
+    __slots__ = ("kont", "ctrl", "env", "exception_message", "arithmetic_error")
 
-    def __init__(self, exception_message: Callable[[TCon], Any]) -> None:
+    def __init__(
+        self,
+        exception_message: Callable[[TCon], Any],
+        arithmetic_error: Callable[[str], AnyException | None] = lambda message: None,
+    ) -> None:
         self.kont: list[Continuation] = []
         self.ctrl: Any = None
         self.env: list[Any] = []
         self.exception_message = exception_message
+        self.arithmetic_error = arithmetic_error
 
     def run(self, node: Any, env: list[Any]) -> Any:
         """The value of ``node`` in ``env``. Re-entrant: a run inside a run leaves the outer stack as it was."""
@@ -119,6 +126,11 @@ class Machine:
                     value = kont.pop().resume(self, value)
                 else:
                     return value
+        except DamlArithmeticError as error:
+            exception = self.arithmetic_error(error.message)
+            if exception is None:
+                raise
+            raise DamlThrow(exception) from None
         finally:
             del kont[base:]
 

@@ -18,9 +18,10 @@ from .compile import Node, compile_expr
 from .errors import Crash
 from .machine import PENDING, Continuation, Machine
 from .updates import LedgerActions, run_update
-from .values import Record
+from .values import AnyException, Record
 
 _UNSET: Any = object()
+_ARITHMETIC_ERROR_MODULE = "DA.Exception.ArithmeticError"
 _CHOICE_PARTS = ("controllers", "choice observers", "authorizers")
 _NIL = ast.Expr("nil", ast.Node("Expr.Nil", (("type", ast.TBuiltin("PARTY")),)))
 
@@ -76,9 +77,10 @@ class Program:
         self._messages: dict[ast.TypeConRef, Any] = {}
         self._template_functions: dict[tuple[ast.TypeConRef, str, str], Any] = {}
         self._tuple2: tuple[ast.TypeConRef, tuple[str, ...]] | None = None
+        self._arithmetic_error: tuple[ast.TypeConRef, tuple[str, ...]] | None = None
 
     def machine(self) -> Machine:
-        return Machine(self.exception_message)
+        return Machine(self.exception_message, self.arithmetic_error)
 
     # --- Running
 
@@ -113,6 +115,21 @@ class Program:
                 raise Crash("no package defines DA.Types:Tuple2")
         tycon, fields = self._tuple2
         return Record(tycon, fields, (first, second))
+
+    def arithmetic_error(self, message: str) -> AnyException | None:
+        """The standard library's ``DA.Exception.ArithmeticError:ArithmeticError`` exception with ``message``,
+        or None when no package read defines it."""
+        if self._arithmetic_error is None:
+            for package in (*self.packages.packages.values(), *self.packages.dependencies.values()):
+                module = package.modules.get(_ARITHMETIC_ERROR_MODULE)
+                if module is not None and "ArithmeticError" in module.exceptions:
+                    tycon = ast.TypeConRef(package.package_id, _ARITHMETIC_ERROR_MODULE, "ArithmeticError")
+                    self._arithmetic_error = (tycon, self.record_fields(tycon))
+                    break
+            else:
+                return None
+        tycon, fields = self._arithmetic_error
+        return AnyException(ast.TCon(tycon), Record(tycon, fields, (message,)))
 
     def choice_update(self, owner: ast.TypeConRef, choice_name: str) -> Any:
         """A choice's body as a function of the contract id, the contract (for an interface's choice, its

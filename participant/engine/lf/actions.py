@@ -92,20 +92,16 @@ class EngineActions:
     async def ledger_time_lt(self, time: Any) -> bool:
         return bool(await self.get_time() < time)
 
-    # A `try` whose body finishes keeps its actions; rolling actions back needs rollback nodes, which the
-    # engine's transactions do not have: a caught exception after ledger actions ends the command instead.
+    # A `try` whose body finishes keeps its actions; one an exception leaves is rolled back.
 
     def begin_try(self) -> Any:
-        return self.update.transaction_nodes
+        return self.update.rollback_point()
 
     def end_try(self, token: Any) -> None:
         pass
 
     def rollback_try(self, token: Any) -> None:
-        if self.update.transaction_nodes > token:
-            raise errors.DAML_INTERPRETATION_ERROR(
-                "Interpretation error: rolling back ledger actions of a try block is not supported"
-            )
+        self.update.roll_back(token)
 
 
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ import pytest
 from participant.daml_lf import ast
 from participant.daml_lf.eval import updates as u
 from participant.daml_lf.eval.compile import compile_expr
-from participant.daml_lf.eval.errors import DamlThrow
+from participant.daml_lf.eval.errors import DamlArithmeticError, DamlThrow
 from participant.daml_lf.eval.machine import Machine
 from participant.daml_lf.eval.program import Program
 from participant.daml_lf.eval.values import Any as AnyValue
@@ -122,11 +122,13 @@ def _pair(first: Any, second: Any) -> Record:
     return Record(POINT, ("x", "y"), (first, second))
 
 
-def perform(expr: ast.Expr, ledger: FakeLedger | None = None) -> tuple[Any, list[tuple[Any, ...]]]:
+def perform(
+    expr: ast.Expr, ledger: FakeLedger | None = None, machine: Machine | None = None
+) -> tuple[Any, list[tuple[Any, ...]]]:
     """The result of the update ``expr`` evaluates to, and the ledger calls it made."""
     ledger = ledger or FakeLedger()
     node, size = compile_expr(expr, Resolver(), "test")
-    machine = Machine(messages)
+    machine = machine or Machine(messages)
     update = machine.run(node, [(), *(None,) * (size - 1)])
     assert isinstance(update, u.UpdateValue)
     return asyncio.run(u.run_update(machine, update, ledger, _pair)), ledger.calls
@@ -274,6 +276,107 @@ def test_an_exception_no_handler_takes_goes_on() -> None:
     result, calls = perform(try_catch(inner, some(pure(i(8)))))
     assert result == 8
     assert calls == [("begin_try", 1), ("begin_try", 2), ("rollback_try", 2), ("rollback_try", 1)]
+
+
+class RollingLedger(FakeLedger):
+    """A fake ledger that keeps the arguments of its creates and rolls them back as the engine does."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.live: list[Any] = []
+
+    async def create(self, template: ast.TypeConRef, argument: Any) -> Any:
+        self.live.append(argument)
+        return await super().create(template, argument)
+
+    def begin_try(self) -> Any:
+        super().begin_try()
+        return len(self.live)
+
+    def rollback_try(self, token: Any) -> None:
+        super().rollback_try(token)
+        del self.live[token:]
+
+
+def live_after(expr: ast.Expr, machine: Machine | None = None) -> list[Any]:
+    ledger = RollingLedger()
+    perform(expr, ledger, machine)
+    return ledger.live
+
+
+def then(first: ast.Expr, *rest: ast.Expr) -> ast.Expr:
+    """``first`` then each of ``rest``, the last one's result the block's."""
+    *middle, last = (first, *rest)
+    return block([(f"_{index}", step) for index, step in enumerate(middle)], last)
+
+
+def throws(message: str) -> ast.Expr:
+    return upd(embed_expr=N("Update.EmbedExpr", type=INT, body=throw(message)))
+
+
+def test_a_caught_exception_rolls_back_the_body_and_keeps_the_handlers_actions() -> None:
+    assert live_after(try_catch(then(create(i(1)), throws("boom")), some(create(i(2))))) == [2]
+    assert live_after(
+        then(create(i(0)), try_catch(then(create(i(1)), throws("boom")), some(create(i(2)))))
+    ) == [
+        0,
+        2,
+    ]
+
+
+def test_nested_tries_roll_back_only_what_the_exception_left() -> None:
+    inner = try_catch(then(create(i(2)), throws("inner")), some(create(i(3))))
+    kept = try_catch(then(create(i(1)), inner, create(i(4))), some(create(i(9))))
+    assert live_after(kept) == [1, 3, 4]
+    # the outer body fails after the inner try: everything the inner one kept goes too
+    dropped = try_catch(then(create(i(1)), inner, throws("outer")), some(create(i(9))))
+    assert live_after(dropped) == [9]
+
+
+def test_a_handler_that_rethrows_hands_the_exception_to_the_next_handler() -> None:
+    rethrowing = try_catch(then(create(i(1)), throws("first")), some(then(create(i(2)), throws("second"))))
+    assert live_after(try_catch(then(create(i(0)), rethrowing), some(create(i(9))))) == [9]
+    with pytest.raises(DamlThrow) as thrown:
+        live_after(rethrowing)
+    assert thrown.value.payload.value.values == ("second",)
+
+
+ARITHMETIC = ast.TypeConRef("stdlib", "DA.Exception.ArithmeticError", "ArithmeticError")
+
+
+def arithmetic_error(message: str) -> AnyException:
+    return AnyException(ast.TCon(ARITHMETIC), Record(ARITHMETIC, ("message",), (message,)))
+
+
+def test_an_arithmetic_error_is_caught_as_the_standard_librarys_arithmetic_error() -> None:
+    division = pure(app(builtin("DIV_INT64"), i(1), i(0)))
+    caught = E("from_any_exception", N("Expr.FromAnyException", type=ast.TCon(ARITHMETIC), expr=var("e")))
+    handler = some(create(caught))
+    [argument] = live_after(
+        try_catch(then(create(i(1)), division), handler), Machine(messages, arithmetic_error)
+    )
+    assert type(argument) is Some and argument.value.tycon == ARITHMETIC
+    assert argument.value.values == ("ArithmeticError while evaluating (DIV_INT64 1 0).",)
+    # a handler for another exception type lets it go on, as the same exception
+    other = E("from_any_exception", N("Expr.FromAnyException", type=ast.TCon(ERR), expr=var("e")))
+    declining = try_catch(division, E("optional_none", N("Expr.OptionalNone", type=INT)))
+    with pytest.raises(DamlThrow) as thrown:
+        live_after(declining, Machine(messages, arithmetic_error))
+    assert live_after(try_catch(declining, some(create(other))), Machine(messages, arithmetic_error)) == [
+        None
+    ]
+    assert thrown.value.payload.type == ast.TCon(ARITHMETIC)
+    # without the standard library's type it stays the evaluator's own error
+    with pytest.raises(DamlArithmeticError):
+        live_after(try_catch(division, handler))
+
+
+def test_the_program_finds_arithmetic_error_in_its_packages(richtypes: PackageSet) -> None:
+    exception = Program(richtypes).arithmetic_error("m")
+    assert exception is not None and isinstance(exception.type, ast.TCon)
+    tycon = exception.type.tycon
+    assert (tycon.module, tycon.name) == ("DA.Exception.ArithmeticError", "ArithmeticError")
+    assert exception.value.fields == ("message",) and exception.value.values == ("m",)
 
 
 def test_long_bind_chains_use_no_python_stack() -> None:

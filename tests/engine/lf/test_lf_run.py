@@ -15,6 +15,7 @@ from participant.engine.commands import CreateCommand, ExerciseCommand
 from participant.engine.lf.definitions import LfPackages
 from participant.engine.views import interface_views
 from participant.transactions import CreateNode, ExerciseNode
+from tests.daml_lf.eval.test_evaluator import INT, E, N, lam, text, var
 from tests.engine.conftest import ALICE, BOB, Harness
 from tests.engine.lf.test_lf_definitions import amulet_json
 from tests.engine.lf.test_lf_values import RICH
@@ -131,6 +132,12 @@ def general_error(lf_richtypes: LfPackages, message: str) -> DamlThrow:
             'DA.Exception.GeneralError:GeneralError{ message = "no way" }',
         ),
         (DamlArithmeticError("ADD_INT64", ("1", "2")), errors.UNHANDLED_EXCEPTION, "ArithmeticError while"),
+        (  # a failed builtin as the machine throws it: the standard library's exception, as Canton names it
+            "arithmetic",
+            errors.UNHANDLED_EXCEPTION,
+            'DA.Exception.ArithmeticError:ArithmeticError{ message = "ArithmeticError while evaluating '
+            '(DIV_INT64 1 0)." }',
+        ),
         (UserError("fatal"), errors.DAML_INTERPRETATION_ERROR, "UserError: fatal"),
     ],
 )
@@ -141,6 +148,10 @@ async def test_a_failure_in_a_body_is_the_commands_error(
     relabel = rich.choices["Relabel"]
     contract = rich.argument_type.decode({**RICH, "owner": ALICE})
     raised = general_error(lf_richtypes, "no way") if failure == "thrown" else failure
+    if failure == "arithmetic":
+        raised = DamlThrow(
+            lf_richtypes.program.arithmetic_error(str(DamlArithmeticError("DIV_INT64", ("1", "0"))))
+        )
     with pytest.raises(errors.LedgerError) as caught:
         await relabel.run(contract, FailingUpdate(raised), relabel.argument_type.decode({"newLabel": "x"}))  # type: ignore[arg-type]
     assert caught.value.code is code and cause in caught.value.cause
@@ -151,3 +162,55 @@ def test_a_failure_in_a_template_part_is_the_commands_error(lf_richtypes: LfPack
     with pytest.raises(errors.LedgerError) as caught:
         rich.key(rich.argument_type.decode({**RICH, "owner": ALICE}))  # RichRecord has no key
     assert caught.value.code is errors.DAML_INTERPRETATION_ERROR and "Crash" in caught.value.cause
+
+
+def rolled_back_relabel(lf_richtypes: LfPackages) -> Any:
+    """A Relabel body written by hand: `try do archive self; create this; throw (GeneralError "no")
+    catch _ -> Some (create this)`."""
+    program = lf_richtypes.program
+    rich = lf_richtypes.main.templates["RichTypes:RichRecord"].ref
+    general = general_error(lf_richtypes, "no").payload.type
+    template = program.packages.module(rich.package_id, rich.module).templates[rich.name]
+    [archive] = [choice for choice in template.choices if choice.name == "Archive"]
+
+    def update(**form: Any) -> ast.Expr:
+        return E("update", N("Update", **form))
+
+    def then(first: ast.Expr, rest: ast.Expr, name: str) -> ast.Expr:
+        binding = N("Binding", binder=ast.Field(name, INT), bound=first)
+        return update(block=N("Block", bindings=(binding,), body=rest))
+
+    no_argument = E("rec_con", N("Expr.RecCon", tycon=archive.arg_type, fields=()))
+    archive_self = update(
+        exercise=N("Update.Exercise", template=rich, choice="Archive", cid=var("self"), arg=no_argument)
+    )
+    create_this = update(create=N("Update.Create", template=rich, expr=var("this")))
+    payload = E(
+        "rec_con", N("Expr.RecCon", tycon=general, fields=(N("F", field="message", expr=text("no")),))
+    )
+    thrown = E("throw", N("Expr.Throw", return_type=INT, exception_type=general, exception_expr=payload))
+    throw_ = update(embed_expr=N("Update.EmbedExpr", type=INT, body=thrown))
+    body = then(archive_self, then(create_this, throw_, "c"), "a")
+    handler = E("optional_some", N("Expr.OptionalSome", type=INT, value=create_this))
+    try_catch = update(
+        try_catch=N("Update.TryCatch", return_type=INT, try_expr=body, var="e", catch_expr=handler)
+    )
+    return program.evaluate(lam("self this arg", try_catch))
+
+
+async def test_a_caught_exception_commits_without_the_rolled_back_actions(
+    harness: Harness, lf_richtypes: LfPackages, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cid = await create_rich(harness)
+    program = lf_richtypes.program
+    relabel, original = rolled_back_relabel(lf_richtypes), program.choice_update
+    monkeypatch.setattr(
+        program, "choice_update", lambda owner, name: relabel if name == "Relabel" else original(owner, name)
+    )
+    tx, result = await harness.exercise(cid, "Relabel", {"newLabel": "x"}, template=RICH_RECORD)
+    exercise, create = tx.nodes  # the rolled-back archive and create left no node
+    assert isinstance(exercise, ExerciseNode) and isinstance(create, CreateNode)
+    assert exercise.children == [1] and exercise.last_descendant_node_id == 1 and create.node_id == 1
+    assert [c.contract_id for c in tx.created] == [result] == [create.contract.contract_id]
+    assert tx.archived == []
+    assert set(harness.ledger.contracts) == {cid, result}  # the archive was rolled back: cid stays active
