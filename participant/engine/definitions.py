@@ -106,7 +106,8 @@ class TemplateDef(Protocol):
     def observers(self, contract: Any) -> Iterable[str]: ...
 
     def ensure(self, contract: Any) -> bool:
-        """The precondition: a contract that does not hold it cannot be created."""
+        """The precondition: a contract that does not hold it cannot be created. A definition whose precondition
+        fails with its own error (Daml's `PreconditionFailed` and its message) raises that error instead."""
         ...
 
     def key(self, contract: Any) -> Any:

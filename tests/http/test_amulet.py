@@ -383,3 +383,23 @@ async def test_a_lock_holds_the_amulet_until_it_expires(ledger_api, amulet_app) 
     assert result["amuletSum"]["amulet"] == unlocked["contractId"]
     assert unlocked["createArgument"] == locked["createArgument"]["amulet"]
     assert await _active(ledger_api, alice, "alice", LOCKED) == []
+
+
+async def test_a_failed_ensure_is_canton_s_unhandled_precondition_failed_and_changes_nothing(
+    ledger_api, amulet_app
+) -> None:
+    dso = amulet_app["dso"]
+    before = await ledger_api.ledger_end()
+    amount = {"initialAmount": "-1.0", "createdAt": {"number": "0"}, "ratePerRound": {"rate": "0.00002"}}
+    amulet = {"dso": dso, "owner": dso, "amount": amount}
+    r = await submit_tx(ledger_api, commands([dso], create(amulet, AMULET_T)), user="DSO")
+    body = assert_error(r, 400, "UNHANDLED_EXCEPTION")
+    # Daml's own message for `ensure`: the template's name and the contract as `show` prints it.
+    assert "DA.Exception.PreconditionFailed:PreconditionFailed" in body["cause"]
+    assert "Template precondition violated: Amulet {" in body["cause"]
+    assert body["errorCategory"] == 9
+    resources = dict(body["resources"])
+    assert resources["EXCEPTION_TYPE"] == "DA.Exception.PreconditionFailed:PreconditionFailed"
+    assert resources["EXCEPTION_VALUE"].startswith("Template precondition violated: Amulet {")
+    assert await ledger_api.ledger_end() == before
+    assert await _active(ledger_api, dso, "DSO", AMULET_T) == []

@@ -21,7 +21,7 @@ from participant import errors
 from participant.daml_lf import ast
 from participant.daml_lf.archive import read_dar
 from participant.daml_lf.eval import values as rt
-from participant.daml_lf.eval.errors import DamlArithmeticError, DamlThrow, EvaluationError
+from participant.daml_lf.eval.errors import DamlArithmeticError, DamlThrow, EvaluationError, UserError
 from participant.daml_lf.eval.program import Program
 from participant.daml_lf.packages import PackageSet, packages_of
 from participant.engine.definitions import (
@@ -41,8 +41,8 @@ if TYPE_CHECKING:
     from participant.engine.update import Update
 
 
-_PRECONDITION_FAILED = "DA.Exception.PreconditionFailed:PreconditionFailed"
 _ARITHMETIC_ERROR = "DA.Exception.ArithmeticError:ArithmeticError"
+_GENERAL_ERROR = "DA.Exception.GeneralError:GeneralError"
 
 
 class LfPackages:
@@ -99,6 +99,8 @@ class LfPackages:
             return self._unhandled(error)
         if isinstance(error, DamlArithmeticError):
             return unhandled_exception(_ARITHMETIC_ERROR, error.message)
+        if isinstance(error, UserError):  # `ERROR`: Daml's `error` raises the standard library's GeneralError
+            return unhandled_exception(_GENERAL_ERROR, error.message)
         return errors.DAML_INTERPRETATION_ERROR(f"{type(error).__name__}: {error}")
 
     def _unhandled(self, thrown: DamlThrow) -> errors.LedgerError:
@@ -148,10 +150,6 @@ class LfPackage:
 
     def archive(self) -> bytes:
         return self.owner.payloads[self.package_id]
-
-
-def _is_precondition_failed(type_: ast.Type) -> bool:
-    return isinstance(type_, ast.TCon) and type_.tycon.qualified_name == _PRECONDITION_FAILED
 
 
 def _record_type(types: LfTypes, type_: ast.Type, what: str) -> RecordType:
@@ -292,18 +290,9 @@ class LfTemplate:
     def ensure(self, contract: Any) -> bool:
         if self.definition.precondition is None:
             return True
-        packages = self.package.owner
-        try:
-            return bool(
-                packages.program.call(packages.program.template_function(self.ref, "precondition"), contract)
-            )
-        except DamlThrow as thrown:
-            # Daml compiles `ensure p` to throw PreconditionFailed when p is False; the engine reports it.
-            if _is_precondition_failed(thrown.payload.type):
-                return False
-            raise packages.failure(thrown) from None
-        except EvaluationError as error:
-            raise packages.failure(error) from None
+        # Daml compiles `ensure p` to throw PreconditionFailed with its own message ("Template precondition
+        # violated: " and the contract shown) when p is False: that exception is the command's error, as in Canton.
+        return bool(self._run("precondition", contract))
 
     def key(self, contract: Any) -> Any:
         return self._run("key", contract)

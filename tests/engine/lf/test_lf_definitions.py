@@ -6,6 +6,9 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+import pytest
+
+from participant import errors
 from participant.engine.definitions import PackageDef
 from participant.engine.lf.definitions import LfChoice, LfPackages, LfTemplate
 from participant.engine.values import RecordType
@@ -75,7 +78,10 @@ def test_amulet(lf_amulet: LfPackages) -> None:
     assert sorted(amulet.signatories(contract)) == [ALICE, DSO]
     assert amulet.observers(contract) == []
     assert amulet.ensure(contract) is True
-    assert amulet.ensure(amulet.argument_type.decode(amulet_json(initial="-1.0"))) is False
+    with pytest.raises(errors.LedgerError) as caught:  # Daml's PreconditionFailed, with Daml's message
+        amulet.ensure(amulet.argument_type.decode(amulet_json(initial="-1.0")))
+    assert caught.value.code is errors.UNHANDLED_EXCEPTION
+    assert 'PreconditionFailed{ message = "Template precondition violated: Amulet {' in caught.value.cause
     expire = amulet.choices["Amulet_Expire"]
     assert expire.consuming
     assert expire.controllers(contract, argument(expire, roundCid=CID)) == [DSO]
@@ -117,7 +123,9 @@ def test_featured_app_right_and_reward_coupon(lf_amulet: LfPackages) -> None:
 
     assert coupon.observers(coupon_json()) == [ALICE]
     assert sorted(coupon.observers(coupon_json(beneficiary=BOB))) == [ALICE, BOB]
-    assert coupon.ensure(coupon_json()) and not coupon.ensure(coupon_json(amount="0.0"))
+    assert coupon.ensure(coupon_json())
+    with pytest.raises(errors.LedgerError, match="Template precondition violated: AppRewardCoupon"):
+        coupon.ensure(coupon_json(amount="0.0"))
 
 
 def test_holding_interface(lf_amulet: LfPackages, lf_holding: LfPackages) -> None:

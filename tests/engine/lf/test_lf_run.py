@@ -138,7 +138,11 @@ def general_error(lf_richtypes: LfPackages, message: str) -> DamlThrow:
             'DA.Exception.ArithmeticError:ArithmeticError{ message = "ArithmeticError while evaluating '
             '(DIV_INT64 1 0)." }',
         ),
-        (UserError("fatal"), errors.DAML_INTERPRETATION_ERROR, "UserError: fatal"),
+        (  # Daml's `error`: the standard library's GeneralError with the message
+            UserError("fatal"),
+            errors.UNHANDLED_EXCEPTION,
+            'DA.Exception.GeneralError:GeneralError{ message = "fatal" }',
+        ),
     ],
 )
 async def test_a_failure_in_a_body_is_the_commands_error(
