@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from types import MappingProxyType
 
@@ -341,6 +341,22 @@ CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE = ErrorCode(
     C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
     "Interpretation error: Error: ",
 )
+# `failWithStatus` in Daml (Interpreter.FailureStatus): the Daml code chooses the category; `daml_failure` builds it
+DAML_FAILURE = ErrorCode(
+    "DAML_FAILURE", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER, "Interpretation error: Error: User failure: "
+)
+
+
+def daml_failure(error_id: str, category: int, message: str, metadata: Mapping[str, str]) -> LedgerError:
+    """DAML_FAILURE in the category the Daml code chose (Canton keeps its default for an unknown one), the
+    metadata and the error id in the context; the id is added last so that metadata cannot override it."""
+    code = DAML_FAILURE
+    if category != DAML_FAILURE.category and category in Category._value2member_map_:
+        code = replace(DAML_FAILURE, category=Category(category))
+    detail = f"{error_id} (error category {int(code.category)}): {message}"
+    return code(detail, context={**metadata, "error_id": error_id})
+
+
 # Transaction routing across synchronizers (Canton's TransactionRoutingError)
 UNKNOWN_CONTRACT_SYNCHRONIZERS = ErrorCode(
     "UNKNOWN_CONTRACT_SYNCHRONIZERS", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER

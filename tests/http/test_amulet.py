@@ -367,8 +367,14 @@ async def test_a_lock_holds_the_amulet_until_it_expires(ledger_api, amulet_app) 
         locked["contractId"], "LockedAmulet_OwnerExpireLock", {"openRoundCid": round0["contractId"]}, LOCKED
     )
     early = await submit_tx(ledger_api, commands([alice], expire, readAs=[dso]), user="alice")
-    assert_error(early, 400, "DAML_INTERPRETATION_ERROR")
-    assert "deadline-not-exceeded" in early.json()["cause"]
+    # the standard library's failWithStatus: DAML_FAILURE in its category, its metadata and error id in the context
+    failure = assert_error(early, 400, "DAML_FAILURE")
+    assert failure["cause"].startswith(
+        "Interpretation error: Error: User failure: stdlib.daml.com/deadline-not-exceeded (error category 9): "
+        "Ledger time is strictly before deadline 'Lock.expiresAt' at "
+    )
+    assert failure["context"]["error_id"] == "stdlib.daml.com/deadline-not-exceeded"
+    assert failure["context"]["deadline"] == locked["createArgument"]["lock"]["expiresAt"]
     assert [e["contractId"] for e in await _active(ledger_api, alice, "alice", LOCKED)] == [
         locked["contractId"]
     ]

@@ -21,7 +21,13 @@ from participant import errors
 from participant.daml_lf import ast
 from participant.daml_lf.archive import read_dar
 from participant.daml_lf.eval import values as rt
-from participant.daml_lf.eval.errors import DamlArithmeticError, DamlThrow, EvaluationError, UserError
+from participant.daml_lf.eval.errors import (
+    DamlArithmeticError,
+    DamlThrow,
+    EvaluationError,
+    FailureStatus,
+    UserError,
+)
 from participant.daml_lf.eval.program import Program
 from participant.daml_lf.packages import PackageSet, packages_of
 from participant.engine.definitions import (
@@ -93,14 +99,17 @@ class LfPackages:
 
     def failure(self, error: EvaluationError) -> errors.LedgerError:
         """The command's error for a failed evaluation: a Daml exception no handler took (an arithmetic error is
-        the standard library's `ArithmeticError`) by its type and message; any other failure as an
-        interpretation error with its message."""
+        the standard library's `ArithmeticError`, Daml's `error` its `GeneralError`) by its type and message;
+        `failWithStatus` as DAML_FAILURE in the category it chose; any other failure as an interpretation error
+        with its message."""
         if isinstance(error, DamlThrow):
             return self._unhandled(error)
         if isinstance(error, DamlArithmeticError):
             return unhandled_exception(_ARITHMETIC_ERROR, error.message)
         if isinstance(error, UserError):  # `ERROR`: Daml's `error` raises the standard library's GeneralError
             return unhandled_exception(_GENERAL_ERROR, error.message)
+        if isinstance(error, FailureStatus):
+            return errors.daml_failure(error.error_id, error.category, error.message, error.metadata)
         return errors.DAML_INTERPRETATION_ERROR(f"{type(error).__name__}: {error}")
 
     def _unhandled(self, thrown: DamlThrow) -> errors.LedgerError:

@@ -10,7 +10,7 @@ import pytest
 from participant import errors
 from participant.daml_lf import ast
 from participant.daml_lf.eval import values as rt
-from participant.daml_lf.eval.errors import DamlArithmeticError, DamlThrow, UserError
+from participant.daml_lf.eval.errors import DamlArithmeticError, DamlThrow, FailureStatus, UserError
 from participant.engine.commands import CreateCommand, ExerciseCommand
 from participant.engine.lf.definitions import LfPackages
 from participant.engine.views import interface_views
@@ -159,6 +159,34 @@ async def test_a_failure_in_a_body_is_the_commands_error(
     with pytest.raises(errors.LedgerError) as caught:
         await relabel.run(contract, FailingUpdate(raised), relabel.argument_type.decode({"newLabel": "x"}))  # type: ignore[arg-type]
     assert caught.value.code is code and cause in caught.value.cause
+
+
+async def test_fail_with_status_is_daml_failure_in_the_category_the_daml_code_chose(
+    lf_richtypes: LfPackages,
+) -> None:
+    rich = lf_richtypes.main.templates["RichTypes:RichRecord"]
+    relabel = rich.choices["Relabel"]
+    contract = rich.argument_type.decode({**RICH, "owner": ALICE})
+    status = FailureStatus(
+        "example.com/no-such-label", 11, "label x is unknown", {"label": "x", "error_id": "y"}
+    )
+    with pytest.raises(errors.LedgerError) as caught:
+        await relabel.run(contract, FailingUpdate(status), relabel.argument_type.decode({"newLabel": "x"}))  # type: ignore[arg-type]
+    failure = caught.value
+    assert failure.code.id == "DAML_FAILURE" and failure.status == 404
+    assert failure.cause == (
+        "Interpretation error: Error: User failure: example.com/no-such-label (error category 11): label x is unknown"
+    )
+    body = failure.body()
+    assert body["errorCategory"] == 11 and body["grpcCodeValue"] == 5
+    # the metadata travel in the context, and cannot override the error id
+    assert body["context"]["label"] == "x" and body["context"]["error_id"] == "example.com/no-such-label"
+
+
+def test_fail_with_status_of_an_unknown_category_keeps_canton_s_default() -> None:
+    failure = errors.daml_failure("e", 99, "m", {})
+    assert failure.code is errors.DAML_FAILURE and failure.status == 400
+    assert failure.cause.endswith("e (error category 9): m")
 
 
 def test_a_failure_in_a_template_part_is_the_commands_error(lf_richtypes: LfPackages) -> None:
