@@ -364,3 +364,22 @@ async def test_filters_resolve_daml_lf_names(ledger_api, alice_bob, dar_bytes) -
     assert_error(await snapshot(nope), 404, "NO_TEMPLATES_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME")
     absent = _interface("#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Absent")
     assert_error(await snapshot(absent), 404, "NO_INTERFACE_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME")
+
+
+async def test_a_daml_lf_exercise_on_an_archived_contract_is_contract_not_found(
+    ledger_api, alice_bob, dar_bytes
+) -> None:
+    assert (await upload(ledger_api, dar_bytes(RICHTYPES))).status_code == 200
+    alice, _ = alice_bob
+    marker_id = "#richtypes:RichTypes:Marker"
+    r = await submit_tx(ledger_api, commands([alice], create({"owner": alice}, marker_id)), user="Alice")
+    marker = created_cid(r.json()["transaction"])
+    archive = commands([alice], exercise(marker, "Archive", {}, marker_id))
+    assert (await submit_tx(ledger_api, archive, user="Alice")).status_code == 200
+    end = await ledger_api.ledger_end()
+    again = await submit_tx(
+        ledger_api, commands([alice], exercise(marker, "Archive", {}, marker_id)), user="Alice"
+    )
+    body = assert_error(again, 404, "CONTRACT_NOT_FOUND")
+    assert body["cause"] == f"Contract could not be found with id {marker}"
+    assert await ledger_api.ledger_end() == end
