@@ -13,7 +13,6 @@ One database serves one participant process. A second ledger-tui finds the first
 from __future__ import annotations
 
 import json
-import os
 import secrets
 import subprocess
 import sys
@@ -25,7 +24,7 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from app.private_files import private_dir, private_opener
+from app.private_files import private_dir, private_opener, private_replacement
 
 START_TIMEOUT_S = 120.0
 
@@ -81,16 +80,11 @@ class BundledParticipant:
         """The HS256 secret, generated on first use and kept (readable by this user only)."""
         private_dir(self.directory)
         if not self.secret_file.exists():
-            tmp = self.secret_file.with_name(f".secret.{os.getpid()}")
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w") as f:
-                f.write(secrets.token_urlsafe(48))
             try:
-                os.link(tmp, self.secret_file)  # fails if another ledger-tui made one meanwhile: keep theirs
-            except FileExistsError:
+                with private_replacement(self.secret_file, overwrite=False) as f:
+                    f.write(secrets.token_urlsafe(48))
+            except FileExistsError:  # another ledger-tui made one meanwhile: keep theirs
                 pass
-            finally:
-                tmp.unlink(missing_ok=True)
         return self.secret_file.read_text(encoding="utf-8").strip()
 
     # --- starting -----------------------------------------------------------------------------------------------

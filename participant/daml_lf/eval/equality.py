@@ -8,38 +8,33 @@ recursion limit out of it. Like ``LESS_EQ``, it raises ``NotComparable`` on func
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any as _Any
 
 from .errors import NotComparable
 from .ordering import compare_contract_ids, compare_types
 from .values import (
+    SCALAR_TYPES,
     Any,
     AnyException,
     Cons,
     ContractId,
-    Date,
     Enum,
     FunctionValue,
     GenMap,
     Nil,
-    Party,
     Record,
     Some,
     Struct,
     TextMap,
-    Timestamp,
     TypeRep,
     Unit,
     Variant,
 )
 
-_SCALARS = frozenset({int, bool, str, Decimal, Party, Date, Timestamp})
-
 
 def equal(left: _Any, right: _Any) -> bool:
     """Whether two values of one type are equal."""
-    if type(left) in _SCALARS:
+    if type(left) in SCALAR_TYPES:
         return bool(left == right)
     stack: list[tuple[_Any, _Any]] = [(left, right)]
     pop = stack.pop
@@ -48,7 +43,7 @@ def equal(left: _Any, right: _Any) -> bool:
     while stack:
         a, b = pop()
         kind = type(a)
-        if kind in _SCALARS:
+        if kind in SCALAR_TYPES:
             if a != b:
                 return False
         elif kind is Record or kind is Struct:

@@ -16,40 +16,36 @@ lexicographic rules for structs, records, lists and maps all read that way:
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any as _Any
 
 from ..ast import TApp, TBuiltin, TCon, TForall, TNat, TStruct, TSyn, TVar, Type, TypeConRef
 from .errors import ContractIdComparability, NotComparable
 from .values import (
+    SCALAR_TYPES,
     Any,
     AnyException,
     Cons,
     ContractId,
-    Date,
     Enum,
     FunctionValue,
     GenMap,
     Nil,
-    Party,
     Record,
     Some,
     Struct,
     TextMap,
-    Timestamp,
     TypeRep,
     Unit,
     Variant,
 )
 
-_SCALARS = frozenset({int, bool, str, Decimal, Party, Date, Timestamp})
 _V1_PREFIX = "00"
 _V1_UNSUFFIXED_LENGTH = 2 + 64  # version byte and 32-byte discriminator, in hexadecimal
 
 
 def compare(left: _Any, right: _Any) -> int:
     """-1, 0 or 1 as ``left`` is less than, equal to or greater than ``right`` (two values of one type)."""
-    if type(left) in _SCALARS:
+    if type(left) in SCALAR_TYPES:
         return 0 if left == right else (-1 if left < right else 1)
     stack: list[tuple[_Any, _Any]] = [(left, right)]
     pop = stack.pop
@@ -57,7 +53,7 @@ def compare(left: _Any, right: _Any) -> int:
     while stack:
         a, b = pop()
         kind = type(a)
-        if kind in _SCALARS:
+        if kind in SCALAR_TYPES:
             if a != b:
                 return -1 if a < b else 1
             continue
@@ -137,7 +133,7 @@ def check_comparable(value: _Any) -> None:
     while stack:
         item = stack.pop()
         kind = type(item)
-        if kind in _SCALARS or item is None:
+        if kind in SCALAR_TYPES or item is None:
             continue
         if kind is Record or kind is Struct:
             stack.extend(item.values)

@@ -118,6 +118,10 @@ class Party(str):
         return f"Party({str(self)!r})"
 
 
+# The values compared as Python compares them (equality and ordering take them straight).
+SCALAR_TYPES = frozenset({int, bool, str, Decimal, Party, Date, Timestamp})
+
+
 class ContractId(str):
     """A contract id's hexadecimal text. Its order is the generic order's business (``ordering.compare``): two V1
     ids are not always comparable."""
