@@ -9,7 +9,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from participant import errors
-from participant.store.rows import Right
+
+# A user's right as the user management API names it: (kind, party), the party None for the kinds that carry none.
+# The store keeps rights in this shape; authorization is handed them in a `UserRecord`, and knows nothing of the store.
+Right = tuple[str, str | None]
 
 # The right kinds as the user management API names them, split by whether they carry a party.
 PARTY_RIGHTS = frozenset({"CanActAs", "CanReadAs", "CanExecuteAs"})
