@@ -17,13 +17,13 @@ from datetime import UTC, datetime
 import orjson
 
 from participant.api import EventFormat
+from participant.base.transactions import Contract
 from participant.engine import ids
 from participant.engine.registry import PackageRegistry
 from participant.filters import resolve_event_format
 from participant.models import iou
 from participant.shaping import AcsRenderer
 from participant.store.rows import contract_params
-from participant.transactions import Contract
 
 PAGE = 2000
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import orjson
 
-from participant import errors, offsets
+from participant.base import errors, offsets
 from participant.filters import EventFilter, format_or_legacy, resolve_event_format
 from participant.shaping import AcsRenderer
 from participant.store.store import Store

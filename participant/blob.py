@@ -8,8 +8,8 @@ import binascii
 
 import orjson
 
-from participant.timestamps import format_timestamp, parse_timestamp
-from participant.transactions import Contract
+from participant.base.timestamps import format_timestamp, parse_timestamp
+from participant.base.transactions import Contract
 
 VERSION = 1
 

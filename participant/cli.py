@@ -14,6 +14,7 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
+from participant.base.settings import Settings
 from participant.request_limits import (
     DEFAULT_BODY_TIMEOUT_S,
     DEFAULT_HEADER_TIMEOUT_S,
@@ -21,7 +22,6 @@ from participant.request_limits import (
     DEFAULT_MAX_HEADERS,
     RequestLimits,
 )
-from participant.settings import Settings
 
 DEFAULT_PORT = 7575
 GC_YOUNGEST_THRESHOLD = 50_000  # see `started` in _serve
@@ -449,7 +449,7 @@ async def _load_dars(db: Path, paths: list[Path], packages: tuple[str, ...]) -> 
     contents = [(path, data) for path, data in contents if hashlib.sha256(data).hexdigest() not in loaded]
     if not contents:  # a restart with the same DARs: nothing to read, no store to open
         return
-    from participant.errors import LedgerError
+    from participant.base.errors import LedgerError
     from participant.server import build_registry
     from participant.services.dars import load_dar
     from participant.store.store import Store

@@ -11,7 +11,8 @@ from datetime import datetime, timedelta
 
 import orjson
 
-from participant import errors
+from participant.base import errors
+from participant.base.timestamps import now, parse_timestamp
 from participant.engine import reassignment
 from participant.engine.commands import Submission
 from participant.engine.ids import IdGenerator
@@ -22,7 +23,6 @@ from participant.store.batch import Batch
 from participant.store.rows import CompletionRow, UpdateRow
 from participant.store.store import Store
 from participant.store.writer import SubmitJob
-from participant.timestamps import now, parse_timestamp
 
 
 @dataclass(frozen=True)

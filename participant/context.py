@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from participant.auth import Authenticator
+from participant.base.settings import Settings
 from participant.committer import Committer
 from participant.daml_packages import DamlPackages, FilterPackages
 from participant.engine.registry import PackageRegistry
 from participant.identity import Identity
-from participant.settings import Settings
 from participant.store.store import Store
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable
 
-from participant import errors
+from participant.base import errors
 from participant.daml_lf import ast
 from participant.daml_lf.archive import read_payload
 from participant.daml_lf.decode import decode_package

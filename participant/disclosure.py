@@ -4,10 +4,10 @@ participant stored it (a forged or altered blob is refused)."""
 
 from __future__ import annotations
 
-from participant import errors
+from participant.base import errors
+from participant.base.transactions import Contract
 from participant.blob import decode_blob, encode_blob
 from participant.store.store import Store
-from participant.transactions import Contract
 
 
 def _invalid(reason: str) -> errors.LedgerError:

@@ -11,7 +11,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 
-from participant import errors
 from participant.api import (
     CumulativeFilter,
     EventFormat,
@@ -20,6 +19,7 @@ from participant.api import (
     TransactionFormat,
     UpdateFormat,
 )
+from participant.base import errors
 from participant.engine import ids
 from participant.engine.views import interface_views
 

@@ -19,8 +19,9 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
-from participant import errors
 from participant.auth import Authenticator, TokenVerifier, UserRecord
+from participant.base import errors
+from participant.base.settings import Settings
 from participant.committer import Committer
 from participant.context import Context
 from participant.daml_packages import DamlPackages
@@ -29,7 +30,6 @@ from participant.engine.registry import PackageRegistry
 from participant.identity import load_identity
 from participant.routes import all_routes
 from participant.routes.common import BodyTooLarge, error_response
-from participant.settings import Settings
 from participant.store.admin import ensure_admin_user
 from participant.store.packages import stored_packages
 from participant.store.store import Store

@@ -8,11 +8,8 @@ from __future__ import annotations
 
 import orjson
 
-from participant.blob import encode_blob
-from participant.filters import ACS_DELTA, EventFilter, PartyFilter, TransactionView, qualified_name
-from participant.store.rows import ContractRow, UpdateRow
-from participant.timestamps import format_timestamp, parse_timestamp
-from participant.transactions import (
+from participant.base.timestamps import format_timestamp, parse_timestamp
+from participant.base.transactions import (
     AssignNode,
     AuthorizationNode,
     Contract,
@@ -21,6 +18,9 @@ from participant.transactions import (
     FetchNode,
     UnassignNode,
 )
+from participant.blob import encode_blob
+from participant.filters import ACS_DELTA, EventFilter, PartyFilter, TransactionView, qualified_name
+from participant.store.rows import ContractRow, UpdateRow
 
 # The keys of a CreatedEvent, in the order every path writes them: first those that depend on the request, then
 # those stored with the contract, which the ACS splices in as the text `rows.acs_event_json` rendered on write.

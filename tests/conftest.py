@@ -15,8 +15,8 @@ import httpx
 import pytest
 
 from participant.auth import mint_token
+from participant.base.settings import Settings
 from participant.server import create_app
-from participant.settings import Settings
 from tests.daml_lf.conftest import dar_bytes, dars_dir  # noqa: F401  (the real DARs, for every test)
 from tests.spec import validate_response
 

@@ -17,7 +17,6 @@ from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from cryptography.x509.oid import NameOID
 from jwt.algorithms import ECAlgorithm, RSAAlgorithm
 
-from participant import errors
 from participant.auth import (
     AUDIENCE_PREFIX,
     Authenticator,
@@ -26,6 +25,7 @@ from participant.auth import (
     UserRecord,
     mint_token,
 )
+from participant.base import errors
 
 PARTICIPANT = "participant1"
 SECRET = "a-test-secret-that-is-long-enough-for-hs256"

@@ -10,7 +10,7 @@ import math
 import time
 from collections.abc import Awaitable, Callable, Mapping
 
-from participant import errors
+from participant.base import errors
 
 from .claims import Claims, UserRecord
 from .tokens import TokenVerifier

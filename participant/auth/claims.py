@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from participant import errors
+from participant.base import errors
 
 # A user's right as the user management API names it: (kind, party), the party None for the kinds that carry none.
 # The store keeps rights in this shape; authorization is handed them in a `UserRecord`, and knows nothing of the store.

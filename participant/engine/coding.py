@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from participant import errors
+from participant.base import errors
 from participant.engine.values import DamlType, DecodeError, Json, MalformedVariant
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from participant.transactions import Contract, Json
+from participant.base.transactions import Contract, Json
 
 
 @dataclass(frozen=True)

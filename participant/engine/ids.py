@@ -15,7 +15,7 @@ import secrets
 import time
 from collections.abc import Iterable
 
-from participant import errors
+from participant.base import errors
 
 # Party and contract id strings are values too: their shapes are the value codec's.
 from participant.engine.values import is_contract_id, is_party_id_string  # noqa: F401  (re-exported)

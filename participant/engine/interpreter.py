@@ -7,7 +7,8 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from participant import errors
+from participant.base import errors
+from participant.base.transactions import ContractSource, CreateNode, Transaction
 from participant.engine import ids
 from participant.engine.coding import decode
 from participant.engine.commands import (
@@ -22,7 +23,6 @@ from participant.engine.definitions import ChoiceDef, InterfaceDef, TemplateDef
 from participant.engine.ledger_view import LedgerView
 from participant.engine.registry import PackageRegistry
 from participant.engine.update import DamlAssertionError, TransactionBuilder, Update, failure_of
-from participant.transactions import ContractSource, CreateNode, Transaction
 
 
 class Engine:

@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from participant import errors
+from participant.base import errors
+from participant.base.transactions import Contract, ContractSource
 from participant.engine.coding import decode
 from participant.engine.definitions import TemplateDef
 from participant.engine.registry import PackageRegistry
-from participant.transactions import Contract, ContractSource
 
 
 @dataclass(frozen=True)

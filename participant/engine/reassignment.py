@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from participant import errors
+from participant.base import errors
+from participant.base.transactions import AssignNode, Reassignment, ReassignmentSource, UnassignNode
 from participant.engine import ids
-from participant.transactions import AssignNode, Reassignment, ReassignmentSource, UnassignNode
 
 REASSIGNMENT_ID = re.compile(r"00(?:[0-9a-fA-F]{2})+")
 

@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, NoReturn
 
-from participant import errors
+from participant.base import errors
+from participant.base.transactions import Contract, CreateNode, ExerciseNode, FetchNode, Node
 from participant.engine import ids
 from participant.engine.coding import encode
 from participant.engine.definitions import ChoiceDef, InterfaceDef, TemplateDef
 from participant.engine.ledger_view import LedgerView, ViewMark
-from participant.transactions import Contract, CreateNode, ExerciseNode, FetchNode, Node
 
 ASSERTION_FAILED = "DA.Exception.AssertionFailed:AssertionFailed"
 PRECONDITION_FAILED = "DA.Exception.PreconditionFailed:PreconditionFailed"

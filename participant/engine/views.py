@@ -7,12 +7,12 @@ completion would (`google.rpc.Status`), without a value.
 
 from __future__ import annotations
 
-from participant import errors
+from participant.base import errors
+from participant.base.transactions import Json
 from participant.engine import ids
 from participant.engine.coding import decode
 from participant.engine.registry import PackageRegistry
 from participant.engine.update import failure_of
-from participant.transactions import Json
 
 
 def _view_value(registry: PackageRegistry, template_id: str, argument: Json, interface_id: str) -> Json:

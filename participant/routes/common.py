@@ -11,8 +11,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from participant.auth import Claims
+from participant.base.errors import BadRequestBody, LedgerError
 from participant.context import Context
-from participant.errors import BadRequestBody, LedgerError
 from participant.services.common import ListLimit, PageQuery, parse_int
 
 M = TypeVar("M", bound=pydantic.BaseModel)

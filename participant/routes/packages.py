@@ -7,7 +7,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from participant.api import GetPreferredPackagesRequest, UploadDarFileResponse
-from participant.errors import BadRequestBody
+from participant.base.errors import BadRequestBody
 from participant.routes.common import claims, context, decode, json, read_body
 from participant.services import dars, packages
 

@@ -10,8 +10,8 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from participant import errors
 from participant.api import GetActiveContractsPageRequest, GetActiveContractsRequest
+from participant.base import errors
 from participant.routes.common import claims, context, decode, decode_bytes, json, list_limit
 from participant.routes.streams import accept_authenticated
 from participant.services import acs as service

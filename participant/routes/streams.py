@@ -12,9 +12,9 @@ import orjson
 import pydantic
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from participant import errors
 from participant.auth import Claims
 from participant.auth.authenticator import WS_AUTH_SUBPROTOCOL
+from participant.base import errors
 from participant.context import Context
 from participant.routes.common import decode_bytes, error_response
 

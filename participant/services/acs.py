@@ -10,9 +10,10 @@ from dataclasses import dataclass
 
 import orjson
 
-from participant import acs, errors
+from participant import acs
 from participant.api import GetActiveContractsPageRequest, GetActiveContractsRequest
 from participant.auth import Claims
+from participant.base import errors
 from participant.context import Context
 from participant.filters import EventFilter, authorize, resolve_event_format
 from participant.services.common import ListLimit

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 
-from participant import errors
 from participant.api import (
     CreateUserRequest,
     CreateUserResponse,
@@ -27,9 +26,10 @@ from participant.api import (
     User,
 )
 from participant.auth import Claims
+from participant.base import errors
+from participant.base.errors import LedgerError
 from participant.context import Context
 from participant.engine import ids
-from participant.errors import LedgerError
 from participant.services.common import PageQuery, next_page_token
 from participant.services.metadata import check_annotations, resource_version
 from participant.services.update_mask import UpdateMask, UpdateMaskError

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import asyncio
 
+from participant.base.timestamps import format_timestamp
 from participant.context import Context
-from participant.timestamps import format_timestamp
 
 
 class Checkpoints:

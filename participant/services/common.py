@@ -5,8 +5,8 @@ from __future__ import annotations
 import base64
 from dataclasses import dataclass
 
-from participant import errors
-from participant.errors import BadRequestBody
+from participant.base import errors
+from participant.base.errors import BadRequestBody
 
 # How long a list form of an open-ended stream (completions, updates without an end) waits for one more element
 # when the request gives no `stream_idle_timeout_ms`: Canton's `http-list-wait-time`.

@@ -8,15 +8,15 @@ import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
-from participant import errors, offsets
 from participant.api import CompletionStreamRequest
 from participant.auth import Claims
+from participant.base import errors, offsets
+from participant.base.timestamps import format_timestamp
 from participant.context import Context
 from participant.engine import ids
 from participant.services.checkpoints import Checkpoints
 from participant.services.common import LIST_WAIT_S, ListLimit
 from participant.store.rows import CompletionRow
-from participant.timestamps import format_timestamp
 
 STORE_PAGE = 500
 

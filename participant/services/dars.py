@@ -13,8 +13,9 @@ import hashlib
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from participant import errors
 from participant.auth import Claims
+from participant.base import errors
+from participant.base.timestamps import format_timestamp
 from participant.context import Context
 from participant.daml_lf import ast
 from participant.daml_lf.archive import Dar, read_dar, read_payload
@@ -33,7 +34,6 @@ from participant.store.packages import (
     store_dar,
 )
 from participant.store.store import Store
-from participant.timestamps import format_timestamp
 
 
 def refusal(error: DamlLfError) -> errors.LedgerError:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import orjson
 
-from participant import errors
 from participant.api import GetContractRequest, GetEventsByContractIdRequest
 from participant.auth import Claims
+from participant.base import errors
 from participant.context import Context
 from participant.engine import ids
 from participant.filters import EventFilter, authorize, qualified_name, resolve_event_format

@@ -9,7 +9,6 @@ import contextlib
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
-from participant import errors
 from participant.api import (
     CreateIdentityProviderConfigRequest,
     CreateIdentityProviderConfigResponse,
@@ -21,6 +20,7 @@ from participant.api import (
     UpdateIdentityProviderConfigResponse,
 )
 from participant.auth import Claims
+from participant.base import errors
 from participant.context import Context
 from participant.engine import ids
 from participant.services.update_mask import UpdateMask, UpdateMaskError

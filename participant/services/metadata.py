@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from participant import errors
+from participant.base import errors
 from participant.store.admin import MAX_ANNOTATIONS_BYTES, annotations_size
 
 _NAME = "([a-zA-Z0-9]+[a-zA-Z0-9-]*)?[a-zA-Z0-9]+"

@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from participant import errors
 from participant.api import (
     GetPackageStatusResponse,
     GetPreferredPackagesRequest,
@@ -25,13 +24,14 @@ from participant.api import (
     PackageReference,
 )
 from participant.auth import Claims
+from participant.base import errors
+from participant.base.errors import BadRequestBody
+from participant.base.timestamps import parse_timestamp
 from participant.context import Context
 from participant.daml_packages import version_key
 from participant.engine import ids
 from participant.engine.definitions import PackageDef
-from participant.errors import BadRequestBody
 from participant.store.packages import PackageRow, package_payload
-from participant.timestamps import parse_timestamp
 
 
 def list_packages(ctx: Context, c: Claims) -> ListPackagesResponse:

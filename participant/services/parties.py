@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 
-from participant import committer, errors
+from participant import committer
 from participant.api import (
     AllocatePartyRequest,
     AllocatePartyResponse,
@@ -17,16 +17,17 @@ from participant.api import (
     UpdatePartyDetailsResponse,
 )
 from participant.auth import Claims
+from participant.base import errors
+from participant.base.errors import LedgerError
+from participant.base.transactions import AuthorizationNode
 from participant.context import Context
 from participant.engine import ids
-from participant.errors import LedgerError
 from participant.services.admin import admin_errors, require_idp_admin_of, require_idp_exists
 from participant.services.common import PageQuery, next_page_token
 from participant.services.metadata import check_annotations, resource_version
 from participant.services.update_mask import UpdateMask, UpdateMaskError
 from participant.store import admin
 from participant.store.rows import PartyRow, UpdateRow
-from participant.transactions import AuthorizationNode
 
 MAX_PARTIES_PAGE_SIZE = 10_000
 

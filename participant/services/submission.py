@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from participant import errors, shaping, trees
+from participant import shaping, trees
 from participant.api import (
     JsCommands,
     JsSubmitAndWaitForTransactionRequest,
@@ -16,6 +16,8 @@ from participant.api import (
     SubmitReassignmentRequest,
 )
 from participant.auth import Claims
+from participant.base import errors
+from participant.base.timestamps import parse_timestamp
 from participant.committer import CommandMeta, Deduplication, ReassignmentMeta, ReassignmentOutcome
 from participant.context import Context
 from participant.disclosure import disclosed_contracts
@@ -30,7 +32,6 @@ from participant.filters import (
     authorized_transaction_view,
     resolve_event_format,
 )
-from participant.timestamps import parse_timestamp
 
 # --- commands
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from participant import errors
 from participant.auth import Claims
+from participant.base import errors
 
 _VETTING = (
     "this participant keeps no topology state: every loaded package is usable on every connected "

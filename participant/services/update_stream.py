@@ -9,9 +9,10 @@ import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 
-from participant import errors, offsets, shaping, trees
+from participant import shaping, trees
 from participant.api import GetUpdatesRequest
 from participant.auth import Claims
+from participant.base import errors, offsets
 from participant.context import Context
 from participant.filters import (
     UpdateView,

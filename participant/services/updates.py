@@ -3,7 +3,7 @@ same with another format). The stream of updates is `participant.services.update
 
 from __future__ import annotations
 
-from participant import errors, offsets, shaping, trees
+from participant import shaping, trees
 from participant.api import (
     GetTransactionByIdRequest,
     GetTransactionByOffsetRequest,
@@ -12,6 +12,7 @@ from participant.api import (
     TransactionFormat,
 )
 from participant.auth import Claims
+from participant.base import errors, offsets
 from participant.context import Context
 from participant.engine import ids
 from participant.filters import (

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import orjson
 
-from participant import errors, offsets
 from participant.api import GetUpdatesPageRequest
 from participant.auth import Claims
+from participant.base import errors, offsets
 from participant.context import Context
 from participant.filters import UpdateView, resolve_update_format
 from participant.services.update_stream import UPDATES, Stream, between

@@ -12,10 +12,7 @@ from typing import Any
 
 import aiosqlite
 
-from participant.store import sql
-from participant.store.fetch import fetch_all
-from participant.store.rows import ARCHIVE_COLUMNS, CompletionRow, ContractRow, UpdateRow, contract_params
-from participant.transactions import (
+from participant.base.transactions import (
     AssignNode,
     Contract,
     CreateNode,
@@ -26,6 +23,9 @@ from participant.transactions import (
     UnassignedContract,
     UnassignNode,
 )
+from participant.store import sql
+from participant.store.fetch import fetch_all
+from participant.store.rows import ARCHIVE_COLUMNS, CompletionRow, ContractRow, UpdateRow, contract_params
 
 
 def _max_variables() -> int:

@@ -8,8 +8,8 @@ from typing import NamedTuple
 
 import orjson
 
-from participant.timestamps import format_timestamp, parse_timestamp
-from participant.transactions import (
+from participant.base.timestamps import format_timestamp, parse_timestamp
+from participant.base.transactions import (
     AssignNode,
     AuthorizationNode,
     Contract,

@@ -12,6 +12,7 @@ from pathlib import Path
 import aiosqlite
 import orjson
 
+from participant.base.timestamps import parse_timestamp
 from participant.store import pragmas, sql
 from participant.store.fetch import fetch_all
 from participant.store.ledger_end import LedgerEndSignal
@@ -26,7 +27,6 @@ from participant.store.rows import (
 )
 from participant.store.schema import NotADatabase, migrate
 from participant.store.writer import Job, Writer
-from participant.timestamps import parse_timestamp
 
 
 async def connect(path: Path | str, *, read_only: bool = False) -> aiosqlite.Connection:

@@ -7,12 +7,12 @@ from decimal import Decimal
 
 import pytest
 
+from participant.base.transactions import Contract, Transaction
 from participant.engine import ids
 from participant.engine.commands import CreateCommand, ExerciseCommand, Submission
 from participant.engine.interpreter import Engine
 from participant.engine.registry import PackageRegistry
 from participant.models import iou, keyed
-from participant.transactions import Contract, Transaction
 
 NAMESPACE = ids.fingerprint("engine-tests")
 ALICE = ids.party_id("Alice", NAMESPACE)

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from participant import errors
+from participant.base import errors
+from participant.base.transactions import ExerciseNode
 from participant.engine.commands import CreateCommand, ExerciseByKeyCommand
 from participant.engine.definitions import PackageDef
 from participant.engine.pydsl import Package
 from participant.engine.values import RecordValue
 from participant.engine.views import interface_views
 from participant.models import iou
-from participant.transactions import ExerciseNode
 from tests.engine import hand_package as hand
 from tests.engine.conftest import ALICE, BOB, Harness
 

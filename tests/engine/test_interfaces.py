@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from participant import errors
+from participant.base import errors
+from participant.base.transactions import ExerciseNode
 from participant.engine.commands import CreateCommand, ExerciseCommand
 from participant.engine.pydsl import Interface, Package, Party, Record, Template, Text, interface_instance
 from participant.engine.views import interface_views
 from participant.models import iou
-from participant.transactions import ExerciseNode
 from tests.engine import shapes_package as shapes
 from tests.engine.conftest import ALICE, BOB, IOU, Harness
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from participant import errors
+from participant.base import errors
+from participant.base.transactions import ExerciseNode, FetchNode
 from participant.engine.commands import CreateCommand
-from participant.transactions import ExerciseNode, FetchNode
 from tests.engine.conftest import ALICE, BOB, CHARLIE, IOU, IOU_TRANSFER, LEDGER_TIME, SYNCHRONIZER
 
 

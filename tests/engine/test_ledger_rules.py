@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from participant import errors
+from participant.base import errors
 from participant.engine import ids
 from participant.engine.commands import (
     CreateAndExerciseCommand,

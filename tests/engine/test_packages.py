@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from participant import errors
+from participant.base import errors
 from participant.engine import ids
 from participant.engine.pydsl import Decimal, Text
 from participant.engine.registry import PackageRegistry

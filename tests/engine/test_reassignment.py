@@ -6,11 +6,11 @@ from dataclasses import replace
 
 import pytest
 
-from participant import errors
+from participant.base import errors
+from participant.base.transactions import Contract, ReassignmentData, UnassignedContract
 from participant.engine import ids, reassignment
 from participant.engine.commands import CreateCommand, ExerciseCommand
 from participant.engine.reassignment import Assign, Unassign
-from participant.transactions import Contract, ReassignmentData, UnassignedContract
 from tests.engine.conftest import ALICE, BOB, IOU, NAMESPACE, SYNCHRONIZER, Harness
 
 PRIVATE = ids.synchronizer_id("private", NAMESPACE)

@@ -8,7 +8,7 @@ from decimal import Decimal as D
 
 import pytest
 
-from participant import errors
+from participant.base import errors
 from participant.engine import coding
 from participant.engine.pydsl import (
     Bool,

@@ -5,7 +5,7 @@ and lookups alike; other formats skip it."""
 from __future__ import annotations
 
 from participant.api import JsGetUpdateResponse, JsGetUpdatesResponse
-from participant.timestamps import parse_timestamp
+from participant.base.timestamps import parse_timestamp
 from tests.http.helpers import assert_error, update_format
 
 

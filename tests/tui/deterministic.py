@@ -22,8 +22,8 @@ from app.app import LedgerApp
 from app.config import Config
 from app.locations import Locations
 from app.tokens import MintedToken
+from participant.base.settings import Settings
 from participant.server import create_app
-from participant.settings import Settings
 from tests.conftest import SECRET
 
 EPOCH = datetime(2026, 1, 15, 9, 30, tzinfo=UTC)
@@ -74,10 +74,10 @@ def deterministic(monkeypatch):
     import app.client.requests_log
     import app.commands
     import app.reassign
+    import participant.base.errors
     import participant.committer
     import participant.demo
     import participant.engine.ids
-    import participant.errors
 
     counter = _Counter()
     ticks = itertools.count()
@@ -90,7 +90,7 @@ def deterministic(monkeypatch):
         SimpleNamespace(time_ns=lambda: int(EPOCH.timestamp()) * 10**9 + next(minted) * 10**6),
     )
     monkeypatch.setattr(participant.demo, "secrets", counter)
-    monkeypatch.setattr(participant.errors, "secrets", counter)
+    monkeypatch.setattr(participant.base.errors, "secrets", counter)
     monkeypatch.setattr(participant.committer, "now", lambda: EPOCH + timedelta(seconds=next(ticks) * 7))
     # the requests pane shows when each request started and how long it took: a clock that ticks per reading
     requests = itertools.count()

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
-from participant import errors
+from participant.base import errors
 from participant.daml_lf import ast
 from participant.daml_lf.eval import values as rt
 from participant.engine.definitions import InterfaceDef, TemplateDef

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from participant import errors
+from participant.base import errors
 from participant.engine.definitions import PackageDef
 from participant.engine.lf.definitions import LfChoice, LfPackages, LfTemplate
 from participant.engine.values import RecordType

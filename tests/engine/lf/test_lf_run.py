@@ -7,14 +7,14 @@ from typing import Any
 
 import pytest
 
-from participant import errors
+from participant.base import errors
+from participant.base.transactions import CreateNode, ExerciseNode
 from participant.daml_lf import ast
 from participant.daml_lf.eval import values as rt
 from participant.daml_lf.eval.errors import DamlArithmeticError, DamlThrow, FailureStatus, UserError
 from participant.engine.commands import CreateCommand, ExerciseCommand
 from participant.engine.lf.definitions import LfPackages
 from participant.engine.views import interface_views
-from participant.transactions import CreateNode, ExerciseNode
 from tests.daml_lf.eval.test_evaluator import INT, E, N, lam, text, var
 from tests.engine.conftest import ALICE, BOB, Harness
 from tests.engine.lf.test_lf_definitions import amulet_json

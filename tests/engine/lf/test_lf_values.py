@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from participant import errors
+from participant.base import errors
 from participant.daml_lf import ast
 from participant.daml_lf.eval import values as rt
 from participant.engine import coding

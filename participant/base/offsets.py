@@ -5,7 +5,7 @@ field: a start point may be 0, a point to look at or to end at may not."""
 
 from __future__ import annotations
 
-from participant import errors
+from participant.base import errors
 
 POSITIVE = "the offset has to be a positive integer (>0)"
 POSITIVE_OR_ABSENT = "the offset has to be either a positive integer (>0) or not defined at all"
