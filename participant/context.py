@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 
 from participant.auth import Authenticator
 from participant.base.settings import Settings
-from participant.committer import Committer
-from participant.daml_packages import DamlPackages, FilterPackages
 from participant.engine.registry import PackageRegistry
-from participant.identity import Identity
+from participant.ledger.committer import Committer
+from participant.ledger.daml_packages import DamlPackages, FilterPackages
+from participant.ledger.identity import Identity
 from participant.store.store import Store
 
 

@@ -22,12 +22,12 @@ from starlette.routing import Route
 from participant.auth import Authenticator, TokenVerifier, UserRecord
 from participant.base import errors
 from participant.base.settings import Settings
-from participant.committer import Committer
 from participant.context import Context
-from participant.daml_packages import DamlPackages
 from participant.engine.interpreter import Engine
 from participant.engine.registry import PackageRegistry
-from participant.identity import load_identity
+from participant.ledger.committer import Committer
+from participant.ledger.daml_packages import DamlPackages
+from participant.ledger.identity import load_identity
 from participant.routes import all_routes
 from participant.routes.common import BodyTooLarge, error_response
 from participant.store.admin import ensure_admin_user

@@ -5,7 +5,6 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 
-from participant import committer
 from participant.api import (
     AllocatePartyRequest,
     AllocatePartyResponse,
@@ -22,6 +21,7 @@ from participant.base.errors import LedgerError
 from participant.base.transactions import AuthorizationNode
 from participant.context import Context
 from participant.engine import ids
+from participant.ledger import committer
 from participant.services.admin import admin_errors, require_idp_admin_of, require_idp_exists
 from participant.services.common import PageQuery, next_page_token
 from participant.services.metadata import check_annotations, resource_version

@@ -18,9 +18,7 @@ from participant.api import (
 from participant.auth import Claims
 from participant.base import errors
 from participant.base.timestamps import parse_timestamp
-from participant.committer import CommandMeta, Deduplication, ReassignmentMeta, ReassignmentOutcome
 from participant.context import Context
-from participant.disclosure import disclosed_contracts
 from participant.engine import commands as internal
 from participant.engine import ids, reassignment
 from participant.filters import (
@@ -32,6 +30,8 @@ from participant.filters import (
     authorized_transaction_view,
     resolve_event_format,
 )
+from participant.ledger.committer import CommandMeta, Deduplication, ReassignmentMeta, ReassignmentOutcome
+from participant.ledger.disclosure import disclosed_contracts
 
 # --- commands
 

@@ -75,9 +75,9 @@ def deterministic(monkeypatch):
     import app.commands
     import app.reassign
     import participant.base.errors
-    import participant.committer
     import participant.demo
     import participant.engine.ids
+    import participant.ledger.committer
 
     counter = _Counter()
     ticks = itertools.count()
@@ -91,7 +91,9 @@ def deterministic(monkeypatch):
     )
     monkeypatch.setattr(participant.demo, "secrets", counter)
     monkeypatch.setattr(participant.base.errors, "secrets", counter)
-    monkeypatch.setattr(participant.committer, "now", lambda: EPOCH + timedelta(seconds=next(ticks) * 7))
+    monkeypatch.setattr(
+        participant.ledger.committer, "now", lambda: EPOCH + timedelta(seconds=next(ticks) * 7)
+    )
     # the requests pane shows when each request started and how long it took: a clock that ticks per reading
     requests = itertools.count()
     monkeypatch.setattr(

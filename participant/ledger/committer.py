@@ -18,7 +18,7 @@ from participant.engine.commands import Submission
 from participant.engine.ids import IdGenerator
 from participant.engine.interpreter import Engine
 from participant.engine.reassignment import ReassignmentCommand
-from participant.identity import Identity
+from participant.ledger.identity import Identity
 from participant.store.batch import Batch
 from participant.store.rows import CompletionRow, UpdateRow
 from participant.store.store import Store

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from participant.base import errors
 from participant.base.transactions import Contract
-from participant.blob import decode_blob, encode_blob
+from participant.ledger.blob import decode_blob, encode_blob
 from participant.store.store import Store
 
 
