@@ -20,9 +20,9 @@ from participant.api import EventFormat
 from participant.base.transactions import Contract
 from participant.engine import ids
 from participant.engine.registry import PackageRegistry
-from participant.filters import resolve_event_format
 from participant.models import iou
-from participant.shaping import AcsRenderer
+from participant.projection.filters import resolve_event_format
+from participant.projection.shaping import AcsRenderer
 from participant.store.rows import contract_params
 
 PAGE = 2000

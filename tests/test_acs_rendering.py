@@ -17,9 +17,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.frames import Opcode
 from websockets.protocol import Protocol, Side
 
-from participant import acs
-from participant.filters import EventFilter, PartyFilter
-from participant.shaping import AcsRenderer
+from participant.projection import acs
+from participant.projection.filters import EventFilter, PartyFilter
+from participant.projection.shaping import AcsRenderer
 from participant.store import sql
 from participant.websocket_protocol import text_frames
 from tests.conftest import LedgerApi, token

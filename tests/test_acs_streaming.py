@@ -10,10 +10,10 @@ import httpx
 import orjson
 import pytest
 
-from participant import acs
-from participant.filters import EventFilter, qualified_name
+from participant.projection import acs
+from participant.projection.filters import EventFilter, qualified_name
+from participant.projection.shaping import created_event_of_row
 from participant.server import create_app
-from participant.shaping import created_event_of_row
 from participant.store.rows import CONTRACT_COLUMNS, ContractRow
 from participant.store.store import Store
 from tests.conftest import LedgerApi, settings_for

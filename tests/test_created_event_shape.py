@@ -13,9 +13,9 @@ from participant.api import EventFormat
 from participant.base.transactions import Contract
 from participant.engine import ids
 from participant.engine.registry import PackageRegistry
-from participant.filters import resolve_event_format
 from participant.models import iou
-from participant.shaping import CREATED_EVENT_KEYS, AcsRenderer, created_event_of_contract
+from participant.projection.filters import resolve_event_format
+from participant.projection.shaping import CREATED_EVENT_KEYS, AcsRenderer, created_event_of_contract
 from participant.store.rows import contract_params
 from tests.engine import shapes_package as shapes
 from tests.spec import schema_keys

@@ -1,7 +1,7 @@
 """Contracts and the updates that change them: what the engine reads and produces and the store persists.
 
 These are plain dataclasses, not wire models: the engine interprets commands into them (a `Transaction`, a
-`Reassignment`), the store persists them and reads them back, and `participant.shaping` turns them into the wire
+`Reassignment`), the store persists them and reads them back, and `participant.projection.shaping` turns them into the wire
 events of a requested format. Values inside them are already in
 the JSON value encoding of the spec (the output form: Int64 and Numeric as strings, Decimal padded to scale 10).
 """

@@ -107,7 +107,7 @@ def page_query(request: Request) -> PageQuery:
 
 
 def json(content, status: int = 200) -> Response:
-    """A JSON answer from a wire model or plain data (dicts built by `participant.shaping`)."""
+    """A JSON answer from a wire model or plain data (dicts built by `participant.projection.shaping`)."""
     if isinstance(content, pydantic.BaseModel):
         body = content.model_dump_json(by_alias=True).encode()
     else:

@@ -1,6 +1,6 @@
 """The active contract set as the API reads it: one snapshot use case (authorization, offset bounds, the
 continuation token) shared by the list, page and websocket forms, each then reading the entries page by page
-from `participant.acs.rendered`. Entries are the JSON texts (UTF-8 bytes) the store or the renderer makes; answers
+from `participant.projection.acs.rendered`. Entries are the JSON texts (UTF-8 bytes) the store or the renderer makes; answers
 are assembled from them as bytes, so that no entry is parsed, dumped or encoded twice."""
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from dataclasses import dataclass
 
 import orjson
 
-from participant import acs
 from participant.api import GetActiveContractsPageRequest, GetActiveContractsRequest
 from participant.auth import Claims
 from participant.base import errors
 from participant.context import Context
-from participant.filters import EventFilter, authorize, resolve_event_format
+from participant.projection import acs
+from participant.projection.filters import EventFilter, authorize, resolve_event_format
 from participant.services.common import ListLimit
 
 DEFAULT_PAGE_SIZE = 500

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from participant import shaping, trees
 from participant.api import (
     JsCommands,
     JsSubmitAndWaitForTransactionRequest,
@@ -21,7 +20,10 @@ from participant.base.timestamps import parse_timestamp
 from participant.context import Context
 from participant.engine import commands as internal
 from participant.engine import ids, reassignment
-from participant.filters import (
+from participant.ledger.committer import CommandMeta, Deduplication, ReassignmentMeta, ReassignmentOutcome
+from participant.ledger.disclosure import disclosed_contracts
+from participant.projection import shaping, trees
+from participant.projection.filters import (
     ACS_DELTA,
     LEDGER_EFFECTS,
     EventFilter,
@@ -30,8 +32,6 @@ from participant.filters import (
     authorized_transaction_view,
     resolve_event_format,
 )
-from participant.ledger.committer import CommandMeta, Deduplication, ReassignmentMeta, ReassignmentOutcome
-from participant.ledger.disclosure import disclosed_contracts
 
 # --- commands
 

@@ -9,12 +9,12 @@ import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 
-from participant import shaping, trees
 from participant.api import GetUpdatesRequest
 from participant.auth import Claims
 from participant.base import errors, offsets
 from participant.context import Context
-from participant.filters import (
+from participant.projection import shaping, trees
+from participant.projection.filters import (
     UpdateView,
     resolve_update_format,
     tree_update_format_or_legacy,

@@ -3,7 +3,6 @@ same with another format). The stream of updates is `participant.services.update
 
 from __future__ import annotations
 
-from participant import shaping, trees
 from participant.api import (
     GetTransactionByIdRequest,
     GetTransactionByOffsetRequest,
@@ -15,7 +14,8 @@ from participant.auth import Claims
 from participant.base import errors, offsets
 from participant.context import Context
 from participant.engine import ids
-from participant.filters import (
+from participant.projection import shaping, trees
+from participant.projection.filters import (
     LEDGER_EFFECTS,
     TransactionView,
     UpdateView,

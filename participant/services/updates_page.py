@@ -18,7 +18,7 @@ from participant.api import GetUpdatesPageRequest
 from participant.auth import Claims
 from participant.base import errors, offsets
 from participant.context import Context
-from participant.filters import UpdateView, resolve_update_format
+from participant.projection.filters import UpdateView, resolve_update_format
 from participant.services.update_stream import UPDATES, Stream, between
 
 DEFAULT_PAGE_SIZE = 100

@@ -107,7 +107,7 @@ ACS_SEQS_OF_PARTY = (
 )
 
 
-# The ACS hot path reads only what an entry shows, in this order (participant.shaping.AcsRenderer unpacks it).
+# The ACS hot path reads only what an entry shows, in this order (participant.projection.shaping.AcsRenderer unpacks it).
 # A contract on the fast path that moved later is read as it was before: on its origin, with counter 0.
 def _acs_row_columns(p: str) -> str:
     return (

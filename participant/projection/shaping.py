@@ -18,8 +18,14 @@ from participant.base.transactions import (
     FetchNode,
     UnassignNode,
 )
-from participant.filters import ACS_DELTA, EventFilter, PartyFilter, TransactionView, qualified_name
 from participant.ledger.blob import encode_blob
+from participant.projection.filters import (
+    ACS_DELTA,
+    EventFilter,
+    PartyFilter,
+    TransactionView,
+    qualified_name,
+)
 from participant.store.rows import ContractRow, UpdateRow
 
 # The keys of a CreatedEvent, in the order every path writes them: first those that depend on the request, then

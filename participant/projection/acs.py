@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import orjson
 
 from participant.base import errors, offsets
-from participant.filters import EventFilter, format_or_legacy, resolve_event_format
-from participant.shaping import AcsRenderer
+from participant.projection.filters import EventFilter, format_or_legacy, resolve_event_format
+from participant.projection.shaping import AcsRenderer
 from participant.store.store import Store
 
 TOKEN_VERSION = 1
