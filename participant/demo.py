@@ -14,10 +14,10 @@ import secrets
 from collections.abc import Callable
 from decimal import Decimal
 
-from participant.context import Context
 from participant.engine.commands import CreateCommand, ExerciseCommand, Submission
 from participant.engine.reassignment import Assign, Unassign
 from participant.ledger.committer import CommandMeta, ReassignmentMeta
+from participant.services.context import Context
 from participant.services.parties import hosting
 from participant.store import admin
 from participant.store.rows import UserRow

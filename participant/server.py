@@ -22,7 +22,6 @@ from starlette.routing import Route
 from participant.auth import Authenticator, TokenVerifier, UserRecord
 from participant.base import errors
 from participant.base.settings import Settings
-from participant.context import Context
 from participant.engine.interpreter import Engine
 from participant.engine.registry import PackageRegistry
 from participant.ledger.committer import Committer
@@ -30,6 +29,7 @@ from participant.ledger.daml_packages import DamlPackages
 from participant.ledger.identity import load_identity
 from participant.routes import all_routes
 from participant.routes.common import BodyTooLarge, error_response
+from participant.services.context import Context
 from participant.store.admin import ensure_admin_user
 from participant.store.packages import stored_packages
 from participant.store.store import Store

@@ -12,8 +12,8 @@ from starlette.responses import Response
 
 from participant.auth import Claims
 from participant.base.errors import BadRequestBody, LedgerError
-from participant.context import Context
 from participant.services.common import ListLimit, PageQuery, parse_int
+from participant.services.context import Context
 
 M = TypeVar("M", bound=pydantic.BaseModel)
 

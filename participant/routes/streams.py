@@ -15,8 +15,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from participant.auth import Claims
 from participant.auth.authenticator import WS_AUTH_SUBPROTOCOL
 from participant.base import errors
-from participant.context import Context
 from participant.routes.common import decode_bytes, error_response
+from participant.services.context import Context
 
 M = TypeVar("M", bound=pydantic.BaseModel)
 Open = Callable[[Context, M, Claims], Awaitable[AsyncIterator[list[dict]]]]

@@ -13,10 +13,10 @@ import orjson
 from participant.api import GetActiveContractsPageRequest, GetActiveContractsRequest
 from participant.auth import Claims
 from participant.base import errors
-from participant.context import Context
 from participant.projection import acs
 from participant.projection.filters import EventFilter, authorize, resolve_event_format
 from participant.services.common import ListLimit
+from participant.services.context import Context
 
 DEFAULT_PAGE_SIZE = 500
 MAX_PAGE_SIZE = 10_000

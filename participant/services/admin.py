@@ -28,9 +28,9 @@ from participant.api import (
 from participant.auth import Claims
 from participant.base import errors
 from participant.base.errors import LedgerError
-from participant.context import Context
 from participant.engine import ids
 from participant.services.common import PageQuery, next_page_token
+from participant.services.context import Context
 from participant.services.metadata import check_annotations, resource_version
 from participant.services.update_mask import UpdateMask, UpdateMaskError
 from participant.store import admin

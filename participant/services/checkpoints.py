@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 
 from participant.base.timestamps import format_timestamp
-from participant.context import Context
+from participant.services.context import Context
 
 
 class Checkpoints:

@@ -12,10 +12,10 @@ from participant.api import CompletionStreamRequest
 from participant.auth import Claims
 from participant.base import errors, offsets
 from participant.base.timestamps import format_timestamp
-from participant.context import Context
 from participant.engine import ids
 from participant.services.checkpoints import Checkpoints
 from participant.services.common import LIST_WAIT_S, ListLimit
+from participant.services.context import Context
 from participant.store.rows import CompletionRow
 
 STORE_PAGE = 500

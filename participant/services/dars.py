@@ -16,13 +16,13 @@ from datetime import UTC, datetime
 from participant.auth import Claims
 from participant.base import errors
 from participant.base.timestamps import format_timestamp
-from participant.context import Context
 from participant.daml_lf import ast
 from participant.daml_lf.archive import Dar, read_dar, read_payload
 from participant.daml_lf.decode import decode_package
 from participant.daml_lf.errors import DamlLfError, InvalidDar, MissingPackage, UnresolvedReference
 from participant.daml_lf.packages import PackageSet, check_references, decode_dar
 from participant.engine.registry import PackageRegistry
+from participant.services.context import Context
 from participant.store.packages import (
     KnownVersion,
     NewDar,

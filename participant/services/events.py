@@ -8,10 +8,10 @@ import orjson
 from participant.api import GetContractRequest, GetEventsByContractIdRequest
 from participant.auth import Claims
 from participant.base import errors
-from participant.context import Context
 from participant.engine import ids
 from participant.projection.filters import EventFilter, authorize, qualified_name, resolve_event_format
 from participant.projection.shaping import archived_event, created_event_of_row
+from participant.services.context import Context
 
 
 def _contract_id(contract_id: str) -> str:

@@ -21,8 +21,8 @@ from participant.api import (
 )
 from participant.auth import Claims
 from participant.base import errors
-from participant.context import Context
 from participant.engine import ids
+from participant.services.context import Context
 from participant.services.update_mask import UpdateMask, UpdateMaskError
 from participant.store import admin
 from participant.store.rows import IdpRow

@@ -17,8 +17,8 @@ from participant.api import (
     UserManagementFeature,
 )
 from participant.auth import Claims
-from participant.context import Context
 from participant.services.admin import MAX_USERS_PAGE_SIZE
+from participant.services.context import Context
 from participant.services.parties import MAX_PARTIES_PAGE_SIZE
 
 API_VERSION = "3.5.4"

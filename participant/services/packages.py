@@ -27,10 +27,10 @@ from participant.auth import Claims
 from participant.base import errors
 from participant.base.errors import BadRequestBody
 from participant.base.timestamps import parse_timestamp
-from participant.context import Context
 from participant.engine import ids
 from participant.engine.definitions import PackageDef
 from participant.ledger.daml_packages import version_key
+from participant.services.context import Context
 from participant.store.packages import PackageRow, package_payload
 
 

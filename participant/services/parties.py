@@ -19,11 +19,11 @@ from participant.auth import Claims
 from participant.base import errors
 from participant.base.errors import LedgerError
 from participant.base.transactions import AuthorizationNode
-from participant.context import Context
 from participant.engine import ids
 from participant.ledger import committer
 from participant.services.admin import admin_errors, require_idp_admin_of, require_idp_exists
 from participant.services.common import PageQuery, next_page_token
+from participant.services.context import Context
 from participant.services.metadata import check_annotations, resource_version
 from participant.services.update_mask import UpdateMask, UpdateMaskError
 from participant.store import admin

@@ -4,7 +4,7 @@ connected to (with a party's permission on them)."""
 from __future__ import annotations
 
 from participant.auth import Claims
-from participant.context import Context
+from participant.services.context import Context
 
 
 def ledger_end(ctx: Context) -> dict:

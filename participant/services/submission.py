@@ -17,7 +17,6 @@ from participant.api import (
 from participant.auth import Claims
 from participant.base import errors
 from participant.base.timestamps import parse_timestamp
-from participant.context import Context
 from participant.engine import commands as internal
 from participant.engine import ids, reassignment
 from participant.ledger.committer import CommandMeta, Deduplication, ReassignmentMeta, ReassignmentOutcome
@@ -32,6 +31,7 @@ from participant.projection.filters import (
     authorized_transaction_view,
     resolve_event_format,
 )
+from participant.services.context import Context
 
 # --- commands
 

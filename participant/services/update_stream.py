@@ -12,7 +12,6 @@ from dataclasses import dataclass, replace
 from participant.api import GetUpdatesRequest
 from participant.auth import Claims
 from participant.base import errors, offsets
-from participant.context import Context
 from participant.projection import shaping, trees
 from participant.projection.filters import (
     UpdateView,
@@ -22,6 +21,7 @@ from participant.projection.filters import (
 )
 from participant.services.checkpoints import Checkpoints
 from participant.services.common import LIST_WAIT_S, ListLimit
+from participant.services.context import Context
 from participant.store.rows import UpdateRow
 
 STORE_PAGE = 500

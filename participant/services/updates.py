@@ -12,7 +12,6 @@ from participant.api import (
 )
 from participant.auth import Claims
 from participant.base import errors, offsets
-from participant.context import Context
 from participant.engine import ids
 from participant.projection import shaping, trees
 from participant.projection.filters import (
@@ -23,6 +22,7 @@ from participant.projection.filters import (
     resolve_update_format,
     transaction_format_or_parties,
 )
+from participant.services.context import Context
 from participant.services.update_stream import element
 
 # --- one update, by offset or by id

@@ -17,8 +17,8 @@ import orjson
 from participant.api import GetUpdatesPageRequest
 from participant.auth import Claims
 from participant.base import errors, offsets
-from participant.context import Context
 from participant.projection.filters import UpdateView, resolve_update_format
+from participant.services.context import Context
 from participant.services.update_stream import UPDATES, Stream, between
 
 DEFAULT_PAGE_SIZE = 100
