@@ -149,7 +149,7 @@ class BundledParticipant:
         args = [
             sys.executable,
             "-m",
-            "participant.cli",
+            "participant",
             "serve",
             "--db",
             str(self.db),

@@ -98,7 +98,7 @@ class Server:
         args = [
             sys.executable,
             "-m",
-            "participant.cli",
+            "participant",
             "serve",
             "--db",
             str(self.db),

@@ -16,7 +16,7 @@ import pytest
 
 from participant.auth import mint_token
 from participant.base.settings import Settings
-from participant.server import create_app
+from participant.server.app import create_app
 from tests.daml_lf.conftest import dar_bytes, dars_dir  # noqa: F401  (the real DARs, for every test)
 from tests.spec import validate_response
 
@@ -214,7 +214,7 @@ def start_server(db: Path, *extra: str, port: int | None = None) -> ServerProces
     args = [
         sys.executable,
         "-m",
-        "participant.cli",
+        "participant.server.cli",
         "serve",
         "--db",
         str(db),

@@ -20,8 +20,8 @@ from websockets.protocol import Protocol, Side
 from participant.projection import acs
 from participant.projection.filters import EventFilter, PartyFilter
 from participant.projection.shaping import AcsRenderer
+from participant.protocols.websocket_protocol import text_frames
 from participant.store import sql
-from participant.websocket_protocol import text_frames
 from tests.conftest import LedgerApi, token
 from tests.http.helpers import ACS_PAGE, IOU, TRANSFER, acs_body, event_format, template, wildcard
 from tests.spec import validate

@@ -13,7 +13,7 @@ import pytest
 from participant.projection import acs
 from participant.projection.filters import EventFilter, qualified_name
 from participant.projection.shaping import created_event_of_row
-from participant.server import create_app
+from participant.server.app import create_app
 from participant.store.rows import CONTRACT_COLUMNS, ContractRow
 from participant.store.store import Store
 from tests.conftest import LedgerApi, settings_for

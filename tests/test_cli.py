@@ -21,7 +21,7 @@ SCRIPT = Path(sys.executable).parent / "ledger-participant"
 
 
 def cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    command = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "participant.cli"]
+    command = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "participant.server.cli"]
     # The installed script runs the code of this tree, whichever tree it was installed from.
     env = {
         **os.environ,
@@ -271,7 +271,7 @@ def test_prune_an_empty_file(tmp_path):
 
 def test_serve_says_where_it_runs_instead_of_failing_later(tmp_path, monkeypatch, capsys):
     """The write process is reached through inherited pipe descriptors, which only POSIX systems pass on."""
-    from participant import cli
+    from participant.server import cli
 
     db = tmp_path / "ledger.db"
     monkeypatch.setattr(cli, "SERVES_HERE", False)

@@ -228,7 +228,7 @@ async def test_a_crash_while_seeding_does_not_break_the_next_start(tmp_path):
     args = [
         sys.executable,
         "-m",
-        "participant.cli",
+        "participant.server.cli",
         "serve",
         "--db",
         str(db),

@@ -7,7 +7,7 @@ import asyncio
 import httpx
 import pytest
 
-from participant.server import create_app
+from participant.server.app import create_app
 from tests.conftest import LedgerApi, settings_for
 
 IOU = "#model-tests:Iou:Iou"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from participant.http_protocol import CoalescingTransport
+from participant.protocols.http_protocol import CoalescingTransport
 
 
 class RecordingTransport:

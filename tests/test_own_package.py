@@ -8,7 +8,7 @@ from pathlib import Path
 
 import httpx
 
-from participant.server import create_app
+from participant.server.app import create_app
 from tests.conftest import LedgerApi, settings_for
 
 README = Path(__file__).resolve().parents[1] / "README.md"

@@ -24,7 +24,7 @@ WILDCARD = {
 
 def prune(db, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "participant.cli", "prune", "--db", str(db), *args],
+        [sys.executable, "-m", "participant.server.cli", "prune", "--db", str(db), *args],
         capture_output=True,
         text=True,
         timeout=120,
@@ -349,7 +349,7 @@ async def served(db) -> AsyncIterator[tuple[ServerProcess, LedgerApi]]:
 
 def compact(db) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "participant.cli", "compact", "--db", str(db)],
+        [sys.executable, "-m", "participant.server.cli", "compact", "--db", str(db)],
         capture_output=True,
         text=True,
         timeout=300,

@@ -33,7 +33,7 @@ class Serve:
         self.err_path = tmp_path / f"stderr-{time.monotonic_ns()}.txt"
         with self.err_path.open("w") as err:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "participant.cli", "serve", "--db", str(db), "--quiet", *args],
+                [sys.executable, "-m", "participant.server.cli", "serve", "--db", str(db), "--quiet", *args],
                 stdin=stdin,
                 stdout=subprocess.PIPE,
                 stderr=err,

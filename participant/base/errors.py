@@ -1,7 +1,7 @@
 """Canton's error ids, their categories and HTTP statuses, and the one exception that carries them.
 
 Every error the participant answers with is a `LedgerError` raised somewhere below the routes and rendered once,
-by `participant.server`, as a `JsCantonError` body. The category fixes the gRPC code and so the HTTP status, exactly
+by `participant.server.app`, as a `JsCantonError` body. The category fixes the gRPC code and so the HTTP status, exactly
 as Canton's `ErrorCategory` and `GrpcHttpErrorCodes` do; ids whose status Canton forces (the list limit) override it.
 """
 

@@ -12,11 +12,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from participant.api import GetActiveContractsPageRequest, GetActiveContractsRequest
 from participant.base import errors
+from participant.protocols.websocket_protocol import SEND_TEXTS
 from participant.routes.common import claims, context, decode, decode_bytes, json, list_limit
 from participant.routes.streams import accept_authenticated
 from participant.services import acs as service
 from participant.services import state
-from participant.websocket_protocol import SEND_TEXTS
 
 log = logging.getLogger(__name__)
 

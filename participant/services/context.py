@@ -1,5 +1,5 @@
 """What a running participant hands its routes (and the demo seeder): settings, store, committer, packages,
-identity and authenticator, built once by `participant.server.create_app`'s lifespan."""
+identity and authenticator, built once by `participant.server.app.create_app`'s lifespan."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from participant.server import create_app
+from participant.server.app import create_app
 from tests.conftest import LedgerApi, settings_for
 from tests.http.helpers import IOU, TRANSFER, created_cid, grant_read_any
 

@@ -10,7 +10,7 @@ import json
 import httpx
 import pytest
 
-from participant.server import create_app
+from participant.server.app import create_app
 from tests.conftest import LedgerApi, settings_for
 from tests.http.helpers import assert_error
 

@@ -15,7 +15,7 @@ from participant.daml_lf._proto import daml_lf_pb2
 from participant.daml_lf.archive import MANIFEST, parse_manifest, read_dar
 from participant.daml_lf.errors import MissingPackage
 from participant.daml_lf.packages import read_packages
-from participant.server import create_app
+from participant.server.app import create_app
 from tests.conftest import LedgerApi, settings_for
 from tests.daml_lf.conftest import AMULET, HOLDING, RICHTYPES, rezip
 from tests.daml_lf.test_archive import _member, _reencode

@@ -17,7 +17,7 @@ from websockets.exceptions import ConnectionClosed
 
 import participant.api as api
 from participant.models import iou
-from participant.server import create_app
+from participant.server.app import create_app
 from tests.conftest import SECRET, LedgerApi, settings_for, start_server, token
 from tests.engine import shapes_package as shapes
 from tests.http.helpers import (

@@ -463,7 +463,7 @@ async def test_pages_around_the_pruning_offset(ledger_api, alice_bob, tmp_path):
         [
             sys.executable,
             "-m",
-            "participant.cli",
+            "participant.server.cli",
             "prune",
             "--db",
             str(tmp_path / "ledger.db"),

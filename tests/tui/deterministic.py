@@ -23,7 +23,7 @@ from app.config import Config
 from app.locations import Locations
 from app.tokens import MintedToken
 from participant.base.settings import Settings
-from participant.server import create_app
+from participant.server.app import create_app
 from tests.conftest import SECRET
 
 EPOCH = datetime(2026, 1, 15, 9, 30, tzinfo=UTC)
@@ -75,9 +75,9 @@ def deterministic(monkeypatch):
     import app.commands
     import app.reassign
     import participant.base.errors
-    import participant.demo
     import participant.engine.ids
     import participant.ledger.committer
+    import participant.server.demo
 
     counter = _Counter()
     ticks = itertools.count()
@@ -89,7 +89,7 @@ def deterministic(monkeypatch):
         "time",
         SimpleNamespace(time_ns=lambda: int(EPOCH.timestamp()) * 10**9 + next(minted) * 10**6),
     )
-    monkeypatch.setattr(participant.demo, "secrets", counter)
+    monkeypatch.setattr(participant.server.demo, "secrets", counter)
     monkeypatch.setattr(participant.base.errors, "secrets", counter)
     monkeypatch.setattr(
         participant.ledger.committer, "now", lambda: EPOCH + timedelta(seconds=next(ticks) * 7)

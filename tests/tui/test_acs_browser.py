@@ -230,7 +230,7 @@ async def test_a_pruned_offset_is_reported_with_cantons_error(demo_writable, mak
             [
                 sys.executable,
                 "-m",
-                "participant.cli",
+                "participant.server.cli",
                 "prune",
                 "--db",
                 str(demo_writable.db),

@@ -341,7 +341,7 @@ async def test_pruned_history_is_explained(demo_writable, make_app):
         [
             sys.executable,
             "-m",
-            "participant.cli",
+            "participant.server.cli",
             "prune",
             "--db",
             str(demo_writable.db),

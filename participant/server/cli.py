@@ -15,7 +15,7 @@ from importlib import metadata
 from pathlib import Path
 
 from participant.base.settings import Settings
-from participant.request_limits import (
+from participant.protocols.request_limits import (
     DEFAULT_BODY_TIMEOUT_S,
     DEFAULT_HEADER_TIMEOUT_S,
     DEFAULT_MAX_HEADER_BYTES,
@@ -327,14 +327,14 @@ def _serve(args) -> int:
         return 2
     import uvicorn
 
-    from participant.server import create_app
-    from participant.serving import (
+    from participant.protocols.websocket_protocol import protocol_class
+    from participant.server.app import create_app
+    from participant.server.serving import (
         Server,
         listen,
         stop_at_stdin_eof,
         write_atomically,
     )
-    from participant.websocket_protocol import protocol_class
 
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr
@@ -450,7 +450,7 @@ async def _load_dars(db: Path, paths: list[Path], packages: tuple[str, ...]) -> 
     if not contents:  # a restart with the same DARs: nothing to read, no store to open
         return
     from participant.base.errors import LedgerError
-    from participant.server import build_registry
+    from participant.server.app import build_registry
     from participant.services.dars import load_dar
     from participant.store.store import Store
 
@@ -560,11 +560,11 @@ class _Announcer:
 
 
 def _http_protocol(limits: RequestLimits):
-    """Where uvicorn's httptools protocol is there: one write per response (see `participant.http_protocol`), and
-    the request limits (see `participant.request_limits`)."""
+    """Where uvicorn's httptools protocol is there: one write per response (see `participant.protocols.http_protocol`), and
+    the request limits (see `participant.protocols.request_limits`)."""
     try:
-        from participant.http_protocol import CoalescingHttpToolsProtocol
-        from participant.request_limits import guarded
+        from participant.protocols.http_protocol import CoalescingHttpToolsProtocol
+        from participant.protocols.request_limits import guarded
     except ImportError:  # no httptools: uvicorn's own choice, h11, whose head size uvicorn bounds
         return "auto"
     return guarded(CoalescingHttpToolsProtocol, limits)
@@ -635,7 +635,7 @@ def _prune(args) -> int:
 
 def _claim(db: Path, in_use: str, advice: str):
     """This process's claim on `db` (a `serving.DatabaseClaim`), or `Refused` naming the server that holds it."""
-    from participant.serving import DatabaseClaim, DatabaseInUse
+    from participant.server.serving import DatabaseClaim, DatabaseInUse
 
     claim = DatabaseClaim(db)
     try:

@@ -101,7 +101,7 @@ def create_app(
                 daml_packages,
             )
             if settings.demo:
-                from participant.demo import seed_demo
+                from participant.server.demo import seed_demo
 
                 await seed_demo(app.state.context, progress=on_seeding)
             if on_ready is not None:

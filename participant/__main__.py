@@ -1,0 +1,5 @@
+import sys
+
+from participant.server.cli import main
+
+sys.exit(main())
