@@ -61,7 +61,7 @@ async def test_an_unreachable_participant_is_explained_and_nothing_crashes(make_
 
 
 async def test_retries_that_fail_the_same_way_do_not_repeat_the_notification(make_app, tmp_path, monkeypatch):
-    from app import app as app_module
+    from app.app import connection as app_module
     from app.app import CONNECT_RETRY_POLLS
     from tests.conftest import ServerProcess, free_port
 
