@@ -155,3 +155,23 @@ async def test_the_reassign_screen_reads_the_workspaces_cache_at_the_offset_view
         await wait_for(
             pilot, lambda: f"In flight at offset {earlier}" in screen_text(app), "the list at the new offset"
         )
+
+
+async def test_a_screen_stops_hearing_of_the_workspace_once_it_is_gone(locations):
+    from app.screens.base import LedgerScreen
+
+    heard: list[int] = []
+
+    class Follower(LedgerScreen):
+        def on_mount(self) -> None:
+            self.follow(self.ledger_app.workspace.ledger_end.subscribe, heard.append)
+
+    app = LedgerApp(config=Config(), locations=locations, url="http://127.0.0.1:9")  # never connects
+    async with app.run_test(size=SIZE) as pilot:
+        await app.push_screen(Follower())
+        app.workspace.ledger_end.saw(3)
+        await app.pop_screen()
+        await pilot.pause()
+        app.workspace.ledger_end.saw(4)
+        assert heard == [3]
+        assert app.status_ledger_end == 4  # the app's own subscription stays
