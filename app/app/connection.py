@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING
 
 from textual import work
 
@@ -16,9 +15,6 @@ from app.client.errors import LedgerApiError
 from app.messages import IdentityChanged
 from app.screens.dialogs import ChoiceDialog
 from app.screens.startup import StartupScreen
-
-if TYPE_CHECKING:  # imported when first needed, after the first frame: the client and its models take a while
-    pass
 
 log = logging.getLogger("ledger_tui")
 

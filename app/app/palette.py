@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
-
-if TYPE_CHECKING:  # imported when first needed, after the first frame: the client and its models take a while
-    pass
-
-log = logging.getLogger("ledger_tui")
 
 
 class Palette(App):

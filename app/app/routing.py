@@ -3,9 +3,7 @@ another (open a contract, compose, show a template's contracts, move a contract)
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import App
@@ -16,11 +14,6 @@ from app.messages import ComposeCommand, MoveContract, OpenContract, ShowTemplat
 from app.screens.acs import AcsScreen
 from app.screens.base import LedgerScreen
 from app.screens.dialogs import ChoiceDialog, PromptDialog
-
-if TYPE_CHECKING:  # imported when first needed, after the first frame: the client and its models take a while
-    pass
-
-log = logging.getLogger("ledger_tui")
 
 
 def _composer():
