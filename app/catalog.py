@@ -42,9 +42,9 @@ class Catalog:
         self.examples = Examples()
 
     def forget_examples(self) -> None:
-        """Another user sees other contracts: keep the templates and choices, drop what was visible."""
+        """Another user sees other contracts: keep the templates and choices, drop what was visible (the parties
+        seen are the session's to forget, when it switches users)."""
         self.examples = Examples()
-        self.learned.forget_visible()
 
     # --- learning -----------------------------------------------------------------------------------------------
 

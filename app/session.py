@@ -148,6 +148,7 @@ class Session:
             self.client.use_tokens(previous)
             raise
         self.minted = self.minted.for_user(user_id)
+        self.learned.forget_visible()  # the parties the previous user saw are not this one's to be offered
 
     async def users(self) -> list[str]:
         """User ids to pick from: every user, read with the admin's token on the bundled participant."""

@@ -113,6 +113,25 @@ async def test_the_acs_cache_makes_and_deletes_its_file_and_tells_the_offset_vie
     assert isinstance(AcsCache(workspace.snapshot_path).viewing, type(None))
 
 
+async def test_switching_users_forgets_the_parties_seen_and_keeps_the_rest(demo_server, locations):
+    from app.tokens import MintedToken
+    from tests.conftest import SECRET
+
+    workspace = Workspace(locations)
+    minted = MintedToken(SECRET, "Alice")
+    session = workspace.open_session(LedgerClient(demo_server.url, minted), label="test", minted=minted)
+    try:
+        await session.connect()
+        workspace.learned.note_template("pkg1:Iou:Iou", "model-tests")
+        workspace.learned.note_parties([ALICE])
+        await session.switch_user("Bob")
+        assert session.identity.user_id == "Bob"
+        assert workspace.learned.parties == set()
+        assert workspace.learned.templates == {"pkg1:Iou:Iou": "model-tests"}
+    finally:
+        await session.client.aclose()
+
+
 def _loaded(app) -> bool:
     screen = app.screen
     return isinstance(screen, AcsScreen) and not screen.reading and screen.query_one(ContractTable).count > 0
