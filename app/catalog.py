@@ -1,6 +1,6 @@
-"""What the composer offers to complete, learned from what the app reads: templates (into the session's
-`templates_seen`), the choices exercised on them (`choices_seen`), the arguments they were exercised with, the
-parties that appear, and the newest contract of each template (a payload to start a create from).
+"""What the composer offers to complete, learned from what the app reads: templates, the choices exercised on them
+and the parties that appear (into the session's `Learned`, under its one rule), the arguments choices were exercised
+with, and the newest contract of each template (a payload to start a create from).
 
 Any participant has the sources: a small ACS read and the transactions of the last offsets in the ledger-effects
 shape (which carries exercised events). Completion is a help, never a condition: reads here are bounded
@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from app.client.ledger import LEDGER_EFFECTS, event_format, update_format
-from app.daml import package_name_ref
 from participant.api import ArchivedEvent, CreatedEvent, Event, ExercisedEvent
 
 if TYPE_CHECKING:
@@ -33,17 +32,18 @@ class Examples:
     choice_arguments: dict[tuple[str, str], Any] = field(
         default_factory=dict
     )  # (template, choice) -> argument
-    parties: set[str] = field(default_factory=set)
     surveyed_to: int | None = None  # the ledger end of the last survey
 
 
 class Catalog:
     def __init__(self, session: Session) -> None:
         self.session = session
+        self.learned = session.learned
         self.examples = Examples()
 
     def forget_examples(self) -> None:
-        """Another user sees other contracts: keep the templates and choices, drop what was visible."""
+        """Another user sees other contracts: keep the templates and choices, drop what was visible (the parties
+        seen are the session's to forget, when it switches users)."""
         self.examples = Examples()
 
     # --- learning -----------------------------------------------------------------------------------------------
@@ -57,32 +57,26 @@ class Catalog:
             elif isinstance(value, ExercisedEvent):
                 self._learn_exercised(value)
             elif isinstance(value, ArchivedEvent):
-                self._note_template(value.template_id, value.package_name)
-                self._consumed(self.ref(value.template_id), value.contract_id)
+                self._consumed(
+                    self.learned.note_template(value.template_id, value.package_name), value.contract_id
+                )
 
     def learn_created(self, created: CreatedEvent) -> None:
-        ref = self._note_template(created.template_id, created.package_name)
-        self.examples.parties.update(created.signatories)
-        self.examples.parties.update(created.observers)
+        ref = self.learned.note_template(created.template_id, created.package_name)
+        self.learned.note_parties(created.signatories)
+        self.learned.note_parties(created.observers)
         current = self.examples.newest.get(ref)
         if current is None or created.offset >= current.offset:
             self.examples.newest[ref] = created
 
     def _learn_exercised(self, exercised: ExercisedEvent) -> None:
-        ref = self._note_template(exercised.template_id, exercised.package_name)
-        self.examples.parties.update(exercised.acting_parties)
-        self.session.note_exercised(exercised)
+        self.learned.note_exercised(exercised)
         if exercised.interface_id:
             return  # an interface's choice is exercised through the interface id, not the template's
-        self.session.choices_seen.setdefault(exercised.template_id, set()).add(exercised.choice)
+        ref = self.ref(exercised.template_id)
         self.examples.choice_arguments[(ref, exercised.choice)] = exercised.choice_argument
         if exercised.consuming:
             self._consumed(ref, exercised.contract_id)
-
-    def _note_template(self, template_id: str, package_name: str) -> str:
-        if package_name:
-            self.session.templates_seen[template_id] = package_name
-        return package_name_ref(template_id, package_name)
 
     def _consumed(self, ref: str, contract_id: str) -> None:
         newest = self.examples.newest.get(ref)
@@ -140,22 +134,14 @@ class Catalog:
 
     def ref(self, template: str) -> str:
         """`template` in the `#package-name:Module:Entity` form when its package name is known."""
-        template = template.strip()
-        if template.startswith("#"):
-            return template
-        return package_name_ref(template, self.session.templates_seen.get(template))
+        return self.learned.ref(template)
 
     def template_refs(self) -> list[str]:
-        return sorted({package_name_ref(t, p) for t, p in self.session.templates_seen.items()})
+        return self.learned.template_refs()
 
     def choices_for(self, template: str) -> list[str]:
         """Choices seen exercised on `template` (any of its package versions), and Archive."""
-        ref = self.ref(template)
-        seen: set[str] = set()
-        for template_id, choices in self.session.choices_seen.items():
-            if template_id == template or self.ref(template_id) == ref:
-                seen |= choices
-        seen.discard(ARCHIVE)
+        seen = self.learned.choices_for(template) - {ARCHIVE}
         return [*sorted(seen), ARCHIVE]
 
     def choice_argument(self, template: str, choice: str) -> Any:
@@ -168,4 +154,4 @@ class Catalog:
         """Parties to offer: the user's own (rights) first, then the others seen."""
         identity = self.session.identity
         own = list(dict.fromkeys([*identity.act_as, *identity.read_as]))
-        return own + sorted(self.examples.parties - set(own))
+        return own + sorted(self.learned.parties - set(own))

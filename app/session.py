@@ -1,16 +1,17 @@
 """A session with one participant: the client, who we are on it (user, rights, parties), and what the participant
-is (version, id, synchronizers). No UI here: the screens read it, workers refresh it."""
+is (version, id, synchronizers). No UI here: the workspace opens it, the screens read it, workers refresh it."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from app.bundled import BundledParticipant
 from app.client import LedgerClient, errors
-from app.daml import package_name_ref
+from app.learned import Learned
 from app.tokens import MintedToken, TokenSource
-from participant.api import ConnectedSynchronizer, ExercisedEvent, JsTransaction, Right
+from participant.api import ConnectedSynchronizer, Right
 
 BUNDLED_ADMIN = "participant_admin"
 
@@ -68,72 +69,27 @@ class Session:
         client: LedgerClient,
         *,
         label: str,
-        readonly: bool = False,
         bundled: BundledParticipant | None = None,
         minted: MintedToken | None = None,
+        learned: Learned | None = None,
+        readonly: Callable[[], bool] = lambda: False,
     ) -> None:
         self.client = client
         self.label = label
-        self.readonly = readonly
         self.bundled = bundled
         self.minted = minted
         self.identity = Identity()
         self.version = ""
         self.participant_id = ""
         self.synchronizers: list[ConnectedSynchronizer] = []
-        # What the app has seen on the ledger, whichever screen read it (for completion in the composer):
-        self.templates_seen: dict[str, str] = {}  # template id (package-id form) -> package name
-        self.choices_seen: dict[str, set[str]] = {}
-        """Choices seen exercised on the ledger, by template id (interface id for interface choices), under both
-        the package-id and the ``#package-name`` form of the id: what the composer can offer for a template."""
-        self.interfaces_seen: dict[str, set[str]] = {}
-        """Interfaces known to be implemented, by template, both in the ``#package-name`` form (what filters take):
-        from interface choices exercised on the template's contracts and from the views asked for in the
-        inspector. A participant has no endpoint that lists them."""
+        self.learned = learned if learned is not None else Learned()
+        """What was learned of the user's Daml on this participant (the workspace's, which hands it over)."""
+        self._readonly = readonly
 
-    def package_name_of(self, package_id: str) -> str | None:
-        for template_id, name in self.templates_seen.items():
-            if template_id.partition(":")[0] == package_id:
-                return name
-        return None
-
-    def interface_ref(self, interface_id: str) -> str | None:
-        """`interface_id` in the ``#package-name`` form, None when its package's name is not known."""
-        if interface_id.startswith("#"):
-            return interface_id
-        ref = package_name_ref(interface_id, self.package_name_of(interface_id.partition(":")[0]))
-        return ref if ref.startswith("#") else None
-
-    def note_interface(self, template_id: str, package_name: str, interface_id: str) -> None:
-        template = package_name_ref(template_id, package_name)
-        interface = self.interface_ref(interface_id)
-        if template.startswith("#") and interface is not None:
-            self.interfaces_seen.setdefault(template, set()).add(interface)
-
-    def interfaces_of(self, template_id: str, package_name: str) -> list[str]:
-        return sorted(self.interfaces_seen.get(package_name_ref(template_id, package_name), ()))
-
-    def note_exercised(self, exercised: ExercisedEvent) -> None:
-        """What an exercise shows the template implements: the interface of an interface choice, and the
-        interfaces a filter matched (`implementedInterfaces`)."""
-        if exercised.package_name:
-            self.templates_seen.setdefault(exercised.template_id, exercised.package_name)
-        for interface_id in {exercised.interface_id or "", *exercised.implemented_interfaces} - {""}:
-            self.note_interface(exercised.template_id, exercised.package_name, interface_id)
-
-    def note_choices(self, transaction: JsTransaction) -> None:
-        """Remember the choices exercised in a transaction read in LEDGER_EFFECTS shape."""
-        for event in transaction.events:
-            exercised = event.exercised_event
-            if exercised is None:
-                continue
-            self.note_exercised(exercised)
-            owner = exercised.interface_id or exercised.template_id
-            for key in {
-                owner,
-                package_name_ref(owner, exercised.package_name if not exercised.interface_id else None),
-            }:
-                self.choices_seen.setdefault(key, set()).add(exercised.choice)
+    @property
+    def readonly(self) -> bool:
+        """Whether writing is off, as the workspace that opened this session decides (it alone holds it)."""
+        return self._readonly()
 
     @property
     def can_switch_user(self) -> bool:
@@ -192,6 +148,7 @@ class Session:
             self.client.use_tokens(previous)
             raise
         self.minted = self.minted.for_user(user_id)
+        self.learned.forget_visible()  # the parties the previous user saw are not this one's to be offered
 
     async def users(self) -> list[str]:
         """User ids to pick from: every user, read with the admin's token on the bundled participant."""

@@ -117,8 +117,6 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self.text = ""
         self.sort = "arrival"
         self.descending = False
-        self.snapshot: Snapshot | None = None
-        self.timeline: AcsTimeline | None = None
         self.reading = False
         """A snapshot is being read (not Textual's `loading`, which would cover the screen while it grows)."""
         self.building = False
@@ -150,7 +148,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
 
     def on_mount(self) -> None:
         self._choices = ColumnChoices(self.ledger_app.locations.columns_file)
-        self.watch(self.app, "status_ledger_end", self._ledger_end_moved)
+        self.follow(self.ledger_app.workspace.ledger_end.subscribe, self._ledger_end_moved)
         self.watch(self.app, "status_connection", self._connection_changed)
         self.watch(self.app, "connect_problem", self._connection_changed)
         self.query_one(ContractTable).focus()
@@ -189,8 +187,16 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             self._progress("")
 
     async def on_unmount(self) -> None:
-        if self.snapshot is not None:
-            await self.snapshot.close()
+        await self.ledger_app.workspace.acs.close()
+
+    @property
+    def snapshot(self) -> Snapshot | None:
+        """The workspace's local copy of the ACS, which this screen fills and shows."""
+        return self.ledger_app.workspace.acs.snapshot
+
+    @property
+    def timeline(self) -> AcsTimeline | None:
+        return self.ledger_app.workspace.acs.timeline
 
     # --- loading ------------------------------------------------------------------------------------------------
 
@@ -254,14 +260,10 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         empty.remove_class("shown")
         # the choice, even if reading it fails
         self.query_one("#acs-scope", Label).update(plain(self._scope_text()))
-        if self.snapshot is None:
-            self.snapshot = await Snapshot.open(app.snapshot_path())  # which makes its directory
-        from app.timeline import AcsTimeline  # the client's modules: loaded after the first frame
-
-        self.timeline = AcsTimeline(app.session.client, self.snapshot, self.parties)
+        await app.workspace.acs.open(app.session.client, self.parties)
         if offset is None:
             offset = await app.session.client.ledger_end()
-            app.status_ledger_end = offset
+            app.workspace.ledger_end.saw(offset)
         await self._load(offset)
 
     async def _load(self, offset: int) -> None:
@@ -460,7 +462,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
 
     def _show_banner(self) -> None:
         banner = self.query_one("#acs-banner", Static)
-        end = self.ledger_app.status_ledger_end
+        end = self.ledger_app.workspace.ledger_end.value
         if end is not None and self.offset is not None and end > self.offset and not self.reading:
             ahead = end - self.offset
             banner.update(
@@ -474,7 +476,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             banner.remove_class("shown")
 
     def watch_offset(self, offset: int | None) -> None:
-        self.ledger_app.status_viewed = offset
+        self.ledger_app.workspace.acs.view(offset)
         if self.is_mounted:
             self._show_banner()
 
@@ -504,7 +506,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     @work(exclusive=True, group="acs-load", exit_on_error=False)
     async def _step(self, direction: int) -> None:
         assert self.timeline is not None and self.offset is not None
-        end = self.ledger_app.status_ledger_end or self.offset
+        end = self.ledger_app.workspace.ledger_end.value or self.offset
         self._progress(
             "looking for the previous change…" if direction < 0 else "looking for the next change…"
         )
@@ -536,14 +538,14 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     @work(exclusive=True, group="acs-end", exit_on_error=False)
     async def _goto_end(self) -> None:
         end = await self.ledger_app.session.client.ledger_end()
-        self.ledger_app.status_ledger_end = end
+        self.ledger_app.workspace.ledger_end.saw(end)
         if end == self.offset:
             self.notify(f"Already at the ledger end ({end}).", timeout=3)
             return
         self._move(end)
 
     def action_goto_offset(self) -> None:
-        end = self.ledger_app.status_ledger_end
+        end = self.ledger_app.workspace.ledger_end.value
 
         def check(text: str) -> str | None:
             if not text.isdigit():

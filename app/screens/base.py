@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, cast
+from collections.abc import Callable
+from typing import ClassVar, TypeVar, cast
 
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from app.screens.host import LedgerHost
+
+T = TypeVar("T")
 
 
 class LedgerScreen(Screen):
@@ -23,6 +26,19 @@ class LedgerScreen(Screen):
     @property
     def ledger_app(self) -> LedgerHost:
         return cast(LedgerHost, self.app)
+
+    def follow(
+        self, subscribe: Callable[[Callable[[T], None]], Callable[[], None]], callback: Callable[[T], None]
+    ) -> None:
+        """Call `callback` with each change of something the workspace holds (`subscribe`: its subscribe method)
+        for as long as this screen is mounted."""
+        if not hasattr(self, "_unfollow"):
+            self._unfollow: list[Callable[[], None]] = []
+        self._unfollow.append(subscribe(callback))
+
+    def on_unmount(self) -> None:
+        for unsubscribe in getattr(self, "_unfollow", []):
+            unsubscribe()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR:

@@ -1,7 +1,10 @@
-"""What a screen may ask of the app that shows it: the session, the shared status and a few app-wide actions.
+"""What a screen may ask of the app that shows it: the workspace (what screens share), the connection's status and a
+few app-wide actions.
 
 Screens see the app through this protocol rather than importing it: the app builds the screens, so a screen that
-imported the app would tie the two into a cycle, and every screen could reach into anything the app holds.
+imported the app would tie the two into a cycle, and every screen could reach into anything the app holds. Nor do
+screens reach into each other: what one screen holds that another needs (the ACS cache, the offset viewed, the
+ledger end) is the workspace's.
 """
 
 from __future__ import annotations
@@ -15,23 +18,18 @@ if TYPE_CHECKING:
     from app.client.requests_log import RequestLog
     from app.locations import Locations
     from app.session import Session
-    from app.snapshot import Snapshot
-
-
-class ContractsView(Protocol):
-    """What other screens consult of the contracts screen: its local copy of the ACS and the offset it shows."""
-
-    snapshot: Snapshot | None
-    offset: int | None
-
-    def action_ledger_end(self) -> None:
-        """Show the ledger end (after a change made elsewhere, e.g. a move)."""
-        ...
+    from app.workspace import Workspace
 
 
 class LedgerHost(Protocol):
-    session: Session
-    """The connection to the participant and what it said of the user (parties, rights, version)."""
+    workspace: Workspace
+    """What the screens share: the session, read-only, the ledger end, the ACS cache, the packages, what was learned."""
+
+    @property
+    def session(self) -> Session:
+        """The workspace's connection to the participant and what it said of the user (parties, rights, version)."""
+        ...
+
     request_log: RequestLog
     locations: Locations
     url: str | None
@@ -42,10 +40,6 @@ class LedgerHost(Protocol):
     connect_problem: str
     """Why the participant refused to connect us (a bad token), said until it accepts; else empty."""
     connect_retry_s: float
-    status_ledger_end: int | None
-    """The ledger end last read, shown in the status line."""
-    status_viewed: int | None
-    """The offset the contracts screen shows, shown in the status line."""
 
     def show_error(self, error: LedgerApiError, context: str = "") -> None: ...
 
@@ -53,6 +47,8 @@ class LedgerHost(Protocol):
         """Say what a screen's worker failed with (a notification and a log line)."""
         ...
 
-    def contracts_screen(self) -> ContractsView | None: ...
+    def show_ledger_end(self) -> None:
+        """Have the contracts screen show the ledger end (after a change made elsewhere, e.g. a move)."""
+        ...
 
     def action_mode(self, mode: str) -> None: ...

@@ -156,7 +156,7 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         self._show(lookup)
         event = lookup.event
         assert event is not None
-        known = self.ledger_app.session.interfaces_of(event.template_id, event.package_name)
+        known = self.ledger_app.workspace.learned.interfaces_of(event.template_id, event.package_name)
         if known:
             self._load_views(known, asked=False)
 
@@ -169,8 +169,8 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
 
     async def _location(self) -> Text | None:
         """Where the contract is now, when it has moved since it was created (from the contracts screen's cache)."""
-        acs = self.ledger_app.contracts_screen()
-        if acs is None or acs.snapshot is None:
+        acs = self.ledger_app.workspace.acs
+        if acs.snapshot is None:
             return None
         row = await acs.snapshot.latest(self.contract_id)
         location = None if row is None else row.location(party_hint)
@@ -181,7 +181,7 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
                 f"{visible(location)} (reassignment counter {row.counter}); m completes the move",
                 style="yellow",
             )
-        return Text(f"{visible(location)} (reassignment counter {row.counter}), as of offset {acs.offset}")
+        return Text(f"{visible(location)} (reassignment counter {row.counter}), as of offset {acs.viewing}")
 
     def _show(self, lookup: ContractLookup) -> None:
         event = lookup.event
@@ -227,10 +227,7 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         event = self.lookup.event if self.lookup else None
         if event is None:
             return set()
-        seen = self.ledger_app.session.choices_seen
-        return seen.get(event.template_id, set()) | seen.get(
-            package_name_ref(event.template_id, event.package_name), set()
-        )
+        return self.ledger_app.workspace.learned.choices_of(event.template_id, event.package_name)
 
     # --- interface views ----------------------------------------------------------------------------------------
 
@@ -250,8 +247,8 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
             self._ask_view(event, "")
 
     def _ask_view(self, event: CreatedEvent, typed: str) -> None:
-        session = self.ledger_app.session
-        known = sorted({i for interfaces in session.interfaces_seen.values() for i in interfaces})
+        learned = self.ledger_app.workspace.learned
+        known = learned.known_interfaces()
         module = package_name_ref(event.template_id, event.package_name).rpartition(":")[0]
         shown = {v.interface_id for v in event.interface_views}
 
@@ -259,7 +256,7 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
             parts = text.split(":")
             if len(parts) < 3 or not all(parts):
                 return "an interface id is #package-name:Module:Interface"
-            if session.interface_ref(text) is None:
+            if learned.interface_ref(text) is None:
                 return f"filters take the #package-name form, and the name of package {parts[0][:12]}… is not known"
             return None
 
@@ -293,8 +290,8 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         event = lookup.event if lookup else None
         if lookup is None or event is None:
             return
-        session = self.ledger_app.session
-        refs = [session.interface_ref(i) or i for i in interfaces]
+        session, learned = self.ledger_app.session, self.ledger_app.workspace.learned
+        refs = [learned.interface_ref(i) or i for i in interfaces]
         name = template_name(event.template_id)
         try:
             views = await interface_views(session.client, self.contract_id, self._parties(), refs)
@@ -310,7 +307,7 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         lookup.add_views(views)
         if asked:  # the others came from what the session knows already
             if views:
-                session.note_interface(event.template_id, event.package_name, refs[0])
+                learned.note_interface(event.template_id, event.package_name, refs[0])
                 failed = [v for v in views if v.view_status.code != 0]
                 self.notify(
                     f"{name} through {template_name(views[0].interface_id)}: "
@@ -400,7 +397,7 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
             view.show_message(Text(f"The update at offset {offset} is {kind}.", style="dim"))
             return
         transaction = update.transaction.value
-        session.note_choices(transaction)
+        self.ledger_app.workspace.learned.note_transaction(transaction)
         view.set_full_ids(self.full_ids)
         view.show(transaction, self.contract_id)
         if self.query_one(TabbedContent).active == pane:

@@ -94,7 +94,6 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         )
         self.busy = False
         self.ready = False  # the synchronizers and parties to choose from are known
-        self._watching = False
         self._pending: str | None = None
 
     def compose(self) -> ComposeResult:
@@ -151,6 +150,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
             banner = self.query_one("#reassign-banner", Static)
             banner.update("Read-only session: submitting is off.")
             banner.add_class("shown")
+        self.follow(self.ledger_app.workspace.acs.subscribe, self._acs_moved)
         if self.ledger_app.connected:
             self._start()
         self.query_one("#move-contract").focus()
@@ -159,8 +159,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
 
     @property
     def readonly(self) -> bool:
-        app = self.ledger_app
-        return app.readonly or (app.session is not None and app.session.readonly)
+        return self.ledger_app.workspace.readonly
 
     def on_identity_changed(self, _: IdentityChanged) -> None:
         self._start()
@@ -179,10 +178,6 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
             except errors.LedgerApiError as e:
                 self.ledger_app.show_error(e, "Cannot list the connected synchronizers")
         self._fill_choices()
-        acs = self.ledger_app.contracts_screen()
-        if acs is not None and not self._watching:
-            self._watching = True  # once: a second identity must not double the refreshes
-            self.watch(acs, "offset", self._acs_moved, init=False)
         self._refresh_in_flight()
 
     def _fill_choices(self) -> None:
@@ -236,8 +231,8 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
     @work(exclusive=True, group="reassign-lookup", exit_on_error=False)
     async def _look_up(self, contract_id: str) -> None:
         info = self.query_one("#move-contract-info", Static)
-        acs = self.ledger_app.contracts_screen()
-        row = await acs.snapshot.latest(contract_id) if acs is not None and acs.snapshot is not None else None
+        snapshot = self.ledger_app.workspace.acs.snapshot
+        row = await snapshot.latest(contract_id) if snapshot is not None else None
         self.contract = row
         if row is None:
             info.update(
@@ -297,13 +292,13 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
 
     @work(exclusive=True, group="reassign-flight", exit_on_error=False)
     async def _refresh_in_flight(self) -> None:
-        acs = self.ledger_app.contracts_screen()
+        acs = self.ledger_app.workspace.acs
         title = self.query_one("#in-flight-title", Label)
-        if acs is None or acs.snapshot is None or acs.offset is None:
+        snapshot, offset = acs.snapshot, acs.viewing
+        if snapshot is None or offset is None:
             title.update("In flight (the contracts screen has not read the contracts yet)")
             return
-        offset = acs.offset
-        rows = await acs.snapshot.incomplete(offset)
+        rows = await snapshot.incomplete(offset)
         self.in_flight = rows
         title.update(plain(f"In flight at offset {offset} · {len(rows)} · enter completes one"))
         table = self.query_one("#in-flight", DataTable)
@@ -362,9 +357,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         self.query_one("#in-flight", DataTable).focus()
 
     def action_refresh(self) -> None:
-        acs = self.ledger_app.contracts_screen()
-        if acs is not None:
-            acs.action_ledger_end()  # the in-flight list follows its offset
+        self.ledger_app.show_ledger_end()  # the in-flight list follows the offset viewed
         self._refresh_in_flight()
 
     # --- submitting ---------------------------------------------------------------------------------------------
@@ -499,9 +492,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         self._after_submission()
 
     def _after_submission(self) -> None:
-        acs = self.ledger_app.contracts_screen()
-        if acs is not None:
-            acs.action_ledger_end()  # the contracts screen shows where things are now; In flight follows it
+        self.ledger_app.show_ledger_end()  # the contracts screen shows where things are now; In flight follows it
 
     def _step_changed(self, step: Step) -> None:
         if step not in self.steps:

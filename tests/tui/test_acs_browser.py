@@ -253,9 +253,9 @@ async def test_a_pruned_offset_is_reported_with_cantons_error(demo_writable, mak
 
 
 async def test_a_large_view_shows_its_first_rows_then_the_rest(demo_server, make_app, monkeypatch):
-    import app.snapshot
+    import app.snapshot.views
 
-    monkeypatch.setattr(app.snapshot, "QUICK_VIEW_ABOVE", 0)  # every view counts as large here
+    monkeypatch.setattr(app.snapshot.views, "QUICK_VIEW_ABOVE", 0)  # every view counts as large here
     app_ = make_app(demo_server, "Alice")
     async with app_.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: _loaded(app_), "the first rows")

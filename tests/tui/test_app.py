@@ -61,8 +61,8 @@ async def test_an_unreachable_participant_is_explained_and_nothing_crashes(make_
 
 
 async def test_retries_that_fail_the_same_way_do_not_repeat_the_notification(make_app, tmp_path, monkeypatch):
-    from app import app as app_module
     from app.app import CONNECT_RETRY_POLLS
+    from app.app import connection as app_module
     from tests.conftest import ServerProcess, free_port
 
     monkeypatch.setattr(app_module, "ERROR_NOTIFY_S", 3600)  # the first one is still on screen throughout

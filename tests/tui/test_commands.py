@@ -336,14 +336,17 @@ def test_the_catalog_learns_templates_choices_arguments_and_the_newest_contract(
     assert catalog.examples.newest["#model-tests:Iou:Iou"].contract_id == CID
     catalog.learn([exercised])
     assert "#model-tests:Iou:Iou" not in catalog.examples.newest  # consumed
-    assert session.choices_seen == {"pkg1:Iou:Iou": {"Iou_AddObserver"}}
+    assert session.learned.choices == {
+        "pkg1:Iou:Iou": {"Iou_AddObserver"},
+        "#model-tests:Iou:Iou": {"Iou_AddObserver"},
+    }
     assert catalog.choices_for("#model-tests:Iou:Iou") == ["Iou_AddObserver", "Archive"]
     assert catalog.choices_for("pkg1:Iou:Iou") == ["Iou_AddObserver", "Archive"]
     assert catalog.choice_argument("pkg1:Iou:Iou", "Iou_AddObserver") == {"newObserver": BOB}
     assert catalog.choice_argument("#model-tests:Iou:Iou", "Archive") == {}
     assert catalog.choice_argument("#model-tests:Iou:Iou", "Iou_Split") is None
     assert catalog.parties() == [ALICE, BOB]
-    assert session.interfaces_seen == {}
+    assert session.learned.interfaces == {}
 
     through_interface = _event(
         "ExercisedEvent",
@@ -357,9 +360,9 @@ def test_the_catalog_learns_templates_choices_arguments_and_the_newest_contract(
         acsDelta=True,
     )
     catalog.learn([through_interface])
-    assert session.interfaces_seen == {"#model-tests:Iou:Iou": {"#model-tests:Iou:IIou"}}
-    assert session.interfaces_of("pkg1:Iou:Iou", "model-tests") == ["#model-tests:Iou:IIou"]
-    assert session.choices_seen["pkg1:Iou:Iou"] == {
+    assert session.learned.interfaces == {"#model-tests:Iou:Iou": {"#model-tests:Iou:IIou"}}
+    assert session.learned.interfaces_of("pkg1:Iou:Iou", "model-tests") == ["#model-tests:Iou:IIou"]
+    assert session.learned.choices["pkg1:Iou:Iou"] == {
         "Iou_AddObserver"
     }  # an interface's choice is not the template's
     unnamed = _event(
@@ -376,7 +379,7 @@ def test_the_catalog_learns_templates_choices_arguments_and_the_newest_contract(
     )
     catalog.learn([unnamed])
     assert (
-        "#model-tests:M:T" not in session.interfaces_seen
+        "#model-tests:M:T" not in session.learned.interfaces
     )  # pkg3's name is not known: a filter could not name it
 
 

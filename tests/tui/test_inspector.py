@@ -174,7 +174,7 @@ async def test_an_archived_contract_shows_its_archive_event_and_transactions(dem
         text = screen_text(app)
         assert f"Exercised {archive.choice} on Iou:Iou  {archive.contract_id[:12]}…  ◀ this contract" in text
         assert "consuming" in text and "choiceArgument" in text and "exerciseResult" in text
-        seen = app.session.choices_seen
+        seen = app.workspace.learned.choices
         assert archive.choice in seen[archive.template_id]
         assert archive.choice in seen[f"#model-tests:{template_name(archive.template_id)}"]
 
@@ -328,7 +328,7 @@ async def test_exercise_and_clone_then_reload_after_archiving(demo_writable, mak
             await pilot.press("a")
             await wait_for(pilot, lambda: transaction_shown(screen, ARCHIVED), "the archiving transaction")
             assert "Exercised Archive on Iou:Iou" in screen_text(app)
-            assert "Archive" in app.session.choices_seen[created.template_id]
+            assert "Archive" in app.workspace.learned.choices[created.template_id]
 
 
 async def test_pruned_history_is_explained(demo_writable, make_app):
@@ -416,7 +416,7 @@ async def test_an_interface_view_asked_for_is_shown_and_remembered_for_the_templ
         assert "view Iou:IIou  2 fields" in text and f"iamount: {number(payload['amount'])}" in text
         assert "interface views       Iou:IIou" in text
         assert "its view is in the payload" in notified(app)
-        assert app.session.interfaces_seen == {"#model-tests:Iou:Iou": {"#model-tests:Iou:IIou"}}
+        assert app.workspace.learned.interfaces == {"#model-tests:Iou:Iou": {"#model-tests:Iou:IIou"}}
 
         await pilot.press("escape")
         screen = await open_contract(app, pilot, second)  # the same template: its view comes unasked
@@ -481,10 +481,10 @@ async def test_an_interface_choice_read_in_a_transaction_teaches_the_template_s_
     app = make_app(demo_writable, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_contract(app, pilot, ious[0])
-        assert app.session.interfaces_seen == {}
+        assert app.workspace.learned.interfaces == {}
         await pilot.press("a")
         await wait_for(pilot, lambda: transaction_shown(screen, ARCHIVED), "the archiving transaction")
-        assert app.session.interfaces_seen == {"#model-tests:Iou:Iou": {"#model-tests:Iou:IIou"}}
+        assert app.workspace.learned.interfaces == {"#model-tests:Iou:Iou": {"#model-tests:Iou:IIou"}}
 
         await pilot.press("escape", "escape")
         screen = await open_contract(app, pilot, ious[1])

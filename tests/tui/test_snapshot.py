@@ -46,10 +46,11 @@ async def test_finds_each_contract_in_views_of_every_order(tmp_path):
 
 
 async def test_a_large_view_hands_over_its_first_rows_before_the_rest(tmp_path, monkeypatch):
-    import app.snapshot
+    import app.snapshot.views
 
-    monkeypatch.setattr(app.snapshot, "QUICK_VIEW_ABOVE", 100)  # "large" from 100 contracts on, for the test
-    monkeypatch.setattr(app.snapshot, "FIRST_ROWS", 20)
+    # "large" from 100 contracts on, for the test
+    monkeypatch.setattr(app.snapshot.views, "QUICK_VIEW_ABOVE", 100)
+    monkeypatch.setattr(app.snapshot.views, "FIRST_ROWS", 20)
     snapshot = await Snapshot.open(tmp_path / "cache.db")
     try:
         await snapshot.reset(10)

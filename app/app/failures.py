@@ -1,0 +1,103 @@
+"""How the app says what failed: a participant's refusal (Canton's error id, category and cause, what to do), a
+refused token as what happened to it, and an internal error as its one-line cause (the traceback goes to the log)."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from textual.app import App
+from textual.worker import Worker, WorkerState
+
+from app.client import errors
+from app.client.errors import LedgerApiError, category_words
+from app.untrusted import visible
+
+if TYPE_CHECKING:  # imported when first needed, after the first frame: the client and its models take a while
+    from app.refusal import Refusal
+
+log = logging.getLogger("ledger_tui")
+
+ERROR_NOTIFY_S = 12  # how long an error's notification stays
+
+
+class Failures(App):
+    def show_error(self, error: LedgerApiError, context: str = "") -> None:
+        """A failure as a notification: Canton's error id, category and cause, and what to do (the participant's
+        words shown as text, never read as markup); a refused token as what happened to it."""
+        refusal = self.refusal_of(error)
+        log.warning(
+            "%s: %s %s",
+            context or (refusal.title if refusal is not None else "request failed"),
+            type(error).__name__,
+            refusal.what if refusal is not None else error.message,
+        )
+        self.notify(
+            _shown(self.failure_text(error, context, refusal)),
+            title=visible(refusal.title if refusal is not None else error.title),
+            severity="error",
+            timeout=ERROR_NOTIFY_S,
+            markup=False,
+        )
+
+    def refusal_of(self, error: LedgerApiError) -> Refusal | None:
+        """`error` as a refusal of our token (expired, refused, unknown user), None for any other failure."""
+        from app.refusal import refusal_of
+
+        session = self.session
+        return refusal_of(error, session.client.tokens if session is not None else self.tokens)
+
+    def failure_text(self, error: LedgerApiError, context: str = "", refusal: Refusal | None = None) -> str:
+        refusal = refusal or self.refusal_of(error)
+        if refusal is None:
+            return self.error_text(error, context)
+        return "\n".join(line for line in (context, refusal.what, refusal.todo) if line)
+
+    @staticmethod
+    def error_text(error: LedgerApiError, context: str = "") -> str:
+        lines = []
+        if context:
+            lines.append(context)
+        if isinstance(error, errors.StatusError) and error.canton is not None:
+            canton = error.canton
+            words = category_words(canton.error_category)
+            lines.append(
+                f"{canton.code}" + (f" · category {canton.error_category} ({words})" if words else "")
+            )
+            lines.append(canton.cause)
+        else:
+            lines.append(error.message)
+        if error.hint:
+            lines.append(error.hint)
+        return "\n".join(lines)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.ERROR:
+            self.worker_failed(event.worker)
+
+    def worker_failed(self, worker: Worker) -> None:
+        """What a worker raised (of the app, a screen or a widget: their `Worker.StateChanged` does not bubble, so
+        each passes it here): a client error as such, anything else as an internal error whose traceback goes to
+        the log file and whose one-line cause goes to the screen."""
+        error = worker.error
+        if isinstance(error, LedgerApiError):
+            self.show_error(error)
+            return
+        log.error("internal error in %s: %s", worker.name, _cause(error), exc_info=error)
+        self.notify(
+            f"{visible(_cause(error))}\nDetails are in {self.locations.log_dir / 'ledger-tui.log'}",
+            title="Internal error",
+            severity="error",
+            timeout=ERROR_NOTIFY_S,
+            markup=False,
+        )
+
+
+def _shown(text: str) -> str:
+    """Text for a notification, each line's control characters written as visible escapes."""
+    return "\n".join(visible(line) for line in text.split("\n"))
+
+
+def _cause(error: BaseException) -> str:
+    text = str(error)
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__

@@ -1,0 +1,59 @@
+"""The local ACS cache: the active contracts of one set of parties over an interval of offsets, in a SQLite file.
+
+A participant's ACS can hold millions of contracts; the browser never keeps them in widgets or Python objects.
+Everything lives here, in a file of the user's cache directory, and the table asks for the rows on screen.
+
+The cache is temporal. It is filled from a snapshot at one offset, then extended with the ACS-delta updates after
+(and before) it: each contract carries the offset that activated it and, once archived, the offset that archived
+it, so the ACS at any offset of the covered interval ``[lo, hi]`` is a range condition, and the difference between
+two offsets is one as well. A contract that moves between synchronizers has one row per state (active, in flight,
+active on the target), each with its own offsets; the state at an offset holds one of them, and the difference
+compares contracts, not rows, so a move shows as the contract changed, once. Stepping through offsets costs the
+few updates in between, not another snapshot.
+
+A view is the ordered list of rows the table shows (offset, diff against the offset viewed before, template and
+text filters, sort); it is materialized in a temporary table so that any window of it is an indexed read. All
+SQLite work runs in one worker thread, in order; the event loop only awaits it.
+
+Measured here (2 cores) with 1,000,000 contracts: a 60-row window ≈1 ms, rebuilding the default view ≈0.1-0.5 s,
+a text filter ≈0.3-0.8 s, a sort on a payload field ≈1-3 s, at under 60 MB of process memory.
+"""
+
+from app.snapshot.export import Export
+from app.snapshot.records import (
+    ACTIVE,
+    ASSIGNED,
+    UNASSIGNED,
+    CreatedRecord,
+    Move,
+    record_of_created_event,
+    record_of_entry,
+)
+from app.snapshot.spec import ViewSpec
+from app.snapshot.store import Interval
+from app.snapshot.views import ADDED, CHANGED, REMOVED, SAME, STATUS_NAMES, Row, ViewCancelled
+
+
+class Snapshot(Export):
+    """One cache file. Create with `await Snapshot.open(path)`; `close()` deletes the file."""
+
+
+__all__ = [
+    "ACTIVE",
+    "ADDED",
+    "ASSIGNED",
+    "CHANGED",
+    "REMOVED",
+    "SAME",
+    "STATUS_NAMES",
+    "UNASSIGNED",
+    "CreatedRecord",
+    "Interval",
+    "Move",
+    "Row",
+    "Snapshot",
+    "ViewCancelled",
+    "ViewSpec",
+    "record_of_created_event",
+    "record_of_entry",
+]

@@ -1,0 +1,387 @@
+"""The cache file: its schema, and filling it (a snapshot, then the updates after and before it). All SQLite work
+runs in one worker thread, in order; the event loop only awaits it."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import itertools
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Self, TypeVar
+
+import orjson
+
+from app.private_files import create_private_file, private_dir
+from app.snapshot.records import UNASSIGNED, CreatedRecord, Move, record_of_entry
+from app.snapshot.spec import ViewSpec
+
+T = TypeVar("T")
+
+SCHEMA = """
+PRAGMA journal_mode = OFF;
+PRAGMA synchronous = OFF;
+PRAGMA temp_store = FILE;
+PRAGMA cache_size = -4096;  -- 4 MB, which also bounds what a sort holds in memory: 16 MB raised the peak by 20 MB
+CREATE TABLE strings (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);
+-- narrow rows, so that scanning a million of them to build a view stays cheap
+CREATE TABLE contracts (
+    seq INTEGER PRIMARY KEY,           -- arrival order: activation order within a snapshot
+    cid_key INTEGER NOT NULL,          -- 64-bit hash of the contract id, indexed
+    template INTEGER NOT NULL,         -- strings.id
+    created_offset INTEGER NOT NULL,   -- the offset that activated the contract
+    archived_offset INTEGER,           -- NULL while active at hi
+    kind INTEGER NOT NULL,
+    signatories INTEGER NOT NULL,      -- strings.id of a JSON array
+    observers INTEGER NOT NULL,
+    synchronizer INTEGER NOT NULL,
+    counter INTEGER
+);
+CREATE TABLE details (
+    seq INTEGER PRIMARY KEY,
+    cid TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    workflow_id TEXT NOT NULL,
+    payload TEXT NOT NULL,             -- createArgument as JSON
+    search TEXT NOT NULL               -- the words `/` matches: id, template, parties, payload values
+);
+CREATE TABLE changes (offset INTEGER PRIMARY KEY);  -- offsets in (lo, hi] where this ACS changed
+-- the reassignment of a row that is one half of it (incomplete unassigned or assigned)
+CREATE TABLE moves (
+    seq INTEGER PRIMARY KEY,
+    reassignment_id TEXT NOT NULL,
+    source TEXT NOT NULL,
+    target TEXT NOT NULL,
+    submitter TEXT NOT NULL
+);
+CREATE TABLE moved_on (seq INTEGER PRIMARY KEY);  -- rows whose state ended by a reassignment, not an archive
+"""
+
+
+def cid_key(contract_id: str) -> int:
+    return int.from_bytes(hashlib.blake2b(contract_id.encode(), digest_size=8).digest(), "big", signed=True)
+
+
+@dataclass
+class Interval:
+    lo: int | None = None
+    hi: int | None = None
+
+    def covers(self, offset: int) -> bool:
+        return self.lo is not None and self.hi is not None and self.lo <= offset <= self.hi
+
+
+@dataclass
+class _Prepared:
+    key: int
+    row: tuple
+    detail: tuple
+    contract_id: str
+    move: tuple | None = None
+
+
+class Store:
+    """One cache file and what fills it; `Snapshot` adds the views and the export."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="snapshot")
+        self._db: sqlite3.Connection | None = None
+        self.interval = Interval()
+        self._strings: dict[str, int] = {}
+        self._seq = itertools.count(1)
+        self._view: ViewSpec | None = None
+        self._view_count = 0
+        self._view_removed = 0  # rows of the view that are not in the state: contracts gone, shown struck out
+        self._view_last_seq = 0  # the view holds every matching row up to this seq (default order only)
+        self._indexed = False
+        self._cancel = threading.Event()
+
+    @classmethod
+    async def open(cls, path: Path) -> Self:
+        snapshot = cls(path)
+        await snapshot._run(snapshot._open)
+        return snapshot
+
+    def _open(self) -> None:
+        private_dir(self.path.parent)
+        for suffix in ("", "-journal", "-wal", "-shm"):
+            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+        create_private_file(self.path)  # payloads are nobody else's business
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._db.executescript(SCHEMA)
+
+    async def close(self) -> None:
+        await self._run(self._close)
+        self._executor.shutdown(wait=False)
+
+    def _close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        for suffix in ("", "-journal", "-wal", "-shm"):
+            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        assert self._db is not None, "snapshot is closed"
+        return self._db
+
+    def cancel_view(self) -> None:
+        """Abandon a view being built (a newer one supersedes it)."""
+        self._cancel.set()
+
+    # --- filling ------------------------------------------------------------------------------------------------
+
+    async def reset(self, offset: int) -> None:
+        """Forget everything: the cache is about to be filled from a snapshot at `offset`."""
+        await self._run(self._reset, offset)
+
+    def _reset(self, offset: int) -> None:
+        db = self.db
+        db.execute("BEGIN")
+        for table in ("contracts", "details", "changes", "moves", "moved_on"):
+            db.execute(f"DELETE FROM {table}")
+        db.execute("DROP INDEX IF EXISTS contracts_cid")
+        db.execute("COMMIT")
+        self._indexed = False
+        self.interval = Interval(offset, offset)
+        self._view = None
+        self._view_count = 0
+        self._view_removed = 0
+        self._view_last_seq = 0
+        db.execute("DROP TABLE IF EXISTS temp.view")
+
+    async def add_snapshot_entries(self, entries: list[dict[str, Any]]) -> int:
+        """Store a batch of snapshot elements (at the offset given to `reset`); returns how many were stored."""
+        return await self._run(self._add_entries, entries)
+
+    def _add_entries(self, entries: list[dict[str, Any]]) -> int:
+        records = [r for r in map(record_of_entry, entries) if r is not None]
+        self._insert(records)
+        return len(records)
+
+    def _intern(self, text: str) -> int:
+        sid = self._strings.get(text)
+        if sid is None:
+            db = self.db
+            row = db.execute("SELECT id FROM strings WHERE text = ?", (text,)).fetchone()
+            sid = row[0] if row else db.execute("INSERT INTO strings (text) VALUES (?)", (text,)).lastrowid
+            self._strings[text] = sid
+        return sid
+
+    def _prepare(self, r: CreatedRecord) -> _Prepared:
+        seq = next(self._seq)
+        key = cid_key(r.contract_id)
+        signatories = orjson.dumps(r.signatories).decode()
+        observers = orjson.dumps(r.observers).decode()
+        payload = orjson.dumps(r.payload).decode()
+        row = (
+            seq,
+            key,
+            self._intern(r.template_id),
+            r.offset,
+            r.archived_offset,
+            r.kind,
+            self._intern(signatories),
+            self._intern(observers),
+            self._intern(r.synchronizer),
+            r.counter,
+        )
+        # what `/` matches: the texts at hand, joined (walking the payload for its values alone cost more than
+        # storing the row; the field names it also matches are rarely what anyone types)
+        search = f"{r.contract_id} {r.template_id.split(':', 1)[-1]} {signatories} {observers} {payload}"
+        detail = (seq, r.contract_id, r.created_at, r.workflow_id, payload, search)
+        move = (
+            None
+            if r.move is None
+            else (seq, r.move.reassignment_id, r.move.source, r.move.target, r.move.submitter)
+        )
+        return _Prepared(key, row, detail, r.contract_id, move)
+
+    def _insert(self, records: Iterable[CreatedRecord]) -> None:
+        prepared = [self._prepare(r) for r in records]
+        if not prepared:
+            return
+        db = self.db
+        db.execute("BEGIN")
+        db.executemany("INSERT INTO contracts VALUES (?,?,?,?,?,?,?,?,?,?)", [p.row for p in prepared])
+        db.executemany("INSERT INTO details VALUES (?,?,?,?,?,?)", [p.detail for p in prepared])
+        db.executemany(
+            "INSERT INTO moves VALUES (?,?,?,?,?)", [p.move for p in prepared if p.move is not None]
+        )
+        db.execute("COMMIT")
+
+    async def index_ids(self) -> None:
+        """Build the index by contract id now (after a snapshot is stored, before anyone looks one up)."""
+        await self._run(self._index_ids)
+
+    def _index_ids(self) -> None:
+        """The index by contract id, built once it is needed: a snapshot is stored faster without it (the rows
+        of a snapshot are all new), and one CREATE INDEX is cheaper than a million index updates."""
+        if not self._indexed:
+            self.db.execute("CREATE INDEX IF NOT EXISTS contracts_cid ON contracts (cid_key)")
+            self._indexed = True
+
+    def _seq_of(self, contract_id: str) -> int | None:
+        """The row of a contract's latest state (a contract that moved between synchronizers has one per step)."""
+        seqs = self._seqs_of(contract_id)
+        return seqs[0] if seqs else None
+
+    def _seqs_of(self, contract_id: str) -> list[int]:
+        """The rows of a contract, latest first."""
+        self._index_ids()
+        return [
+            seq
+            for seq, cid in self.db.execute(
+                "SELECT c.seq, d.cid FROM contracts c JOIN details d USING (seq) WHERE c.cid_key = ? ORDER BY c.seq DESC",
+                (cid_key(contract_id),),
+            )
+            if cid == contract_id
+        ]
+
+    async def apply_forward(
+        self,
+        hi: int,
+        created: Sequence[CreatedRecord],
+        archived: Sequence[tuple[str, int]],
+        change_offsets: Iterable[int],
+    ) -> None:
+        """Extend the interval to `hi` with the updates in (old hi, hi]: contracts created and archived there."""
+        await self._run(self._apply_forward, hi, list(created), list(archived), list(change_offsets))
+
+    def _apply_forward(
+        self,
+        hi: int,
+        created: list[CreatedRecord],
+        archived: list[tuple[str, int]],
+        change_offsets: list[int],
+    ) -> None:
+        new = [r for r in created if self._seq_of(r.contract_id) is None]
+        self._insert(new)
+        db = self.db
+        db.execute("BEGIN")
+        for contract_id, offset in archived:
+            seq = self._seq_of(contract_id)
+            if seq is not None:
+                db.execute(
+                    "UPDATE contracts SET archived_offset = ? WHERE seq = ? AND archived_offset IS NULL",
+                    (offset, seq),
+                )
+        db.executemany("INSERT OR IGNORE INTO changes VALUES (?)", [(o,) for o in change_offsets])
+        db.execute("COMMIT")
+        self.interval.hi = max(hi, self.interval.hi or hi)
+        self._view = None
+
+    async def apply_reassignment(
+        self,
+        offset: int,
+        unassigned: Sequence[tuple[str, Move, int | None]],
+        assigned: Sequence[CreatedRecord],
+    ) -> None:
+        """Extend the interval to `offset` with a reassignment there. Each step of a move is a new state of the
+        contract: the row it was in ends at `offset` and a new one starts, so that any offset still shows the
+        contract as it was then. `unassigned`: (contract id, the move, the new counter) of contracts that left
+        their synchronizer (incomplete until assigned); `assigned`: the contracts active on their target now."""
+        await self._run(self._apply_reassignment, offset, list(unassigned), list(assigned))
+
+    def _apply_reassignment(
+        self, offset: int, unassigned: list[tuple[str, Move, int | None]], assigned: list[CreatedRecord]
+    ) -> None:
+        db = self.db
+        records: list[CreatedRecord] = []
+        ended: list[int] = []
+        for contract_id, move, counter in unassigned:
+            seq = self._seq_of(contract_id)
+            if seq is None:
+                continue  # not one of ours at the time
+            (template, created, sigs, obs, created_at, workflow_id, payload) = db.execute(
+                "SELECT t.text, c.created_offset, s.text, o.text, d.created_at, d.workflow_id, d.payload "
+                "FROM contracts c JOIN details d USING (seq) JOIN strings t ON t.id = c.template "
+                "JOIN strings s ON s.id = c.signatories JOIN strings o ON o.id = c.observers WHERE c.seq = ?",
+                (seq,),
+            ).fetchone()
+            ended.append(seq)
+            records.append(
+                CreatedRecord(
+                    contract_id,
+                    template,
+                    offset,
+                    created_at,
+                    orjson.loads(sigs),
+                    orjson.loads(obs),
+                    orjson.loads(payload),
+                    synchronizer=move.source,
+                    counter=counter,
+                    kind=UNASSIGNED,
+                    workflow_id=workflow_id,
+                    move=move,
+                )
+            )
+        for record in assigned:
+            seq = self._seq_of(record.contract_id)
+            if seq is not None:
+                ended.append(seq)
+            records.append(record)
+        db.execute("BEGIN")
+        db.executemany(
+            "UPDATE contracts SET archived_offset = ? WHERE seq = ? AND archived_offset IS NULL",
+            [(offset, seq) for seq in ended],
+        )
+        db.executemany("INSERT OR IGNORE INTO moved_on VALUES (?)", [(seq,) for seq in ended])
+        db.execute("INSERT OR IGNORE INTO changes VALUES (?)", (offset,))
+        db.execute("COMMIT")
+        self._insert(records)
+        self.interval.hi = max(offset, self.interval.hi or offset)
+        self._view = None
+
+    async def unknown_ids(self, contract_ids: Sequence[str]) -> list[str]:
+        """Those of `contract_ids` that the cache does not hold."""
+        return await self._run(lambda: [c for c in contract_ids if self._seq_of(c) is None])
+
+    async def apply_backward(
+        self, lo: int, archived_before: Sequence[CreatedRecord], change_offsets: Iterable[int]
+    ) -> None:
+        """Extend the interval down to `lo` with the updates in (lo, old lo]. `archived_before` are the contracts
+        active at `lo` but archived in that range (their create events, with `archived_offset` set); contracts
+        created in that range are in the cache already (or were archived in it too, and never visible)."""
+        await self._run(self._apply_backward, lo, list(archived_before), list(change_offsets))
+
+    def _apply_backward(
+        self, lo: int, archived_before: list[CreatedRecord], change_offsets: list[int]
+    ) -> None:
+        self._insert([r for r in archived_before if self._seq_of(r.contract_id) is None])
+        db = self.db
+        db.execute("BEGIN")
+        db.executemany("INSERT OR IGNORE INTO changes VALUES (?)", [(o,) for o in change_offsets])
+        db.execute("COMMIT")
+        self.interval.lo = min(lo, self.interval.lo if self.interval.lo is not None else lo)
+        self._view = None
+
+    # --- change offsets -----------------------------------------------------------------------------------------
+
+    async def change_before(self, offset: int) -> int | None:
+        """The last offset below `offset` (within the interval) where this ACS changed."""
+        return await self._run(
+            lambda: first_value(
+                self.db.execute("SELECT max(offset) FROM changes WHERE offset < ?", (offset,)).fetchone()
+            )
+        )
+
+    async def change_after(self, offset: int) -> int | None:
+        return await self._run(
+            lambda: first_value(
+                self.db.execute("SELECT min(offset) FROM changes WHERE offset > ?", (offset,)).fetchone()
+            )
+        )
+
+
+def first_value(row: tuple | None) -> Any:
+    return None if row is None else row[0]

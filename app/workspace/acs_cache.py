@@ -1,0 +1,76 @@
+"""The local copy of the ACS that every screen consults: its snapshot file, the timeline that fills it and moves it
+through offsets, and the offset the contracts screen shows. The contracts screen drives it; the others read it (the
+inspector: where a contract is now; the reassign screen: what is in flight at the offset viewed)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from app.snapshot import Snapshot
+from app.workspace.subscribers import Subscribers
+
+if TYPE_CHECKING:
+    from app.client.ledger import LedgerClient
+    from app.timeline import AcsTimeline
+
+
+class AcsCache:
+    def __init__(self, path_of: Callable[[], Path]) -> None:
+        self._path_of = path_of
+        self.snapshot: Snapshot | None = None
+        self.timeline: AcsTimeline | None = None
+        self._viewing: int | None = None
+        self._viewing_subscribers: Subscribers[int | None] = Subscribers()
+
+    async def open(self, client: LedgerClient, parties: list[str] | None) -> AcsTimeline:
+        """A timeline for `parties` over the cache file (made on first use): what reads a snapshot into it."""
+        if self.snapshot is None:
+            self.snapshot = await Snapshot.open(self._path_of())  # which makes its directory
+        from app.timeline import AcsTimeline  # the client's modules: loaded after the first frame
+
+        self.timeline = AcsTimeline(client, self.snapshot, parties)
+        return self.timeline
+
+    async def close(self) -> None:
+        """Delete the cache file."""
+        snapshot, self.snapshot, self.timeline = self.snapshot, None, None
+        if snapshot is not None:
+            await snapshot.close()
+
+    @property
+    def viewing(self) -> int | None:
+        """The offset the contracts screen shows; None before it has read one."""
+        return self._viewing
+
+    def view(self, offset: int | None) -> None:
+        if offset != self._viewing:
+            self._viewing = offset
+            self._viewing_subscribers.tell(offset)
+
+    def subscribe(self, callback: Callable[[int | None], None]) -> Callable[[], None]:
+        """Hear of each new offset viewed."""
+        return self._viewing_subscribers.subscribe(callback)
+
+
+def clean_stale_snapshots(directory: Path) -> None:
+    """Snapshot files of ledger-tui processes that no longer run (killed before they could delete them)."""
+    if not directory.is_dir():
+        return
+    for path in directory.glob("*.db"):
+        pid = path.name.split("-", 1)[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            for suffix in ("", "-journal"):
+                Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -1,0 +1,81 @@
+"""What the screens share, with one owner and no UI code: the session with the participant, whether writing is
+off, the ledger end, the local copy of the ACS and the offset viewed, the participant's packages, and what was
+learned of the user's Daml. The app builds it; screens see it through the `LedgerHost` protocol."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from itertools import count
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from app.learned import Learned
+from app.locations import Locations
+from app.workspace.acs_cache import AcsCache
+from app.workspace.ledger_end import LedgerEnd
+
+if TYPE_CHECKING:  # imported once connected: the client and its models take a while
+    from app.bundled import BundledParticipant
+    from app.client.ledger import LedgerClient
+    from app.packages import PackageCatalog, Progress
+    from app.session import Session
+    from app.tokens import MintedToken
+
+
+class Workspace:
+    def __init__(self, locations: Locations, *, readonly: bool = False) -> None:
+        self.locations = locations
+        self._readonly = readonly
+        self.session: Session | None = None
+        """The connection, once the app has opened one (None before)."""
+        self.learned = Learned()
+        self.ledger_end = LedgerEnd()
+        self.acs = AcsCache(self.snapshot_path)
+        self.packages: PackageCatalog | None = None
+        """The participant's packages, once read (`read_packages`)."""
+        self._snapshot_ids = count(1)
+
+    @property
+    def readonly(self) -> bool:
+        """Every action that writes is hidden and refused: decided here, for the whole run."""
+        return self._readonly
+
+    def open_session(
+        self,
+        client: LedgerClient,
+        *,
+        label: str,
+        bundled: BundledParticipant | None = None,
+        minted: MintedToken | None = None,
+    ) -> Session:
+        """The session the app works with from now on (each connection attempt opens one)."""
+        from app.session import Session
+
+        self.session = Session(
+            client,
+            label=label,
+            bundled=bundled,
+            minted=minted,
+            learned=self.learned,
+            readonly=lambda: self.readonly,
+        )
+        return self.session
+
+    def snapshot_path(self) -> Path:
+        """A new cache file of this process (`acs_cache.clean_stale_snapshots` knows them by the process id)."""
+        return self.locations.snapshots_dir / f"{os.getpid()}-{next(self._snapshot_ids)}.db"
+
+    async def read_packages(self, progress: Callable[[Progress], None] | None = None) -> PackageCatalog:
+        """The participant's packages, read once: again only while some could not be read (a package's contents
+        never change, whoever acts)."""
+        catalog = self.packages
+        if catalog is not None and catalog.loaded and not catalog.problem and not catalog.unreadable:
+            return catalog
+        from app.packages import PackageCatalog
+
+        assert self.session is not None, "packages are read once connected"
+        catalog = PackageCatalog(self.session.client, self.locations.cache_dir, progress=progress)
+        await catalog.load()
+        self.packages = catalog
+        return catalog
