@@ -209,6 +209,7 @@ async def _amulet_client(
     cpu = [0.0, 0.0]
 
     async def worker(w: int) -> None:
+        await asyncio.sleep(max(0.0, warmup_start - time.time()))
         async with RawHttp(url, bearer(app.user)) as http:
             tap = amulet.request(
                 amulet.tap_command(app, "1000000.0"), [app.sender], [app.dso], f"{tag}-{w}-tap"
@@ -218,7 +219,6 @@ async def _amulet_client(
                 errors.append(f"tap: {status} {content[:300]!r}")
                 return
             coin = amulet.tapped(orjson.loads(content)["transaction"])
-            await asyncio.sleep(max(0.0, warmup_start - time.time()))
             n = 0
             while time.time() < measure_end:
                 n += 1
@@ -264,9 +264,9 @@ def run_workload(
     warmup: float,
 ) -> dict:
     warmup_start = time.time() + 1.0  # time for the client process to be ready
-    if workload == AMULET_WORKLOAD:
-        warmup_start += 1.0 + level * 0.2  # and for every worker's tap
     measure_start = warmup_start + warmup
+    if workload == AMULET_WORKLOAD:
+        measure_start += 1.0  # every worker taps first
     measure_end = measure_start + seconds
     tag = f"c{level}-{os.urandom(3).hex()}"
     window = (warmup_start, measure_start, measure_end)

@@ -126,22 +126,27 @@ def general_error(lf_richtypes: LfPackages, message: str) -> DamlThrow:
 @pytest.mark.parametrize(
     ("failure", "code", "cause"),
     [
-        (
+        (  # Daml 3's engine: an uncaught exception is a failure status named after its type, with its message
             "thrown",
-            errors.UNHANDLED_EXCEPTION,
-            'DA.Exception.GeneralError:GeneralError{ message = "no way" }',
+            errors.DAML_FAILURE,
+            "User failure: UNHANDLED_EXCEPTION/DA.Exception.GeneralError:GeneralError (error category 9): no way",
         ),
-        (DamlArithmeticError("ADD_INT64", ("1", "2")), errors.UNHANDLED_EXCEPTION, "ArithmeticError while"),
+        (
+            DamlArithmeticError("ADD_INT64", ("1", "2")),
+            errors.DAML_FAILURE,
+            "UNHANDLED_EXCEPTION/DA.Exception.ArithmeticError:ArithmeticError (error category 9): ArithmeticError "
+            "while evaluating (ADD_INT64 1 2).",
+        ),
         (  # a failed builtin as the machine throws it: the standard library's exception, as Canton names it
             "arithmetic",
-            errors.UNHANDLED_EXCEPTION,
-            'DA.Exception.ArithmeticError:ArithmeticError{ message = "ArithmeticError while evaluating '
-            '(DIV_INT64 1 0)." }',
+            errors.DAML_FAILURE,
+            "UNHANDLED_EXCEPTION/DA.Exception.ArithmeticError:ArithmeticError (error category 9): ArithmeticError "
+            "while evaluating (DIV_INT64 1 0).",
         ),
         (  # Daml's `error`: the standard library's GeneralError with the message
             UserError("fatal"),
-            errors.UNHANDLED_EXCEPTION,
-            'DA.Exception.GeneralError:GeneralError{ message = "fatal" }',
+            errors.DAML_FAILURE,
+            "UNHANDLED_EXCEPTION/DA.Exception.GeneralError:GeneralError (error category 9): fatal",
         ),
     ],
 )
