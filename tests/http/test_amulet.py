@@ -243,6 +243,33 @@ async def test_an_amulet_is_read_as_a_holding_v1_through_an_interface_filter(led
     }
 
 
+@pytest.mark.parametrize(("view", "blob"), [(True, False), (False, True), (False, False)])
+async def test_an_interface_filter_alone_reads_the_whole_create_argument(
+    ledger_api, amulet_app, view: bool, blob: bool
+) -> None:
+    """Canton 3.x: `createArgument` is required in every CreatedEvent (no longer only under a template or wildcard
+    filter, as in Ledger API v1); a read through the HoldingV1 interface alone carries the Amulet's own argument,
+    rendered from the Amulet's types, whether or not it asks for the view or the blob."""
+    alice = amulet_app["alice"]
+    await _tap(ledger_api, amulet_app, alice, "alice", "10.0")
+    end = await ledger_api.ledger_end()
+    [by_template] = await _active(ledger_api, alice, "alice", AMULET_T)
+    interface_only = holding_filter(view)
+    interface_only["identifierFilter"]["InterfaceFilter"]["value"]["includeCreatedEventBlob"] = blob
+    r = await acs(ledger_api, acs_body(end, event_format(alice, filters=[interface_only])), user="alice")
+    assert r.status_code == 200, r.text
+    [by_interface] = created_events(r.json())
+    assert by_interface["createArgument"] == by_template["createArgument"]
+    assert by_interface["createArgument"]["amount"] == {
+        "initialAmount": "10.0000000000",
+        "createdAt": {"number": "0"},
+        "ratePerRound": {"rate": "0.0000200000"},
+    }
+    assert by_interface["templateId"] == by_template["templateId"]
+    assert bool(by_interface["createdEventBlob"]) is blob
+    assert len(by_interface["interfaceViews"]) == int(view)
+
+
 async def _payer(ledger_api, name: str, parties: list[str], dso: str) -> str:
     """A user acting as every party of `parties` (the sender and the receiver sign a transfer together, as the
     test sources' `pay` submits), reading as the DSO."""
