@@ -1,8 +1,10 @@
 """Canton Coin on the bundled participant: the splice DARs uploaded over the API, AmuletRules with the test
 sources' configuration (splice-token-standard-test's `AmuletRegistry.Parameters`), the rounds bootstrapped through
 `AmuletRules_Bootstrap_Rounds` as `Splice.Scripts.Util.setupApp` does, then a tap, a transfer and a lock with its
-expiry as `TestTap`, `Util.pay` and `Util.lockTo1` do: the Daml runs in the participant's Daml-LF evaluator and
-every response is checked against the 3.5 spec."""
+expiry as `TestTap`, `Util.pay` and `Util.lockTo1` do, a round advanced to issuing and its app reward claimed as
+`Util.runNextIssuanceInternal` and the reward tests do, an uncaught exception of splice's own, and the token
+standard's HoldingV1 view: the Daml runs in the participant's Daml-LF evaluator and every response is checked
+against the 3.5 spec."""
 
 from __future__ import annotations
 
@@ -149,22 +151,21 @@ async def _active(ledger_api, party: str, user: str, template_id: str) -> list[d
     return created_events(r.json())
 
 
-@pytest.fixture
-async def amulet_app(ledger_api, dar_bytes, dars_dir) -> dict:
+async def _setup_app(ledger_api, dar_bytes, dars_dir, config: dict, round0_micros: int) -> dict:
     await _upload_splice(ledger_api, dar_bytes, dars_dir)
     dso = await ledger_api.party("DSO")
     alice = await _user(ledger_api, "alice", dso)
     bob = await _user(ledger_api, "bob", dso)
     rules = {
         "dso": dso,
-        "configSchedule": {"initialValue": AMULET_CONFIG, "futureValues": []},
+        "configSchedule": {"initialValue": config, "futureValues": []},
         "isDevNet": True,
     }
     r = await submit_tx(ledger_api, commands([dso], create(rules, RULES)), user="DSO")
     assert r.status_code == 200, r.text
     [(_, created)] = events_of(r)
     rules_cid = created["contractId"]
-    bootstrap = {"amuletPrice": "1.0", "round0Duration": {"microseconds": str(24 * MICROS_PER_HOUR)}}
+    bootstrap = {"amuletPrice": "1.0", "round0Duration": {"microseconds": str(round0_micros)}}
     bootstrap["initialRound"] = None
     r = await submit_tx(
         ledger_api,
@@ -174,6 +175,11 @@ async def amulet_app(ledger_api, dar_bytes, dars_dir) -> dict:
     assert r.status_code == 200, r.text
     rounds = await _active(ledger_api, dso, "DSO", ROUND)
     return {"dso": dso, "alice": alice, "bob": bob, "rules": rules_cid, "rounds": rounds}
+
+
+@pytest.fixture
+async def amulet_app(ledger_api, dar_bytes, dars_dir) -> dict:
+    return await _setup_app(ledger_api, dar_bytes, dars_dir, AMULET_CONFIG, 24 * MICROS_PER_HOUR)
 
 
 async def test_the_dso_bootstraps_three_open_mining_rounds(amulet_app) -> None:
@@ -470,3 +476,122 @@ async def test_a_failed_ensure_is_the_failure_status_of_an_unhandled_preconditio
     assert body["context"]["error_id"] == error_id
     assert await ledger_api.ledger_end() == before
     assert await _active(ledger_api, dso, "DSO", AMULET_T) == []
+
+
+# A round lasts one tick; one of a second lets the rounds advance within a test, as `runNextIssuance` advances
+# them after `setTime` in the test sources.
+TICK_MICROS = 1_000_000
+SUMMARIZING = "#splice-amulet:Splice.Round:SummarizingMiningRound"
+ISSUING = "#splice-amulet:Splice.Round:IssuingMiningRound"
+APP_COUPON = "#splice-amulet:Splice.Amulet:AppRewardCoupon"
+
+
+@pytest.fixture
+async def fast_rounds_app(ledger_api, dar_bytes, dars_dir) -> dict:
+    config = {**AMULET_CONFIG, "tickDuration": {"microseconds": str(TICK_MICROS)}}
+    return await _setup_app(ledger_api, dar_bytes, dars_dir, config, TICK_MICROS)
+
+
+def _time(value: str) -> datetime:
+    return datetime.fromisoformat(value.replace("Z", "+00:00"))
+
+
+async def _sleep_until(moment: datetime) -> None:
+    await asyncio.sleep(max(0.0, (moment - datetime.now(UTC)).total_seconds()) + 0.1)
+
+
+def _by_round(events: list[dict]) -> dict[int, dict]:
+    return {int(e["createArgument"]["round"]["number"]): e for e in events}
+
+
+async def test_an_app_reward_is_issued_when_its_round_closes_and_claimed_in_a_transfer(
+    ledger_api, fast_rounds_app
+) -> None:
+    """`runNextIssuanceInternal` as the DSO runs it: round 0 advances to summarizing (round 3 opens), its summary
+    of the coupons starts its issuing round, and the provider's AppRewardCoupon of round 0 pays into a transfer as
+    an input worth its amount times the issuance per unfeatured app reward coupon."""
+    app = fast_rounds_app
+    alice, bob, dso = app["alice"], app["bob"], app["dso"]
+    tapped = await _tap(ledger_api, app, alice, "alice", "100.0")
+    user = await _payer(ledger_api, "alice-and-bob", [alice, bob], dso)
+    output = {"receiver": bob, "receiverFeeRatio": "0.0", "amount": "40.0", "lock": None}
+    body = transfer_body(app, alice, [tapped["contractId"]], [output])
+    transfer = exercise(app["rules"], "AmuletRules_Transfer", body, RULES)
+    r = await submit_tx(ledger_api, commands([alice, bob], transfer, readAs=[dso]), user=user)
+    assert r.status_code == 200, r.text
+    [coupon] = await _active(ledger_api, alice, "alice", APP_COUPON)
+    fees = Decimal(
+        "0.43"
+    )  # the transfer's output fee: 1% of 40 and the create fee, as the first transfer test
+    assert (
+        Decimal(coupon["createArgument"]["amount"]) == fees
+        and coupon["createArgument"]["round"]["number"] == "0"
+    )
+
+    rounds = _by_round(app["rounds"])
+    await _sleep_until(
+        max(
+            _time(rounds[0]["createArgument"]["targetClosesAt"]),
+            _time(rounds[2]["createArgument"]["opensAt"]),
+        )
+    )
+    advance = {
+        "amuletPrice": "1.0",
+        "roundToArchiveCid": rounds[0]["contractId"],
+        "middleRoundCid": rounds[1]["contractId"],
+        "latestRoundCid": rounds[2]["contractId"],
+    }
+    r = await submit_tx(
+        ledger_api,
+        commands([dso], exercise(app["rules"], "AmuletRules_AdvanceOpenMiningRounds", advance, RULES)),
+        user="DSO",
+    )
+    assert r.status_code == 200, r.text
+    open_rounds = _by_round(await _active(ledger_api, dso, "DSO", ROUND))
+    assert sorted(open_rounds) == [1, 2, 3]
+    [summarizing] = await _active(ledger_api, dso, "DSO", SUMMARIZING)
+    assert summarizing["createArgument"]["round"]["number"] == "0"
+
+    summary = {
+        "totalValidatorRewardCoupons": str(fees),
+        "totalFeaturedAppRewardCoupons": "0.0",
+        "totalUnfeaturedAppRewardCoupons": str(fees),
+        "totalSvRewardWeight": "0",
+        "optTotalValidatorFaucetCoupons": "0",
+    }
+    start = {"miningRoundCid": summarizing["contractId"], "summary": summary}
+    r = await submit_tx(
+        ledger_api,
+        commands([dso], exercise(app["rules"], "AmuletRules_MiningRound_StartIssuing", start, RULES)),
+        user="DSO",
+    )
+    assert r.status_code == 200, r.text
+    [issuing] = await _active(ledger_api, dso, "DSO", ISSUING)
+    issued = issuing["createArgument"]
+    assert issued["round"]["number"] == "0"
+    # One second's issuance (40e9 a year) leaves pools far above what 0.43 of coupons can take: each coupon gets
+    # the cap, 0.6 per unfeatured app reward unit and 0.2 per validator reward unit.
+    assert Decimal(issued["issuancePerUnfeaturedAppRewardCoupon"]) == Decimal("0.6")
+    assert Decimal(issued["issuancePerValidatorRewardCoupon"]) == Decimal("0.2")
+    assert await _active(ledger_api, dso, "DSO", SUMMARIZING) == []
+
+    await _sleep_until(_time(issued["opensAt"]))
+    reward = fees * Decimal("0.6")
+    claim = {"receiver": bob, "receiverFeeRatio": "0.0", "amount": "0.1", "lock": None}
+    body = transfer_body(app, alice, [], [claim])
+    body["transfer"]["inputs"] = [{"tag": "InputAppRewardCoupon", "value": coupon["contractId"]}]
+    body["context"]["openMiningRound"] = open_rounds[1]["contractId"]
+    body["context"]["issuingMiningRounds"] = [[{"number": "0"}, issuing["contractId"]]]
+    cmds = commands([alice, bob], exercise(app["rules"], "AmuletRules_Transfer", body, RULES), readAs=[dso])
+    r = await submit_tx(ledger_api, cmds, user=user, fmt=transaction_format(alice, bob, shape=LEDGER_EFFECTS))
+    assert r.status_code == 200, r.text
+    result = events_of(r)[0][1]["exerciseResult"]["summary"]
+    assert Decimal(result["inputAppRewardAmount"]) == reward
+    # 0.1 out with its fees (1% of it, the create fee 0.03); the change pays its own create fee.
+    output_fee = Decimal("0.001") + Decimal("0.03")
+    assert [Decimal(f) for f in result["outputFees"]] == [output_fee]
+    assert Decimal(result["senderChangeAmount"]) == reward - Decimal("0.1") - output_fee - Decimal("0.03")
+    # The claimed coupon is spent; the claim's own fees earn a new one, in the round it ran in.
+    [fresh] = await _active(ledger_api, alice, "alice", APP_COUPON)
+    assert fresh["contractId"] != coupon["contractId"] and fresh["createArgument"]["round"]["number"] == "1"
+    assert Decimal(fresh["createArgument"]["amount"]) == output_fee
