@@ -8,6 +8,8 @@ import httpx
 import pytest
 
 from participant.server.app import create_app
+from participant.store import writer
+from participant.store.store import Store
 from tests.conftest import LedgerApi, settings_for
 
 IOU = "#model-tests:Iou:Iou"
@@ -142,3 +144,32 @@ async def test_a_contract_key_is_taken_once_among_concurrent_creates(keyed_ledge
         e["contractEntry"]["JsActiveContract"]["createdEvent"]["createArgument"]["label"] for e in acs.json()
     )
     assert labels == ["checking", "savings", "travel"]
+
+
+async def test_a_batch_lets_other_requests_in_between_its_jobs(tmp_path, monkeypatch):
+    """The jobs of a batch never suspend by themselves (their reads are on the loop's thread): the writer yields
+    between them, so that a long batch of interpretations does not hold other requests up."""
+    monkeypatch.setattr(writer, "YIELD_AFTER_S", 0.0)
+    ran: list[str] = []
+
+    def job(name: str):
+        async def run(batch):
+            ran.append(name)
+            return name
+
+        return run
+
+    async with Store(tmp_path / "ledger.db") as store:
+        await store.write(job("first"))  # the writer is idle, so the next three queue up into one batch
+        jobs = [asyncio.create_task(store.write(job(f"job{n}"))) for n in range(3)]
+        await asyncio.sleep(0)  # they are queued
+
+        async def other() -> None:
+            while sum(name.startswith("job") for name in ran) < 3:
+                ran.append("other")
+                await asyncio.sleep(0)
+
+        await asyncio.gather(other(), *jobs)
+    jobs_at = [i for i, name in enumerate(ran) if name.startswith("job")]
+    assert len(jobs_at) == 3
+    assert all("other" in ran[a:b] for a, b in zip(jobs_at, jobs_at[1:], strict=False))

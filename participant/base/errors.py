@@ -249,9 +249,6 @@ DUPLICATE_COMMAND = ErrorCode(
 DAML_AUTHORIZATION_ERROR = ErrorCode(
     "DAML_AUTHORIZATION_ERROR", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE, "Interpretation error: Error: "
 )
-UNHANDLED_EXCEPTION = ErrorCode(
-    "UNHANDLED_EXCEPTION", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER, "Interpretation error: Error: "
-)
 DAML_INTERPRETATION_ERROR = ErrorCode(
     "DAML_INTERPRETATION_ERROR", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER, "Interpretation error: Error: "
 )
@@ -305,7 +302,8 @@ NO_PREFERRED_PACKAGES_FOUND = ErrorCode(
     C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER,
     "Failed to compute package preferences. Reason: ",
 )
-# Package uploads (Canton's PackageServiceErrors): the prefix is Canton's cause, the detail names the problem
+# Package uploads (Canton's PackageServiceErrors, docs/ledger-api.md §5.1): the prefix is Canton's cause, the detail
+# names the problem
 INVALID_DAR = ErrorCode("INVALID_DAR", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE, "Dar file is corrupt: ")
 DAR_PARSE_ERROR = ErrorCode(
     "DAR_PARSE_ERROR", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE, "Failed to parse the dar file content: "

@@ -24,13 +24,19 @@ PRECONDITION_FAILED = "DA.Exception.PreconditionFailed:PreconditionFailed"
 
 
 class DamlAssertionError(Exception):
-    """Raised by model code (`tx.abort`, `tx.assert_msg`): the submission fails with UNHANDLED_EXCEPTION."""
+    """Raised by model code (`tx.abort`, `tx.assert_msg`): the standard library's AssertionFailed, uncaught."""
 
 
 def unhandled_exception(exception_type: str, message: str) -> errors.LedgerError:
-    return errors.UNHANDLED_EXCEPTION(
-        f"Unhandled Daml exception: {exception_type}{{ message = {json.dumps(message)} }}",
-        resources=[("EXCEPTION_TYPE", exception_type), ("EXCEPTION_VALUE", message)],
+    """A Daml exception no handler took, as Daml 3's engine turns it into a failure status (docs/ledger-api.md
+    §6.4): DAML_FAILURE whose error id is `UNHANDLED_EXCEPTION/` and the exception's qualified type name, in
+    category 9 (InvalidGivenCurrentSystemStateOther), the exception's message, no metadata. `exception_type` is
+    `Module:Name`."""
+    return errors.daml_failure(
+        f"UNHANDLED_EXCEPTION/{exception_type}",
+        errors.Category.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER,
+        message,
+        {},
     )
 
 

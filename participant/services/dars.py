@@ -3,7 +3,8 @@
 A DAR is checked whole before anything is written: its container and every DALF's hash and LF version, every
 package decoded, every reference of their signatures resolved (within the DAR or to a package loaded before), and
 no package taking the name and version of another one. Then its packages are stored in one write; a DAR loaded
-before changes nothing. Each refusal is Canton's error for it, with a cause that names the problem.
+before changes nothing. Each refusal is Canton's error for it, with a cause that names the problem
+(docs/ledger-api.md §5.1).
 """
 
 from __future__ import annotations

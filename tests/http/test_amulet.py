@@ -1,8 +1,10 @@
 """Canton Coin on the bundled participant: the splice DARs uploaded over the API, AmuletRules with the test
 sources' configuration (splice-token-standard-test's `AmuletRegistry.Parameters`), the rounds bootstrapped through
 `AmuletRules_Bootstrap_Rounds` as `Splice.Scripts.Util.setupApp` does, then a tap, a transfer and a lock with its
-expiry as `TestTap`, `Util.pay` and `Util.lockTo1` do: the Daml runs in the participant's Daml-LF evaluator and
-every response is checked against the 3.5 spec."""
+expiry as `TestTap`, `Util.pay` and `Util.lockTo1` do, a round advanced to issuing and its app reward claimed as
+`Util.runNextIssuanceInternal` and the reward tests do, an uncaught exception of splice's own, and the token
+standard's HoldingV1 view: the Daml runs in the participant's Daml-LF evaluator and every response is checked
+against the 3.5 spec."""
 
 from __future__ import annotations
 
@@ -149,22 +151,21 @@ async def _active(ledger_api, party: str, user: str, template_id: str) -> list[d
     return created_events(r.json())
 
 
-@pytest.fixture
-async def amulet_app(ledger_api, dar_bytes, dars_dir) -> dict:
+async def _setup_app(ledger_api, dar_bytes, dars_dir, config: dict, round0_micros: int) -> dict:
     await _upload_splice(ledger_api, dar_bytes, dars_dir)
     dso = await ledger_api.party("DSO")
     alice = await _user(ledger_api, "alice", dso)
     bob = await _user(ledger_api, "bob", dso)
     rules = {
         "dso": dso,
-        "configSchedule": {"initialValue": AMULET_CONFIG, "futureValues": []},
+        "configSchedule": {"initialValue": config, "futureValues": []},
         "isDevNet": True,
     }
     r = await submit_tx(ledger_api, commands([dso], create(rules, RULES)), user="DSO")
     assert r.status_code == 200, r.text
     [(_, created)] = events_of(r)
     rules_cid = created["contractId"]
-    bootstrap = {"amuletPrice": "1.0", "round0Duration": {"microseconds": str(24 * MICROS_PER_HOUR)}}
+    bootstrap = {"amuletPrice": "1.0", "round0Duration": {"microseconds": str(round0_micros)}}
     bootstrap["initialRound"] = None
     r = await submit_tx(
         ledger_api,
@@ -174,6 +175,11 @@ async def amulet_app(ledger_api, dar_bytes, dars_dir) -> dict:
     assert r.status_code == 200, r.text
     rounds = await _active(ledger_api, dso, "DSO", ROUND)
     return {"dso": dso, "alice": alice, "bob": bob, "rules": rules_cid, "rounds": rounds}
+
+
+@pytest.fixture
+async def amulet_app(ledger_api, dar_bytes, dars_dir) -> dict:
+    return await _setup_app(ledger_api, dar_bytes, dars_dir, AMULET_CONFIG, 24 * MICROS_PER_HOUR)
 
 
 async def test_the_dso_bootstraps_three_open_mining_rounds(amulet_app) -> None:
@@ -241,6 +247,33 @@ async def test_an_amulet_is_read_as_a_holding_v1_through_an_interface_filter(led
         "lock": None,
         "meta": {"values": {f"{meta}created-in-round": "0", f"{meta}rate-per-round": "0.00002"}},
     }
+
+
+@pytest.mark.parametrize(("view", "blob"), [(True, False), (False, True), (False, False)])
+async def test_an_interface_filter_alone_reads_the_whole_create_argument(
+    ledger_api, amulet_app, view: bool, blob: bool
+) -> None:
+    """Canton 3.x: `createArgument` is required in every CreatedEvent (no longer only under a template or wildcard
+    filter, as in Ledger API v1); a read through the HoldingV1 interface alone carries the Amulet's own argument,
+    rendered from the Amulet's types, whether or not it asks for the view or the blob."""
+    alice = amulet_app["alice"]
+    await _tap(ledger_api, amulet_app, alice, "alice", "10.0")
+    end = await ledger_api.ledger_end()
+    [by_template] = await _active(ledger_api, alice, "alice", AMULET_T)
+    interface_only = holding_filter(view)
+    interface_only["identifierFilter"]["InterfaceFilter"]["value"]["includeCreatedEventBlob"] = blob
+    r = await acs(ledger_api, acs_body(end, event_format(alice, filters=[interface_only])), user="alice")
+    assert r.status_code == 200, r.text
+    [by_interface] = created_events(r.json())
+    assert by_interface["createArgument"] == by_template["createArgument"]
+    assert by_interface["createArgument"]["amount"] == {
+        "initialAmount": "10.0000000000",
+        "createdAt": {"number": "0"},
+        "ratePerRound": {"rate": "0.0000200000"},
+    }
+    assert by_interface["templateId"] == by_template["templateId"]
+    assert bool(by_interface["createdEventBlob"]) is blob
+    assert len(by_interface["interfaceViews"]) == int(view)
 
 
 async def _payer(ledger_api, name: str, parties: list[str], dso: str) -> str:
@@ -328,6 +361,38 @@ async def test_a_transfer_pays_the_receiver_and_returns_the_change_less_the_fees
     ]
 
 
+async def test_an_uncaught_daml_exception_is_daml_failure_named_after_its_type_and_changes_nothing(
+    ledger_api, amulet_app
+) -> None:
+    """Splice throws its own `InvalidTransfer` when the inputs cannot pay: no handler takes it, so Daml 3's engine
+    reports it as a failure status `UNHANDLED_EXCEPTION/` + its type, category 9, its message (docs/ledger-api.md
+    §6.4)."""
+    alice, bob, dso = amulet_app["alice"], amulet_app["bob"], amulet_app["dso"]
+    tapped = await _tap(ledger_api, amulet_app, alice, "alice", "100.0")
+    user = await _payer(ledger_api, "alice-pays-too-much", [alice, bob], dso)
+    before = await ledger_api.ledger_end()
+    output = {"receiver": bob, "receiverFeeRatio": "0.0", "amount": "400.0", "lock": None}
+    body = transfer_body(amulet_app, alice, [tapped["contractId"]], [output])
+    cmds = commands(
+        [alice, bob], exercise(amulet_app["rules"], "AmuletRules_Transfer", body, RULES), readAs=[dso]
+    )
+    r = await submit_tx(ledger_api, cmds, user=user)
+    failure = assert_error(r, 400, "DAML_FAILURE")
+    error_id = "UNHANDLED_EXCEPTION/Splice.AmuletRules:InvalidTransfer"
+    # Missing: the 400 out, its stepped transfer fee (1% of the first 100, 0.1% of the next 300: 1.3) and its create
+    # fee 0.03, less the 100 in; the message is `show` of the reason, as the Daml defines it.
+    assert failure["cause"] == (
+        f"Interpretation error: Error: User failure: {error_id} (error category 9): "
+        "ITR_InsufficientFunds {missingAmount = 301.33}"
+    )
+    assert failure["errorCategory"] == 9 and failure["grpcCodeValue"] == 9
+    assert failure["context"]["error_id"] == error_id
+    assert failure["context"]["definite_answer"] == "false" and failure["resources"] == []
+    assert await ledger_api.ledger_end() == before
+    [active] = await _active(ledger_api, alice, "alice", AMULET_T)
+    assert active["contractId"] == tapped["contractId"]
+
+
 LOCK_SECONDS = timedelta(seconds=2)
 LOCKED = "#splice-amulet:Splice.Amulet:LockedAmulet"
 
@@ -391,7 +456,7 @@ async def test_a_lock_holds_the_amulet_until_it_expires(ledger_api, amulet_app) 
     assert await _active(ledger_api, alice, "alice", LOCKED) == []
 
 
-async def test_a_failed_ensure_is_canton_s_unhandled_precondition_failed_and_changes_nothing(
+async def test_a_failed_ensure_is_the_failure_status_of_an_unhandled_precondition_failed_and_changes_nothing(
     ledger_api, amulet_app
 ) -> None:
     dso = amulet_app["dso"]
@@ -399,13 +464,134 @@ async def test_a_failed_ensure_is_canton_s_unhandled_precondition_failed_and_cha
     amount = {"initialAmount": "-1.0", "createdAt": {"number": "0"}, "ratePerRound": {"rate": "0.00002"}}
     amulet = {"dso": dso, "owner": dso, "amount": amount}
     r = await submit_tx(ledger_api, commands([dso], create(amulet, AMULET_T)), user="DSO")
-    body = assert_error(r, 400, "UNHANDLED_EXCEPTION")
-    # Daml's own message for `ensure`: the template's name and the contract as `show` prints it.
-    assert "DA.Exception.PreconditionFailed:PreconditionFailed" in body["cause"]
-    assert "Template precondition violated: Amulet {" in body["cause"]
+    body = assert_error(r, 400, "DAML_FAILURE")
+    # `ensure` throws PreconditionFailed with Daml's own message: the template's name and the contract as `show`
+    # prints it; no handler takes it, so Daml 3's engine reports it as a failure status named after its type.
+    error_id = "UNHANDLED_EXCEPTION/DA.Exception.PreconditionFailed:PreconditionFailed"
+    assert body["cause"].startswith(
+        f"Interpretation error: Error: User failure: {error_id} (error category 9): "
+        "Template precondition violated: Amulet {"
+    )
     assert body["errorCategory"] == 9
-    resources = dict(body["resources"])
-    assert resources["EXCEPTION_TYPE"] == "DA.Exception.PreconditionFailed:PreconditionFailed"
-    assert resources["EXCEPTION_VALUE"].startswith("Template precondition violated: Amulet {")
+    assert body["context"]["error_id"] == error_id
     assert await ledger_api.ledger_end() == before
     assert await _active(ledger_api, dso, "DSO", AMULET_T) == []
+
+
+# A round lasts one tick; one of a second lets the rounds advance within a test, as `runNextIssuance` advances
+# them after `setTime` in the test sources.
+TICK_MICROS = 1_000_000
+SUMMARIZING = "#splice-amulet:Splice.Round:SummarizingMiningRound"
+ISSUING = "#splice-amulet:Splice.Round:IssuingMiningRound"
+APP_COUPON = "#splice-amulet:Splice.Amulet:AppRewardCoupon"
+
+
+@pytest.fixture
+async def fast_rounds_app(ledger_api, dar_bytes, dars_dir) -> dict:
+    config = {**AMULET_CONFIG, "tickDuration": {"microseconds": str(TICK_MICROS)}}
+    return await _setup_app(ledger_api, dar_bytes, dars_dir, config, TICK_MICROS)
+
+
+def _time(value: str) -> datetime:
+    return datetime.fromisoformat(value.replace("Z", "+00:00"))
+
+
+async def _sleep_until(moment: datetime) -> None:
+    await asyncio.sleep(max(0.0, (moment - datetime.now(UTC)).total_seconds()) + 0.1)
+
+
+def _by_round(events: list[dict]) -> dict[int, dict]:
+    return {int(e["createArgument"]["round"]["number"]): e for e in events}
+
+
+async def test_an_app_reward_is_issued_when_its_round_closes_and_claimed_in_a_transfer(
+    ledger_api, fast_rounds_app
+) -> None:
+    """`runNextIssuanceInternal` as the DSO runs it: round 0 advances to summarizing (round 3 opens), its summary
+    of the coupons starts its issuing round, and the provider's AppRewardCoupon of round 0 pays into a transfer as
+    an input worth its amount times the issuance per unfeatured app reward coupon."""
+    app = fast_rounds_app
+    alice, bob, dso = app["alice"], app["bob"], app["dso"]
+    tapped = await _tap(ledger_api, app, alice, "alice", "100.0")
+    user = await _payer(ledger_api, "alice-and-bob", [alice, bob], dso)
+    output = {"receiver": bob, "receiverFeeRatio": "0.0", "amount": "40.0", "lock": None}
+    body = transfer_body(app, alice, [tapped["contractId"]], [output])
+    transfer = exercise(app["rules"], "AmuletRules_Transfer", body, RULES)
+    r = await submit_tx(ledger_api, commands([alice, bob], transfer, readAs=[dso]), user=user)
+    assert r.status_code == 200, r.text
+    [coupon] = await _active(ledger_api, alice, "alice", APP_COUPON)
+    fees = Decimal(
+        "0.43"
+    )  # the transfer's output fee: 1% of 40 and the create fee, as the first transfer test
+    assert (
+        Decimal(coupon["createArgument"]["amount"]) == fees
+        and coupon["createArgument"]["round"]["number"] == "0"
+    )
+
+    rounds = _by_round(app["rounds"])
+    await _sleep_until(
+        max(
+            _time(rounds[0]["createArgument"]["targetClosesAt"]),
+            _time(rounds[2]["createArgument"]["opensAt"]),
+        )
+    )
+    advance = {
+        "amuletPrice": "1.0",
+        "roundToArchiveCid": rounds[0]["contractId"],
+        "middleRoundCid": rounds[1]["contractId"],
+        "latestRoundCid": rounds[2]["contractId"],
+    }
+    r = await submit_tx(
+        ledger_api,
+        commands([dso], exercise(app["rules"], "AmuletRules_AdvanceOpenMiningRounds", advance, RULES)),
+        user="DSO",
+    )
+    assert r.status_code == 200, r.text
+    open_rounds = _by_round(await _active(ledger_api, dso, "DSO", ROUND))
+    assert sorted(open_rounds) == [1, 2, 3]
+    [summarizing] = await _active(ledger_api, dso, "DSO", SUMMARIZING)
+    assert summarizing["createArgument"]["round"]["number"] == "0"
+
+    summary = {
+        "totalValidatorRewardCoupons": str(fees),
+        "totalFeaturedAppRewardCoupons": "0.0",
+        "totalUnfeaturedAppRewardCoupons": str(fees),
+        "totalSvRewardWeight": "0",
+        "optTotalValidatorFaucetCoupons": "0",
+    }
+    start = {"miningRoundCid": summarizing["contractId"], "summary": summary}
+    r = await submit_tx(
+        ledger_api,
+        commands([dso], exercise(app["rules"], "AmuletRules_MiningRound_StartIssuing", start, RULES)),
+        user="DSO",
+    )
+    assert r.status_code == 200, r.text
+    [issuing] = await _active(ledger_api, dso, "DSO", ISSUING)
+    issued = issuing["createArgument"]
+    assert issued["round"]["number"] == "0"
+    # One second's issuance (40e9 a year) leaves pools far above what 0.43 of coupons can take: each coupon gets
+    # the cap, 0.6 per unfeatured app reward unit and 0.2 per validator reward unit.
+    assert Decimal(issued["issuancePerUnfeaturedAppRewardCoupon"]) == Decimal("0.6")
+    assert Decimal(issued["issuancePerValidatorRewardCoupon"]) == Decimal("0.2")
+    assert await _active(ledger_api, dso, "DSO", SUMMARIZING) == []
+
+    await _sleep_until(_time(issued["opensAt"]))
+    reward = fees * Decimal("0.6")
+    claim = {"receiver": bob, "receiverFeeRatio": "0.0", "amount": "0.1", "lock": None}
+    body = transfer_body(app, alice, [], [claim])
+    body["transfer"]["inputs"] = [{"tag": "InputAppRewardCoupon", "value": coupon["contractId"]}]
+    body["context"]["openMiningRound"] = open_rounds[1]["contractId"]
+    body["context"]["issuingMiningRounds"] = [[{"number": "0"}, issuing["contractId"]]]
+    cmds = commands([alice, bob], exercise(app["rules"], "AmuletRules_Transfer", body, RULES), readAs=[dso])
+    r = await submit_tx(ledger_api, cmds, user=user, fmt=transaction_format(alice, bob, shape=LEDGER_EFFECTS))
+    assert r.status_code == 200, r.text
+    result = events_of(r)[0][1]["exerciseResult"]["summary"]
+    assert Decimal(result["inputAppRewardAmount"]) == reward
+    # 0.1 out with its fees (1% of it, the create fee 0.03); the change pays its own create fee.
+    output_fee = Decimal("0.001") + Decimal("0.03")
+    assert [Decimal(f) for f in result["outputFees"]] == [output_fee]
+    assert Decimal(result["senderChangeAmount"]) == reward - Decimal("0.1") - output_fee - Decimal("0.03")
+    # The claimed coupon is spent; the claim's own fees earn a new one, in the round it ran in.
+    [fresh] = await _active(ledger_api, alice, "alice", APP_COUPON)
+    assert fresh["contractId"] != coupon["contractId"] and fresh["createArgument"]["round"]["number"] == "1"
+    assert Decimal(fresh["createArgument"]["amount"]) == output_fee

@@ -10,10 +10,16 @@ however long, costs no Python recursion.
 ``try … catch`` runs its body inside a savepoint of the ledger actions (``begin_try``); a Daml exception thrown
 by the body unwinds the stack to the innermost handler, which is applied to the exception: ``Some update`` rolls
 the body's actions back (``rollback_try``) and runs the handler's update, ``None`` lets the exception go on.
+
+The runner shares its thread with whatever else the event loop serves: before a ledger action it yields to the loop
+once it has run ``SLICE_S`` since it last did, so a long transaction (an Amulet transfer takes about 5 ms) lets
+other requests in along the way instead of holding them up until it ends.
 """
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -196,6 +202,9 @@ def template_of(value: AnyValue) -> ast.TypeConRef:
     return type_.tycon
 
 
+SLICE_S = 0.001
+
+
 async def run_update(
     machine: Machine, update: Any, actions: LedgerActions, tuple2: Callable[[Any, Any], Record]
 ) -> Any:
@@ -203,6 +212,7 @@ async def run_update(
     ``fetch_by_key`` returns."""
     stack: list[_Then | _Catch] = []
     current: Any = update
+    ran_since = time.perf_counter()
     while True:
         try:
             kind = type(current)
@@ -217,6 +227,9 @@ async def run_update(
                 stack.append(_Catch(current.handler, actions.begin_try()))
                 current = machine.call(current.body)
                 continue
+            if time.perf_counter() - ran_since >= SLICE_S:
+                await asyncio.sleep(0)
+                ran_since = time.perf_counter()
             result = await _perform(machine, current, actions, tuple2)
             while stack:
                 frame = stack.pop()

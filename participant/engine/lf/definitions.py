@@ -99,7 +99,8 @@ class LfPackages:
 
     def failure(self, error: EvaluationError) -> errors.LedgerError:
         """The command's error for a failed evaluation: a Daml exception no handler took (an arithmetic error is
-        the standard library's `ArithmeticError`, Daml's `error` its `GeneralError`) by its type and message;
+        the standard library's `ArithmeticError`, Daml's `error` its `GeneralError`) as the failure status Daml's
+        engine makes of it (`unhandled_exception`);
         `failWithStatus` as DAML_FAILURE in the category it chose; any other failure as an interpretation error
         with its message."""
         if isinstance(error, DamlThrow):
@@ -117,8 +118,13 @@ class LfPackages:
         type_ = exception.type
         if not isinstance(type_, ast.TCon):
             return unhandled_exception(str(type_), "")
-        message = self.program.call(self.program.exception_message(type_), exception.value)
-        return unhandled_exception(type_.tycon.qualified_name, str(message))
+        try:
+            message = str(self.program.call(self.program.exception_message(type_), exception.value))
+        except DamlThrow as during:  # Daml's engine reports the exception with a message saying so
+            inner = during.payload.type
+            name = inner.tycon.qualified_name if isinstance(inner, ast.TCon) else str(inner)
+            message = f"<Failed to calculate message as {name} was thrown during conversion>"
+        return unhandled_exception(type_.tycon.qualified_name, message)
 
     def parties(self, value: Any) -> list[str]:
         """A Daml `[Party]` as party ids."""

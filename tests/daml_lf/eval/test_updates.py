@@ -417,3 +417,26 @@ def _templates(packages: PackageSet) -> list[ast.TypeConRef]:
         for module in main.modules.values()
         for name in module.templates
     ]
+
+
+def test_the_runner_lets_other_tasks_in_between_ledger_actions(monkeypatch) -> None:
+    """The fake ledger never suspends, so only the runner's own yields let another task run in between."""
+    monkeypatch.setattr(u, "SLICE_S", 0.0)
+    ledger, seen = FakeLedger(), []
+    node, size = compile_expr(
+        block([("a", create(i(1))), ("b", create(i(2)))], pure(i(3))), Resolver(), "test"
+    )
+    machine = Machine(messages)
+    update = machine.run(node, [(), *(None,) * (size - 1)])
+
+    async def other() -> None:
+        while len(ledger.calls) < 2:
+            seen.append(len(ledger.calls))
+            await asyncio.sleep(0)
+
+    async def both() -> Any:
+        result, _ = await asyncio.gather(u.run_update(machine, update, ledger, _pair), other())
+        return result
+
+    assert asyncio.run(both()) == 3
+    assert 1 in seen  # the other task ran after the first create and before the second

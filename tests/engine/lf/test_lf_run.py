@@ -126,22 +126,27 @@ def general_error(lf_richtypes: LfPackages, message: str) -> DamlThrow:
 @pytest.mark.parametrize(
     ("failure", "code", "cause"),
     [
-        (
+        (  # Daml 3's engine: an uncaught exception is a failure status named after its type, with its message
             "thrown",
-            errors.UNHANDLED_EXCEPTION,
-            'DA.Exception.GeneralError:GeneralError{ message = "no way" }',
+            errors.DAML_FAILURE,
+            "User failure: UNHANDLED_EXCEPTION/DA.Exception.GeneralError:GeneralError (error category 9): no way",
         ),
-        (DamlArithmeticError("ADD_INT64", ("1", "2")), errors.UNHANDLED_EXCEPTION, "ArithmeticError while"),
+        (
+            DamlArithmeticError("ADD_INT64", ("1", "2")),
+            errors.DAML_FAILURE,
+            "UNHANDLED_EXCEPTION/DA.Exception.ArithmeticError:ArithmeticError (error category 9): ArithmeticError "
+            "while evaluating (ADD_INT64 1 2).",
+        ),
         (  # a failed builtin as the machine throws it: the standard library's exception, as Canton names it
             "arithmetic",
-            errors.UNHANDLED_EXCEPTION,
-            'DA.Exception.ArithmeticError:ArithmeticError{ message = "ArithmeticError while evaluating '
-            '(DIV_INT64 1 0)." }',
+            errors.DAML_FAILURE,
+            "UNHANDLED_EXCEPTION/DA.Exception.ArithmeticError:ArithmeticError (error category 9): ArithmeticError "
+            "while evaluating (DIV_INT64 1 0).",
         ),
         (  # Daml's `error`: the standard library's GeneralError with the message
             UserError("fatal"),
-            errors.UNHANDLED_EXCEPTION,
-            'DA.Exception.GeneralError:GeneralError{ message = "fatal" }',
+            errors.DAML_FAILURE,
+            "UNHANDLED_EXCEPTION/DA.Exception.GeneralError:GeneralError (error category 9): fatal",
         ),
     ],
 )
@@ -246,3 +251,24 @@ async def test_a_caught_exception_commits_without_the_rolled_back_actions(
     assert [c.contract_id for c in tx.created] == [result] == [create.contract.contract_id]
     assert tx.archived == []
     assert set(harness.ledger.contracts) == {cid, result}  # the archive was rolled back: cid stays active
+
+
+def test_an_exception_whose_message_throws_is_reported_with_daml_s_fallback_message(
+    lf_richtypes: LfPackages, monkeypatch
+) -> None:
+    """Daml's engine: when computing the message of an uncaught exception throws another, the failure status keeps
+    the first exception's type and says which exception was thrown during the conversion."""
+    program = lf_richtypes.program
+    arithmetic = program.arithmetic_error("ArithmeticError while evaluating (DIV_INT64 1 0).")
+
+    def message_that_throws(function: Any, *args: Any) -> Any:  # the one call: the exception's message
+        raise DamlThrow(arithmetic)
+
+    monkeypatch.setattr(program, "call", message_that_throws)
+    error = lf_richtypes.failure(general_error(lf_richtypes, "unused"))
+    assert error.code is errors.DAML_FAILURE
+    assert error.context["error_id"] == "UNHANDLED_EXCEPTION/DA.Exception.GeneralError:GeneralError"
+    assert error.cause.endswith(
+        "(error category 9): <Failed to calculate message as DA.Exception.ArithmeticError:ArithmeticError was "
+        "thrown during conversion>"
+    )
