@@ -78,6 +78,12 @@ def _packages():
     return PackagesScreen()
 
 
+def _transactions():
+    from app.screens.transactions import TransactionsScreen
+
+    return TransactionsScreen()
+
+
 class LedgerApp(App):
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses live elsewhere
     TITLE = "ledger-tui"
@@ -89,6 +95,7 @@ class LedgerApp(App):
         "requests": _requests,
         "reassign": _reassign,
         "packages": _packages,
+        "transactions": _transactions,
     }
     MODE_TITLES = {
         "contracts": "Contracts",
@@ -96,6 +103,7 @@ class LedgerApp(App):
         "requests": "Requests",
         "reassign": "Reassign",
         "packages": "Packages",
+        "transactions": "Transactions",
     }
 
     BINDINGS = [
@@ -104,6 +112,7 @@ class LedgerApp(App):
         Binding("3", "mode('requests')", "Requests", id="app.requests", show=False),
         Binding("4", "mode('reassign')", "Reassign", id="app.reassign", show=False),
         Binding("5", "mode('packages')", "Packages", id="app.packages", show=False),
+        Binding("6", "mode('transactions')", "Transactions", id="app.transactions", show=False),
         # priority: from within a field too, but those whose text may hold `?` (app.widgets.keys); F1 from any
         Binding("question_mark", "help", "More keys", id="app.help", key_display="?", priority=True),
         Binding("f1", "help", id="app.help_anywhere", show=False, priority=True),
@@ -658,7 +667,7 @@ class LedgerApp(App):
                     lambda mode=mode, action=binding.action: self._run_in_mode(mode, action),
                 )
         for binding in self.BINDINGS:
-            # the screens' keys (1 to 5) are the "open" entries above
+            # the screens' keys (1 to 6) are the "open" entries above
             if (
                 isinstance(binding, Binding)
                 and binding.description
@@ -725,6 +734,10 @@ def _bindings_of(mode: str) -> list:
         from app.screens.packages import PackagesScreen
 
         return PackagesScreen.BINDINGS
+    if mode == "transactions":
+        from app.screens.transactions import TransactionsScreen
+
+        return TransactionsScreen.BINDINGS
     return []
 
 
