@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.update_rows import UpdateRow
+from app.update_rows import TOPOLOGY, UpdateRow
 
 _KEYS = {
     "party": "party",
@@ -40,7 +40,10 @@ class UpdateFilter:
         return self.parties, self.templates, self.interfaces
 
     def matches(self, row: UpdateRow) -> bool:
-        """Whether a row passes what is filtered here, in the client (command ids and text)."""
+        """Whether a row passes what is filtered here, in the client (command ids and text; and the topology
+        events that come with the parties' updates, which involve no template)."""
+        if (self.templates or self.interfaces) and row.kind == TOPOLOGY:
+            return False
         if self.commands and not any(c in row.command_id for c in self.commands):
             return False
         return not self.text or all(word in row.searchable() for word in self.text.lower().split())

@@ -434,7 +434,9 @@ and interfaces; the command id and the text are looked for in the rows. Without 
         if new == self.filter:
             return
         self.filter = new
-        self._parties_known = self._parties_known if new.parties else []
+        # the rows of the old filter are not those of the new one, even should reading them fail
+        self.window.reset([], high=0, low=0, at_head=False)
+        self.table.rows_changed(0)
         self.action_reload()
 
     def action_clear_filter(self) -> None:
