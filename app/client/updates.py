@@ -44,6 +44,7 @@ LIST_PATH = "/v2/updates"
 MAX_PAGE = 2_000  # Canton's bound on maxPageSize
 MAX_WINDOW = 100_000  # offsets one list request of a 3.4 participant covers at most
 WS_MAX_MESSAGE = 64 * 1024 * 1024
+CLOSE_NORMAL = 1000  # a participant going away (restarting) closes with 1001 or 1012 instead
 
 
 @dataclass
@@ -224,9 +225,11 @@ async def follow(
     shape: TransactionShape = LEDGER_EFFECTS,
     on_state: Callable[[StreamState], None] | None = None,
     backoff: Backoff = Backoff(),
+    until: int | None = None,
 ) -> AsyncIterator[Update]:
     """The updates after offset `after` as they commit, in order, and the offset checkpoints between them (an
-    `Update` whose `offset_checkpoint` is set: every update up to it has been seen).
+    `Update` whose `offset_checkpoint` is set: every update up to it has been seen). With `until`, the updates up
+    to that offset (inclusive), and then the iteration ends.
 
     When the stream breaks (the connection drops, the participant restarts) it is opened again after the last
     offset seen, with backoff, for as long as the reader reads: nothing is missed and nothing comes twice. A
@@ -236,8 +239,8 @@ async def follow(
     attempt = 0
     refreshed = False
     url = ws_url(client.base_url, LIST_PATH)
-    while True:
-        request = encode(GetUpdatesRequest(begin_exclusive=last, end_inclusive=None, update_format=fmt))
+    while until is None or last < until:
+        request = encode(GetUpdatesRequest(begin_exclusive=last, end_inclusive=until, update_format=fmt))
         cause = ""
         try:
             async with connect(
@@ -256,6 +259,8 @@ async def follow(
                     try:
                         message = await ws.recv()
                     except ConnectionClosedOK:
+                        if until is not None and ws.close_code == CLOSE_NORMAL:
+                            return  # a stream with an end closes once it has sent everything up to it
                         break
                     update = _element(message)
                     offset = update_offset(update)
