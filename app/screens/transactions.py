@@ -3,6 +3,8 @@ scrolls (a bounded window, `app.update_window`), and followed live over the upda
 
 from __future__ import annotations
 
+import asyncio
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -29,6 +31,7 @@ PAGE = 200  # updates asked for at a time
 FLUSH_S = (
     0.1  # live updates join the table at most this often: a burst costs one repaint per tenth of a second
 )
+YIELD_EVERY = 20  # updates parsed (about 0.2 ms each) between two turns of the event loop for the rest
 NEWER_SCANS = 20  # requests spent at most on one step towards the head, when few updates pass the filter
 LIVE, PAUSED, RECONNECTING, CONNECTING = "live", "paused", "reconnecting", "connecting"
 
@@ -173,7 +176,7 @@ and interfaces; the command id and the text are looked for in the rows. Without 
             self.reading = False
         top = max([end, *(update_offset(u) for u in page.updates[:1])])
         self.window.reset(rows, high=top, low=low, at_head=True)
-        self.table.rows_changed(0)
+        self.table.rows_changed(0, replaced=True)
         self._show_state()
         if then_follow:
             self._start_following()
@@ -254,7 +257,7 @@ and interfaces; the command id and the text are looked for in the rows. Without 
         end = await client.ledger_end()
         self.window.reset(self._rows(page.updates), high=offset, low=page.next_before, at_head=offset >= end)
         position = self.window.index_of(offset)
-        self.table.rows_changed(position or 0)
+        self.table.rows_changed(position or 0, replaced=True)
         if not self.window.rows or self.window.rows[0].offset != offset:
             self.notify(
                 f"No update at offset {offset} passes the filter: the nearest older one is selected.",
@@ -287,7 +290,12 @@ and interfaces; the command id and the text are looked for in the rows. Without 
         client = self.ledger_app.session.client
         filters = await self._filters()
         self.last_seen = max(after, self.last_seen or 0)
+        received = 0
         async for update in follow(client, after=after, on_state=self._stream_state, **filters):
+            received += 1
+            if received % YIELD_EVERY == 0:
+                # messages already received come without a pause: let keys and frames in between
+                await asyncio.sleep(0)
             offset = update_offset(update)
             self.last_seen = offset
             row = row_of(update)
@@ -436,7 +444,7 @@ and interfaces; the command id and the text are looked for in the rows. Without 
         self.filter = new
         # the rows of the old filter are not those of the new one, even should reading them fail
         self.window.reset([], high=0, low=0, at_head=False)
-        self.table.rows_changed(0)
+        self.table.rows_changed(0, replaced=True)
         self.action_reload()
 
     def action_clear_filter(self) -> None:

@@ -111,7 +111,9 @@ class UpdateTable(ScrollView, can_focus=True):
     def __init__(self, window: UpdateWindow, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.window = window
-        self._lines: dict[tuple[int, int, bool, int, int], Strip] = {}  # (offset, position, cursor, x, width)
+        # (offset, cursor on it, scroll_x, width): by offset, not position, so that a line drawn once is drawn
+        # again from here when live updates push it down the screen
+        self._lines: dict[tuple[int, bool, int, int], Strip] = {}
         self._styles: dict[str, Style] = {}
         self.virtual_size = Size(sum(c.width + 1 for c in COLUMNS) + 1, 1)
 
@@ -120,11 +122,13 @@ class UpdateTable(ScrollView, can_focus=True):
         rows = self.window.rows
         return rows[self.cursor] if 0 <= self.cursor < len(rows) else None
 
-    def rows_changed(self, cursor: int) -> None:
-        """The window changed (rows added or dropped): draw it again with the cursor at `cursor`."""
+    def rows_changed(self, cursor: int, *, replaced: bool = False) -> None:
+        """The window changed (rows added or dropped; with `replaced`, read afresh, perhaps with another filter that
+        shows the same updates otherwise): draw it again with the cursor at `cursor`."""
+        if replaced:
+            self._lines.clear()
         count = len(self.window)
         self.virtual_size = Size(self.virtual_size.width, count + 1)
-        self._lines.clear()
         cursor = max(0, min(cursor, count - 1))
         if cursor != self.cursor:
             # keep the cursor's row where it was on screen: rows that join on top push the view down with it
@@ -218,7 +222,7 @@ class UpdateTable(ScrollView, can_focus=True):
             return Strip.blank(width, self._style("base"))
         row = rows[position]
         on_cursor = position == self.cursor
-        key = (row.offset, position, on_cursor, scroll_x, width)
+        key = (row.offset, on_cursor, scroll_x, width)
         strip = self._lines.get(key)
         if strip is None:
             if len(self._lines) >= CACHE_LINES:
