@@ -13,7 +13,7 @@ from textual.widgets import Static
 
 from app.client import errors
 from app.client.updates import StreamState, follow, update_offset, updates_format, updates_page
-from app.daml import party_hint, short_party
+from app.daml import party_hint, short_id, short_party
 from app.messages import IdentityChanged
 from app.screens.base import LedgerScreen
 from app.screens.dialogs import PromptDialog
@@ -372,12 +372,15 @@ and interfaces; the command id and the text are looked for in the rows. Without 
         row = message.row
         line = Text(no_wrap=True, overflow="ellipsis")
         if row is not None:
-            line.append(f"offset {row.offset} · update {visible(row.update_id)}")
+            line.append(f"offset {row.offset}", style="bold")
+            if row.command_id:
+                line.append(f" · command {visible(row.command_id)}")
             if row.who:
                 line.append(f" · {'submitter' if row.submitter else 'acting'} ")
                 line.append(visible(", ".join(short_party(p) for p in row.who)))
             if row.contracts:
-                line.append(f" · {len(row.contracts)} contract(s)")
+                line.append(f" · {len(row.contracts)} contract{'s' if len(row.contracts) > 1 else ''}")
+            line.append(f" · {visible(row.record_time)} · update {visible(short_id(row.update_id, 12))}")
         self.query_one("#tx-selected", Static).update(line)
 
     @on(UpdateTable.EdgeReached)

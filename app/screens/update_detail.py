@@ -13,6 +13,7 @@ from textual.binding import Binding
 from app.client import errors, event_format, update_format
 from app.client.ledger import LEDGER_EFFECTS
 from app.daml import template_name
+from app.messages import OpenContract
 from app.screens.base import LedgerScreen
 from app.untrusted import visible
 from app.update_rows import TRANSACTION, UpdateRow
@@ -24,6 +25,7 @@ from app.widgets.transaction_view import TransactionView, failure_message
 class UpdateScreen(LedgerScreen):
     BINDINGS = [
         Binding("escape", "back", "Back", id="update.back"),
+        Binding("o", "open_contract", "Open contract", id="update.open"),
         Binding("f", "full_ids", "Full ids", id="update.full"),
         Binding("r", "reload", "Reload", id="update.reload"),
     ]
@@ -74,6 +76,11 @@ class UpdateScreen(LedgerScreen):
         self.view.show(transaction, "")
         self.view.tree.focus()
 
+    def action_open_contract(self) -> None:
+        """A reassignment's or a topology event's contract (a transaction's tree opens the one under its cursor)."""
+        if self.row.contracts:
+            self.post_message(OpenContract(self.row.contracts[0]))
+
     def action_back(self) -> None:
         self.dismiss()
 
@@ -97,7 +104,7 @@ def _summary(row: UpdateRow) -> Group:
         lines.append(Text(f"contract {visible(contract)}"))
     if row.parties:
         lines.append(Text(f"parties {visible(', '.join(sorted(row.parties)))}"))
-    lines += [Text(), Text("escape goes back to the list", style="dim")]
+    lines += [Text(), Text("o opens the contract · escape goes back to the list", style="dim")]
     return Group(*lines)
 
 

@@ -39,6 +39,10 @@ def _time(row: UpdateRow) -> str:
     return head + (dot + fraction[:3] if dot else "")
 
 
+def _time_of_day(row: UpdateRow) -> str:
+    return _time(row).rpartition(" ")[2]
+
+
 def _changes(row: UpdateRow) -> str:
     return f"+{row.created} -{row.archived}" if row.kind == "transaction" else ""
 
@@ -47,17 +51,24 @@ def _who(row: UpdateRow) -> str:
     return ", ".join(short_party(p) for p in row.who)
 
 
-COLUMNS = [
-    Column("offset", 8, lambda r: str(r.offset), right=True),
-    Column("record time", 23, _time),
-    Column("kind", 11, lambda r: r.kind),
-    Column("command id", 18, lambda r: r.command_id or "—"),
-    Column("workflow", 12, lambda r: r.workflow_id or "—"),
-    Column("templates", 24, lambda r: ", ".join(template_name(t) for t in r.templates) or "—"),
-    Column("choices", 18, lambda r: ", ".join(r.choices) or "—"),
-    Column("+new -arch", 10, _changes),
-    Column("acting (root actors)", 24, lambda r: _who(r) or "—"),
-]
+def _columns(time: Column, templates: int) -> list[Column]:
+    # what tells updates apart first: on a narrow terminal the rest is a scroll (or the line under the table) away
+    return [
+        Column("offset", 8, lambda r: str(r.offset), right=True),
+        time,
+        Column("kind", 11, lambda r: r.kind),
+        Column("templates", templates, lambda r: ", ".join(template_name(t) for t in r.templates) or "—"),
+        Column("choices", 18, lambda r: ", ".join(r.choices) or "—"),
+        Column("+new -arch", 10, _changes),
+        Column("command id", 18, lambda r: r.command_id or "—"),
+        Column("workflow", 12, lambda r: r.workflow_id or "—"),
+        Column("acting (root actors)", 24, lambda r: _who(r) or "—"),
+    ]
+
+
+WIDE = _columns(Column("record time", 23, _time), 24)
+NARROW = _columns(Column("record time", 12, _time_of_day), 16)  # the day is on the line under the table
+NARROW_BELOW = 150  # columns of the table's area under which NARROW is used
 
 
 class UpdateTable(ScrollView, can_focus=True):
@@ -115,7 +126,7 @@ class UpdateTable(ScrollView, can_focus=True):
         # again from here when live updates push it down the screen
         self._lines: dict[tuple[int, bool, int, int], Strip] = {}
         self._styles: dict[str, Style] = {}
-        self.virtual_size = Size(sum(c.width + 1 for c in COLUMNS) + 1, 1)
+        self.virtual_size = Size(sum(c.width + 1 for c in WIDE) + 1, 1)
 
     @property
     def selected(self) -> UpdateRow | None:
@@ -151,9 +162,6 @@ class UpdateTable(ScrollView, can_focus=True):
             self.post_message(self.EdgeReached(-1))
         elif new >= len(self.window) - EDGE_MARGIN and not self.window.at_begin:
             self.post_message(self.EdgeReached(1))
-
-    def on_resize(self) -> None:
-        self.call_after_refresh(self._scroll_cursor_into_view)
 
     def _scroll_cursor_into_view(self) -> None:
         page = self._page_size()
@@ -209,12 +217,21 @@ class UpdateTable(ScrollView, can_focus=True):
             self._styles[name] = style
         return style
 
+    def columns(self) -> list[Column]:
+        return NARROW if self.size.width < NARROW_BELOW else WIDE
+
+    def on_resize(self) -> None:
+        columns = self.columns()
+        self.virtual_size = Size(sum(c.width + 1 for c in columns) + 1, self.virtual_size.height)
+        self.call_after_refresh(self._scroll_cursor_into_view)
+
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         scroll_x = int(self.scroll_x)
+        columns = self.columns()
         if y == 0:
             header = self._style("update-table--header")
-            line = " " + "".join(_fit(c.label, c.width, c.right) + " " for c in COLUMNS)
+            line = " " + "".join(_fit(c.label, c.width, c.right) + " " for c in columns)
             return Strip([Segment(line[scroll_x : scroll_x + width].ljust(width), header)], width)
         position = int(self.scroll_y) + y - 1
         rows = self.window.rows
@@ -230,7 +247,7 @@ class UpdateTable(ScrollView, can_focus=True):
             style = self._style("base")
             if on_cursor:
                 style += self._style("update-table--cursor")
-            line = " " + "".join(_fit(c.render(row), c.width, c.right) + " " for c in COLUMNS)
+            line = " " + "".join(_fit(c.render(row), c.width, c.right) + " " for c in columns)
             strip = Strip([Segment(line[scroll_x : scroll_x + width].ljust(width), style)], width)
             self._lines[key] = strip
         return strip
@@ -244,4 +261,4 @@ def _fit(text: str, width: int, right: bool) -> str:
     return text.rjust(width) if right else text.ljust(width)
 
 
-__all__ = ["COLUMNS", "UpdateTable"]
+__all__ = ["NARROW", "WIDE", "UpdateTable"]

@@ -23,6 +23,8 @@ SMALL_SCREENS = [
     "requests",
     "request-detail",
     "packages",
+    "transactions",
+    "transaction",
     "help",
     "startup",
 ]

@@ -7,7 +7,6 @@ from app.update_filter import UpdateFilter, parse_filter
 from app.update_rows import TOPOLOGY, TRANSACTION, UpdateRow
 from app.update_window import UpdateWindow
 
-
 ALICE = frozenset({"Alice::1220"})
 
 
