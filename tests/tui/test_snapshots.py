@@ -30,6 +30,10 @@ SMALL_SCREENS = [
 ]
 
 
+TALL = (160, 48)
+TALL_SCREENS = ["transactions"]  # a screen that fills what height it has with rows
+
+
 @pytest.fixture
 def fixed_app(tmp_path, monkeypatch):
     with deterministic(monkeypatch):
@@ -46,3 +50,9 @@ def test_screen(snap_compare, fixed_app, name):
 def test_screen_at_80x24(snap_compare, fixed_app, name):
     _, scenario = SCREENS[name]
     assert snap_compare(fixed_app, terminal_size=SMALL, run_before=scenario)
+
+
+@pytest.mark.parametrize("name", TALL_SCREENS)
+def test_screen_at_160x48(snap_compare, fixed_app, name):
+    _, scenario = SCREENS[name]
+    assert snap_compare(fixed_app, terminal_size=TALL, run_before=scenario)
