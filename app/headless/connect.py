@@ -2,7 +2,7 @@
 
 Without --url or --profile a command uses the bundled participant as the TUI does: the one a running ledger-tui
 serves (shared), or else one started for the command and let go when it ends, with tokens minted for --user
-(default Alice). Starting it takes a second or two (the first time, seeding the demo ledger takes longer), so a
+(default Alice, whom the demo ledger has; with --no-demo the participant's administrator). Starting it takes a second or two (the first time, seeding the demo ledger takes longer), so a
 script that runs many commands keeps a ledger-tui open, or a `ledger-participant serve`, and names it with --url.
 """
 
@@ -17,7 +17,7 @@ from app.client import LedgerClient, errors
 from app.client.http import TokenSource
 from app.locations import Locations
 from app.options import Choice
-from app.session import Identity
+from app.session import BUNDLED_ADMIN, Identity
 
 DEFAULT_USER = "Alice"
 
@@ -42,9 +42,8 @@ async def connected(
         state = await asyncio.to_thread(bundled.wait)
         if state.phase != "ready":
             raise errors.LedgerApiError(state.error, hint="The bundled participant did not start.")
-        async with LedgerClient(
-            state.url, MintedToken(bundled.secret(), args.user or DEFAULT_USER)
-        ) as client:
+        user = args.user or (BUNDLED_ADMIN if args.no_demo else DEFAULT_USER)
+        async with LedgerClient(state.url, MintedToken(bundled.secret(), user)) as client:
             yield client
     finally:
         bundled.stop()

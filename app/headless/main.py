@@ -138,7 +138,9 @@ async def _run(args: argparse.Namespace, choice: Any, locations: Locations) -> i
     from app.headless.output import Output
 
     table, job = _job(args, locations)
-    out = Output(sys.stdout.buffer, table=table if args.table else None, live=args.command == "updates")
+    out = Output(
+        sys.stdout.buffer, table=table if args.table else None, live=args.command == "updates" and args.follow
+    )
     try:
         async with connected(args, choice, locations) as client:
             await job(client, args, out)
