@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.widgets import Static
 
 from app.client import errors
-from app.client.updates import StreamState, follow, update_offset, updates_format, updates_page
+from app.client.updates import StreamState, follow, update_offset
 from app.daml import party_hint, short_id, short_party
 from app.messages import IdentityChanged
 from app.screens.base import LedgerScreen
@@ -20,19 +20,17 @@ from app.screens.dialogs import PromptDialog
 from app.screens.update_detail import UpdateScreen
 from app.untrusted import visible
 from app.update_filter import UpdateFilter, parse_filter
+from app.update_reading import UpdateReader
 from app.update_rows import UpdateRow, row_of
 from app.update_window import UpdateWindow
 from app.widgets.keys import KeyFooter
 from app.widgets.status_bar import StatusBar
 from app.widgets.update_table import UpdateTable
-from participant.api import Update
 
-PAGE = 200  # updates asked for at a time
 FLUSH_S = (
     0.1  # live updates join the table at most this often: a burst costs one repaint per tenth of a second
 )
 YIELD_EVERY = 20  # updates parsed (about 0.2 ms each) between two turns of the event loop for the rest
-NEWER_SCANS = 20  # requests spent at most on one step towards the head, when few updates pass the filter
 LIVE, PAUSED, RECONNECTING, CONNECTING = "live", "paused", "reconnecting", "connecting"
 
 
@@ -89,7 +87,8 @@ and interfaces; the command id and the text are looked for in the rows. Without 
         """The last offset the stream reported (an update or a checkpoint)."""
         self.reading = False
         self._pending: list[UpdateRow] = []
-        self._pending_high = 0
+        self._pending_high = 0  # the last offset the stream reported
+        self._flushed_high = 0  # the last offset handed to the window
         self._following = False
         self._parties_known: list[str] = []
 
@@ -117,13 +116,16 @@ and interfaces; the command id and the text are looked for in the rows. Without 
 
     # --- what is read -------------------------------------------------------------------------------------------
 
-    async def _filters(self) -> dict:
-        """The participant's filters for `updates_page` and `follow`: parties, templates, interfaces."""
+    async def _reader(self) -> UpdateReader:
+        """What the screen reads with: the participant's filters (parties, templates, interfaces) and the rest."""
         session = self.ledger_app.session
-        parties = await self._parties()
-        templates = [session.interface_ref(t) or t for t in self.filter.templates]
-        interfaces = [session.interface_ref(i) or i for i in self.filter.interfaces]
-        return {"parties": parties, "templates": templates, "interfaces": interfaces}
+        return UpdateReader(
+            session.client,
+            parties=await self._parties(),
+            templates=[session.interface_ref(t) or t for t in self.filter.templates],
+            interfaces=[session.interface_ref(i) or i for i in self.filter.interfaces],
+            keep=self.filter.matches,
+        )
 
     async def _parties(self) -> list[str] | None:
         """The parties filtered on: those named (a hint such as `Alice` stands for the parties it names), else the
@@ -144,38 +146,21 @@ and interfaces; the command id and the text are looked for in the rows. Without 
                 chosen += [p for p in self._parties_known if party_hint(p) == name] or [name]
         return list(dict.fromkeys(chosen))
 
-    def _rows(self, updates: list[Update]) -> list[UpdateRow]:
-        rows = []
-        for update in updates:
-            row = row_of(update)
-            if row is not None and self.filter.matches(row):
-                rows.append(row)
-        return rows
+    def _reading(self, reading: bool) -> None:
+        self.reading = reading
+        self._show_state()
 
     @work(exclusive=True, group="tx-page", exit_on_error=False)
     async def _load_head(self, *, then_follow: bool = False) -> None:
         """The newest page, replacing the window; with `then_follow`, follow from there."""
         self._stop_following()
         self.window.detach()
-        self.reading = True
-        self._show_state()
+        self._reading(True)
         try:
-            client = self.ledger_app.session.client
-            filters = await self._filters()
-            end = await client.ledger_end()
-            page = await updates_page(client, before=None, limit=PAGE, **filters)
-            rows = self._rows(page.updates)
-            low = page.next_before
-            # few rows pass a text or command filter: read on until a screenful does (or the beginning)
-            scans = 1
-            while low is not None and len(rows) < PAGE and scans < NEWER_SCANS:
-                page = await updates_page(client, before=low, limit=PAGE, **filters)
-                rows += self._rows(page.updates)
-                low, scans = page.next_before, scans + 1
+            rows, high, low = await (await self._reader()).newest()
         finally:
-            self.reading = False
-        top = max([end, *(update_offset(u) for u in page.updates[:1])])
-        self.window.reset(rows, high=top, low=low, at_head=True)
+            self._reading(False)
+        self.window.reset(rows, high=high, low=low, at_head=True)
         self.table.rows_changed(0, replaced=True)
         self._show_state()
         if then_follow:
@@ -186,76 +171,43 @@ and interfaces; the command id and the text are looked for in the rows. Without 
         window = self.window
         if window.low is None:
             return
-        self.reading = True
-        self._show_state()
+        self._reading(True)
         try:
-            client = self.ledger_app.session.client
-            filters = await self._filters()
-            rows: list[UpdateRow] = []
-            low: int | None = window.low
-            scans = 0
-            while low is not None and len(rows) < PAGE // 2 and scans < NEWER_SCANS:
-                page = await updates_page(client, before=low, limit=PAGE, **filters)
-                rows += self._rows(page.updates)
-                low, scans = page.next_before, scans + 1
+            rows, low = await (await self._reader()).older(window.low)
         finally:
-            self.reading = False
+            self._reading(False)
         self.table.rows_changed(window.add_older(rows, low=low, cursor=self.table.cursor))
         self._show_state()
 
     @work(exclusive=True, group="tx-page", exit_on_error=False)
     async def _load_newer(self) -> None:
-        """Offsets above the window's top, a range at a time (pages read newest first: a range of PAGE offsets
-        holds at most PAGE updates, so each page is whole), until a page's worth passes the filter or the head."""
         window = self.window
         if window.at_head:
             return
-        self.reading = True
-        self._show_state()
+        self._reading(True)
         try:
-            client = self.ledger_app.session.client
-            filters = await self._filters()
-            end = await client.ledger_end()
-            after = window.high
-            rows: list[UpdateRow] = []
-            scans = 0
             # while following, the stream has seen updates the window let by: read up to them too
-            while after < (end := max(end, self.last_seen or 0)) and len(rows) < PAGE and scans < NEWER_SCANS:
-                top = min(end, after + PAGE)
-                page = await updates_page(client, before=top + 1, limit=PAGE, **filters)
-                rows += [r for r in self._rows(page.updates) if r.offset > after]
-                after, scans = top, scans + 1
+            rows, high, at_head = await (await self._reader()).newer(window.high, lambda: self.last_seen or 0)
         finally:
-            self.reading = False
-        # no await since the loop's test: the stream cannot have moved past `end` unseen
-        at_head = after >= max(end, self.last_seen or 0)
-        self.table.rows_changed(window.add_newer(rows, high=after, at_head=at_head, cursor=self.table.cursor))
+            self._reading(False)
+        self.table.rows_changed(window.add_newer(rows, high=high, at_head=at_head, cursor=self.table.cursor))
         self._show_state()
 
     @work(exclusive=True, group="tx-page", exit_on_error=False)
     async def _jump(self, target: str) -> None:
         """Show the updates from an offset (or the offset of an update id) down."""
-        client = self.ledger_app.session.client
-        filters = await self._filters()
-        if target.isdigit():
-            offset = int(target)
-        else:
-            fmt = updates_format(
-                filters["parties"], templates=filters["templates"], interfaces=filters["interfaces"]
-            )
-            answer = await client.update_by_id(target, fmt)
-            if answer.update is None:
-                self.notify(f"No update {visible(target)} is visible to these parties.", severity="warning")
-                return
-            offset = update_offset(answer.update)
+        reader = await self._reader()
+        offset = int(target) if target.isdigit() else await reader.offset_of(target)
+        if offset is None:
+            self.notify(f"No update {visible(target)} is visible to these parties.", severity="warning")
+            return
         self.window.detach()
-        self.reading = True
+        self._reading(True)
         try:
-            page = await updates_page(client, before=offset + 1, limit=PAGE, **filters)
+            rows, low, at_end = await reader.down_from(offset)
         finally:
-            self.reading = False
-        end = await client.ledger_end()
-        self.window.reset(self._rows(page.updates), high=offset, low=page.next_before, at_head=offset >= end)
+            self._reading(False)
+        self.window.reset(rows, high=offset, low=low, at_head=at_end)
         position = self.window.index_of(offset)
         self.table.rows_changed(position or 0, replaced=True)
         if not self.window.rows or self.window.rows[0].offset != offset:
@@ -287,11 +239,18 @@ and interfaces; the command id and the text are looked for in the rows. Without 
 
     @work(exclusive=True, group="tx-follow", exit_on_error=False)
     async def _follow(self, after: int) -> None:
-        client = self.ledger_app.session.client
-        filters = await self._filters()
+        reader = await self._reader()
         self.last_seen = max(after, self.last_seen or 0)
         received = 0
-        async for update in follow(client, after=after, on_state=self._stream_state, **filters):
+        updates = follow(
+            reader.client,
+            after=after,
+            parties=reader.parties,
+            templates=reader.templates,
+            interfaces=reader.interfaces,
+            on_state=self._stream_state,
+        )
+        async for update in updates:
             received += 1
             if received % YIELD_EVERY == 0:
                 # messages already received come without a pause: let keys and frames in between
@@ -314,9 +273,10 @@ and interfaces; the command id and the text are looked for in the rows. Without 
 
     def _flush(self) -> None:
         """Live updates received since the last flush join the table, in one repaint."""
-        if not self._pending and self._pending_high <= self.window.high:
+        if not self._pending and self._pending_high <= self._flushed_high:
             return
         rows, self._pending = self._pending, []
+        self._flushed_high = self._pending_high
         table = self.table
         was_at_head = self.window.at_head
         cursor = self.window.add_live(rows, table.cursor, high=self._pending_high, tail=self.is_current)

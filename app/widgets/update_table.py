@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
@@ -232,7 +233,7 @@ class UpdateTable(ScrollView, can_focus=True):
         if y == 0:
             header = self._style("update-table--header")
             line = " " + "".join(_fit(c.label, c.width, c.right) + " " for c in columns)
-            return Strip([Segment(line[scroll_x : scroll_x + width].ljust(width), header)], width)
+            return _strip(line, scroll_x, width, header)
         position = int(self.scroll_y) + y - 1
         rows = self.window.rows
         if position >= len(rows):
@@ -248,17 +249,26 @@ class UpdateTable(ScrollView, can_focus=True):
             if on_cursor:
                 style += self._style("update-table--cursor")
             line = " " + "".join(_fit(c.render(row), c.width, c.right) + " " for c in columns)
-            strip = Strip([Segment(line[scroll_x : scroll_x + width].ljust(width), style)], width)
+            strip = _strip(line, scroll_x, width, style)
             self._lines[key] = strip
         return strip
 
 
 def _fit(text: str, width: int, right: bool) -> str:
-    """A cell of `width` characters; the participant's control characters written out, never read as markup."""
+    """A cell of `width` columns; the participant's control characters written out, never read as markup."""
     text = visible(text.replace("\n", " "))
-    if len(text) > width:
-        return text[: max(0, width - 1)] + "…"
-    return text.rjust(width) if right else text.ljust(width)
+    size = cell_len(text)
+    if size > width:
+        return set_cell_size(text, max(0, width - 1)) + "…"
+    padding = " " * (width - size)
+    return padding + text if right else text + padding
+
+
+def _strip(line: str, scroll_x: int, width: int, style: Style) -> Strip:
+    if cell_len(line) == len(line):  # one column per character, as almost always: cropped by slicing
+        return Strip([Segment(line[scroll_x : scroll_x + width].ljust(width), style)], width)
+    strip = Strip([Segment(line, style)]).crop(scroll_x, scroll_x + width)
+    return strip.extend_cell_length(width, style)
 
 
 __all__ = ["NARROW", "WIDE", "UpdateTable"]

@@ -103,3 +103,13 @@ def test_the_filter_in_the_rows() -> None:
     topology = row(8, kind=TOPOLOGY)
     assert UpdateFilter().matches(topology)
     assert not UpdateFilter(templates=("#model-tests:Iou:Iou",)).matches(topology)
+
+
+def test_a_cell_writes_out_control_characters_and_fits_wide_ones() -> None:
+    from rich.cells import cell_len
+
+    from app.widgets.update_table import _fit
+
+    cell = _fit("cmd\x1b[31m[b]red[/b]", 30, False)
+    assert "\x1b" not in cell and "[b]red[/b]" in cell and cell_len(cell) == 30
+    assert cell_len(_fit("アリス::1220", 8, False)) == 8
