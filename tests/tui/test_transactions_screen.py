@@ -19,6 +19,7 @@ from tests.history import allocate, submit_ious
 from tests.tui.conftest import SIZE, screen_text, wait_for
 
 HISTORY = 10_000
+LIVE_STEPS = 100  # pauses of 50 ms
 
 
 async def transactions(app, pilot) -> TransactionsScreen:
@@ -158,6 +159,31 @@ async def test_following_resumes_after_a_participant_restart_without_gap_or_repe
             + [f"before-restart-{n}" for n in range(20)]
             + [f"after-restart-{n}" for n in range(20)]
         )
+
+
+async def test_offset_checkpoints_move_the_screen_on_when_none_of_its_updates_come(
+    tmp_path, make_app
+) -> None:
+    s = start_server(tmp_path / "ledger.db", "--hs256-secret", SECRET, "--offset-checkpoint-interval", "0.2")
+    try:
+        erin = await allocate(s.url, "Erin")
+        frank = await allocate(s.url, "Frank")
+        await submit_ious(s.url, "Erin", erin, 2, prefix="erin")
+        app = make_app(s, "Erin")
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await transactions(app, pilot)
+            await follow(pilot, screen)
+            await submit_ious(s.url, "Frank", frank, 5, prefix="frank")  # not Erin's to see
+            end = await app.session.client.ledger_end()
+            await wait_for(pilot, lambda: screen.last_seen == end, "the checkpoint at the ledger end")
+            assert commands(screen) == ["erin-1", "erin-0"] or sorted(commands(screen)) == [
+                "erin-0",
+                "erin-1",
+            ]
+            assert screen.window.high == end  # where the stream resumes from after a break
+            assert f"at offset {end}" in screen_text(app)
+    finally:
+        s.stop()
 
 
 async def test_filters(demo_server, make_app) -> None:
