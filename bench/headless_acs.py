@@ -8,9 +8,11 @@ them). Measured, runs interleaved:
   and checked to have printed every contract;
 * bare reader, same run, same endpoint: `GET /v2/state/active-contracts-page` with the request the headless
   command sends (its event format, the same page sizes: the first page of `acs.FIRST_PAGE`, then `acs.PAGE`),
-  following nextPageToken over one keep-alive connection and counting entries without parsing them.
+  following nextPageToken over one keep-alive connection and counting entries without parsing them;
+* parsing reader: the bare reader, and each page parsed with orjson and written out as JSON lines (to /dev/null):
+  the least any JSON-lines printer of these pages does, in this process.
 
-The ratio uses the faster run of each. Also reported: the headless process's peak RSS (ru_maxrss of the waited
+The ratios use the faster run of each. Also reported: the headless process's peak RSS (ru_maxrss of the waited
 child) and the bytes it printed.
 
     python -m bench.headless_acs [--contracts 1000000] [--db /tmp/tui-1m.db --keep-db] [--runs 2]
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import resource
 import shutil
 import subprocess
@@ -50,9 +53,12 @@ def page_request(offset: int, party: str, size: int, token: str | None) -> bytes
     )
 
 
-async def bare_read(url: str, party: str, offset: int) -> tuple[int, float]:
+async def bare_read(url: str, party: str, offset: int, *, parse: bool = False) -> tuple[int, float]:
+    import orjson
+
     from app.client.acs import FIRST_PAGE, PAGE
 
+    sink = open(os.devnull, "wb")  # noqa: SIM115 - closed below
     count = 0
     token: str | None = None
     size = FIRST_PAGE
@@ -62,12 +68,18 @@ async def bare_read(url: str, party: str, offset: int) -> tuple[int, float]:
             status, content = await http.request("GET", PAGE_PATH, page_request(offset, party, size, token))
             if status != 200:
                 raise RuntimeError(f"{PAGE_PATH} answered {status}: {content[:300]!r}")
-            count += content.count(b'"contractEntry"')
+            if parse:
+                entries = orjson.loads(content)["activeContracts"]
+                sink.write(b"".join(orjson.dumps(e) + b"\n" for e in entries))
+                count += len(entries)
+            else:
+                count += content.count(b'"contractEntry"')
             tail = content[content.rfind(b'"nextPageToken":') + len(b'"nextPageToken":') :].rstrip(b"}")
             token = None if tail.startswith(b"null") else tail.strip(b'"').decode()
             size = PAGE
             if not token:
                 break
+    sink.close()
     return count, time.perf_counter() - started
 
 
@@ -105,9 +117,11 @@ async def bench(contracts: int, db: Path | None, keep_db: bool, runs: int) -> No
             offset = ledger_end(server.url, USER)
             headless_read(server.url, party, offset, secret_file, home)  # warm: compiled modules, page cache
             bare: list[tuple[int, float]] = []
+            parsing: list[tuple[int, float]] = []
             headless: list[tuple[int, float, int, float]] = []
             for _ in range(runs):
                 bare.append(await bare_read(server.url, party, offset))
+                parsing.append(await bare_read(server.url, party, offset, parse=True))
                 headless.append(headless_read(server.url, party, offset, secret_file, home))
             peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
     finally:
@@ -116,21 +130,27 @@ async def bench(contracts: int, db: Path | None, keep_db: bool, runs: int) -> No
             for suffix in ("", "-wal", "-shm", ".lock", ".secret", ".serving.json"):
                 Path(f"{db}{suffix}").unlink(missing_ok=True)
     count = bare[0][0]
-    bad = [h[0] for h in headless if h[0] != count]
+    bad = [h[0] for h in headless if h[0] != count] + [n for n, _ in parsing if n != count]
     if bad:
         raise SystemExit(f"headless acs printed {bad[0]:,} contracts, the pages hold {count:,}")
     bare_s = min(s for _, s in bare)
     headless_s = min(h[1] for h in headless)
+    parsing_s = min(s for _, s in parsing)
     print(f"contracts: {count:,} at offset {offset:,} ({runs} runs each, best)")
     print(
         f"bare reader (pages of the same requests, counted unparsed): {bare_s:.2f} s, {count / bare_s:,.0f} contracts/s"
+    )
+    print(
+        f"parsing reader (the same, each page parsed and written as JSON lines): {parsing_s:.2f} s, {count / parsing_s:,.0f} contracts/s"
     )
     print(
         f"headless `ledger-tui acs` (spawn to exit, JSON lines read from a pipe): {headless_s:.2f} s, "
         f"{count / headless_s:,.0f} contracts/s"
     )
     print(f"headless, spawn to the first contract printed: {min(h[3] for h in headless) * 1000:,.0f} ms")
-    print(f"ratio headless / bare: {bare_s / headless_s:.2f}")
+    print(
+        f"ratio headless / bare: {bare_s / headless_s:.2f}; headless / parsing reader: {parsing_s / headless_s:.2f}"
+    )
     print(
         f"printed: {headless[0][2] / 2**20:,.0f} MB; peak RSS of the headless process: {peak / 2**20:,.0f} MB"
     )

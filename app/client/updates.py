@@ -16,7 +16,12 @@ from typing import Literal
 
 import orjson
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosedOK, InvalidStatus, WebSocketException
+from websockets.exceptions import (
+    ConnectionClosedError,
+    ConnectionClosedOK,
+    InvalidStatus,
+    WebSocketException,
+)
 
 from app.client import errors
 from app.client.http import encode
@@ -44,6 +49,7 @@ LIST_PATH = "/v2/updates"
 MAX_PAGE = 2_000  # Canton's bound on maxPageSize
 MAX_WINDOW = 100_000  # offsets one list request of a 3.4 participant covers at most
 WS_MAX_MESSAGE = 64 * 1024 * 1024
+CLOSE_POLICY = 1008
 CLOSE_NORMAL = 1000  # a participant going away (restarting) closes with 1001 or 1012 instead
 
 
@@ -282,6 +288,15 @@ async def follow(
             if not e.retryable:
                 raise
             cause = str(e)
+        except ConnectionClosedError as e:
+            if e.rcvd is not None and e.rcvd.code == CLOSE_POLICY:
+                # a participant that cannot refuse the upgrade itself accepts it and closes: the token is refused
+                raise errors.PermissionDenied(
+                    403,
+                    f"the update stream was refused: {e.rcvd.reason or 'policy violation'}",
+                    path=LIST_PATH,
+                ) from None
+            cause = f"the stream broke: {e}"
         except (OSError, WebSocketException, TimeoutError) as e:
             cause = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
         if on_state is not None:

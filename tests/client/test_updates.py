@@ -201,3 +201,24 @@ async def test_a_refused_stream_is_raised_not_retried(participant):
 async def _end(url: str, user: str) -> int:
     async with LedgerClient(url, MintedToken(SECRET, user)) as client:
         return await client.ledger_end()
+
+
+async def test_a_stream_closed_for_its_policy_is_a_refusal_not_a_break():
+    """A participant that cannot refuse the upgrade accepts it and closes with 1008: not retried."""
+    from websockets.asyncio.server import serve
+
+    from app.client import errors
+
+    async def refuse(ws) -> None:
+        await ws.recv()
+        await ws.close(1008, "invalid token")
+
+    async with serve(refuse, "127.0.0.1", 0, subprotocols=["daml.ws.auth"]) as server:
+        port = server.sockets[0].getsockname()[1]  # type: ignore[index]
+        states: list[StreamState] = []
+        async with LedgerClient(f"http://127.0.0.1:{port}") as client:
+            with pytest.raises(errors.PermissionDenied, match="invalid token"):
+                async with asyncio.timeout(30):
+                    async for _ in follow(client, after=0, parties=["A"], on_state=states.append):
+                        pass
+        assert [s.status for s in states] == ["live"]
