@@ -52,7 +52,7 @@ def long_history(tmp_path_factory) -> Iterator[tuple[ServerProcess, list[str]]]:
 
     async def make() -> list[str]:
         party = await allocate(s.url, "Dora")
-        return await submit_ious(s.url, "Dora", party, HISTORY, concurrency=32)
+        return await submit_ious(s.url, "Dora", party, HISTORY)
 
     ids = asyncio.run(make())
     yield s, ids
