@@ -47,6 +47,7 @@ class LedgerApp(Routing, Connection, Palette):
         Binding("3", "mode('requests')", "Requests", id="app.requests", show=False),
         Binding("4", "mode('reassign')", "Reassign", id="app.reassign", show=False),
         Binding("5", "mode('packages')", "Packages", id="app.packages", show=False),
+        Binding("6", "mode('transactions')", "Transactions", id="app.transactions", show=False),
         # priority: from within a field too, but those whose text may hold `?` (app.widgets.keys); F1 from any
         Binding("question_mark", "help", "More keys", id="app.help", key_display="?", priority=True),
         Binding("f1", "help", id="app.help_anywhere", show=False, priority=True),

@@ -31,7 +31,7 @@ class Palette(App):
                     lambda mode=mode, action=binding.action: self._run_in_mode(mode, action),
                 )
         for binding in self.BINDINGS:
-            # the screens' keys (1 to 5) are the "open" entries above
+            # the screens' keys (1 to 6) are the "open" entries above
             if (
                 isinstance(binding, Binding)
                 and binding.description
@@ -75,4 +75,8 @@ def _bindings_of(mode: str) -> list:
         from app.screens.packages import PackagesScreen
 
         return PackagesScreen.BINDINGS
+    if mode == "transactions":
+        from app.screens.transactions import TransactionsScreen
+
+        return TransactionsScreen.BINDINGS
     return []

@@ -40,6 +40,12 @@ def _packages():
     return PackagesScreen()
 
 
+def _transactions():
+    from app.screens.transactions import TransactionsScreen
+
+    return TransactionsScreen()
+
+
 class Routing(App):
     MODES = {
         "contracts": AcsScreen,
@@ -47,6 +53,7 @@ class Routing(App):
         "requests": _requests,
         "reassign": _reassign,
         "packages": _packages,
+        "transactions": _transactions,
     }
     MODE_TITLES = {
         "contracts": "Contracts",
@@ -54,6 +61,7 @@ class Routing(App):
         "requests": "Requests",
         "reassign": "Reassign",
         "packages": "Packages",
+        "transactions": "Transactions",
     }
 
     def _mode_screens(self) -> Iterable[Screen]:

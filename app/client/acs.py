@@ -16,11 +16,11 @@ from typing import Any
 import orjson
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosedOK, InvalidStatus, WebSocketException
-from websockets.typing import Subprotocol
 
 from app.client import errors
 from app.client.http import encode
 from app.client.ledger import LedgerClient, parse_json
+from app.client.websocket import subprotocols, ws_url
 from participant.api import EventFormat, GetActiveContractsPageRequest, GetActiveContractsRequest
 
 FIRST_PAGE = 100  # small, so the first rows show at once
@@ -150,18 +150,10 @@ class _NoWebsocket(Exception):
     """The websocket could not be opened at all (a proxy refusing the upgrade): try the list form."""
 
 
-def _ws_url(base_url: str) -> str:
-    if base_url.startswith("https://"):
-        return "wss://" + base_url[len("https://") :] + LIST_PATH
-    return "ws://" + base_url.removeprefix("http://") + LIST_PATH
-
-
 async def _websocket(client: LedgerClient, offset: int, fmt: EventFormat) -> AsyncIterator[Batch]:
     request = encode(GetActiveContractsRequest(active_at_offset=offset, event_format=fmt))
-    protocols = [Subprotocol("daml.ws.auth")]
-    if client.tokens is not None:
-        protocols.insert(0, Subprotocol(f"jwt.token.{await client.tokens.token()}"))
-    url = _ws_url(client.base_url)
+    protocols = await subprotocols(client.tokens)
+    url = ws_url(client.base_url, LIST_PATH)
     log = client.log
     record = log.start(
         "GET",

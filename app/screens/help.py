@@ -20,6 +20,8 @@ OVERVIEW = """\
   outcome, complete the moves in flight.
 - **5 Packages**: the participant's Daml packages, their templates, interfaces and data types with their
   signatures; start a Create of a template or show its contracts.
+- **6 Transactions**: the updates the parties see, newest first, paged as you scroll; `f` follows the ledger live;
+  filter, go to an offset or update id, open a transaction and the contracts it touched.
 - **Inspector** (enter on a contract, ctrl+o, or paste a contract id): the create and archive events, the payload,
   the transactions behind it.
 

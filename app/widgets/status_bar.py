@@ -20,6 +20,7 @@ TABS = (
     ("3", "requests", "Requests"),
     ("4", "reassign", "Reassign"),
     ("5", "packages", "Packages"),
+    ("6", "transactions", "Transactions"),
 )
 
 

@@ -277,6 +277,42 @@ async def packages(pilot) -> None:
     await settle(pilot)
 
 
+async def transactions(pilot) -> None:
+    """The transactions screen: the newest updates of the demo ledger, the cursor a few rows down."""
+    from app.screens.transactions import TransactionsScreen
+
+    app = pilot.app
+    await contracts_ready(pilot)
+    await pilot.press("6")
+    await wait_for(
+        pilot,
+        lambda: (
+            isinstance(app.screen, TransactionsScreen) and not app.screen.reading and app.screen.window.rows
+        ),
+        "the updates",
+    )
+    await pilot.press("down", "down", "down")
+    await settle(pilot)
+
+
+async def transaction(pilot) -> None:
+    """A transaction opened from the transactions screen: its exercise tree."""
+    from app.screens.update_detail import UpdateScreen
+
+    await transactions(pilot)
+    app = pilot.app
+    screen = app.screen
+    index = next(i for i, r in enumerate(screen.window.rows) if "Iou_Transfer" in r.choices)
+    screen.table.cursor = index
+    await pilot.press("enter")
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, UpdateScreen) and app.screen.view.transaction is not None,
+        "the transaction",
+    )
+    await settle(pilot)
+
+
 def _tree_nodes(node):
     for child in node.children:
         yield child
@@ -299,6 +335,8 @@ SCREENS: dict[str, tuple[str, Callable[..., Awaitable[None]]]] = {
     "requests": ("every HTTP request of the session", requests),
     "request-detail": ("one request and its answer", request_detail),
     "packages": ("the participant's packages, a template's fields and choices", packages),
+    "transactions": ("the updates the user's parties see, newest first", transactions),
+    "transaction": ("a transaction opened from the transactions screen, as an exercise tree", transaction),
     "help": ("help: what the screen is for and its keys", help_screen),
     "user-picker": ("acting as another user of the bundled participant", user_picker),
     "startup": ("the bundled participant seeding its demo ledger", startup),

@@ -244,12 +244,14 @@ def test_ledger_tui_without_arguments_opens_the_demo_ledger_and_quits_cleanly(tm
 
 
 def test_dar_options_reach_the_bundled_participant(tmp_path, dars_dir, monkeypatch, capsys):
-    from app import cli
+    from app import cli, options
     from tests.daml_lf.conftest import HOLDING
 
     monkeypatch.chdir(dars_dir)
     args = cli.parser().parse_args(["--dar", HOLDING, "--dar", str(dars_dir / HOLDING)])
-    assert cli.bundled_flags(args) == ("--dar", str(dars_dir / HOLDING)) * 2  # absolute: the child says which
+    assert (
+        options.bundled_flags(args) == ("--dar", str(dars_dir / HOLDING)) * 2
+    )  # absolute: the child says which
     token_file = tmp_path / "t"
     token_file.write_text("x")
     r = cli.main(["--url", "http://localhost:7575", "--token-file", str(token_file), "--dar", HOLDING])

@@ -23,9 +23,15 @@ SMALL_SCREENS = [
     "requests",
     "request-detail",
     "packages",
+    "transactions",
+    "transaction",
     "help",
     "startup",
 ]
+
+
+TALL = (160, 48)
+TALL_SCREENS = ["transactions"]  # a screen that fills what height it has with rows
 
 
 @pytest.fixture
@@ -44,3 +50,9 @@ def test_screen(snap_compare, fixed_app, name):
 def test_screen_at_80x24(snap_compare, fixed_app, name):
     _, scenario = SCREENS[name]
     assert snap_compare(fixed_app, terminal_size=SMALL, run_before=scenario)
+
+
+@pytest.mark.parametrize("name", TALL_SCREENS)
+def test_screen_at_160x48(snap_compare, fixed_app, name):
+    _, scenario = SCREENS[name]
+    assert snap_compare(fixed_app, terminal_size=TALL, run_before=scenario)

@@ -1,0 +1,67 @@
+"""The client a headless command talks through: the participant the options name, or the bundled one.
+
+Without --url or --profile a command uses the bundled participant as the TUI does: the one a running ledger-tui
+serves (shared), or else one started for the command and let go when it ends, with tokens minted for --user
+(default Alice, whom the demo ledger has; with --no-demo the participant's administrator). Starting it takes a second or two (the first time, seeding the demo ledger takes longer), so a
+script that runs many commands keeps a ledger-tui open, or a `ledger-participant serve`, and names it with --url.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from app.client import LedgerClient, errors
+from app.client.http import TokenSource
+from app.locations import Locations
+from app.options import Choice
+from app.session import BUNDLED_ADMIN, Identity
+
+DEFAULT_USER = "Alice"
+
+
+@asynccontextmanager
+async def connected(
+    args: argparse.Namespace, choice: Choice, locations: Locations
+) -> AsyncIterator[LedgerClient]:
+    if choice.profile is not None:
+        tokens: TokenSource | None = choice.tokens  # type: ignore[assignment]
+        async with LedgerClient(choice.profile.url, tokens) as client:
+            yield client
+        return
+    from app.bundled import BundledParticipant
+    from app.tokens import MintedToken
+
+    bundled = BundledParticipant(
+        locations.bundled_dir, locations.log_dir, demo=not args.no_demo, extra_args=choice.serve_flags
+    )
+    bundled.start()
+    try:
+        state = await asyncio.to_thread(bundled.wait)
+        if state.phase != "ready":
+            raise errors.LedgerApiError(state.error, hint="The bundled participant did not start.")
+        user = args.user or (BUNDLED_ADMIN if args.no_demo else DEFAULT_USER)
+        async with LedgerClient(state.url, MintedToken(bundled.secret(), user)) as client:
+            yield client
+    finally:
+        bundled.stop()
+
+
+async def identity(client: LedgerClient) -> Identity:
+    """Who the token is for and what it may read and act as; on a participant without auth, anyone."""
+    try:
+        user = await client.authenticated_user()
+    except errors.StatusError as e:
+        if client.tokens is None and e.status in (400, 404, 501):
+            return Identity(read_any=True, admin=True)
+        raise
+    return Identity.of_rights(user.id, user.primary_party, await client.user_rights(user.id))
+
+
+async def reading_parties(client: LedgerClient, given: list[str]) -> list[str] | None:
+    """The parties given with --party, else every party the user may read as (None: any party)."""
+    if given:
+        return given
+    return (await identity(client)).readable()

@@ -1,0 +1,203 @@
+"""`ledger-tui <command>`: parse, connect, run one headless command, and turn its outcome into an exit code."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import orjson
+
+from app.config import Config, ConfigError
+from app.locations import Locations
+from app.options import add_participant_options, choose
+
+OK, REFUSED, USAGE = 0, 1, 2
+
+# httpx's package imports its own command-line tool whenever click, rich and pygments are installed (as they are
+# with Textual): a fifth of a second of imports, and Rich, which nothing here uses. Without the module, httpx
+# defines a stand-in for that tool instead.
+if "httpx" not in sys.modules:
+    sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
+
+EPILOG = """\
+output: one JSON document per line (the API's own shapes), or with --table a plain table.
+exit codes: 0 done; 1 the participant refused (its error as JSON on stderr) or could not be reached; 2 usage.
+participant: --url with a token source, or --profile, as for the TUI; without them the bundled participant (the one
+a running ledger-tui serves, else one started for this command).
+"""
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="ledger-tui",
+        description="Headless commands of ledger-tui, for scripts.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, help: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help, description=help, epilog=EPILOG)
+        sub.formatter_class = argparse.RawDescriptionHelpFormatter
+        add_participant_options(sub)
+        sub.add_argument("--table", action="store_true", help="a plain table instead of JSON lines")
+        return sub
+
+    def parties(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--party",
+            action="append",
+            default=[],
+            metavar="PARTY",
+            help="read as this party (repeatable; default: every party the user may read as)",
+        )
+
+    acs = command("acs", "the active contracts at an offset")
+    acs.add_argument("--offset", type=int, metavar="N", help="the offset (default: the ledger end)")
+    parties(acs)
+    acs.add_argument(
+        "--template", action="append", default=[], metavar="ID", help="only this template (repeatable)"
+    )
+
+    contract = command("contract", "a contract's create and archive events")
+    contract.add_argument("contract_id", metavar="ID")
+    parties(contract)
+
+    updates = command("updates", "the updates of a range of offsets, or those committing now (--follow)")
+    updates.add_argument(
+        "--from",
+        dest="from_",
+        type=int,
+        metavar="N",
+        help="after this offset (default: 0, or with --follow the end)",
+    )
+    updates.add_argument(
+        "--to", type=int, metavar="N", help="up to this offset, inclusive (default: the ledger end)"
+    )
+    updates.add_argument(
+        "--follow", action="store_true", help="print updates as they commit, until interrupted"
+    )
+    parties(updates)
+    updates.add_argument("--template", action="append", default=[], metavar="ID", help="only this template")
+    updates.add_argument("--interface", action="append", default=[], metavar="ID", help="only this interface")
+    updates.add_argument("--shape", choices=["ledger-effects", "acs-delta"], default="ledger-effects")
+
+    submit = command("submit", "submit commands (a JsCommands JSON document) and print the transaction")
+    submit.add_argument(
+        "file", nargs="?", default="-", metavar="FILE", help="the document (default: stdin, -)"
+    )
+    submit.add_argument("--shape", choices=["acs-delta", "ledger-effects"], default="acs-delta")
+
+    reassign = command("reassign", "move a contract to another synchronizer (unassign, then assign)")
+    reassign.add_argument("contract_id", metavar="ID")
+    reassign.add_argument("--to", dest="target", required=True, metavar="SYNCHRONIZER")
+    reassign.add_argument(
+        "--from", dest="source", metavar="SYNCHRONIZER", help="where it is (default: found in the ACS)"
+    )
+    reassign.add_argument(
+        "--submitter", metavar="PARTY", help="a stakeholder (default: the user's primary party)"
+    )
+
+    command("packages", "the participant's packages: ids, names, versions")
+    return p
+
+
+def run(argv: list[str]) -> int:
+    try:
+        args = parser().parse_args(argv)
+    except SystemExit as e:  # argparse's own refusal (2), or --help (0)
+        return int(e.code or 0)
+    locations = Locations.default()
+    try:
+        choice = choose(args, Config.load(locations.config_file), locations.config_file)
+    except ConfigError as e:
+        return _usage(str(e))
+    if args.command in ("submit", "reassign") and (
+        args.readonly or (choice.profile and choice.profile.readonly)
+    ):
+        return _usage(f"{args.command} writes to the ledger, and the profile is read-only")
+    try:
+        return asyncio.run(_run(args, choice, locations))
+    except BrokenPipeError:
+        # the reader went away (`| head`): what it wanted was printed. Point stdout at /dev/null so that the
+        # interpreter's last flush does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return OK
+    except KeyboardInterrupt:
+        return 130
+
+
+async def _run(args: argparse.Namespace, choice: Any, locations: Locations) -> int:
+    from app.client import errors
+    from app.headless import reading, writing
+    from app.headless.connect import connected
+    from app.headless.output import Output
+
+    table, job = _job(args, locations)
+    out = Output(
+        sys.stdout.buffer, table=table if args.table else None, live=args.command == "updates" and args.follow
+    )
+    try:
+        async with connected(args, choice, locations) as client:
+            await job(client, args, out)
+        out.close()
+    except reading.Usage as e:
+        out.close()
+        return _usage(str(e))
+    except writing.StepFailed as e:
+        out.close()
+        _error(e.document)
+        return REFUSED
+    except errors.LedgerApiError as e:
+        out.close()
+        _error(_document(e))
+        return REFUSED
+    return OK
+
+
+def _job(
+    args: argparse.Namespace, locations: Locations
+) -> tuple[list, Callable[[Any, argparse.Namespace, Any], Awaitable[None]]]:
+    from app.headless import reading, writing
+
+    if args.command == "packages":
+
+        async def packages(client, a, out) -> None:
+            await reading.packages(client, a, out, locations)
+
+        return reading.PACKAGES_TABLE, packages
+    return {
+        "acs": (reading.ACS_TABLE, reading.acs),
+        "contract": (reading.CONTRACT_TABLE, reading.contract),
+        "updates": (reading.UPDATES_TABLE, reading.updates),
+        "submit": (writing.TRANSACTION_TABLE, writing.submit),
+        "reassign": (writing.STEP_TABLE, writing.reassign),
+    }[args.command]
+
+
+def _document(e: Any) -> dict:
+    """Canton's error as it sent it, or what this client knows of the failure."""
+    canton = getattr(e, "canton", None)
+    if canton is not None:
+        return canton.model_dump(mode="json")
+    document: dict[str, Any] = {"error": e.message}
+    status = getattr(e, "status", None)
+    if status is not None:
+        document["status"] = status
+    if e.hint:
+        document["hint"] = e.hint
+    return document
+
+
+def _error(document: dict) -> None:
+    sys.stderr.buffer.write(orjson.dumps(document) + b"\n")
+    sys.stderr.flush()
+
+
+def _usage(message: str) -> int:
+    print(f"ledger-tui: error: {message}", file=sys.stderr)
+    return USAGE
