@@ -105,7 +105,7 @@ and interfaces; the command id and the text are looked for in the rows. Without 
 
     def on_mount(self) -> None:
         self.set_interval(FLUSH_S, self._flush)
-        self.watch(self.app, "status_ledger_end", lambda _: self._show_state())
+        self.follow(self.ledger_app.workspace.ledger_end.subscribe, lambda _: self._show_state())
         self._show_state()
         if self.ledger_app.connected:
             self._load_head()
@@ -122,8 +122,8 @@ and interfaces; the command id and the text are looked for in the rows. Without 
         return UpdateReader(
             session.client,
             parties=await self._parties(),
-            templates=[session.interface_ref(t) or t for t in self.filter.templates],
-            interfaces=[session.interface_ref(i) or i for i in self.filter.interfaces],
+            templates=[session.learned.interface_ref(t) or t for t in self.filter.templates],
+            interfaces=[session.learned.interface_ref(i) or i for i in self.filter.interfaces],
             keep=self.filter.matches,
         )
 
@@ -282,6 +282,9 @@ and interfaces; the command id and the text are looked for in the rows. Without 
         cursor = self.window.add_live(rows, table.cursor, high=self._pending_high, tail=self.is_current)
         if rows and was_at_head:
             table.rows_changed(cursor)
+        if self.last_seen is not None:
+            # what the stream has shown is committed: the ledger end is at least there, for every screen
+            self.ledger_app.workspace.ledger_end.saw(self.last_seen)
         self._show_state()
 
     # --- the lines around the table -----------------------------------------------------------------------------
@@ -296,7 +299,7 @@ and interfaces; the command id and the text are looked for in the rows. Without 
                 self.stream, ("○ connecting", "yellow")
             )
             text.append(*mark)
-            end = self.ledger_app.status_ledger_end
+            end = self.ledger_app.workspace.ledger_end.value
             seen = self.last_seen
             if self.stream == RECONNECTING:
                 text.append(f" after offset {seen}", style="yellow")

@@ -71,7 +71,7 @@ class UpdateScreen(LedgerScreen):
             self.view.show_message(_summary(row))
             return
         transaction = update.transaction.value
-        session.note_choices(transaction)
+        self.ledger_app.workspace.learned.note_transaction(transaction)
         self.view.set_full_ids(self.full_ids)
         self.view.show(transaction, "")
         self.view.tree.focus()
