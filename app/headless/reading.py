@@ -38,7 +38,7 @@ def _created(entry: dict) -> dict:
 
 
 def _acs_state(entry: dict) -> str:
-    (kind,) = (entry.get("contractEntry") or {"?": None}).keys()
+    kind = next(iter(entry.get("contractEntry") or {}), "?")
     return {
         "JsActiveContract": "active",
         "JsIncompleteAssigned": "in flight",
