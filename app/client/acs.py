@@ -14,8 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosedOK, InvalidStatus, WebSocketException
 
 from app.client import errors
 from app.client.http import encode
@@ -151,6 +149,10 @@ class _NoWebsocket(Exception):
 
 
 async def _websocket(client: LedgerClient, offset: int, fmt: EventFormat) -> AsyncIterator[Batch]:
+    # imported here: a participant with the page endpoint never needs them, and they take tens of milliseconds
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosedOK, InvalidStatus, WebSocketException
+
     request = encode(GetActiveContractsRequest(active_at_offset=offset, event_format=fmt))
     protocols = await subprotocols(client.tokens)
     url = ws_url(client.base_url, LIST_PATH)

@@ -15,13 +15,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 import orjson
-from websockets.asyncio.client import connect
-from websockets.exceptions import (
-    ConnectionClosedError,
-    ConnectionClosedOK,
-    InvalidStatus,
-    WebSocketException,
-)
 
 from app.client import errors
 from app.client.http import encode
@@ -240,6 +233,15 @@ async def follow(
     When the stream breaks (the connection drops, the participant restarts) it is opened again after the last
     offset seen, with backoff, for as long as the reader reads: nothing is missed and nothing comes twice. A
     refusal (a bad filter, missing rights, a pruned offset) is raised as the `LedgerApiError` it is."""
+    # imported here: paging never needs them, and they take tens of milliseconds
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import (
+        ConnectionClosedError,
+        ConnectionClosedOK,
+        InvalidStatus,
+        WebSocketException,
+    )
+
     fmt = updates_format(parties, templates=templates, interfaces=interfaces, shape=shape)
     last = after
     attempt = 0

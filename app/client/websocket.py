@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from websockets.typing import Subprotocol
+from typing import TYPE_CHECKING
 
 from app.client.http import TokenSource
+
+if TYPE_CHECKING:
+    from websockets.typing import Subprotocol
 
 
 def ws_url(base_url: str, path: str) -> str:
@@ -17,6 +20,8 @@ def ws_url(base_url: str, path: str) -> str:
 async def subprotocols(tokens: TokenSource | None) -> list[Subprotocol]:
     """`jwt.token.<token>, daml.ws.auth`: a browser cannot set headers on a websocket, so Canton reads the token
     from the subprotocols."""
+    from websockets.typing import Subprotocol
+
     protocols = [Subprotocol("daml.ws.auth")]
     if tokens is not None:
         protocols.insert(0, Subprotocol(f"jwt.token.{await tokens.token()}"))

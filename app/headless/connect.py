@@ -15,11 +15,19 @@ from contextlib import asynccontextmanager
 
 from app.client import LedgerClient, errors
 from app.client.http import TokenSource
+from app.client.requests_log import RequestLog
 from app.locations import Locations
 from app.options import Choice
 from app.session import BUNDLED_ADMIN, Identity
 
 DEFAULT_USER = "Alice"
+# Nobody reads the request log here: keeping the last few requests, within its body budget, spares the shedding
+# of old bodies after every page of a large snapshot.
+LOG_ENTRIES = 8
+
+
+def _client(url: str, tokens: TokenSource | None) -> LedgerClient:
+    return LedgerClient(url, tokens, log=RequestLog(max_entries=LOG_ENTRIES))
 
 
 @asynccontextmanager
@@ -28,7 +36,7 @@ async def connected(
 ) -> AsyncIterator[LedgerClient]:
     if choice.profile is not None:
         tokens: TokenSource | None = choice.tokens  # type: ignore[assignment]
-        async with LedgerClient(choice.profile.url, tokens) as client:
+        async with _client(choice.profile.url, tokens) as client:
             yield client
         return
     from app.bundled import BundledParticipant
@@ -43,7 +51,7 @@ async def connected(
         if state.phase != "ready":
             raise errors.LedgerApiError(state.error, hint="The bundled participant did not start.")
         user = args.user or (BUNDLED_ADMIN if args.no_demo else DEFAULT_USER)
-        async with LedgerClient(state.url, MintedToken(bundled.secret(), user)) as client:
+        async with _client(state.url, MintedToken(bundled.secret(), user)) as client:
             yield client
     finally:
         bundled.stop()

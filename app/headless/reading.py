@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 from typing import Any
 
 from app.client import LedgerClient, errors
@@ -37,7 +38,7 @@ def _created(entry: dict) -> dict:
 
 
 def _acs_state(entry: dict) -> str:
-    (kind,) = (entry.get("contractEntry") or {"?": None}).keys()
+    kind = next(iter(entry.get("contractEntry") or {}), "?")
     return {
         "JsActiveContract": "active",
         "JsIncompleteAssigned": "in flight",
@@ -55,11 +56,16 @@ ACS_TABLE: list[Column] = [
 
 
 async def acs(client: LedgerClient, args: argparse.Namespace, out: Output) -> None:
-    parties = await reading_parties(client, args.party)
-    offset = args.offset if args.offset is not None else await client.ledger_end()
+    # who may read what, and the ledger end, asked at the same time: the first contracts come a round trip sooner
+    end = client.ledger_end() if args.offset is None else _given(args.offset)
+    parties, offset = await asyncio.gather(reading_parties(client, args.party), end)
     fmt = event_format(parties, templates=args.template, verbose=True)
     async for batch in read_snapshot(client, offset, fmt):
         out.emit_raw(batch.entries)
+
+
+async def _given(offset: int) -> int:
+    return offset
 
 
 # --- contract --------------------------------------------------------------------------------------------------
