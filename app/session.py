@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from app.bundled import BundledParticipant
 from app.client import LedgerClient, errors
 from app.daml import package_name_ref
+from app.packages import SharedCatalog
 from app.tokens import MintedToken, TokenSource
 from participant.api import ConnectedSynchronizer, ExercisedEvent, JsTransaction, Right
 
@@ -81,6 +82,7 @@ class Session:
         self.version = ""
         self.participant_id = ""
         self.synchronizers: list[ConnectedSynchronizer] = []
+        self.packages = SharedCatalog(client)  # the participant's packages, read once for every screen
         # What the app has seen on the ledger, whichever screen read it (for completion in the composer):
         self.templates_seen: dict[str, str] = {}  # template id (package-id form) -> package name
         self.choices_seen: dict[str, set[str]] = {}

@@ -141,11 +141,10 @@ contracts on the contracts screen.
 
     @work(exclusive=True, group="packages-load", exit_on_error=False)
     async def _load(self) -> None:
-        catalog = PackageCatalog(
-            self.ledger_app.session.client, self.ledger_app.locations.cache_dir, progress=self._progress
-        )
         self._info(_text(("Listing the packages…", "dim")))
-        await catalog.load()
+        catalog = await self.ledger_app.session.packages.get(
+            self.ledger_app.locations.cache_dir, progress=self._progress, again=True
+        )
         self.catalog = catalog
         self._info(self._summary(catalog))
         self._rebuild()
