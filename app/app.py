@@ -31,7 +31,7 @@ from app.locations import Locations
 from app.messages import ComposeCommand, IdentityChanged, MoveContract, OpenContract, ShowTemplateContracts
 from app.screens.acs import AcsScreen
 from app.screens.base import LedgerScreen
-from app.screens.dialogs import ChoiceDialog, PromptDialog
+from app.screens.dialogs import ChoiceDialog
 from app.screens.startup import StartupScreen
 from app.trace import milestone
 from app.untrusted import visible
@@ -585,22 +585,9 @@ class LedgerApp(App):
             choose(message.contract_id)
 
     def action_open_contract(self) -> None:
-        def check(text: str) -> str | None:
-            return None if looks_like_contract_id(text) else "a contract id is a long hex string (00…)"
+        from app.screens.id_help import ask_contract_to_open
 
-        def chosen(value: str | None) -> None:
-            if value:
-                self.post_message(OpenContract(value))
-
-        self.push_screen(
-            PromptDialog(
-                "Open a contract by id",
-                placeholder="00…",
-                validate=check,
-                hint="paste a contract id; it opens in the inspector",
-            ),
-            chosen,
-        )
+        ask_contract_to_open(self)
 
     def on_paste(self, event) -> None:
         text = event.text.strip()

@@ -22,6 +22,7 @@ from app.daml import package_name_ref, party_hint, template_name
 from app.messages import ComposeCommand, IdentityChanged, MoveContract
 from app.screens.base import LedgerScreen
 from app.screens.dialogs import ChoiceDialog, PromptDialog
+from app.screens.id_help import expand_interface_id
 from app.untrusted import visible
 from app.value_types import ChoiceLine, ValueTypes, implemented
 from app.widgets.contract_details import ContractDetails, Signature, banner, not_found
@@ -191,6 +192,18 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
             return None
         return Signature(choices, [template_name(i) for i in implemented(template)])
 
+    def _implemented_refs(self, template_id: str) -> list[str]:
+        """The interfaces the template's package says it implements, in the ``#package-name`` form."""
+        catalog = self.ledger_app.session.packages.current
+        template = catalog.template_of(template_id) if catalog is not None else None
+        if catalog is None or template is None:
+            return []
+        return [
+            f"#{catalog.packages[ref.package_id].name}:{ref.qualified_name}"
+            for ref in template.implements
+            if ref.package_id in catalog.packages
+        ]
+
     def worker_failed(self, worker) -> None:
         if worker.group == "inspector-load":
             # the notification says why; the screen stops saying it is looking
@@ -304,7 +317,10 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
 
     def _ask_view(self, event: CreatedEvent, typed: str) -> None:
         session = self.ledger_app.session
-        known = sorted({i for interfaces in session.interfaces_seen.values() for i in interfaces})
+        known = sorted(
+            {i for interfaces in session.interfaces_seen.values() for i in interfaces}
+            | set(self._implemented_refs(event.template_id))
+        )
         module = package_name_ref(event.template_id, event.package_name).rpartition(":")[0]
         shown = {v.interface_id for v in event.interface_views}
 
@@ -312,18 +328,25 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
             parts = text.split(":")
             if len(parts) < 3 or not all(parts):
                 return "an interface id is #package-name:Module:Interface"
-            if session.interface_ref(text) is None:
+            found = expand_interface_id(self.ledger_app, text)
+            if found.ambiguous:
+                return f"package {parts[0]}: {found.problem}"
+            if session.interface_ref(found.value) is None:
                 return f"filters take the #package-name form, and the name of package {parts[0][:12]}… is not known"
             return None
 
         def chosen(value: str | None) -> None:
             if value:
-                self._load_views([value], asked=True)
+                found = expand_interface_id(self.ledger_app, value)
+                if found.expanded:
+                    self.notify(found.note(), title="Expanded", timeout=5)
+                self._load_views([found.value], asked=True)
 
         hint = " ".join(
             ["The participant computes the view."]
             + ([f"Shown already: {', '.join(template_name(i) for i in sorted(shown))}."] if shown else [])
             + (["→ takes the suggested interface."] if known else [])
+            + ["A package id's beginning is enough (once the packages are read)."]
         )
         self.app.push_screen(
             PromptDialog(
