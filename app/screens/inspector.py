@@ -60,6 +60,10 @@ for their views whenever it shows a contract of that template.
 
 `x` composes an exercise of a choice on this contract, `n` a new command with a copy of its payload. `y` copies
 the contract id, `Y` the payload as JSON, `b` the created event blob (for disclosure).
+
+Once the participant's packages are read, the payload shows each field's type, in the order the template declares
+its fields; the events list the template's choices (consuming or not, argument, result) and the interfaces it
+implements; `x` lets you pick one of those choices; exercise results are labelled with their choice's type.
 """
 
     BINDINGS = [
