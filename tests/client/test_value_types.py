@@ -3,14 +3,11 @@ and variants typed, choices described, and what the types do not say left untype
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from app.value_types import ValueTypes
 from participant.daml_lf.signatures import read_signatures
-
-DAR = Path("/work/shared/dars/richtypes/richtypes.dar")
+from tests.daml_lf.conftest import RICHTYPES
 
 PAYLOAD = {  # keys in an order other than the declared one, as a participant may send them
     "fee": "1.00",
@@ -30,8 +27,8 @@ PAYLOAD = {  # keys in an order other than the declared one, as a participant ma
 
 
 @pytest.fixture(scope="module")
-def rich():
-    signatures = read_signatures(DAR.read_bytes())
+def rich(dars_dir):
+    signatures = read_signatures((dars_dir / RICHTYPES).read_bytes())
     return ValueTypes(signatures.packages), signatures.main.templates["RichTypes:RichRecord"]
 
 
