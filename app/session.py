@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from app.bundled import BundledParticipant
 from app.client import LedgerClient, errors
 from app.daml import package_name_ref
-from app.packages import SharedCatalog
+from app.shared_packages import SharedCatalog
 from app.tokens import MintedToken, TokenSource
 from participant.api import ConnectedSynchronizer, ExercisedEvent, JsTransaction, Right
 

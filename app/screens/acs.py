@@ -177,7 +177,6 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         if not self.parties_chosen:
             self.parties = identity.readable()
         self._open_and_load(None)
-        self._read_packages()
 
     def on_identity_changed(self, _: IdentityChanged) -> None:
         self.parties_chosen = False
@@ -305,6 +304,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             self.reading = False
             self._progress("")
             self.ledger_app.show_error(e, "Reading the contracts failed")
+            self._read_packages()
             return
         elapsed = time.monotonic() - started
         total = await self.snapshot.count()
@@ -312,6 +312,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self.reading = False
         self._show_banner()
         self._progress(f"read {total:,} in {elapsed:.1f} s" if elapsed > 1 else "")
+        self._read_packages()  # after the contracts, which come first (a screen that needs them asks sooner)
 
     async def _read_batches(self, offset: int, progress):
         """Run the timeline's load, yielding after each batch so the table can grow while it reads."""

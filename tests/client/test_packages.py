@@ -16,7 +16,8 @@ import httpx
 import pytest
 
 from app.client import LedgerClient, errors
-from app.packages import CACHE_FORMAT, NotDamlLf, PackageCache, PackageCatalog, Progress, SharedCatalog
+from app.packages import CACHE_FORMAT, NotDamlLf, PackageCache, PackageCatalog, Progress
+from app.shared_packages import SharedCatalog
 from app.tokens import MintedToken
 from participant.daml_lf.archive import read_dar
 from participant.daml_lf.signatures import show_type

@@ -205,7 +205,9 @@ async def requests(pilot) -> None:
 
 async def request_detail(pilot) -> None:
     await requests(pilot)
-    await pilot.press("end", "enter")
+    await pilot.press(
+        "end", "up", "up", "enter"
+    )  # the last page of contracts (the packages are read after them)
     await settle(pilot)
 
 
