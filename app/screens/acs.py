@@ -250,6 +250,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             empty.add_class("shown")
             self.query_one(ContractTable).set_view(0, [], sort_key=self.sort, descending=self.descending)
             self._show_info()
+            self._read_packages()
             return
         empty.remove_class("shown")
         # the choice, even if reading it fails
