@@ -185,6 +185,18 @@ class PackageCatalog:
         package, qualified_name = await self._package_of(template_id)
         return package.templates.get(qualified_name) if package is not None else None
 
+    def template_of(self, template_id: str) -> TemplateSignature | None:
+        """A template named as events name it, ``packageId:Module:Entity`` (the package read, or None)."""
+        package_id, _, qualified_name = template_id.partition(":")
+        package = self.packages.get(package_id)
+        return package.templates.get(qualified_name) if package is not None else None
+
+    def interface_of(self, interface_id: str) -> InterfaceSignature | None:
+        """An interface named as events name it, ``packageId:Module:Entity``."""
+        package_id, _, qualified_name = interface_id.partition(":")
+        package = self.packages.get(package_id)
+        return package.interfaces.get(qualified_name) if package is not None else None
+
     async def interface(self, interface_id: str) -> InterfaceSignature | None:
         package, qualified_name = await self._package_of(interface_id)
         return package.interfaces.get(qualified_name) if package is not None else None

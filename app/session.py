@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from app.bundled import BundledParticipant
 from app.client import LedgerClient, errors
 from app.learned import Learned
+from app.shared_packages import SharedCatalog
 from app.tokens import MintedToken, TokenSource
 from participant.api import ConnectedSynchronizer, Right
 
@@ -82,6 +83,7 @@ class Session:
         self.version = ""
         self.participant_id = ""
         self.synchronizers: list[ConnectedSynchronizer] = []
+        self.packages = SharedCatalog(client)  # the participant's packages, read once for every screen
         self.learned = learned if learned is not None else Learned()
         """What was learned of the user's Daml on this participant (the workspace's, which hands it over)."""
         self._readonly = readonly

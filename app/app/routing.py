@@ -13,7 +13,7 @@ from app.daml import looks_like_contract_id
 from app.messages import ComposeCommand, MoveContract, OpenContract, ShowTemplateContracts
 from app.screens.acs import AcsScreen
 from app.screens.base import LedgerScreen
-from app.screens.dialogs import ChoiceDialog, PromptDialog
+from app.screens.dialogs import ChoiceDialog
 
 
 def _composer():
@@ -164,22 +164,9 @@ class Routing(App):
             choose(message.contract_id)
 
     def action_open_contract(self) -> None:
-        def check(text: str) -> str | None:
-            return None if looks_like_contract_id(text) else "a contract id is a long hex string (00…)"
+        from app.screens.id_help import ask_contract_to_open
 
-        def chosen(value: str | None) -> None:
-            if value:
-                self.post_message(OpenContract(value))
-
-        self.push_screen(
-            PromptDialog(
-                "Open a contract by id",
-                placeholder="00…",
-                validate=check,
-                hint="paste a contract id; it opens in the inspector",
-            ),
-            chosen,
-        )
+        ask_contract_to_open(self)
 
     def on_paste(self, event) -> None:
         text = event.text.strip()

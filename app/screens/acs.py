@@ -256,6 +256,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             empty.add_class("shown")
             self.query_one(ContractTable).set_view(0, [], sort_key=self.sort, descending=self.descending)
             self._show_info()
+            self._read_packages()
             return
         empty.remove_class("shown")
         # the choice, even if reading it fails
@@ -306,6 +307,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             self.reading = False
             self._progress("")
             self.ledger_app.show_error(e, "Reading the contracts failed")
+            self._read_packages()
             return
         elapsed = time.monotonic() - started
         total = await self.snapshot.count()
@@ -313,6 +315,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self.reading = False
         self._show_banner()
         self._progress(f"read {total:,} in {elapsed:.1f} s" if elapsed > 1 else "")
+        self._read_packages()  # after the contracts, which come first (a screen that needs them asks sooner)
 
     async def _read_batches(self, offset: int, progress):
         """Run the timeline's load, yielding after each batch so the table can grow while it reads."""
@@ -359,10 +362,26 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         if len(self.templates) == 1:
             (template,) = self.templates
             sample = await self._sample(template)
-            keys = self._choices.get(template) or default_for_template(sample)
+            keys = self._choices.get(template) or default_for_template(
+                sample, self._declared_fields(template)
+            )
             return build_columns(keys, sample)
         keys = self._choices.get(ALL_TEMPLATES) or DEFAULT_MIXED
         return build_columns(keys, [])
+
+    def _declared_fields(self, template: str) -> list[str]:
+        """The template's fields as its package declares them; none while the packages are not read."""
+        catalog = self.ledger_app.session.packages.current
+        signature = catalog.template_of(template) if catalog is not None else None
+        return [f.name for f in signature.fields] if signature is not None else []
+
+    @work(exclusive=True, group="acs-packages", exit_on_error=False)
+    async def _read_packages(self) -> None:
+        """Read the packages (for every screen) and show a template's declared columns once they are known."""
+        if self.ledger_app.session.packages.current is None:
+            await self.ledger_app.session.packages.get(self.ledger_app.locations.cache_dir)
+            if len(self.templates) == 1 and self.snapshot is not None:
+                await self._rebuild()
 
     async def _sample(self, template: str) -> list:
         if template not in self._samples and self.snapshot is not None:
@@ -724,7 +743,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         sample = await self._sample(key) if key != ALL_TEMPLATES else []
         table = self.query_one(ContractTable)
         current = [c.key for c in table.columns]
-        options = available(sample)
+        options = available(sample, self._declared_fields(key) if key != ALL_TEMPLATES else [])
         ordered = [(label, k, k in current) for k, label in options]
         title = "Columns for " + (
             template_name(key)

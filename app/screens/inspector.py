@@ -21,9 +21,11 @@ from app.client.ledger import LEDGER_EFFECTS
 from app.daml import package_name_ref, party_hint, template_name
 from app.messages import ComposeCommand, IdentityChanged, MoveContract
 from app.screens.base import LedgerScreen
-from app.screens.dialogs import PromptDialog
+from app.screens.dialogs import ChoiceDialog, PromptDialog
+from app.screens.id_help import expand_interface_id
 from app.untrusted import visible
-from app.widgets.contract_details import ContractDetails, banner, not_found
+from app.value_types import ChoiceLine, ValueTypes, implemented
+from app.widgets.contract_details import ContractDetails, Signature, banner, not_found
 from app.widgets.keys import KeyFooter
 from app.widgets.payload_tree import PayloadTree
 from app.widgets.status_bar import StatusBar
@@ -58,6 +60,10 @@ for their views whenever it shows a contract of that template.
 
 `x` composes an exercise of a choice on this contract, `n` a new command with a copy of its payload. `y` copies
 the contract id, `Y` the payload as JSON, `b` the created event blob (for disclosure).
+
+Once the participant's packages are read, the payload shows each field's type, in the order the template declares
+its fields; the events list the template's choices (consuming or not, argument, result) and the interfaces it
+implements; `x` lets you pick one of those choices; exercise results are labelled with their choice's type.
 """
 
     BINDINGS = [
@@ -156,9 +162,51 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         self._show(lookup)
         event = lookup.event
         assert event is not None
+        if not self.ledger_app.session.packages.has_read(event.template_id.partition(":")[0]):
+            # not read yet, or uploaded since they were: read them (again: the cache makes it cheap)
+            self._type_when_read(again=self.ledger_app.session.packages.current is not None)
         known = self.ledger_app.workspace.learned.interfaces_of(event.template_id, event.package_name)
         if known:
             self._load_views(known, asked=False)
+
+    @work(exclusive=True, group="inspector-packages", exit_on_error=False)
+    async def _type_when_read(self, *, again: bool) -> None:
+        """Show the types once the packages are read (the contract is shown without them meanwhile)."""
+        await self.ledger_app.session.packages.get(self.ledger_app.locations.cache_dir, again=again)
+        lookup = self.lookup
+        if lookup is not None and lookup.found:
+            self._show_values(lookup)
+
+    def _types(self) -> ValueTypes | None:
+        catalog = self.ledger_app.session.packages.current
+        return ValueTypes(catalog.packages) if catalog is not None else None
+
+    def _choice_lines(self, types: ValueTypes | None, template_id: str) -> list[ChoiceLine] | None:
+        """The choices of the contract's template and of the interfaces it implements; None when its package is
+        not read."""
+        template = types.template(template_id) if types is not None else None
+        if types is None or template is None:
+            return None
+        return types.choice_lines(template, {i: types.interface(i) for i in implemented(template)})
+
+    def _signature(self, types: ValueTypes | None, template_id: str) -> Signature | None:
+        choices = self._choice_lines(types, template_id)
+        template = types.template(template_id) if types is not None else None
+        if choices is None or template is None:
+            return None
+        return Signature(choices, [template_name(i) for i in implemented(template)])
+
+    def _implemented_refs(self, template_id: str) -> list[str]:
+        """The interfaces the template's package says it implements, in the ``#package-name`` form."""
+        catalog = self.ledger_app.session.packages.current
+        template = catalog.template_of(template_id) if catalog is not None else None
+        if catalog is None or template is None:
+            return []
+        return [
+            f"#{catalog.packages[ref.package_id].name}:{ref.qualified_name}"
+            for ref in template.implements
+            if ref.package_id in catalog.packages
+        ]
 
     def worker_failed(self, worker) -> None:
         if worker.group == "inspector-load":
@@ -188,12 +236,8 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
         assert event is not None
         self.query_one("#ins-message").add_class("hidden")
         self.query_one("#ins-body").remove_class("hidden")
-        self.query_one(ContractDetails).show(
-            lookup, choices=self._choices_seen(), full_ids=self.full_ids, where=self._where
-        )
+        self._show_values(lookup)
         tree = self.query_one(PayloadTree)
-        tree.full_ids = self.full_ids
-        tree.show(event)
         self._banner()
         active = self.query_one(TabbedContent).active
         if active == CONTRACT:
@@ -213,6 +257,32 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
                 severity="warning",
                 timeout=8,
             )
+
+    def _show_values(self, lookup: ContractLookup) -> None:
+        """The events and the payload, typed where the packages read say how."""
+        event = lookup.event
+        assert event is not None
+        types = self._types()
+        self.query_one(ContractDetails).show(
+            lookup,
+            choices=self._choices_seen(),
+            full_ids=self.full_ids,
+            where=self._where,
+            signature=self._signature(types, event.template_id),
+        )
+        tree = self.query_one(PayloadTree)
+        tree.full_ids = self.full_ids
+        tree.types = types
+        if types is None:
+            tree.show(event)
+            return
+        view_types = {v.interface_id: types.view_type(v.interface_id) for v in event.interface_views}
+        tree.show(
+            event,
+            argument_type=types.template_type(event.template_id),
+            key_type=types.key_type(event.template_id),
+            view_types={i: t for i, t in view_types.items() if t is not None},
+        )
 
     def _message(self, text: Text | Group) -> None:
         message = self.query_one("#ins-message", Static)
@@ -248,7 +318,7 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
 
     def _ask_view(self, event: CreatedEvent, typed: str) -> None:
         learned = self.ledger_app.workspace.learned
-        known = learned.known_interfaces()
+        known = sorted(set(learned.known_interfaces()) | set(self._implemented_refs(event.template_id)))
         module = package_name_ref(event.template_id, event.package_name).rpartition(":")[0]
         shown = {v.interface_id for v in event.interface_views}
 
@@ -256,18 +326,25 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
             parts = text.split(":")
             if len(parts) < 3 or not all(parts):
                 return "an interface id is #package-name:Module:Interface"
-            if learned.interface_ref(text) is None:
+            found = expand_interface_id(self.ledger_app, text)
+            if found.ambiguous:
+                return f"package {parts[0]}: {found.problem}"
+            if learned.interface_ref(found.value) is None:
                 return f"filters take the #package-name form, and the name of package {parts[0][:12]}… is not known"
             return None
 
         def chosen(value: str | None) -> None:
             if value:
-                self._load_views([value], asked=True)
+                found = expand_interface_id(self.ledger_app, value)
+                if found.expanded:
+                    self.notify(found.note(), title="Expanded", timeout=5)
+                self._load_views([found.value], asked=True)
 
         hint = " ".join(
             ["The participant computes the view."]
             + ([f"Shown already: {', '.join(template_name(i) for i in sorted(shown))}."] if shown else [])
             + (["→ takes the suggested interface."] if known else [])
+            + ["A package id's beginning is enough (once the packages are read)."]
         )
         self.app.push_screen(
             PromptDialog(
@@ -398,6 +475,7 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
             return
         transaction = update.transaction.value
         self.ledger_app.workspace.learned.note_transaction(transaction)
+        view.tree.types = self._types()
         view.set_full_ids(self.full_ids)
         view.show(transaction, self.contract_id)
         if self.query_one(TabbedContent).active == pane:
@@ -474,8 +552,42 @@ the contract id, `Y` the payload as JSON, `b` the created event blob (for disclo
                 timeout=6,
             )
             return
+        choices = self._choice_lines(self._types(), event.template_id)
+        if not choices:  # the package is not read: the composer asks for the choice
+            self.post_message(
+                ComposeCommand(kind="Exercise", template_id=event.template_id, contract_id=self.contract_id)
+            )
+            return
+        self._choose_and_exercise(event, choices)
+
+    @work(exclusive=True, group="inspector-dialog", exit_on_error=False)
+    async def _choose_and_exercise(self, event: CreatedEvent, choices: list[ChoiceLine]) -> None:
+        options = [
+            (
+                f"{c.name}{f' ({template_name(c.interface_id)})' if c.interface_id else ''}  "
+                f"{'consuming' if c.consuming else 'nonconsuming'}  {c.argument} → {c.result}",
+                c,
+            )
+            for c in choices
+        ]
+        first_kept = next((c for c in choices if not c.consuming), choices[0])
+        chosen = await self.app.push_screen_wait(
+            ChoiceDialog(
+                f"Exercise on {template_name(event.template_id)}",
+                options,
+                selected=first_kept,
+                hint="enter opens it in Compose, the contract and choice filled in",
+            )
+        )
+        if chosen is None:
+            return
         self.post_message(
-            ComposeCommand(kind="Exercise", template_id=event.template_id, contract_id=self.contract_id)
+            ComposeCommand(
+                kind="Exercise",
+                template_id=chosen.interface_id or event.template_id,
+                contract_id=self.contract_id,
+                choice=chosen.name,
+            )
         )
 
     def action_move(self) -> None:

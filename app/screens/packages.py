@@ -142,7 +142,9 @@ contracts on the contracts screen.
     @work(exclusive=True, group="packages-load", exit_on_error=False)
     async def _load(self) -> None:
         self._info(_text(("Listing the packages…", "dim")))
-        catalog = await self.ledger_app.workspace.read_packages(progress=self._progress)
+        catalog = await self.ledger_app.session.packages.get(
+            self.ledger_app.locations.cache_dir, progress=self._progress, again=True
+        )
         self.catalog = catalog
         self._info(self._summary(catalog))
         self._rebuild()

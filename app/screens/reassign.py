@@ -13,9 +13,11 @@ from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
 from app.client import errors
 from app.daml import looks_like_contract_id, party_hint, short_id, template_name
+from app.ids import expand_prefix
 from app.messages import IdentityChanged, OpenContract
 from app.reassign import FAILED, SUBMITTED, SUBMITTING, SUCCEEDED, Reassigner, Step
 from app.screens.base import LedgerScreen
+from app.screens.id_help import could_begin_contract_id, expand_contract_id
 from app.snapshot import UNASSIGNED, Row
 from app.untrusted import visible
 from app.widgets.form_row import LABEL_WIDTH, field_row
@@ -222,6 +224,8 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         text = event.value.strip()
         if looks_like_contract_id(text):
             self._look_up(text)
+        elif could_begin_contract_id(text):
+            self._expand(text)
         else:
             self.contract = None
             self.query_one("#move-contract-info", Static).update(
@@ -229,7 +233,20 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
             )
 
     @work(exclusive=True, group="reassign-lookup", exit_on_error=False)
+    async def _expand(self, typed: str) -> None:
+        """A contract id's beginning: the contract it expands to, looked up as if typed whole."""
+        found = await expand_contract_id(self.ledger_app, typed)
+        if found.problem:
+            self.contract = None
+            self.query_one("#move-contract-info", Static).update(Content.styled(found.problem, "yellow"))
+            return
+        await self._show_contract(found.value, expanded_from=typed)
+
+    @work(exclusive=True, group="reassign-lookup", exit_on_error=False)
     async def _look_up(self, contract_id: str) -> None:
+        await self._show_contract(contract_id)
+
+    async def _show_contract(self, contract_id: str, expanded_from: str = "") -> None:
         info = self.query_one("#move-contract-info", Static)
         snapshot = self.ledger_app.workspace.acs.snapshot
         row = await snapshot.latest(contract_id) if snapshot is not None else None
@@ -257,9 +274,17 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
             counter = row.counter if row.counter is not None else "—"
             state = Content.assemble("on ", plain(where, "bold"), f" · reassignment counter {counter}")
         stakeholders = ", ".join(party_hint(p) for p in dict.fromkeys([*row.signatories, *row.observers]))
+        expanded = (
+            Content.assemble("→ ", plain(contract_id, "magenta"), "\n") if expanded_from else Content("")
+        )
         info.update(
             Content.assemble(
-                plain(template_name(row.template_id)), " · ", state, "\nstakeholders ", plain(stakeholders)
+                expanded,
+                plain(template_name(row.template_id)),
+                " · ",
+                state,
+                "\nstakeholders ",
+                plain(stakeholders),
             )
         )
         self._default_choices(row)
@@ -371,6 +396,8 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         contract_id = self.query_one("#move-contract", Input).value.strip()
         target = self.query_one("#move-target", Select)
         submitter = self.query_one("#move-submitter", Select)
+        if self.contract is not None and self.contract.contract_id.startswith(contract_id) and contract_id:
+            contract_id = self.contract.contract_id  # what the beginning typed expanded to
         if not looks_like_contract_id(contract_id):
             self._refuse("Enter the id of the contract to move.", "#move-contract")
             return None
@@ -431,6 +458,15 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
                 "Enter the reassignment id of the unassignment (or pick one under In flight).", "#assign-id"
             )
             return
+        in_flight = {row.move.reassignment_id: row for row in self.in_flight if row.move is not None}
+        found = expand_prefix(reassignment_id, in_flight, "reassignment")
+        if found.ambiguous:
+            self._refuse(f"{reassignment_id}: {found.problem} under In flight.", "#assign-id")
+            return
+        if found.expanded:  # the beginning of one in flight: that one, its synchronizers filled in
+            self._fill_assign(in_flight[found.value])
+            self.notify(found.note(), title="Expanded", timeout=5)
+            reassignment_id = found.value
         for select, what in ((source, "source"), (target, "target"), (submitter, "submitter")):
             if select.is_blank():
                 self._refuse(f"Choose the {what}.", f"#{select.id}")

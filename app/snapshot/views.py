@@ -356,18 +356,17 @@ class Views(Store):
             )
         )
 
-    async def find_prefix(self, prefix: str) -> str | None:
-        """The contract id in the current view that starts with `prefix` (what a short id on screen shows)."""
+    async def ids_with_prefix(self, prefix: str, limit: int) -> list[str]:
+        """Up to `limit` contract ids of the cache that start with `prefix` (to expand an id typed short)."""
 
-        def find() -> str | None:
-            row = self.db.execute(
-                "SELECT d.cid FROM temp.view v JOIN details d ON d.seq = v.seq WHERE d.cid LIKE ? ESCAPE '\\' "
-                "LIMIT 1",
-                (prefix.replace("%", "\\%").replace("_", "\\_") + "%",),
-            ).fetchone()
-            return row[0] if row else None
+        def find() -> list[str]:
+            rows = self.db.execute(
+                "SELECT DISTINCT cid FROM details WHERE cid LIKE ? ESCAPE '\\' LIMIT ?",
+                (prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%", limit),
+            ).fetchall()
+            return [row[0] for row in rows]
 
-        return await self._run(find) if self._view is not None else None
+        return await self._run(find)
 
     async def templates(self, offset: int) -> list[tuple[str, int]]:
         """Template ids active at `offset`, with their contract counts, most frequent first."""

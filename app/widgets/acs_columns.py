@@ -4,6 +4,7 @@ starts with. Users choose per template; the choice is kept in the data directory
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 from app.daml import party_hint, scalar, short_id, summary, telling_fields, template_name
@@ -82,8 +83,14 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def default_for_template(sample: list) -> list[str]:
-    fields = [f"payload.{name}" for name in telling_fields(sample, limit=5)]
+DECLARED_SHOWN = 5  # fields of a template's declaration shown before any of its contracts is read
+
+
+def default_for_template(sample: list, declared: Sequence[str] = ()) -> list[str]:
+    """The columns of one template's view: the payload fields that tell its contracts apart, or, with no contract
+    to tell from, the first fields its package declares."""
+    names = telling_fields(sample, limit=5) if sample else list(declared[:DECLARED_SHOWN])
+    fields = [f"payload.{name}" for name in names]
     return [
         "contract",
         *fields,
@@ -130,9 +137,10 @@ def build_columns(keys: list[str], sample: list) -> list[Column]:
     return out or [BUILTIN["contract"]]
 
 
-def available(sample: list) -> list[tuple[str, str]]:
-    """(key, label) of every column a view of these payloads can show."""
-    fields: list[str] = []
+def available(sample: list, declared: Sequence[str] = ()) -> list[tuple[str, str]]:
+    """(key, label) of every column a view of these payloads can show: the template's declared fields (when its
+    package is read) in their order, then any other field the payloads hold."""
+    fields: list[str] = list(declared)
     for p in sample:
         if isinstance(p, dict):
             fields.extend(k for k in p if k not in fields)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from rich.console import Group
 from rich.table import Table
@@ -21,6 +22,15 @@ from app.widgets.untrusted_text import escaped
 
 LABEL = "dim"
 HEADING = "bold underline"
+
+
+@dataclass(frozen=True)
+class Signature:
+    """What the contract's package says of its template: its choices (`app.value_types.ChoiceLine`) and the
+    interfaces it implements (their names)."""
+
+    choices: Sequence
+    interfaces: Sequence[str]
 
 
 def parties(names: Iterable[str], full: bool) -> Text:
@@ -67,6 +77,7 @@ class ContractDetails(Static):
         self.choices: list[str] = []
         self.full_ids = False
         self.where: Text | None = None  # where it is now, when it moved since its creation
+        self.signature: Signature | None = None  # None: the template's package is not read (yet)
 
     def show(
         self,
@@ -75,10 +86,13 @@ class ContractDetails(Static):
         choices: Iterable[str] = (),
         full_ids: bool | None = None,
         where: Text | None = None,
+        signature: Signature | None = None,
     ) -> None:
         self.lookup = lookup
         self.choices = sorted(choices)
         self.where = where
+        if signature is not None:
+            self.signature = signature
         if full_ids is not None:
             self.full_ids = full_ids
         self.update(self._render_lookup())
@@ -108,13 +122,24 @@ class ContractDetails(Static):
             "representative pkg",
             Text("the template's package", style=LABEL) if same and rep else ident(rep, full),
         )
-        contract.add_row(
-            "choices seen",
-            Text(", ".join(self.choices), style="bold")
-            if self.choices
-            else Text("none in the transactions read so far", style=LABEL),
-        )
+        signature = self.signature
+        if signature is None:
+            contract.add_row(
+                "choices seen",
+                Text(", ".join(self.choices), style="bold")
+                if self.choices
+                else Text("none in the transactions read so far", style=LABEL),
+            )
+        else:
+            contract.add_row(
+                "implements",
+                Text(visible(", ".join(signature.interfaces)))
+                if signature.interfaces
+                else Text("no interface", style=LABEL),
+            )
         parts += [Text("Contract", style=HEADING), contract, Text()]
+        if signature is not None:
+            parts += [Text("Choices (x exercises one)", style=HEADING), _choices(signature.choices), Text()]
 
         created = _grid(full)
         real = lookup.created is not None
@@ -181,6 +206,28 @@ class ContractDetails(Static):
         sources.add_row("events-by-contract-id", _source(lookup.created is not None, lookup.events_error))
         parts += [Text("Lookups", style=HEADING), sources]
         return Group(*parts)
+
+
+def _choices(choices: Sequence) -> Table | Text:
+    """One line per choice: its name, whether it consumes the contract, its argument's fields and its result."""
+    if not choices:
+        return Text("none", style=LABEL)
+    table = Table.grid(padding=(0, 1))
+    table.add_column(no_wrap=True)
+    table.add_column()
+    for choice in choices:
+        name = Text(visible(choice.name), style="bold")
+        if choice.interface_id:
+            name.append(f" ({template_name(choice.interface_id)})", style=LABEL)
+        table.add_row(
+            name,
+            Text.assemble(
+                ("consuming" if choice.consuming else "nonconsuming", "red" if choice.consuming else LABEL),
+                f"  {visible(choice.argument)}",
+                (f" → {visible(choice.result)}", "italic"),
+            ),
+        )
+    return table
 
 
 def _grid(full_ids: bool) -> Table:

@@ -18,7 +18,7 @@ from app.daml import template_name
 from app.untrusted import visible
 from app.widgets.contract_details import error_line
 from app.widgets.untrusted_text import escaped
-from app.widgets.value_tree import MUTED, NAME, ValueNode, ValueTree
+from app.widgets.value_tree import MUTED, NAME, TYPE, ValueNode, ValueTree
 from participant.api import ArchivedEvent, CreatedEvent, Event, ExercisedEvent, JsTransaction
 
 THIS = "  ◀ this contract"
@@ -108,15 +108,29 @@ class TransactionTree(ValueTree):
             return text
 
         node = self.add_node(parent, label, open_id=created.contract_id, expand=created.contract_id == focus)
-        self.add_value(node, "createArgument", created.create_argument, unfold=1)
+        types = self.types
+        self.add_value(
+            node,
+            "createArgument",
+            created.create_argument,
+            unfold=1,
+            type_=types.template_type(created.template_id) if types else None,
+        )
         if created.contract_key is not None:
-            self.add_value(node, "contractKey", created.contract_key)
+            key_type = types.key_type(created.template_id) if types else None
+            self.add_value(node, "contractKey", created.contract_key, type_=key_type)
         self.add_node(node, _parties_label("signatories", created.signatories), leaf=True)
         self.add_node(node, _parties_label("observers", created.observers), leaf=True)
         self.add_node(node, _parties_label("witnesses", created.witness_parties), leaf=True)
 
     def _exercised(self, parent: TreeNode[ValueNode], exercised: ExercisedEvent, children: list) -> None:
         focus = self.focus_contract
+        types = self.types
+        choice = (
+            types.choice(exercised.template_id, exercised.interface_id or "", exercised.choice)
+            if types
+            else None
+        )
 
         def label(full: bool, expanded: bool) -> Text:
             text = Text.assemble(
@@ -136,11 +150,14 @@ class TransactionTree(ValueTree):
                 style="red" if exercised.consuming else MUTED,
             )
             text.append(f"  node {exercised.node_id}", style=MUTED)
+            if choice is not None and types is not None:
+                text.append(f"  → {types.show(choice.return_type)}", style=TYPE)
             return text
 
         node = self.add_node(parent, label, open_id=exercised.contract_id, expand=True)
-        self.add_value(node, "choiceArgument", exercised.choice_argument, unfold=1)
-        self.add_value(node, "exerciseResult", exercised.exercise_result, unfold=1)
+        argument_type, result_type = (choice.argument_type, choice.return_type) if choice else (None, None)
+        self.add_value(node, "choiceArgument", exercised.choice_argument, unfold=1, type_=argument_type)
+        self.add_value(node, "exerciseResult", exercised.exercise_result, unfold=1, type_=result_type)
         self.add_node(node, _parties_label("witnesses", exercised.witness_parties), leaf=True)
         for event, grandchildren in children:
             self._add_event(node, event, grandchildren)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from rich.style import Style
@@ -24,6 +24,9 @@ from app import daml_values as dv
 from app.messages import OpenContract
 from app.untrusted import visible
 from app.widgets.untrusted_text import escaped
+
+if TYPE_CHECKING:
+    from app.value_types import ValueType, ValueTypes
 
 CHUNK = 100
 EXPAND_ALL_BUDGET = 5_000  # nodes `e` adds at most; deeper parts stay folded
@@ -43,6 +46,7 @@ STYLES: dict[str, str] = {
 }
 NAME = "bold"
 MUTED = "dim"
+TYPE = "dim italic"
 
 LabelFn = Callable[[bool, bool], Text]
 """Renders a node's label from (full ids, expanded)."""
@@ -61,14 +65,19 @@ class ValueNode:
     more_from: int | None = None
     """For a "… more" node: the position of the first entry it stands for."""
     entries: list[tuple[str, Any]] | None = None
+    type: ValueType | None = None
+    """The value's Daml type, when the packages tell it."""
+    type_text: str = ""
+    entry_types: list[ValueType | None] | None = None
 
     @property
     def is_value(self) -> bool:
         return self.label is None and self.more_from is None
 
 
-def value_label(name: str, value: Any, *, full_ids: bool, expanded: bool) -> Text:
-    """A value's line: names, texts and tags are the participant's, so their control characters are written out."""
+def value_label(name: str, value: Any, *, full_ids: bool, expanded: bool, type_text: str = "") -> Text:
+    """A value's line: names, texts and tags are the participant's, so their control characters are written out.
+    `type_text`: the value's type, when known (it says what the value's shape only suggests)."""
     kind = dv.kind_of(value)
     text = Text(no_wrap=True)
     if name:
@@ -88,6 +97,9 @@ def value_label(name: str, value: Any, *, full_ids: bool, expanded: bool) -> Tex
         text.append(f"  {dv.summary(value)}", style=MUTED)
     else:
         text.append("  " + visible(dv.preview(value, full_ids=full_ids)), style=MUTED)
+    if type_text:
+        text.append(f"  : {visible(type_text)}", style=TYPE)
+        return text
     note = dv.note(value)
     if note:
         text.append(f"  ({visible(note)})", style=MUTED)
@@ -116,14 +128,24 @@ class ValueTree(Tree[ValueNode]):
             label, ValueNode(label=lambda full, expanded: Text(label, style=NAME)), id=id, classes=classes
         )
         self.set_reactive(ValueTree.guide_depth, 3)
+        self.types: ValueTypes | None = None
+        """The packages' types, when read: values given a type show it, and their children theirs."""
 
     # --- building ---------------------------------------------------------------------------------------------
 
     def add_value(
-        self, parent: TreeNode[ValueNode], name: str, value: Any, *, unfold: int = 0
+        self,
+        parent: TreeNode[ValueNode],
+        name: str,
+        value: Any,
+        *,
+        unfold: int = 0,
+        type_: ValueType | None = None,
     ) -> TreeNode[ValueNode]:
-        """Add `value` under `parent`; unfold its first `unfold` levels."""
+        """Add `value` under `parent`; unfold its first `unfold` levels. `type_`: its Daml type, when known."""
         data = ValueNode(name=name, value=value)
+        if type_ is not None and self.types is not None:
+            data.type, data.type_text = type_, self.types.show(type_)
         if dv.kind_of(value) == dv.CONTRACT_ID:
             data.open_id = value
         if not dv.is_container(value):
@@ -156,15 +178,21 @@ class ValueTree(Tree[ValueNode]):
         if data is None or data.populated or not data.is_value:
             return
         data.populated = True
-        data.entries = dv.entries(data.value)
+        typed = self.types.entries(data.value, data.type) if data.type is not None and self.types else None
+        if typed is None:
+            data.entries = dv.entries(data.value)
+        else:
+            data.entries = [(entry.name, entry.value) for entry in typed]
+            data.entry_types = [entry.type for entry in typed]
         self._add_entries(node, 0, unfold=unfold)
 
     def _add_entries(self, node: TreeNode[ValueNode], start: int, *, unfold: int = 0) -> None:
         assert node.data is not None and node.data.entries is not None
-        entries = node.data.entries
+        entries, types = node.data.entries, node.data.entry_types
         stop = min(len(entries), start + CHUNK)
-        for name, value in entries[start:stop]:
-            self.add_value(node, name, value, unfold=unfold)
+        for i in range(start, stop):
+            name, value = entries[i]
+            self.add_value(node, name, value, unfold=unfold, type_=types[i] if types is not None else None)
         if stop < len(entries):
             rest = len(entries) - stop
             node.add_leaf(
@@ -211,7 +239,9 @@ class ValueTree(Tree[ValueNode]):
         if data.label is not None:
             label = escaped(data.label(self.full_ids, expanded))  # events and headings quote ids and names
         else:
-            label = value_label(data.name, data.value, full_ids=self.full_ids, expanded=expanded)
+            label = value_label(
+                data.name, data.value, full_ids=self.full_ids, expanded=expanded, type_text=data.type_text
+            )
         label.stylize(style)
         if node.allow_expand:
             icon = self.ICON_NODE_EXPANDED if expanded else self.ICON_NODE

@@ -32,8 +32,6 @@ class Workspace:
         self.learned = Learned()
         self.ledger_end = LedgerEnd()
         self.acs = AcsCache(self.snapshot_path)
-        self.packages: PackageCatalog | None = None
-        """The participant's packages, once read (`read_packages`)."""
         self._snapshot_ids = count(1)
 
     @property
@@ -66,12 +64,18 @@ class Workspace:
         """A new cache file of this process (`acs_cache.clean_stale_snapshots` knows them by the process id)."""
         return self.locations.snapshots_dir / f"{os.getpid()}-{next(self._snapshot_ids)}.db"
 
+    @property
+    def packages(self) -> PackageCatalog | None:
+        """The participant's packages, once read (None before, and on a new connection until read again)."""
+        return self.session.packages.current if self.session is not None else None
+
     async def read_packages(self, progress: Callable[[Progress], None] | None = None) -> PackageCatalog:
-        """The participant's packages, read once: again only while some could not be read (a package's contents
-        never change, whoever acts)."""
-        catalog = self.packages
-        if catalog is not None and catalog.loaded and not catalog.problem and not catalog.unreadable:
-            return catalog
+        """The participant's packages, read once per connection for every screen (the session's shared catalog):
+        again only while some could not be read (a package's contents never change, whoever acts)."""
+        assert self.session is not None, "packages are read once connected"
+        current = self.session.packages.current
+        again = current is not None and (bool(current.problem) or bool(current.unreadable))
+        return await self.session.packages.get(self.locations.cache_dir, progress=progress, again=again)
         from app.packages import PackageCatalog
 
         assert self.session is not None, "packages are read once connected"

@@ -5,6 +5,7 @@ lacks, a damaged archive) named, the rest still usable."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import pickle
 import stat
@@ -16,6 +17,7 @@ import pytest
 
 from app.client import LedgerClient, errors
 from app.packages import CACHE_FORMAT, NotDamlLf, PackageCache, PackageCatalog, Progress
+from app.shared_packages import SharedCatalog
 from app.tokens import MintedToken
 from participant.daml_lf.archive import read_dar
 from participant.daml_lf.signatures import show_type
@@ -293,3 +295,21 @@ def test_a_cache_file_builds_nothing_but_signatures(tmp_path: Path) -> None:
     (cache.dir / f"{package_id}.sig").write_bytes(pickle.dumps(os.system))  # a callable, not a signature
     assert cache.read(package_id) is None
     assert not (cache.dir / f"{package_id}.sig").exists()
+
+
+async def test_one_reading_serves_every_screen_and_a_new_one_reads_the_cache(client_of, tmp_path) -> None:
+    client = client_of()
+    shared = SharedCatalog(client)
+    assert shared.current is None and not shared.has_read("0" * 64)
+    progress: list[Progress] = []
+    first, second = await asyncio.gather(shared.get(tmp_path, progress=progress.append), shared.get(tmp_path))
+    assert first is second is shared.current and progress[-1] == first.progress
+    listings = [r for r in client.log.entries if r.path == "/v2/packages"]
+    assert len(listings) == 1
+    assert all(shared.has_read(package_id) for package_id in first.packages)
+    fetched = len(archive_requests(client))
+
+    again = await shared.get(tmp_path, again=True)
+    assert again is not first and again is shared.current
+    assert len([r for r in client.log.entries if r.path == "/v2/packages"]) == 2  # listed anew
+    assert len(archive_requests(client)) == fetched and again.progress.fetched == 0  # the rest from the cache

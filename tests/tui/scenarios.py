@@ -205,7 +205,9 @@ async def requests(pilot) -> None:
 
 async def request_detail(pilot) -> None:
     await requests(pilot)
-    await pilot.press("end", "enter")
+    await pilot.press(
+        "end", "up", "up", "enter"
+    )  # the last page of contracts (the packages are read after them)
     await settle(pilot)
 
 
@@ -234,19 +236,15 @@ async def startup(pilot) -> None:
     await pilot.pause(0.4)
 
 
-async def packages(pilot) -> None:
-    """The richtypes DAR uploaded (as an administrator, through the participant's own endpoint), then a template
-    of it selected on the packages screen."""
+async def _upload_richtypes(app) -> None:
+    """The richtypes DAR uploaded as an administrator, through the participant's own endpoint."""
     import httpx
 
-    from app.screens.packages import PackagesScreen
     from app.session import BUNDLED_ADMIN
     from app.tokens import MintedToken
     from tests.conftest import SECRET
     from tests.daml_lf.conftest import DARS_DIR, RICHTYPES
 
-    app = pilot.app
-    await contracts_ready(pilot)
     token = await MintedToken(SECRET, BUNDLED_ADMIN).token()
     dar = (DARS_DIR / RICHTYPES).read_bytes()
     async with httpx.AsyncClient(transport=app.transport, base_url=app.url) as http:
@@ -256,6 +254,78 @@ async def packages(pilot) -> None:
             headers={"Authorization": f"Bearer {token}", "Content-Type": "application/octet-stream"},
         )
         answer.raise_for_status()
+
+
+async def inspector_typed(pilot) -> None:
+    """A RichRecord of the richtypes DAR (created through the API), opened with ctrl+o by the first digits of its
+    id: its payload typed, its choices listed."""
+    from app.screens.inspector import InspectorScreen
+    from app.widgets.payload_tree import PayloadTree
+    from participant.api import Command, CreateCommand, JsCommands
+
+    app = pilot.app
+    await contracts_ready(pilot)
+    await _upload_richtypes(app)
+    client, party = app.session.client, app.session.identity.primary_party
+
+    async def submit(command: Command, name: str):
+        return await client.submit_and_wait_for_transaction(
+            JsCommands(commands=[command], command_id=f"typed-{name}", act_as=[party])
+        )
+
+    marker = await submit(
+        Command(
+            create_command=CreateCommand(
+                template_id="#richtypes:RichTypes:Marker", create_arguments={"owner": party}
+            )
+        ),
+        "marker",
+    )
+    rich = {
+        "owner": party,
+        "count": "-42",
+        "amount": "1234.5",
+        "label": "first",
+        "active": True,
+        "asOf": "2026-01-15",
+        "observedAt": "2026-01-15T09:30:00Z",
+        "note": "a note",
+        "tags": ["b", "a"],
+        "attributes": {"colour": "blue"},
+        "marker": marker.events[0].created_event.contract_id,
+        "profile": {"nickname": "al", "level": "3"},
+        "outcome": {"tag": "Win", "value": {"prize": "2.5", "tier": "gold"}},
+        "fee": "0.1",
+    }
+    created = await submit(
+        Command(
+            create_command=CreateCommand(template_id="#richtypes:RichTypes:RichRecord", create_arguments=rich)
+        ),
+        "rich",
+    )
+    contract_id = created.events[0].created_event.contract_id
+    acs = await contracts_ready(pilot)
+    await pilot.press("e")  # the contracts screen reads the new contracts: ctrl+o expands among them
+    offset = created.events[0].created_event.offset
+    await wait_for(pilot, lambda: (acs.offset or 0) >= offset and not acs.reading, "the new contracts read")
+    await pilot.press("ctrl+o")
+    await wait_for(pilot, lambda: type(app.screen).__name__ == "PromptDialog", "the open prompt")
+    await pilot.press(*contract_id[:12], "enter")
+    await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen), "the inspector")
+    tree = app.screen.query_one(PayloadTree)
+    await wait_for(pilot, lambda: tree.types is not None, "the packages read")
+    app.clear_notifications()  # the toast saying what the id expanded to would expire on a slow machine
+    await settle(pilot)
+
+
+async def packages(pilot) -> None:
+    """The richtypes DAR uploaded (as an administrator, through the participant's own endpoint), then a template
+    of it selected on the packages screen."""
+    from app.screens.packages import PackagesScreen
+
+    app = pilot.app
+    await contracts_ready(pilot)
+    await _upload_richtypes(app)
     await pilot.press("5")
     await wait_for(
         pilot,
@@ -325,6 +395,7 @@ SCREENS: dict[str, tuple[str, Callable[..., Awaitable[None]]]] = {
     "contracts-filtered": ("one template, its payload columns, filtered and sorted", filtered),
     "inspector": ("a contract's create event and payload, with its view through an interface", inspector),
     "inspector-transaction": ("the transaction that created a contract", inspector_transaction),
+    "inspector-typed": ("a contract of a Daml-LF template: its payload typed, its choices", inspector_typed),
     "composer": ("a CreateAndExercise being composed, with the request it sends", composer),
     "composer-result": ("the transaction of a submitted command", composer_result),
     "composer-rejected": ("a command refused by the participant, everything typed kept", composer_rejected),
