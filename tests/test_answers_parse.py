@@ -1550,7 +1550,7 @@ ERROR_CASES = [
         "POST",
         "/v2/commands/submit-and-wait",
         400,
-        "DAML_FAILURE",
+        "UNHANDLED_EXCEPTION",
         lambda w: {
             "path": "/v2/commands/submit-and-wait",
             "user": "Alice",

@@ -15,13 +15,12 @@ _EXPLAINED: dict[str, str] = {
     "CONTRACT_KEY_NOT_FOUND": "No active contract has that key for the submitting parties.",
     "DAML_AUTHORIZATION_ERROR": "The acting parties lack the authority this needs: the choice's controllers or the "
     "template's signatories must be among actAs.",
-    "UNHANDLED_EXCEPTION": "The Daml code failed: the template's ensure clause (a precondition such as a positive "
-    "amount), an assert, or an error raised in the choice. The cause names the condition.",
+    "UNHANDLED_EXCEPTION": "The Daml code threw an exception nothing caught: the template's ensure clause (a "
+    "precondition such as a positive amount), an assert, an error, an arithmetic error, or the package's own "
+    "exception. The cause names its type and its message.",
     "TEMPLATE_PRECONDITION_VIOLATED": "The arguments fail the template's ensure clause (its precondition).",
     "INTERPRETATION_USER_ERROR": "The Daml code raised an error (abort, assert or error); the cause has its message.",
-    "DAML_FAILURE": "The Daml code failed: a failWithStatus, or an exception nothing caught (error id "
-    "UNHANDLED_EXCEPTION/<type>: a failed ensure, assert or error, or the package's own exception). The cause has "
-    "its message.",
+    "DAML_FAILURE": "The Daml code failed on purpose (failWithStatus); the cause has its message.",
     "DAML_INTERPRETER_INVALID_ARGUMENT": "The Daml code was given an argument it cannot use; the cause says which.",
     "WRONGLY_TYPED_CONTRACT": "The contract is not of the template (or interface) the command names.",
     "PACKAGE_NOT_FOUND": "A package the command needs is not on this participant.",

@@ -249,6 +249,13 @@ DUPLICATE_COMMAND = ErrorCode(
 DAML_AUTHORIZATION_ERROR = ErrorCode(
     "DAML_AUTHORIZATION_ERROR", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE, "Interpretation error: Error: "
 )
+# A Daml exception no handler took (a failed ensure, assert, error, arithmetic error or a package's own exception):
+# the cause is the failure Daml's engine renders for it, `unhandled_exception` in participant.engine.update builds it
+UNHANDLED_EXCEPTION = ErrorCode(
+    "UNHANDLED_EXCEPTION",
+    C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER,
+    "Interpretation error: Error: User failure: ",
+)
 DAML_INTERPRETATION_ERROR = ErrorCode(
     "DAML_INTERPRETATION_ERROR", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER, "Interpretation error: Error: "
 )

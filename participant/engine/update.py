@@ -28,15 +28,15 @@ class DamlAssertionError(Exception):
 
 
 def unhandled_exception(exception_type: str, message: str) -> errors.LedgerError:
-    """A Daml exception no handler took, as Daml 3's engine turns it into a failure status (docs/ledger-api.md
-    §6.4): DAML_FAILURE whose error id is `UNHANDLED_EXCEPTION/` and the exception's qualified type name, in
-    category 9 (InvalidGivenCurrentSystemStateOther), the exception's message, no metadata. `exception_type` is
-    `Module:Name`."""
-    return errors.daml_failure(
-        f"UNHANDLED_EXCEPTION/{exception_type}",
-        errors.Category.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER,
-        message,
-        {},
+    """A Daml exception no handler took, as the reference's error table and Canton's `UnhandledException` give it
+    (docs/ledger-api.md §6.4): UNHANDLED_EXCEPTION in category 9 (FAILED_PRECONDITION, 400). The cause is what
+    Daml's engine renders for it, "User failure: UNHANDLED_EXCEPTION/<type> (error category 9): <message>", closed
+    by the period Canton's rejection adds; the resources name the exception's type (`Module:Name`) and its
+    message."""
+    category = errors.UNHANDLED_EXCEPTION.category
+    return errors.UNHANDLED_EXCEPTION(
+        f"UNHANDLED_EXCEPTION/{exception_type} (error category {int(category)}): {message}.",
+        resources=[("EXCEPTION_TYPE", exception_type), ("EXCEPTION_VALUE", message)],
     )
 
 

@@ -51,7 +51,7 @@ async def test_create_takes_parties_key_and_argument_from_the_definition(harness
 async def test_precondition_signatories_and_key_uniqueness_apply(harness):
     with pytest.raises(errors.LedgerError) as caught:
         await create_note(harness, text="")
-    assert caught.value.code is errors.DAML_FAILURE
+    assert caught.value.code is errors.UNHANDLED_EXCEPTION
     assert "Template precondition violated" in caught.value.cause
     with pytest.raises(errors.LedgerError) as caught:
         await harness.submit(CreateCommand(NOTE, {"owner": BOB, "text": "x", "readers": []}), act_as=[ALICE])

@@ -115,7 +115,7 @@ def test_a_view_that_fails_is_reported_in_its_status(harness):
     assert view["viewValue"] is None and view["implementationPackageId"] is None
     status = view["viewStatus"]
     assert status["code"] == 9  # FAILED_PRECONDITION, as Canton reports a failed view computation
-    assert status["message"].startswith("DAML_FAILURE(9,")
+    assert status["message"].startswith("UNHANDLED_EXCEPTION(9,")
     assert "view crashed" in status["message"] and status["details"] == []
 
 

@@ -91,12 +91,9 @@ async def test_split_that_leaves_no_positive_amount_violates_ensure(harness, spl
     cid = await harness.create_iou(amount="100")
     with pytest.raises(errors.LedgerError) as caught:
         await harness.exercise(cid, "Iou_Split", {"splitAmount": split})
-    assert caught.value.code is errors.DAML_FAILURE
+    assert caught.value.code is errors.UNHANDLED_EXCEPTION
     assert "Template precondition violated" in caught.value.cause
-    assert (
-        caught.value.context["error_id"]
-        == "UNHANDLED_EXCEPTION/DA.Exception.PreconditionFailed:PreconditionFailed"
-    )
+    assert ("EXCEPTION_TYPE", "DA.Exception.PreconditionFailed:PreconditionFailed") in caught.value.resources
     assert cid in harness.ledger.contracts  # nothing committed
 
 
@@ -114,9 +111,10 @@ async def test_merge_refuses_other_currency(harness):
     first, second = await harness.create_iou(), await harness.create_iou(currency="EUR")
     with pytest.raises(errors.LedgerError) as caught:
         await harness.exercise(first, "Iou_Merge", {"otherCid": second})
-    assert caught.value.code is errors.DAML_FAILURE
+    assert caught.value.code is errors.UNHANDLED_EXCEPTION
     assert "UNHANDLED_EXCEPTION/DA.Exception.AssertionFailed:AssertionFailed" in caught.value.cause
     assert "same currency" in caught.value.cause
+    assert ("EXCEPTION_TYPE", "DA.Exception.AssertionFailed:AssertionFailed") in caught.value.resources
 
 
 async def test_merge_with_itself_is_not_active(harness):

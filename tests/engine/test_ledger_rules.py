@@ -33,7 +33,7 @@ async def test_create_needs_every_signatory(harness):
 async def test_ensure_failure(harness, amount):
     with pytest.raises(errors.LedgerError) as caught:
         await harness.create_iou(amount=amount)
-    assert caught.value.code is errors.DAML_FAILURE and caught.value.status == 400
+    assert caught.value.code is errors.UNHANDLED_EXCEPTION and caught.value.status == 400
     assert "Template precondition violated" in caught.value.cause
 
 

@@ -361,12 +361,12 @@ async def test_a_transfer_pays_the_receiver_and_returns_the_change_less_the_fees
     ]
 
 
-async def test_an_uncaught_daml_exception_is_daml_failure_named_after_its_type_and_changes_nothing(
+async def test_an_uncaught_daml_exception_is_unhandled_exception_named_after_its_type_and_changes_nothing(
     ledger_api, amulet_app
 ) -> None:
-    """Splice throws its own `InvalidTransfer` when the inputs cannot pay: no handler takes it, so Daml 3's engine
-    reports it as a failure status `UNHANDLED_EXCEPTION/` + its type, category 9, its message (docs/ledger-api.md
-    §6.4)."""
+    """Splice throws its own `InvalidTransfer` when the inputs cannot pay: no handler takes it, so the answer is
+    UNHANDLED_EXCEPTION, category 9, the cause naming its type and message, the resources EXCEPTION_TYPE and
+    EXCEPTION_VALUE (docs/ledger-api.md §6.4)."""
     alice, bob, dso = amulet_app["alice"], amulet_app["bob"], amulet_app["dso"]
     tapped = await _tap(ledger_api, amulet_app, alice, "alice", "100.0")
     user = await _payer(ledger_api, "alice-pays-too-much", [alice, bob], dso)
@@ -377,17 +377,20 @@ async def test_an_uncaught_daml_exception_is_daml_failure_named_after_its_type_a
         [alice, bob], exercise(amulet_app["rules"], "AmuletRules_Transfer", body, RULES), readAs=[dso]
     )
     r = await submit_tx(ledger_api, cmds, user=user)
-    failure = assert_error(r, 400, "DAML_FAILURE")
-    error_id = "UNHANDLED_EXCEPTION/Splice.AmuletRules:InvalidTransfer"
+    failure = assert_error(r, 400, "UNHANDLED_EXCEPTION")
     # Missing: the 400 out, its stepped transfer fee (1% of the first 100, 0.1% of the next 300: 1.3) and its create
     # fee 0.03, less the 100 in; the message is `show` of the reason, as the Daml defines it.
+    message = "ITR_InsufficientFunds {missingAmount = 301.33}"
     assert failure["cause"] == (
-        f"Interpretation error: Error: User failure: {error_id} (error category 9): "
-        "ITR_InsufficientFunds {missingAmount = 301.33}"
+        "Interpretation error: Error: User failure: UNHANDLED_EXCEPTION/Splice.AmuletRules:InvalidTransfer "
+        f"(error category 9): {message}."
     )
     assert failure["errorCategory"] == 9 and failure["grpcCodeValue"] == 9
-    assert failure["context"]["error_id"] == error_id
-    assert failure["context"]["definite_answer"] == "false" and failure["resources"] == []
+    assert failure["resources"] == [
+        ["EXCEPTION_TYPE", "Splice.AmuletRules:InvalidTransfer"],
+        ["EXCEPTION_VALUE", message],
+    ]
+    assert failure["context"]["definite_answer"] == "false" and "error_id" not in failure["context"]
     assert await ledger_api.ledger_end() == before
     [active] = await _active(ledger_api, alice, "alice", AMULET_T)
     assert active["contractId"] == tapped["contractId"]
@@ -456,7 +459,7 @@ async def test_a_lock_holds_the_amulet_until_it_expires(ledger_api, amulet_app) 
     assert await _active(ledger_api, alice, "alice", LOCKED) == []
 
 
-async def test_a_failed_ensure_is_the_failure_status_of_an_unhandled_precondition_failed_and_changes_nothing(
+async def test_a_failed_ensure_is_canton_s_unhandled_precondition_failed_and_changes_nothing(
     ledger_api, amulet_app
 ) -> None:
     dso = amulet_app["dso"]
@@ -464,16 +467,18 @@ async def test_a_failed_ensure_is_the_failure_status_of_an_unhandled_preconditio
     amount = {"initialAmount": "-1.0", "createdAt": {"number": "0"}, "ratePerRound": {"rate": "0.00002"}}
     amulet = {"dso": dso, "owner": dso, "amount": amount}
     r = await submit_tx(ledger_api, commands([dso], create(amulet, AMULET_T)), user="DSO")
-    body = assert_error(r, 400, "DAML_FAILURE")
+    body = assert_error(r, 400, "UNHANDLED_EXCEPTION")
     # `ensure` throws PreconditionFailed with Daml's own message: the template's name and the contract as `show`
-    # prints it; no handler takes it, so Daml 3's engine reports it as a failure status named after its type.
-    error_id = "UNHANDLED_EXCEPTION/DA.Exception.PreconditionFailed:PreconditionFailed"
+    # prints it; no handler takes it.
+    exception_type = "DA.Exception.PreconditionFailed:PreconditionFailed"
     assert body["cause"].startswith(
-        f"Interpretation error: Error: User failure: {error_id} (error category 9): "
+        f"Interpretation error: Error: User failure: UNHANDLED_EXCEPTION/{exception_type} (error category 9): "
         "Template precondition violated: Amulet {"
     )
-    assert body["errorCategory"] == 9
-    assert body["context"]["error_id"] == error_id
+    assert body["errorCategory"] == 9 and body["grpcCodeValue"] == 9
+    resources = dict(body["resources"])
+    assert resources["EXCEPTION_TYPE"] == exception_type
+    assert resources["EXCEPTION_VALUE"].startswith("Template precondition violated: Amulet {")
     assert await ledger_api.ledger_end() == before
     assert await _active(ledger_api, dso, "DSO", AMULET_T) == []
 

@@ -212,7 +212,7 @@ def refusals(alice: str, bob: str) -> list[tuple[str, dict, int, str]]:
             "TEMPLATES_OR_INTERFACES_NOT_FOUND",
         ),
         ("unknown choice", commands([alice], create_and_exercise(ok, "Iou_Nope")), 400, "INVALID_ARGUMENT"),
-        ("ensure fails", commands([alice], create(iou_args(alice, alice, "0"))), 400, "DAML_FAILURE"),
+        ("ensure fails", commands([alice], create(iou_args(alice, alice, "0"))), 400, "UNHANDLED_EXCEPTION"),
         (
             "missing authority",
             commands([alice], create(iou_args(bob, alice))),
@@ -253,12 +253,10 @@ async def test_refused_submission_writes_nothing(ledger_api, alice_bob, name):
     assert await ledger_api.ledger_end() == before
     if code == "TEMPLATES_OR_INTERFACES_NOT_FOUND":
         assert body["cause"].startswith("Templates do not exist")
-    if name == "ensure fails":  # Daml 3: the uncaught PreconditionFailed as a failure status
-        assert body["errorCategory"] == 9
-        assert (
-            body["context"]["error_id"]
-            == "UNHANDLED_EXCEPTION/DA.Exception.PreconditionFailed:PreconditionFailed"
-        )
+    if name == "ensure fails":  # the uncaught PreconditionFailed
+        assert body["errorCategory"] == 9 and body["grpcCodeValue"] == 9
+        assert ["EXCEPTION_TYPE", "DA.Exception.PreconditionFailed:PreconditionFailed"] in body["resources"]
+        assert "Template precondition violated" in body["cause"] and "error_id" not in body["context"]
     if name == "missing fields":
         assert "currency" in body["cause"] and "amount" in body["cause"] and "observers" in body["cause"]
     if code == "MISSING_FIELD" and name == "empty actAs":
@@ -367,7 +365,7 @@ async def test_submit_and_wait_refusal(ledger_api, alice_bob):
     r = await ledger_api.post(
         "/v2/commands/submit-and-wait", commands([alice], create(iou_args(alice, alice, "-1"))), user="Alice"
     )
-    assert_error(r, 400, "DAML_FAILURE")
+    assert_error(r, 400, "UNHANDLED_EXCEPTION")
     assert await ledger_api.ledger_end() == before
 
 
@@ -546,7 +544,7 @@ async def test_same_command_id_for_other_act_as_is_not_a_duplicate(ledger_api, a
 async def test_a_failed_submission_does_not_block_its_command_id(ledger_api, alice_bob):
     alice, _ = alice_bob
     cmds = commands([alice], create(iou_args(alice, alice, "0")))
-    assert_error(await submit_tx(ledger_api, cmds, user="Alice"), 400, "DAML_FAILURE")
+    assert_error(await submit_tx(ledger_api, cmds, user="Alice"), 400, "UNHANDLED_EXCEPTION")
     r = await submit_tx(ledger_api, cmds | {"commands": [create(iou_args(alice, alice))]}, user="Alice")
     assert r.status_code == 200, r.text
 

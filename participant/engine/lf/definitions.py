@@ -99,10 +99,9 @@ class LfPackages:
 
     def failure(self, error: EvaluationError) -> errors.LedgerError:
         """The command's error for a failed evaluation: a Daml exception no handler took (an arithmetic error is
-        the standard library's `ArithmeticError`, Daml's `error` its `GeneralError`) as the failure status Daml's
-        engine makes of it (`unhandled_exception`);
-        `failWithStatus` as DAML_FAILURE in the category it chose; any other failure as an interpretation error
-        with its message."""
+        the standard library's `ArithmeticError`, Daml's `error` its `GeneralError`) as UNHANDLED_EXCEPTION with its
+        type and message (`unhandled_exception`); `failWithStatus` as DAML_FAILURE in the category it chose; any
+        other failure as an interpretation error with its message."""
         if isinstance(error, DamlThrow):
             return self._unhandled(error)
         if isinstance(error, DamlArithmeticError):

@@ -80,11 +80,14 @@ def test_amulet(lf_amulet: LfPackages) -> None:
     assert amulet.ensure(contract) is True
     with pytest.raises(errors.LedgerError) as caught:  # Daml's PreconditionFailed, with Daml's message
         amulet.ensure(amulet.argument_type.decode(amulet_json(initial="-1.0")))
-    assert caught.value.code is errors.DAML_FAILURE
+    assert caught.value.code is errors.UNHANDLED_EXCEPTION
     assert caught.value.cause.startswith(
         "Interpretation error: Error: User failure: UNHANDLED_EXCEPTION/DA.Exception.PreconditionFailed:"
         "PreconditionFailed (error category 9): Template precondition violated: Amulet {"
     )
+    resources = dict(caught.value.resources)
+    assert resources["EXCEPTION_TYPE"] == "DA.Exception.PreconditionFailed:PreconditionFailed"
+    assert resources["EXCEPTION_VALUE"].startswith("Template precondition violated: Amulet {")
     expire = amulet.choices["Amulet_Expire"]
     assert expire.consuming
     assert expire.controllers(contract, argument(expire, roundCid=CID)) == [DSO]

@@ -126,27 +126,28 @@ def general_error(lf_richtypes: LfPackages, message: str) -> DamlThrow:
 @pytest.mark.parametrize(
     ("failure", "code", "cause"),
     [
-        (  # Daml 3's engine: an uncaught exception is a failure status named after its type, with its message
+        (  # an uncaught exception: UNHANDLED_EXCEPTION, the cause as Daml's engine renders it and Canton closes it
             "thrown",
-            errors.DAML_FAILURE,
-            "User failure: UNHANDLED_EXCEPTION/DA.Exception.GeneralError:GeneralError (error category 9): no way",
+            errors.UNHANDLED_EXCEPTION,
+            "Interpretation error: Error: User failure: UNHANDLED_EXCEPTION/DA.Exception.GeneralError:GeneralError "
+            "(error category 9): no way.",
         ),
         (
             DamlArithmeticError("ADD_INT64", ("1", "2")),
-            errors.DAML_FAILURE,
+            errors.UNHANDLED_EXCEPTION,
             "UNHANDLED_EXCEPTION/DA.Exception.ArithmeticError:ArithmeticError (error category 9): ArithmeticError "
-            "while evaluating (ADD_INT64 1 2).",
+            "while evaluating (ADD_INT64 1 2)..",
         ),
         (  # a failed builtin as the machine throws it: the standard library's exception, as Canton names it
             "arithmetic",
-            errors.DAML_FAILURE,
+            errors.UNHANDLED_EXCEPTION,
             "UNHANDLED_EXCEPTION/DA.Exception.ArithmeticError:ArithmeticError (error category 9): ArithmeticError "
-            "while evaluating (DIV_INT64 1 0).",
+            "while evaluating (DIV_INT64 1 0)..",
         ),
         (  # Daml's `error`: the standard library's GeneralError with the message
             UserError("fatal"),
-            errors.DAML_FAILURE,
-            "UNHANDLED_EXCEPTION/DA.Exception.GeneralError:GeneralError (error category 9): fatal",
+            errors.UNHANDLED_EXCEPTION,
+            "UNHANDLED_EXCEPTION/DA.Exception.GeneralError:GeneralError (error category 9): fatal.",
         ),
     ],
 )
@@ -164,6 +165,8 @@ async def test_a_failure_in_a_body_is_the_commands_error(
     with pytest.raises(errors.LedgerError) as caught:
         await relabel.run(contract, FailingUpdate(raised), relabel.argument_type.decode({"newLabel": "x"}))  # type: ignore[arg-type]
     assert caught.value.code is code and cause in caught.value.cause
+    assert caught.value.status == 400 and caught.value.code.category.grpc.name == "FAILED_PRECONDITION"
+    assert f"UNHANDLED_EXCEPTION/{dict(caught.value.resources)['EXCEPTION_TYPE']} " in caught.value.cause
 
 
 async def test_fail_with_status_is_daml_failure_in_the_category_the_daml_code_chose(
@@ -256,8 +259,8 @@ async def test_a_caught_exception_commits_without_the_rolled_back_actions(
 def test_an_exception_whose_message_throws_is_reported_with_daml_s_fallback_message(
     lf_richtypes: LfPackages, monkeypatch
 ) -> None:
-    """Daml's engine: when computing the message of an uncaught exception throws another, the failure status keeps
-    the first exception's type and says which exception was thrown during the conversion."""
+    """Daml's engine: when computing the message of an uncaught exception throws another, the error keeps the first
+    exception's type and says which exception was thrown during the conversion."""
     program = lf_richtypes.program
     arithmetic = program.arithmetic_error("ArithmeticError while evaluating (DIV_INT64 1 0).")
 
@@ -266,9 +269,13 @@ def test_an_exception_whose_message_throws_is_reported_with_daml_s_fallback_mess
 
     monkeypatch.setattr(program, "call", message_that_throws)
     error = lf_richtypes.failure(general_error(lf_richtypes, "unused"))
-    assert error.code is errors.DAML_FAILURE
-    assert error.context["error_id"] == "UNHANDLED_EXCEPTION/DA.Exception.GeneralError:GeneralError"
+    thrown = "DA.Exception.ArithmeticError:ArithmeticError"
+    fallback = f"<Failed to calculate message as {thrown} was thrown during conversion>"
+    assert error.code is errors.UNHANDLED_EXCEPTION
     assert error.cause.endswith(
-        "(error category 9): <Failed to calculate message as DA.Exception.ArithmeticError:ArithmeticError was "
-        "thrown during conversion>"
+        f"UNHANDLED_EXCEPTION/DA.Exception.GeneralError:GeneralError (error category 9): {fallback}."
     )
+    assert error.resources == [
+        ("EXCEPTION_TYPE", "DA.Exception.GeneralError:GeneralError"),
+        ("EXCEPTION_VALUE", fallback),
+    ]
