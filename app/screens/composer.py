@@ -18,7 +18,7 @@ from app.catalog import Catalog
 from app.client import errors
 from app.client.errors import LedgerApiError
 from app.client.ledger import request_body
-from app.commands import (
+from app.compose.commands import (
     KINDS,
     CommandForm,
     InvalidForm,
@@ -31,8 +31,8 @@ from app.commands import (
     pretty_json,
     transaction_format,
 )
+from app.compose.history import History, HistoryEntry, error_id
 from app.daml import party_hint
-from app.history import History, HistoryEntry, error_id
 from app.messages import ComposeCommand, IdentityChanged
 from app.screens.base import LedgerScreen
 from app.screens.command_history import HistoryDialog

@@ -18,7 +18,7 @@ from textual.worker import Worker, WorkerState
 
 from app.catalog import Catalog
 from app.client.errors import LedgerApiError
-from app.commands import (
+from app.compose.commands import (
     KINDS,
     CommandForm,
     Problem,

@@ -11,7 +11,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static, TextArea
 
-from app.commands import SUBMIT_PATH, Problem
+from app.compose.commands import SUBMIT_PATH, Problem
 
 
 class RequestPreview(Vertical):
