@@ -226,7 +226,7 @@ def transfer_form(signatures: Signatures) -> ValueForm:
     choice = template.choice("AmuletRules_Transfer")
     assert choice is not None
     return ValueForm(
-        TypeResolver(amulet_signatures.packages).choice_argument(choice), "choiceArgument", CONTEXT
+        TypeResolver(signatures.packages).choice_argument(choice), "choiceArgument", CONTEXT
     )
 
 
