@@ -225,9 +225,7 @@ def transfer_form(signatures: Signatures) -> ValueForm:
     template = signatures.main.templates["Splice.AmuletRules:AmuletRules"]
     choice = template.choice("AmuletRules_Transfer")
     assert choice is not None
-    return ValueForm(
-        TypeResolver(signatures.packages).choice_argument(choice), "choiceArgument", CONTEXT
-    )
+    return ValueForm(TypeResolver(signatures.packages).choice_argument(choice), "choiceArgument", CONTEXT)
 
 
 def test_the_amulet_transfer_argument_deeply_nested(amulet_signatures: Signatures) -> None:  # noqa: F811
