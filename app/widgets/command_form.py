@@ -29,6 +29,7 @@ from app.compose.commands import (
     Problem,
     as_actor,
     default_user_id,
+    parse_json,
     pretty_json,
     resolve_parties,
     split_list,
@@ -397,7 +398,7 @@ class CommandEditor(VerticalScroll):
             note += f"; signatories → {party_hint(act_as[0])}"
         editor.set_text(pretty_json(payload), note, suggested=True)
         typed = self._typed("createArguments")
-        if typed is not None and not typed.touched:
+        if typed is not None and not typed.touched and not typed.has_focus_within:
             typed.form.load(payload)
             await typed.reload()
 
@@ -457,10 +458,10 @@ class CommandEditor(VerticalScroll):
             return "The JSON of the form: edit it here; F2 takes it back into the form."
         loaded = []
         for field_name, typed in forms:
-            editor = self._json_editor_of(field_name)
-            if editor.problem is not None and editor.text.strip():
-                return f"{field_name} is not valid JSON ({editor.problem}): fix it to go back to the form."
-            loaded.append((typed, editor.value if editor.text.strip() else None))
+            value, problem = parse_json(self._json_editor_of(field_name).text, field_name, empty=None)
+            if problem is not None:
+                return f"Not valid JSON: {problem}. Fix it to go back to the form."
+            loaded.append((typed, value))
         misfits = []
         for typed, value in loaded:
             if value is not None:
@@ -540,9 +541,9 @@ class CommandEditor(VerticalScroll):
         key, form = target
         if current is not None and current.built_for == key:
             return  # the same template (or choice): keep what was typed
-        editor = self._json_editor_of(field_name)
-        if editor.text.strip() and editor.problem is None:
-            form.load(editor.value)  # a prefill, a recalled command, a payload to start from
+        value, problem = parse_json(self._json_editor_of(field_name).text, field_name, empty=None)
+        if value is not None and problem is None:
+            form.load(value)  # a prefill, a recalled command, a payload to start from
         await holder.remove_children()
         title = Static(
             plain(f"{field_name}  {form.type.shown}  (F2: JSON)"), classes="typed-title json-title"

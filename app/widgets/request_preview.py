@@ -61,7 +61,7 @@ class RequestPreview(Vertical):
         self.add_class("-problems")
         parts: list[str | tuple[str, str]] = [("Not ready to submit:\n", "bold")]
         for problem in problems:
-            parts += ["  • ", (problem.field, "bold")]
+            parts += ["  • ", (problem.path or problem.field, "bold")]
             if problem.line is not None:
                 parts.append(f" line {problem.line}, column {problem.column}")
             parts.append(f": {problem.message}\n")

@@ -50,13 +50,13 @@ class Sources(Protocol):
     def parties(self) -> list[str]: ...
 
     def contract_ids(self, template: str) -> list[str]:
-        """Ids of active contracts of template `Module:Entity` (as read so far)."""
+        """Ids of the active contracts of template `<package id>:Module:Entity` (as read so far)."""
         ...
 
     def contract_label(self, contract_id: str) -> str: ...
 
     def want_contracts(self, template: str) -> None:
-        """Read the active contracts of `Module:Entity` for completion (the lists refresh when they are read)."""
+        """Read the active contracts of `<package id>:Module:Entity` for completion (open lists refresh)."""
         ...
 
 
@@ -121,8 +121,13 @@ class TypedForm(Vertical):
         """Show `problems` at their fields (and every later problem as it is typed)."""
         self.marking = True
         by_path = {p.path: p.message for p in problems}
+        shown_at = self._innermost()
         for field in self.query(FieldWidget):
-            field.show_problem(by_path.get(field.path))
+            field.show_problem(by_path.get(field.path) if shown_at[field.path] is field else None)
+
+    def _innermost(self) -> dict[str, FieldWidget]:
+        """The field shown for each path: an Optional's value shares its path, and is the one that is typed."""
+        return {field.path: field for field in self.query(FieldWidget)}
 
     def unmark(self) -> None:
         self.marking = False
@@ -130,11 +135,10 @@ class TypedForm(Vertical):
             field.show_problem(field.own_problem())
 
     def focus_path(self, path: str) -> bool:
-        for field in self.query(FieldWidget):
-            if field.path == path:
-                field.focus_input()
-                return True
-        return False
+        field = self._innermost().get(path)
+        if field is not None:
+            field.focus_input()
+        return field is not None
 
 
 def body_of(node: Node, path: str) -> list[Widget]:
@@ -216,12 +220,16 @@ class FieldWidget(Vertical):
         return None
 
     def show_problem(self, message: str | None) -> None:
+        if not self.query(".tf-problem"):
+            return  # not composed yet, or being removed
         problem = self.query_one(".tf-problem", Static)
         problem.update(plain(f"⚠ {message}" if message else ""))
         problem.set_class(bool(message), "-shown")
         self.query_one(".tf-row").set_class(bool(message), "-invalid")
 
     def note(self, text: str) -> None:
+        if not self.query(".tf-note"):
+            return
         note = self.query_one(".tf-note", Static)
         note.update(plain(text))
         note.set_class(bool(text), "-shown")
@@ -242,7 +250,7 @@ class TextField(FieldWidget):
                 self._parties, label=_party_label, placeholder=_placeholder(self.node), value=self.node.text
             )
         if isinstance(t, ContractIdT) and t.template is not None:
-            template = t.template.qualified_name
+            template = str(t.template)
             return CompletingInput(
                 lambda: self._contracts(template),
                 label=self._contract_label,
@@ -257,7 +265,7 @@ class TextField(FieldWidget):
         if isinstance(t, ContractIdT) and t.template is not None:
             form = self.typed_form
             if form is not None:
-                form.sources.want_contracts(t.template.qualified_name)
+                form.sources.want_contracts(str(t.template))
         self.show_problem(self.own_problem())
         self._show_party()
 
@@ -428,7 +436,7 @@ class ListField(_Container):
         if owner is self:
             event.stop()
             self.node.add()
-            await self.rebuild(focus=len(self.node.items) - 1)
+            await self.rebuild(focus=self._item_count() - 1)
             return
         body = self.query_one(".tf-body", Vertical)
         if not isinstance(owner, FieldWidget) or owner.parent is not body:
@@ -437,10 +445,13 @@ class ListField(_Container):
         index = list(body.children).index(owner)
         await self._item_action(str(event.button.name), index)
 
+    def _item_count(self) -> int:
+        return len(self.node.items)
+
     async def _item_action(self, action: str, index: int) -> None:
         if action == "remove":
             self.node.remove(index)
-            await self.rebuild(focus=min(index, len(self.node.items) - 1))
+            await self.rebuild(focus=min(index, self._item_count() - 1))
         elif action in ("up", "down"):
             target = self.node.move(index, -1 if action == "up" else 1)
             await self.rebuild(focus=target)
@@ -455,20 +466,8 @@ class MapField(ListField):
             widgets.append(_MapRow(key, value, f"[{i}]", f"{self.path}[{i}]", _buttons(*ITEM_BUTTONS)))
         return widgets
 
-    @on(Button.Pressed, ".tf-button")
-    async def _pressed(self, event: Button.Pressed) -> None:
-        row = event.button.parent
-        owner = row.parent if row is not None else None
-        if owner is self:
-            event.stop()
-            self.node.add()
-            await self.rebuild(focus=len(self.node.rows) - 1)
-            return
-        body = self.query_one(".tf-body", Vertical)
-        if not isinstance(owner, _MapRow) or owner.parent is not body:
-            return
-        event.stop()
-        await self._item_action(str(event.button.name), list(body.children).index(owner))
+    def _item_count(self) -> int:
+        return len(self.node.rows)
 
 
 class _MapRow(_Container):
