@@ -269,8 +269,6 @@ class CommandEditor(VerticalScroll):
         form = CommandForm(kind=kind)
         self.query_one("#contract-row").display = kind == "Exercise"
         self.query_one("#contract-key").display = kind == "ExerciseByKey"
-        self.query_one("#create-form").display = form.uses_create_arguments
-        self.query_one("#choice-form").display = form.uses_choice
         for selector in ("#choice-row", "#choice-hint"):
             self.query_one(selector).display = form.uses_choice
         self._show_views()
@@ -440,7 +438,7 @@ class CommandEditor(VerticalScroll):
             ("choiceArgument", form.uses_choice),
         ):
             typed = self._typed(field_name) is not None
-            self._holder(field_name).set_class(typed and self.form_view, "-shown")
+            self._holder(field_name).set_class(used and typed and self.form_view, "-shown")
             self._json_editor_of(field_name).display = used and not (typed and self.form_view)
 
     async def toggle_view(self) -> str | None:

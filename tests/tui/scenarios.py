@@ -237,25 +237,10 @@ async def startup(pilot) -> None:
 async def packages(pilot) -> None:
     """The richtypes DAR uploaded (as an administrator, through the participant's own endpoint), then a template
     of it selected on the packages screen."""
-    import httpx
-
     from app.screens.packages import PackagesScreen
-    from app.session import BUNDLED_ADMIN
-    from app.tokens import MintedToken
-    from tests.conftest import SECRET
-    from tests.daml_lf.conftest import DARS_DIR, RICHTYPES
 
     app = pilot.app
-    await contracts_ready(pilot)
-    token = await MintedToken(SECRET, BUNDLED_ADMIN).token()
-    dar = (DARS_DIR / RICHTYPES).read_bytes()
-    async with httpx.AsyncClient(transport=app.transport, base_url=app.url) as http:
-        answer = await http.post(
-            "/v2/dars",
-            content=dar,
-            headers={"Authorization": f"Bearer {token}", "Content-Type": "application/octet-stream"},
-        )
-        answer.raise_for_status()
+    await _upload_richtypes(pilot)
     await pilot.press("5")
     await wait_for(
         pilot,
@@ -274,6 +259,59 @@ async def packages(pilot) -> None:
         parent = parent.parent
     await pilot.pause()
     screen.tree.move_cursor(node)
+    await settle(pilot)
+
+
+async def _upload_richtypes(pilot) -> None:
+    """The richtypes DAR uploaded, as an administrator, through the participant's own endpoint."""
+    import httpx
+
+    from app.session import BUNDLED_ADMIN
+    from app.tokens import MintedToken
+    from tests.conftest import SECRET
+    from tests.daml_lf.conftest import DARS_DIR, RICHTYPES
+
+    app = pilot.app
+    await contracts_ready(pilot)
+    token = await MintedToken(SECRET, BUNDLED_ADMIN).token()
+    dar = (DARS_DIR / RICHTYPES).read_bytes()
+    async with httpx.AsyncClient(transport=app.transport, base_url=app.url) as http:
+        answer = await http.post(
+            "/v2/dars",
+            content=dar,
+            headers={"Authorization": f"Bearer {token}", "Content-Type": "application/octet-stream"},
+        )
+        answer.raise_for_status()
+
+
+async def composer_typed(pilot) -> None:
+    """A RichRecord's create arguments in the typed form, partly filled, one value with a problem."""
+    from app.screens.composer import ComposerScreen
+    from app.widgets.typed_form import FieldWidget
+
+    app = pilot.app
+    await _upload_richtypes(pilot)
+    await pilot.press("2")
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, ComposerScreen) and app.screen.packages is not None,
+        "the composer with the packages read",
+    )
+    screen = app.screen
+    await pilot.press("ctrl+t")  # Create
+    screen.query_one("#template").focus()
+    await pilot.press(*"#richtypes:RichTypes:RichRecord", "enter")
+    await wait_for(pilot, lambda: screen.query("#create-form-typed FieldWidget"), "the typed form")
+    fields = {f.path: f for f in screen.query(FieldWidget)}
+    for path, text in (
+        ("createArguments.owner", "Alice"),
+        ("createArguments.count", "42"),
+        ("createArguments.amount", "12.123456789012"),
+        ("createArguments.label", "typed"),
+    ):
+        fields[path].focus_input()
+        await pilot.press(*text)
+    fields["createArguments.label"].focus_input()
     await settle(pilot)
 
 
@@ -299,6 +337,10 @@ SCREENS: dict[str, tuple[str, Callable[..., Awaitable[None]]]] = {
     "requests": ("every HTTP request of the session", requests),
     "request-detail": ("one request and its answer", request_detail),
     "packages": ("the participant's packages, a template's fields and choices", packages),
+    "composer-typed": (
+        "a template's typed form: one input per field, a value checked as typed",
+        composer_typed,
+    ),
     "help": ("help: what the screen is for and its keys", help_screen),
     "user-picker": ("acting as another user of the bundled participant", user_picker),
     "startup": ("the bundled participant seeding its demo ledger", startup),
