@@ -72,7 +72,7 @@ class TypedForm(Vertical):
     TypedForm .tf-row {{ height: auto; }}
     TypedForm .tf-name {{ width: {NAME_WIDTH}; color: $text-muted; }}
     TypedForm .tf-type {{ width: auto; color: $text-muted; margin-left: 1; text-style: dim; }}
-    TypedForm .tf-body {{ height: auto; padding-left: 2; }}
+    TypedForm FieldWidget > FieldWidget {{ padding-left: 2; }}
     TypedForm .tf-problem {{ color: $error; margin-left: {NAME_WIDTH}; height: auto; display: none; }}
     TypedForm .tf-problem.-shown {{ display: block; }}
     TypedForm .tf-note {{ color: $text-muted; margin-left: {NAME_WIDTH}; height: auto; display: none; }}
@@ -364,17 +364,20 @@ class _Container(FieldWidget):
     """A field with fields under it, rebuilt when its shape changes (an item added, a constructor chosen)."""
 
     def below(self) -> ComposeResult:
-        yield Vertical(*self.children_widgets(), classes="tf-body")
+        # the fields under it are its own children (no container between): nesting costs layout passes
+        yield from self.children_widgets()
 
     def children_widgets(self) -> list[Widget]:
         return []
 
+    def child_fields(self) -> list[FieldWidget]:
+        return [w for w in self.children if isinstance(w, FieldWidget)]
+
     async def rebuild(self, focus: int | None = None) -> None:
-        body = self.query_one(".tf-body", Vertical)
-        await body.remove_children()
-        await body.mount_all(self.children_widgets())
+        await self.remove_children(self.child_fields())
+        await self.mount_all(self.children_widgets())
         if focus is not None:
-            fields = [w for w in body.children if isinstance(w, FieldWidget)]
+            fields = self.child_fields()
             if 0 <= focus < len(fields):
                 fields[focus].focus_input()
         self.changed()
@@ -438,11 +441,10 @@ class ListField(_Container):
             self.node.add()
             await self.rebuild(focus=self._item_count() - 1)
             return
-        body = self.query_one(".tf-body", Vertical)
-        if not isinstance(owner, FieldWidget) or owner.parent is not body:
+        if not isinstance(owner, FieldWidget) or owner.parent is not self:
             return  # a button of a list under an item
         event.stop()
-        index = list(body.children).index(owner)
+        index = self.child_fields().index(owner)
         await self._item_action(str(event.button.name), index)
 
     def _item_count(self) -> int:
@@ -492,9 +494,9 @@ class _MapRow(_Container):
         ]
 
     def focus_input(self) -> None:
-        fields = self.query_one(".tf-body").query(FieldWidget)
+        fields = self.child_fields()
         if fields:
-            fields.first().focus_input()
+            fields[0].focus_input()
 
 
 class VariantField(_Container):
