@@ -73,10 +73,8 @@ class TypedForm(Vertical):
     TypedForm .tf-name {{ width: {NAME_WIDTH}; color: $text-muted; }}
     TypedForm .tf-type {{ width: auto; color: $text-muted; margin-left: 1; text-style: dim; }}
     TypedForm FieldWidget > FieldWidget {{ padding-left: 2; }}
-    TypedForm .tf-problem {{ color: $error; margin-left: {NAME_WIDTH}; height: auto; display: none; }}
-    TypedForm .tf-problem.-shown {{ display: block; }}
-    TypedForm .tf-note {{ color: $text-muted; margin-left: {NAME_WIDTH}; height: auto; display: none; }}
-    TypedForm .tf-note.-shown {{ display: block; }}
+    TypedForm .tf-problem {{ color: $error; margin-left: {NAME_WIDTH}; height: auto; }}
+    TypedForm .tf-note {{ color: $text-muted; margin-left: {NAME_WIDTH}; height: auto; }}
     TypedForm .tf-row.-invalid > .tf-name {{ color: $error; text-style: bold; }}
     TypedForm Input {{ width: 1fr; }}
     TypedForm CompletingInput {{ width: 1fr; }}
@@ -195,8 +193,6 @@ class FieldWidget(Vertical):
                 yield control
             yield Label(plain(self.node.type.shown), classes="tf-type")
             yield from self.trailing
-        yield Static("", classes="tf-note")
-        yield Static("", classes="tf-problem")
         yield from self.below()
 
     def below(self) -> ComposeResult:
@@ -220,19 +216,28 @@ class FieldWidget(Vertical):
         return None
 
     def show_problem(self, message: str | None) -> None:
-        if not self.query(".tf-problem"):
-            return  # not composed yet, or being removed
-        problem = self.query_one(".tf-problem", Static)
-        problem.update(plain(f"⚠ {message}" if message else ""))
-        problem.set_class(bool(message), "-shown")
-        self.query_one(".tf-row").set_class(bool(message), "-invalid")
+        self._message("tf-problem", f"⚠ {message}" if message else "")
+        rows = self.query_children(".tf-row")
+        if rows:
+            rows.first().set_class(bool(message), "-invalid")
 
     def note(self, text: str) -> None:
-        if not self.query(".tf-note"):
-            return
-        note = self.query_one(".tf-note", Static)
-        note.update(plain(text))
-        note.set_class(bool(text), "-shown")
+        self._message("tf-note", text)
+
+    def _message(self, kind: str, text: str) -> None:
+        """A line under the row, made when first needed (most fields never have one: fewer widgets to lay out)."""
+        found = self.query_children(f".{kind}")
+        if found:
+            line = found.first(Static)
+            line.update(plain(text))
+            line.display = bool(text)
+        elif text and self.is_mounted and self.is_attached:
+            rows = self.query_children(".tf-row")
+            line = Static(plain(text), classes=kind)
+            if rows:
+                self.mount(line, after=rows.first())
+            else:
+                self.mount(line)
 
     def focus_input(self) -> None:
         control = self.query(".tf-row > *").exclude(".tf-name").exclude(".tf-type").first()
@@ -483,8 +488,6 @@ class _MapRow(_Container):
         with Horizontal(classes="tf-row"):
             yield Label(plain(self.field_name), classes="tf-name")
             yield from self.trailing
-        yield Static("", classes="tf-note")
-        yield Static("", classes="tf-problem")
         yield from self.below()
 
     def children_widgets(self) -> list[Widget]:
