@@ -212,8 +212,12 @@ class CommandEditor(VerticalScroll):
         return self.advanced.read(form)
 
     def load(self, form: CommandForm) -> None:
-        """Show `form` as is (a recalled command, a prefill)."""
+        """Show `form` as is (a recalled command, a prefill). Typed forms are built again, from its arguments."""
         self._loading = True
+        for field_name in ("createArguments", "choiceArgument"):
+            typed = self._typed(field_name)
+            if typed is not None:
+                typed.built_for = ""  # stale: `offer_forms` fills a new one from the JSON loaded below
         try:
             self.set_kind(form.kind)
             self._completing("#template").value = form.template_id

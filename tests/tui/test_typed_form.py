@@ -267,3 +267,29 @@ async def test_a_template_without_a_signature_keeps_the_json_editor(rich_server,
         await pilot.pause(0.3)
         assert not screen.editor.query(TypedForm)
         assert screen.query_one("#create-arguments", JsonEditor).display
+
+
+async def test_a_command_recalled_from_the_history_fills_the_form_again(rich_server, make_app) -> None:
+    from app.screens.command_history import HistoryDialog
+
+    app = make_app(rich_server)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_composer(pilot, app)
+        await choose_template(pilot, screen, "Create", MARKER)
+        await type_into(pilot, screen, "createArguments.owner", "Alice")
+        await pilot.press("ctrl+s")
+        await outcome(pilot, screen, "-ok", "the Marker created")
+        alice = created_of(app)["createArgument"]["owner"]
+        owner = await type_into(pilot, screen, "createArguments.owner", "Bob")  # changed after the submit
+        assert owner.node.text == "Bob"
+        await pilot.press("escape", "ctrl+l")
+        await wait_for(pilot, lambda: isinstance(app.screen, HistoryDialog), "the history")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen), "the form again")
+
+        def shown_owner() -> str:
+            fields = [f for f in screen.query(FieldWidget) if f.path == "createArguments.owner"]
+            return fields[0].node.text if fields else ""
+
+        await wait_for(pilot, lambda: shown_owner() == alice, "the recalled owner in the form")
+        assert orjson.loads(screen.editor.state().create_arguments) == {"owner": alice}
