@@ -36,7 +36,7 @@ from app.compose.commands import (
 )
 from app.compose.form import FormContext, ValueForm, ValueProblem
 from app.compose.types import TypeResolver
-from app.daml import package_name_ref, party_hint, short_id, short_party
+from app.daml import package_name_ref, party_hint, short_id, short_party, template_name
 from app.widgets.command_advanced import FIELDS as ADVANCED_FIELDS
 from app.widgets.command_advanced import AdvancedOptions
 from app.widgets.completing_input import CompletingInput
@@ -209,6 +209,9 @@ class CommandEditor(VerticalScroll):
             read_as=self._completing("#read-as").value,
             command_id=self._input("#command-id").value,
         )
+        interface = self._interface_of(form.template_id, form.choice) if form.kind == "Exercise" else None
+        if interface is not None:
+            form.template_id = interface  # an interface's choice is exercised through the interface's id
         return self.advanced.read(form)
 
     def load(self, form: CommandForm) -> None:
@@ -331,7 +334,7 @@ class CommandEditor(VerticalScroll):
         if signature is not None and signature[0] == template:
             choices = self._signature_choices(signature[1])
             own = [name for name, via in choices if via is None]
-            inherited = [f"{name} ({via})" for name, via in choices if via is not None]
+            inherited = [f"{name} ({template_name(via)})" for name, via in choices if via is not None]
             self._note(
                 "#choice-hint",
                 "choices: "
@@ -479,15 +482,29 @@ class CommandEditor(VerticalScroll):
         return "Back to the form."
 
     def _signature_choices(self, template: TemplateSignature) -> list[tuple[str, str | None]]:
-        """The template's choices (None) and its interfaces' (with the interface's name)."""
+        """The template's choices (None) and its interfaces' (with the interface's `#package-name:Module:Entity`);
+        a name the template has (Archive) is the template's."""
         choices: list[tuple[str, str | None]] = [(c.name, None) for c in template.choices]
+        names = {name for name, _ in choices}
         if self.packages is not None:
             for ref in template.implements:
                 package = self.packages.package(ref.package_id)
                 interface = package.interfaces.get(ref.qualified_name) if package is not None else None
-                if interface is not None:
-                    choices += [(c.name, ref.qualified_name) for c in interface.choices]
+                if interface is None or package is None:
+                    continue
+                for choice in interface.choices:
+                    if choice.name not in names:
+                        names.add(choice.name)
+                        choices.append((choice.name, f"#{package.name}:{ref.qualified_name}"))
         return choices
+
+    def _interface_of(self, template_id: str, choice: str) -> str | None:
+        """The interface `choice` is exercised through (its id is the command's templateId), when it is one of
+        the template's interfaces' choices."""
+        signature = self._signature
+        if signature is None or signature[0] != template_id.strip():
+            return None
+        return dict(self._signature_choices(signature[1])).get(choice.strip())
 
     def offer_forms(self) -> None:
         """(Re)build the typed forms for the template and choice typed, when their signatures are known."""

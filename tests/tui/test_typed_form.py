@@ -15,6 +15,7 @@ from app.screens.composer import ComposerScreen
 from app.widgets.completing_input import CompletingInput
 from app.widgets.json_editor import JsonEditor
 from app.widgets.typed_form import FieldWidget, TypedForm
+from tests.client.test_packages import loaded  # noqa: F401  (the participant with richtypes and splice-amulet)
 from tests.conftest import SECRET, ServerProcess, start_server
 from tests.daml_lf.conftest import RICHTYPES, dars_dir  # noqa: F401
 from tests.tui.conftest import SIZE, screen_text, wait_for
@@ -293,3 +294,28 @@ async def test_a_command_recalled_from_the_history_fills_the_form_again(rich_ser
 
         await wait_for(pilot, lambda: shown_owner() == alice, "the recalled owner in the form")
         assert orjson.loads(screen.editor.state().create_arguments) == {"owner": alice}
+
+
+async def test_a_contract_s_choices_are_its_template_s_and_its_interfaces(loaded, make_app) -> None:  # noqa: F811
+    app = make_app(loaded)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_composer(pilot, app)
+        while screen.editor.kind != "Exercise":
+            await pilot.press("ctrl+t")
+        template = "#splice-amulet:Splice.Amulet:FeaturedAppRight"
+        screen.query_one("#template").focus()
+        await pilot.press(*template, "enter")
+        await wait_for(pilot, lambda: "FeaturedAppRight_Withdraw" in screen.editor.choices(), "its choices")
+        choices = screen.editor.choices()
+        # the template's own (Archive once), then the interface's that the template does not have itself
+        assert choices.count("Archive") == 1
+        assert choices[-1] == "FeaturedAppRight_CreateActivityMarker"
+        screen.query_one("#choice").focus()
+        await pilot.press(*"FeaturedAppRight_CreateActivityMarker", "enter")
+        await field(pilot, screen, "choiceArgument.beneficiaries")  # the interface choice's argument, typed
+        interface = "#splice-api-featured-app-v1:Splice.Api.FeaturedAppRightV1:FeaturedAppRight"
+        assert screen.editor.state().template_id == interface  # exercised through the interface
+        screen.query_one("#choice").focus()
+        await pilot.press(*(["backspace"] * 40), *"FeaturedAppRight_Withdraw", "enter")
+        await field(pilot, screen, "choiceArgument.reason")
+        assert screen.editor.state().template_id == template
