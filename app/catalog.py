@@ -130,6 +130,26 @@ class Catalog:
             self.learn_created(best)
         return best
 
+    async def active_contracts(self, template: str) -> list[CreatedEvent]:
+        """The active contracts of `template` the user can see (the first ACS_LIMIT), newest first; they are
+        learned too. Raises the client's errors."""
+        parties = self.session.identity.readable()
+        if parties is not None and not parties:
+            return []
+        client = self.session.client
+        end = await client.ledger_end()
+        if end == 0:
+            return []
+        found = []
+        for entry in await client.active_contracts(
+            end, event_format(parties, templates=[self.ref(template)]), limit=ACS_LIMIT
+        ):
+            active = entry.contract_entry.js_active_contract if entry.contract_entry else None
+            if active is not None:
+                found.append(active.created_event)
+                self.learn_created(active.created_event)
+        return sorted(found, key=lambda created: created.offset, reverse=True)
+
     # --- offering -----------------------------------------------------------------------------------------------
 
     def ref(self, template: str) -> str:

@@ -11,9 +11,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from app.commands import split_list, summary
+from app.compose.commands import split_list, summary
+from app.compose.history import HistoryEntry
 from app.daml import party_hint
-from app.history import HistoryEntry
 from app.screens.dialogs import DIALOG_CSS
 from app.untrusted import visible
 from app.widgets.keys import FieldInput, KeyFooter

@@ -18,7 +18,7 @@ from app.catalog import Catalog
 from app.client import errors
 from app.client.errors import LedgerApiError
 from app.client.ledger import request_body
-from app.commands import (
+from app.compose.commands import (
     KINDS,
     CommandForm,
     InvalidForm,
@@ -31,9 +31,10 @@ from app.commands import (
     pretty_json,
     transaction_format,
 )
+from app.compose.history import History, HistoryEntry, error_id
 from app.daml import party_hint
-from app.history import History, HistoryEntry, error_id
 from app.messages import ComposeCommand, IdentityChanged
+from app.packages import PackageCatalog
 from app.screens.base import LedgerScreen
 from app.screens.command_history import HistoryDialog
 from app.screens.dialogs import ChoiceDialog
@@ -71,10 +72,19 @@ class ComposerScreen(LedgerScreen):
 **Compose** builds a command, shows the exact request, submits it and shows the transaction it made.
 
 - **Kind** (`ctrl+t` cycles): CreateAndExercise, Create, Exercise (a choice on a contract id), ExerciseByKey.
-- **Template**: type or pick (`↓`) a template seen on the ledger, in the `#package-name:Module:Entity` form; the
-  right arrow takes the inline completion. For a create, the arguments start from the newest active contract of
-  that template, with its signatories set to the acting party.
-- **Choice**: those seen exercised on that template, and Archive; the argument starts as last exercised.
+- **Template**: type or pick (`↓`) a template of any package the participant has (or seen on the ledger), in the
+  `#package-name:Module:Entity` form; the right arrow takes the inline completion. For a create, the arguments
+  start from the newest active contract of that template, with its signatories set to the acting party.
+- **Typed forms**: once the packages are read, the arguments are a form with one input per field, by type. A
+  Party completes from the known parties (`Alice` stands for the one party named so); a ContractId lists the
+  active contracts of its template (`↓`), or takes a pasted id; an Optional is `none`/`some` (space toggles);
+  a list or a map adds (`+ add`), moves (`↑` `↓`) and removes (`✕`) its items; a variant chooses its
+  constructor, then shows its fields; Numeric, Date and Time are checked as you type. Each problem is shown
+  under its field with its path, and nothing is submitted while one remains. **`F2`** switches to the JSON of
+  the same value and back (what was typed is kept both ways). Without the packages (or for a package the
+  bundled participant defines in Python) the arguments are JSON, as below.
+- **Choice**: the template's choices and its interfaces' (from its package), else those seen exercised on it,
+  and Archive; without a form, the argument starts as last exercised.
 - **JSON editors** check as you type: an error shows its line and column under the editor, and nothing is
   submitted until every editor parses (`ctrl+g` goes to the first problem, `ctrl+f` indents the JSON).
 - **actAs / readAs**: your rights' parties are offered; a bare name (`Alice`) stands for the one known party with
@@ -97,6 +107,7 @@ class ComposerScreen(LedgerScreen):
         Binding("ctrl+l", "history", "History", id="composer.history", priority=True),
         Binding("ctrl+n", "new_command_id", "New id", id="composer.new_id", priority=True),
         Binding("ctrl+t", "next_kind", "Kind", id="composer.kind", priority=True),
+        Binding("f2", "toggle_view", "Form/JSON", id="composer.view", priority=True),
         Binding("ctrl+g", "goto_problem", "Go to problem", id="composer.problem", show=False, priority=True),
         Binding("ctrl+f", "format_json", "Indent JSON", id="composer.format", show=False, priority=True),
         Binding("escape", "back", "Leave field", id="composer.back", show=False),
@@ -122,6 +133,7 @@ class ComposerScreen(LedgerScreen):
     def __init__(self) -> None:
         super().__init__()
         self.catalog: Catalog | None = None
+        self.packages: PackageCatalog | None = None
         self.history: History | None = None
         self.problems: list[Problem] = []
         self.submitting = False
@@ -187,6 +199,8 @@ class ComposerScreen(LedgerScreen):
         else:
             self.catalog.forget_examples()
         self.editor.adopt(session, self.catalog)
+        if self.packages is None or self.packages.problem:
+            self._read_packages()
         if untouched:  # the user's own party filled in is no command of theirs
             self._sent = _command_of(self.editor.state())
         self._survey()
@@ -209,6 +223,16 @@ class ComposerScreen(LedgerScreen):
             return
         self.editor.show_choices()
 
+    @work(exclusive=True, group="composer-packages", exit_on_error=False)
+    async def _read_packages(self) -> None:
+        """The participant's packages (from the cache after the first time), for completion and typed forms."""
+        app = self.ledger_app
+        packages = PackageCatalog(app.session.client, app.locations.cache_dir)
+        await packages.load()
+        self.packages = self.editor.packages = packages
+        self.editor.offer_forms()
+        self.editor.show_choices()
+
     @on(CommandEditor.Edited)
     def _edited(self) -> None:
         self._schedule_preview()
@@ -223,6 +247,7 @@ class ComposerScreen(LedgerScreen):
             self.editor.state(),
             default_user_id=default_user_id(session.identity),
             known_parties=self.editor.parties(),
+            value_problems=self.editor.typed_problems(),
         )
 
     def _schedule_preview(self, delay: float = PREVIEW_DELAY_S) -> None:
@@ -308,6 +333,13 @@ class ComposerScreen(LedgerScreen):
     def action_new_command_id(self) -> None:
         self.editor.set_command_id(new_command_id())
         self.notify("A fresh commandId: submitting runs the command anew.", timeout=3)
+
+    async def action_toggle_view(self) -> None:
+        done = await self.editor.toggle_view()
+        self.notify(
+            done or "No typed form here: the template's package is not read (or defines it in Python).",
+            timeout=4,
+        )
 
     def action_next_kind(self) -> None:
         kind = self.editor.kind
@@ -414,6 +446,7 @@ class ComposerScreen(LedgerScreen):
             app.status_ledger_end = transaction.offset
         entry.ok, entry.update_id, entry.offset = True, transaction.update_id, transaction.offset
         self._committed = Committed(commands, transaction.offset)
+        self.editor.forget_contracts()
         await self._remember(entry)
         self.editor.set_command_id(new_command_id())
         self.notify(f"Committed at offset {transaction.offset}. A fresh commandId is ready.", timeout=4)

@@ -9,7 +9,7 @@ from dataclasses import replace
 from textual.app import ComposeResult
 from textual.widgets import Collapsible, Input, Select
 
-from app.commands import DEDUPLICATION, CommandForm
+from app.compose.commands import DEDUPLICATION, CommandForm
 from app.widgets.form_row import field_row
 from app.widgets.json_editor import JsonEditor
 from app.widgets.keys import FieldInput

@@ -1,6 +1,11 @@
-"""The composer's form: kind, template, contract, choice, the JSON arguments, the parties, the command id and the
+"""The composer's form: kind, template, contract, choice, the arguments, the parties, the command id and the
 advanced options. It holds text as typed (`CommandForm`), shows the fields the kind uses, points at problems, and
-completes from the catalog: templates and choices seen, a payload to start a create from, a choice's last argument."""
+completes from the catalog: templates and choices seen, a payload to start a create from, a choice's last argument.
+
+Once the participant's packages are read, every template of every package completes, and a template's create
+arguments and a choice's argument get a typed form (`TypedForm`) built from their signatures; the JSON editor is
+the other view of the same value (`toggle_view` switches, keeping what was typed). Without a signature (packages
+not read yet, a package the bundled participant defines in Python) the JSON editors are as they were."""
 
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import Input, Select, Static, TextArea
@@ -18,27 +23,33 @@ from textual.worker import Worker, WorkerState
 
 from app.catalog import Catalog
 from app.client.errors import LedgerApiError
-from app.commands import (
+from app.compose.commands import (
     KINDS,
     CommandForm,
     Problem,
     as_actor,
     default_user_id,
+    parse_json,
     pretty_json,
     resolve_parties,
     split_list,
 )
-from app.daml import party_hint, short_id, short_party
+from app.compose.form import FormContext, ValueForm, ValueProblem
+from app.compose.types import TypeResolver
+from app.daml import package_name_ref, party_hint, short_id, short_party, template_name
 from app.widgets.command_advanced import FIELDS as ADVANCED_FIELDS
 from app.widgets.command_advanced import AdvancedOptions
 from app.widgets.completing_input import CompletingInput
 from app.widgets.form_row import LABEL_WIDTH, field_row
 from app.widgets.json_editor import JsonEditor
 from app.widgets.keys import FieldInput
+from app.widgets.typed_form import TypedForm
 from app.widgets.untrusted_text import plain
 
 if TYPE_CHECKING:
+    from app.packages import PackageCatalog, TemplateSignature
     from app.session import Session
+    from participant.api import CreatedEvent
 
 KIND_HINTS = {
     "CreateAndExercise": "create, then exercise on it: one transaction",
@@ -83,6 +94,9 @@ class CommandEditor(VerticalScroll):
     CommandEditor .note.-empty {{ display: none; }}
     CommandEditor .note.-warning {{ color: $warning; }}
     CommandEditor JsonEditor {{ margin-top: 1; }}
+    CommandEditor .typed-holder {{ height: auto; margin-top: 1; display: none; }}
+    CommandEditor .typed-holder.-shown {{ display: block; }}
+    CommandEditor .typed-title {{ height: 1; }}
     """
 
     @dataclass
@@ -92,8 +106,13 @@ class CommandEditor(VerticalScroll):
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id)
         self.catalog: Catalog | None = None  # set once connected; completion waits for it
+        self.packages: PackageCatalog | None = None  # set once the participant's packages are read
+        self.form_view = True  # typed forms shown where there are signatures (False: the JSON editors)
         self._loading = False
         self._own_party = ""
+        self._contracts: dict[str, list[CreatedEvent]] = {}  # template ref -> its active contracts, read
+        self._contract_labels: dict[str, str] = {}
+        self._reading: set[str] = set()
 
     def compose(self) -> ComposeResult:
         yield field_row(
@@ -116,6 +135,7 @@ class CommandEditor(VerticalScroll):
         )
         yield JsonEditor("contractKey", "contractKey", rows=4, id="contract-key")
         yield JsonEditor("createArguments", "createArguments", rows=10, id="create-arguments")
+        yield Vertical(id="create-form", classes="typed-holder")
         yield field_row(
             "choice",
             CompletingInput(
@@ -128,6 +148,7 @@ class CommandEditor(VerticalScroll):
         )
         yield Static("", id="choice-hint", classes="note -empty")
         yield JsonEditor("choiceArgument", "choiceArgument", empty={}, rows=5, id="choice-argument")
+        yield Vertical(id="choice-form", classes="typed-holder")
         yield field_row(
             "actAs",
             CompletingInput(
@@ -181,18 +202,25 @@ class CommandEditor(VerticalScroll):
             template_id=self._completing("#template").value,
             contract_id=self._input("#contract-id").value,
             choice=self._completing("#choice").value,
-            create_arguments=self._editor("#create-arguments").text,
-            choice_argument=self._editor("#choice-argument").text,
+            create_arguments=self._argument_text("createArguments"),
+            choice_argument=self._argument_text("choiceArgument"),
             contract_key=self._editor("#contract-key").text,
             act_as=self._completing("#act-as").value,
             read_as=self._completing("#read-as").value,
             command_id=self._input("#command-id").value,
         )
+        interface = self._interface_of(form.template_id, form.choice) if form.kind == "Exercise" else None
+        if interface is not None:
+            form.template_id = interface  # an interface's choice is exercised through the interface's id
         return self.advanced.read(form)
 
     def load(self, form: CommandForm) -> None:
-        """Show `form` as is (a recalled command, a prefill)."""
+        """Show `form` as is (a recalled command, a prefill). Typed forms are built again, from its arguments."""
         self._loading = True
+        for field_name in ("createArguments", "choiceArgument"):
+            typed = self._typed(field_name)
+            if typed is not None:
+                typed.built_for = ""  # stale: `offer_forms` fills a new one from the JSON loaded below
         try:
             self.set_kind(form.kind)
             self._completing("#template").value = form.template_id
@@ -208,6 +236,7 @@ class CommandEditor(VerticalScroll):
         finally:
             self._loading = False
         self.show_choices()
+        self.offer_forms()
         self.post_message(self.Edited())
 
     def set_kind(self, kind: str) -> None:
@@ -247,9 +276,9 @@ class CommandEditor(VerticalScroll):
         form = CommandForm(kind=kind)
         self.query_one("#contract-row").display = kind == "Exercise"
         self.query_one("#contract-key").display = kind == "ExerciseByKey"
-        self.query_one("#create-arguments").display = form.uses_create_arguments
-        for selector in ("#choice-row", "#choice-hint", "#choice-argument"):
+        for selector in ("#choice-row", "#choice-hint"):
             self.query_one(selector).display = form.uses_choice
+        self._show_views()
         self.query_one("#kind-hint", Static).update(plain(KIND_HINTS.get(kind, "")))
 
     def _note(self, selector: str, text: str, *, warning: bool = False) -> None:
@@ -272,10 +301,24 @@ class CommandEditor(VerticalScroll):
     # --- completion ---------------------------------------------------------------------------------------------
 
     def templates(self) -> list[str]:
-        return self.catalog.template_refs() if self.catalog else []
+        seen = self.catalog.template_refs() if self.catalog else []
+        return sorted({*seen, *self._package_templates()})
+
+    def _package_templates(self) -> list[str]:
+        """Every template of every package read, in the `#package-name:Module:Entity` form."""
+        if self.packages is None:
+            return []
+        return [
+            f"#{package.name}:{name}"
+            for package in self.packages.packages.values()
+            for name in package.templates
+        ]
 
     def choices(self) -> list[str]:
         template = self._completing("#template").value.strip()
+        signature = self._signature
+        if signature is not None and signature[0] == template:
+            return [name for name, _ in self._signature_choices(signature[1])]
         return self.catalog.choices_for(template) if self.catalog and template else []
 
     def parties(self) -> list[str]:
@@ -285,16 +328,28 @@ class CommandEditor(VerticalScroll):
         return resolve_parties(split_list(self._completing("#act-as").value), self.parties())
 
     def show_choices(self) -> None:
-        """Under the choice: the choices seen exercised on the template."""
-        seen = self.choices()[:-1]
+        """Under the choice: the template's choices (from its signature), or those seen exercised on it."""
         template = self._completing("#template").value.strip()
-        self._note(
-            "#choice-hint",
-            ""
-            if not template or self.catalog is None
-            else ("seen exercised: " + ", ".join(seen) if seen else "none seen exercised yet")
-            + "; and Archive",
-        )
+        signature = self._signature
+        if signature is not None and signature[0] == template:
+            choices = self._signature_choices(signature[1])
+            own = [name for name, via in choices if via is None]
+            inherited = [f"{name} ({template_name(via)})" for name, via in choices if via is not None]
+            self._note(
+                "#choice-hint",
+                "choices: "
+                + ", ".join(own)
+                + ("; of its interfaces: " + ", ".join(inherited) if inherited else ""),
+            )
+        else:
+            seen = self.choices()[:-1]
+            self._note(
+                "#choice-hint",
+                ""
+                if not template or self.catalog is None
+                else ("seen exercised: " + ", ".join(seen) if seen else "none seen exercised yet")
+                + "; and Archive",
+            )
         for field in self.query(
             CompletingInput
         ):  # a list opened before the ledger was read: offer what is known now
@@ -304,6 +359,7 @@ class CommandEditor(VerticalScroll):
     def offer_argument(self, choice: str) -> None:
         """Start the choice argument as it was last exercised (unless the user wrote one)."""
         editor = self._editor("#choice-argument")
+        self.offer_forms()
         if self.catalog is None or not editor.replaceable:
             return
         sample = self.catalog.choice_argument(self._completing("#template").value, choice)
@@ -346,12 +402,227 @@ class CommandEditor(VerticalScroll):
         if payload != created.create_argument:
             note += f"; signatories → {party_hint(act_as[0])}"
         editor.set_text(pretty_json(payload), note, suggested=True)
+        typed = self._typed("createArguments")
+        if typed is not None and not typed.touched and not typed.has_focus_within:
+            typed.form.load(payload)
+            await typed.reload()
+
+    # --- typed forms --------------------------------------------------------------------------------------------
+
+    _signature: tuple[str, TemplateSignature] | None = None  # the template's signature, by the id typed
+
+    def _holder(self, field_name: str) -> Vertical:
+        return self.query_one("#create-form" if field_name == "createArguments" else "#choice-form", Vertical)
+
+    def _typed(self, field_name: str) -> TypedForm | None:
+        found = self._holder(field_name).query(TypedForm)
+        return found.first() if found else None
+
+    def _json_editor_of(self, field_name: str) -> JsonEditor:
+        return self._editor("#create-arguments" if field_name == "createArguments" else "#choice-argument")
+
+    def _argument_text(self, field_name: str) -> str:
+        typed = self._typed(field_name)
+        if typed is not None and self.form_view:
+            return pretty_json(typed.form.to_json())
+        return self._json_editor_of(field_name).text
+
+    def typed_problems(self) -> list[Problem]:
+        """The problems of the typed forms in view, with their paths."""
+        if not self.form_view:
+            return []
+        out = []
+        for field_name in ("createArguments", "choiceArgument"):
+            typed = self._typed(field_name)
+            if typed is not None:
+                out += [Problem(field_name, p.message, path=p.path) for p in typed.form.problems()]
+        return out
+
+    def _show_views(self) -> None:
+        form = self.state() if self.is_mounted else CommandForm()
+        for field_name, used in (
+            ("createArguments", form.uses_create_arguments),
+            ("choiceArgument", form.uses_choice),
+        ):
+            typed = self._typed(field_name) is not None
+            self._holder(field_name).set_class(used and typed and self.form_view, "-shown")
+            self._json_editor_of(field_name).display = used and not (typed and self.form_view)
+
+    async def toggle_view(self) -> str | None:
+        """Switch the arguments between their typed forms and the JSON editors, keeping what was typed; None when
+        there is no typed form to switch to, else what was done (a JSON that does not fit the form says where)."""
+        forms = [(f, t) for f in ("createArguments", "choiceArgument") if (t := self._typed(f)) is not None]
+        if not forms:
+            return None
+        if self.form_view:
+            for field_name, typed in forms:
+                self._json_editor_of(field_name).set_text(pretty_json(typed.form.to_json()))
+            self.form_view = False
+            self._show_views()
+            self._json_editor_of(forms[0][0]).area.focus()
+            return "The JSON of the form: edit it here; F2 takes it back into the form."
+        loaded = []
+        for field_name, typed in forms:
+            value, problem = parse_json(self._json_editor_of(field_name).text, field_name, empty=None)
+            if problem is not None:
+                return f"Not valid JSON: {problem}. Fix it to go back to the form."
+            loaded.append((typed, value))
+        misfits = []
+        for typed, value in loaded:
+            if value is not None:
+                misfits += typed.form.load(value)
+                await typed.reload()
+        self.form_view = True
+        self._show_views()
+        self.post_message(self.Edited())
+        if misfits:
+            return f"Back to the form; what did not fit: {misfits[0]}" + (
+                f" (and {len(misfits) - 1} more)" if len(misfits) > 1 else ""
+            )
+        return "Back to the form."
+
+    def _signature_choices(self, template: TemplateSignature) -> list[tuple[str, str | None]]:
+        """The template's choices (None) and its interfaces' (with the interface's `#package-name:Module:Entity`);
+        a name the template has (Archive) is the template's."""
+        choices: list[tuple[str, str | None]] = [(c.name, None) for c in template.choices]
+        names = {name for name, _ in choices}
+        if self.packages is not None:
+            for ref in template.implements:
+                package = self.packages.package(ref.package_id)
+                interface = package.interfaces.get(ref.qualified_name) if package is not None else None
+                if interface is None or package is None:
+                    continue
+                for choice in interface.choices:
+                    if choice.name not in names:
+                        names.add(choice.name)
+                        choices.append((choice.name, f"#{package.name}:{ref.qualified_name}"))
+        return choices
+
+    def _interface_of(self, template_id: str, choice: str) -> str | None:
+        """The interface `choice` is exercised through (its id is the command's templateId), when it is one of
+        the template's interfaces' choices."""
+        signature = self._signature
+        if signature is None or signature[0] != template_id.strip():
+            return None
+        return dict(self._signature_choices(signature[1])).get(choice.strip())
+
+    def offer_forms(self) -> None:
+        """(Re)build the typed forms for the template and choice typed, when their signatures are known."""
+        if self.packages is not None and self.is_mounted:
+            self._build_forms(
+                self._completing("#template").value.strip(), self._completing("#choice").value.strip()
+            )
+
+    @work(exclusive=True, group="composer-forms", exit_on_error=False)
+    async def _build_forms(self, template_id: str, choice: str) -> None:
+        packages = self.packages
+        assert packages is not None
+        signature = await packages.template(template_id) if template_id.count(":") >= 2 else None
+        self._signature = (template_id, signature) if signature is not None else None
+        resolver = TypeResolver(packages.packages)
+        context = FormContext(self.parties)
+        wanted: dict[str, tuple[str, ValueForm] | None] = {"createArguments": None, "choiceArgument": None}
+        if signature is not None:
+            wanted["createArguments"] = (
+                f"{signature.ref}",
+                ValueForm(resolver.template_arguments(signature), "createArguments", context),
+            )
+            argument = self._choice_argument_type(signature, choice)
+            if argument is not None:
+                wanted["choiceArgument"] = (
+                    f"{signature.ref}/{choice}",
+                    ValueForm(resolver.of(argument), "choiceArgument", context),
+                )
+        for field_name, target in wanted.items():
+            await self._install(field_name, target)
+        self._show_views()
+        self.show_choices()
+        self.post_message(self.Edited())
+
+    def _choice_argument_type(self, template: TemplateSignature, choice: str):
+        found = template.choice(choice)
+        if found is None and self.packages is not None:
+            for ref in template.implements:
+                package = self.packages.package(ref.package_id)
+                interface = package.interfaces.get(ref.qualified_name) if package is not None else None
+                found = interface.choice(choice) if interface is not None else None
+                if found is not None:
+                    break
+        return found.argument_type if found is not None else None
+
+    async def _install(self, field_name: str, target: tuple[str, ValueForm] | None) -> None:
+        holder = self._holder(field_name)
+        current = self._typed(field_name)
+        if target is None:
+            if current is not None:
+                await holder.remove_children()
+            return
+        key, form = target
+        if current is not None and current.built_for == key:
+            return  # the same template (or choice): keep what was typed
+        value, problem = parse_json(self._json_editor_of(field_name).text, field_name, empty=None)
+        if value is not None and problem is None:
+            form.load(value)  # a prefill, a recalled command, a payload to start from
+        await holder.remove_children()
+        title = Static(
+            plain(f"{field_name}  {form.type.shown}  (F2: JSON)"), classes="typed-title json-title"
+        )
+        typed = TypedForm(form, self, built_for=key, id=f"{holder.id}-typed")
+        await holder.mount_all([title, typed])
+
+    # --- sources of a typed form's completion (`typed_form.Sources`)
+
+    def contract_ids(self, template: str) -> list[str]:
+        return [c.contract_id for c in self._contracts.get(self._contract_ref(template), [])]
+
+    def contract_label(self, contract_id: str) -> str:
+        return self._contract_labels.get(contract_id, "")
+
+    def want_contracts(self, template: str) -> None:
+        ref = self._contract_ref(template)
+        if ref not in self._contracts and ref not in self._reading and self.catalog is not None:
+            self._reading.add(ref)
+            self._read_contracts(ref)
+
+    def _contract_ref(self, template: str) -> str:
+        """``<package id>:Module:Entity`` as ``#package-name:Module:Entity`` (any version's contracts)."""
+        package = self.packages.package(template.split(":", 1)[0]) if self.packages is not None else None
+        return package_name_ref(template, package.name if package is not None else None)
+
+    @work(group="composer-contracts", exit_on_error=False)
+    async def _read_contracts(self, ref: str) -> None:
+        assert self.catalog is not None
+        try:
+            found = await self.catalog.active_contracts(ref)
+        except LedgerApiError:
+            found = []  # completion is a help: a pasted id still works
+        finally:
+            self._reading.discard(ref)
+        self._contracts[ref] = found
+        for created in found:
+            self._contract_labels[created.contract_id] = _payload_summary(created)
+        for field in self.query(CompletingInput):
+            if field.is_open or field.input.has_focus:
+                field.refresh_matches(force=True)
+
+    def forget_contracts(self) -> None:
+        """After a submit: the active contracts changed."""
+        self._contracts.clear()
 
     # --- problems -----------------------------------------------------------------------------------------------
 
     def mark(self, problems: Sequence[Problem]) -> None:
-        """Colour the labels of the fields with a problem (JSON editors colour themselves)."""
-        bad = {FIELD_WIDGETS.get(p.field) for p in problems}
+        """Colour the labels of the fields with a problem (JSON editors colour themselves; typed forms show each
+        problem under its field)."""
+        for field_name in ("createArguments", "choiceArgument"):
+            typed = self._typed(field_name)
+            if typed is not None:
+                mine = [ValueProblem(p.path, p.message) for p in problems if p.field == field_name and p.path]
+                if problems:
+                    typed.mark(mine)
+                else:
+                    typed.unmark()
+        bad = {FIELD_WIDGETS.get(p.field) for p in problems if not p.path}
         for selector in set(FIELD_WIDGETS.values()):
             row = self.query_one(selector).parent
             if isinstance(row, Horizontal) and row.has_class("field-row"):
@@ -360,6 +631,9 @@ class CommandEditor(VerticalScroll):
     def focus_problem(self, problem: Problem) -> None:
         if problem.field in ADVANCED_FIELDS:
             self.advanced.collapsed = False
+        typed = self._typed(problem.field) if problem.path else None
+        if typed is not None and typed.focus_path(problem.path):
+            return
         selector = FIELD_WIDGETS.get(problem.field)
         if selector is None:
             return
@@ -385,10 +659,17 @@ class CommandEditor(VerticalScroll):
         if not self._loading:
             self.post_message(self.Edited())
 
+    @on(TypedForm.Changed)
+    def _typed_changed(self, event: TypedForm.Changed) -> None:
+        event.stop()
+        if not self._loading:
+            self.post_message(self.Edited())
+
     @on(CompletingInput.Committed, "#template")
     def _template_committed(self, event: CompletingInput.Committed) -> None:
         event.stop()
         self.show_choices()
+        self.offer_forms()
         self.offer_skeleton()
 
     @on(CompletingInput.Committed, "#choice")
@@ -396,3 +677,15 @@ class CommandEditor(VerticalScroll):
         event.stop()
         if event.value.strip():
             self.offer_argument(event.value.strip())
+
+
+def _payload_summary(created: CreatedEvent) -> str:
+    """A contract's first values, to tell it apart in a list of ids."""
+    argument = created.create_argument
+    if not isinstance(argument, dict):
+        return ""
+    shown = []
+    for name, value in list(argument.items())[:3]:
+        text = party_hint(value) if isinstance(value, str) else pretty_json(value).replace("\n", " ")
+        shown.append(f"{name}={text[:24]}")
+    return " ".join(shown)

@@ -13,7 +13,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Label, Static, TextArea
 
-from app.commands import Problem, parse_json, pretty_json
+from app.compose.commands import Problem, parse_json, pretty_json
 from app.widgets.untrusted_text import plain
 
 _REQUIRED = object()

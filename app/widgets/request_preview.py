@@ -11,7 +11,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static, TextArea
 
-from app.commands import SUBMIT_PATH, Problem
+from app.compose.commands import SUBMIT_PATH, Problem
 
 
 class RequestPreview(Vertical):
@@ -61,7 +61,7 @@ class RequestPreview(Vertical):
         self.add_class("-problems")
         parts: list[str | tuple[str, str]] = [("Not ready to submit:\n", "bold")]
         for problem in problems:
-            parts += ["  • ", (problem.field, "bold")]
+            parts += ["  • ", (problem.path or problem.field, "bold")]
             if problem.line is not None:
                 parts.append(f" line {problem.line}, column {problem.column}")
             parts.append(f": {problem.message}\n")

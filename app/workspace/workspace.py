@@ -76,10 +76,3 @@ class Workspace:
         current = self.session.packages.current
         again = current is not None and (bool(current.problem) or bool(current.unreadable))
         return await self.session.packages.get(self.locations.cache_dir, progress=progress, again=again)
-        from app.packages import PackageCatalog
-
-        assert self.session is not None, "packages are read once connected"
-        catalog = PackageCatalog(self.session.client, self.locations.cache_dir, progress=progress)
-        await catalog.load()
-        self.packages = catalog
-        return catalog

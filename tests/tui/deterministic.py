@@ -72,7 +72,7 @@ def deterministic(monkeypatch):
     import time
 
     import app.client.requests_log
-    import app.commands
+    import app.compose.commands
     import app.reassign
     import participant.base.errors
     import participant.engine.ids
@@ -99,7 +99,7 @@ def deterministic(monkeypatch):
     monkeypatch.setattr(
         app.client.requests_log, "time", _Clock(lambda: EPOCH.timestamp() + next(requests) * 0.011)
     )
-    monkeypatch.setattr(app.commands, "uuid", _Uuids(counter))  # command ids
+    monkeypatch.setattr(app.compose.commands, "uuid", _Uuids(counter))  # command ids
     monkeypatch.setattr(app.reassign, "uuid", _Uuids(counter))
     monkeypatch.setenv("TZ", "UTC")
     time.tzset()

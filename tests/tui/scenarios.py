@@ -383,6 +383,38 @@ async def transaction(pilot) -> None:
     await settle(pilot)
 
 
+async def composer_typed(pilot) -> None:
+    """A RichRecord's create arguments in the typed form, partly filled, one value with a problem."""
+    from app.screens.composer import ComposerScreen
+    from app.widgets.typed_form import FieldWidget
+
+    app = pilot.app
+    await contracts_ready(pilot)
+    await _upload_richtypes(app)
+    await pilot.press("2")
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, ComposerScreen) and app.screen.packages is not None,
+        "the composer with the packages read",
+    )
+    screen = app.screen
+    await pilot.press("ctrl+t")  # Create
+    screen.query_one("#template").focus()
+    await pilot.press(*"#richtypes:RichTypes:RichRecord", "enter")
+    await wait_for(pilot, lambda: screen.query("#create-form-typed FieldWidget"), "the typed form")
+    fields = {f.path: f for f in screen.query(FieldWidget)}
+    for path, text in (
+        ("createArguments.owner", "Alice"),
+        ("createArguments.count", "42"),
+        ("createArguments.amount", "12.123456789012"),
+        ("createArguments.label", "typed"),
+    ):
+        fields[path].focus_input()
+        await pilot.press(*text)
+    fields["createArguments.label"].focus_input()
+    await settle(pilot)
+
+
 def _tree_nodes(node):
     for child in node.children:
         yield child
@@ -408,6 +440,10 @@ SCREENS: dict[str, tuple[str, Callable[..., Awaitable[None]]]] = {
     "packages": ("the participant's packages, a template's fields and choices", packages),
     "transactions": ("the updates the user's parties see, newest first", transactions),
     "transaction": ("a transaction opened from the transactions screen, as an exercise tree", transaction),
+    "composer-typed": (
+        "a template's typed form: one input per field, a value checked as typed",
+        composer_typed,
+    ),
     "help": ("help: what the screen is for and its keys", help_screen),
     "user-picker": ("acting as another user of the bundled participant", user_picker),
     "startup": ("the bundled participant seeding its demo ledger", startup),

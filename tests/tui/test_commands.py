@@ -11,7 +11,7 @@ import pytest
 
 from app.catalog import Catalog
 from app.client import LedgerClient
-from app.commands import (
+from app.compose.commands import (
     CommandForm,
     InvalidForm,
     as_actor,
@@ -22,7 +22,8 @@ from app.commands import (
     resolve_parties,
     transaction_format,
 )
-from app.history import History, HistoryEntry
+from app.compose.history import FORMAT as HISTORY_FORMAT
+from app.compose.history import History, HistoryEntry
 from app.session import Identity, Session
 from participant.api import Event, JsCommands
 
@@ -281,6 +282,17 @@ def test_history_appends_lines_and_reads_newest_first(tmp_path):
     assert [e.form.command_id for e in entries] == ["c2", "c1", "c0"]
     assert [e.outcome for e in entries] == ["offset 2", "X", "offset 0"]
     assert len(history.path.read_bytes().splitlines()) == 4
+
+
+def test_history_lines_say_their_format_and_older_lines_still_read(tmp_path):
+    history = History(tmp_path / "history.jsonl")
+    history.append(HistoryEntry.now(form(command_id="new"), ok=True, offset=3))
+    assert orjson.loads(history.path.read_bytes().splitlines()[0])["format"] == HISTORY_FORMAT
+    older = {"at": "2026-01-01T00:00:00Z", "ok": True, "offset": 1, "form": {"command_id": "old"}}
+    newer = {**older, "format": HISTORY_FORMAT + 1, "form": {"command_id": "future"}}
+    with history.path.open("ab") as f:
+        f.write(orjson.dumps(older) + b"\n" + orjson.dumps(newer) + b"\n")
+    assert [e.form.command_id for e in history.load()] == ["old", "new"]
 
 
 def test_history_keeps_the_last_entries(tmp_path):

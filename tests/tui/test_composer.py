@@ -10,8 +10,8 @@ import types
 import orjson
 from textual.screen import Screen
 
-from app.commands import SUBMIT_PATH, CommandForm
-from app.history import History
+from app.compose.commands import SUBMIT_PATH, CommandForm
+from app.compose.history import History
 from app.messages import ComposeCommand
 from app.screens.command_history import HistoryDialog
 from app.screens.composer import ComposerScreen

@@ -7,7 +7,7 @@ import json
 
 from textual.widgets import Input, OptionList, Select
 
-from app.commands import CommandForm, new_command_id
+from app.compose.commands import CommandForm, new_command_id
 from app.screens.dialogs import ChoiceDialog
 from app.widgets.transaction_result import TransactionResult
 from tests.tui.conftest import SIZE, wait_for

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from app.cli import _setup_logging
-from app.history import History, HistoryEntry
+from app.compose.history import History, HistoryEntry
 from app.locations import Locations
 from app.snapshot import Snapshot
 from app.widgets.acs_columns import ColumnChoices

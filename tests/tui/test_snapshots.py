@@ -19,6 +19,7 @@ SMALL_SCREENS = [
     "inspector-transaction",
     "composer",
     "composer-result",
+    "composer-typed",
     "reassign",
     "requests",
     "request-detail",

@@ -112,8 +112,11 @@ class Problem:
     message: str
     line: int | None = None  # JSON errors: where, 1-based
     column: int | None = None
+    path: str = ""  # a typed form's problems: where in the value, "createArguments.items[2].amount"
 
     def __str__(self) -> str:
+        if self.path:
+            return f"{self.path}: {self.message}"
         where = f" (line {self.line}, column {self.column})" if self.line is not None else ""
         return f"{self.field}{where}: {self.message}"
 
@@ -188,8 +191,15 @@ def _template_problem(template_id: str) -> Problem | None:
     return None
 
 
-def build(form: CommandForm, *, default_user_id: str, known_parties: Iterable[str] = ()) -> JsCommands:
-    """The request for `form`, or `InvalidForm` listing every problem in the order the form shows the fields."""
+def build(
+    form: CommandForm,
+    *,
+    default_user_id: str,
+    known_parties: Iterable[str] = (),
+    value_problems: Sequence[Problem] = (),
+) -> JsCommands:
+    """The request for `form`, or `InvalidForm` listing every problem in the order the form shows the fields.
+    `value_problems` are those of the typed forms the arguments come from (none is submitted while one remains)."""
     problems: list[Problem] = []
 
     def note(problem: Problem | None) -> None:
@@ -207,6 +217,7 @@ def build(form: CommandForm, *, default_user_id: str, known_parties: Iterable[st
     if form.uses_create_arguments:
         create_arguments, problem = parse_json(form.create_arguments, "createArguments")
         note(problem)
+        problems.extend(p for p in value_problems if p.field == "createArguments")
     choice = form.choice.strip()
     if form.uses_choice:
         if not choice:
@@ -215,6 +226,7 @@ def build(form: CommandForm, *, default_user_id: str, known_parties: Iterable[st
             note(Problem("choice", f"not a choice name: {choice!r}"))
         choice_argument, problem = parse_json(form.choice_argument, "choiceArgument", empty={})
         note(problem)
+        problems.extend(p for p in value_problems if p.field == "choiceArgument")
 
     known = list(known_parties)
     act_as = resolve_parties(split_list(form.act_as), known)

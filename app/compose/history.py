@@ -4,6 +4,9 @@ Each entry is appended with a single `write` on a file opened with O_APPEND, so 
 at once interleave whole lines, never parts of them. The file keeps the last `keep` entries: once it holds a tenth
 more, it is rewritten (to a temporary file, then renamed over) with the newest `keep`. Lines that cannot be read
 (a crash mid-write, an edit by hand) are skipped.
+
+Each line says its `format`: a line without one is of format 1 (before it was written) and reads as format 2; a
+line of a later format, written by a newer ledger-tui, is skipped rather than misread.
 """
 
 from __future__ import annotations
@@ -17,10 +20,11 @@ from typing import Any
 import orjson
 
 from app.client import errors
-from app.commands import CommandForm
+from app.compose.commands import CommandForm
 from app.private_files import private_dir, private_opener, private_replacement
 
 KEEP = 500
+FORMAT = 2  # 2: the line says its format (1: lines without one)
 
 
 @dataclass
@@ -42,6 +46,7 @@ class HistoryEntry:
     def to_json(self) -> bytes:
         return orjson.dumps(
             {
+                "format": FORMAT,
                 "at": self.at,
                 "participant": self.participant,
                 "user": self.user,
@@ -56,6 +61,9 @@ class HistoryEntry:
     @classmethod
     def from_json(cls, data: Any) -> HistoryEntry | None:
         if not isinstance(data, dict) or not isinstance(data.get("form"), dict):
+            return None
+        version = data.get("format", 1)
+        if not isinstance(version, int) or isinstance(version, bool) or version > FORMAT:
             return None
         offset = data.get("offset")
 

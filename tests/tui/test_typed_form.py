@@ -1,0 +1,321 @@
+"""The composer's typed forms against a real participant running richtypes.dar: a RichRecord created entirely
+through the form (every field type, a variant, an Optional, a TextMap, a ContractId picked from the active
+contracts), Relabel exercised through the contract's choice list, bad values shown with their paths and blocking
+the submit, the JSON view of the same value and back; and the JSON editors kept for the demo's Python package."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import orjson
+import pytest
+from textual.widgets import Button, Checkbox, Select
+
+from app.screens.composer import ComposerScreen
+from app.widgets.completing_input import CompletingInput
+from app.widgets.json_editor import JsonEditor
+from app.widgets.typed_form import FieldWidget, TypedForm
+from tests.client.test_packages import loaded  # noqa: F401  (the participant with richtypes and splice-amulet)
+from tests.conftest import SECRET, ServerProcess, start_server
+from tests.daml_lf.conftest import RICHTYPES, dars_dir  # noqa: F401
+from tests.tui.conftest import SIZE, screen_text, wait_for
+from tests.tui.test_composer import outcome, submissions
+
+RICH_RECORD = "#richtypes:RichTypes:RichRecord"
+MARKER = "#richtypes:RichTypes:Marker"
+
+
+@pytest.fixture
+def rich_server(tmp_path, dars_dir) -> Iterator[ServerProcess]:  # noqa: F811
+    """The demo participant with richtypes, of each test's own: no RichRecord yet (a create starts empty)."""
+    s = start_server(
+        tmp_path / "ledger.db",
+        "--hs256-secret",
+        SECRET,
+        "--demo",
+        "--dar",
+        str(dars_dir / RICHTYPES),
+    )
+    yield s
+    s.stop()
+
+
+async def open_composer(pilot, app) -> ComposerScreen:
+    await wait_for(pilot, lambda: app.connected, "a connection")
+    await pilot.press("2")
+    await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen), "the composer")
+    screen: ComposerScreen = app.screen
+    await wait_for(pilot, lambda: screen.packages is not None, "the packages read")
+    return screen
+
+
+async def choose_template(pilot, screen: ComposerScreen, kind: str, template: str) -> None:
+    while screen.editor.kind != kind:
+        await pilot.press("ctrl+t")
+    screen.query_one("#template", CompletingInput).value = ""
+    screen.query_one("#template").focus()
+    await pilot.press(*template, "enter")
+    await wait_for(pilot, lambda: screen.editor.query("#create-form-typed"), f"the form of {template}")
+    # the form is built and the newest contract (if any) read: nothing replaces the fields typed into next
+    await wait_for(
+        pilot,
+        lambda: not [w for w in app_workers(screen) if w.group in ("composer-forms", "composer-skeleton")],
+        "the form settled",
+    )
+
+
+def app_workers(screen: ComposerScreen) -> list:
+    return [w for w in screen.app.workers if w.is_running]
+
+
+async def field(pilot, screen: ComposerScreen, path: str) -> FieldWidget:
+    def found() -> FieldWidget | None:  # the innermost: an Optional's value has the Optional's path
+        return next((f for f in reversed(list(screen.query(FieldWidget))) if f.path == path), None)
+
+    await wait_for(pilot, found, f"the field {path}")
+    widget = found()
+    assert widget is not None
+    return widget
+
+
+async def type_into(pilot, screen: ComposerScreen, path: str, text: str) -> FieldWidget:
+    widget = await field(pilot, screen, path)
+    widget.focus_input()
+    await pilot.press(*text)
+    await pilot.pause()
+    return widget
+
+
+async def press_in(pilot, screen: ComposerScreen, path: str, kind: type, *keys: str, index: int = 0) -> None:
+    """Focus the `index`th control of `kind` on the field's row and press `keys` there."""
+    await field(pilot, screen, path)
+    widget = next(
+        f for f in screen.query(FieldWidget) if f.path == path
+    )  # the outermost: the Optional itself
+    controls = [c for c in widget.query_one(".tf-row").children if isinstance(c, kind)]
+    controls[index].focus()
+    await pilot.press(*keys)
+    await pilot.pause()
+
+
+async def add_item(pilot, screen: ComposerScreen, path: str, index: int) -> FieldWidget:
+    """Press `+ add` of the list (or map) at `path`: its item `index` appears, with the focus in it."""
+    await press_in(pilot, screen, path, Button, "enter")
+    item = await field(pilot, screen, f"{path}[{index}]")
+    await wait_for(pilot, lambda: item.has_focus_within, f"the focus in {path}[{index}]")
+    return item
+
+
+def created_of(app) -> dict:
+    body = orjson.loads(submissions(app)[-1].response_body)
+    events = body["transaction"]["events"]
+    return next(e["CreatedEvent"] for e in events if "CreatedEvent" in e)
+
+
+async def test_a_rich_record_made_entirely_through_the_form_then_relabelled(rich_server, make_app) -> None:
+    app = make_app(rich_server)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_composer(pilot, app)
+        # every template of the package completes, not only those seen on the ledger
+        assert {MARKER, RICH_RECORD} <= set(screen.editor.templates())
+
+        # a Marker first, its owner a short name: the contract a ContractId field picks
+        await choose_template(pilot, screen, "Create", MARKER)
+        owner = await type_into(pilot, screen, "createArguments.owner", "Alice")
+        assert "= Alice::" in str(owner.query_one(".tf-note").render())
+        await pilot.press("ctrl+s")
+        await outcome(pilot, screen, "-ok", "the Marker created")
+        marker = created_of(app)
+        alice = marker["createArgument"]["owner"]
+        assert alice.startswith("Alice::")
+
+        await choose_template(pilot, screen, "Create", RICH_RECORD)
+        await type_into(pilot, screen, "createArguments.owner", "Alice")
+        await type_into(pilot, screen, "createArguments.count", "42")
+        await type_into(pilot, screen, "createArguments.amount", "1234.5")
+        await type_into(pilot, screen, "createArguments.label", "first")
+        await press_in(pilot, screen, "createArguments.active", Checkbox, "space")
+        await type_into(pilot, screen, "createArguments.asOf", "2030-01-31")
+        await type_into(pilot, screen, "createArguments.observedAt", "2030-01-31T12:00:00+01:00")
+        await press_in(pilot, screen, "createArguments.note", Checkbox, "space")  # some
+        await type_into(pilot, screen, "createArguments.note", "a note")
+        for i, tag in enumerate(("t1", "t2")):
+            await add_item(pilot, screen, "createArguments.tags", i)
+            await pilot.press(*tag)
+        await press_in(pilot, screen, "createArguments.tags[1]", Button, "enter", index=0)  # ↑
+        await add_item(pilot, screen, "createArguments.attributes", 0)
+        await pilot.press(*"colour")  # its key has the focus
+        await type_into(pilot, screen, "createArguments.attributes[0].value", "blue")
+        marker_field = await field(pilot, screen, "createArguments.marker")
+        marker_field.focus_input()
+        await pilot.press("down")  # the active Markers
+        completing = marker_field.query_one(CompletingInput)
+        await wait_for(pilot, lambda: completing.matches() == [marker["contractId"]], "the Marker offered")
+        await pilot.press("enter")
+        await type_into(pilot, screen, "createArguments.profile.nickname", "al")
+        await type_into(pilot, screen, "createArguments.profile.level", "3")
+        # the variant: Pending, then Win again, whose form is then filled
+        await press_in(pilot, screen, "createArguments.outcome", Select, "enter", "down", "enter")
+        form = screen.query_one("#create-form-typed", TypedForm)
+        assert form.form.to_json()["outcome"] == {"tag": "Pending", "value": {}}
+        await press_in(pilot, screen, "createArguments.outcome", Select, "enter", "up", "enter")
+        await type_into(pilot, screen, "createArguments.outcome.Win.prize", "7.5")
+        await type_into(pilot, screen, "createArguments.outcome.Win.tier", "gold")
+        await type_into(pilot, screen, "createArguments.fee", "0.25")
+
+        await pilot.press("ctrl+s")
+        await outcome(pilot, screen, "-ok", "the RichRecord created")
+        record = created_of(app)
+        assert record["templateId"].endswith(":RichTypes:RichRecord")
+        assert record["createArgument"] == {
+            "owner": alice,
+            "count": "42",
+            "amount": "1234.5000000000",
+            "label": "first",
+            "active": True,
+            "asOf": "2030-01-31",
+            "observedAt": "2030-01-31T11:00:00Z",
+            "note": "a note",
+            "tags": ["t2", "t1"],
+            "attributes": {"colour": "blue"},
+            "marker": marker["contractId"],
+            "profile": {"nickname": "al", "level": "3"},
+            "outcome": {"tag": "Win", "value": {"prize": "7.50", "tier": "gold"}},
+            "fee": "0.25",
+        }
+
+        # Relabel, from the contract's choice list: exactly the template's choices
+        await pilot.press("ctrl+t")  # Create -> Exercise
+        assert screen.editor.kind == "Exercise"
+        screen.query_one("#contract-id").focus()
+        await pilot.press(*record["contractId"])
+        assert sorted(screen.editor.choices()) == ["Archive", "Relabel"]
+        screen.query_one("#choice").focus()
+        await pilot.press(*"Relabel", "enter")
+        await type_into(pilot, screen, "choiceArgument.newLabel", "second")
+        await pilot.press("ctrl+s")
+        await outcome(pilot, screen, "-ok", "Relabel exercised")
+        relabelled = created_of(app)
+        assert relabelled["createArgument"]["label"] == "second"
+        assert relabelled["createArgument"]["marker"] == marker["contractId"]
+
+
+async def test_bad_values_show_their_path_and_block_the_submit(rich_server, make_app) -> None:
+    app = make_app(rich_server)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_composer(pilot, app)
+        await choose_template(pilot, screen, "Create", RICH_RECORD)
+        fee = await type_into(pilot, screen, "createArguments.fee", "1.234")
+        # checked as typed, under the field
+        assert "Numeric 2 has at most 2 decimals" in str(fee.query_one(".tf-problem").render())
+        await add_item(pilot, screen, "createArguments.tags", 0)
+        await add_item(pilot, screen, "createArguments.tags", 1)
+        await type_into(pilot, screen, "createArguments.outcome.Win.prize", "x")
+        sent = len(submissions(app))
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert len(submissions(app)) == sent  # nothing submitted
+        problems = [str(p) for p in screen.problems]
+        assert "createArguments.fee: Numeric 2 has at most 2 decimals" in problems
+        assert "createArguments.outcome.Win.prize: Numeric 2 is a number, not 'x'" in problems
+        assert "createArguments.owner: required: a party (Alice or Alice::1220…)" in problems
+        text = screen_text(app)
+        assert "createArguments.fee: Numeric 2 has at most 2 decimals" in text  # listed in the preview
+        # the refused submit marks every field with a problem, empty ones too
+        owner = await field(pilot, screen, "createArguments.owner")
+        assert "required" in str(owner.query_one(".tf-problem").render())
+
+
+async def test_the_json_view_is_the_same_value_both_ways(rich_server, make_app) -> None:
+    app = make_app(rich_server)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_composer(pilot, app)
+        await choose_template(pilot, screen, "Create", RICH_RECORD)
+        await type_into(pilot, screen, "createArguments.label", "typed in the form")
+        await type_into(pilot, screen, "createArguments.fee", "1.5")
+        await pilot.press("f2")
+        json_editor = screen.query_one("#create-arguments", JsonEditor)
+        await wait_for(pilot, lambda: json_editor.display, "the JSON editor")
+        value = orjson.loads(json_editor.text)
+        assert value["label"] == "typed in the form" and value["fee"] == "1.50"
+        value["label"] = "typed in the JSON"
+        value["tags"] = ["x", "y"]
+        value["outcome"] = {"tag": "Pending", "value": {}}
+        json_editor.set_text(orjson.dumps(value).decode())
+        await pilot.press("f2")
+        form = screen.query_one("#create-form-typed", TypedForm)
+        await wait_for(pilot, lambda: form.display and screen.editor.form_view, "the form again")
+        assert (await field(pilot, screen, "createArguments.tags[1]")) is not None
+        back = form.form.to_json()
+        assert back["label"] == "typed in the JSON" and back["tags"] == ["x", "y"]
+        assert back["outcome"] == {"tag": "Pending", "value": {}} and back["fee"] == "1.50"
+        # JSON that does not parse keeps the JSON view and says why
+        await pilot.press("f2")
+        json_editor.set_text("{ not json")
+        await pilot.press("f2")
+        await pilot.pause()
+        assert not screen.editor.form_view and json_editor.display
+
+
+async def test_a_template_without_a_signature_keeps_the_json_editor(rich_server, make_app) -> None:
+    app = make_app(rich_server)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_composer(pilot, app)
+        while screen.editor.kind != "Create":
+            await pilot.press("ctrl+t")
+        screen.query_one("#template").focus()
+        await pilot.press(*"#model-tests:Iou:Iou", "enter")  # the demo's package, defined in Python
+        await pilot.pause(0.3)
+        assert not screen.editor.query(TypedForm)
+        assert screen.query_one("#create-arguments", JsonEditor).display
+
+
+async def test_a_command_recalled_from_the_history_fills_the_form_again(rich_server, make_app) -> None:
+    from app.screens.command_history import HistoryDialog
+
+    app = make_app(rich_server)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_composer(pilot, app)
+        await choose_template(pilot, screen, "Create", MARKER)
+        await type_into(pilot, screen, "createArguments.owner", "Alice")
+        await pilot.press("ctrl+s")
+        await outcome(pilot, screen, "-ok", "the Marker created")
+        alice = created_of(app)["createArgument"]["owner"]
+        owner = await type_into(pilot, screen, "createArguments.owner", "Bob")  # changed after the submit
+        assert owner.node.text == "Bob"
+        await pilot.press("escape", "ctrl+l")
+        await wait_for(pilot, lambda: isinstance(app.screen, HistoryDialog), "the history")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen), "the form again")
+
+        def shown_owner() -> str:
+            fields = [f for f in screen.query(FieldWidget) if f.path == "createArguments.owner"]
+            return fields[0].node.text if fields else ""
+
+        await wait_for(pilot, lambda: shown_owner() == alice, "the recalled owner in the form")
+        assert orjson.loads(screen.editor.state().create_arguments) == {"owner": alice}
+
+
+async def test_a_contract_s_choices_are_its_template_s_and_its_interfaces(loaded, make_app) -> None:  # noqa: F811
+    app = make_app(loaded)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_composer(pilot, app)
+        while screen.editor.kind != "Exercise":
+            await pilot.press("ctrl+t")
+        template = "#splice-amulet:Splice.Amulet:FeaturedAppRight"
+        screen.query_one("#template").focus()
+        await pilot.press(*template, "enter")
+        await wait_for(pilot, lambda: "FeaturedAppRight_Withdraw" in screen.editor.choices(), "its choices")
+        choices = screen.editor.choices()
+        # the template's own (Archive once), then the interface's that the template does not have itself
+        assert choices.count("Archive") == 1
+        assert choices[-1] == "FeaturedAppRight_CreateActivityMarker"
+        screen.query_one("#choice").focus()
+        await pilot.press(*"FeaturedAppRight_CreateActivityMarker", "enter")
+        await field(pilot, screen, "choiceArgument.beneficiaries")  # the interface choice's argument, typed
+        interface = "#splice-api-featured-app-v1:Splice.Api.FeaturedAppRightV1:FeaturedAppRight"
+        assert screen.editor.state().template_id == interface  # exercised through the interface
+        screen.query_one("#choice").focus()
+        await pilot.press(*(["backspace"] * 40), *"FeaturedAppRight_Withdraw", "enter")
+        await field(pilot, screen, "choiceArgument.reason")
+        assert screen.editor.state().template_id == template
