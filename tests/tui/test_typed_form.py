@@ -87,12 +87,18 @@ async def type_into(pilot, screen: ComposerScreen, path: str, text: str) -> Fiel
 
 
 async def press_in(pilot, screen: ComposerScreen, path: str, kind: type, *keys: str, index: int = 0) -> None:
-    """Focus the `index`th control of `kind` on the field's row and press `keys` there."""
+    """Focus the `index`th control of `kind` on the field's row and press `keys` there (an item's buttons are
+    made once the focus is in the item)."""
     await field(pilot, screen, path)
     widget = next(
         f for f in screen.query(FieldWidget) if f.path == path
     )  # the outermost: the Optional itself
-    controls = [c for c in widget.query_one(".tf-row").children if isinstance(c, kind)]
+    if kind is Button and widget.buttons:
+        widget.focus_input()
+        await wait_for(
+            pilot, lambda: widget.trailing and widget.trailing[-1].is_mounted, f"the buttons of {path}"
+        )
+    controls = [c for c in widget.children if isinstance(c, kind)]
     controls[index].focus()
     await pilot.press(*keys)
     await pilot.pause()
@@ -102,7 +108,7 @@ async def add_item(pilot, screen: ComposerScreen, path: str, index: int) -> Fiel
     """Press `+ add` of the list (or map) at `path`: its item `index` appears, with the focus in it."""
     await press_in(pilot, screen, path, Button, "enter")
     item = await field(pilot, screen, f"{path}[{index}]")
-    await wait_for(pilot, lambda: item.has_focus_within, f"the focus in {path}[{index}]")
+    await wait_for(pilot, item.holds_focus, f"the focus in {path}[{index}]")
     return item
 
 
@@ -122,7 +128,7 @@ async def test_a_rich_record_made_entirely_through_the_form_then_relabelled(rich
         # a Marker first, its owner a short name: the contract a ContractId field picks
         await choose_template(pilot, screen, "Create", MARKER)
         owner = await type_into(pilot, screen, "createArguments.owner", "Alice")
-        assert "= Alice::" in str(owner.query_one(".tf-note").render())
+        assert "= Alice::" in str(owner.line("tf-note").render())
         await pilot.press("ctrl+s")
         await outcome(pilot, screen, "-ok", "the Marker created")
         marker = created_of(app)
@@ -207,7 +213,7 @@ async def test_bad_values_show_their_path_and_block_the_submit(rich_server, make
         await choose_template(pilot, screen, "Create", RICH_RECORD)
         fee = await type_into(pilot, screen, "createArguments.fee", "1.234")
         # checked as typed, under the field
-        assert "Numeric 2 has at most 2 decimals" in str(fee.query_one(".tf-problem").render())
+        assert "Numeric 2 has at most 2 decimals" in str(fee.line("tf-problem").render())
         await add_item(pilot, screen, "createArguments.tags", 0)
         await add_item(pilot, screen, "createArguments.tags", 1)
         await type_into(pilot, screen, "createArguments.outcome.Win.prize", "x")
@@ -223,7 +229,7 @@ async def test_bad_values_show_their_path_and_block_the_submit(rich_server, make
         assert "createArguments.fee: Numeric 2 has at most 2 decimals" in text  # listed in the preview
         # the refused submit marks every field with a problem, empty ones too
         owner = await field(pilot, screen, "createArguments.owner")
-        assert "required" in str(owner.query_one(".tf-problem").render())
+        assert "required" in str(owner.line("tf-problem").render())
 
 
 async def test_the_json_view_is_the_same_value_both_ways(rich_server, make_app) -> None:
