@@ -164,8 +164,7 @@ class ComposerScreen(LedgerScreen):
 
     @property
     def readonly(self) -> bool:
-        app = self.ledger_app
-        return app.readonly or (app.session is not None and app.session.readonly)
+        return self.ledger_app.workspace.readonly
 
     # --- start and identity -------------------------------------------------------------------------------------
 
@@ -199,7 +198,8 @@ class ComposerScreen(LedgerScreen):
         else:
             self.catalog.forget_examples()
         self.editor.adopt(session, self.catalog)
-        if self.packages is None or self.packages.problem:
+        workspace = self.ledger_app.workspace
+        if self.packages is None or self.packages is not workspace.packages or self.packages.problem:
             self._read_packages()
         if untouched:  # the user's own party filled in is no command of theirs
             self._sent = _command_of(self.editor.state())
@@ -225,10 +225,9 @@ class ComposerScreen(LedgerScreen):
 
     @work(exclusive=True, group="composer-packages", exit_on_error=False)
     async def _read_packages(self) -> None:
-        """The participant's packages (from the cache after the first time), for completion and typed forms."""
-        app = self.ledger_app
-        packages = PackageCatalog(app.session.client, app.locations.cache_dir)
-        await packages.load()
+        """The participant's packages, for completion and typed forms: the workspace's, read once per connection for
+        every screen."""
+        packages = await self.ledger_app.workspace.read_packages()
         self.packages = self.editor.packages = packages
         self.editor.offer_forms()
         self.editor.show_choices()
@@ -441,9 +440,7 @@ class ComposerScreen(LedgerScreen):
         result.focus_events()  # enter opens a created contract; the form keeps everything for the next one
         if self.catalog is not None:
             self.catalog.learn(transaction.events)
-        app = self.ledger_app
-        if app.status_ledger_end is None or transaction.offset > app.status_ledger_end:
-            app.status_ledger_end = transaction.offset
+        self.ledger_app.workspace.ledger_end.saw(transaction.offset)
         entry.ok, entry.update_id, entry.offset = True, transaction.update_id, transaction.offset
         self._committed = Committed(commands, transaction.offset)
         self.editor.forget_contracts()

@@ -56,7 +56,6 @@ class Workspace:
             bundled=bundled,
             minted=minted,
             learned=self.learned,
-            readonly=lambda: self.readonly,
         )
         return self.session
 

@@ -124,6 +124,7 @@ async def test_a_rich_record_made_entirely_through_the_form_then_relabelled(rich
         screen = await open_composer(pilot, app)
         # every template of the package completes, not only those seen on the ledger
         assert {MARKER, RICH_RECORD} <= set(screen.editor.templates())
+        assert screen.packages is app.workspace.packages  # read once for every screen, not a copy of its own
 
         # a Marker first, its owner a short name: the contract a ContractId field picks
         await choose_template(pilot, screen, "Create", MARKER)
