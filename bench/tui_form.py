@@ -26,6 +26,7 @@ from textual.containers import VerticalScroll
 
 from app.compose.form import ValueForm
 from app.compose.types import TypeResolver
+from app.ids import Expansion
 from app.widgets.typed_form import TypedForm
 from participant.daml_lf.signatures import Signatures, read_signatures
 
@@ -51,6 +52,9 @@ class Sources:
 
     def want_contracts(self, template: str) -> None:
         return None
+
+    async def expand_contract_id(self, typed: str) -> Expansion:
+        return Expansion(typed, typed)
 
 
 class Host(App):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
+from functools import partial
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -38,6 +39,7 @@ from app.packages import PackageCatalog
 from app.screens.base import LedgerScreen
 from app.screens.command_history import HistoryDialog
 from app.screens.dialogs import ChoiceDialog
+from app.screens.id_help import expand_contract_id
 from app.widgets.command_form import CommandEditor
 from app.widgets.json_editor import JsonEditor
 from app.widgets.keys import KeyFooter
@@ -171,6 +173,7 @@ class ComposerScreen(LedgerScreen):
     def on_mount(self) -> None:
         self.history = History(self.ledger_app.locations.history_file)
         self.editor.set_command_id(new_command_id())
+        self.editor.contract_expander = partial(expand_contract_id, self.ledger_app)
         if self.readonly:
             banner = self.query_one("#composer-banner", Static)
             banner.update("Read-only session: submitting is off. The preview and copy as curl work.")

@@ -38,7 +38,8 @@ from app.compose.form import (
     join,
 )
 from app.compose.types import ContractIdT, NumericT, Scalar
-from app.daml import party_hint, short_party
+from app.daml import looks_like_contract_id, party_hint, short_id, short_party
+from app.ids import Expansion, could_begin_contract_id
 from app.widgets.completing_input import CompletingInput
 from app.widgets.keys import FieldInput
 from app.widgets.untrusted_text import plain
@@ -76,6 +77,10 @@ class Sources(Protocol):
 
     def want_contracts(self, template: str) -> None:
         """Read the active contracts of `<package id>:Module:Entity` for completion (open lists refresh)."""
+        ...
+
+    async def expand_contract_id(self, typed: str) -> Expansion:
+        """A beginning of a contract id expanded among the contracts the workspace's cache holds."""
         ...
 
 
@@ -411,12 +416,42 @@ class TextField(FieldWidget):
             party = self.node.context.party(text) if text else None
             self.note(f"= {short_party(party)}" if party and party != text else "")
 
+    def _show_contract(self) -> None:
+        text = self.node.text.strip()
+        full = self.node.context.contract(text) if isinstance(self.node.type, ContractIdT) else None
+        self.note(f"= {short_id(full, 24)}" if full and full != text else "")
+
     @on(Input.Changed)
     def _typed(self, event: Input.Changed) -> None:
         event.stop()
         self.node.text = event.value
         self._show_party()
+        self._show_contract()
         self.changed()
+        text = event.value.strip()
+        if (
+            isinstance(self.node.type, ContractIdT)
+            and could_begin_contract_id(text)
+            and not looks_like_contract_id(text)
+        ):
+            self.run_worker(
+                self._expand(text), group=f"expand-{id(self)}", exclusive=True, exit_on_error=False
+            )
+
+    async def _expand(self, text: str) -> None:
+        """Look the beginning typed up in the cache; the value and its problem follow once it is found."""
+        form = self.typed_form
+        if form is None:
+            return
+        found = await form.sources.expand_contract_id(text)
+        context = self.node.context
+        if found.problem:
+            context.contract_problems[text] = found.problem
+        elif looks_like_contract_id(found.value):
+            context.contracts[text] = found.value
+        if self.node.text.strip() == text and self.is_attached:
+            self._show_contract()
+            self.changed()
 
 
 class BoolField(FieldWidget):

@@ -326,3 +326,104 @@ async def test_a_contract_s_choices_are_its_template_s_and_its_interfaces(loaded
         await pilot.press(*(["backspace"] * 40), *"FeaturedAppRight_Withdraw", "enter")
         await field(pilot, screen, "choiceArgument.reason")
         assert screen.editor.state().template_id == template
+
+
+async def test_a_contract_id_typed_short_expands_among_the_contracts_held(rich_server, make_app) -> None:
+    from tests.tui.test_short_ids import held_ids, shared_prefix, unique_prefix
+
+    app = make_app(rich_server)
+    async with app.run_test(size=SIZE) as pilot:
+        ids = await held_ids(pilot, app)  # the contracts screen's, in the workspace's cache
+        target = ids[len(ids) // 2]
+        short = unique_prefix(target, ids)
+        screen = await open_composer(pilot, app)
+        await choose_template(pilot, screen, "Create", RICH_RECORD)
+        marker = await type_into(pilot, screen, "createArguments.marker", short)
+        form = screen.query_one("#create-form-typed", TypedForm)
+        await wait_for(pilot, lambda: form.form.to_json()["marker"] == target, "the id expanded")
+        note = marker.line("tf-note")
+        assert note is not None and f"= {target[:24]}" in str(note.render())
+        assert not [p for p in form.form.problems() if p.path == "createArguments.marker"]
+        # a beginning that several share is refused, with how many
+        prefix, count = shared_prefix(ids)
+        marker.focus_input()
+        await pilot.press(*(["backspace"] * len(short)), *prefix)
+        await wait_for(
+            pilot,
+            lambda: any(
+                p.path == "createArguments.marker" and f"ambiguous: {count} matches" in p.message
+                for p in form.form.problems()
+            ),
+            "the ambiguity said",
+        )
+        assert form.form.to_json()["marker"] == prefix  # kept as typed
+
+
+async def test_a_list_item_and_a_text_map_row_removed_through_the_form(rich_server, make_app) -> None:
+    app = make_app(rich_server)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_composer(pilot, app)
+        await choose_template(pilot, screen, "Create", RICH_RECORD)
+        for i, tag in enumerate(("a", "b", "c")):
+            await add_item(pilot, screen, "createArguments.tags", i)
+            await pilot.press(*tag)
+        await press_in(pilot, screen, "createArguments.tags[1]", Button, "enter", index=2)  # ✕
+        for i, (key, value) in enumerate((("colour", "blue"), ("size", "L"))):
+            await add_item(pilot, screen, "createArguments.attributes", i)
+            await pilot.press(*key)
+            await type_into(pilot, screen, f"createArguments.attributes[{i}].value", value)
+        await press_in(pilot, screen, "createArguments.attributes[0]", Button, "enter", index=2)  # ✕
+        form = screen.query_one("#create-form-typed", TypedForm)
+        value = form.form.to_json()
+        assert value["tags"] == ["a", "c"] and value["attributes"] == {"size": "L"}
+        # the rows shown are those of the value: no row left of what was removed
+        paths = [f.path for f in screen.query(FieldWidget)]
+        assert "createArguments.tags[2]" not in paths and "createArguments.attributes[1].key" not in paths
+        assert (await field(pilot, screen, "createArguments.attributes[0].key")).node.text == "size"
+
+
+async def choose_constructor(pilot, screen: ComposerScreen, path: str, constructor: str) -> None:
+    variant = await field(pilot, screen, path)
+    names = [name for name, _ in variant.node.type.constructors]
+    steps = names.index(constructor) - names.index(variant.node.constructor)
+    await press_in(
+        pilot, screen, path, Select, "enter", *(["down" if steps > 0 else "up"] * abs(steps)), "enter"
+    )
+    await wait_for(pilot, lambda: variant.node.constructor == constructor, f"{constructor} chosen")
+
+
+async def test_the_amulet_transfer_argument_composed_through_the_form(loaded, make_app) -> None:  # noqa: F811
+    app = make_app(loaded)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_composer(pilot, app)
+        while screen.editor.kind != "Exercise":
+            await pilot.press("ctrl+t")
+        screen.query_one("#template").focus()
+        await pilot.press(*"#splice-amulet:Splice.AmuletRules:AmuletRules", "enter")
+        await wait_for(pilot, lambda: "AmuletRules_Transfer" in screen.editor.choices(), "its choices")
+        screen.query_one("#choice").focus()
+        await pilot.press(*"AmuletRules_Transfer", "enter")
+        transfer = "choiceArgument.transfer"
+        await type_into(pilot, screen, f"{transfer}.sender", "Alice")
+        await type_into(pilot, screen, f"{transfer}.provider", "Alice")
+        await add_item(pilot, screen, f"{transfer}.inputs", 0)
+        await choose_constructor(pilot, screen, f"{transfer}.inputs[0]", "InputAmulet")
+        amulet = "00" + "ab" * 32
+        await type_into(pilot, screen, f"{transfer}.inputs[0].InputAmulet", amulet)
+        await add_item(pilot, screen, f"{transfer}.outputs", 0)
+        await type_into(pilot, screen, f"{transfer}.outputs[0].receiver", "Bob")
+        await type_into(pilot, screen, f"{transfer}.outputs[0].receiverFeeRatio", "0.1")
+        await type_into(pilot, screen, f"{transfer}.outputs[0].amount", "10.5")
+        form = screen.query_one("#choice-form-typed", TypedForm)
+        built = form.form.to_json()["transfer"]
+        alice, bob = built["sender"], built["outputs"][0]["receiver"]
+        assert alice.startswith("Alice::") and bob.startswith("Bob::")
+        assert built["provider"] == alice
+        assert built["inputs"] == [{"tag": "InputAmulet", "value": amulet}]
+        assert built["outputs"] == [
+            {"receiver": bob, "receiverFeeRatio": "0.1000000000", "amount": "10.5000000000", "lock": None}
+        ]
+        # what the form cannot check yet is listed with its path, nothing of what was filled
+        problems = {p.path for p in form.form.problems()}
+        assert not {p for p in problems if p.startswith(f"{transfer}.")}
+        assert "choiceArgument.context.openMiningRound" in problems
