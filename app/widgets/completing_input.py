@@ -91,6 +91,7 @@ class CompletingInput(Vertical):
         placeholder: str = "",
         separated: bool = False,
         label: Callable[[str], Content] | None = None,
+        select_on_focus: bool = True,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
@@ -100,13 +101,18 @@ class CompletingInput(Vertical):
         self.label = label
         self._initial = value
         self._placeholder = placeholder
+        self._select_on_focus = select_on_focus
         self._shown: list[str] = []
         self._committed = value
         self._dismissed = False  # escape closed the list: typing on does not bring it back, ↓ does
 
     def compose(self) -> ComposeResult:
         yield FieldInput(
-            self._initial, placeholder=self._placeholder, suggester=_PrefixSuggester(self), compact=True
+            self._initial,
+            placeholder=self._placeholder,
+            suggester=_PrefixSuggester(self),
+            compact=True,
+            select_on_focus=self._select_on_focus,
         )
 
     def _options(self) -> OptionList:

@@ -368,7 +368,11 @@ class TextField(FieldWidget):
         t = self.node.type
         if isinstance(t, Scalar) and t.kind == "PARTY":
             return CompletingInput(
-                self._parties, label=_party_label, placeholder=_placeholder(self.node), value=self.node.text
+                self._parties,
+                label=_party_label,
+                placeholder=_placeholder(self.node),
+                value=self.node.text,
+                select_on_focus=False,
             )
         if isinstance(t, ContractIdT) and t.template is not None:
             template = str(t.template)
@@ -377,9 +381,16 @@ class TextField(FieldWidget):
                 label=self._contract_label,
                 placeholder=_placeholder(self.node),
                 value=self.node.text,
+                select_on_focus=False,
             )
         free = isinstance(t, Scalar) and t.kind == "TEXT"
-        return FieldInput(self.node.text, placeholder=_placeholder(self.node), compact=True, free_text=free)
+        return FieldInput(
+            self.node.text,
+            placeholder=_placeholder(self.node),
+            compact=True,
+            free_text=free,
+            select_on_focus=False,  # typing into a filled field goes on from its end, as in an editor
+        )
 
     def on_mount(self) -> None:
         t = self.node.type
@@ -417,8 +428,10 @@ class TextField(FieldWidget):
             self.note(f"= {short_party(party)}" if party and party != text else "")
 
     def _show_contract(self) -> None:
+        if not isinstance(self.node.type, ContractIdT):
+            return
         text = self.node.text.strip()
-        full = self.node.context.contract(text) if isinstance(self.node.type, ContractIdT) else None
+        full = self.node.context.contract(text) if text else None
         self.note(f"= {short_id(full, 24)}" if full and full != text else "")
 
     @on(Input.Changed)
@@ -492,7 +505,11 @@ class RawField(FieldWidget):
 
     def control(self) -> Widget:
         return FieldInput(
-            self.node.text, placeholder=f"JSON: {self.node.type.why}", compact=True, free_text=True
+            self.node.text,
+            placeholder=f"JSON: {self.node.type.why}",
+            compact=True,
+            free_text=True,
+            select_on_focus=False,
         )
 
     def on_mount(self) -> None:
