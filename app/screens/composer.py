@@ -201,9 +201,7 @@ class ComposerScreen(LedgerScreen):
         else:
             self.catalog.forget_examples()
         self.editor.adopt(session, self.catalog)
-        workspace = self.ledger_app.workspace
-        if self.packages is None or self.packages is not workspace.packages or self.packages.problem:
-            self._read_packages()
+        self._read_packages()  # the list again (cheap: from the cache): a DAR may have been uploaded since
         if untouched:  # the user's own party filled in is no command of theirs
             self._sent = _command_of(self.editor.state())
         self._survey()
@@ -230,7 +228,7 @@ class ComposerScreen(LedgerScreen):
     async def _read_packages(self) -> None:
         """The participant's packages, for completion and typed forms: the workspace's, read once per connection for
         every screen."""
-        packages = await self.ledger_app.workspace.read_packages()
+        packages = await self.ledger_app.workspace.read_packages(again=True)
         self.packages = self.editor.packages = packages
         self.editor.offer_forms()
         self.editor.show_choices()
