@@ -1,6 +1,7 @@
 """The inputs of a typed form (`app.compose.form`): one per field, by its type. Party completes from the known
 parties (a short name stands for the one party with it, and what it stands for is shown); ContractId completes
-from the active contracts of its template (or takes a pasted id); Optional has a `some` toggle; a List and a map
+from the active contracts of its template (or takes a pasted id, or the unique beginning of one the
+workspace's cache holds); Optional has a `some` toggle; a List and a map
 add, move and remove their items; a variant chooses its constructor, then shows that constructor's form; an enum
 is a choice; Bool a checkbox. Every input writes into the form's node as it is typed, and shows its problem under
 it once it has text (or once the form is marked, after a refused submit).
