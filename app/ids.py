@@ -58,6 +58,14 @@ def _short(full_id: str) -> str:
     return full_id if len(full_id) <= 24 else full_id[:20] + "…"
 
 
+HEX = frozenset("0123456789abcdef")
+SHORTEST = 4  # hex digits a contract id's beginning needs to be looked for: "00" and a digit or two match all
+
+
+def could_begin_contract_id(text: str) -> bool:
+    return len(text) >= SHORTEST and set(text) <= HEX
+
+
 def expand_prefix(typed: str, known: Iterable[str], what: str = "id") -> Expansion:
     """`typed` itself when known, else the one known id it begins (package ids, contract ids)."""
     typed = typed.strip()

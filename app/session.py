@@ -4,7 +4,6 @@ is (version, id, synchronizers). No UI here: the workspace opens it, the screens
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from app.bundled import BundledParticipant
@@ -73,7 +72,6 @@ class Session:
         bundled: BundledParticipant | None = None,
         minted: MintedToken | None = None,
         learned: Learned | None = None,
-        readonly: Callable[[], bool] = lambda: False,
     ) -> None:
         self.client = client
         self.label = label
@@ -86,12 +84,6 @@ class Session:
         self.packages = SharedCatalog(client)  # the participant's packages, read once for every screen
         self.learned = learned if learned is not None else Learned()
         """What was learned of the user's Daml on this participant (the workspace's, which hands it over)."""
-        self._readonly = readonly
-
-    @property
-    def readonly(self) -> bool:
-        """Whether writing is off, as the workspace that opened this session decides (it alone holds it)."""
-        return self._readonly()
 
     @property
     def can_switch_user(self) -> bool:

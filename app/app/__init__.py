@@ -127,10 +127,8 @@ class LedgerApp(Routing, Connection, Palette):
         return self.workspace.readonly
 
     def validate_status_ledger_end(self, end: int | None) -> int | None:
-        # whoever sets the status line's ledger end reports it to the workspace, the one writer of the ledger end,
-        # and the line shows what the workspace keeps (an older end reported late does not undo a newer one)
-        if end is not None:
-            self.workspace.ledger_end.saw(end)
+        # the line shows what the workspace keeps, the one writer of the ledger end (readers report to it, and it
+        # tells the line): a value set here by anyone else is not a report and changes nothing
         return self.workspace.ledger_end.value
 
     def _ledger_end_moved(self, end: int) -> None:

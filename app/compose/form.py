@@ -55,9 +55,20 @@ class ValueProblem:
 
 @dataclass
 class FormContext:
-    """What the form consults: the known parties, for a bare name (``Alice``) standing for the one party with it."""
+    """What the form consults: the known parties, for a bare name (``Alice``) standing for the one party with it;
+    the contract ids found for a beginning of one typed (looked up by the form's inputs as it is typed: the cache
+    that holds them is read asynchronously)."""
 
     parties: Callable[[], list[str]] = field(default=lambda: [])
+    contracts: dict[str, str] = field(default_factory=dict)
+    """A contract id's beginning as typed -> the one id it expanded to."""
+    contract_problems: dict[str, str] = field(default_factory=dict)
+    """A beginning typed -> why it did not expand (none held begins so, or several do)."""
+
+    def contract(self, text: str) -> str | None:
+        """The contract id `text` stands for: itself when it is a whole id, the one id its beginning expanded to."""
+        text = text.strip()
+        return text if _CONTRACT_ID.fullmatch(text) else self.contracts.get(text)
 
     def party(self, text: str) -> str | None:
         """The party id `text` stands for: itself when it is an id, the one known party with that short name."""
@@ -116,6 +127,8 @@ class TextNode(Node):
             return self.text
         if isinstance(t, Scalar) and t.kind == "PARTY":
             return self.context.party(text) or text
+        if isinstance(t, ContractIdT):
+            return self.context.contract(text) or text
         if isinstance(t, NumericT):
             number = _decimal(text)
             return text if number is None else _show_numeric(number, t.scale)
@@ -151,8 +164,10 @@ class TextNode(Node):
             moment = _time(text)
             return moment if isinstance(moment, str) else None
         if isinstance(t, ContractIdT):
-            return (
-                None if _CONTRACT_ID.fullmatch(text) else "a contract id is 00 followed by hexadecimal digits"
+            if self.context.contract(text) is not None:
+                return None
+            return self.context.contract_problems.get(
+                text, "a contract id is 00 followed by hexadecimal digits"
             )
         return None
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
+from functools import partial
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -38,6 +39,7 @@ from app.packages import PackageCatalog
 from app.screens.base import LedgerScreen
 from app.screens.command_history import HistoryDialog
 from app.screens.dialogs import ChoiceDialog
+from app.screens.id_help import expand_contract_id
 from app.widgets.command_form import CommandEditor
 from app.widgets.json_editor import JsonEditor
 from app.widgets.keys import KeyFooter
@@ -164,14 +166,14 @@ class ComposerScreen(LedgerScreen):
 
     @property
     def readonly(self) -> bool:
-        app = self.ledger_app
-        return app.readonly or (app.session is not None and app.session.readonly)
+        return self.ledger_app.workspace.readonly
 
     # --- start and identity -------------------------------------------------------------------------------------
 
     def on_mount(self) -> None:
         self.history = History(self.ledger_app.locations.history_file)
         self.editor.set_command_id(new_command_id())
+        self.editor.contract_expander = partial(expand_contract_id, self.ledger_app)
         if self.readonly:
             banner = self.query_one("#composer-banner", Static)
             banner.update("Read-only session: submitting is off. The preview and copy as curl work.")
@@ -199,8 +201,7 @@ class ComposerScreen(LedgerScreen):
         else:
             self.catalog.forget_examples()
         self.editor.adopt(session, self.catalog)
-        if self.packages is None or self.packages.problem:
-            self._read_packages()
+        self._read_packages()  # the list again (cheap: from the cache): a DAR may have been uploaded since
         if untouched:  # the user's own party filled in is no command of theirs
             self._sent = _command_of(self.editor.state())
         self._survey()
@@ -225,10 +226,9 @@ class ComposerScreen(LedgerScreen):
 
     @work(exclusive=True, group="composer-packages", exit_on_error=False)
     async def _read_packages(self) -> None:
-        """The participant's packages (from the cache after the first time), for completion and typed forms."""
-        app = self.ledger_app
-        packages = PackageCatalog(app.session.client, app.locations.cache_dir)
-        await packages.load()
+        """The participant's packages, for completion and typed forms: the workspace's, read once per connection for
+        every screen."""
+        packages = await self.ledger_app.workspace.read_packages(again=True)
         self.packages = self.editor.packages = packages
         self.editor.offer_forms()
         self.editor.show_choices()
@@ -441,9 +441,7 @@ class ComposerScreen(LedgerScreen):
         result.focus_events()  # enter opens a created contract; the form keeps everything for the next one
         if self.catalog is not None:
             self.catalog.learn(transaction.events)
-        app = self.ledger_app
-        if app.status_ledger_end is None or transaction.offset > app.status_ledger_end:
-            app.status_ledger_end = transaction.offset
+        self.ledger_app.workspace.ledger_end.saw(transaction.offset)
         entry.ok, entry.update_id, entry.offset = True, transaction.update_id, transaction.offset
         self._committed = Committed(commands, transaction.offset)
         self.editor.forget_contracts()

@@ -9,7 +9,7 @@ from typing import cast
 from textual.app import App
 
 from app.daml import looks_like_contract_id
-from app.ids import Expansion, expand_prefix, expand_template_id
+from app.ids import SHORTEST, Expansion, could_begin_contract_id, expand_prefix, expand_template_id
 from app.messages import OpenContract
 from app.screens.dialogs import PromptDialog
 from app.screens.host import LedgerHost
@@ -17,12 +17,6 @@ from app.screens.host import LedgerHost
 MATCHES_READ = (
     1000  # contract ids read for one prefix: enough to count an ambiguity, bounded on a large cache
 )
-HEX = frozenset("0123456789abcdef")
-SHORTEST = 4  # hex digits a contract id's beginning needs to be looked for: "00" and a digit or two match all
-
-
-def could_begin_contract_id(text: str) -> bool:
-    return len(text) >= SHORTEST and set(text) <= HEX
 
 
 async def expand_contract_id(host: LedgerHost, typed: str) -> Expansion:

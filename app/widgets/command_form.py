@@ -9,7 +9,7 @@ not read yet, a package the bundled participant defines in Python) the JSON edit
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -37,6 +37,7 @@ from app.compose.commands import (
 from app.compose.form import FormContext, ValueForm, ValueProblem
 from app.compose.types import TypeResolver
 from app.daml import package_name_ref, party_hint, short_id, short_party, template_name
+from app.ids import Expansion
 from app.widgets.command_advanced import FIELDS as ADVANCED_FIELDS
 from app.widgets.command_advanced import AdvancedOptions
 from app.widgets.completing_input import CompletingInput
@@ -410,6 +411,8 @@ class CommandEditor(VerticalScroll):
     # --- typed forms --------------------------------------------------------------------------------------------
 
     _signature: tuple[str, TemplateSignature] | None = None  # the template's signature, by the id typed
+    contract_expander: Callable[[str], Awaitable[Expansion]] | None = None
+    """A contract id's beginning expanded among the contracts held (the screen's, which knows where they are)."""
 
     def _holder(self, field_name: str) -> Vertical:
         return self.query_one("#create-form" if field_name == "createArguments" else "#choice-form", Vertical)
@@ -577,6 +580,11 @@ class CommandEditor(VerticalScroll):
 
     def contract_label(self, contract_id: str) -> str:
         return self._contract_labels.get(contract_id, "")
+
+    async def expand_contract_id(self, typed: str) -> Expansion:
+        if self.contract_expander is None:
+            return Expansion(typed, typed)
+        return await self.contract_expander(typed)
 
     def want_contracts(self, template: str) -> None:
         ref = self._contract_ref(template)

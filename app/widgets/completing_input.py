@@ -91,6 +91,7 @@ class CompletingInput(Vertical):
         placeholder: str = "",
         separated: bool = False,
         label: Callable[[str], Content] | None = None,
+        select_on_focus: bool = True,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
@@ -100,17 +101,29 @@ class CompletingInput(Vertical):
         self.label = label
         self._initial = value
         self._placeholder = placeholder
+        self._select_on_focus = select_on_focus
         self._shown: list[str] = []
         self._committed = value
         self._dismissed = False  # escape closed the list: typing on does not bring it back, ↓ does
 
     def compose(self) -> ComposeResult:
         yield FieldInput(
-            self._initial, placeholder=self._placeholder, suggester=_PrefixSuggester(self), compact=True
+            self._initial,
+            placeholder=self._placeholder,
+            suggester=_PrefixSuggester(self),
+            compact=True,
+            select_on_focus=self._select_on_focus,
         )
+
+    def _options(self) -> OptionList:
+        """The dropdown, made the first time it opens (a form has many of these inputs, few ever open a list)."""
+        found = self.query_children(OptionList)
+        if found:
+            return found.first()
         options = OptionList()
         options.can_focus = False  # a click on a match must not take the focus from the input
-        yield options
+        self.mount(options)
+        return options
 
     @property
     def input(self) -> Input:
@@ -154,7 +167,11 @@ class CompletingInput(Vertical):
         _, token = _split(self.value, self.separated)
         if not force and token and token in self.candidates():
             shown = []
-        options = self.query_one(OptionList)
+        if not shown and not self.query_children(OptionList):
+            self._shown = []
+            self._close()
+            return
+        options = self._options()
         if shown != self._shown:
             self._shown = shown
             options.set_options(Option(escaped(self.label(c)) if self.label else plain(c)) for c in shown)
@@ -170,10 +187,10 @@ class CompletingInput(Vertical):
         return self.has_class("-open")
 
     def action_move(self, step: int) -> None:
-        options = self.query_one(OptionList)
         if not self.is_open:
             self.refresh_matches(force=True)
             return
+        options = self._options()
         if options.option_count:
             current = options.highlighted if options.highlighted is not None else -1
             options.highlighted = (current + step) % options.option_count
@@ -202,8 +219,8 @@ class CompletingInput(Vertical):
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        options = self.query_one(OptionList)
-        if self.is_open and options.highlighted is not None and options.highlighted < len(self._shown):
+        options = self._options() if self.is_open else None
+        if options is not None and options.highlighted is not None and options.highlighted < len(self._shown):
             self._take(self._shown[options.highlighted])
             return
         self._committed = self.value

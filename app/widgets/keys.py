@@ -22,6 +22,9 @@ class FieldInput(Input):
     """A one-line field. Unless its text is free (`free_text`), `?` is no character of it: the key opens the help."""
 
     def __init__(self, *args, free_text: bool = False, **kwargs) -> None:
+        # Input marks itself valid as it is made; given up front, that class costs no style pass of its own
+        # (felt in a form of many inputs)
+        kwargs["classes"] = " ".join(filter(None, [kwargs.get("classes"), "-valid"]))
         super().__init__(*args, **kwargs)
         self.free_text = free_text
 

@@ -1,6 +1,7 @@
 """The inputs of a typed form (`app.compose.form`): one per field, by its type. Party completes from the known
 parties (a short name stands for the one party with it, and what it stands for is shown); ContractId completes
-from the active contracts of its template (or takes a pasted id); Optional has a `some` toggle; a List and a map
+from the active contracts of its template (or takes a pasted id, or the unique beginning of one the
+workspace's cache holds); Optional has a `some` toggle; a List and a map
 add, move and remove their items; a variant chooses its constructor, then shows that constructor's form; an enum
 is a choice; Bool a checkbox. Every input writes into the form's node as it is typed, and shows its problem under
 it once it has text (or once the form is marked, after a refused submit).
@@ -8,16 +9,18 @@ it once it has text (or once the form is marked, after a refused submit).
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Protocol
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+from textual.worker import Worker
 
 from app.compose.form import (
     BoolNode,
@@ -36,12 +39,30 @@ from app.compose.form import (
     join,
 )
 from app.compose.types import ContractIdT, NumericT, Scalar
-from app.daml import party_hint, short_party
+from app.daml import looks_like_contract_id, party_hint, short_id, short_party
+from app.ids import Expansion, could_begin_contract_id
 from app.widgets.completing_input import CompletingInput
 from app.widgets.keys import FieldInput
 from app.widgets.untrusted_text import plain
 
 NAME_WIDTH = 16
+FIRST_ROWS = 16  # mounted with the form: what is seen first
+BATCH_ROWS = 12  # then this many at a time
+
+ButtonSpec = tuple[str, str, str]  # label, action name, tooltip
+ITEM_BUTTONS: tuple[ButtonSpec, ...] = (
+    ("↑", "up", "move up"),
+    ("↓", "down", "move down"),
+    ("✕", "remove", "remove"),
+)
+
+
+def _buttons(*specs: ButtonSpec) -> tuple[Button, ...]:
+    """Small buttons on a row (their style classes given up front: each class set after costs a style pass)."""
+    return tuple(
+        Button(label, name=action, tooltip=tip, compact=True, classes="tf-button -style-default")
+        for label, action, tip in specs
+    )
 
 
 class Sources(Protocol):
@@ -59,23 +80,28 @@ class Sources(Protocol):
         """Read the active contracts of `<package id>:Module:Entity` for completion (open lists refresh)."""
         ...
 
+    async def expand_contract_id(self, typed: str) -> Expansion:
+        """A beginning of a contract id expanded among the contracts the workspace's cache holds."""
+        ...
+
 
 def _party_label(party: str) -> Content:
     return Content.assemble(plain(party_hint(party), "bold"), plain(f"  {short_party(party)}", "dim"))
 
 
 class TypedForm(Vertical):
-    """The inputs of one `ValueForm`."""
+    """The inputs of one `ValueForm`: one row per field, every row a child of this one container at its depth's
+    indentation (a record's fields, a list's items, a variant's payload are rows under its row, not widgets
+    nested in it: a deep value lays out as a flat list of fixed-height rows)."""
 
     DEFAULT_CSS = f"""
     TypedForm {{ height: auto; }}
-    TypedForm .tf-row {{ height: auto; }}
+    TypedForm > .tf-row {{ height: 1; }}
     TypedForm .tf-name {{ width: {NAME_WIDTH}; color: $text-muted; }}
     TypedForm .tf-type {{ width: auto; color: $text-muted; margin-left: 1; text-style: dim; }}
-    TypedForm FieldWidget > FieldWidget {{ padding-left: 2; }}
-    TypedForm .tf-problem {{ color: $error; margin-left: {NAME_WIDTH}; height: auto; }}
-    TypedForm .tf-note {{ color: $text-muted; margin-left: {NAME_WIDTH}; height: auto; }}
-    TypedForm .tf-row.-invalid > .tf-name {{ color: $error; text-style: bold; }}
+    TypedForm > .tf-problem {{ color: $error; margin-left: {NAME_WIDTH}; height: auto; }}
+    TypedForm > .tf-note {{ color: $text-muted; margin-left: {NAME_WIDTH}; height: auto; }}
+    TypedForm > .tf-row.-invalid > .tf-name {{ color: $error; text-style: bold; }}
     TypedForm Input {{ width: 1fr; }}
     TypedForm CompletingInput {{ width: 1fr; }}
     TypedForm Select {{ width: 1fr; }}
@@ -102,9 +128,46 @@ class TypedForm(Vertical):
         self.sources = sources
         self.touched = False  # changed by the user since it was built or loaded
         self.marking = False  # every problem shown, not only those of fields with text
+        self._pending: list[Widget] = []  # rows still to mount
+        self._mounting: Worker[None] | None = None
 
     def compose(self) -> ComposeResult:
-        yield from body_of(self.form.node, self.form.root)
+        yield from self._start(rows_of(body_of(self.form.node, self.form.root)))
+
+    def _start(self, rows: list[Widget]) -> list[Widget]:
+        """The first screenful of `rows`, to mount now; the rest are mounted a few at a time after the first
+        paint, so that a large value never holds the event loop (a key typed meanwhile is handled in between)."""
+        self._pending = rows[FIRST_ROWS:]
+        if self._pending:
+            self._mounting = self.run_worker(
+                self._mount_pending(), group="typed-form-rows", exit_on_error=False
+            )
+        return rows[:FIRST_ROWS]
+
+    async def _mount_pending(self) -> None:
+        while self._pending:
+            await self._painted()  # what is mounted is shown before more is
+            if not self.is_attached:
+                return
+            batch, self._pending = self._pending[:BATCH_ROWS], self._pending[BATCH_ROWS:]
+            await self.mount_all(batch)
+
+    async def _painted(self) -> None:
+        painted = asyncio.Event()
+        self.call_after_refresh(painted.set)
+        await painted.wait()
+
+    async def settled(self) -> None:
+        """Every row mounted (before rows are replaced: a container's rows may still be on their way)."""
+        if self._mounting is not None:
+            await self._mounting.wait()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The items the focus is in show their buttons (made only then: most items are never moved)."""
+        row = next((a for a in event.widget.ancestors_with_self if isinstance(a, FieldWidget)), None)
+        while row is not None:
+            row.show_buttons()
+            row = row.parent_field
 
     def changed(self) -> None:
         self.touched = True
@@ -112,24 +175,27 @@ class TypedForm(Vertical):
 
     async def reload(self) -> None:
         """Show the form's node anew (after it was loaded from JSON)."""
+        if self._mounting is not None:
+            self._pending = []
+            await self._mounting.wait()
         await self.remove_children()
-        await self.mount_all(list(body_of(self.form.node, self.form.root)))
+        await self.mount_all(self._start(rows_of(body_of(self.form.node, self.form.root))))
 
     def mark(self, problems: list[ValueProblem]) -> None:
         """Show `problems` at their fields (and every later problem as it is typed)."""
         self.marking = True
         by_path = {p.path: p.message for p in problems}
         shown_at = self._innermost()
-        for field in self.query(FieldWidget):
+        for field in self.query_children(FieldWidget):
             field.show_problem(by_path.get(field.path) if shown_at[field.path] is field else None)
 
     def _innermost(self) -> dict[str, FieldWidget]:
         """The field shown for each path: an Optional's value shares its path, and is the one that is typed."""
-        return {field.path: field for field in self.query(FieldWidget)}
+        return {field.path: field for field in self.query_children(FieldWidget)}
 
     def unmark(self) -> None:
         self.marking = False
-        for field in self.query(FieldWidget):
+        for field in self.query_children(FieldWidget):
             field.show_problem(field.own_problem())
 
     def focus_path(self, path: str) -> bool:
@@ -139,71 +205,104 @@ class TypedForm(Vertical):
         return field is not None
 
 
-def body_of(node: Node, path: str) -> list[Widget]:
-    """The widgets of a node shown without a row of its own: a record's fields (the form's root)."""
+def body_of(node: Node, path: str) -> list[FieldWidget]:
+    """The fields of a node shown without a row of its own: a record's fields (the form's root)."""
     if isinstance(node, RecordNode):
-        return [field_widget(child, name, join(path, name)) for name, child in node.fields.items()]
-    return [field_widget(node, "value", path)]
+        return [field_widget(child, name, join(path, name), 0) for name, child in node.fields.items()]
+    return [field_widget(node, "value", path, 0)]
 
 
-def field_widget(node: Node, name: str, path: str, trailing: tuple[Widget, ...] = ()) -> Widget:
+def rows_of(fields: list[FieldWidget]) -> list[Widget]:
+    """The rows of `fields` and of everything under them, in the order they are shown."""
+    return [row for field in fields for row in field.rows()]
+
+
+def field_widget(
+    node: Node, name: str, path: str, depth: int, buttons: tuple[ButtonSpec, ...] = ()
+) -> FieldWidget:
+    kind: type[FieldWidget]
     if isinstance(node, TextNode):
-        return TextField(node, name, path, trailing)
-    if isinstance(node, BoolNode):
-        return BoolField(node, name, path, trailing)
-    if isinstance(node, EnumNode):
-        return EnumField(node, name, path, trailing)
-    if isinstance(node, OptionalNode):
-        return OptionalField(node, name, path, trailing)
-    if isinstance(node, ListNode):
-        return ListField(node, name, path, trailing)
-    if isinstance(node, MapNode):
-        return MapField(node, name, path, trailing)
-    if isinstance(node, VariantNode):
-        return VariantField(node, name, path, trailing)
-    if isinstance(node, RecordNode):
-        return RecordField(node, name, path, trailing)
-    if isinstance(node, RawNode):
-        return RawField(node, name, path, trailing)
-    assert isinstance(node, UnitNode)
-    return UnitField(node, name, path, trailing)
+        kind = TextField
+    elif isinstance(node, BoolNode):
+        kind = BoolField
+    elif isinstance(node, EnumNode):
+        kind = EnumField
+    elif isinstance(node, OptionalNode):
+        kind = OptionalField
+    elif isinstance(node, MapNode):
+        kind = MapField
+    elif isinstance(node, ListNode):
+        kind = ListField
+    elif isinstance(node, VariantNode):
+        kind = VariantField
+    elif isinstance(node, RecordNode):
+        kind = RecordField
+    elif isinstance(node, RawNode):
+        kind = RawField
+    else:
+        assert isinstance(node, UnitNode)
+        kind = UnitField
+    return kind(node, name, path, depth, buttons)
 
 
-class FieldWidget(Vertical):
-    """One field: a row (its name, its input, its type, `trailing` buttons), its problem, and what is under it."""
+class FieldWidget(Horizontal):
+    """One field's row: its name, its input, its type, `trailing` buttons. Its problem (or note) is a line of the
+    form's under the row, made when first needed; the fields under it (`under`) are rows of the form's after it."""
 
-    DEFAULT_CSS = "FieldWidget { height: auto; }"
-
-    def __init__(self, node: Node, name: str, path: str, trailing: tuple[Widget, ...] = ()) -> None:
-        super().__init__(classes="tf-field")
+    def __init__(
+        self, node: Node, name: str, path: str, depth: int = 0, buttons: tuple[ButtonSpec, ...] = ()
+    ) -> None:
+        super().__init__(classes="tf-row")
         self.node = node
         self.field_name = name
         self.path = path
-        self.trailing = trailing
+        self.depth = depth
+        self.buttons = (
+            buttons  # (label, action, tooltip) of the buttons on the row, made once it has the focus
+        )
+        self.trailing: tuple[Widget, ...] = ()
+        self.under: list[FieldWidget] = []
+        self.parent_field: FieldWidget | None = None
+        self._lines: dict[str, Static] = {}
+        if depth:
+            self.styles.padding = (0, 0, 0, 2 * depth)
 
     def control(self) -> Widget | None:
         """The input of the row (None: the row has only the name and the type)."""
         return None
 
     def compose(self) -> ComposeResult:
+        yield Label(plain(self.field_name), classes="tf-name")
         control = self.control()
-        with Horizontal(classes="tf-row"):
-            yield Label(plain(self.field_name), classes="tf-name")
-            if control is not None:
-                yield control
-            yield Label(plain(self.node.type.shown), classes="tf-type")
-            yield from self.trailing
-        yield from self.below()
+        if control is not None:
+            yield control
+        yield Label(plain(self.node.type.shown), classes="tf-type")
 
-    def below(self) -> ComposeResult:
-        yield from ()
+    def show_buttons(self) -> None:
+        if self.buttons and not self.trailing:
+            self.trailing = _buttons(*self.buttons)
+            self.mount_all(self.trailing)
+
+    def rows(self) -> list[Widget]:
+        """This row and the rows of the fields under it, in order."""
+        self.under = self.fields_under()
+        for field in self.under:
+            field.parent_field = self
+        return [self, *rows_of(self.under)]
+
+    def fields_under(self) -> list[FieldWidget]:
+        return []
+
+    def shown(self) -> list[Widget]:
+        """Every widget of the form's that shows this field: its row, its lines, those of the fields under it."""
+        return [self, *self._lines.values(), *(w for field in self.under for w in field.shown())]
+
+    def holds_focus(self) -> bool:
+        return self.has_focus_within or any(field.holds_focus() for field in self.under)
 
     @property
     def typed_form(self) -> TypedForm | None:
-        for ancestor in self.ancestors:
-            if isinstance(ancestor, TypedForm):
-                return ancestor
-        return None
+        return self.parent if isinstance(self.parent, TypedForm) else None
 
     def changed(self) -> None:
         self.show_problem(self.own_problem())
@@ -217,32 +316,50 @@ class FieldWidget(Vertical):
 
     def show_problem(self, message: str | None) -> None:
         self._message("tf-problem", f"⚠ {message}" if message else "")
-        rows = self.query_children(".tf-row")
-        if rows:
-            rows.first().set_class(bool(message), "-invalid")
+        self.set_class(bool(message), "-invalid")
 
     def note(self, text: str) -> None:
         self._message("tf-note", text)
 
+    def line(self, kind: str) -> Static | None:
+        """The `tf-problem` or `tf-note` line under the row, if one was made."""
+        return self._lines.get(kind)
+
     def _message(self, kind: str, text: str) -> None:
         """A line under the row, made when first needed (most fields never have one: fewer widgets to lay out)."""
-        found = self.query_children(f".{kind}")
-        if found:
-            line = found.first(Static)
+        line = self._lines.get(kind)
+        if line is not None:
             line.update(plain(text))
             line.display = bool(text)
-        elif text and self.is_mounted and self.is_attached:
-            rows = self.query_children(".tf-row")
+            return
+        form = self.typed_form
+        if text and form is not None and self.is_attached:
             line = Static(plain(text), classes=kind)
-            if rows:
-                self.mount(line, after=rows.first())
-            else:
-                self.mount(line)
+            if self.depth:
+                line.styles.padding = (0, 0, 0, 2 * self.depth)
+            anchor = self._lines.get("tf-problem", self) if kind == "tf-note" else self
+            self._lines[kind] = line
+            form.mount(line, after=anchor)
 
     def focus_input(self) -> None:
-        control = self.query(".tf-row > *").exclude(".tf-name").exclude(".tf-type").first()
-        control.focus()
-        self.call_after_refresh(self.scroll_visible)
+        controls = [
+            c for c in self.children if not c.has_class("tf-name", "tf-type") and c not in self.trailing
+        ]
+        control = next((c for c in controls for c in [c, *c.query("*")] if c.focusable), None)
+        if control is not None:
+            control.focus()
+            self.call_after_refresh(self.scroll_visible)
+        elif self.under:
+            self.under[0].focus_input()
+
+    @on(Button.Pressed, ".tf-button")
+    async def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        action = str(event.button.name)
+        if action == "add" and isinstance(self, ListField):
+            await self.add_item()
+        elif isinstance(self.parent_field, ListField):
+            await self.parent_field.item_action(action, self.parent_field.under.index(self))
 
 
 class TextField(FieldWidget):
@@ -252,7 +369,11 @@ class TextField(FieldWidget):
         t = self.node.type
         if isinstance(t, Scalar) and t.kind == "PARTY":
             return CompletingInput(
-                self._parties, label=_party_label, placeholder=_placeholder(self.node), value=self.node.text
+                self._parties,
+                label=_party_label,
+                placeholder=_placeholder(self.node),
+                value=self.node.text,
+                select_on_focus=False,
             )
         if isinstance(t, ContractIdT) and t.template is not None:
             template = str(t.template)
@@ -261,9 +382,16 @@ class TextField(FieldWidget):
                 label=self._contract_label,
                 placeholder=_placeholder(self.node),
                 value=self.node.text,
+                select_on_focus=False,
             )
         free = isinstance(t, Scalar) and t.kind == "TEXT"
-        return FieldInput(self.node.text, placeholder=_placeholder(self.node), compact=True, free_text=free)
+        return FieldInput(
+            self.node.text,
+            placeholder=_placeholder(self.node),
+            compact=True,
+            free_text=free,
+            select_on_focus=False,  # typing into a filled field goes on from its end, as in an editor
+        )
 
     def on_mount(self) -> None:
         t = self.node.type
@@ -300,12 +428,44 @@ class TextField(FieldWidget):
             party = self.node.context.party(text) if text else None
             self.note(f"= {short_party(party)}" if party and party != text else "")
 
+    def _show_contract(self) -> None:
+        if not isinstance(self.node.type, ContractIdT):
+            return
+        text = self.node.text.strip()
+        full = self.node.context.contract(text) if text else None
+        self.note(f"= {short_id(full, 24)}" if full and full != text else "")
+
     @on(Input.Changed)
     def _typed(self, event: Input.Changed) -> None:
         event.stop()
         self.node.text = event.value
         self._show_party()
+        self._show_contract()
         self.changed()
+        text = event.value.strip()
+        if (
+            isinstance(self.node.type, ContractIdT)
+            and could_begin_contract_id(text)
+            and not looks_like_contract_id(text)
+        ):
+            self.run_worker(
+                self._expand(text), group=f"expand-{id(self)}", exclusive=True, exit_on_error=False
+            )
+
+    async def _expand(self, text: str) -> None:
+        """Look the beginning typed up in the cache; the value and its problem follow once it is found."""
+        form = self.typed_form
+        if form is None:
+            return
+        found = await form.sources.expand_contract_id(text)
+        context = self.node.context
+        if found.problem:
+            context.contract_problems[text] = found.problem
+        elif looks_like_contract_id(found.value):
+            context.contracts[text] = found.value
+        if self.node.text.strip() == text and self.is_attached:
+            self._show_contract()
+            self.changed()
 
 
 class BoolField(FieldWidget):
@@ -346,7 +506,11 @@ class RawField(FieldWidget):
 
     def control(self) -> Widget:
         return FieldInput(
-            self.node.text, placeholder=f"JSON: {self.node.type.why}", compact=True, free_text=True
+            self.node.text,
+            placeholder=f"JSON: {self.node.type.why}",
+            compact=True,
+            free_text=True,
+            select_on_focus=False,
         )
 
     def on_mount(self) -> None:
@@ -366,33 +530,34 @@ class RawField(FieldWidget):
 
 
 class _Container(FieldWidget):
-    """A field with fields under it, rebuilt when its shape changes (an item added, a constructor chosen)."""
-
-    def below(self) -> ComposeResult:
-        # the fields under it are its own children (no container between): nesting costs layout passes
-        yield from self.children_widgets()
-
-    def children_widgets(self) -> list[Widget]:
-        return []
-
-    def child_fields(self) -> list[FieldWidget]:
-        return [w for w in self.children if isinstance(w, FieldWidget)]
+    """A field with fields under it, whose rows are rebuilt when its shape changes (an item added, a constructor
+    chosen)."""
 
     async def rebuild(self, focus: int | None = None) -> None:
-        await self.remove_children(self.child_fields())
-        await self.mount_all(self.children_widgets())
-        if focus is not None:
-            fields = self.child_fields()
-            if 0 <= focus < len(fields):
-                fields[focus].focus_input()
+        form = self.typed_form
+        if form is None:
+            return
+        await form.settled()
+        old = [w for field in self.under for w in field.shown()]
+        if old:
+            await form.remove_children(old)
+        rows = self.rows()[1:]
+        if rows:
+            anchor = [self, *self._lines.values()][-1]
+            await form.mount_all(rows, after=anchor)
+        if focus is not None and 0 <= focus < len(self.under):
+            self.under[focus].focus_input()
         self.changed()
 
 
 class RecordField(_Container):
     node: RecordNode
 
-    def children_widgets(self) -> list[Widget]:
-        return [field_widget(child, name, join(self.path, name)) for name, child in self.node.fields.items()]
+    def fields_under(self) -> list[FieldWidget]:
+        return [
+            field_widget(child, name, join(self.path, name), self.depth + 1)
+            for name, child in self.node.fields.items()
+        ]
 
 
 class OptionalField(_Container):
@@ -401,61 +566,39 @@ class OptionalField(_Container):
     def control(self) -> Widget:
         return Checkbox("some" if self.node.present else "none", self.node.present, compact=True)
 
-    def children_widgets(self) -> list[Widget]:
-        return [field_widget(self.node.child, "value", self.path)] if self.node.present else []
+    def fields_under(self) -> list[FieldWidget]:
+        if not self.node.present:
+            return []
+        return [field_widget(self.node.child, "value", self.path, self.depth + 1)]
 
     @on(Checkbox.Changed)
     async def _toggled(self, event: Checkbox.Changed) -> None:
-        if event.checkbox.parent is not self.query_one(".tf-row"):
-            return  # a Bool of the value under it
         event.stop()
         self.node.present = event.value
         event.checkbox.label = "some" if event.value else "none"
         await self.rebuild()
 
 
-def _buttons(*specs: tuple[str, str, str]) -> tuple[Widget, ...]:
-    """(label, action name, tooltip) each: small buttons on an item's row."""
-    return tuple(
-        Button(label, name=action, tooltip=tip, compact=True, classes="tf-button")
-        for label, action, tip in specs
-    )
-
-
-ITEM_BUTTONS = (("↑", "up", "move up"), ("↓", "down", "move down"), ("✕", "remove", "remove"))
-
-
 class ListField(_Container):
     node: ListNode
 
     def control(self) -> Widget:
-        return Button("+ add", name="add", compact=True, classes="tf-button")
+        return _buttons(("+ add", "add", "add an item"))[0]
 
-    def children_widgets(self) -> list[Widget]:
+    def fields_under(self) -> list[FieldWidget]:
         return [
-            field_widget(item, f"[{i}]", f"{self.path}[{i}]", _buttons(*ITEM_BUTTONS))
+            field_widget(item, f"[{i}]", f"{self.path}[{i}]", self.depth + 1, ITEM_BUTTONS)
             for i, item in enumerate(self.node.items)
         ]
-
-    @on(Button.Pressed, ".tf-button")
-    async def _pressed(self, event: Button.Pressed) -> None:
-        row = event.button.parent
-        owner = row.parent if row is not None else None
-        if owner is self:
-            event.stop()
-            self.node.add()
-            await self.rebuild(focus=self._item_count() - 1)
-            return
-        if not isinstance(owner, FieldWidget) or owner.parent is not self:
-            return  # a button of a list under an item
-        event.stop()
-        index = self.child_fields().index(owner)
-        await self._item_action(str(event.button.name), index)
 
     def _item_count(self) -> int:
         return len(self.node.items)
 
-    async def _item_action(self, action: str, index: int) -> None:
+    async def add_item(self) -> None:
+        self.node.add()
+        await self.rebuild(focus=self._item_count() - 1)
+
+    async def item_action(self, action: str, index: int) -> None:
         if action == "remove":
             self.node.remove(index)
             await self.rebuild(focus=min(index, self._item_count() - 1))
@@ -467,11 +610,11 @@ class ListField(_Container):
 class MapField(ListField):
     node: MapNode  # type: ignore[assignment]
 
-    def children_widgets(self) -> list[Widget]:
-        widgets: list[Widget] = []
+    def fields_under(self) -> list[FieldWidget]:
+        rows: list[FieldWidget] = []
         for i, (key, value) in enumerate(self.node.rows):
-            widgets.append(_MapRow(key, value, f"[{i}]", f"{self.path}[{i}]", _buttons(*ITEM_BUTTONS)))
-        return widgets
+            rows.append(_MapRow(key, value, f"[{i}]", f"{self.path}[{i}]", self.depth + 1, ITEM_BUTTONS))
+        return rows
 
     def _item_count(self) -> int:
         return len(self.node.rows)
@@ -480,26 +623,24 @@ class MapField(ListField):
 class _MapRow(_Container):
     """One key/value row of a map: its key's and its value's fields under the row's index."""
 
-    def __init__(self, key: Node, value: Node, name: str, path: str, trailing: tuple[Widget, ...]) -> None:
-        super().__init__(value, name, path, trailing)
+    def __init__(
+        self, key: Node, value: Node, name: str, path: str, depth: int, buttons: tuple[ButtonSpec, ...]
+    ) -> None:
+        super().__init__(value, name, path, depth, buttons)
         self.key_node = key
 
     def compose(self) -> ComposeResult:
-        with Horizontal(classes="tf-row"):
-            yield Label(plain(self.field_name), classes="tf-name")
-            yield from self.trailing
-        yield from self.below()
+        yield Label(plain(self.field_name), classes="tf-name")
 
-    def children_widgets(self) -> list[Widget]:
+    def fields_under(self) -> list[FieldWidget]:
         return [
-            field_widget(self.key_node, "key", f"{self.path}.key"),
-            field_widget(self.node, "value", f"{self.path}.value"),
+            field_widget(self.key_node, "key", f"{self.path}.key", self.depth + 1),
+            field_widget(self.node, "value", f"{self.path}.value", self.depth + 1),
         ]
 
     def focus_input(self) -> None:
-        fields = self.child_fields()
-        if fields:
-            fields[0].focus_input()
+        if self.under:
+            self.under[0].focus_input()
 
 
 class VariantField(_Container):
@@ -509,19 +650,20 @@ class VariantField(_Container):
         options = [(name, name) for name, _ in self.node.type.constructors]
         return Select(options, value=self.node.constructor, allow_blank=False, compact=True)
 
-    def children_widgets(self) -> list[Widget]:
+    def fields_under(self) -> list[FieldWidget]:
         payload = self.node.payload
         if payload is None or isinstance(payload, UnitNode):
             return []
         path = join(self.path, self.node.constructor)
         if isinstance(payload, RecordNode):
-            return [field_widget(child, name, join(path, name)) for name, child in payload.fields.items()]
-        return [field_widget(payload, self.node.constructor, path)]
+            return [
+                field_widget(child, name, join(path, name), self.depth + 1)
+                for name, child in payload.fields.items()
+            ]
+        return [field_widget(payload, self.node.constructor, path, self.depth + 1)]
 
     @on(Select.Changed)
     async def _chosen(self, event: Select.Changed) -> None:
-        if event.select.parent is not self.query_one(".tf-row"):
-            return  # a choice of the payload under it
         event.stop()
         if str(event.value) == self.node.constructor:
             return

@@ -56,7 +56,6 @@ class Workspace:
             bundled=bundled,
             minted=minted,
             learned=self.learned,
-            readonly=lambda: self.readonly,
         )
         return self.session
 
@@ -69,10 +68,13 @@ class Workspace:
         """The participant's packages, once read (None before, and on a new connection until read again)."""
         return self.session.packages.current if self.session is not None else None
 
-    async def read_packages(self, progress: Callable[[Progress], None] | None = None) -> PackageCatalog:
+    async def read_packages(
+        self, progress: Callable[[Progress], None] | None = None, *, again: bool = False
+    ) -> PackageCatalog:
         """The participant's packages, read once per connection for every screen (the session's shared catalog):
-        again only while some could not be read (a package's contents never change, whoever acts)."""
+        again while some could not be read (a package's contents never change, whoever acts), or when asked
+        `again` (the list may have grown: a DAR uploaded since; the packages already read come from the cache)."""
         assert self.session is not None, "packages are read once connected"
         current = self.session.packages.current
-        again = current is not None and (bool(current.problem) or bool(current.unreadable))
+        again = current is not None and (again or bool(current.problem) or bool(current.unreadable))
         return await self.session.packages.get(self.locations.cache_dir, progress=progress, again=again)

@@ -87,12 +87,18 @@ async def type_into(pilot, screen: ComposerScreen, path: str, text: str) -> Fiel
 
 
 async def press_in(pilot, screen: ComposerScreen, path: str, kind: type, *keys: str, index: int = 0) -> None:
-    """Focus the `index`th control of `kind` on the field's row and press `keys` there."""
+    """Focus the `index`th control of `kind` on the field's row and press `keys` there (an item's buttons are
+    made once the focus is in the item)."""
     await field(pilot, screen, path)
     widget = next(
         f for f in screen.query(FieldWidget) if f.path == path
     )  # the outermost: the Optional itself
-    controls = [c for c in widget.query_one(".tf-row").children if isinstance(c, kind)]
+    if kind is Button and widget.buttons:
+        widget.focus_input()
+        await wait_for(
+            pilot, lambda: widget.trailing and widget.trailing[-1].is_mounted, f"the buttons of {path}"
+        )
+    controls = [c for c in widget.children if isinstance(c, kind)]
     controls[index].focus()
     await pilot.press(*keys)
     await pilot.pause()
@@ -102,7 +108,7 @@ async def add_item(pilot, screen: ComposerScreen, path: str, index: int) -> Fiel
     """Press `+ add` of the list (or map) at `path`: its item `index` appears, with the focus in it."""
     await press_in(pilot, screen, path, Button, "enter")
     item = await field(pilot, screen, f"{path}[{index}]")
-    await wait_for(pilot, lambda: item.has_focus_within, f"the focus in {path}[{index}]")
+    await wait_for(pilot, item.holds_focus, f"the focus in {path}[{index}]")
     return item
 
 
@@ -118,11 +124,12 @@ async def test_a_rich_record_made_entirely_through_the_form_then_relabelled(rich
         screen = await open_composer(pilot, app)
         # every template of the package completes, not only those seen on the ledger
         assert {MARKER, RICH_RECORD} <= set(screen.editor.templates())
+        assert screen.packages is app.workspace.packages  # read once for every screen, not a copy of its own
 
         # a Marker first, its owner a short name: the contract a ContractId field picks
         await choose_template(pilot, screen, "Create", MARKER)
         owner = await type_into(pilot, screen, "createArguments.owner", "Alice")
-        assert "= Alice::" in str(owner.query_one(".tf-note").render())
+        assert "= Alice::" in str(owner.line("tf-note").render())
         await pilot.press("ctrl+s")
         await outcome(pilot, screen, "-ok", "the Marker created")
         marker = created_of(app)
@@ -207,7 +214,7 @@ async def test_bad_values_show_their_path_and_block_the_submit(rich_server, make
         await choose_template(pilot, screen, "Create", RICH_RECORD)
         fee = await type_into(pilot, screen, "createArguments.fee", "1.234")
         # checked as typed, under the field
-        assert "Numeric 2 has at most 2 decimals" in str(fee.query_one(".tf-problem").render())
+        assert "Numeric 2 has at most 2 decimals" in str(fee.line("tf-problem").render())
         await add_item(pilot, screen, "createArguments.tags", 0)
         await add_item(pilot, screen, "createArguments.tags", 1)
         await type_into(pilot, screen, "createArguments.outcome.Win.prize", "x")
@@ -223,7 +230,7 @@ async def test_bad_values_show_their_path_and_block_the_submit(rich_server, make
         assert "createArguments.fee: Numeric 2 has at most 2 decimals" in text  # listed in the preview
         # the refused submit marks every field with a problem, empty ones too
         owner = await field(pilot, screen, "createArguments.owner")
-        assert "required" in str(owner.query_one(".tf-problem").render())
+        assert "required" in str(owner.line("tf-problem").render())
 
 
 async def test_the_json_view_is_the_same_value_both_ways(rich_server, make_app) -> None:
@@ -282,6 +289,8 @@ async def test_a_command_recalled_from_the_history_fills_the_form_again(rich_ser
         await outcome(pilot, screen, "-ok", "the Marker created")
         alice = created_of(app)["createArgument"]["owner"]
         owner = await type_into(pilot, screen, "createArguments.owner", "Bob")  # changed after the submit
+        assert owner.node.text == "AliceBob"  # typing goes on from the end: a key does not wipe what is there
+        await pilot.press("ctrl+u", *"Bob")
         assert owner.node.text == "Bob"
         await pilot.press("escape", "ctrl+l")
         await wait_for(pilot, lambda: isinstance(app.screen, HistoryDialog), "the history")
@@ -319,3 +328,104 @@ async def test_a_contract_s_choices_are_its_template_s_and_its_interfaces(loaded
         await pilot.press(*(["backspace"] * 40), *"FeaturedAppRight_Withdraw", "enter")
         await field(pilot, screen, "choiceArgument.reason")
         assert screen.editor.state().template_id == template
+
+
+async def test_a_contract_id_typed_short_expands_among_the_contracts_held(rich_server, make_app) -> None:
+    from tests.tui.test_short_ids import held_ids, shared_prefix, unique_prefix
+
+    app = make_app(rich_server)
+    async with app.run_test(size=SIZE) as pilot:
+        ids = await held_ids(pilot, app)  # the contracts screen's, in the workspace's cache
+        target = ids[len(ids) // 2]
+        short = unique_prefix(target, ids)
+        screen = await open_composer(pilot, app)
+        await choose_template(pilot, screen, "Create", RICH_RECORD)
+        marker = await type_into(pilot, screen, "createArguments.marker", short)
+        form = screen.query_one("#create-form-typed", TypedForm)
+        await wait_for(pilot, lambda: form.form.to_json()["marker"] == target, "the id expanded")
+        note = marker.line("tf-note")
+        assert note is not None and f"= {target[:24]}" in str(note.render())
+        assert not [p for p in form.form.problems() if p.path == "createArguments.marker"]
+        # a beginning that several share is refused, with how many
+        prefix, count = shared_prefix(ids)
+        marker.focus_input()
+        await pilot.press(*(["backspace"] * len(short)), *prefix)
+        await wait_for(
+            pilot,
+            lambda: any(
+                p.path == "createArguments.marker" and f"ambiguous: {count} matches" in p.message
+                for p in form.form.problems()
+            ),
+            "the ambiguity said",
+        )
+        assert form.form.to_json()["marker"] == prefix  # kept as typed
+
+
+async def test_a_list_item_and_a_text_map_row_removed_through_the_form(rich_server, make_app) -> None:
+    app = make_app(rich_server)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_composer(pilot, app)
+        await choose_template(pilot, screen, "Create", RICH_RECORD)
+        for i, tag in enumerate(("a", "b", "c")):
+            await add_item(pilot, screen, "createArguments.tags", i)
+            await pilot.press(*tag)
+        await press_in(pilot, screen, "createArguments.tags[1]", Button, "enter", index=2)  # ✕
+        for i, (key, value) in enumerate((("colour", "blue"), ("size", "L"))):
+            await add_item(pilot, screen, "createArguments.attributes", i)
+            await pilot.press(*key)
+            await type_into(pilot, screen, f"createArguments.attributes[{i}].value", value)
+        await press_in(pilot, screen, "createArguments.attributes[0]", Button, "enter", index=2)  # ✕
+        form = screen.query_one("#create-form-typed", TypedForm)
+        value = form.form.to_json()
+        assert value["tags"] == ["a", "c"] and value["attributes"] == {"size": "L"}
+        # the rows shown are those of the value: no row left of what was removed
+        paths = [f.path for f in screen.query(FieldWidget)]
+        assert "createArguments.tags[2]" not in paths and "createArguments.attributes[1].key" not in paths
+        assert (await field(pilot, screen, "createArguments.attributes[0].key")).node.text == "size"
+
+
+async def choose_constructor(pilot, screen: ComposerScreen, path: str, constructor: str) -> None:
+    variant = await field(pilot, screen, path)
+    names = [name for name, _ in variant.node.type.constructors]
+    steps = names.index(constructor) - names.index(variant.node.constructor)
+    await press_in(
+        pilot, screen, path, Select, "enter", *(["down" if steps > 0 else "up"] * abs(steps)), "enter"
+    )
+    await wait_for(pilot, lambda: variant.node.constructor == constructor, f"{constructor} chosen")
+
+
+async def test_the_amulet_transfer_argument_composed_through_the_form(loaded, make_app) -> None:  # noqa: F811
+    app = make_app(loaded)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_composer(pilot, app)
+        while screen.editor.kind != "Exercise":
+            await pilot.press("ctrl+t")
+        screen.query_one("#template").focus()
+        await pilot.press(*"#splice-amulet:Splice.AmuletRules:AmuletRules", "enter")
+        await wait_for(pilot, lambda: "AmuletRules_Transfer" in screen.editor.choices(), "its choices")
+        screen.query_one("#choice").focus()
+        await pilot.press(*"AmuletRules_Transfer", "enter")
+        transfer = "choiceArgument.transfer"
+        await type_into(pilot, screen, f"{transfer}.sender", "Alice")
+        await type_into(pilot, screen, f"{transfer}.provider", "Alice")
+        await add_item(pilot, screen, f"{transfer}.inputs", 0)
+        await choose_constructor(pilot, screen, f"{transfer}.inputs[0]", "InputAmulet")
+        amulet = "00" + "ab" * 32
+        await type_into(pilot, screen, f"{transfer}.inputs[0].InputAmulet", amulet)
+        await add_item(pilot, screen, f"{transfer}.outputs", 0)
+        await type_into(pilot, screen, f"{transfer}.outputs[0].receiver", "Bob")
+        await type_into(pilot, screen, f"{transfer}.outputs[0].receiverFeeRatio", "0.1")
+        await type_into(pilot, screen, f"{transfer}.outputs[0].amount", "10.5")
+        form = screen.query_one("#choice-form-typed", TypedForm)
+        built = form.form.to_json()["transfer"]
+        alice, bob = built["sender"], built["outputs"][0]["receiver"]
+        assert alice.startswith("Alice::") and bob.startswith("Bob::")
+        assert built["provider"] == alice
+        assert built["inputs"] == [{"tag": "InputAmulet", "value": amulet}]
+        assert built["outputs"] == [
+            {"receiver": bob, "receiverFeeRatio": "0.1000000000", "amount": "10.5000000000", "lock": None}
+        ]
+        # what the form cannot check yet is listed with its path, nothing of what was filled
+        problems = {p.path for p in form.form.problems()}
+        assert not {p for p in problems if p.startswith(f"{transfer}.")}
+        assert "choiceArgument.context.openMiningRound" in problems

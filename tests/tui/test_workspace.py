@@ -37,11 +37,10 @@ def test_read_only_is_held_by_the_workspace_alone(locations):
     app = LedgerApp(config=Config(), locations=locations, url="http://127.0.0.1:9", readonly=True)
     assert app.workspace.readonly and app.readonly and app.status_readonly
     session = app.workspace.open_session(LedgerClient("http://127.0.0.1:9"), label="test")
-    assert session.readonly
     assert app.session is session
     # nobody keeps a copy of its own to disagree with the workspace's
-    assert "readonly" not in vars(app) and "readonly" not in vars(session)
-    assert not Workspace(locations).open_session(LedgerClient("http://127.0.0.1:9"), label="test").readonly
+    assert "readonly" not in vars(app) and not hasattr(session, "readonly")
+    assert not Workspace(locations).readonly
 
 
 def _exercised(**fields) -> dict:
@@ -144,7 +143,9 @@ async def test_screens_hear_of_the_ledger_end_from_its_one_writer(demo_server, m
         screen: AcsScreen = app.screen
         end = app.workspace.ledger_end.value
         assert end is not None and screen.offset == end == app.workspace.acs.viewing
-        app.status_ledger_end = end - 1  # a late report, as a screen writing the status line would make
+        app.status_ledger_end = end - 1  # the status line is no writer: it shows the workspace's end
+        assert app.workspace.ledger_end.value == end and app.status_ledger_end == end
+        app.status_ledger_end = end + 1  # nor does a newer end set there reach the workspace
         assert app.workspace.ledger_end.value == end and app.status_ledger_end == end
         app.workspace.ledger_end.saw(end + 3)  # e.g. a submission elsewhere
         await wait_for(
