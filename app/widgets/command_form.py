@@ -124,7 +124,9 @@ class CommandEditor(VerticalScroll):
         yield field_row(
             "template",
             CompletingInput(
-                self.templates, id="template", placeholder="#package-name:Module:Entity (↓ lists those seen)"
+                self.templates,
+                id="template",
+                placeholder="#package-name:Module:Entity (↓ lists every template known)",
             ),
         )
         yield field_row(
@@ -142,7 +144,7 @@ class CommandEditor(VerticalScroll):
             CompletingInput(
                 self.choices,
                 id="choice",
-                placeholder="a choice of the template (↓ lists those seen, and Archive)",
+                placeholder="a choice of the template (↓ lists its choices known, and Archive)",
             ),
             id="choice-row",
             group=True,
