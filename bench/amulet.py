@@ -1,4 +1,4 @@
-"""Canton Coin set up for the benches as the splice test sources do it (`Splice.Scripts.Util.setupApp`): the DSO
+"""Canton Coin set up for the benches and tests/http/test_amulet.py as the splice test sources do it (`Splice.Scripts.Util.setupApp`): the DSO
 party's AmuletRules with the configuration of splice-token-standard-test's `AmuletRegistry.Parameters`, the rounds
 bootstrapped through `AmuletRules_Bootstrap_Rounds`; then taps and transfers through `AmuletRules_Transfer` as
 `TestTap` and `Util.pay` do. Everything goes through the JSON Ledger API with an `httpx.AsyncClient`, so the same

@@ -14,6 +14,12 @@ from decimal import Decimal
 
 import pytest
 
+from bench.amulet import (  # the configuration the test sources set up
+    AMULET_CONFIG,
+    MICROS_PER_HOUR,
+    ROUND,
+    RULES,
+)
 from tests.daml_lf.conftest import AMULET
 from tests.http.helpers import (
     LEDGER_EFFECTS,
@@ -31,90 +37,8 @@ from tests.http.helpers import (
     transaction_format,
 )
 
-RULES = "#splice-amulet:Splice.AmuletRules:AmuletRules"
-ROUND = "#splice-amulet:Splice.Round:OpenMiningRound"
 AMULET_T = "#splice-amulet:Splice.Amulet:Amulet"
 HOLDING_I = "#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding"
-MICROS_PER_MINUTE = 60_000_000
-MICROS_PER_HOUR = 60 * MICROS_PER_MINUTE
-
-
-def pair(first, second) -> dict:
-    return {"_1": first, "_2": second}
-
-
-def issuance(per_year: str, validator: str, app: str) -> dict:
-    """`issuanceConfig_10plus with` the three fields the curve's steps change."""
-    return {
-        "amuletToIssuePerYear": per_year,
-        "validatorRewardPercentage": validator,
-        "appRewardPercentage": app,
-        "validatorRewardCap": "0.2",
-        "featuredAppRewardCap": "100.0",
-        "unfeaturedAppRewardCap": "0.6",
-        "optValidatorFaucetCap": None,
-    }
-
-
-TRANSFER_CONFIG = {
-    "createFee": {"fee": "0.03"},
-    "holdingFee": {"rate": "0.00002"},
-    "lockHolderFee": {"fee": "0.005"},
-    "transferFee": {
-        "initialRate": "0.01",
-        "steps": [pair("100.0", "0.001"), pair("1000.0", "0.0001"), pair("1000000.0", "0.00001")],
-    },
-    "extraFeaturedAppRewardAmount": "1.0",
-    "maxNumInputs": "100",
-    "maxNumOutputs": "100",
-    "maxNumLockHolders": "10",
-}
-HALF_YEAR_HOURS = 12 * 365
-YEAR_HOURS = 24 * 365
-ISSUANCE_CURVE = {
-    "initialValue": issuance("40e9", "0.05", "0.15"),
-    "futureValues": [
-        pair({"microseconds": str(h * MICROS_PER_HOUR)}, cfg)
-        for h, cfg in [
-            (HALF_YEAR_HOURS, issuance("20e9", "0.12", "0.40")),
-            (3 * HALF_YEAR_HOURS, issuance("10e9", "0.18", "0.62")),
-            (5 * YEAR_HOURS, issuance("5e9", "0.21", "0.69")),
-            (10 * YEAR_HOURS, issuance("2.5e9", "0.2", "0.75")),
-        ]
-    ],
-}
-SYNCHRONIZER = "decentralized-synchronizer-id-0"
-AMULET_CONFIG = {
-    "transferConfig": TRANSFER_CONFIG,
-    "issuanceCurve": ISSUANCE_CURVE,
-    "decentralizedSynchronizer": {
-        "requiredSynchronizers": {"map": [[SYNCHRONIZER, {}]]},
-        "activeSynchronizer": SYNCHRONIZER,
-        "fees": {
-            "baseRateTrafficLimits": {
-                "burstAmount": str(10 * 20 * 1000),
-                "burstWindow": {"microseconds": str(10 * MICROS_PER_MINUTE)},
-            },
-            "minTopupAmount": "1000000",
-            "extraTrafficPrice": "1.0",
-            "readVsWriteScalingFactor": "4",
-        },
-    },
-    "tickDuration": {"microseconds": str(10 * MICROS_PER_MINUTE)},
-    "packageConfig": {
-        name: "0.1.0"
-        for name in [
-            "amulet",
-            "amuletNameService",
-            "dsoGovernance",
-            "validatorLifecycle",
-            "wallet",
-            "walletPayments",
-        ]
-    },
-    "transferPreapprovalFee": "0.00274",
-    "featuredAppActivityMarkerAmount": "1.0",
-}
 
 
 async def _user(ledger_api, hint: str, dso: str) -> str:
@@ -320,7 +244,7 @@ async def test_a_transfer_pays_the_receiver_and_returns_the_change_less_the_fees
     )
     r = await submit_tx(ledger_api, cmds, user=user, fmt=transaction_format(alice, bob, shape=LEDGER_EFFECTS))
     assert r.status_code == 200, r.text
-    # By hand from TRANSFER_CONFIG: the stepped transfer fee on 40 (below the first step, 100) is 1% = 0.40, the
+    # By hand from AMULET_CONFIG["transferConfig"]: the stepped transfer fee on 40 (below the first step, 100) is 1% = 0.40, the
     # output's create fee 0.03, the sender's change pays its own create fee 0.03; no holding fee within round 0.
     output_fee, change_fee = Decimal("0.40") + Decimal("0.03"), Decimal("0.03")
     change = Decimal(100) - Decimal(40) - output_fee - change_fee
