@@ -14,6 +14,7 @@ import orjson
 from app.config import Config, ConfigError
 from app.locations import Locations
 from app.options import add_participant_options, choose
+from app.untrusted import VisibleArgumentParser, json_safe, visible
 
 OK, REFUSED, USAGE = 0, 1, 2
 
@@ -32,7 +33,7 @@ a running ledger-tui serves, else one started for this command).
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = VisibleArgumentParser(
         prog="ledger-tui",
         description="Headless commands of ledger-tui, for scripts.",
         epilog=EPILOG,
@@ -194,10 +195,11 @@ def _document(e: Any) -> dict:
 
 
 def _error(document: dict) -> None:
-    sys.stderr.buffer.write(orjson.dumps(document) + b"\n")
+    # orjson escapes the C0 controls; json_safe the rest that acts on a terminal (DEL, C1, bidi): the same JSON value
+    sys.stderr.buffer.write(json_safe(orjson.dumps(document).decode()).encode() + b"\n")
     sys.stderr.flush()
 
 
 def _usage(message: str) -> int:
-    print(f"ledger-tui: error: {message}", file=sys.stderr)
+    print(f"ledger-tui: error: {visible(message)}", file=sys.stderr)
     return USAGE
