@@ -20,6 +20,7 @@ from participant.api.terminal_text import (
     is_safe,
     visible,
     visible_lines,
+    visible_traceback,
 )
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "json_safe",
     "visible",
     "visible_lines",
+    "visible_traceback",
 ]
 
 # A spreadsheet that opens a CSV file runs a cell that starts with one of these as a formula (OWASP's list).

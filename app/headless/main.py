@@ -14,7 +14,7 @@ import orjson
 from app.config import Config, ConfigError
 from app.locations import Locations
 from app.options import add_participant_options, choose
-from app.untrusted import VisibleArgumentParser, json_safe, visible
+from app.untrusted import VisibleArgumentParser, json_safe, visible, visible_traceback
 
 OK, REFUSED, USAGE = 0, 1, 2
 
@@ -132,6 +132,9 @@ def run(argv: list[str]) -> int:
         os._exit(OK)
     except KeyboardInterrupt:
         return 130
+    except Exception as e:  # a fault of this program: its message may quote what the participant sent
+        sys.stderr.write(visible_traceback(e))
+        return 1  # as for any uncaught exception
 
 
 async def _run(args: argparse.Namespace, choice: Any, locations: Locations) -> int:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import logging
 import re
+import traceback
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -56,6 +57,11 @@ def visible_lines(text: str) -> str:
     if _LINES_UNSAFE.search(text) is None:
         return text
     return text.translate(_LINES_ESCAPES)
+
+
+def visible_traceback(exc: BaseException) -> str:
+    """The traceback Python prints for an uncaught exception, with what its messages quote escaped."""
+    return visible_lines("".join(traceback.format_exception(exc)))
 
 
 class VisibleFormatter(logging.Formatter):

@@ -14,7 +14,13 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-from participant.api.terminal_text import VisibleArgumentParser, VisibleFormatter, visible, visible_lines
+from participant.api.terminal_text import (
+    VisibleArgumentParser,
+    VisibleFormatter,
+    visible,
+    visible_lines,
+    visible_traceback,
+)
 from participant.base.settings import Settings
 from participant.protocols.request_limits import (
     DEFAULT_BODY_TIMEOUT_S,
@@ -299,6 +305,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except Exception as e:  # a fault of this program: its message may quote a file's or a request's text
+        sys.stderr.write(visible_traceback(e))
+        return 1  # as for any uncaught exception
 
 
 def _error(message: str) -> None:

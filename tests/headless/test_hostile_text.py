@@ -165,3 +165,19 @@ def test_help_is_unchanged():
         timeout=120,
     )
     assert r.returncode == 0 and r.stdout.startswith("usage: ledger-tui acs") and "\\x" not in r.stdout
+
+
+def test_a_fault_of_the_command_shows_its_traceback_escaped(home, monkeypatch, capfd):
+    from app.headless import main, reading
+
+    async def faulty(*args) -> None:
+        raise RuntimeError(f"cannot make sense of {HOSTILE}")
+
+    monkeypatch.setattr(reading, "packages", faulty)
+    for name, value in environment(home).items():
+        monkeypatch.setenv(name, value)
+    code = main.run(["packages", "--url", "http://127.0.0.1:9", "--token-file", str(home / "alice.jwt")])
+    out, err = capfd.readouterr()
+    assert code == 1
+    assert_inert(out, err)
+    assert "Traceback" in err and f"RuntimeError: cannot make sense of {SHOWN}" in err, err
