@@ -124,19 +124,23 @@ def test_a_dars_hostile_entry_name_is_shown_escaped_never_raw(tmp_path) -> None:
     assert "evil\\x1b]0;title\\x07\\x1b[2J\\x1b]52;c;cHduZWQ=\\x07\\x9b2J\\u202e.dalf" in line, line
 
 
-def test_log_lines_show_what_a_request_quotes_escaped(tmp_path) -> None:
-    # The request log quotes the path, percent-decoded: a client chooses every character of it.
-    command = [sys.executable, "-m", "participant.server.cli", "serve", "--db", str(tmp_path / "ledger.db")]
+def test_log_lines_show_what_a_request_quotes_escaped_and_json_stays_json(tmp_path) -> None:
+    # The request log quotes the path, percent-decoded: a client chooses every character of it. The database's
+    # name is chosen by whoever named the file, and `--announce json` says it.
+    db = tmp_path / f"{HOSTILE_ENTRY}.db"
     server = subprocess.Popen(
-        [*command, "--no-auth", "--port", "0", "--announce", "json", "--exit-on-stdin-eof"],
+        [sys.executable, "-m", "participant.server.cli", "serve", "--db", str(db), "--no-auth", "--port", "0"]
+        + ["--announce", "json", "--exit-on-stdin-eof"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
     assert server.stdout is not None
+    announced = []
     try:
         for line in server.stdout:
+            announced.append(line)
             event = json.loads(line)
             if event["event"] == "ready":
                 break
@@ -144,6 +148,10 @@ def test_log_lines_show_what_a_request_quotes_escaped(tmp_path) -> None:
         r = httpx.get(f"{event['url']}/v2/{hostile}", timeout=TIMEOUT)
         assert r.status_code == 404
     finally:
-        _, log = server.communicate(timeout=TIMEOUT)  # closes its stdin: with --exit-on-stdin-eof, it stops
+        rest, log = server.communicate(
+            timeout=TIMEOUT
+        )  # closes its stdin: with --exit-on-stdin-eof, it stops
+    assert event["db"] == str(db)  # the same text, as JSON escapes
+    assert not any(ch in "".join(announced) + rest for ch in ACTING), repr(announced)
     assert "GET /v2/evil\\x1b]0;title\\x07" in log, log
     assert not any(ch in log for ch in ACTING), repr(log)
