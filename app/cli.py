@@ -16,6 +16,7 @@ from app.headless import COMMANDS
 from app.locations import CONFIG_ENV, Locations
 from app.options import add_participant_options, check_profile, choose, token_source
 from app.private_files import private_dir, private_opener
+from app.untrusted import VisibleArgumentParser, VisibleFormatter, visible, visible_lines
 
 __all__ = ["check_profile", "main", "parser", "token_source"]
 
@@ -52,7 +53,7 @@ headless commands, for scripts (`ledger-tui COMMAND --help`; JSON lines, or --ta
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = VisibleArgumentParser(
         prog="ledger-tui",
         description="A terminal client for a Canton participant's JSON Ledger API v2. Without "
         "--url or --profile it starts the bundled participant, with demo data, and opens it.",
@@ -86,7 +87,7 @@ def _setup_logging(locations: Locations) -> None:
         )
     except OSError:
         handler = logging.NullHandler()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(VisibleFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger("ledger_tui")
     root.addHandler(handler)
     root.setLevel(logging.INFO)
@@ -104,13 +105,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     locations = Locations.default()
     if args.paths:
-        print(locations.describe())
+        print(visible_lines(locations.describe()))
         return 0
     try:
         config = Config.load(locations.config_file)
         choice = choose(args, config, locations.config_file)
     except ConfigError as e:
-        print(f"ledger-tui: error: {e}", file=sys.stderr)  # as argparse says what it refuses
+        print(f"ledger-tui: error: {visible(str(e))}", file=sys.stderr)  # as argparse says what it refuses
         return 2
     profile, label, serve_flags, tokens = choice.profile, choice.label, choice.serve_flags, choice.tokens
     if args.theme:

@@ -134,6 +134,36 @@ def test_usage_errors_exit_2():
         assert r.returncode == 2 and option in r.stderr, (option, r.stderr)
 
 
+def test_messages_show_what_they_quote_escaped(tmp_path):
+    # sets the window title, clears the screen (CSI, then its one-byte C1 form), reverses what follows
+    hostile = "evil\x1b]0;title\x07\x1b[2J\x9b2J\u202e"
+    shown = "evil\\x1b]0;title\\x07\\x1b[2J\\x9b2J\\u202e"
+    for args in (
+        ("serve", "--db", "x.db", "--no-auth", hostile),  # argparse: unrecognized arguments
+        ("compact", "--db", str(tmp_path / hostile)),  # no database there
+        ("serve", "--db", str(tmp_path / "x.db"), "--hs256-secret-file", str(tmp_path / hostile)),
+    ):
+        r = cli(*args)
+        assert r.returncode == 2, r.stderr
+        assert shown in r.stderr, r.stderr
+        assert not any(ch in r.stderr + r.stdout for ch in "\x1b\x07\x9b\u202e"), repr(r.stderr)
+
+
+def test_a_fault_shows_its_traceback_escaped(tmp_path, monkeypatch, capfd):
+    from participant.server import cli as participant_cli
+
+    def faulty(args) -> int:
+        raise RuntimeError("cannot make sense of evil\x1b]0;title\x07\u202e")
+
+    monkeypatch.setattr(participant_cli, "_prune", faulty)
+    code = participant_cli.main(["prune", "--db", str(tmp_path / "ledger.db"), "--up-to", "1"])
+    out, err = capfd.readouterr()
+    assert code == 1
+    assert "Traceback" in err, err
+    assert "RuntimeError: cannot make sense of evil\\x1b]0;title\\x07\\u202e" in err, err
+    assert not any(ch in out + err for ch in "\x1b\x07\u202e"), repr(err)
+
+
 def test_token_from_a_secret_is_accepted(tmp_path):
     secret = "cli-test-secret-" + os.urandom(16).hex()
     server = start_server(tmp_path / "ledger.db", "--hs256-secret", secret)

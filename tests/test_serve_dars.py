@@ -3,7 +3,13 @@ database across restarts; a bad one stops the start with its one-line cause."""
 
 from __future__ import annotations
 
+import io
+import json
 import sqlite3
+import subprocess
+import sys
+import urllib.parse
+import zipfile
 
 import httpx
 
@@ -92,3 +98,60 @@ def test_a_bad_dar_stops_the_start_with_its_cause(tmp_path, dars_dir) -> None:
     assert r.returncode == 2 and "INVALID_DAR" in r.stderr
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT name FROM dars").fetchall() == [("splice-api-token-holding-v1-1.0.0",)]
+
+
+# A manifest naming an entry that sets the terminal's title, clears it and writes its clipboard (OSC 52), and
+# reorders what follows (a bidi override): shown to a person, each must be written out, never acted on.
+HOSTILE_ENTRY = "evil\x1b]0;title\x07\x1b[2J\x1b]52;c;cHduZWQ=\x07\x9b2J\u202e.dalf"
+ACTING = ("\x1b", "\x07", "\x9b", "\u202e")
+
+
+def hostile_dar() -> bytes:
+    data = io.BytesIO()
+    with zipfile.ZipFile(data, "w") as dar:
+        manifest = f"Manifest-Version: 1.0\nFormat: daml-lf\nMain-Dalf: {HOSTILE_ENTRY}\n"
+        dar.writestr("META-INF/MANIFEST.MF", manifest.encode())
+    return data.getvalue()
+
+
+def test_a_dars_hostile_entry_name_is_shown_escaped_never_raw(tmp_path) -> None:
+    bad = tmp_path / "hostile.dar"
+    bad.write_bytes(hostile_dar())
+    r = cli("serve", "--db", str(tmp_path / "ledger.db"), "--no-auth", "--port", "0", "--dar", str(bad))
+    assert r.returncode == 2, r.stderr
+    assert not any(ch in r.stderr + r.stdout for ch in ACTING), repr(r.stderr)
+    (line,) = r.stderr.splitlines()
+    assert "evil\\x1b]0;title\\x07\\x1b[2J\\x1b]52;c;cHduZWQ=\\x07\\x9b2J\\u202e.dalf" in line, line
+
+
+def test_log_lines_show_what_a_request_quotes_escaped_and_json_stays_json(tmp_path) -> None:
+    # The request log quotes the path, percent-decoded: a client chooses every character of it. The database's
+    # name is chosen by whoever named the file, and `--announce json` says it.
+    db = tmp_path / f"{HOSTILE_ENTRY}.db"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "participant.server.cli", "serve", "--db", str(db), "--no-auth", "--port", "0"]
+        + ["--announce", "json", "--exit-on-stdin-eof"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert server.stdout is not None
+    announced = []
+    try:
+        for line in server.stdout:
+            announced.append(line)
+            event = json.loads(line)
+            if event["event"] == "ready":
+                break
+        hostile = urllib.parse.quote(HOSTILE_ENTRY.encode())
+        r = httpx.get(f"{event['url']}/v2/{hostile}", timeout=TIMEOUT)
+        assert r.status_code == 404
+    finally:
+        rest, log = server.communicate(
+            timeout=TIMEOUT
+        )  # closes its stdin: with --exit-on-stdin-eof, it stops
+    assert event["db"] == str(db)  # the same text, as JSON escapes
+    assert not any(ch in "".join(announced) + rest for ch in ACTING), repr(announced)
+    assert "GET /v2/evil\\x1b]0;title\\x07" in log, log
+    assert not any(ch in log for ch in ACTING), repr(log)

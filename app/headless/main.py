@@ -14,6 +14,7 @@ import orjson
 from app.config import Config, ConfigError
 from app.locations import Locations
 from app.options import add_participant_options, choose
+from app.untrusted import VisibleArgumentParser, json_safe, visible, visible_traceback
 
 OK, REFUSED, USAGE = 0, 1, 2
 
@@ -32,7 +33,7 @@ a running ledger-tui serves, else one started for this command).
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = VisibleArgumentParser(
         prog="ledger-tui",
         description="Headless commands of ledger-tui, for scripts.",
         epilog=EPILOG,
@@ -123,12 +124,17 @@ def run(argv: list[str]) -> int:
     try:
         return asyncio.run(_run(args, choice, locations))
     except BrokenPipeError:
-        # the reader went away (`| head`): what it wanted was printed. Point stdout at /dev/null so that the
-        # interpreter's last flush does not fail again.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return OK
+        # The reader went away (`| head`): what it wanted was printed, the client is closed and a bundled
+        # participant let go. Nothing is left to tidy, so the process ends here, without the interpreter's
+        # finalization (its collections took 0.2 to 0.7 s on a busy machine, most of the second within which a
+        # follower whose reader left should be gone) and without a last flush of stdout, which would fail again.
+        sys.stderr.flush()
+        os._exit(OK)
     except KeyboardInterrupt:
         return 130
+    except Exception as e:  # a fault of this program: its message may quote what the participant sent
+        sys.stderr.write(visible_traceback(e))
+        return 1  # as for any uncaught exception
 
 
 async def _run(args: argparse.Namespace, choice: Any, locations: Locations) -> int:
@@ -136,6 +142,7 @@ async def _run(args: argparse.Namespace, choice: Any, locations: Locations) -> i
     from app.headless import reading, writing
     from app.headless.connect import connected
     from app.headless.output import Output
+    from app.headless.reader_gone import while_read
 
     table, job = _job(args, locations)
     out = Output(
@@ -143,7 +150,10 @@ async def _run(args: argparse.Namespace, choice: Any, locations: Locations) -> i
     )
     try:
         async with connected(args, choice, locations) as client:
-            await job(client, args, out)
+            if out.live:  # it writes only when something commits: watch for its reader going away meanwhile
+                await while_read(job(client, args, out), sys.stdout.fileno())
+            else:
+                await job(client, args, out)
         out.close()
     except reading.Usage as e:
         out.close()
@@ -194,10 +204,11 @@ def _document(e: Any) -> dict:
 
 
 def _error(document: dict) -> None:
-    sys.stderr.buffer.write(orjson.dumps(document) + b"\n")
+    # orjson escapes the C0 controls; json_safe the rest that acts on a terminal (DEL, C1, bidi): the same JSON value
+    sys.stderr.buffer.write(json_safe(orjson.dumps(document).decode()).encode() + b"\n")
     sys.stderr.flush()
 
 
 def _usage(message: str) -> int:
-    print(f"ledger-tui: error: {message}", file=sys.stderr)
+    print(f"ledger-tui: error: {visible(message)}", file=sys.stderr)
     return USAGE

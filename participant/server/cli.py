@@ -14,6 +14,13 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
+from participant.api.terminal_text import (
+    VisibleArgumentParser,
+    VisibleFormatter,
+    visible,
+    visible_lines,
+    visible_traceback,
+)
 from participant.base.settings import Settings
 from participant.protocols.request_limits import (
     DEFAULT_BODY_TIMEOUT_S,
@@ -42,7 +49,7 @@ examples:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = VisibleArgumentParser(
         prog="ledger-participant",
         description="A Canton participant in miniature: the JSON Ledger API v2 (release line 3.5) over SQLite.",
         epilog=EPILOG,
@@ -294,10 +301,24 @@ def main(argv: list[str] | None = None) -> int:
             return _compact(args)
         return _prune(args)
     except (NotADatabase, NewerSchemaError, SecretConflict, Refused) as e:
-        print(f"error: {e}", file=sys.stderr)
+        _error(str(e))
         return 2
     except KeyboardInterrupt:
         return 130
+    except Exception as e:  # a fault of this program: its message may quote a file's or a request's text
+        sys.stderr.write(visible_traceback(e))
+        return 1  # as for any uncaught exception
+
+
+def _error(message: str) -> None:
+    """`message` on standard error, one line: what it quotes (a path, a DAR's entry, a database's text) is shown
+    escaped, never acting on the terminal."""
+    print(f"error: {visible(message)}", file=sys.stderr)
+
+
+def _say(text: str) -> None:
+    """`text` on standard output, its lines kept and whatever it quotes escaped."""
+    print(visible_lines(text))
 
 
 def _secret_from_file(path: Path) -> str:
@@ -320,10 +341,7 @@ def _version() -> str:
 
 def _serve(args) -> int:
     if not SERVES_HERE:
-        print(
-            "error: ledger-participant serve runs on Linux and macOS; on Windows, run it in WSL",
-            file=sys.stderr,
-        )
+        _error("ledger-participant serve runs on Linux and macOS; on Windows, run it in WSL")
         return 2
     import uvicorn
 
@@ -336,9 +354,9 @@ def _serve(args) -> int:
         write_atomically,
     )
 
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr
-    )
+    log_lines = logging.StreamHandler(sys.stderr)
+    log_lines.setFormatter(VisibleFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[log_lines])
     secret = args.hs256_secret
     if args.hs256_secret_file is not None:
         secret = _secret_from_file(args.hs256_secret_file)
@@ -352,7 +370,7 @@ def _serve(args) -> int:
         try:
             sock = listen(args.host, args.port)
         except OSError as e:
-            print(f"error: cannot listen on {args.host}:{args.port}: {e.strerror or e}", file=sys.stderr)
+            _error(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}")
             return 1
         port = sock.getsockname()[1]
         url = f"http://[{args.host}]:{port}" if ":" in args.host else f"http://{args.host}:{port}"
@@ -413,6 +431,7 @@ def _serve(args) -> int:
             host=args.host,
             port=port,
             log_level="warning",
+            log_config=None,  # uvicorn's own lines go through the handler above: escaped as every other one
             access_log=False,
             lifespan="on",
             ws=protocol_class(),
@@ -428,7 +447,7 @@ def _serve(args) -> int:
             stop_at_stdin_eof(server, claim)
         server.run(sockets=[sock])
         for message in failed:
-            print(f"error: {message}", file=sys.stderr)
+            _error(message)
         return 0 if server.started and not failed else 1
     finally:
         claim.release()
@@ -501,7 +520,7 @@ class _Announcer:
     @staticmethod
     def _print(text: str) -> None:
         try:
-            print(text, flush=True)
+            print(visible_lines(text), flush=True)
         except BrokenPipeError:
             # Nobody reads any more; the server keeps its course (`--exit-on-stdin-eof` is how a parent stops it).
             # The descriptor, not sys.stdout, goes to /dev/null: what is still buffered must flush somewhere at exit.
@@ -603,13 +622,12 @@ def _token(args) -> int:
     if secret is None:
         secret = asyncio.run(_read_secret(args.db))
         if secret is None:
-            print(
-                f"error: {args.db} holds no generated secret (was the participant started with another auth "
-                "option, or never started?)",
-                file=sys.stderr,
+            _error(
+                f"{args.db} holds no generated secret (was the participant started with another auth "
+                "option, or never started?)"
             )
             return 2
-    print(
+    _say(
         mint_token(
             hs256_secret=secret,
             user_id=args.user,
@@ -627,9 +645,9 @@ def _prune(args) -> int:
     try:
         offset = asyncio.run(prune(args.db, args.up_to))
     except PruneError as e:
-        print(f"error: {e}", file=sys.stderr)
+        _error(str(e))
         return 2
-    print(f"pruned up to offset {offset}")
+    _say(f"pruned up to offset {offset}")
     return 0
 
 
@@ -658,7 +676,9 @@ def _compact(args) -> int:
 
     def starting(size: int, free_pages: int) -> None:
         print(
-            f"compacting {args.db} ({_size(size)}, {free_pages:,} free pages) …", file=sys.stderr, flush=True
+            visible(f"compacting {args.db} ({_size(size)}, {free_pages:,} free pages) …"),
+            file=sys.stderr,
+            flush=True,
         )
 
     try:
@@ -668,9 +688,9 @@ def _compact(args) -> int:
     finally:
         claim.release()
     if not done.free_pages:
-        print(f"{args.db} has no free pages: nothing to give back ({_size(done.bytes_after)})")
+        _say(f"{args.db} has no free pages: nothing to give back ({_size(done.bytes_after)})")
     else:
-        print(
+        _say(
             f"compacted {args.db}: {_size(done.bytes_before)} → {_size(done.bytes_after)} in {done.seconds:.1f} s "
             f"({done.free_pages:,} free pages given back)"
         )

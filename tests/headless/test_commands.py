@@ -167,6 +167,39 @@ def test_updates_follow_into_head_ends_cleanly(demo, home):
     assert len(out.splitlines()) == 5
 
 
+async def test_updates_follow_ends_when_its_reader_goes_away_on_a_quiet_ledger(demo, home):
+    # `ledger-tui updates --follow | head -n 1`: head exits with its line, and nothing more commits after it.
+    party = await alice(demo)
+    async with LedgerClient(demo.url, MintedToken(SECRET, "Alice")) as client:
+        end = await client.ledger_end()
+    follower = subprocess.Popen(
+        [sys.executable, "-m", "app", "updates", "--follow", "--from", str(end), *remote(demo, home)],
+        cwd=ROOT,
+        env=environment(home),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+    )
+    assert follower.stdout is not None and follower.stderr is not None
+    try:
+        async with httpx.AsyncClient(base_url=demo.url, timeout=30) as http:
+            r = await http.post(
+                "/v2/commands/submit-and-wait-for-transaction",
+                content=iou_submission(party, f"quiet-{os.getpid()}"),
+                headers={"Authorization": f"Bearer {token('Alice')}", "Content-Type": "application/json"},
+            )
+            assert r.status_code == 200, r.text
+        line = await asyncio.wait_for(asyncio.to_thread(follower.stdout.readline), 60)
+        assert json.loads(line)["Transaction"]["value"]["commandId"] == f"quiet-{os.getpid()}"
+        follower.stdout.close()  # the only reader goes away, and the ledger stays quiet
+        assert await asyncio.to_thread(follower.wait, 60) == 0
+        assert follower.stderr.read() == b""
+    finally:
+        if follower.poll() is None:
+            follower.kill()
+            follower.wait()
+
+
 async def test_updates_follow_prints_what_commits(demo, home):
     party = await alice(demo)
     async with LedgerClient(demo.url, MintedToken(SECRET, "Alice")) as client:
