@@ -2,7 +2,7 @@
 
 A payload string, an id, a party name or an error cause is chosen by whoever wrote it to the ledger. `visible` writes
 each character that could act on a terminal (controls, bidi overrides, line separators) as an escape a person can
-read (`\\x1b`, `\\u202e`); the rule is `participant.api.terminal_text`'s, the one the participant's command line
+read (`\\x1b`, `\\u202e`); the rule is `participant.base.terminal_text`'s, the one the participant's command line
 uses too, and this module is the client's way to it. `csv_cell` and `json_safe` do the same for the files the
 contract browser exports and the JSON the headless commands print, which a person may `cat` or open in a
 spreadsheet.
@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 # The one rule for text shown on a terminal, shared with the participant's command line.
-from participant.api.terminal_text import (
+from participant.base.terminal_text import (
     ESCAPES,
     VisibleArgumentParser,
     VisibleFormatter,

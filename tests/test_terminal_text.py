@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import sys
 
-from participant.api.terminal_text import VisibleFormatter, visible, visible_lines
+from participant.base.terminal_text import VisibleFormatter, visible, visible_lines
 
 HOSTILE = "a\x1b]0;title\x07\r\u202eb"
 

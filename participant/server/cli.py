@@ -14,7 +14,7 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-from participant.api.terminal_text import (
+from participant.base.terminal_text import (
     VisibleArgumentParser,
     VisibleFormatter,
     visible,
