@@ -1,8 +1,8 @@
 """Text that came from elsewhere (the ledger, a DAR, a request, a file), made safe to show on a terminal.
 
 One rule for both programs: the client's screens and headless commands (through `app.untrusted`) and the
-participant's command line and log lines. It lives beside the wire models because it is about how text received
-over the wire is shown, and because this is the one package of the participant that the client may import.
+participant's command line and log lines. It lives in `participant.base`, which imports nothing, so that the client
+may import it (its one exception besides the wire models) without loading anything else before its first frame.
 
 A payload string, a party, a DAR's entry name or an error cause is chosen by whoever wrote it: written raw to a
 terminal, `ESC ] 52` sets the clipboard, `ESC ] 0` the window title, `ESC ] 8` hides a link, CSI sequences move
