@@ -3,7 +3,8 @@
 An expression is decoded one message at a time, each read in place in its body's bytes by its span (start, end):
 its fields are walked on the wire, every sub-expression found is recorded by its span and replaced by a
 placeholder holding its index, and the rest (the message without its sub-expressions, a few bytes) is decoded with
-the derived schema. No bytes of a subtree are copied per level, so decoding is linear in the size of the body
+the derived schema; when the node is built, each placeholder is read back as the sub-expression of its index,
+decoded by then (no walk over the fields to find them again). No bytes of a subtree are copied per level, so decoding is linear in the size of the body
 however deep it is; the tree is built bottom-up from an explicit stack, so no protobuf decode and no Python
 recursion goes deeper than a type. The messages inside an expression become ``ast.Node``s by a plan per message
 type, read from the schema's descriptors once: interned indexes resolved, ids as references, types as
@@ -12,7 +13,7 @@ type, read from the schema's descriptors once: interned indexes resolved, ids as
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,13 +64,11 @@ def decode_expr(body: ast.ExprBody) -> ast.Expr:
                     )
                 shared = ctx.interned_expr(message.interned_expr)
                 message, children = _split_expr(ctx, (shared, 0, len(shared)))
-            placeholders: list[bytes] = []
-            _collect(_plan(message.DESCRIPTOR), message, placeholders)
-            stack.append((None, (message, len(placeholders))))
-            stack.extend((_child(ctx, children, p), None) for p in reversed(placeholders))
+            stack.append((None, (message, len(children))))
+            stack.extend((child, None) for child in reversed(children))
         else:
             message, count = pending
-            kids = iter(results[len(results) - count :])
+            kids = results[len(results) - count :]  # by placeholder index
             del results[len(results) - count :]
             results.append(_build_expr(ctx, message, kids))
     return results[0]
@@ -84,13 +83,6 @@ def _split_expr(ctx: Context, span: _Span) -> tuple[lf.Expr, list[_Span]]:
         return lf.Expr.FromString(stripped), children
     except (DecodeError, IndexError, ValueError) as exc:
         raise MalformedArchive(f"package {ctx.package_id}: an expression does not decode ({exc})") from None
-
-
-def _child(ctx: Context, children: list[_Span], placeholder: bytes) -> _Span:
-    index = _read_varint(placeholder, 0)[0]
-    if index >= len(children):  # only a placeholder of ours gets here: a bug, not a bad package
-        raise MalformedArchive(f"package {ctx.package_id}: an expression's parts do not add up")
-    return children[index]
 
 
 def _strip(span: _Span, plan: _Plan, children: list[_Span]) -> bytes:
@@ -178,7 +170,8 @@ def _skip(data: bytes, pos: int, wire_type: int) -> int:
     raise ValueError(f"wire type {wire_type}")  # groups, and the types that do not exist
 
 
-def _build_expr(ctx: Context, message: lf.Expr, kids: Iterator[ast.Expr]) -> ast.Expr:
+def _build_expr(ctx: Context, message: lf.Expr, kids: list[ast.Expr]) -> ast.Expr:
+    """The node of ``message``, its sub-expressions' placeholders replaced by ``kids``, decoded already."""
     kind = message.WhichOneof("Sum")
     location = decode_location(ctx, message.location) if message.HasField("location") else None
     if kind is None:
@@ -305,35 +298,16 @@ def _present(message: Message, step: _Step) -> bool:
     return True  # a proto3 scalar: its default (0, "", False) is its value
 
 
-def _collect(plan: _Plan, message: Message, out: list[bytes]) -> None:
-    """The encoded sub-expressions of ``message``, in the order ``_convert`` consumes them."""
-    for step in plan.steps:
-        if not _present(message, step):
-            continue
-        if step.how == _EXPR:
-            value = getattr(message, step.name)
-            if step.repeated:
-                out.extend(value)
-            else:
-                out.append(value)
-        elif step.how == _MESSAGE:
-            sub_plan = _plan(step.message)
-            if sub_plan.may_hold_expr:
-                values = getattr(message, step.name)
-                for value in values if step.repeated else (values,):
-                    _collect(sub_plan, value, out)
-
-
-def _convert_field(ctx: Context, step: _Step, value: Any, kids: Iterator[ast.Expr]) -> Any:
+def _convert_field(ctx: Context, step: _Step, value: Any, kids: list[ast.Expr]) -> Any:
     if step.repeated:
         return tuple(_convert_one(ctx, step, item, kids) for item in value)
     return _convert_one(ctx, step, value, kids)
 
 
-def _convert_one(ctx: Context, step: _Step, value: Any, kids: Iterator[ast.Expr]) -> Any:
+def _convert_one(ctx: Context, step: _Step, value: Any, kids: list[ast.Expr]) -> Any:
     how = step.how
-    if how == _EXPR:
-        return next(kids)
+    if how == _EXPR:  # a placeholder: the varint of the sub-expression's index
+        return kids[value[0] if len(value) == 1 else _read_varint(value, 0)[0]]
     if how == _STRING:
         return ctx.string(value)
     if how == _DNAME:
