@@ -4,6 +4,7 @@ above what it held before."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sqlite3
 import subprocess
@@ -160,3 +161,37 @@ def test_each_bomb_stops_serve_dar_storing_nothing_in_bounded_memory(tmp_path, d
     assert f"error: --dar {bomb}: {code}: " in stderr and said in stderr, stderr
     assert _stored(db) == []
     assert peak - baseline <= GROWTH_LIMIT, (peak, baseline)
+
+
+async def _store_unchecked(db: Path, data: bytes) -> set[str]:
+    """The DAR's packages written to the store as they are, unchecked, as an earlier, less strict reader did."""
+    from participant.daml_lf.archive import read_dar
+    from participant.store.packages import NewDar, NewPackage, PackageRow, store_dar
+    from participant.store.store import Store
+
+    dar = read_dar(data)
+    rows = [
+        NewPackage(
+            PackageRow(d.package_id, "", "", d.lf_version, (), (), "h" * 64, d is dar.main, "t"),
+            d.payload,
+            False,
+        )
+        for d in dar.dalfs
+    ]
+    async with Store(db) as store:
+        await store_dar(store, NewDar("h" * 64, "old", dar.main.package_id, "t", tuple(rows)))
+    return {d.package_id for d in dar.dalfs}
+
+
+def test_a_package_stored_before_the_checks_does_not_stop_the_start(tmp_path, dar_bytes) -> None:
+    """A package without metadata, stored when it was not refused yet: listed, not run, and the server starts."""
+    db = tmp_path / "ledger.db"
+    stored = asyncio.run(_store_unchecked(db, bombs.without_metadata(dar_bytes(RICHTYPES))))
+    server = start_server(db, "--hs256-secret", SECRET)
+    try:
+        assert stored <= set(_listed(server.url))
+    finally:
+        server.stop()
+    assert server.process.stdout is not None
+    out = server.process.stdout.read()
+    assert "is not run: " in out and "Package.metadata is required in Daml-LF 2.1" in out, out
