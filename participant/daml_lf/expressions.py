@@ -106,8 +106,8 @@ def _strip(span: _Span, plan: _Plan, children: list[_Span]) -> bytes:
         if value_end > end:
             raise ValueError("a field runs past its message")
         step = plan.by_number.get(tag >> 3)
-        if step is None or (step.how == _EXPR and length == 0 and not step.repeated):
-            pos = value_end  # copied as it is (an absent expression is empty bytes)
+        if step is None or (step.how == _EXPR and length == 0 and not step.repeated and step.oneof is None):
+            pos = value_end  # copied as it is (outside a oneof, an empty expression is an absent one)
             continue
         if step.how == _EXPR:
             replacement = _encode_varint(len(children))

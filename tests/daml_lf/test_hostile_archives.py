@@ -15,9 +15,13 @@ import zipfile
 import pytest
 from google.protobuf.message import DecodeError
 
+from participant.daml_lf import ast
+from participant.daml_lf._proto import daml_lf2_lazy_pb2 as lf
 from participant.daml_lf._proto import daml_lf2_pb2
 from participant.daml_lf.archive import read_dar
+from participant.daml_lf.decode import Context
 from participant.daml_lf.errors import MalformedArchive, MalformedManifest, NotAZip, ZipBomb
+from participant.daml_lf.expressions import decode_expr
 from participant.daml_lf.limits import DEFAULT_MAX_DAR_BYTES, MAX_COMPRESSION_RATIO
 from participant.daml_lf.nesting import RECURSION_LIMIT, NestedTooDeep, check_nesting
 from participant.daml_lf.packages import read_packages
@@ -116,6 +120,16 @@ def test_decoding_a_deep_body_takes_memory_linear_in_its_size() -> None:
     assert r.returncode == 0, r.stderr
     growth = int(r.stdout)
     assert growth < 64 * MiB, growth
+
+
+def test_an_empty_expression_chosen_in_a_oneof_is_refused_as_malformed() -> None:
+    """``ledger_time_lt`` is an expression in Update's oneof: chosen but empty, it is an expression without a case
+    (absent, outside a oneof, an empty field would be no expression at all)."""
+    update = lf.Update(ledger_time_lt=b"")
+    assert update.WhichOneof("Sum") == "ledger_time_lt"
+    body = ast.ExprBody(lf.Expr(update=update).SerializeToString(), Context("p" * 64, lf.Package()))
+    with pytest.raises(MalformedArchive, match="expression without a case"):
+        decode_expr(body)
 
 
 # --- Metadata and unknown fields
