@@ -20,5 +20,6 @@ class Settings:
     max_list_elements: int = 200
     offset_checkpoint_interval_s: float = 15.0
     max_body_bytes: int = 4 * 1024 * 1024
+    max_dar_bytes: int = 32 * 1024 * 1024  # what a DAR's entries may decompress to (daml_lf.limits' default)
     synchronizer_aliases: tuple[str, ...] = ("global", "private")
     log_requests: bool = True

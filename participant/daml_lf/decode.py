@@ -12,7 +12,7 @@ from google.protobuf.message import DecodeError
 
 from . import ast
 from ._proto import daml_lf2_lazy_pb2 as lf
-from .archive import Dalf
+from .archive import Dalf, check_no_unknown_fields
 from .errors import MalformedArchive
 
 _DECODING: Any = (
@@ -96,13 +96,18 @@ def decode_package(dalf: Dalf) -> ast.Package:
         package = lf.Package.FromString(dalf.package)
     except DecodeError as exc:
         raise MalformedArchive(f"{dalf.path}: package {dalf.package_id} does not decode ({exc})") from None
+    check_no_unknown_fields(package, dalf.path)
+    if not package.HasField("metadata"):  # Canton's words: a package's name and version are not optional
+        raise MalformedArchive(
+            f"{dalf.path}: package {dalf.package_id}: Package.metadata is required in Daml-LF {dalf.lf_version}"
+        )
     ctx = Context(dalf.package_id, package)
     metadata = package.metadata
     upgraded = metadata.upgraded_package_id if metadata.HasField("upgraded_package_id") else None
     return ast.Package(
         package_id=dalf.package_id,
-        name=ctx.string(metadata.name_interned_str) if package.HasField("metadata") else "",
-        version=ctx.string(metadata.version_interned_str) if package.HasField("metadata") else "",
+        name=ctx.string(metadata.name_interned_str),
+        version=ctx.string(metadata.version_interned_str),
         lf_version=dalf.lf_version,
         modules=_by_name(_module(ctx, module) for module in package.modules),
         upgraded_package_id=ctx.string(upgraded.upgraded_package_id_interned_str) if upgraded else None,

@@ -27,6 +27,10 @@ class MissingDalf(InvalidDar):
     pass
 
 
+class ZipBomb(DamlLfError):
+    """A DAR whose entries decompress past the reader's cap on bytes, or past its compression ratio."""
+
+
 class MalformedArchive(DamlLfError):
     """A DALF (or its payload) that does not decode with the Daml-LF schema."""
 

@@ -1,14 +1,19 @@
 """Expression bodies → ``ast.Expr``, on request.
 
-Each expression message decodes on its own with the derived schema (its sub-expressions are bytes there), and the
-tree is built bottom-up from an explicit stack: no protobuf decode and no Python recursion goes deeper than a type,
-however deep the expression. The messages inside an expression become ``ast.Node``s by a plan per message type,
-read from the schema's descriptors once: interned indexes resolved, ids as references, types as ``ast.Type``.
+An expression is decoded one message at a time, each read in place in its body's bytes by its span (start, end):
+its fields are walked on the wire, every sub-expression found is recorded by its span and replaced by a
+placeholder holding its index, and the rest (the message without its sub-expressions, a few bytes) is decoded with
+the derived schema; when the node is built, each placeholder is read back as the sub-expression of its index,
+decoded by then (no walk over the fields to find them again). No bytes of a subtree are copied per level, so decoding is linear in the size of the body
+however deep it is; the tree is built bottom-up from an explicit stack, so no protobuf decode and no Python
+recursion goes deeper than a type. The messages inside an expression become ``ast.Node``s by a plan per message
+type, read from the schema's descriptors once: interned indexes resolved, ids as references, types as
+``ast.Type``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,22 +35,26 @@ from .decode import (
 )
 from .errors import MalformedArchive
 
+_Span = tuple[bytes, int, int]  # an encoded expression: the bytes holding it, where it starts and ends
+
 
 def decode_expr(body: ast.ExprBody) -> ast.Expr:
     """The expression of a body, decoded whole into ``ast.Expr`` nodes.
 
-    Each expression message is decoded on its own (its sub-expressions are bytes in the derived schema) and the
-    tree is built bottom-up from an explicit stack, so the depth of the expression costs neither protobuf's nor
-    Python's recursion limit.
+    Each expression message is split off its sub-expressions in place and decoded on its own, and the tree is
+    built bottom-up from an explicit stack, so the depth of the expression costs neither protobuf's nor Python's
+    recursion limit, and its size is read once.
     """
     ctx: Context = body.context
     results: list[ast.Expr] = []
-    stack: list[tuple[bytes, None] | tuple[None, tuple[lf.Expr, int]]] = [(body.encoded, None)]
+    stack: list[tuple[_Span, None] | tuple[None, tuple[lf.Expr, int]]] = [
+        ((body.encoded, 0, len(body.encoded)), None)
+    ]
     while stack:
-        encoded, pending = stack.pop()
+        span, pending = stack.pop()
         if pending is None:
-            assert encoded is not None
-            message = _parse_expr(ctx, encoded)
+            assert span is not None
+            message, children = _split_expr(ctx, span)
             hops = 0
             while message.WhichOneof("Sum") == "interned_expr":  # shared by reference: its own message
                 hops += 1
@@ -53,27 +62,116 @@ def decode_expr(body: ast.ExprBody) -> ast.Expr:
                     raise MalformedArchive(
                         f"package {ctx.package_id}: interned expressions refer to each other in a cycle"
                     )
-                message = _parse_expr(ctx, ctx.interned_expr(message.interned_expr))
-            children: list[bytes] = []
-            _collect(_plan(message.DESCRIPTOR), message, children)
+                shared = ctx.interned_expr(message.interned_expr)
+                message, children = _split_expr(ctx, (shared, 0, len(shared)))
             stack.append((None, (message, len(children))))
             stack.extend((child, None) for child in reversed(children))
         else:
             message, count = pending
-            kids = iter(results[len(results) - count :])
+            kids = results[len(results) - count :]  # by placeholder index
             del results[len(results) - count :]
             results.append(_build_expr(ctx, message, kids))
     return results[0]
 
 
-def _parse_expr(ctx: Context, encoded: bytes) -> lf.Expr:
+def _split_expr(ctx: Context, span: _Span) -> tuple[lf.Expr, list[_Span]]:
+    """The expression message at ``span`` decoded without its sub-expressions (each a placeholder holding its
+    index), and their spans."""
+    children: list[_Span] = []
     try:
-        return lf.Expr.FromString(encoded)
-    except DecodeError as exc:
+        stripped = _strip(span, _plan(lf.Expr.DESCRIPTOR), children)
+        return lf.Expr.FromString(stripped), children
+    except (DecodeError, IndexError, ValueError) as exc:
         raise MalformedArchive(f"package {ctx.package_id}: an expression does not decode ({exc})") from None
 
 
-def _build_expr(ctx: Context, message: lf.Expr, kids: Iterator[ast.Expr]) -> ast.Expr:
+def _strip(span: _Span, plan: _Plan, children: list[_Span]) -> bytes:
+    """The message at ``span`` re-encoded with each non-empty sub-expression replaced by a placeholder (the
+    varint of its index in ``children``, where its span is appended), walking into the messages that may hold
+    expressions. Only the fields that hold expressions are rewritten; a message without any is returned as its
+    slice."""
+    data, pos, end = span
+    parts: list[bytes] = []
+    copied_from = pos  # the start of the fields not yet copied: copied together, in one slice
+    rewritten = False
+    while pos < end:
+        field_start = pos
+        tag, pos = _read_varint(data, pos)
+        wire_type = tag & 7
+        if wire_type != 2:  # only length-delimited fields can hold expressions
+            pos = _skip(data, pos, wire_type)
+            continue
+        length, pos = _read_varint(data, pos)
+        value_end = pos + length
+        if value_end > end:
+            raise ValueError("a field runs past its message")
+        step = plan.by_number.get(tag >> 3)
+        if step is None or (step.how == _EXPR and length == 0 and not step.repeated and step.oneof is None):
+            pos = value_end  # copied as it is (outside a oneof, an empty expression is an absent one)
+            continue
+        if step.how == _EXPR:
+            replacement = _encode_varint(len(children))
+            children.append((data, pos, value_end))
+        elif step.how == _MESSAGE and step.sub_plan is not None and step.sub_plan.may_hold_expr:
+            replacement = _strip((data, pos, value_end), step.sub_plan, children)
+        else:
+            pos = value_end
+            continue
+        parts.append(data[copied_from:field_start])
+        parts.append(_encode_varint(tag))
+        parts.append(_encode_varint(len(replacement)))
+        parts.append(replacement)
+        copied_from = pos = value_end
+        rewritten = True
+    if pos != end:
+        raise ValueError("a field runs past its message")
+    if not rewritten:
+        return data[span[1] : end]
+    parts.append(data[copied_from:end])
+    return b"".join(parts)
+
+
+def _read_varint(data: bytes, pos: int) -> tuple[int, int]:
+    byte = data[pos]
+    if byte < 0x80:
+        return byte, pos + 1
+    value, shift = byte & 0x7F, 7
+    while True:
+        pos += 1
+        byte = data[pos]
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return value, pos + 1
+        shift += 7
+        if shift > 63:
+            raise ValueError("a varint longer than ten bytes")
+
+
+def _encode_varint(value: int) -> bytes:
+    if value < 0x80:
+        return bytes((value,))
+    out = bytearray()
+    while value >= 0x80:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def _skip(data: bytes, pos: int, wire_type: int) -> int:
+    if wire_type == 0:
+        while data[pos] & 0x80:
+            pos += 1
+        return pos + 1
+    if wire_type == 1:
+        return pos + 8
+    if wire_type == 5:
+        return pos + 4
+    raise ValueError(f"wire type {wire_type}")  # groups, and the types that do not exist
+
+
+def _build_expr(ctx: Context, message: lf.Expr, kids: list[ast.Expr]) -> ast.Expr:
+    """The node of ``message``, its sub-expressions' placeholders replaced by ``kids``, decoded already."""
     kind = message.WhichOneof("Sum")
     location = decode_location(ctx, message.location) if message.HasField("location") else None
     if kind is None:
@@ -94,8 +192,9 @@ _ENUM = "enum"
 _SCALAR = "scalar"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Step:
+    number: int
     name: str  # the field's name in the schema
     label: str  # its name in the Node: interned-index suffixes dropped
     how: str
@@ -103,6 +202,7 @@ class _Step:
     oneof: str | None
     message: Descriptor | None
     enum_names: Mapping[int, str] | None
+    sub_plan: _Plan | None = None  # the plan of ``message``, for a field converted generically
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +210,7 @@ class _Plan:
     name: str
     steps: tuple[_Step, ...]
     may_hold_expr: bool
+    by_number: Mapping[int, _Step]
 
 
 _PLANS: dict[str, _Plan] = {}
@@ -166,6 +267,7 @@ def _make_plan(descriptor: Descriptor) -> _Plan:
             how = _SCALAR
         steps.append(
             _Step(
+                number=field.number,
                 name=field.name,
                 label=label,
                 how=how,
@@ -175,8 +277,11 @@ def _make_plan(descriptor: Descriptor) -> _Plan:
                 enum_names=enum_names,
             )
         )
-    holds = any(s.how == _EXPR or (s.how == _MESSAGE and _plan(s.message).may_hold_expr) for s in steps)
-    plan = _Plan(name, tuple(steps), holds)
+    for step in steps:
+        if step.how == _MESSAGE:
+            step.sub_plan = _plan(step.message)
+    holds = any(s.how == _EXPR or (s.sub_plan is not None and s.sub_plan.may_hold_expr) for s in steps)
+    plan = _Plan(name, tuple(steps), holds, {s.number: s for s in steps})
     _PLANS[descriptor.full_name] = plan
     return plan
 
@@ -193,35 +298,16 @@ def _present(message: Message, step: _Step) -> bool:
     return True  # a proto3 scalar: its default (0, "", False) is its value
 
 
-def _collect(plan: _Plan, message: Message, out: list[bytes]) -> None:
-    """The encoded sub-expressions of ``message``, in the order ``_convert`` consumes them."""
-    for step in plan.steps:
-        if not _present(message, step):
-            continue
-        if step.how == _EXPR:
-            value = getattr(message, step.name)
-            if step.repeated:
-                out.extend(value)
-            else:
-                out.append(value)
-        elif step.how == _MESSAGE:
-            sub_plan = _plan(step.message)
-            if sub_plan.may_hold_expr:
-                values = getattr(message, step.name)
-                for value in values if step.repeated else (values,):
-                    _collect(sub_plan, value, out)
-
-
-def _convert_field(ctx: Context, step: _Step, value: Any, kids: Iterator[ast.Expr]) -> Any:
+def _convert_field(ctx: Context, step: _Step, value: Any, kids: list[ast.Expr]) -> Any:
     if step.repeated:
         return tuple(_convert_one(ctx, step, item, kids) for item in value)
     return _convert_one(ctx, step, value, kids)
 
 
-def _convert_one(ctx: Context, step: _Step, value: Any, kids: Iterator[ast.Expr]) -> Any:
+def _convert_one(ctx: Context, step: _Step, value: Any, kids: list[ast.Expr]) -> Any:
     how = step.how
-    if how == _EXPR:
-        return next(kids)
+    if how == _EXPR:  # a placeholder: the varint of the sub-expression's index
+        return kids[value[0] if len(value) == 1 else _read_varint(value, 0)[0]]
     if how == _STRING:
         return ctx.string(value)
     if how == _DNAME:

@@ -6,17 +6,21 @@ registry."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Iterable
 
 from participant.base import errors
 from participant.daml_lf import ast
 from participant.daml_lf.archive import read_payload
 from participant.daml_lf.decode import decode_package
+from participant.daml_lf.errors import DamlLfError
 from participant.daml_lf.packages import PackageSet
 from participant.engine.lf.definitions import LfPackages
 from participant.engine.registry import PackageRegistry
 from participant.store.packages import PackageRow, package_payload
 from participant.store.store import Store
+
+log = logging.getLogger(__name__)
 
 
 def version_key(version: str) -> tuple:
@@ -44,12 +48,19 @@ class DamlPackages:
         ``registry``: their templates then run like the Python ones. Every package joins one package set, so
         a package's references to the packages loaded before it resolve."""
         new = [row for row in rows if row.package_id not in self._decoded]
-        for row in new:
+        for row in list(new):
             payload = await package_payload(store, row.package_id)
             if payload is None:
                 raise LookupError(f"package {row.package_id} is listed but not stored")
-            archive = read_payload(row.package_id, payload, f"<loaded package {row.package_id}>")
-            self._decoded[row.package_id] = await asyncio.to_thread(decode_package, archive)
+            try:
+                archive = read_payload(row.package_id, payload, f"<loaded package {row.package_id}>")
+                self._decoded[row.package_id] = await asyncio.to_thread(decode_package, archive)
+            except DamlLfError as refused:
+                # Stored by an earlier version whose reader was less strict (a package without metadata, say):
+                # still listed and served, never run, and the participant starts.
+                log.warning("stored package %s is not run: %r", row.package_id, str(refused))
+                new.remove(row)
+                continue
             self._payloads[row.package_id] = payload
         for row in new:
             if row.templates or row.interfaces:

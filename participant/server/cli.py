@@ -22,6 +22,7 @@ from participant.base.terminal_text import (
     visible_traceback,
 )
 from participant.base.settings import Settings
+from participant.daml_lf.limits import DEFAULT_MAX_DAR_BYTES, MAX_COMPRESSION_RATIO
 from participant.protocols.request_limits import (
     DEFAULT_BODY_TIMEOUT_S,
     DEFAULT_HEADER_TIMEOUT_S,
@@ -134,6 +135,15 @@ def _parser() -> argparse.ArgumentParser:
         default=4 * 1024 * 1024,
         metavar="N",
         help="largest request body, and websocket message, accepted (default: %(default)s)",
+    )
+    serve.add_argument(
+        "--max-dar-bytes",
+        type=_positive,
+        default=DEFAULT_MAX_DAR_BYTES,
+        metavar="N",
+        help="most bytes a DAR's entries (its manifest and DALFs) may decompress to, at upload and --dar; more, "
+        f"or an entry over {MAX_COMPRESSION_RATIO} times its compressed size, is refused as ZIP_BOMB "
+        "(default: %(default)s)",
     )
     serve.add_argument(
         "--max-header-bytes",
@@ -364,7 +374,7 @@ def _serve(args) -> int:
     claim = _claim(args.db, "is in use by another ledger-participant", "stop it or use another --db")
     try:
         if args.dar:
-            asyncio.run(_load_dars(args.db, args.dar, tuple(args.package)))
+            asyncio.run(_load_dars(args.db, args.dar, tuple(args.package), args.max_dar_bytes))
         if args.port_file is not None:
             args.port_file.unlink(missing_ok=True)  # a parent waiting for it must see this server's port only
         try:
@@ -453,7 +463,7 @@ def _serve(args) -> int:
         claim.release()
 
 
-async def _load_dars(db: Path, paths: list[Path], packages: tuple[str, ...]) -> None:
+async def _load_dars(db: Path, paths: list[Path], packages: tuple[str, ...], max_dar_bytes: int) -> None:
     """Load each DAR into the database through the checks of an upload, or refuse (naming the file and Canton's
     error) before anything is served. Each DAR is loaded on its own, in order."""
     from participant.store.packages import stored_dar_hashes
@@ -477,7 +487,7 @@ async def _load_dars(db: Path, paths: list[Path], packages: tuple[str, ...]) -> 
     async with Store(db) as store:
         for path, data in contents:
             try:
-                await load_dar(store, registry, data)
+                await load_dar(store, registry, data, max_dar_bytes)
             except LedgerError as e:
                 cause = " ".join(e.cause.split())
                 raise Refused(f"--dar {path}: {e.code.id}: {cause}") from None
@@ -496,6 +506,7 @@ def _settings(args, port: int, secret: str | None) -> Settings:
         packages=tuple(args.package),
         max_list_elements=args.max_list_elements,
         max_body_bytes=args.max_body_bytes,
+        max_dar_bytes=args.max_dar_bytes,
         log_requests=not args.quiet,
         synchronizer_aliases=args.synchronizers,
         offset_checkpoint_interval_s=args.offset_checkpoint_interval,

@@ -20,7 +20,8 @@ from participant.base.timestamps import format_timestamp
 from participant.daml_lf import ast
 from participant.daml_lf.archive import Dar, read_dar, read_payload
 from participant.daml_lf.decode import decode_package
-from participant.daml_lf.errors import DamlLfError, InvalidDar, MissingPackage, UnresolvedReference
+from participant.daml_lf.errors import DamlLfError, InvalidDar, MissingPackage, UnresolvedReference, ZipBomb
+from participant.daml_lf.limits import DEFAULT_MAX_DAR_BYTES
 from participant.daml_lf.packages import PackageSet, check_references, decode_dar
 from participant.engine.registry import PackageRegistry
 from participant.services.context import Context
@@ -39,6 +40,8 @@ from participant.store.store import Store
 
 def refusal(error: DamlLfError) -> errors.LedgerError:
     """Canton's error for what the reader found wrong (`PackageServiceErrors.Reading` and `.Validation`)."""
+    if isinstance(error, ZipBomb):  # Canton's context names its message "msg"
+        return errors.ZIP_BOMB(str(error), context={"msg": str(error)})
     if isinstance(error, InvalidDar):
         code = errors.INVALID_DAR
     elif isinstance(error, MissingPackage):
@@ -76,11 +79,11 @@ async def _stored_package(store: Store, package_id: str) -> ast.Package | None:
     return decode_package(read_payload(package_id, payload, f"<loaded package {package_id}>"))
 
 
-async def _checked(store: Store, data: bytes) -> tuple[Dar, PackageSet]:
+async def _checked(store: Store, data: bytes, max_dar_bytes: int) -> tuple[Dar, PackageSet]:
     """The DAR read and decoded (in a thread: a large one takes a CPU for a while), its references resolved within
     it or, for a package it does not carry, to one loaded before."""
     try:
-        dar = await asyncio.to_thread(read_dar, data)
+        dar = await asyncio.to_thread(read_dar, data, max_dar_bytes)
         package_set = await asyncio.to_thread(decode_dar, dar)
         dependencies: dict[str, ast.Package] = {}
         while True:
@@ -100,8 +103,10 @@ async def _checked(store: Store, data: bytes) -> tuple[Dar, PackageSet]:
         raise refusal(error) from None
 
 
-async def _new_dar(store: Store, registry: PackageRegistry, data: bytes, dar_hash: str) -> NewDar:
-    dar, package_set = await _checked(store, data)
+async def _new_dar(
+    store: Store, registry: PackageRegistry, data: bytes, dar_hash: str, max_dar_bytes: int
+) -> NewDar:
+    dar, package_set = await _checked(store, data, max_dar_bytes)
     now = format_timestamp(datetime.now(UTC))
     packages = []
     for dalf in dar.dalfs:
@@ -137,12 +142,15 @@ async def _check_version_free(store: Store, registry: PackageRegistry, row: Pack
         raise known_version(row, others[0])
 
 
-async def load_dar(store: Store, registry: PackageRegistry, data: bytes) -> list[PackageRow]:
-    """Check and store a DAR; returns the packages it added (none for a DAR loaded before)."""
+async def load_dar(
+    store: Store, registry: PackageRegistry, data: bytes, max_dar_bytes: int = DEFAULT_MAX_DAR_BYTES
+) -> list[PackageRow]:
+    """Check and store a DAR, its entries decompressing to ``max_dar_bytes`` at most; returns the packages it
+    added (none for a DAR loaded before)."""
     dar_hash = hashlib.sha256(data).hexdigest()
     if await has_dar(store, dar_hash):
         return []
-    new = await _new_dar(store, registry, data, dar_hash)
+    new = await _new_dar(store, registry, data, dar_hash, max_dar_bytes)
     try:
         return await store_dar(store, new)
     except KnownVersion as conflict:  # another upload took the name and version meanwhile
@@ -159,7 +167,7 @@ async def upload(ctx: Context, data: bytes, synchronizer_id: str | None, c: Clai
     changes nothing."""
     c.require_admin()
     _check_query(ctx, synchronizer_id)
-    rows = await load_dar(ctx.store, ctx.registry, data)
+    rows = await load_dar(ctx.store, ctx.registry, data, ctx.settings.max_dar_bytes)
     ctx.daml_packages.add(rows)
     await ctx.daml_packages.register(ctx.store, ctx.registry, rows)
 
@@ -170,4 +178,4 @@ async def validate(ctx: Context, data: bytes, synchronizer_id: str | None, c: Cl
     _check_query(ctx, synchronizer_id)
     dar_hash = hashlib.sha256(data).hexdigest()
     if not await has_dar(ctx.store, dar_hash):
-        await _new_dar(ctx.store, ctx.registry, data, dar_hash)
+        await _new_dar(ctx.store, ctx.registry, data, dar_hash, ctx.settings.max_dar_bytes)
