@@ -14,6 +14,7 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
+from participant.base.settings import Settings
 from participant.base.terminal_text import (
     VisibleArgumentParser,
     VisibleFormatter,
@@ -21,7 +22,6 @@ from participant.base.terminal_text import (
     visible_lines,
     visible_traceback,
 )
-from participant.base.settings import Settings
 from participant.daml_lf.limits import DEFAULT_MAX_DAR_BYTES, MAX_COMPRESSION_RATIO
 from participant.protocols.request_limits import (
     DEFAULT_BODY_TIMEOUT_S,
