@@ -167,6 +167,22 @@ def _parser() -> argparse.ArgumentParser:
         help="open connections (websockets included) beyond which requests are answered 503 (default: %(default)s)",
     )
     serve.add_argument(
+        "--ledger-time-tolerance",
+        type=_timeout,
+        default=Settings.ledger_time_tolerance_s,
+        metavar="SECONDS",
+        help="Canton's ledger-time-record-time tolerance: a command still interpreting this long after its ledger "
+        "time is aborted with INTERPRETATION_TIME_EXCEEDED, nothing written (default: %(default)s, as Canton's)",
+    )
+    serve.add_argument(
+        "--max-interpretation-memory",
+        type=_positive,
+        default=Settings.max_interpretation_memory,
+        metavar="BYTES",
+        help="most memory one evaluation of Daml (a command, an interface view) may grow the server by; past it "
+        "the command fails, nothing written (default: %(default)s)",
+    )
+    serve.add_argument(
         "--synchronizers",
         type=_aliases,
         default=("global", "private"),
@@ -423,7 +439,13 @@ def _serve(args) -> int:
             proxy_headers=False,
             server_header=False,
         )
-        server = Server(config, on_started=started, on_stopping=stopping)
+
+        def exiting() -> None:
+            # Evaluations in flight end now, so that their requests are answered and the server can stop.
+            if ready:
+                ready[0].committer.stop()
+
+        server = Server(config, on_started=started, on_stopping=stopping, on_exiting=exiting)
         if args.exit_on_stdin_eof:
             stop_at_stdin_eof(server, claim)
         server.run(sockets=[sock])
@@ -480,6 +502,8 @@ def _settings(args, port: int, secret: str | None) -> Settings:
         log_requests=not args.quiet,
         synchronizer_aliases=args.synchronizers,
         offset_checkpoint_interval_s=args.offset_checkpoint_interval,
+        ledger_time_tolerance_s=args.ledger_time_tolerance,
+        max_interpretation_memory=args.max_interpretation_memory,
     )
 
 

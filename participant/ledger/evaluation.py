@@ -1,0 +1,152 @@
+"""Daml evaluation off the event loop: worker threads, each with an event loop of its own, run the engine's
+coroutines within a `Budget`, so that code that never ends holds neither the server's event loop nor its writer.
+
+Threads, not processes: they share the compiled packages (a process would have to load and keep every package again,
+and send contracts and transactions back and forth), and the interpreter's switch interval bounds how long the
+server's loop waits for the GIL while a worker computes. A worker never holds the process: the threads are daemons,
+and `stop` ends every evaluation at its next budget check (`Interrupted`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Generic, TypeVar
+
+from participant.base.timestamps import now
+from participant.base.transactions import Contract, ContractSource
+from participant.daml_lf.eval.budget import Budget, limited
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+# Evaluations that run at once at most; more wait for a worker. One that never ends holds its worker until its
+# deadline, so a few such commands at once must not take them all; each idle worker costs a thread and its loop.
+DEFAULT_MAX_WORKERS = 16
+
+
+@dataclass(slots=True)
+class _Job(Generic[T]):
+    evaluate: Callable[[], Awaitable[T]]
+    budget: Budget
+    loop: asyncio.AbstractEventLoop
+    future: asyncio.Future[T]
+
+
+class EvaluationWorkers:
+    """Worker threads that run evaluations for the event loop that asks (`run`), each within its budget."""
+
+    def __init__(self, *, max_workers: int = DEFAULT_MAX_WORKERS, name: str = "daml-eval") -> None:
+        self.stopping = threading.Event()
+        self._max_workers = max_workers
+        self._name = name
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._threads: list[threading.Thread] = []
+        self._idle = 0
+        self._waiting = 0
+
+    def budget(self, deadline: datetime | None, max_memory: int | None) -> Budget:
+        """A budget ending at `deadline` (wall clock, as ledger time is), stopped with the workers."""
+        monotonic = None
+        if deadline is not None:
+            monotonic = time.monotonic() + (deadline - now()) / timedelta(seconds=1)
+        return Budget(deadline=monotonic, max_memory=max_memory, stop=self.stopping)
+
+    async def run(self, evaluate: Callable[[], Awaitable[T]], budget: Budget) -> T:
+        """Run `evaluate()` on a worker's loop within `budget`; its result or exception is this call's. Cancelling
+        the call does not stop the evaluation: its budget does."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        with self._lock:
+            self._waiting += 1
+            start = self._waiting > self._idle and len(self._threads) < self._max_workers
+            if start:
+                self._idle += 1  # from its start, until it takes a job
+                thread = threading.Thread(
+                    target=self._work, name=f"{self._name}-{len(self._threads)}", daemon=True
+                )
+                self._threads.append(thread)
+        self._jobs.put(_Job(evaluate, budget, loop, future))
+        if start:
+            thread.start()
+        return await future
+
+    def stop(self) -> None:
+        """End every evaluation at its next budget check, and the workers once idle (they never hold the
+        process)."""
+        self.stopping.set()
+        with self._lock:
+            threads = len(self._threads)
+        for _ in range(threads):
+            self._jobs.put(None)
+
+    def _work(self) -> None:
+        loop = asyncio.new_event_loop()
+        try:
+            while True:
+                job = self._jobs.get()  # counted idle while it waits here
+                with self._lock:
+                    self._idle -= 1
+                    if job is not None:
+                        self._waiting -= 1
+                if job is None:
+                    break
+                try:
+                    result: tuple[Any, BaseException | None] = (loop.run_until_complete(_limited(job)), None)
+                except BaseException as error:  # answered to the caller, whatever it is
+                    result = (None, error)
+                try:
+                    job.loop.call_soon_threadsafe(_settle, job.future, result)
+                except RuntimeError:  # the caller's loop is closed: nobody waits for the answer
+                    pass
+                del job, result
+                with self._lock:
+                    self._idle += 1
+        finally:
+            loop.close()
+            with self._lock:
+                self._threads.remove(threading.current_thread())
+
+
+async def _limited(job: _Job[T]) -> T:
+    with limited(job.budget):
+        return await job.evaluate()
+
+
+def _settle(future: asyncio.Future, result: tuple[Any, BaseException | None]) -> None:
+    if future.done():  # the caller was cancelled
+        return
+    value, error = result
+    if error is None:
+        future.set_result(value)
+    else:
+        future.set_exception(error)
+
+
+class LoopSource:
+    """A `ContractSource` used by a worker that reads through a source bound to another event loop (the writer's
+    batch, on the server's loop): each read runs there, and the worker's coroutine waits for it."""
+
+    def __init__(self, source: ContractSource, loop: asyncio.AbstractEventLoop) -> None:
+        self._source = source
+        self._loop = loop
+
+    async def active_contract(self, contract_id: str) -> Contract | None:
+        return await self._there(self._source.active_contract(contract_id))
+
+    async def active_contract_by_key(self, template_id: str, key_hash: str) -> Contract | None:
+        return await self._there(self._source.active_contract_by_key(template_id, key_hash))
+
+    async def _there(self, read: Awaitable[T]) -> T:
+        async def run() -> T:
+            return await read
+
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(run(), self._loop))
