@@ -50,7 +50,13 @@ class TimeExceeded(BudgetExceeded):
 
 
 class MemoryExceeded(BudgetExceeded):
-    """The evaluation's values or stack outgrew the memory it may use."""
+    """The evaluation's values or stack outgrew the memory it may use: `pool` says which ("memory", in bytes,
+    or "stack", in frames), `limit` the limit it met (None: the process's own, Python's memory or stack)."""
+
+    def __init__(self, message: str, pool: str = "memory", limit: int | None = None) -> None:
+        super().__init__(message)
+        self.pool = pool
+        self.limit = limit
 
 
 class Interrupted(BudgetExceeded):
@@ -118,7 +124,9 @@ class Budget:
         if deadline is not None and time.monotonic() > deadline:
             raise TimeExceeded(self)
         if depth > self.max_depth:
-            raise MemoryExceeded(f"the evaluation's stack is deeper than {self.max_depth} frames")
+            raise MemoryExceeded(
+                f"the evaluation's stack is deeper than {self.max_depth} frames", "stack", self.max_depth
+            )
         if self.max_memory is not None:
             self._check_memory(0)
 
@@ -138,7 +146,9 @@ class Budget:
         if grown > self.max_memory:
             raise MemoryExceeded(
                 f"the evaluation would grow the participant's memory by {grown // (1 << 20)} MB, "
-                f"more than its limit of {self.max_memory // (1 << 20)} MB"
+                f"more than its limit of {self.max_memory // (1 << 20)} MB",
+                "memory",
+                self.max_memory,
             )
 
 
