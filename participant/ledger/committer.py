@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
+from typing import TypeVar
 
 import orjson
 
@@ -35,6 +37,8 @@ from participant.store.writer import SubmitJob, open_lookup_connection
 # Canton's command executor does.
 DEFAULT_LEDGER_TIME_TOLERANCE = timedelta(seconds=Settings.ledger_time_tolerance_s)
 DEFAULT_MAX_INTERPRETATION_MEMORY = Settings.max_interpretation_memory
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -123,6 +127,16 @@ class Committer:
         """End every evaluation at its next budget check, and the workers: the server is stopping."""
         self.evaluation.stop()
         self._writer_evaluation.stop()
+
+    async def evaluate(self, compute: Callable[[], T]) -> T:
+        """`compute()` (Daml evaluated outside a command: interface views) on a worker, within the same bounds as a
+        command submitted now."""
+
+        async def run() -> T:
+            return compute()
+
+        budget = self.evaluation.budget(now() + self.ledger_time_tolerance, self.max_interpretation_memory)
+        return await self.evaluation.run(run, budget)
 
     async def is_known_party(self, party: str) -> bool:
         """Parties are never removed, so a party once found is remembered."""
