@@ -200,7 +200,7 @@ class Committer:
             result = outcome
             if not await reads.still_hold(batch):  # what it read changed since: as it would run here
                 result = await self._writer_evaluation.run(
-                    partial(interpret, LoopSource(batch, loop)), budget
+                    partial(interpret, LoopSource(batch, loop)), budget, waits=True
                 )
             if isinstance(result, errors.LedgerError):
                 raise result
