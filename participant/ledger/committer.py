@@ -135,7 +135,7 @@ class Committer:
         async def run() -> T:
             return compute()
 
-        budget = self.evaluation.budget(now() + self.ledger_time_tolerance, self.max_interpretation_memory)
+        budget = self.evaluation.budget(now(), self.ledger_time_tolerance, self.max_interpretation_memory)
         return await self.evaluation.run(run, budget)
 
     async def is_known_party(self, party: str) -> bool:
@@ -174,7 +174,7 @@ class Committer:
         if meta.min_ledger_time_rel is not None:
             ledger_time = max(ledger_time, started + meta.min_ledger_time_rel)
         budget = self.evaluation.budget(
-            ledger_time + self.ledger_time_tolerance, self.max_interpretation_memory
+            ledger_time, self.ledger_time_tolerance, self.max_interpretation_memory
         )
         interpret = partial(
             self.engine.interpret,

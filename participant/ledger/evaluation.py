@@ -54,12 +54,17 @@ class EvaluationWorkers:
         self._idle = 0
         self._waiting = 0
 
-    def budget(self, deadline: datetime | None, max_memory: int | None) -> Budget:
-        """A budget ending at `deadline` (wall clock, as ledger time is), stopped with the workers."""
-        monotonic = None
-        if deadline is not None:
-            monotonic = time.monotonic() + (deadline - now()) / timedelta(seconds=1)
-        return Budget(deadline=monotonic, max_memory=max_memory, stop=self.stopping)
+    def budget(self, ledger_time: datetime, tolerance: timedelta, max_memory: int | None) -> Budget:
+        """A budget whose deadline is `ledger_time` (wall clock) plus `tolerance`, as Canton's interpretation
+        deadline is, stopped with the workers."""
+        deadline = time.monotonic() + (ledger_time + tolerance - now()) / timedelta(seconds=1)
+        return Budget(
+            deadline=deadline,
+            max_memory=max_memory,
+            stop=self.stopping,
+            ledger_time=ledger_time,
+            tolerance=tolerance,
+        )
 
     async def run(self, evaluate: Callable[[], Awaitable[T]], budget: Budget, *, waits: bool = False) -> T:
         """Run `evaluate()` on a worker within `budget`; its result or exception is this call's. Cancelling the call
