@@ -27,9 +27,15 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-# Evaluations that run at once at most; more wait for a worker. One that never ends holds its worker until its
-# deadline, so a few such commands at once must not take them all; each idle worker costs a thread and its loop.
+# Workers started as soon as evaluations wait: with the GIL, more threads computing at once add no throughput, and
+# every one of them competes with the event loop's thread for it (at 32 clients, 4 workers gave more transactions a
+# second for less CPU each than 16).
+DEFAULT_WORKERS = 4
+# Evaluations that run at once at most. One that never ends holds its worker until its deadline: past the first
+# workers, another starts once an evaluation has waited `STUCK_S` for one, so that a few such commands cannot hold
+# everyone else's.
 DEFAULT_MAX_WORKERS = 16
+STUCK_S = 0.05
 
 
 @dataclass(slots=True)
@@ -39,13 +45,21 @@ class _Job(Generic[T]):
     loop: asyncio.AbstractEventLoop
     future: asyncio.Future[T]
     waits: bool
+    taken: bool = False
 
 
 class EvaluationWorkers:
     """Worker threads that run evaluations for the event loop that asks (`run`), each within its budget."""
 
-    def __init__(self, *, max_workers: int = DEFAULT_MAX_WORKERS, name: str = "daml-eval") -> None:
+    def __init__(
+        self,
+        *,
+        workers: int = DEFAULT_WORKERS,
+        max_workers: int = DEFAULT_MAX_WORKERS,
+        name: str = "daml-eval",
+    ) -> None:
         self.stopping = threading.Event()
+        self._workers = min(workers, max_workers)
         self._max_workers = max_workers
         self._name = name
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
@@ -73,19 +87,33 @@ class EvaluationWorkers:
         tenth of a loop's round (its bare yields, as the update runner's, are no wait)."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
+        job = _Job(evaluate, budget, loop, future, waits)
         with self._lock:
             self._waiting += 1
-            start = self._waiting > self._idle and len(self._threads) < self._max_workers
-            if start:
-                self._idle += 1  # from its start, until it takes a job
-                thread = threading.Thread(
-                    target=self._work, name=f"{self._name}-{len(self._threads)}", daemon=True
-                )
-                self._threads.append(thread)
-        self._jobs.put(_Job(evaluate, budget, loop, future, waits))
-        if start:
+            thread = self._thread_if(self._waiting > self._idle, self._workers)
+        self._jobs.put(job)
+        if thread is not None:
             thread.start()
+        elif len(self._threads) < self._max_workers:
+            stuck = loop.call_later(STUCK_S, self._unstick, job)
+            future.add_done_callback(lambda _: stuck.cancel())
         return await future
+
+    def _unstick(self, job: _Job) -> None:
+        """A worker more if `job` still waits for one (the others may be held by evaluations that never end)."""
+        with self._lock:
+            thread = self._thread_if(not job.taken and self._idle == 0, self._max_workers)
+        if thread is not None:
+            thread.start()
+
+    def _thread_if(self, needed: bool, limit: int) -> threading.Thread | None:
+        """A new worker, not started yet, if it is `needed` and there are fewer than `limit`; under the lock."""
+        if not needed or len(self._threads) >= limit:
+            return None
+        self._idle += 1  # from its start, until it takes a job
+        thread = threading.Thread(target=self._work, name=f"{self._name}-{len(self._threads)}", daemon=True)
+        self._threads.append(thread)
+        return thread
 
     def stop(self) -> None:
         """End every evaluation at its next budget check, and the workers once idle (they never hold the
@@ -105,6 +133,7 @@ class EvaluationWorkers:
                     self._idle -= 1
                     if job is not None:
                         self._waiting -= 1
+                        job.taken = True
                 if job is None:
                     break
                 try:
