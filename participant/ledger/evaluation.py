@@ -13,13 +13,11 @@ import asyncio
 import logging
 import queue
 import threading
-import time
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Generic, TypeVar
 
-from participant.base.timestamps import now
 from participant.base.transactions import Contract, ContractSource
 from participant.daml_lf.eval.budget import Budget, limited
 
@@ -71,14 +69,7 @@ class EvaluationWorkers:
     def budget(self, ledger_time: datetime, tolerance: timedelta, max_memory: int | None) -> Budget:
         """A budget whose deadline is `ledger_time` (wall clock) plus `tolerance`, as Canton's interpretation
         deadline is, stopped with the workers."""
-        deadline = time.monotonic() + (ledger_time + tolerance - now()) / timedelta(seconds=1)
-        return Budget(
-            deadline=deadline,
-            max_memory=max_memory,
-            stop=self.stopping,
-            ledger_time=ledger_time,
-            tolerance=tolerance,
-        )
+        return Budget.until(ledger_time, tolerance, max_memory=max_memory, stop=self.stopping)
 
     async def run(self, evaluate: Callable[[], Awaitable[T]], budget: Budget, *, waits: bool = False) -> T:
         """Run `evaluate()` on a worker within `budget`; its result or exception is this call's. Cancelling the call
