@@ -9,8 +9,9 @@ from typing import Any
 
 from participant.base import errors
 from participant.base.transactions import ContractSource, CreateNode, Transaction
-from participant.daml_lf.eval.budget import BudgetExceeded
+from participant.daml_lf.eval.budget import BudgetExceeded, MemoryExceeded
 from participant.engine import ids
+from participant.engine.budget_errors import budget_failure
 from participant.engine.coding import decode_command
 from participant.engine.commands import (
     Command,
@@ -55,6 +56,11 @@ class Engine:
             error = failure_of(failure)
             assert error is not None  # Daml failures, or the evaluation's budget spent
             raise error from None
+        except RecursionError:
+            # Each exercise nests the engine's Python calls: a choice that exercises itself without end reaches
+            # Python's stack limit before its deadline. The transaction's stack is spent, as a machine's can be.
+            stack = MemoryExceeded("the transaction's exercises nest deeper than the engine's stack", "stack")
+            raise budget_failure(stack) from None
         chosen = self._route(view, synchronizer_id, prescribed)
         created = list(view.created.values())
         if chosen != synchronizer_id:  # the contracts it creates live where it runs

@@ -15,6 +15,7 @@ module `RichTypes`, and `Marker`'s `ensure` (or a new choice of it) replaced:
 - `nesting_choice`: a choice `Nest : Optional (Optional …) with nickname : Text; level : Int` (the argument is
   richtypes' `Profile`) whose result is `Some (Some (… None))`, `level` deep: stored as the exercise's result, so
   `level` 101 is past Daml's nesting limit of 100.
+- `recursing_choice`: a choice `Recurse` (argument `Profile`) that exercises itself on the same contract.
 - `slow_constant(count)`: a top-level constant `hostileConstant = hostileCount count`, counting down to 0, which
   `ensure hostileConstant == 0` reads: to interrupt a constant's evaluation half way.
 
@@ -40,6 +41,7 @@ from participant.daml_lf.eval.program import Program
 MODULE = "RichTypes"
 MARKER = "RichTypes:Marker"
 NEST = "Nest"
+RECURSE = "Recurse"
 OPTIONAL_DEPTH = 120  # the choice's result type: Optional nested this deep, deeper than any level tried
 
 
@@ -161,6 +163,35 @@ class HostileBuilder:
 
     def ensure(self, body: lf.Expr | bytes) -> None:
         self.marker.precond = body if isinstance(body, bytes) else body.SerializeToString()
+
+    def profile(self) -> lf.TypeConId:
+        """richtypes' record `Profile` (`nickname : Text`, `level : Int`): the argument of the choices added."""
+        return lf.TypeConId(module=self.module_id(), name_interned_dname=self.dname("Profile"))
+
+    def choice(self, name: str, result: lf.Type, update: lf.Expr) -> None:
+        """A nonconsuming choice `name` of Marker, argument `arg : Profile`, controller the owner, body `update`
+        (`this` the contract, `self` its id)."""
+        owner = lf.Expr(
+            rec_proj=lf.Expr.RecProj(
+                tycon=self.marker_tycon(), field_interned_str=self.string("owner"), record=self.var("this")
+            )
+        )
+        party = self.builtin_type("PARTY")
+        controllers = lf.Expr(
+            cons=lf.Expr.Cons(type=party, front=[owner], tail=lf.Expr(nil=lf.Expr.Nil(type=party)))
+        )
+        profile = self.type(lf.Type(con=lf.Type.Con(tycon=self.profile())))
+        self.marker.choices.add(
+            name_interned_str=self.string(name),
+            consuming=False,
+            controllers=controllers.SerializeToString(),
+            arg_binder=lazy.VarWithType.FromString(
+                lf.VarWithType(var_interned_str=self.string("arg"), type=profile).SerializeToString()
+            ),
+            ret_type=lazy.Type.FromString(result.SerializeToString()),
+            update=update.SerializeToString(),
+            self_binder_interned_str=self.string("self"),
+        )
 
     def build(self) -> bytes:
         """The DAR: the changed package in place of richtypes' main DALF, its hash recomputed."""
@@ -288,34 +319,25 @@ def nesting_choice(dar: bytes, package_name: str) -> bytes:
         ),
     )
     b.define("hostileWrap", b.arrow(int64, result), wrap)
-    profile_ref = lf.TypeConId(module=b.module_id(), name_interned_dname=b.dname("Profile"))
-    profile = b.type(lf.Type(con=lf.Type.Con(tycon=profile_ref)))
     level = lf.Expr(
         rec_proj=lf.Expr.RecProj(
-            tycon=lf.Type.Con(tycon=profile_ref), field_interned_str=b.string("level"), record=b.var("arg")
+            tycon=lf.Type.Con(tycon=b.profile()), field_interned_str=b.string("level"), record=b.var("arg")
         )
-    )
-    owner = lf.Expr(
-        rec_proj=lf.Expr.RecProj(
-            tycon=b.marker_tycon(), field_interned_str=b.string("owner"), record=b.var("this")
-        )
-    )
-    party = b.builtin_type("PARTY")
-    controllers = lf.Expr(
-        cons=lf.Expr.Cons(type=party, front=[owner], tail=lf.Expr(nil=lf.Expr.Nil(type=party)))
     )
     update = lf.Expr(update=lf.Update(pure=lf.Pure(type=result, expr=b.apply(b.val("hostileWrap"), level))))
-    b.marker.choices.add(
-        name_interned_str=b.string(NEST),
-        consuming=False,
-        controllers=controllers.SerializeToString(),
-        arg_binder=lazy.VarWithType.FromString(
-            lf.VarWithType(var_interned_str=b.string("arg"), type=profile).SerializeToString()
-        ),
-        ret_type=lazy.Type.FromString(result.SerializeToString()),
-        update=update.SerializeToString(),
-        self_binder_interned_str=b.string("self"),
+    b.choice(NEST, result, update)
+    return b.build()
+
+
+def recursing_choice(dar: bytes, package_name: str) -> bytes:
+    """Marker's choice `Recurse` (argument `Profile`, result `()`) whose body exercises `Recurse` again on the same
+    contract: a transaction nested without end."""
+    b = HostileBuilder(dar, package_name)
+    marker = lf.TypeConId(module=b.module_id(), name_interned_dname=b.marker.tycon_interned_dname)
+    again = lf.Update.Exercise(
+        template=marker, choice_interned_str=b.string(RECURSE), cid=b.var("self"), arg=b.var("arg")
     )
+    b.choice(RECURSE, b.builtin_type("UNIT"), lf.Expr(update=lf.Update(exercise=again)))
     return b.build()
 
 

@@ -63,12 +63,18 @@ class Interrupted(BudgetExceeded):
     """The evaluation was stopped from outside (the server is stopping)."""
 
 
+_statm: dict[int, int] = {}  # pid → /proc/self/statm opened by it (a forked child must open its own)
+
+
 def resident_bytes() -> int:
-    """The process's resident memory now. /proc/self/statm where there is one (a few µs); elsewhere the peak
-    (``ru_maxrss``), which still grows when memory does."""
+    """The process's resident memory now. /proc/self/statm where there is one (a read of a file kept open: a few
+    µs); elsewhere the peak (``ru_maxrss``), which still grows when memory does."""
     try:
-        with open("/proc/self/statm", "rb") as statm:
-            return int(statm.read().split()[1]) * _PAGE
+        pid = os.getpid()
+        fd = _statm.get(pid)
+        if fd is None:
+            fd = _statm[pid] = os.open("/proc/self/statm", os.O_RDONLY)
+        return int(os.pread(fd, 128, 0).split()[1]) * _PAGE
     except OSError:
         import resource
 

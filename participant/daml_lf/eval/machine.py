@@ -158,8 +158,9 @@ class Machine:
             # The allocation that failed is undone; what the run made is dropped with its stack below.
             raise MemoryExceeded("the evaluation ran out of memory") from None
         except RecursionError:
-            # A builtin that recurses on a value (equality, order) met one nested deeper than Python's stack.
-            raise MemoryExceeded("a value is nested too deeply to be evaluated") from None
+            # Python's own stack: exercises nested without end (each nests the engine's calls and a run), or a
+            # value deeper than a builtin that recurses can walk.
+            raise MemoryExceeded("the evaluation outgrew the interpreter's stack", "stack") from None
         finally:
             del kont[base:]
 

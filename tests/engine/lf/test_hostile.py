@@ -195,3 +195,24 @@ async def test_a_choice_result_nested_101_deep_is_refused(richtypes_dar: bytes) 
     assert caught.value.cause == "Interpretation error: Error: Value exceeds maximum nesting value of 100"
     assert (caught.value.status, caught.value.body()["errorCategory"]) == (400, 8)
     assert harness.ledger.contracts == contracts_before  # the exercise wrote nothing
+
+
+@pytest.mark.timeout(60)
+async def test_a_choice_that_exercises_itself_ends_at_the_stack(richtypes_dar: bytes, budget) -> None:
+    """Each exercise nests the engine's calls: the transaction's stack is spent, answered as a machine's is."""
+    harness, _ = harness_with(hostile.recursing_choice(richtypes_dar, "hostile-recurse"))
+    tx = await harness.submit(CreateCommand(hostile.marker_id("hostile-recurse"), {"owner": ALICE}))
+    [marker] = tx.created
+    contracts_before = dict(harness.ledger.contracts)
+    with limited(budget(60)), pytest.raises(errors.LedgerError) as caught:
+        await harness.submit(
+            ExerciseCommand(
+                hostile.marker_id("hostile-recurse"),
+                marker.contract_id,
+                hostile.RECURSE,
+                {"nickname": "n", "level": "1"},
+            )
+        )
+    assert caught.value.code is errors.HEAP_MEMORY_OVER_LIMIT
+    assert caught.value.context["memoryPool"] == "Daml interpretation stack"
+    assert harness.ledger.contracts == contracts_before
