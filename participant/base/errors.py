@@ -124,6 +124,7 @@ class ErrorCode:
     prefix: str = ""
     http_status: int | None = None  # only where Canton forces a status other than the category's
     json_layer: bool = False  # raised by the JSON API itself, not decoded from a gRPC status
+    retry: str | None = None  # where Canton's error sets its own retry delay (as Scala prints a duration)
 
     @property
     def status(self) -> int:
@@ -349,6 +350,28 @@ CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE = ErrorCode(
     C.INVALID_INDEPENDENT_OF_SYSTEM_STATE,
     "Interpretation error: Error: ",
 )
+# Canton's CommandExecutionErrors.Interpreter.ValueNesting: a value the interpretation made, to be stored, nests
+# deeper than Daml's limit of 100 (`participant.engine.nesting`)
+VALUE_NESTING = ErrorCode(
+    "VALUE_NESTING", C.INVALID_INDEPENDENT_OF_SYSTEM_STATE, "Interpretation error: Error: "
+)
+# Evaluation budgets (participant.daml_lf.eval.budget, mapped by `budget_failure` in participant.engine.update).
+# Canton's CommandExecutionErrors.TimeExceeded: a definite answer; it cannot tell a loop from a slow participant,
+# so it lets the application retry, not before 60 s (about the ledger-time tolerance).
+INTERPRETATION_TIME_EXCEEDED = ErrorCode(
+    "INTERPRETATION_TIME_EXCEEDED", C.CONTENTION_ON_SHARED_RESOURCES, retry="60 seconds"
+)
+# Canton has no error for an interpretation outgrowing its memory: its engine runs in the JVM's heap, and the
+# closest it answers is LedgerApiErrors.HeapMemoryOverLimit (the heap past a configured threshold), in the same
+# category (contention on shared resources, 409).
+HEAP_MEMORY_OVER_LIMIT = ErrorCode("HEAP_MEMORY_OVER_LIMIT", C.CONTENTION_ON_SHARED_RESOURCES)
+# Canton's GrpcErrors.AbortedDueToShutdown: a request the node stopped because it is shutting down.
+ABORTED_DUE_TO_SHUTDOWN = ErrorCode(
+    "ABORTED_DUE_TO_SHUTDOWN",
+    C.TRANSIENT_SERVER_FAILURE,
+    "request aborted due to shutdown",
+    retry="10 seconds",
+)
 # `failWithStatus` in Daml (Interpreter.FailureStatus): the Daml code chooses the category; `daml_failure` builds it
 DAML_FAILURE = ErrorCode(
     "DAML_FAILURE", C.INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER, "Interpretation error: Error: User failure: "
@@ -454,7 +477,7 @@ class LedgerError(Exception):
             "resources": [list(r) for r in self.resources],
             "errorCategory": int(category),
             "grpcCodeValue": int(category.grpc),
-            "retryInfo": "1 second" if category.retryable else None,
+            "retryInfo": self.code.retry or ("1 second" if category.retryable else None),
             "definiteAnswer": definite,
         }
 

@@ -23,3 +23,9 @@ class Settings:
     max_dar_bytes: int = 32 * 1024 * 1024  # what a DAR's entries may decompress to (daml_lf.limits' default)
     synchronizer_aliases: tuple[str, ...] = ("global", "private")
     log_requests: bool = True
+    # An interpretation's deadline is its ledger time plus this: Canton's ledger-time-record-time tolerance, whose
+    # default is 60 s.
+    ledger_time_tolerance_s: float = 60.0
+    # Bytes one evaluation may grow the process by: far above what Canton Coin's flows take (a few MB), far below
+    # what would take the machine.
+    max_interpretation_memory: int = 256 * 1024 * 1024

@@ -9,8 +9,10 @@ from typing import Any
 
 from participant.base import errors
 from participant.base.transactions import ContractSource, CreateNode, Transaction
+from participant.daml_lf.eval.budget import BudgetExceeded, MemoryExceeded
 from participant.engine import ids
-from participant.engine.coding import decode
+from participant.engine.budget_errors import budget_failure
+from participant.engine.coding import decode_command
 from participant.engine.commands import (
     Command,
     CreateAndExerciseCommand,
@@ -50,10 +52,15 @@ class Engine:
         try:
             for command in submission.commands:
                 await self._run(command, top)
-        except (DamlAssertionError, ArithmeticError) as failure:
+        except (DamlAssertionError, ArithmeticError, BudgetExceeded) as failure:
             error = failure_of(failure)
-            assert error is not None  # both are Daml failures
+            assert error is not None  # Daml failures, or the evaluation's budget spent
             raise error from None
+        except RecursionError:
+            # Each exercise nests the engine's Python calls: a choice that exercises itself without end reaches
+            # Python's stack limit before its deadline. The transaction's stack is spent, as a machine's can be.
+            stack = MemoryExceeded("the transaction's exercises nest deeper than the engine's stack", "stack")
+            raise budget_failure(stack) from None
         chosen = self._route(view, synchronizer_id, prescribed)
         created = list(view.created.values())
         if chosen != synchronizer_id:  # the contracts it creates live where it runs
@@ -93,7 +100,9 @@ class Engine:
         if isinstance(command, ExerciseCommand):  # the one command whose templateId may name an interface
             target = self.registry.resolve_exercise_target(command.template_id)
             definition = self._choice(target, command.choice)
-            decoded = decode(definition.argument_type, command.choice_argument or {}, "choiceArgument")
+            decoded = decode_command(
+                definition.argument_type, command.choice_argument or {}, "choiceArgument"
+            )
             ids.require_contract_id(command.contract_id)
             await top.exercise(command.contract_id, definition, decoded)
             return
@@ -108,12 +117,12 @@ class Engine:
                     raise errors.INVALID_ARGUMENT(
                         f"Template {command.template_id} does not have a contract key"
                     )
-                key_value = decode(key_type, key, "contractKey")
-                decoded = decode(definition.argument_type, argument or {}, "choiceArgument")
+                key_value = decode_command(key_type, key, "contractKey")
+                decoded = decode_command(definition.argument_type, argument or {}, "choiceArgument")
                 await top.exercise_by_key(template, key_value, definition, decoded)
             case CreateAndExerciseCommand(create_arguments=arguments, choice=name, choice_argument=argument):
                 definition = self._choice(template, name)
-                decoded = decode(definition.argument_type, argument or {}, "choiceArgument")
+                decoded = decode_command(definition.argument_type, argument or {}, "choiceArgument")
                 contract_id = await top.create(template, self._contract(template, arguments))
                 await top.exercise(contract_id, definition, decoded)
             case _:
@@ -121,7 +130,7 @@ class Engine:
 
     @staticmethod
     def _contract(template: TemplateDef, arguments: object) -> Any:
-        return decode(template.argument_type, arguments, "createArguments")
+        return decode_command(template.argument_type, arguments, "createArguments")
 
     @staticmethod
     def _choice(target: TemplateDef | InterfaceDef, name: str) -> ChoiceDef:

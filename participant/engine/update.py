@@ -14,7 +14,9 @@ from typing import Any, NoReturn
 
 from participant.base import errors
 from participant.base.transactions import Contract, CreateNode, ExerciseNode, FetchNode, Node
+from participant.daml_lf.eval.budget import BudgetExceeded
 from participant.engine import ids
+from participant.engine.budget_errors import budget_failure
 from participant.engine.coding import encode
 from participant.engine.definitions import ChoiceDef, InterfaceDef, TemplateDef
 from participant.engine.ledger_view import LedgerView, ViewMark
@@ -41,9 +43,12 @@ def unhandled_exception(exception_type: str, message: str) -> errors.LedgerError
 
 
 def failure_of(error: Exception) -> errors.LedgerError | None:
-    """The Canton error a failure raised by model code stands for, or None when it is no Daml failure."""
+    """The Canton error a failure raised by model code stands for (or an evaluation that outgrew its budget), or
+    None when it is no Daml failure."""
     if isinstance(error, errors.LedgerError):
         return error
+    if isinstance(error, BudgetExceeded):
+        return budget_failure(error)
     if isinstance(error, DamlAssertionError):
         return unhandled_exception(ASSERTION_FAILED, str(error))
     if isinstance(error, ArithmeticError):  # Daml raises ArithmeticError for overflow and division by zero

@@ -6,23 +6,39 @@ validated requests and gets back committed updates.
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import partial
+from typing import TypeVar
 
 import orjson
 
 from participant.base import errors
+from participant.base.settings import Settings
 from participant.base.timestamps import now, parse_timestamp
+from participant.base.transactions import ContractSource, Transaction
 from participant.engine import reassignment
 from participant.engine.commands import Submission
 from participant.engine.ids import IdGenerator
 from participant.engine.interpreter import Engine
 from participant.engine.reassignment import ReassignmentCommand
+from participant.ledger.evaluation import EvaluationWorkers, LoopSource
 from participant.ledger.identity import Identity
+from participant.ledger.reads import RecordingSource
 from participant.store.batch import Batch
 from participant.store.rows import CompletionRow, UpdateRow
 from participant.store.store import Store
-from participant.store.writer import SubmitJob
+from participant.store.writer import SubmitJob, open_lookup_connection
+
+# An interpretation still running past its ledger time plus the ledger-time-record-time tolerance is aborted, as
+# Canton's command executor does.
+DEFAULT_LEDGER_TIME_TOLERANCE = timedelta(seconds=Settings.ledger_time_tolerance_s)
+DEFAULT_MAX_INTERPRETATION_MEMORY = Settings.max_interpretation_memory
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -88,13 +104,39 @@ class Committer:
         identity: Identity,
         *,
         max_deduplication: timedelta = timedelta(days=7),
+        ledger_time_tolerance: timedelta = DEFAULT_LEDGER_TIME_TOLERANCE,
+        max_interpretation_memory: int | None = DEFAULT_MAX_INTERPRETATION_MEMORY,
+        evaluation: EvaluationWorkers | None = None,
     ) -> None:
         self.store = store
         self.engine = engine
         self.identity = identity
         self.max_deduplication = max_deduplication
+        self.ledger_time_tolerance = ledger_time_tolerance
+        self.max_interpretation_memory = max_interpretation_memory
+        # Submissions are interpreted by these workers, outside the writer. The writer interprets again only when
+        # what one read changed meanwhile, on a worker of its own, so that it never waits for a free one.
+        self.evaluation = evaluation or EvaluationWorkers()
+        self._writer_evaluation = EvaluationWorkers(max_workers=1, name="daml-eval-writer")
+        self._writer_evaluation.stopping = self.evaluation.stopping
+        self._readers = threading.local()  # each worker's connection to the committed ledger
         self.ids = IdGenerator()
         self._known_parties: set[str] = set()
+
+    def stop(self) -> None:
+        """End every evaluation at its next budget check, and the workers: the server is stopping."""
+        self.evaluation.stop()
+        self._writer_evaluation.stop()
+
+    async def evaluate(self, compute: Callable[[], T]) -> T:
+        """`compute()` (Daml evaluated outside a command: interface views) on a worker, within the same bounds as a
+        command submitted now."""
+
+        async def run() -> T:
+            return compute()
+
+        budget = self.evaluation.budget(now(), self.ledger_time_tolerance, self.max_interpretation_memory)
+        return await self.evaluation.run(run, budget)
 
     async def is_known_party(self, party: str) -> bool:
         """Parties are never removed, so a party once found is remembered."""
@@ -124,21 +166,45 @@ class Committer:
         key = change_key(meta.user_id, submission.act_as, meta.command_id)
         submission_id = meta.submission_id or self.ids.update_id()[4:40]
 
+        # Ledger time is chosen before interpretation, as Canton's submitter does; the record time when it commits.
+        started = now()
+        ledger_time = started
+        if meta.min_ledger_time_abs is not None:
+            ledger_time = max(ledger_time, meta.min_ledger_time_abs)
+        if meta.min_ledger_time_rel is not None:
+            ledger_time = max(ledger_time, started + meta.min_ledger_time_rel)
+        budget = self.evaluation.budget(
+            ledger_time, self.ledger_time_tolerance, self.max_interpretation_memory
+        )
+        interpret = partial(
+            self.engine.interpret,
+            submission,
+            ledger_time=ledger_time,
+            synchronizer_id=synchronizer.id,
+            prescribed=bool(meta.synchronizer_id),
+        )
+
+        async def against_committed() -> tuple[Transaction | errors.LedgerError, RecordingSource]:
+            reads = RecordingSource(self._committed())
+            try:
+                return await interpret(reads), reads
+            except errors.LedgerError as failure:  # stands only if what it read still holds in the batch
+                return failure, reads
+
+        outcome, reads = await self.evaluation.run(against_committed, budget)
+        loop = asyncio.get_running_loop()
+
         async def job(batch: Batch) -> UpdateRow:
             record_time = now()
             await self._check_duplicate(batch, key, dedup, record_time)
-            ledger_time = record_time
-            if meta.min_ledger_time_abs is not None:
-                ledger_time = max(ledger_time, meta.min_ledger_time_abs)
-            if meta.min_ledger_time_rel is not None:
-                ledger_time = max(ledger_time, record_time + meta.min_ledger_time_rel)
-            tx = await self.engine.interpret(
-                submission,
-                batch,
-                ledger_time=ledger_time,
-                synchronizer_id=synchronizer.id,
-                prescribed=bool(meta.synchronizer_id),
-            )
+            result = outcome
+            if not await reads.still_hold(batch):  # what it read changed since: as it would run here
+                result = await self._writer_evaluation.run(
+                    partial(interpret, LoopSource(batch, loop)), budget, waits=True
+                )
+            if isinstance(result, errors.LedgerError):
+                raise result
+            tx = result
             update = UpdateRow(
                 offset=batch.ledger_end + 1,
                 update_id=self.ids.update_id(),
@@ -174,6 +240,14 @@ class Committer:
             return update
 
         return await self.store.write(SubmitJob(key, job))
+
+    def _committed(self) -> ContractSource:
+        """The committed ledger, read by the calling worker on a connection of its own: no hop to the server's
+        loop, and nothing for it to do."""
+        reader = getattr(self._readers, "connection", None)
+        if reader is None:
+            reader = self._readers.connection = open_lookup_connection(str(self.store.path))
+        return Batch(self.store.read, ledger_end=self.store.ledger_end, next_seq=0, lookup=reader)
 
     async def reassign(
         self, commands: list[ReassignmentCommand], meta: ReassignmentMeta

@@ -10,12 +10,14 @@ import hashlib
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from functools import partial
 
 import orjson
 
 from participant.base import errors, offsets
 from participant.projection.filters import EventFilter, format_or_legacy, resolve_event_format
 from participant.projection.shaping import AcsRenderer
+from participant.projection.views_ahead import Evaluate, shaped
 from participant.store.store import Store
 
 TOKEN_VERSION = 1
@@ -136,11 +138,13 @@ async def rendered(
     after_seq: int = 0,
     page_size: int = STORE_PAGE,
     wanted: int | None = None,
+    evaluate: Evaluate | None = None,
 ) -> AsyncIterator[tuple[list[bytes], list[int]]]:
     """Page by page, the JSON text (UTF-8) and seq of every entry active at `offset` that the filter lets through
     (pages may come out empty when the filter excludes a whole store page), or of the first `wanted` at least.
     Where the filter shows every contract the same way, the store renders the entries (`AcsRenderer.entry_format`)
-    and reads no more than `wanted`; else the renderer does, row by row."""
+    and reads no more than `wanted`; else the renderer does, row by row, with the interface views of a page
+    computed by `evaluate` (off the event loop)."""
     renderer = AcsRenderer(event_filter, token_prefix)
     entry_format = renderer.entry_format()
     parties = event_filter.query_parties()
@@ -151,13 +155,14 @@ async def rendered(
             yield [entry for _, entry in rows], [seq for seq, _ in rows]
     else:
         async for rows in store.active_contracts(offset, parties, after_seq=after_seq, page_size=page_size):
-            yield _encoded(renderer.render(rows))
+            yield _encoded(await shaped([event_filter], partial(renderer.render, rows), evaluate))
     moved = await store.moved_contracts(offset, parties)
     if moved:
         ordered = sorted((_position(row), row) for row in moved)
         rows = [(position, row) for position, row in ordered if position > after_seq]
         for i in range(0, len(rows), page_size):
-            yield _encoded(renderer.render_moved(rows[i : i + page_size]))
+            chunk = rows[i : i + page_size]
+            yield _encoded(await shaped([event_filter], partial(renderer.render_moved, chunk), evaluate))
 
 
 def _encoded(page: tuple[list[str], list[int]]) -> tuple[list[bytes], list[int]]:

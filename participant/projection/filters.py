@@ -10,6 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, partial
+from typing import Any
+
+import orjson
 
 from participant.api import (
     CumulativeFilter,
@@ -53,6 +56,12 @@ class EventFilter:
     verbose: bool = False
     # (template id, create argument, interface ids) -> JsInterfaceViews; None when no filter asks for a view
     compute_views: Callable[[str, object, list[str]], list[dict]] | None = None
+    # Views computed ahead, off the event loop (`participant.projection.views_ahead`), by `view_key`; while
+    # `wanted_views` is a list, the views asked for are noted there (and answered empty) instead of computed.
+    views_ahead: dict[tuple, list[dict]] = field(default_factory=dict, repr=False, compare=False)
+    wanted_views: list[tuple[tuple, str, Any, list[str]]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     def query_parties(self) -> list[str] | None:
         """The parties whose stakeholder index serves the query; None means every contract is a candidate."""
@@ -105,11 +114,25 @@ class EventFilter:
         if self.compute_views is None:
             return []
         wanted = self.interfaces(witnesses, package_name, qualified_name(template_id))
-        return self.compute_views(template_id, argument, wanted) if wanted else []
+        return self.view_values(template_id, argument, wanted) if wanted else []
+
+    def view_values(self, template_id: str, argument: Any, interface_ids: list[str]) -> list[dict]:
+        """The views of these interfaces of a contract: computed ahead if they were, else here."""
+        assert self.compute_views is not None
+        key = view_key(template_id, argument, interface_ids)
+        if self.wanted_views is not None:
+            self.wanted_views.append((key, template_id, argument, list(interface_ids)))
+            return []
+        ahead = self.views_ahead.get(key)
+        return ahead if ahead is not None else self.compute_views(template_id, argument, interface_ids)
 
     @classmethod
     def wildcard_for(cls, parties: Iterable[str], verbose: bool = True) -> EventFilter:
         return cls({p: PartyFilter(wildcard=True) for p in parties}, None, verbose)
+
+
+def view_key(template_id: str, argument: Any, interface_ids: list[str]) -> tuple:
+    return template_id, orjson.dumps(argument), tuple(interface_ids)
 
 
 def authorize(claims, event_filter: EventFilter) -> None:

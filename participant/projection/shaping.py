@@ -281,7 +281,7 @@ class AcsRenderer:
         views = "[]"
         if interfaces:
             argument = orjson.loads("{" + event + "}")["createArgument"]
-            views = orjson.dumps(self._filter.compute_views(template_id, argument, interfaces)).decode()
+            views = orjson.dumps(self._filter.view_values(template_id, argument, interfaces)).decode()
         return request_members(witnesses, blob, views)
 
     def render_moved(self, rows: list[tuple[int, tuple]]) -> tuple[list[str], list[int]]:

@@ -10,6 +10,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
+from datetime import timedelta
 
 import orjson
 from starlette.applications import Starlette
@@ -73,6 +74,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
         store = Store(settings.db)
+        committer: Committer | None = None
         await store.open()
         try:
             identity = await load_identity(store, settings.synchronizer_aliases)
@@ -88,7 +90,13 @@ def create_app(
 
             daml_packages = DamlPackages(rows := await stored_packages(store))
             await daml_packages.register(store, registry, rows)
-            committer = Committer(store, Engine(registry), identity)
+            committer = Committer(
+                store,
+                Engine(registry),
+                identity,
+                ledger_time_tolerance=timedelta(seconds=settings.ledger_time_tolerance_s),
+                max_interpretation_memory=settings.max_interpretation_memory,
+            )
             app.state.context = Context(
                 settings,
                 store,
@@ -108,6 +116,8 @@ def create_app(
                 on_ready(app.state.context)
             yield
         finally:
+            if committer is not None:
+                committer.stop()
             await store.close()
 
     app = ParticipantApp(

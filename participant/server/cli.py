@@ -33,6 +33,7 @@ from participant.protocols.request_limits import (
 
 DEFAULT_PORT = 7575
 GC_YOUNGEST_THRESHOLD = 50_000  # see `started` in _serve
+SWITCH_INTERVAL_S = 0.001  # see `started` in _serve
 DEFAULT_MAX_CONNECTIONS = 1000
 # POSIX only: the participant and its write process have never run on Windows, where WSL is the way to run it.
 SERVES_HERE = os.name == "posix"
@@ -182,6 +183,22 @@ def _parser() -> argparse.ArgumentParser:
         default=DEFAULT_MAX_CONNECTIONS,
         metavar="N",
         help="open connections (websockets included) beyond which requests are answered 503 (default: %(default)s)",
+    )
+    serve.add_argument(
+        "--ledger-time-tolerance",
+        type=_timeout,
+        default=Settings.ledger_time_tolerance_s,
+        metavar="SECONDS",
+        help="Canton's ledger-time-record-time tolerance: a command still interpreting this long after its ledger "
+        "time is aborted with INTERPRETATION_TIME_EXCEEDED, nothing written (default: %(default)s, as Canton's)",
+    )
+    serve.add_argument(
+        "--max-interpretation-memory",
+        type=_positive,
+        default=Settings.max_interpretation_memory,
+        metavar="BYTES",
+        help="most memory one evaluation of Daml (a command, an interface view) may grow the server by; past it "
+        "the command fails, nothing written (default: %(default)s)",
     )
     serve.add_argument(
         "--synchronizers",
@@ -405,6 +422,10 @@ def _serve(args) -> int:
             # second at the same peak memory.
             gc.freeze()
             gc.set_threshold(GC_YOUNGEST_THRESHOLD)
+            # While a worker thread evaluates Daml, the event loop's thread takes the GIL back after at most the
+            # switch interval, each time it wakes (a request read, an answer written): with Python's 5 ms a /livez
+            # probe waited 10-15 ms behind a looping command, with 1 ms a few. The worker loses nothing alone.
+            sys.setswitchinterval(SWITCH_INTERVAL_S)
             ctx = ready[0]
             claim.announce(
                 {
@@ -452,7 +473,13 @@ def _serve(args) -> int:
             proxy_headers=False,
             server_header=False,
         )
-        server = Server(config, on_started=started, on_stopping=stopping)
+
+        def exiting() -> None:
+            # Evaluations in flight end now, so that their requests are answered and the server can stop.
+            if ready:
+                ready[0].committer.stop()
+
+        server = Server(config, on_started=started, on_stopping=stopping, on_exiting=exiting)
         if args.exit_on_stdin_eof:
             stop_at_stdin_eof(server, claim)
         server.run(sockets=[sock])
@@ -510,6 +537,8 @@ def _settings(args, port: int, secret: str | None) -> Settings:
         log_requests=not args.quiet,
         synchronizer_aliases=args.synchronizers,
         offset_checkpoint_interval_s=args.offset_checkpoint_interval,
+        ledger_time_tolerance_s=args.ledger_time_tolerance,
+        max_interpretation_memory=args.max_interpretation_memory,
     )
 
 

@@ -107,15 +107,21 @@ def listen(host: str, port: int) -> socket.socket:
 
 
 class Server(uvicorn.Server):
-    """uvicorn's server with two hooks: `on_started` once it accepts connections, `on_stopping` when it has
-    answered the requests in flight, while a signal that stopped it is still held back."""
+    """uvicorn's server with three hooks: `on_started` once it accepts connections, `on_exiting` when it starts to
+    stop (before it waits for the requests in flight), `on_stopping` when it has answered them, while a signal that
+    stopped it is still held back."""
 
     def __init__(
-        self, config: uvicorn.Config, on_started: Callable[[], None], on_stopping: Callable[[], None]
+        self,
+        config: uvicorn.Config,
+        on_started: Callable[[], None],
+        on_stopping: Callable[[], None],
+        on_exiting: Callable[[], None] = lambda: None,
     ) -> None:
         super().__init__(config)
         self._on_started = on_started
         self._on_stopping = on_stopping
+        self._on_exiting = on_exiting
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets=sockets)
@@ -123,6 +129,7 @@ class Server(uvicorn.Server):
             self._on_started()
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        self._on_exiting()
         try:
             await super().shutdown(sockets=sockets)
         finally:

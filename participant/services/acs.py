@@ -55,7 +55,12 @@ async def snapshot(
 async def entries(ctx: Context, snap: Snapshot) -> AsyncIterator[list[bytes]]:
     """The JSON texts of the snapshot's entries, a store page at a time (the websocket form sends each)."""
     async for texts, _ in acs.rendered(
-        ctx.store, snap.offset, snap.event_filter, token_prefix=snap.token_prefix, after_seq=snap.after_seq
+        ctx.store,
+        snap.offset,
+        snap.event_filter,
+        token_prefix=snap.token_prefix,
+        after_seq=snap.after_seq,
+        evaluate=ctx.committer.evaluate,
     ):
         if texts:
             yield texts
@@ -84,6 +89,7 @@ async def active_contracts(ctx: Context, snap: Snapshot, limits: ListLimit) -> b
         after_seq=snap.after_seq,
         page_size=min(cap, acs.STORE_PAGE),
         wanted=cap,
+        evaluate=ctx.committer.evaluate,
     ):
         texts.extend(page)
         limits.check(min(len(texts), cap))
@@ -104,6 +110,7 @@ async def _list_chunks(ctx: Context, snap: Snapshot, limit: int | None) -> Async
             after_seq=snap.after_seq,
             page_size=page_size,
             wanted=limit,
+            evaluate=ctx.committer.evaluate,
         ):
             if limit is not None and sent + len(texts) > limit:
                 texts = texts[: limit - sent]
@@ -167,6 +174,7 @@ async def _page_chunks(
         after_seq=after,
         page_size=min(size + 1, acs.STORE_PAGE),
         wanted=size + 1,
+        evaluate=ctx.committer.evaluate,
     ):
         room = size - sent
         if len(texts) > room:

@@ -11,6 +11,7 @@ from participant.base import errors
 from participant.engine import ids
 from participant.projection.filters import EventFilter, authorize, qualified_name, resolve_event_format
 from participant.projection.shaping import archived_event, created_event_of_row
+from participant.projection.views_ahead import shaped
 from participant.services.context import Context
 
 
@@ -66,10 +67,13 @@ async def events_by_contract_id(ctx: Context, contract_id: str, event_filter: Ev
         )
     qn = qualified_name(row.template_id)
     blob = event_filter.blob(witnesses, row.package_name, qn)
-    views = (
-        event_filter.views(witnesses, row.template_id, row.package_name, orjson.loads(row.argument))
-        if event_filter.compute_views
-        else []
+    found = row
+    views = await shaped(
+        [event_filter],
+        lambda: event_filter.views(
+            witnesses, found.template_id, found.package_name, orjson.loads(found.argument)
+        ),
+        ctx.committer.evaluate,
     )
     # A contract that moved was created on its first source; it is archived where it was at the end.
     origin, _ = await ctx.store.contract_moves(contract_id)

@@ -31,6 +31,7 @@ from participant.projection.filters import (
     authorized_transaction_view,
     resolve_event_format,
 )
+from participant.projection.views_ahead import shaped
 from participant.services.context import Context
 
 # --- commands
@@ -158,7 +159,12 @@ async def submit_and_wait_for_transaction(
 ) -> dict:
     view = transaction_view(ctx, req, c)
     update = await _submit(ctx, req.commands, c, trace_context)
-    return {"transaction": shaping.transaction(update, view.shape, view.filter, show_command_id=True)}
+    tx = await shaped(
+        [view.filter],
+        lambda: shaping.transaction(update, view.shape, view.filter, show_command_id=True),
+        ctx.committer.evaluate,
+    )
+    return {"transaction": tx}
 
 
 async def submit_and_wait_for_transaction_tree(

@@ -19,6 +19,7 @@ from participant.projection.filters import (
     tree_update_format_or_legacy,
     update_format_or_legacy,
 )
+from participant.projection.views_ahead import shaped, update_filters
 from participant.services.checkpoints import Checkpoints
 from participant.services.common import LIST_WAIT_S, ListLimit
 from participant.services.context import Context
@@ -80,6 +81,15 @@ async def open_stream(ctx: Context, req: GetUpdatesRequest, view: UpdateView, c:
     return Stream(req.begin_exclusive, req.end_inclusive, req.descending_order, view, form)
 
 
+async def page_elements(ctx: Context, rows: list[UpdateRow], view: UpdateView, form: str) -> list[dict]:
+    """The elements of a page of updates, with the interface views they show computed off the event loop."""
+    return await shaped(
+        update_filters(view),
+        lambda: [e for e in (element(u, view, form) for u in rows) if e is not None],
+        ctx.committer.evaluate,
+    )
+
+
 def element(update: UpdateRow, view: UpdateView, form: str = UPDATES) -> dict | None:
     """The stream element of an update as the view shows it, or None when it shows nothing of it."""
     if update.kind == "transaction" and view.transactions is not None:
@@ -110,7 +120,7 @@ async def between(ctx: Context, s: Stream, begin: int, end: int) -> AsyncIterato
             if not rows:
                 return
             upper = rows[-1].offset - 1
-            yield [e for e in (element(u, view, form) for u in rows) if e is not None]
+            yield await page_elements(ctx, rows, view, form)
         return
     after = begin
     while after < end:
@@ -118,7 +128,7 @@ async def between(ctx: Context, s: Stream, begin: int, end: int) -> AsyncIterato
         if not rows:
             return
         after = rows[-1].offset
-        yield [e for e in (element(u, view, form) for u in rows) if e is not None]
+        yield await page_elements(ctx, rows, view, form)
 
 
 async def elements(ctx: Context, s: Stream) -> AsyncIterator[list[dict]]:

@@ -22,6 +22,7 @@ from participant.projection.filters import (
     resolve_update_format,
     transaction_format_or_parties,
 )
+from participant.projection.views_ahead import shaped, update_filters
 from participant.services.context import Context
 from participant.services.update_stream import element
 
@@ -46,7 +47,12 @@ async def _find(ctx: Context, key: int | str, view: TransactionView | None) -> d
     """The transaction at an offset (int) or with an update id (str) as the view shows it. No such update, no
     transactions asked for, or none of its events visible (pruned history included) all answer the same."""
     update, resource = await _lookup(ctx, key)
-    tx = None if update is None or view is None else shaping.visible_transaction(update, view)
+    tx = None
+    if update is not None and view is not None:
+        found = update
+        tx = await shaped(
+            [view.filter], lambda: shaping.visible_transaction(found, view), ctx.committer.evaluate
+        )
     if tx is None:
         raise errors.UPDATE_NOT_FOUND(resources=[resource])
     return tx
@@ -56,7 +62,10 @@ async def _find_update(ctx: Context, key: int | str, view: UpdateView) -> dict:
     """The update (transaction or reassignment) at an offset or with an id, as the update format shows it; a
     kind of update the format does not ask for is not found, as Canton answers."""
     update, resource = await _lookup(ctx, key)
-    found = None if update is None else element(update, view)
+    found = None
+    if update is not None:
+        row = update
+        found = await shaped(update_filters(view), lambda: element(row, view), ctx.committer.evaluate)
     if found is None:
         raise errors.UPDATE_NOT_FOUND(resources=[resource])
     return found["update"]

@@ -27,6 +27,7 @@ from typing import Any as _Any
 
 from ..ast import TCon, Type
 from . import conversions, crypto, numeric
+from .budget import LARGE_VALUE, allocating
 from .equality import equal
 from .errors import CryptoError, DamlArithmeticError, FailureStatus, UserError
 from .numeric import Overflow
@@ -126,23 +127,60 @@ def _greater_eq(a: _Any, b: _Any) -> bool:
     return compare(a, b) >= 0
 
 
+# --- Values made whole in one step: their size asked of the budget first (``budget.allocating``), so that a text
+# doubling itself stops before it takes the machine's memory, not at the next check of the machine's steps
+
+# A Cons cell and its slot; and a one-character text outside Latin-1, made anew for each element
+_CONS_BYTES = 64
+_CHAR_BYTES = 80
+
+
+def _made(size: int) -> None:
+    if size > LARGE_VALUE:
+        allocating(size)
+
+
+def _text_bytes(length: int, *texts: str) -> int:
+    """What a text of `length` characters made from `texts` takes, at most: 4 bytes a character unless all are
+    ASCII (``isascii`` reads a flag: no scan)."""
+    return length if all(text.isascii() for text in texts) else 4 * length
+
+
 # --- Text
 
 
+def _append_text(left: str, right: str) -> str:
+    length = len(left) + len(right)
+    if length > LARGE_VALUE:
+        allocating(_text_bytes(length, left, right))
+    return left + right
+
+
 def _explode(text: str) -> List:
+    _made(len(text) * (_CONS_BYTES if text.isascii() else _CONS_BYTES + _CHAR_BYTES))
     return list_of(text)
 
 
 def _implode(texts: List) -> str:
-    return "".join(texts)
+    parts = list(texts)
+    length = sum(map(len, parts))
+    if length > LARGE_VALUE:
+        allocating(_text_bytes(length, *parts))
+    return "".join(parts)
 
 
 def _text_to_code_points(text: str) -> List:
+    _made(len(text) * (_CONS_BYTES + 32))
     return list_of([ord(c) for c in text])
 
 
 def _code_points_to_text(points: List) -> str:
     return conversions.code_points_to_text(list(points))
+
+
+def _list_of_sized(items: tuple[_Any, ...]) -> List:
+    _made(len(items) * _CONS_BYTES)
+    return list_of(items)
 
 
 def _optional(value: _Any) -> Some | None:
@@ -167,6 +205,7 @@ def _hex_to_text(text: str) -> str:
 
 
 def _text_to_hex(text: str) -> str:
+    _made(_text_bytes(len(text), text) * 3)  # the UTF-8 bytes, then twice as many hex digits
     return text.encode().hex()
 
 
@@ -228,6 +267,7 @@ _ENTRY_FIELDS = ("key", "value")
 
 
 def _textmap_to_list(map_: TextMap) -> List:
+    _made(len(map_.keys) * (_CONS_BYTES + 120))  # a Cons, a Struct and its tuple of two per entry
     return list_of([Struct(_ENTRY_FIELDS, entry) for entry in zip(map_.keys, map_.values, strict=True)])
 
 
@@ -367,7 +407,7 @@ _TABLE = (
     _pure("CONTRACT_ID_TO_TEXT", 1, _contract_id_to_text),
     _pure("SHA256_TEXT", 1, _sha256_text),
     _pure("EXPLODE_TEXT", 1, _explode),
-    _pure("APPEND_TEXT", 2, str.__add__),
+    _pure("APPEND_TEXT", 2, _append_text),
     _pure("IMPLODE_TEXT", 1, _implode),
     _pure("CODE_POINTS_TO_TEXT", 1, _code_points_to_text),
     _pure("TEXT_TO_CODE_POINTS", 1, _text_to_code_points),
@@ -383,8 +423,8 @@ _TABLE = (
     _pure("GENMAP_INSERT", 3, _genmap_insert),
     _pure("GENMAP_LOOKUP", 2, _genmap_lookup),
     _pure("GENMAP_DELETE", 2, _genmap_delete),
-    _pure("GENMAP_KEYS", 1, lambda map_: list_of(map_.keys)),
-    _pure("GENMAP_VALUES", 1, lambda map_: list_of(map_.values)),
+    _pure("GENMAP_KEYS", 1, lambda map_: _list_of_sized(map_.keys)),
+    _pure("GENMAP_VALUES", 1, lambda map_: _list_of_sized(map_.values)),
     _pure("GENMAP_SIZE", 1, lambda map_: len(map_.keys)),
     _pure("TEXTMAP_EMPTY", 0, lambda: EMPTY_TEXTMAP),
     _pure("TEXTMAP_INSERT", 3, _textmap_insert),

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..ast import TCon
+from .budget import CHECK_EVERY, MemoryExceeded, current
 from .builtins import Builtin
 from .errors import Crash, DamlArithmeticError, DamlThrow
 from .values import NIL, AnyException, Cons, FunctionValue
@@ -114,23 +115,52 @@ class Machine:
         self.arithmetic_error = arithmetic_error
 
     def run(self, node: Any, env: list[Any]) -> Any:
-        """The value of ``node`` in ``env``. Re-entrant: a run inside a run leaves the outer stack as it was."""
+        """The value of ``node`` in ``env``. Re-entrant: a run inside a run leaves the outer stack as it was.
+
+        Under a budget (``budget.current()``) every step counts down to the budget's next check, which raises a
+        ``BudgetExceeded`` to end the run; the stack is dropped as on any failure, so nothing half-done stays (a
+        top-level value is kept only when its evaluation ends, see ``program.TopLevel``)."""
         kont = self.kont
         base = len(kont)
+        budget = current()
         try:
             value = node.ev(self, env)
-            while True:
-                if value is PENDING:
-                    value = self.ctrl.ev(self, self.env)
-                elif len(kont) > base:
-                    value = kont.pop().resume(self, value)
-                else:
-                    return value
+            if budget is None:
+                while True:
+                    if value is PENDING:
+                        value = self.ctrl.ev(self, self.env)
+                    elif len(kont) > base:
+                        value = kont.pop().resume(self, value)
+                    else:
+                        return value
+            # Both branches count: a fold of a builtin over a long list resumes without a PENDING step.
+            countdown = budget.countdown
+            try:
+                while True:
+                    countdown -= 1
+                    if not countdown:
+                        countdown = CHECK_EVERY
+                        budget.check(len(kont))
+                    if value is PENDING:
+                        value = self.ctrl.ev(self, self.env)
+                    elif len(kont) > base:
+                        value = kont.pop().resume(self, value)
+                    else:
+                        return value
+            finally:
+                budget.countdown = countdown
         except DamlArithmeticError as error:
             exception = self.arithmetic_error(error.message)
             if exception is None:
                 raise
             raise DamlThrow(exception) from None
+        except MemoryError:
+            # The allocation that failed is undone; what the run made is dropped with its stack below.
+            raise MemoryExceeded("the evaluation ran out of memory") from None
+        except RecursionError:
+            # Python's own stack: exercises nested without end (each nests the engine's calls and a run), or a
+            # value deeper than a builtin that recurses can walk.
+            raise MemoryExceeded("the evaluation outgrew the interpreter's stack", "stack") from None
         finally:
             del kont[base:]
 

@@ -1,0 +1,108 @@
+"""The machine under a budget (`participant.daml_lf.eval.budget`): the checks every `CHECK_EVERY` steps, counted
+across runs and folds, and the builtins that ask before making a large value."""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from participant.daml_lf.eval.budget import (
+    CHECK_EVERY,
+    LARGE_VALUE,
+    Budget,
+    Interrupted,
+    MemoryExceeded,
+    TimeExceeded,
+    current,
+    limited,
+)
+from participant.daml_lf.eval.builtins import BUILTINS
+from participant.daml_lf.eval.machine import BuiltinFunction, Machine
+from participant.daml_lf.eval.values import list_of
+from tests.daml_lf.eval.test_evaluator import lam, messages, run, var
+
+MB = 1 << 20
+
+
+def past() -> Budget:
+    """A budget whose deadline has passed: the next check ends the evaluation."""
+    return Budget(deadline=time.monotonic() - 1)
+
+
+def test_without_a_budget_nothing_is_checked() -> None:
+    assert current() is None
+    assert run(lam("x", var("x"))) is not None
+
+
+def test_a_run_past_its_deadline_stops_at_the_next_check() -> None:
+    identity = run(lam("x", var("x")))
+    machine = Machine(messages)
+    with limited(past()), pytest.raises(TimeExceeded):
+        # Each call is a run of two steps: the count is carried from run to run, as an update's binds are run.
+        for _ in range(2 * CHECK_EVERY):
+            machine.call(identity, 1)
+
+
+def test_a_fold_of_a_builtin_is_counted_step_by_step() -> None:
+    """FOLDL resumes its continuation once per element without a pending step: those count too."""
+    add = BuiltinFunction(BUILTINS["ADD_INT64"])
+    foldl = BuiltinFunction(BUILTINS["FOLDL"])
+    numbers = list_of(range(3 * CHECK_EVERY))
+    assert Machine(messages).call(foldl, add, 0, numbers) == sum(range(3 * CHECK_EVERY))
+    with limited(past()), pytest.raises(TimeExceeded):
+        Machine(messages).call(foldl, add, 0, numbers)
+
+
+def test_the_stop_event_interrupts() -> None:
+    stop = threading.Event()
+    stop.set()
+    identity = run(lam("x", var("x")))
+    with limited(Budget(stop=stop)), pytest.raises(Interrupted):
+        for _ in range(2 * CHECK_EVERY):
+            Machine(messages).call(identity, 1)
+
+
+def test_a_deadline_of_ledger_time_and_tolerance() -> None:
+    ledger_time = datetime.now(UTC) - timedelta(seconds=10)
+    budget = Budget.until(ledger_time, timedelta(seconds=5))
+    assert (budget.ledger_time, budget.tolerance) == (ledger_time, timedelta(seconds=5))
+    with pytest.raises(TimeExceeded) as caught:
+        budget.check(0)
+    assert caught.value.budget is budget
+    Budget.until(datetime.now(UTC), timedelta(minutes=1)).check(0)  # a minute ahead: within
+
+
+def call(name: str, *args: object) -> object:
+    return Machine(messages).call(BuiltinFunction(BUILTINS[name]), *args)
+
+
+def test_a_text_past_the_memory_left_is_refused_before_it_is_made() -> None:
+    half = "x" * (2 * MB)
+    with limited(Budget(max_memory=3 * MB)):
+        assert len(call("APPEND_TEXT", "ab", "cd")) == 4  # small values do not ask
+        with pytest.raises(MemoryExceeded) as caught:
+            call("APPEND_TEXT", half, half)
+        assert (caught.value.pool, caught.value.limit) == ("memory", 3 * MB)
+        with pytest.raises(MemoryExceeded):
+            call("IMPLODE_TEXT", list_of([half, half]))
+
+
+def test_a_non_ascii_text_counts_four_bytes_a_character() -> None:
+    quarter = "é" * (MB // 2)
+    with limited(Budget(max_memory=3 * MB)), pytest.raises(MemoryExceeded):
+        call("APPEND_TEXT", quarter, quarter)  # 1 M characters, up to 4 MB
+
+
+@pytest.mark.parametrize("name", ["EXPLODE_TEXT", "TEXT_TO_CODE_POINTS", "TEXT_TO_HEX"])
+def test_lists_and_texts_made_from_a_large_text_are_refused(name: str) -> None:
+    text = "y" * MB
+    with limited(Budget(max_memory=2 * MB)), pytest.raises(MemoryExceeded):
+        call(name, text)
+
+
+def test_a_value_under_the_threshold_asks_nothing() -> None:
+    with limited(past()):
+        assert len(call("APPEND_TEXT", "a" * (LARGE_VALUE // 2), "b")) == LARGE_VALUE // 2 + 1
