@@ -20,11 +20,15 @@ class Pacer:
         self._used = 0
         self._waiting: deque[tuple[asyncio.Future[None], int]] = deque()
         self._turn_scheduled = False
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     async def turn(self, n_bytes: int) -> None:
         """Return when `n_bytes` may be written: at once while this turn's budget lasts and nobody waits,
         else in a later turn, in the order asked."""
         loop = asyncio.get_running_loop()
+        if loop is not self._loop:  # a new loop (a server started again in one process): nothing carries over
+            self._loop, self._used, self._turn_scheduled = loop, 0, False
+            self._waiting.clear()
         if not self._waiting and self._used < self.budget:
             self._used += n_bytes
             self._next_turn(loop)
