@@ -1,5 +1,6 @@
 """The event loop shared fairly between the streams and everything else: the websocket streams together write at
-most `budget` bytes in one turn of the loop, and a stream past it waits for a later turn.
+most `budget` bytes in one turn of the loop (and open a few: `OPENING`), and a stream past it waits for a later
+turn.
 
 Without it a crowd of streams fills every turn with writes: each of 300 subscribers writing 64 KiB per turn makes
 a turn last tens of milliseconds, and a plain request, which needs a few turns (read, route, answer), waits
@@ -12,6 +13,9 @@ import asyncio
 from collections import deque
 
 TURN_BYTES = 512 * 1024  # what the streams write together in one turn of the event loop, about a millisecond
+# An opening stream's checks (its token, then its request's format and offsets) cost about what a 64 KiB write
+# does: a crowd connecting at once is let through eight per turn.
+OPENING = 64 * 1024
 
 
 class Pacer:
@@ -23,8 +27,8 @@ class Pacer:
         self._loop: asyncio.AbstractEventLoop | None = None
 
     async def turn(self, n_bytes: int) -> None:
-        """Return when `n_bytes` may be written: at once while this turn's budget lasts and nobody waits,
-        else in a later turn, in the order asked."""
+        """Return when `n_bytes` may be written (or work of that cost done): at once while this turn's budget
+        lasts and nobody waits, else in a later turn, in the order asked."""
         loop = asyncio.get_running_loop()
         if loop is not self._loop:  # a new loop (a server started again in one process): nothing carries over
             self._loop, self._used, self._turn_scheduled = loop, 0, False

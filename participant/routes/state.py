@@ -12,6 +12,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from participant.api import GetActiveContractsPageRequest, GetActiveContractsRequest
 from participant.base import errors
+from participant.routes import pacing
 from participant.routes.common import claims, context, decode, decode_bytes, json, list_limit
 from participant.routes.streams import accept_authenticated, send_texts
 from participant.services import acs as service
@@ -54,6 +55,7 @@ async def active_contracts_stream(websocket: WebSocket):
             req = decode_bytes(message.encode(), GetActiveContractsRequest)
         except errors.BadRequestBody as e:
             raise errors.INVALID_ARGUMENT(e.text) from None
+        await pacing.streams.turn(pacing.OPENING)
         snap = await service.snapshot(ctx, req, service.selection(ctx, req), c)
         async for texts in service.entries(ctx, snap):  # one text message per entry
             await send_texts(websocket, texts)

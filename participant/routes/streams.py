@@ -36,7 +36,9 @@ async def accept_authenticated(websocket: WebSocket) -> Claims | None:
     """The caller's claims, with the upgrade accepted; or None, with the upgrade refused as the HTTP form of the
     request would be (401 or 403 with the error's body), when its token is missing, invalid or names no user.
 
-    The token is checked before accepting, so an unauthenticated client never has a message read."""
+    The token is checked before accepting, so an unauthenticated client never has a message read. It waits for a
+    turn of the streams' pacer first: hundreds of subscribers connecting at once are checked a few per turn."""
+    await pacing.streams.turn(pacing.OPENING)
     try:
         c = await websocket.app.state.context.authenticator.claims_for_websocket(websocket.headers)
     except errors.LedgerError as e:
@@ -66,6 +68,7 @@ async def serve(websocket: WebSocket, model: type[M], open_stream: Open) -> None
             req = decode_bytes(text.encode() if text is not None else message.get("bytes") or b"", model)
         except errors.BadRequestBody as e:
             raise errors.INVALID_ARGUMENT(e.text) from None
+        await pacing.streams.turn(pacing.OPENING)
         pages = await open_stream(ctx, req, c)
         if not await _send_until_closed(websocket, pages):
             return
