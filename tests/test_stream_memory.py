@@ -41,19 +41,26 @@ def _observed_protocol():
         def connection_made(self, transport) -> None:
             super().connection_made(transport)
             self.first_paused = asyncio.Event()
+            self.lost = asyncio.Event()
             Observed.opened.append(self)
 
         def pause_writing(self) -> None:
             super().pause_writing()
             self.first_paused.set()
 
+        def connection_lost(self, exc) -> None:
+            super().connection_lost(exc)
+            self.lost.set()
+
     Observed.opened = []
     return Observed
 
 
 @pytest.fixture
-async def served(tmp_path):
-    """(url, protocol class) of a participant served by uvicorn on loopback in this process."""
+async def served(tmp_path, request):
+    """(url, protocol class) of a participant served by uvicorn on loopback in this process (keepalive pings as
+    uvicorn's defaults, or every `request.param` seconds)."""
+    ping_s = getattr(request, "param", 20.0)
     protocol = _observed_protocol()
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
@@ -64,6 +71,8 @@ async def served(tmp_path):
         log_level="warning",
         lifespan="on",
         timeout_graceful_shutdown=10,
+        ws_ping_interval=ping_s,
+        ws_ping_timeout=ping_s,
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve(sockets=[sock]))
@@ -255,5 +264,22 @@ async def test_a_stalled_acs_subscriber_holds_a_bounded_buffer(served):
                     assert "contractEntry" in message, message
                     received += 1
             assert received == 400
+        finally:
+            subscriber.close()
+
+
+@pytest.mark.parametrize("served", [0.2], indirect=True)
+async def test_a_subscriber_that_reads_nothing_is_dropped_at_its_keepalive_timeout(served):
+    url, protocol = served
+    async with httpx.AsyncClient(base_url=url, timeout=TIMEOUT) as http:
+        ledger_api = LedgerApi(http)
+        party = await ledger_api.party("Alice")
+        await _commit(ledger_api, party, 40)
+        (subscriber,) = await _stalled(url, protocol, "/v2/updates", _update_request(party), 1)
+        try:
+            # Its pings go unanswered: the server lets go of the connection, its buffer and its stream, though
+            # the client is still there (a close would wait for it to read what is buffered).
+            async with asyncio.timeout(TIMEOUT):
+                await protocol.opened[-1].lost.wait()
         finally:
             subscriber.close()

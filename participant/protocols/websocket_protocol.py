@@ -58,6 +58,13 @@ def protocol_class():
                 # token first): a client that is refused never has a frame read.
                 self.transport.pause_reading()
 
+        def keepalive_timeout(self) -> None:
+            # uvicorn sends 1011 and closes, but a close waits for the send buffer to drain: a client that reads
+            # nothing would keep the connection, its buffer and its stream's task forever. It is dropped instead.
+            super().keepalive_timeout()
+            if self.transport.get_write_buffer_size():
+                self.transport.abort()
+
         async def send(self, message) -> None:
             texts = message.get(SEND_TEXTS) if message["type"] == "websocket.send" else None
             if texts is None:

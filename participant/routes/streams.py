@@ -5,8 +5,8 @@ message before the close, as Canton sends them.
 A stream's memory is bounded per subscriber: elements are written `SEND_BYTES` at a time, each write waiting while
 the connection's send buffer is over its high-water mark (the transport's 64 KiB), so a slow reader pauses its
 stream where it is (backpressure: the server holds one page of elements for it, never more) and a fast one yields
-to the others between writes. A client that reads nothing at all is still answered its keepalive pings; one that
-does not answer them within uvicorn's ping interval and timeout (20 s each) is closed with 1011."""
+to the others between writes (`pacing`). A client that reads nothing answers no keepalive ping either: after
+uvicorn's ping interval and timeout (20 s each) its connection is dropped (`protocols.websocket_protocol`)."""
 
 from __future__ import annotations
 
