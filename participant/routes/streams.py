@@ -29,7 +29,7 @@ from participant.services.context import Context
 M = TypeVar("M", bound=pydantic.BaseModel)
 Open = Callable[[Context, M, Claims], Awaitable[AsyncIterator[Sequence[bytes]]]]
 
-SEND_BYTES = 64 * 1024  # written at once, at most (and one element past it): the least a page is cut to
+SEND_BYTES = 64 * 1024  # what one write of a stream carries at most (and one element past it)
 
 
 async def accept_authenticated(websocket: WebSocket) -> Claims | None:
