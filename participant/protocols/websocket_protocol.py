@@ -1,11 +1,12 @@
 """The server's websocket protocol: uvicorn's sans-I/O one, plus an ASGI extension that sends many text messages
-in one call, which the ACS stream uses to send a store page of entries at once, and no reading of frames before the
+in one call, which the websocket streams use to send their elements a run at a time, and no reading of frames before the
 application accepts the upgrade.
 
 Through uvicorn's own protocol every message is one ASGI send: a trip through Starlette's and uvicorn's `send`, a
 frame built by websockets and a write to the socket, which together cost more than reading and rendering the entry.
-Here a page of messages becomes one buffer of frames and one write; flow control stays uvicorn's (a send waits while
-the transport's buffer is over its high-water mark), so memory stays bounded by the page.
+Here a run of messages (the streams send 64 KiB at a time) becomes one buffer of frames and one write; flow control
+stays uvicorn's (a send waits while the transport's buffer is over its high-water mark), so what is buffered for a
+connection stays under that mark plus one run.
 
 The extension is advertised in the scope (`SEND_TEXTS` in `scope["extensions"]`): a `websocket.send` message
 carrying `SEND_TEXTS` (a list of UTF-8 encoded texts) sends each as one text message, in order. Apps look for it in
@@ -57,6 +58,13 @@ def protocol_class():
                 # Nothing the client sends is read until the application has accepted the upgrade (it checks the
                 # token first): a client that is refused never has a frame read.
                 self.transport.pause_reading()
+
+        def keepalive_timeout(self) -> None:
+            # uvicorn sends 1011 and closes, but a close waits for the send buffer to drain: a client that reads
+            # nothing would keep the connection, its buffer and its stream's task forever. It is dropped instead.
+            super().keepalive_timeout()
+            if self.transport.get_write_buffer_size():
+                self.transport.abort()
 
         async def send(self, message) -> None:
             texts = message.get(SEND_TEXTS) if message["type"] == "websocket.send" else None

@@ -12,9 +12,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from participant.api import GetActiveContractsPageRequest, GetActiveContractsRequest
 from participant.base import errors
-from participant.protocols.websocket_protocol import SEND_TEXTS
+from participant.routes import pacing
 from participant.routes.common import claims, context, decode, decode_bytes, json, list_limit
-from participant.routes.streams import accept_authenticated
+from participant.routes.streams import accept_authenticated, send_texts
 from participant.services import acs as service
 from participant.services import state
 
@@ -55,15 +55,10 @@ async def active_contracts_stream(websocket: WebSocket):
             req = decode_bytes(message.encode(), GetActiveContractsRequest)
         except errors.BadRequestBody as e:
             raise errors.INVALID_ARGUMENT(e.text) from None
+        await pacing.streams.turn(pacing.OPENING)
         snap = await service.snapshot(ctx, req, service.selection(ctx, req), c)
-        send = websocket.send
-        batched = SEND_TEXTS in websocket.scope.get("extensions", {})
         async for texts in service.entries(ctx, snap):  # one text message per entry
-            if batched:
-                await send({"type": "websocket.send", SEND_TEXTS: texts})
-            else:
-                for text in texts:
-                    await send({"type": "websocket.send", "text": text.decode()})
+            await send_texts(websocket, texts)
     except WebSocketDisconnect:
         return
     except errors.LedgerError as e:

@@ -31,7 +31,7 @@ def _list(form: str):
         view = update_stream.view_of(ctx, req, form)
         c = await claims(request)
         s = await update_stream.open_stream(ctx, req, view, c, form)
-        return json(await update_stream.collect(ctx, s, limits, idle))
+        return Response(await update_stream.collect(ctx, s, limits, idle), media_type="application/json")
 
     return updates
 

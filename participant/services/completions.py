@@ -8,6 +8,8 @@ import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+import orjson
+
 from participant.api import CompletionStreamRequest
 from participant.auth import Claims
 from participant.base import errors, offsets
@@ -85,9 +87,9 @@ async def completions(
     return out
 
 
-async def stream(ctx: Context, s: Subscription) -> AsyncIterator[list[dict]]:
-    """The websocket form: every completion from the beginning asked for, then each as it commits, with offset
-    checkpoints (`services.checkpoints`)."""
+async def stream(ctx: Context, s: Subscription) -> AsyncIterator[list[bytes]]:
+    """The websocket form, as JSON texts: every completion from the beginning asked for, then each as it commits,
+    with offset checkpoints (`services.checkpoints`)."""
     after = s.begin
     checkpoints = Checkpoints(ctx, s.begin)
     while True:
@@ -96,10 +98,10 @@ async def stream(ctx: Context, s: Subscription) -> AsyncIterator[list[dict]]:
             after = reached
             if page:
                 checkpoints.sent(page[-1]["completionResponse"]["Completion"]["value"]["offset"])
-                yield page
+                yield [orjson.dumps(c) for c in page]
         after = max(after, end)
         if (checkpoint := await checkpoints.at(after)) is not None:
-            yield [{"completionResponse": {"OffsetCheckpoint": {"value": checkpoint}}}]
+            yield [orjson.dumps({"completionResponse": {"OffsetCheckpoint": {"value": checkpoint}}})]
         await ctx.store.wait_for_end_past(after, checkpoints.wait_s(after))
 
 

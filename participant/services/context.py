@@ -11,6 +11,7 @@ from participant.engine.registry import PackageRegistry
 from participant.ledger.committer import Committer
 from participant.ledger.daml_packages import DamlPackages, FilterPackages
 from participant.ledger.identity import Identity
+from participant.services.shared_pages import SharedPages
 from participant.store.store import Store
 
 
@@ -23,6 +24,7 @@ class Context:
     identity: Identity
     authenticator: Authenticator
     daml_packages: DamlPackages = field(default_factory=DamlPackages)  # loaded from DARs
+    shared_pages: SharedPages = field(default_factory=SharedPages)  # of the update streams
 
     @property
     def filter_packages(self) -> FilterPackages:

@@ -1,13 +1,20 @@
 """The update stream (`/v2/updates` and its deprecated `flats` and `trees` forms): offset checks, the elements
 between two offsets in either order, read from the store a page at a time, and the tail that follows the ledger
 as it grows. The list form collects the stream (waiting for more only when asked to), the websocket form sends it.
+
+Elements leave here as their JSON texts, a page at a time: at most `STORE_PAGE` updates read from the store, cut
+once their texts pass `PAGE_BYTES`, so a subscriber holds one page of bounded size whatever the ledger holds.
+Pages of a view without interface views (which the engine computes) are shared between the subscribers reading
+the same range through the same view (`participant.services.shared_pages`).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, replace
+
+import orjson
 
 from participant.api import GetUpdatesRequest
 from participant.auth import Claims
@@ -25,7 +32,8 @@ from participant.services.common import LIST_WAIT_S, ListLimit
 from participant.services.context import Context
 from participant.store.rows import UpdateRow
 
-STORE_PAGE = 500
+STORE_PAGE = 100  # updates read from the store at a time
+PAGE_BYTES = 256 * 1024  # a page's texts stop growing past this: one large update still goes whole
 
 UPDATES = "updates"
 FLATS = "flats"
@@ -42,6 +50,35 @@ class Stream:
     descending: bool
     view: UpdateView
     form: str
+
+    @property
+    def shared_as(self) -> str | None:
+        """What the stream's pages are shared under (None: not shared, as a view computing interface views is
+        evaluated afresh for each request)."""
+        return _shared_as(self.view, self.form)
+
+
+@dataclass(frozen=True)
+class Page:
+    """The texts of a page of elements, their offsets, and the offset the page read up to (the last one read
+    ascending, the lowest one descending): the next page starts past it."""
+
+    texts: tuple[bytes, ...]
+    offsets: tuple[int, ...]
+    reached: int
+
+    @property
+    def size(self) -> int:
+        return sum(map(len, self.texts))
+
+
+def _shared_as(view: UpdateView, form: str) -> str | None:
+    filters = [
+        f for f in (view.transactions and view.transactions.filter, view.reassignments) if f is not None
+    ]
+    if any(f.compute_views is not None for f in filters):
+        return None
+    return f"{form}:{view!r}"  # the view's fields are plain data: equal texts are equal views
 
 
 def view_of(ctx: Context, req: GetUpdatesRequest, form: str) -> UpdateView:
@@ -81,15 +118,6 @@ async def open_stream(ctx: Context, req: GetUpdatesRequest, view: UpdateView, c:
     return Stream(req.begin_exclusive, req.end_inclusive, req.descending_order, view, form)
 
 
-async def page_elements(ctx: Context, rows: list[UpdateRow], view: UpdateView, form: str) -> list[dict]:
-    """The elements of a page of updates, with the interface views they show computed off the event loop."""
-    return await shaped(
-        update_filters(view),
-        lambda: [e for e in (element(u, view, form) for u in rows) if e is not None],
-        ctx.committer.evaluate,
-    )
-
-
 def element(update: UpdateRow, view: UpdateView, form: str = UPDATES) -> dict | None:
     """The stream element of an update as the view shows it, or None when it shows nothing of it."""
     if update.kind == "transaction" and view.transactions is not None:
@@ -108,36 +136,78 @@ def element(update: UpdateRow, view: UpdateView, form: str = UPDATES) -> dict | 
     return None
 
 
-async def between(ctx: Context, s: Stream, begin: int, end: int) -> AsyncIterator[list[dict]]:
-    """The elements of the updates after `begin` up to `end`, a store page at a time, in the stream's order."""
-    view, form, store = s.view, s.form, ctx.store
+async def between(ctx: Context, s: Stream, begin: int, end: int) -> AsyncIterator[Page]:
+    """The elements of the updates after `begin` up to `end`, a page at a time, in the stream's order."""
+    view = s.view
     if view.transactions is None and view.reassignments is None and view.topology_parties is None:
         return
-    if s.descending:
-        upper = end
-        while upper > begin:
-            rows = await store.updates_descending(upper, begin, STORE_PAGE)
-            if not rows:
-                return
-            upper = rows[-1].offset - 1
-            yield await page_elements(ctx, rows, view, form)
-        return
-    after = begin
-    while after < end:
-        rows = await store.updates(after, end, STORE_PAGE)
-        if not rows:
+    shared_as = s.shared_as
+    with ctx.shared_pages.reader():
+        if s.descending:
+            upper = end
+            while upper > begin:
+                page = await _page(ctx, s, shared_as, upper, begin)
+                if page is None:
+                    return
+                upper = page.reached - 1
+                yield page
             return
-        after = rows[-1].offset
-        yield await page_elements(ctx, rows, view, form)
+        after = begin
+        while after < end:
+            page = await _page(ctx, s, shared_as, after, end)
+            if page is None:
+                return
+            after = page.reached
+            yield page
 
 
-async def elements(ctx: Context, s: Stream) -> AsyncIterator[list[dict]]:
+async def _page(ctx: Context, s: Stream, shared_as: str | None, start: int, stop: int) -> Page | None:
+    """The page that starts at `start` (exclusive ascending, inclusive descending) and goes toward `stop`; None
+    when there is no update there."""
+
+    async def read() -> Page | None:
+        if s.descending:
+            rows = await ctx.store.updates_descending(start, stop, STORE_PAGE)
+        else:
+            rows = await ctx.store.updates(start, stop, STORE_PAGE)
+        return await render(ctx, rows, s.view, s.form) if rows else None
+
+    if shared_as is None:
+        return await read()
+    return await ctx.shared_pages.get((shared_as, s.descending, start, stop), read)
+
+
+async def render(ctx: Context, rows: Sequence[UpdateRow], view: UpdateView, form: str) -> Page:
+    """The texts of the elements of `rows`, up to the first that takes them past `PAGE_BYTES`, with the interface
+    views they show computed off the event loop."""
+    shown = await shaped(
+        update_filters(view),
+        lambda: [(row.offset, e) for row in rows if (e := element(row, view, form)) is not None],
+        ctx.committer.evaluate,
+    )
+    texts: list[bytes] = []
+    offsets: list[int] = []
+    size = 0
+    reached = rows[-1].offset
+    for offset, e in shown:
+        text = orjson.dumps(e)
+        texts.append(text)
+        offsets.append(offset)
+        size += len(text)
+        if size >= PAGE_BYTES:
+            reached = offset
+            break
+    return Page(tuple(texts), tuple(offsets), reached)
+
+
+async def elements(ctx: Context, s: Stream) -> AsyncIterator[Sequence[bytes]]:
     """The websocket form: up to the end asked for, or, without one, every update as it commits until the
     client goes away, with offset checkpoints (`services.checkpoints`). Each wait starts from the last offset read,
     so nothing is missed or sent twice, and only a page is held at a time."""
     if s.end is not None:
         async for page in between(ctx, s, s.begin, s.end):
-            yield page
+            if page.texts:
+                yield page.texts
         return
     store, after = ctx.store, s.begin
     checkpoints = Checkpoints(ctx, s.begin)
@@ -145,29 +215,24 @@ async def elements(ctx: Context, s: Stream) -> AsyncIterator[list[dict]]:
         end = store.ledger_end
         if after < end:
             async for page in between(ctx, s, after, end):
-                if page:
-                    checkpoints.sent(_offset(page[-1]))
-                    yield page
+                if page.texts:
+                    checkpoints.sent(page.offsets[-1])
+                    yield page.texts
             after = end
         if (checkpoint := await checkpoints.at(end)) is not None:
-            yield [{"update": {"OffsetCheckpoint": {"value": checkpoint}}}]
+            yield [orjson.dumps({"update": {"OffsetCheckpoint": {"value": checkpoint}}})]
         await store.wait_for_end_past(after, checkpoints.wait_s(after))
 
 
-def _offset(element: dict) -> int:
-    (update,) = element["update"].values()
-    return update["value"]["offset"]
-
-
-async def collect(ctx: Context, s: Stream, limits: ListLimit, idle_timeout: float | None) -> list[dict]:
-    """The list form: the elements up to the end (at most the list limit, else 413). Without an end it goes on
-    collecting what commits until no new element has come for the idle timeout (Canton's default: half a
-    second)."""
+async def collect(ctx: Context, s: Stream, limits: ListLimit, idle_timeout: float | None) -> bytes:
+    """The list form, as a JSON array: the elements up to the end (at most the list limit, else 413). Without an
+    end it goes on collecting what commits until no new element has come for the idle timeout (Canton's default:
+    half a second)."""
     take = limits.take
-    out: list[dict] = []
+    out: list[bytes] = []
     end = ctx.store.ledger_end if s.end is None else s.end
     async for page in between(ctx, s, s.begin, end):
-        out.extend(page[: take - len(out)])
+        out.extend(page.texts[: take - len(out)])
         if len(out) >= take:
             break
     if s.end is None:
@@ -178,10 +243,10 @@ async def collect(ctx: Context, s: Stream, limits: ListLimit, idle_timeout: floa
             begin, end = end, ctx.store.ledger_end
             before = len(out)
             async for page in between(ctx, replace(s, descending=False), begin, end):
-                out.extend(page[: take - len(out)])
+                out.extend(page.texts[: take - len(out)])
                 if len(out) >= take:
                     break
             if len(out) > before:
                 deadline = loop.time() + idle
     limits.check(len(out))
-    return out
+    return b"[" + b",".join(out) + b"]"

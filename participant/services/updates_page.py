@@ -129,11 +129,6 @@ def page_selection(ctx: Context, req: GetUpdatesPageRequest) -> Selection:
     return Selection(size, view, token)
 
 
-def _offset_of(item: dict) -> int:
-    ((_, value),) = item["update"].items()
-    return value["value"]["offset"]
-
-
 async def page(ctx: Context, req: GetUpdatesPageRequest, selected: Selection, c: Claims) -> bytes:
     """One page as a JSON object: at most `size` updates, the bounds of the range it covers, and the token of the
     next page (null after the last one)."""
@@ -152,7 +147,7 @@ async def page(ctx: Context, req: GetUpdatesPageRequest, selected: Selection, c:
         found = await _take(ctx, stream, max(lower, 0), max(upper, lower), size + 1)
         more = len(found) > size
         found = found[:size]
-        lowest = _offset_of(found[-1]) - 1 if more else lower
+        lowest = found[-1][0] - 1 if more else lower
         highest = max(upper, lower)
         next_token = more
     else:
@@ -163,7 +158,7 @@ async def page(ctx: Context, req: GetUpdatesPageRequest, selected: Selection, c:
         more = len(found) > size
         found = found[:size]
         lowest = after
-        highest = _offset_of(found[-1]) if more else max(end, after)
+        highest = found[-1][0] if more else max(end, after)
         next_token = more or req.end_offset_inclusive is None
     token_text = "null"
     if next_token:
@@ -171,17 +166,19 @@ async def page(ctx: Context, req: GetUpdatesPageRequest, selected: Selection, c:
             lowest, highest, participant_checksum(ctx.identity.participant_id), request_checksum(req)
         )
         token_text = f'"{made.encode()}"'
-    items = ",".join(orjson.dumps(item).decode() for item in found)
-    return (
-        f'{{"updates":[{items}],"lowestPageOffsetExclusive":{lowest},"highestPageOffsetInclusive":{highest},'
+    items = b",".join(text for _, text in found)
+    tail = (
+        f'],"lowestPageOffsetExclusive":{lowest},"highestPageOffsetInclusive":{highest},'
         f'"nextPageToken":{token_text}}}'
-    ).encode()
+    )
+    return b'{"updates":[' + items + tail.encode()
 
 
-async def _take(ctx: Context, stream: Stream, begin: int, end: int, count: int) -> list[dict]:
-    out: list[dict] = []
-    async for items in between(ctx, stream, begin, end):
-        out.extend(items[: count - len(out)])
+async def _take(ctx: Context, stream: Stream, begin: int, end: int, count: int) -> list[tuple[int, bytes]]:
+    """Up to `count` elements (offset and JSON text) of the range, in the stream's order."""
+    out: list[tuple[int, bytes]] = []
+    async for page in between(ctx, stream, begin, end):
+        out.extend(zip(page.offsets, page.texts, strict=True))
         if len(out) >= count:
             break
-    return out
+    return out[:count]
