@@ -8,7 +8,9 @@ down (`Some (Some (… None))` with 101 `Some`).
 
 The walk keeps its own stack and gives up at the first part found past the limit: it visits each part of the value
 at most once, and never deeper than the limit, so checking costs no more than encoding the value would (and a
-value nested a million deep costs 101 steps, not Python's recursion).
+value nested a million deep costs 101 steps, not Python's recursion). Under a budget it is checked as it goes: a
+value whose parts are shared (a record of two copies of a record of two copies …) may be small in memory and
+astronomical once written out, and is stopped by the deadline or the memory its encoding would take.
 """
 
 from __future__ import annotations
@@ -16,9 +18,13 @@ from __future__ import annotations
 from typing import Any
 
 from participant.daml_lf.eval import values as rt
+from participant.daml_lf.eval.budget import WALK_CHECK_EVERY, walked
 from participant.engine import values as codec
 
 MAXIMUM_NESTING = 100
+_ENCODED_BYTES = (
+    100  # about what a part of a value takes once encoded as JSON (a dict or list entry, a scalar)
+)
 
 
 def nesting_exceeds(value: Any, limit: int = MAXIMUM_NESTING) -> bool:
@@ -26,7 +32,16 @@ def nesting_exceeds(value: Any, limit: int = MAXIMUM_NESTING) -> bool:
     and the codec's (`RecordValue`, `VariantValue`, lists, tuples, dicts: the Python packages')."""
     stack: list[tuple[Any, int]] = [(value, limit)]
     pop, push = stack.pop, stack.append
+    countdown = WALK_CHECK_EVERY
+    visited = 0
     while stack:
+        countdown -= 1
+        if not countdown:
+            # A value whose parts are shared may be far larger, walked or encoded, than the memory it takes: the
+            # walk is checked against the budget as the machine's steps are, with what encoding it would take.
+            countdown = WALK_CHECK_EVERY
+            visited += WALK_CHECK_EVERY
+            walked(visited, _ENCODED_BYTES)
         item, left = pop()
         if left < 0:
             return True

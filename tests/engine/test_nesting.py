@@ -7,12 +7,14 @@ import pytest
 
 from participant.base import errors
 from participant.daml_lf.ast import TypeConRef
+from participant.daml_lf.eval.budget import Budget, MemoryExceeded, limited
 from participant.daml_lf.eval.values import NIL, Cons, Record, Some, TextMap
 from participant.engine.coding import decode_command, encode
 from participant.engine.nesting import nesting_exceeds
 from participant.engine.values import Int64, ListType
 
 T = TypeConRef("pkg", "Main", "T")
+MB = 1 << 20
 
 
 def optionals(depth: int, inner: object = None) -> object:
@@ -72,3 +74,13 @@ def test_a_stored_value_past_the_limit_is_value_nesting() -> None:
     with pytest.raises(errors.LedgerError) as caught:
         encode(Int64, lists(101), "The result of C")
     assert caught.value.code is errors.VALUE_NESTING
+
+
+@pytest.mark.timeout(60)
+def test_a_value_of_shared_parts_is_stopped_by_the_memory_its_encoding_would_take() -> None:
+    """100 levels deep, within the limit, but 2 ** 100 parts once written out."""
+    value: object = 1
+    for _ in range(99):
+        value = Record(T, ("a", "b"), (value, value))
+    with limited(Budget(max_memory=64 * MB)), pytest.raises(MemoryExceeded):
+        nesting_exceeds(value)

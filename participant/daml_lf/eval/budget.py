@@ -166,6 +166,22 @@ def current() -> Budget | None:
     return _current.get()
 
 
+WALK_CHECK_EVERY = 1 << 14
+"""Parts of a value a walk (equality, order, the check of a value to be stored) visits between two checks: one
+step of the machine may walk a value whose parts are shared, and so far larger than the memory it takes."""
+
+
+def walked(count: int, bytes_each: int = 0) -> None:
+    """A walk over a value has visited `count` parts: check the current budget, if any, as the machine does
+    between its steps; with `bytes_each`, also the memory a result of that many parts would take."""
+    budget = _current.get()
+    if budget is not None:
+        if bytes_each:
+            budget.allocating(count * bytes_each)
+        else:
+            budget.check(0)
+
+
 def allocating(size: int) -> None:
     """A builtin is about to make a value of about `size` bytes: check it against the current budget, if any."""
     budget = _current.get()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any as _Any
 
+from .budget import WALK_CHECK_EVERY, walked
 from .errors import NotComparable
 from .ordering import compare_contract_ids, compare_types
 from .values import (
@@ -40,7 +41,12 @@ def equal(left: _Any, right: _Any) -> bool:
     pop = stack.pop
     push = stack.append
     extend = stack.extend
+    countdown = WALK_CHECK_EVERY
     while stack:
+        countdown -= 1
+        if not countdown:  # a value whose parts are shared can be far larger than it looks
+            countdown = WALK_CHECK_EVERY
+            walked(WALK_CHECK_EVERY)
         a, b = pop()
         kind = type(a)
         if kind in SCALAR_TYPES:

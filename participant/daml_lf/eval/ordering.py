@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any as _Any
 
 from ..ast import TApp, TBuiltin, TCon, TForall, TNat, TStruct, TSyn, TVar, Type, TypeConRef
+from .budget import WALK_CHECK_EVERY, walked
 from .errors import ContractIdComparability, NotComparable
 from .values import (
     SCALAR_TYPES,
@@ -50,7 +51,12 @@ def compare(left: _Any, right: _Any) -> int:
     stack: list[tuple[_Any, _Any]] = [(left, right)]
     pop = stack.pop
     push = stack.append
+    countdown = WALK_CHECK_EVERY
     while stack:
+        countdown -= 1
+        if not countdown:  # a value whose parts are shared can be far larger than it looks
+            countdown = WALK_CHECK_EVERY
+            walked(WALK_CHECK_EVERY)
         a, b = pop()
         kind = type(a)
         if kind in SCALAR_TYPES:

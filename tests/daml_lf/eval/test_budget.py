@@ -21,7 +21,8 @@ from participant.daml_lf.eval.budget import (
 )
 from participant.daml_lf.eval.builtins import BUILTINS
 from participant.daml_lf.eval.machine import BuiltinFunction, Machine
-from participant.daml_lf.eval.values import list_of
+from participant.daml_lf.eval.values import Record, list_of
+from tests.daml_lf.eval.helpers import T
 from tests.daml_lf.eval.test_evaluator import lam, messages, run, var
 
 MB = 1 << 20
@@ -106,3 +107,19 @@ def test_lists_and_texts_made_from_a_large_text_are_refused(name: str) -> None:
 def test_a_value_under_the_threshold_asks_nothing() -> None:
     with limited(past()):
         assert len(call("APPEND_TEXT", "a" * (LARGE_VALUE // 2), "b")) == LARGE_VALUE // 2 + 1
+
+
+def shared(depth: int) -> Record:
+    """A record of two copies of a record of two copies …: `depth` objects, 2 ** `depth` parts once walked."""
+    value = Record(T, ("a", "b"), (1, 2))
+    for _ in range(depth):
+        value = Record(T, ("a", "b"), (value, value))
+    return value
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("name", ["EQUAL", "LESS"])
+def test_a_comparison_of_a_value_of_shared_parts_is_checked_as_it_walks(name: str) -> None:
+    """One step of the machine, but 2 ** 60 parts: the walk checks the budget, as the machine does its steps."""
+    with limited(past()), pytest.raises(TimeExceeded):
+        call(name, shared(60), shared(60))
