@@ -313,6 +313,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             return
         elapsed = time.monotonic() - started
         total = await self.snapshot.count()
+        # a template's columns were chosen from the contracts read so far (none, it may be): choose them again from
+        # the whole snapshot
+        self._samples.clear()
         await self._rebuild()
         self.reading = False
         self._show_banner()
