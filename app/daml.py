@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from app.cut import MARK, cut, shorten
+
 _PARTY = re.compile(r"^(?P<hint>[^:]+)::(?P<namespace>[0-9a-f]{8,})$")
 _DECIMAL = re.compile(r"^-?\d+\.\d+$")
 _CONTRACT_ID = re.compile(r"^[0-9a-f]{2}[0-9a-f]{60,}$")
@@ -25,7 +27,7 @@ def party_hint(party: str) -> str:
 
 
 def short_id(value: str, length: int = 10) -> str:
-    return value if len(value) <= length + 1 else value[:length] + "…"
+    return shorten(value, length)
 
 
 def looks_like_contract_id(text: str) -> bool:
@@ -96,17 +98,26 @@ def scalar(value: Any, *, parties: bool = True) -> str:
 
 
 def summary(value: Any, width: int = 80) -> str:
-    """A record's scalar leaves as ``name=value`` pairs (nested names dotted, parties by their hint), as many as fit
-    in `width`: a one-line payload for a table of mixed templates."""
-    parts: list[str] = []
-    used = 0
+    """A record's scalar leaves as ``name=value`` pairs (nested names dotted, parties by their hint), as many whole
+    pairs as fit in `width`, and ``…`` when some were left out: a one-line payload for a table of mixed templates.
+    A first pair longer than `width` is itself cut with ``…`` (`app.cut`): a value never shows shorter than it is."""
+    pairs: list[str] = []
+    used = -1
     for name, leaf in _leaves(value, ""):
-        text = f"{name}={party_hint(leaf) if isinstance(leaf, str) and '::' in leaf else scalar(leaf)}"
-        if used + len(text) > width and parts:
+        pairs.append(f"{name}={party_hint(leaf) if isinstance(leaf, str) and '::' in leaf else scalar(leaf)}")
+        used += len(pairs[-1]) + 1
+        if used > width:
+            break  # enough to know that the rest is left out
+    if not pairs:
+        return cut(scalar(value), width)
+    if used <= width:
+        return " ".join(pairs)
+    shown = pairs[:1]
+    for pair in pairs[1:]:  # whole pairs while " …" still fits after them
+        if len(" ".join([*shown, pair, MARK])) > width:
             break
-        parts.append(text)
-        used += len(text) + 1
-    return " ".join(parts) if parts else scalar(value)
+        shown.append(pair)
+    return cut(" ".join([*shown, MARK]) if len(shown) > 1 or len(shown[0]) + 2 <= width else shown[0], width)
 
 
 def _leaves(value: Any, prefix: str):

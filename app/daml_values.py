@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from app.cut import cut, shorten
 from app.daml import number, short_party
 
 PARTY = "party"
@@ -92,7 +93,7 @@ def _nested_optional(value: list) -> bool:
 
 
 def short_contract_id(cid: str) -> str:
-    return cid if len(cid) <= SHORT_ID + 1 else cid[:SHORT_ID] + "…"
+    return shorten(cid, SHORT_ID)
 
 
 def show_party(party: str, full: bool = False) -> str:
@@ -162,7 +163,7 @@ def is_container(value: Any) -> bool:
 def preview(value: Any, *, full_ids: bool = False, width: int = 60) -> str:
     """A container in one line, cut at about `width` characters: ``{issuer: Alice::1220ab…, owner: …}``."""
     text = _preview(value, full_ids, width)
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return cut(text, width)
 
 
 def _preview(value: Any, full_ids: bool, width: int) -> str:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from app.cut import shorten
+
 PARTY_SEPARATOR = "::"
 SHOWN_MATCHES = 3  # how many of an ambiguous prefix's matches the problem names
 
@@ -55,7 +57,7 @@ def _answer(typed: str, matches: Iterable[str], what: str) -> Expansion:
 
 def _short(full_id: str) -> str:
     """An id short enough to name among others in one line."""
-    return full_id if len(full_id) <= 24 else full_id[:20] + "…"
+    return full_id if len(full_id) <= 24 else shorten(full_id, 20)
 
 
 HEX = frozenset("0123456789abcdef")

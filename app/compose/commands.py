@@ -19,6 +19,7 @@ import orjson
 import pydantic
 
 from app.client.ledger import LEDGER_EFFECTS, event_format
+from app.cut import shorten
 from app.daml import party_hint, template_name
 from participant.api import (
     Command,
@@ -381,7 +382,9 @@ def summary(form: CommandForm) -> str:
     what = template_name(form.template_id.strip()) or "?"
     if form.kind == "Create":
         return f"Create {what}"
-    target = f" on {form.contract_id.strip()[:12]}…" if form.kind == "Exercise" and form.contract_id else ""
+    target = (
+        f" on {shorten(form.contract_id.strip(), 12)}" if form.kind == "Exercise" and form.contract_id else ""
+    )
     return f"{form.kind} {what} {form.choice.strip() or '?'}{target}"
 
 

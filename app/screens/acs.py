@@ -18,6 +18,7 @@ from textual.timer import Timer
 from textual.widgets import Input, Label, Static
 
 from app.client import errors
+from app.cut import shorten
 from app.daml import looks_like_contract_id, party_hint, template_name
 from app.messages import ComposeCommand, IdentityChanged, MoveContract, OpenContract
 from app.screens.base import LedgerScreen
@@ -95,7 +96,8 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     AcsScreen #acs-banner { height: auto; background: $warning 20%; color: $text; padding: 0 1; display: none; }
     AcsScreen #acs-banner.shown { display: block; }
     AcsScreen #acs-info { height: 1; padding: 0 1; background: $boost; }
-    AcsScreen #acs-info Label { width: auto; margin-right: 2; }
+    AcsScreen #acs-info Label { width: auto; margin-right: 2; text-wrap: nowrap; text-overflow: ellipsis; }
+    AcsScreen #acs-info #acs-scope { max-width: 50%; }
     AcsScreen #acs-info #acs-count { width: 36; }
     AcsScreen #acs-info #acs-progress { width: 1fr; color: $accent; }
     AcsScreen #acs-filter { dock: bottom; display: none; margin-bottom: 1; }
@@ -311,6 +313,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             return
         elapsed = time.monotonic() - started
         total = await self.snapshot.count()
+        # a template's columns were chosen from the contracts read so far (none, it may be): choose them again from
+        # the whole snapshot
+        self._samples.clear()
         await self._rebuild()
         self.reading = False
         self._show_banner()
@@ -685,7 +690,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             return
         choices = [
             (
-                f"{template_name(t)}  ({n:,})   {t.split(':')[0][:12]}…",
+                f"{template_name(t)}  ({n:,})   {shorten(t.split(':')[0], 12)}",
                 t,
                 not self.templates or t in self.templates,
             )
@@ -770,7 +775,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         location = row.location(party_hint)
         if row.in_flight:
             assert row.move is not None
-            parts[1] = f"{location} (reassignment {row.move.reassignment_id[:16]}…; 4 to complete it)"
+            parts[1] = f"{location} (reassignment {shorten(row.move.reassignment_id, 16)}; 4 to complete it)"
         elif location:  # a state that an assignment began
             parts[1] = location
         if row.archived_offset is not None:
@@ -800,7 +805,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         row = self.query_one(ContractTable).selected
         if row is not None:
             self.app.copy_to_clipboard(row.contract_id)
-            self.notify(f"Copied {row.contract_id[:16]}… to the clipboard.", timeout=3)
+            self.notify(f"Copied {shorten(row.contract_id, 16)} to the clipboard.", timeout=3)
 
     def action_exercise(self) -> None:
         row = self.query_one(ContractTable).selected

@@ -13,6 +13,7 @@ from textual.widgets.option_list import Option
 
 from app.compose.commands import split_list, summary
 from app.compose.history import HistoryEntry
+from app.cut import cut
 from app.daml import party_hint
 from app.screens.dialogs import DIALOG_CSS
 from app.untrusted import visible
@@ -62,7 +63,7 @@ def _details(entry: HistoryEntry) -> Content:
     ):
         flat = " ".join(text.split())
         if used and flat:
-            parts += [(f"{name:<12}", "dim"), visible(flat[:240]) + ("…" if len(flat) > 240 else "") + "\n"]
+            parts += [(f"{name:<12}", "dim"), cut(visible(flat), 240) + "\n"]
     return Content.assemble(*parts)
 
 

@@ -18,6 +18,7 @@ from app import daml_values as dv
 from app.client import errors, event_format, update_format
 from app.client.contracts import ContractLookup, interface_views, look_up_contract
 from app.client.ledger import LEDGER_EFFECTS
+from app.cut import shorten
 from app.daml import package_name_ref, party_hint, template_name
 from app.messages import ComposeCommand, IdentityChanged, MoveContract
 from app.screens.base import LedgerScreen
@@ -82,7 +83,8 @@ implements; `x` lets you pick one of those choices; exercise results are labelle
     ]
 
     DEFAULT_CSS = """
-    InspectorScreen #ins-banner { height: 1; padding: 0 1; background: $boost; }
+    InspectorScreen #ins-banner { height: 1; padding: 0 1; background: $boost; text-wrap: nowrap;
+                                  text-overflow: ellipsis; }
     InspectorScreen #ins-message { height: auto; padding: 1 2; }
     InspectorScreen #ins-body { height: 1fr; }
     InspectorScreen #ins-details { width: 45%; max-width: 72; min-width: 36; border: round $panel-lighten-2;
@@ -330,7 +332,7 @@ implements; `x` lets you pick one of those choices; exercise results are labelle
             if found.ambiguous:
                 return f"package {parts[0]}: {found.problem}"
             if learned.interface_ref(found.value) is None:
-                return f"filters take the #package-name form, and the name of package {parts[0][:12]}… is not known"
+                return f"filters take the #package-name form, and the name of package {shorten(parts[0], 12)} is not known"
             return None
 
         def chosen(value: str | None) -> None:

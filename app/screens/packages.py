@@ -13,6 +13,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Input, Static, Tree
 from textual.widgets.tree import TreeNode
 
+from app.cut import shorten
 from app.messages import ComposeCommand, IdentityChanged, ShowTemplateContracts
 from app.packages import (
     ChoiceSignature,
@@ -202,7 +203,7 @@ contracts on the contracts screen.
             node = tree.root.add(_text((f"unreadable ({len(catalog.unreadable)})", "bold yellow")))
             for package_id, reason in sorted(catalog.unreadable.items()):
                 node.add_leaf(
-                    _text(package_id[:16] + "…"), Entry("unreadable", package_id=package_id, reason=reason)
+                    _text(shorten(package_id, 16)), Entry("unreadable", package_id=package_id, reason=reason)
                 )
         if not tree.root.children:
             self._details(self._empty_text(catalog))
@@ -238,7 +239,7 @@ contracts on the contracts screen.
         *,
         expand: bool,
     ) -> None:
-        label = _text(package.version, (f"  {package.package_id[:8]}…", "dim"))
+        label = _text(package.version, (f"  {shorten(package.package_id, 8)}", "dim"))
         if isinstance(package, NotDamlLf):
             label.append("  Python, no signatures", "dim italic")
             parent.add_leaf(label, _entry_of(package))

@@ -61,7 +61,7 @@ The log keeps the last 500 requests, bodies up to 256 KB each.
 
     DEFAULT_CSS = """
     RequestsScreen #requests-info { height: 1; padding: 0 1; background: $boost; }
-    RequestsScreen #requests-info Label { width: auto; margin-right: 2; }
+    RequestsScreen #requests-info Label { width: auto; margin-right: 2; text-wrap: nowrap; text-overflow: ellipsis; }
     RequestsScreen #requests-hidden { color: $text-muted; }
     RequestsScreen #requests-filter-label { color: $accent; }
     RequestsScreen RequestList { height: 1fr; }

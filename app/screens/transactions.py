@@ -69,9 +69,11 @@ and interfaces; the command id and the text are looked for in the rows. Without 
     ]
 
     DEFAULT_CSS = """
-    TransactionsScreen #tx-state { height: 1; padding: 0 1; background: $boost; }
+    TransactionsScreen #tx-state { height: 1; padding: 0 1; background: $boost; text-wrap: nowrap;
+                                   text-overflow: ellipsis; }
     TransactionsScreen UpdateTable { height: 1fr; }
-    TransactionsScreen #tx-selected { height: 1; padding: 0 1; color: $text-muted; }
+    TransactionsScreen #tx-selected { height: 1; padding: 0 1; color: $text-muted; text-wrap: nowrap;
+                                      text-overflow: ellipsis; }
     """
 
     AUTO_FOCUS = "UpdateTable"

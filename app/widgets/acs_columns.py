@@ -37,7 +37,8 @@ def _where(row: Row) -> str:
 
 BUILTIN: dict[str, Column] = {
     "contract": Column("contract", "Contract", 12, lambda r: short_id(r.contract_id, 10)),
-    "template": Column("template", "Template", 16, lambda r: template_name(r.template_id)),
+    # a template's entity, at the end of its name, tells it apart more than its module: cut from the left
+    "template": Column("template", "Template", 16, lambda r: template_name(r.template_id), keep_end=True),
     "payload": Column("payload", "Payload", 54, lambda r: summary(r.payload, 54)),
     "signatories": Column("signatories", "Signatories", 15, lambda r: _parties(r.signatories)),
     "observers": Column("observers", "Observers", 12, lambda r: _parties(r.observers)),
@@ -49,10 +50,12 @@ BUILTIN: dict[str, Column] = {
     ),
 }
 
+# What a row is comes first, so that an 80-column terminal shows it whole: the template and the payload's first
+# fields (the contract's id is under the table for the row selected, in full).
 DEFAULT_MIXED = [
-    "contract",
     "template",
     "payload",
+    "contract",
     "signatories",
     "observers",
     "created_at",

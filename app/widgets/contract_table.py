@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
@@ -20,8 +19,10 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from app.cut import cut, fit
 from app.snapshot import ADDED, ASSIGNED, CHANGED, REMOVED, UNASSIGNED, Row
 from app.untrusted import visible
+from app.widgets.table_window import window_line, window_segments
 
 CACHE_ROWS = 2000
 FETCH_MARGIN = 60
@@ -35,6 +36,7 @@ class Column:
     width: int
     render: Callable[[Row], str]
     right: bool = False
+    keep_end: bool = False  # cut from the left (`…` first): where a value's end tells it apart
 
 
 class ContractTable(ScrollView, can_focus=True):
@@ -282,8 +284,7 @@ class ContractTable(ScrollView, can_focus=True):
             style = self._style("contract-table--placeholder")
             if position == self.cursor:
                 style += self._style("contract-table--cursor")
-            text = "  …"
-            return Strip([Segment(text.ljust(width)[:width], style)], width)
+            return Strip([Segment(fit("  …", width), style)], width)
         key = (position, position == self.cursor, scroll_x, width)
         strip = self._lines.get(key)
         if strip is None:
@@ -301,12 +302,12 @@ class ContractTable(ScrollView, can_focus=True):
             if column.key == self.sort_key:
                 # the name gives way, never the arrow: "amou… ▼"
                 arrow = " ▼" if self.descending else " ▲"
-                label = _fit(column.label, max(1, column.width - len(arrow)), False).rstrip() + arrow
+                label = cut(visible(column.label), max(1, column.width - len(arrow))) + arrow
                 style = sorted_style
             else:
                 label = column.label
-            segments.append(Segment(_fit(label, column.width, column.right) + " ", style))
-        return _crop(segments, scroll_x, width, header)
+            segments.append(Segment(_fit(label, column) + " ", style))
+        return window_segments(segments, scroll_x, width, header)
 
     def _row_strip(self, row: Row, position: int, width: int, scroll_x: int) -> Strip:
         base = self._style("base")
@@ -323,13 +324,8 @@ class ContractTable(ScrollView, can_focus=True):
                 text = column.render(row)
             except Exception:  # noqa: BLE001 - a payload of an unexpected shape shows as such, never a crash
                 text = "?"
-            cells.append(_fit(text, column.width, column.right) + " ")
-        line = "".join(cells)
-        if cell_len(line) == len(line):
-            # one cell per character, as almost always: one segment, cropped by slicing (a strip of one segment
-            # per column costs Textual several times more to crop, divide and style on every repaint)
-            return Strip([Segment(line[scroll_x : scroll_x + width].ljust(width), base)], width)
-        return _crop([Segment(line, base)], scroll_x, width, base)
+            cells.append(_fit(text, column) + " ")
+        return window_line("".join(cells), scroll_x, width, base)
 
     def _request(self, position: int) -> None:
         if position in self._pending:
@@ -375,14 +371,8 @@ _MARK_STYLES = {
 }
 
 
-def _fit(text: str, width: int, right: bool) -> str:
-    """A cell: one line of `width` characters, the participant's control characters written out."""
-    text = visible(text.replace("\n", " "))
-    if len(text) > width:
-        return text[: max(0, width - 1)] + "…"
-    return text.rjust(width) if right else text.ljust(width)
-
-
-def _crop(segments: list[Segment], scroll_x: int, width: int, fill: Style) -> Strip:
-    strip = Strip(segments).crop(scroll_x, scroll_x + width)
-    return strip.extend_cell_length(width, fill)
+def _fit(text: str, column: Column) -> str:
+    """A cell: one line of the column's width, the participant's control characters written out, cut as `app.cut`
+    cuts (a value too long ends in `…`, never shows as a shorter value)."""
+    keep = "end" if column.keep_end else "start"
+    return fit(visible(text.replace("\n", " ")), column.width, right=column.right, keep=keep)

@@ -10,7 +10,6 @@ from __future__ import annotations
 from bisect import bisect_left
 
 from rich.segment import Segment
-from rich.style import Style
 from textual.binding import Binding
 from textual.geometry import Region, Size
 from textual.message import Message
@@ -19,8 +18,10 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from app.client.requests_log import RequestRecord
+from app.cut import fit
 from app.untrusted import visible
 from app.widgets import request_text as rt
+from app.widgets.table_window import window_segments
 
 # (label, width, right-aligned); the path column takes what the others leave
 _ID, _STARTED, _METHOD, _STATUS, _TIME, _SIZE = (
@@ -260,7 +261,7 @@ class RequestList(ScrollView, can_focus=True):
                 _fit(_SIZE[0], _SIZE[1], True),
                 _fit("note", note_w, False),
             ]
-            return _crop([Segment(" " + " ".join(labels), header)], scroll_x, width, header)
+            return window_segments([Segment(" " + " ".join(labels), header)], scroll_x, width, header)
         position = int(self.scroll_y) + y - 1
         if position >= len(self._records):
             return Strip.blank(width, self.rich_style)
@@ -310,7 +311,7 @@ class RequestList(ScrollView, can_focus=True):
             Segment(_fit(size, _SIZE[1], True) + " ", dim),
             Segment(_fit(note, note_w, False), note_style),
         ]
-        return _crop(segments, scroll_x, width, base)
+        return window_segments(segments, scroll_x, width, base)
 
     def _refresh_position(self, position: int) -> None:
         top = int(self.scroll_y)
@@ -319,13 +320,6 @@ class RequestList(ScrollView, can_focus=True):
 
 
 def _fit(text: str, width: int, right: bool) -> str:
-    """A cell: one line of `width` characters; notes quote the participant, so control characters are written out."""
-    text = visible(text.replace("\n", " "))
-    if len(text) > width:
-        return text[: max(0, width - 1)] + "…"
-    return text.rjust(width) if right else text.ljust(width)
-
-
-def _crop(segments: list[Segment], scroll_x: int, width: int, fill: Style) -> Strip:
-    strip = Strip(segments).crop(scroll_x, scroll_x + width)
-    return strip.extend_cell_length(width, fill)
+    """A cell: one line of `width` cells; notes quote the participant, so control characters are written out; a
+    value too long is cut with `…` (`app.cut`)."""
+    return fit(visible(text.replace("\n", " ")), width, right=right)

@@ -5,12 +5,13 @@ when not connected."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from app.cut import cut
 from app.untrusted import visible
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
@@ -94,6 +95,9 @@ class StatusBar(Widget):
             line = self._line(fit)
             if line.cell_len <= width:
                 return line
+        # narrower than the least the line holds: its end is cut, and says so (`app.cut`'s rule, on styled text;
+        # Textual would crop a rendered Text at the edge without a mark)
+        line.truncate(width, overflow="ellipsis")
         return line
 
     def _line(self, fit: Fit) -> Text:
@@ -111,27 +115,21 @@ class StatusBar(Widget):
         if not fit.tab_titles:
             t.append(" ")
         if self.crumb:
-            crumb = visible(self.crumb)
-            crumb = crumb if len(crumb) <= fit.crumb_width else crumb[: fit.crumb_width - 1] + "…"
-            t.append(f"› {crumb} ", style="bold")
+            t.append(f"› {cut(visible(self.crumb), fit.crumb_width)} ", style="bold")
         t.append(" ")
         if self.health == "failing":
-            cause = visible(self.health_cause)
-            cause = cause if len(cause) <= fit.crumb_width else cause[: fit.crumb_width - 1] + "…"
-            t.append(f"● failing: {cause}", style="bold red")
+            t.append(f"● failing: {cut(visible(self.health_cause), fit.crumb_width)}", style="bold red")
         elif self.health == "slow":
             t.append("● slow", style="bold yellow")
         else:
             dot = {"ok": ("●", "green"), "down": ("●", "red")}.get(self.connection, ("○", "yellow"))
             t.append(dot[0], style=dot[1])
-        if fit.participant:
-            t.append(" ")
-            t.append(visible(self.participant) or "…", style="bold")
-            if self.version and fit.version:
-                t.append(f" · {visible(self.version)}", style="dim")
-        if fit.user:
-            t.append(f"{bar}user " if fit.labels else bar, style="dim")
-            t.append(visible(self.user) or "…", style="bold")
+        t.append(" ")
+        t.append(cut(visible(self.participant), fit.participant_width) or "…", style="bold")
+        if self.version and fit.version:
+            t.append(f" · {visible(self.version)}", style="dim")
+        t.append(f"{bar}user " if fit.labels else bar, style="dim")
+        t.append(cut(visible(self.user), fit.user_width) or "…", style="bold")
         t.append(f"{bar}{'ledger end' if fit.labels else 'end'} ", style="dim")
         t.append("…" if self.ledger_end is None else str(self.ledger_end), style="bold")
         t.append(f"{bar}{'viewing' if fit.labels else 'view'} ", style="dim")
@@ -152,35 +150,32 @@ class StatusBar(Widget):
 
 @dataclass(frozen=True)
 class Fit:
-    """What the status line shows at one width: each step of `FITS` gives up one more thing."""
+    """What the status line shows at one width: each step of `FITS` gives up one more thing. A name given less room
+    than it needs is cut with `…` (`app.cut`), down to the mark alone: what the line cut, it shows it cut."""
 
     wide_bars: bool = True
     version: bool = True
     tab_titles: bool = True
     crumb_width: int = 1000  # a crumb or a failure's cause: in full while there is room
     labels: bool = True
-    participant: bool = True
-    user: bool = True
+    participant_width: int = 1000
+    user_width: int = 1000
 
 
 # The ledger end, the offset in view, what is in flight and the current screen are given up last: they are what
 # the line is for; the other screens' names (their keys stay), the version, the participant's name and the user are
 # all a key or a screen away.
+_NARROW = Fit(wide_bars=False, version=False, tab_titles=False)
 FITS = (
     Fit(),
     Fit(wide_bars=False),
     Fit(wide_bars=False, version=False),
-    Fit(wide_bars=False, version=False, tab_titles=False),
-    Fit(wide_bars=False, version=False, tab_titles=False, crumb_width=24),
-    Fit(wide_bars=False, version=False, tab_titles=False, crumb_width=24, labels=False),
-    Fit(wide_bars=False, version=False, tab_titles=False, crumb_width=16, labels=False, user=False),
-    Fit(
-        wide_bars=False,
-        version=False,
-        tab_titles=False,
-        crumb_width=12,
-        labels=False,
-        user=False,
-        participant=False,
-    ),
+    _NARROW,
+    replace(_NARROW, crumb_width=24),
+    replace(_NARROW, crumb_width=24, labels=False),
+    replace(_NARROW, crumb_width=16, labels=False, user_width=1),
+    replace(_NARROW, crumb_width=16, labels=False, user_width=1, participant_width=32),
+    replace(_NARROW, crumb_width=12, labels=False, user_width=1, participant_width=20),
+    replace(_NARROW, crumb_width=12, labels=False, user_width=1, participant_width=12),
+    replace(_NARROW, crumb_width=12, labels=False, user_width=1, participant_width=1),
 )

@@ -16,6 +16,7 @@ from textual.widgets.option_list import Option
 
 from app.client import errors
 from app.client.errors import LedgerApiError, category_words
+from app.cut import shorten
 from app.daml import party_hint, scalar, short_id, summary, template_name
 from app.messages import OpenContract
 from app.untrusted import visible
@@ -243,4 +244,4 @@ class TransactionResult(VerticalScroll):
         cid = self._selected_id()
         if cid:
             self.app.copy_to_clipboard(cid)
-            self.notify(f"Copied {cid[:16]}… to the clipboard.", timeout=3)
+            self.notify(f"Copied {shorten(cid, 16)} to the clipboard.", timeout=3)

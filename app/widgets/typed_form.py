@@ -39,6 +39,7 @@ from app.compose.form import (
     join,
 )
 from app.compose.types import ContractIdT, NumericT, Scalar
+from app.cut import shorten
 from app.daml import looks_like_contract_id, party_hint, short_id, short_party
 from app.ids import Expansion, could_begin_contract_id
 from app.widgets.completing_input import CompletingInput
@@ -413,7 +414,7 @@ class TextField(FieldWidget):
     def _contract_label(self, contract_id: str) -> Content:
         form = self.typed_form
         shown = form.sources.contract_label(contract_id) if form is not None else ""
-        return Content.assemble(plain(contract_id[:16] + "…", "bold"), plain(f"  {shown}", "dim"))
+        return Content.assemble(plain(shorten(contract_id, 16), "bold"), plain(f"  {shown}", "dim"))
 
     def own_problem(self) -> str | None:
         form = self.typed_form

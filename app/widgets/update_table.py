@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rich.cells import cell_len, set_cell_size
-from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
 from textual.geometry import Size
@@ -16,10 +14,12 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from app.cut import fit
 from app.daml import short_party, template_name
 from app.untrusted import visible
 from app.update_rows import UpdateRow
 from app.update_window import UpdateWindow
+from app.widgets.table_window import window_line
 
 EDGE_MARGIN = 40  # rows from an end of the window at which the next page is asked for
 CACHE_LINES = 400
@@ -233,7 +233,7 @@ class UpdateTable(ScrollView, can_focus=True):
         if y == 0:
             header = self._style("update-table--header")
             line = " " + "".join(_fit(c.label, c.width, c.right) + " " for c in columns)
-            return _strip(line, scroll_x, width, header)
+            return window_line(line, scroll_x, width, header)
         position = int(self.scroll_y) + y - 1
         rows = self.window.rows
         if position >= len(rows):
@@ -249,26 +249,15 @@ class UpdateTable(ScrollView, can_focus=True):
             if on_cursor:
                 style += self._style("update-table--cursor")
             line = " " + "".join(_fit(c.render(row), c.width, c.right) + " " for c in columns)
-            strip = _strip(line, scroll_x, width, style)
+            strip = window_line(line, scroll_x, width, style)
             self._lines[key] = strip
         return strip
 
 
 def _fit(text: str, width: int, right: bool) -> str:
-    """A cell of `width` columns; the participant's control characters written out, never read as markup."""
-    text = visible(text.replace("\n", " "))
-    size = cell_len(text)
-    if size > width:
-        return set_cell_size(text, max(0, width - 1)) + "…"
-    padding = " " * (width - size)
-    return padding + text if right else text + padding
-
-
-def _strip(line: str, scroll_x: int, width: int, style: Style) -> Strip:
-    if cell_len(line) == len(line):  # one column per character, as almost always: cropped by slicing
-        return Strip([Segment(line[scroll_x : scroll_x + width].ljust(width), style)], width)
-    strip = Strip([Segment(line, style)]).crop(scroll_x, scroll_x + width)
-    return strip.extend_cell_length(width, style)
+    """A cell of `width` columns; the participant's control characters written out, never read as markup, and a
+    value too long cut with `…` (`app.cut`)."""
+    return fit(visible(text.replace("\n", " ")), width, right=right)
 
 
 __all__ = ["NARROW", "WIDE", "UpdateTable"]

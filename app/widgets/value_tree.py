@@ -17,12 +17,15 @@ from rich.text import Text
 from textual import on
 from textual.binding import Binding
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from app import daml_values as dv
+from app.cut import cut
 from app.messages import OpenContract
 from app.untrusted import visible
+from app.widgets.table_window import mark_cut_edges
 from app.widgets.untrusted_text import escaped
 
 if TYPE_CHECKING:
@@ -130,6 +133,16 @@ class ValueTree(Tree[ValueNode]):
         self.set_reactive(ValueTree.guide_depth, 3)
         self.types: ValueTypes | None = None
         """The packages' types, when read: values given a type show it, and their children theirs."""
+
+    def _render_line(self, y: int, x1: int, x2: int, base_style: Style) -> Strip:
+        # Textual's Tree crops a line wider than the tree at its edges; a value cut there is marked `…` (app.cut)
+        strip = super()._render_line(y, x1, x2, base_style)
+        if x1 == 0 and self.virtual_size.width <= x2:
+            return strip  # every line whole in view, as almost always
+        whole = super()._render_line(
+            y, 0, max(self.virtual_size.width, x2), base_style
+        )  # from the line cache
+        return mark_cut_edges(strip, whole.text, x1, x2 - x1)
 
     # --- building ---------------------------------------------------------------------------------------------
 
@@ -278,8 +291,7 @@ class ValueTree(Tree[ValueNode]):
         else:
             text = data.label(True, False).plain if data.label else ""
         self.app.copy_to_clipboard(text)
-        shown = text if len(text) <= 40 else text[:39] + "…"
-        self.notify(f"Copied {shown}", timeout=3)
+        self.notify(f"Copied {cut(visible(text), 40)}", timeout=3, markup=False)  # the ledger's text
 
     def action_expand_all(self) -> None:
         """Unfold everything under the cursor (all of the tree from its top), or fold it back if it is unfolded."""

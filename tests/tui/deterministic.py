@@ -74,6 +74,7 @@ def deterministic(monkeypatch):
     import app.client.requests_log
     import app.compose.commands
     import app.reassign
+    import app.screens.acs
     import participant.base.errors
     import participant.engine.ids
     import participant.ledger.committer
@@ -99,6 +100,9 @@ def deterministic(monkeypatch):
     monkeypatch.setattr(
         app.client.requests_log, "time", _Clock(lambda: EPOCH.timestamp() + next(requests) * 0.011)
     )
+    # the contracts screen says how long a slow read took ("read 180 in 1.2 s"): a clock that ticks per reading
+    reads = itertools.count()
+    monkeypatch.setattr(app.screens.acs, "time", SimpleNamespace(monotonic=lambda: next(reads) * 0.001))
     monkeypatch.setattr(app.compose.commands, "uuid", _Uuids(counter))  # command ids
     monkeypatch.setattr(app.reassign, "uuid", _Uuids(counter))
     monkeypatch.setenv("TZ", "UTC")

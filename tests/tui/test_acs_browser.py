@@ -185,8 +185,8 @@ async def test_exports_the_view_as_json_lines_and_csv(demo_server, make_app, tmp
     with open(tmp_path / "view.csv", newline="") as f:
         rows = list(csv.reader(f))
     assert len(rows) == count + 1
-    assert rows[0][:2] == ["status", "Contract"]
-    assert rows[1][1].startswith("00") and len(rows[1][1]) > 60  # full ids in the file, not the short ones
+    assert rows[0][:4] == ["status", "Template", "Payload", "Contract"]  # the view's columns, in its order
+    assert rows[1][3].startswith("00") and len(rows[1][3]) > 60  # full ids in the file, not the short ones
 
 
 async def test_switching_user_shows_that_users_contracts(demo_server, make_app):

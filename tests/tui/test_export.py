@@ -158,5 +158,5 @@ async def test_the_export_asks_before_it_overwrites(demo_server, make_app, tmp_p
         assert app.screen is screen
     with open(target, newline="") as f:
         rows = list(csv.reader(f))
-    assert rows[0][:2] == ["status", "Contract"] and len(rows) > 2
+    assert rows[0][:4] == ["status", "Template", "Payload", "Contract"] and len(rows) > 2
     assert mode(target) == 0o600
