@@ -17,10 +17,36 @@ import pytest
 from participant.auth import mint_token
 from participant.base.settings import Settings
 from participant.server.app import create_app
-from tests.daml_lf.conftest import dar_bytes, dars_dir  # noqa: F401  (the real DARs, for every test)
-from tests.spec import validate_response
+from tests.daml_lf.conftest import (  # noqa: F401  (the real DARs, for every test)
+    DARS_DIR,
+    dar_bytes,
+    dars_dir,
+    dars_missing_reason,
+)
+from tests.spec import missing_reason, spec_available, validate_response
 
 SECRET = "test-secret-with-enough-bytes-for-hs256!"
+
+
+def _absent_references() -> list[str]:
+    """What of ../shared (the official spec, the reference DARs) this run goes without, with the reason."""
+    absent = []
+    if not spec_available():
+        absent.append(f"answers not checked against the spec: {missing_reason()}")
+    if not DARS_DIR.is_dir():
+        absent.append(f"tests of real DARs skipped: {dars_missing_reason()}")
+    return absent
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # CI sets it: there the spec and the DARs must be present, never silently skipped
+    if os.environ.get("LEDGER_REQUIRE_REFERENCES") == "1" and (absent := _absent_references()):
+        raise pytest.UsageError("LEDGER_REQUIRE_REFERENCES=1 but " + "; ".join(absent))
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    for line in _absent_references():
+        terminalreporter.write_line(line, yellow=True)
 
 
 @pytest.fixture
