@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
@@ -38,10 +40,27 @@ def _absent_references() -> list[str]:
     return absent
 
 
+# ledger-tui's config, data, cache and log directories (app/locations.py), moved by these variables
+LOCATION_VARS = {
+    "LEDGER_TUI_CONFIG": "config/config.toml",
+    "LEDGER_TUI_DATA_DIR": "data",
+    "LEDGER_TUI_CACHE_DIR": "cache",
+    "LEDGER_TUI_LOG_DIR": "logs",
+}
+
+
 def pytest_configure(config: pytest.Config) -> None:
     # CI sets it: there the spec and the DARs must be present, never silently skipped
     if os.environ.get("LEDGER_REQUIRE_REFERENCES") == "1" and (absent := _absent_references()):
         raise pytest.UsageError("LEDGER_REQUIRE_REFERENCES=1 but " + "; ".join(absent))
+    # A test that runs ledger-tui without naming its directories (in this process or a child) must read neither the
+    # user's config nor a directory that another test process (a parallel worker, another run) writes at once: each
+    # process of the run gets directories of its own, removed at its end. Tests that set a HOME of their own drop
+    # these variables.
+    own = Path(tempfile.mkdtemp(prefix="ledger-tui-tests-"))
+    config.add_cleanup(lambda: shutil.rmtree(own, ignore_errors=True))
+    for var, relative in LOCATION_VARS.items():
+        os.environ[var] = str(own / relative)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
