@@ -125,8 +125,7 @@ async def test_a_command_submitted_elsewhere_appears_live(writable, make_app) ->
         assert screen.table.cursor == 0  # the cursor on the newest row follows the newest
         assert "elsewhere-0" in screen_text(app)
         await pilot.press("f")
-        await pilot.pause()
-        assert "○ paused" in screen_text(app)
+        await wait_for(pilot, lambda: "○ paused" in screen_text(app), "the stream paused")
         await submit_ious(server.url, "Erin", party, 1, prefix="while-paused")
         await pilot.press("f")  # resumes from the last update shown: the one made while paused comes
         await wait_for(
