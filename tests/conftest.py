@@ -254,8 +254,10 @@ class ServerProcess:
 
 
 def start_server(db: Path, *extra: str, port: int | None = None) -> ServerProcess:
-    """`ledger-participant serve` as a subprocess on a free loopback port; returns once it answers."""
-    port = port or free_port()
+    """`ledger-participant serve` as a subprocess on loopback; returns once it answers. Without `port` it binds a
+    port the system chooses and says which in its port file: a port picked here and bound later could be taken in
+    between by another test process."""
+    port_file = db.parent / f"{db.name}.port"
     args = [
         sys.executable,
         "-m",
@@ -264,21 +266,28 @@ def start_server(db: Path, *extra: str, port: int | None = None) -> ServerProces
         "--db",
         str(db),
         "--port",
-        str(port),
+        str(port or 0),
+        *(() if port else ("--port-file", str(port_file))),
         "--quiet",
         *extra,
     ]
+    port_file.unlink(missing_ok=True)  # one left by a server killed before on this database names its port
     process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"server exited with {process.returncode}: {process.stdout.read()}")
-        try:
-            if httpx.get(f"{url}/v2/version", timeout=1).status_code == 200:
-                return ServerProcess(url, db, process, args)
-        except httpx.HTTPError:
-            time.sleep(0.1)
+        if not port:
+            written = port_file.read_text().strip() if port_file.exists() else ""
+            port = int(written) if written else None  # the file is written whole (atomically) once serving
+        if port:
+            url = f"http://127.0.0.1:{port}"
+            try:
+                if httpx.get(f"{url}/v2/version", timeout=1).status_code == 200:
+                    return ServerProcess(url, db, process, args)
+            except httpx.HTTPError:
+                pass
+        time.sleep(0.05)
     process.kill()
     raise RuntimeError("server did not start within 60 s")
 
