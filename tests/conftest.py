@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
@@ -17,10 +19,53 @@ import pytest
 from participant.auth import mint_token
 from participant.base.settings import Settings
 from participant.server.app import create_app
-from tests.daml_lf.conftest import dar_bytes, dars_dir  # noqa: F401  (the real DARs, for every test)
-from tests.spec import validate_response
+from tests.daml_lf.conftest import (  # noqa: F401  (the real DARs, for every test)
+    DARS_DIR,
+    dar_bytes,
+    dars_dir,
+    dars_missing_reason,
+)
+from tests.spec import missing_reason, spec_available, validate_response
 
 SECRET = "test-secret-with-enough-bytes-for-hs256!"
+
+
+def _absent_references() -> list[str]:
+    """What of ../shared (the official spec, the reference DARs) this run goes without, with the reason."""
+    absent = []
+    if not spec_available():
+        absent.append(f"answers not checked against the spec: {missing_reason()}")
+    if not DARS_DIR.is_dir():
+        absent.append(f"tests of real DARs skipped: {dars_missing_reason()}")
+    return absent
+
+
+# ledger-tui's config, data, cache and log directories (app/locations.py), moved by these variables
+LOCATION_VARS = {
+    "LEDGER_TUI_CONFIG": "config/config.toml",
+    "LEDGER_TUI_DATA_DIR": "data",
+    "LEDGER_TUI_CACHE_DIR": "cache",
+    "LEDGER_TUI_LOG_DIR": "logs",
+}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # CI sets it: there the spec and the DARs must be present, never silently skipped
+    if os.environ.get("LEDGER_REQUIRE_REFERENCES") == "1" and (absent := _absent_references()):
+        raise pytest.UsageError("LEDGER_REQUIRE_REFERENCES=1 but " + "; ".join(absent))
+    # A test that runs ledger-tui without naming its directories (in this process or a child) must read neither the
+    # user's config nor a directory that another test process (a parallel worker, another run) writes at once: each
+    # process of the run gets directories of its own, removed at its end. Tests that set a HOME of their own drop
+    # these variables.
+    own = Path(tempfile.mkdtemp(prefix="ledger-tui-tests-"))
+    config.add_cleanup(lambda: shutil.rmtree(own, ignore_errors=True))
+    for var, relative in LOCATION_VARS.items():
+        os.environ[var] = str(own / relative)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    for line in _absent_references():
+        terminalreporter.write_line(line, yellow=True)
 
 
 @pytest.fixture
@@ -209,8 +254,10 @@ class ServerProcess:
 
 
 def start_server(db: Path, *extra: str, port: int | None = None) -> ServerProcess:
-    """`ledger-participant serve` as a subprocess on a free loopback port; returns once it answers."""
-    port = port or free_port()
+    """`ledger-participant serve` as a subprocess on loopback; returns once it answers. Without `port` it binds a
+    port the system chooses and says which in its port file: a port picked here and bound later could be taken in
+    between by another test process."""
+    port_file = db.parent / f"{db.name}.port"
     args = [
         sys.executable,
         "-m",
@@ -219,21 +266,28 @@ def start_server(db: Path, *extra: str, port: int | None = None) -> ServerProces
         "--db",
         str(db),
         "--port",
-        str(port),
+        str(port or 0),
+        *(() if port else ("--port-file", str(port_file))),
         "--quiet",
         *extra,
     ]
+    port_file.unlink(missing_ok=True)  # one left by a server killed before on this database names its port
     process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"server exited with {process.returncode}: {process.stdout.read()}")
-        try:
-            if httpx.get(f"{url}/v2/version", timeout=1).status_code == 200:
-                return ServerProcess(url, db, process, args)
-        except httpx.HTTPError:
-            time.sleep(0.1)
+        if not port:
+            written = port_file.read_text().strip() if port_file.exists() else ""
+            port = int(written) if written else None  # the file is written whole (atomically) once serving
+        if port:
+            url = f"http://127.0.0.1:{port}"
+            try:
+                if httpx.get(f"{url}/v2/version", timeout=1).status_code == 200:
+                    return ServerProcess(url, db, process, args)
+            except httpx.HTTPError:
+                pass
+        time.sleep(0.05)
     process.kill()
     raise RuntimeError("server did not start within 60 s")
 

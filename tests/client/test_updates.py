@@ -18,7 +18,8 @@ from tests.client.conftest import Canton34
 from tests.conftest import SECRET, ServerProcess, free_port, start_server
 from tests.history import allocate, submit_ious
 
-HISTORY = 10_000
+# more than a dozen of the participant's list limit (200) and several pages of 500 and 700
+HISTORY = 2_500
 
 
 def command_id(update: Update) -> str | None:
@@ -27,7 +28,7 @@ def command_id(update: Update) -> str | None:
 
 @pytest.fixture(scope="module")
 def long_history(tmp_path_factory) -> Iterator[tuple[ServerProcess, str, list[str]]]:
-    """A participant whose user Hist has submitted 10,000 transactions (the list limit stays the default)."""
+    """A participant whose user Hist has submitted HISTORY transactions (the list limit stays the default)."""
     s = start_server(tmp_path_factory.mktemp("history") / "ledger.db", "--hs256-secret", SECRET)
     party = asyncio.run(allocate(s.url, "Hist"))
     ids = asyncio.run(submit_ious(s.url, "Hist", party, HISTORY))
@@ -49,7 +50,7 @@ async def page_back(client: LedgerClient, party: str, limit: int) -> list[Update
     raise AssertionError("paging did not end")
 
 
-async def test_paging_back_through_ten_thousand_updates(long_history):
+async def test_paging_back_through_a_long_history(long_history):
     server, party, ids = long_history
     async with LedgerClient(server.url, MintedToken(SECRET, "Hist")) as client:
         updates = await page_back(client, party, 700)  # pages that do not divide the history evenly

@@ -20,10 +20,14 @@ HOLDING = "splice/splice-api-token-holding-v1-1.0.0.dar"
 RICHTYPES = "richtypes/richtypes.dar"
 
 
+def dars_missing_reason() -> str:
+    return f"the reference DARs are absent: {DARS_DIR} (set LEDGER_DARS to their directory)"
+
+
 @pytest.fixture(scope="session")
 def dars_dir() -> Path:
     if not DARS_DIR.is_dir():
-        pytest.skip(f"the reference DARs are absent: {DARS_DIR} (set LEDGER_DARS to their directory)")
+        pytest.skip(dars_missing_reason())
     return DARS_DIR
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import ADMIN
-from tests.http.helpers import ACS, ERROR_KEYS, assert_error, event_format
+from tests.http.helpers import ACS, assert_error, error_keys, event_format
 
 
 async def test_unknown_route_is_a_legacy_404(ledger_api):
@@ -46,7 +46,7 @@ async def test_error_body_has_every_key(ledger_api, alice_bob):
     alice, _ = alice_bob
     r = await ledger_api.post(ACS, {"activeAtOffset": 5, "eventFormat": event_format(alice)}, user="Alice")
     body = assert_error(r, 400, "OFFSET_AFTER_LEDGER_END")
-    assert set(body) == ERROR_KEYS
+    assert set(body) == error_keys()
     assert isinstance(body["cause"], str) and body["cause"]
     assert body["grpcCodeValue"] == 11 and body["errorCategory"] == 12
     assert body["retryInfo"] == "1 second"  # category 12 is retryable

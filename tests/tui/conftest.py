@@ -15,7 +15,9 @@ from app.tokens import MintedToken
 from tests.conftest import SECRET, ServerProcess, start_server
 
 SIZE = (160, 45)
-WAIT_STEPS = 600  # pauses of 50 ms: a bound on how long a test waits for the app, not a timing assertion
+# pauses of 50 ms: a bound on how long a test waits for the app, not a timing assertion; two minutes, as a parallel
+# run on a busy machine took over 30 s to open the inspector
+WAIT_STEPS = 2_400
 
 
 @pytest.fixture(scope="module")

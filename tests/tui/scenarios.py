@@ -421,6 +421,9 @@ def _tree_nodes(node):
         yield from _tree_nodes(child)
 
 
+# the scenarios that upload the richtypes DAR of the reference DARs (tests skip them without those)
+NEEDS_DARS = frozenset({"inspector-typed", "packages", "composer-typed"})
+
 SCREENS: dict[str, tuple[str, Callable[..., Awaitable[None]]]] = {
     "contracts": ("the contracts at the ledger end", contracts),
     "contracts-history": ("three changes back, with what changed marked", history),

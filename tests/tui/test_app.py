@@ -34,9 +34,8 @@ async def test_help_lists_the_keys_of_the_screen_and_of_the_app(demo_server, mak
         await wait_for(pilot, lambda: _loaded(app), "the first rows")
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "HelpScreen", "the help")
-        await pilot.pause(0.2)
-        text = screen_text(app)
-        assert "Contracts" in text and "acs.filter" in text
+        await wait_for(pilot, lambda: "acs.filter" in screen_text(app), "the help drawn")
+        assert "Contracts" in screen_text(app)
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, AcsScreen), "the contracts again")
 

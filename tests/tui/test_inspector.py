@@ -126,8 +126,8 @@ async def test_enter_on_a_contract_shows_its_create_event_and_payload(demo_serve
         assert orjson.loads(app.clipboard) == row.payload
 
         await pilot.press("f")
-        await pilot.pause()
-        assert f"owner: {row.payload['owner']}" in screen_text(app)
+        owner = f"owner: {row.payload['owner']}"
+        await wait_for(pilot, lambda: owner in screen_text(app), "the payload as a tree")
 
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, AcsScreen), "the contracts screen again")
@@ -319,8 +319,8 @@ async def test_exercise_and_clone_then_reload_after_archiving(demo_writable, mak
                 lambda: screen.lookup is not None and screen.lookup.archived is not None,
                 "the archive event after the reload",
             )
-            await pilot.pause()
-            assert f"✕ Archived at offset {screen.lookup.archived.offset}" in screen_text(app)
+            archived = f"✕ Archived at offset {screen.lookup.archived.offset}"
+            await wait_for(pilot, lambda: archived in screen_text(app), "the archive drawn")
             posted.clear()
             await pilot.press("x")
             await pilot.pause()

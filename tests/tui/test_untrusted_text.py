@@ -87,8 +87,11 @@ async def test_ledger_text_is_shown_escaped_and_never_reaches_the_terminal(serve
         tree = inspector.query_one(PayloadTree)
         tree.focus()
         await pilot.press("e")  # unfold everything
-        await pilot.pause()
-        assert "\\x1b]52;c;ZXZpbA==\\x07\\x1b]0;pwned\\x07" in screen_text(app)
+        await wait_for(
+            pilot,
+            lambda: "\\x1b]52;c;ZXZpbA==\\x07\\x1b]0;pwned\\x07" in screen_text(app),
+            "the value escaped",
+        )
         currency = next(n for n in walk(tree.root) if n.data and n.data.name == "currency")
         assert f'currency: "{SHOWN}"' == tree.render_label(currency, Style(), Style()).plain
 
@@ -97,8 +100,7 @@ async def test_ledger_text_is_shown_escaped_and_never_reaches_the_terminal(serve
         await wait_for(pilot, lambda: view.transaction is not None, "the creating transaction")
         view.query_one("ValueTree").focus()
         await pilot.press("down", "e")
-        await pilot.pause()
-        assert "\\x1b]52;c;ZXZpbA==\\x07" in screen_text(app)
+        await wait_for(pilot, lambda: "\\x1b]52;c;ZXZpbA==\\x07" in screen_text(app), "the value escaped")
 
         await pilot.press("escape", "escape")
         await wait_for(pilot, lambda: isinstance(app.screen, AcsScreen), "the contracts screen again")
@@ -111,8 +113,7 @@ async def test_ledger_text_is_shown_escaped_and_never_reaches_the_terminal(serve
         await wait_for(
             pilot, lambda: any(c.key == "payload.currency" for c in table.columns), "the payload's columns"
         )
-        await pilot.pause(0.3)
-        assert "\\x1b]52;c;ZXZpbA==" in screen_text(app)
+        await wait_for(pilot, lambda: "\\x1b]52;c;ZXZpbA==" in screen_text(app), "the cell escaped")
         assert_harmless(frames)
 
 
@@ -142,8 +143,7 @@ async def test_a_rejection_cause_holding_sequences_is_shown_escaped(server, make
         await pilot.press("ctrl+s")
         result = screen.query_one(TransactionResult)
         await wait_for(pilot, lambda: result.has_class("-failed") and not screen.submitting, "the rejection")
-        await pilot.pause(0.3)
-        assert "\\x1b]0;pwned\\x07" in screen_text(app)
+        await wait_for(pilot, lambda: "\\x1b]0;pwned\\x07" in screen_text(app), "the cause escaped")
         (notification,) = [n for n in app._notifications if n.severity == "error"]
         assert "\\x1b]0;pwned\\x07" in notification.message and not notification.markup
 
@@ -155,9 +155,9 @@ async def test_a_rejection_cause_holding_sequences_is_shown_escaped(server, make
         )
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, RequestDetailScreen), "the request's detail")
-        await pilot.pause(0.3)
+        cause = "Unexpected fields: Set(\\x1b]52;c;ZXZpbA==\\x07"  # under the status
+        await wait_for(pilot, lambda: cause in screen_text(app), "the detail drawn")
         shown = screen_text(app)
-        assert "Unexpected fields: Set(\\x1b]52;c;ZXZpbA==\\x07" in shown  # the cause under the status
         assert "\\u001b]0;pwned" in shown  # the bodies, as JSON writes them
         assert_harmless(frames)
 
@@ -189,8 +189,8 @@ async def test_markup_typed_in_the_filters_stays_text(demo_server, make_app):
             "the contracts",
         )
         await pilot.press("slash", "left_square_bracket", "slash", "enter")
-        await pilot.pause(0.3)
-        assert app.is_running and "matching “[/”" in screen_text(app)
+        await wait_for(pilot, lambda: "matching “[/”" in screen_text(app), "the filter's note")
+        assert app.is_running
 
         await pilot.press("3")
         await wait_for(pilot, lambda: isinstance(app.screen, RequestsScreen), "the requests")
