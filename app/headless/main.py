@@ -139,7 +139,7 @@ def run(argv: list[str]) -> int:
 
 async def _run(args: argparse.Namespace, choice: Any, locations: Locations) -> int:
     from app.client import errors
-    from app.headless import reading, writing
+    from app.headless import reading, resolve, writing
     from app.headless.connect import connected
     from app.headless.output import Output
     from app.headless.reader_gone import while_read
@@ -158,6 +158,10 @@ async def _run(args: argparse.Namespace, choice: Any, locations: Locations) -> i
     except reading.Usage as e:
         out.close()
         return _usage(str(e))
+    except resolve.Unresolved as e:  # nothing was sent
+        out.close()
+        _error(e.document)
+        return REFUSED
     except writing.StepFailed as e:
         out.close()
         _error(e.document)
