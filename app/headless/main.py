@@ -184,11 +184,16 @@ def _job(
             await reading.packages(client, a, out, locations)
 
         return reading.PACKAGES_TABLE, packages
+    if args.command == "submit":
+
+        async def submit(client, a, out) -> None:
+            await writing.submit(client, a, out, locations.cache_dir)
+
+        return writing.TRANSACTION_TABLE, submit
     return {
         "acs": (reading.ACS_TABLE, reading.acs),
         "contract": (reading.CONTRACT_TABLE, reading.contract),
         "updates": (reading.UPDATES_TABLE, reading.updates),
-        "submit": (writing.TRANSACTION_TABLE, writing.submit),
         "reassign": (writing.STEP_TABLE, writing.reassign),
     }[args.command]
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 import uuid
+from pathlib import Path
 
 import orjson
 import pydantic
@@ -13,7 +14,7 @@ import pydantic
 from app.client import LedgerClient, errors
 from app.client.acs import read_snapshot
 from app.client.ledger import event_format
-from app.headless import resolve
+from app.headless import argument_parties, resolve
 from app.headless.connect import identity
 from app.headless.output import Column, Output
 from app.headless.reading import SHAPES, Usage
@@ -41,15 +42,19 @@ def read_commands(source: str) -> dict:
     return document
 
 
-async def _expand_parties(client: LedgerClient, who: Identity, document: dict) -> None:
-    """actAs and readAs as the composer takes them: a short name stands for the one known party with it."""
-    named = [p for key in ("actAs", "readAs") if isinstance(document.get(key), list) for p in document[key]]
-    if all(not isinstance(p, str) or PARTY_SEPARATOR in p for p in named):
-        return  # party ids (or not text: the document's validation says so)
+async def _expand_parties(
+    client: LedgerClient, who: Identity, document: dict, cache_dir: Path | None
+) -> None:
+    """Parties as the composer takes them: a short name stands for the one known party with it, in actAs and
+    readAs and wherever the arguments' Daml types say Party."""
     known = await resolve.known_parties(client, who)
     for key in ("actAs", "readAs"):
         if isinstance(document.get(key), list) and all(isinstance(p, str) for p in document[key]):
             document[key] = resolve.parties(document[key], known)
+    if cache_dir is not None and argument_parties.could_name_a_party(document, known):
+        await argument_parties.expand_in_arguments(
+            client, cache_dir, document, lambda typed: resolve.party(typed, known)
+        )
 
 
 TRANSACTION_TABLE: list[Column] = [
@@ -61,7 +66,11 @@ TRANSACTION_TABLE: list[Column] = [
 ]
 
 
-async def submit(client: LedgerClient, args: argparse.Namespace, out: Output) -> None:
+async def submit(
+    client: LedgerClient, args: argparse.Namespace, out: Output, cache_dir: Path | None = None
+) -> None:
+    """`cache_dir`: where the package signatures are kept, read to find the arguments' Party fields (None: the
+    arguments go as written)."""
     document = read_commands(args.file)
     document.setdefault("commandId", f"ledger-tui-{uuid.uuid4().hex[:20]}")
     who = await identity(client)
@@ -69,7 +78,7 @@ async def submit(client: LedgerClient, args: argparse.Namespace, out: Output) ->
         if not who.primary_party:
             raise Usage("the commands name no actAs party, and the user has no primary party")
         document["actAs"] = [who.primary_party]
-    await _expand_parties(client, who, document)
+    await _expand_parties(client, who, document, cache_dir)
     try:
         commands = JsCommands.read(document)
     except pydantic.ValidationError as e:

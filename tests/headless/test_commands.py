@@ -22,6 +22,7 @@ from app.tokens import MintedToken
 from participant.api import JsCommands
 from participant.auth import mint_token
 from tests.conftest import ADMIN, SECRET, LedgerApi, ServerProcess, start_server, token
+from tests.daml_lf.conftest import RICHTYPES, dars_dir  # noqa: F401
 from tests.history import iou_submission
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -195,6 +196,27 @@ async def test_a_party_s_short_name_is_resolved_as_the_client_resolves_it(demo, 
     commands["actAs"] = ["Alice"]
     (transaction,) = lines(run(home, "submit", *remote(demo, home), stdin=json.dumps(commands)))
     assert transaction["events"][0]["CreatedEvent"]["signatories"] == [party]
+
+
+@pytest.fixture(scope="module")
+def rich(tmp_path_factory, dars_dir) -> Iterator[ServerProcess]:  # noqa: F811
+    """The demo participant with a Daml-LF DAR: its templates' types say which arguments are parties."""
+    db = tmp_path_factory.mktemp("rich") / "ledger.db"
+    s = start_server(db, "--hs256-secret", SECRET, "--demo", "--dar", str(dars_dir / RICHTYPES))
+    yield s
+    s.stop()
+
+
+async def test_a_short_name_in_the_arguments_is_resolved_where_the_type_says_party(rich, home):
+    party = await alice(rich)
+    create = {
+        "CreateCommand": {"templateId": "#richtypes:RichTypes:Marker", "createArguments": {"owner": "Alice"}}
+    }
+    r = run(home, "submit", *remote(rich, home), stdin=json.dumps({"commands": [create]}))
+    (transaction,) = lines(r)
+    created = transaction["events"][0]["CreatedEvent"]
+    assert created["createArgument"] == {"owner": party} and created["signatories"] == [party]
+    assert f"Alice → {party}" in r.stderr
 
 
 async def test_a_short_name_that_stands_for_several_parties_or_none_is_refused_before_sending(
