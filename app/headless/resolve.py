@@ -20,20 +20,26 @@ from app.ids import PARTY_SEPARATOR, Expansion, could_begin_contract_id, expand_
 from app.session import Identity
 from app.untrusted import visible
 
+UNKNOWN_PARTY_HINT = (
+    "write the party's id (name::fingerprint): short names stand for the parties of the user's rights and, for an "
+    "administrator, the participant's parties"
+)
 SHOWN_CANDIDATES = 10  # matches an ambiguity names in its JSON document (the count says how many there are)
 
 
 class Unresolved(Exception):
     """Text the command line gave that stands for no one id, or for several: nothing was sent."""
 
-    def __init__(self, found: Expansion, what: str) -> None:
+    def __init__(self, found: Expansion, what: str, hint: str = "") -> None:
         super().__init__(found.note())
-        self.document = {
+        self.document: dict[str, object] = {
             "error": f"{what} {found.typed!r}: {found.problem}",
             "typed": found.typed,
             "candidates": len(found.matches),
             "matches": list(found.matches[:SHOWN_CANDIDATES]),
         }
+        if hint:
+            self.document["hint"] = hint
 
 
 def said(found: Expansion) -> None:
@@ -61,7 +67,7 @@ def party(typed: str, known: Iterable[str]) -> str:
     if found.problem and PARTY_SEPARATOR in found.typed and not found.ambiguous:
         return found.typed  # a whole party id this participant does not list: the participant decides
     if found.problem:
-        raise Unresolved(found, "party")
+        raise Unresolved(found, "party", UNKNOWN_PARTY_HINT if not found.ambiguous else "")
     said(found)
     return found.value
 

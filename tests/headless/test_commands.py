@@ -245,7 +245,7 @@ async def test_a_short_name_that_stands_for_several_parties_or_none_is_refused_b
     commands = json.loads(iou_submission(party, f"refused-{os.getpid()}"))["commands"]
     commands["readAs"] = ["Nobody"]
     error = error_of(run(home, "submit", *remote(demo, home), stdin=json.dumps(commands)))
-    assert error["typed"] == "Nobody" and error["candidates"] == 0
+    assert error["typed"] == "Nobody" and error["candidates"] == 0 and "name::fingerprint" in error["hint"]
     async with LedgerClient(demo.url, MintedToken(SECRET, "Alice")) as client:
         assert await client.ledger_end() == end  # nothing was sent
 
