@@ -21,18 +21,6 @@ from app.untrusted import VisibleArgumentParser, VisibleFormatter, visible, visi
 __all__ = ["check_profile", "main", "parser", "token_source"]
 
 EPILOG = f"""\
-token sources (for --url; a profile names one the same way):
-  --token-file F        read the token from a file (read again when it nears expiry)
-  --token-env VAR       read it from an environment variable
-  --token-command CMD   run a command that prints it (run again when it nears expiry)
-  --oauth-token-url U --oauth-client-id ID --oauth-client-secret-file F|--oauth-client-secret-env VAR
-                        [--oauth-audience A] [--oauth-scope S]
-                        OAuth2 client credentials, as Keycloak or Auth0 deployments of Canton use
-  --hs256-secret-file F [--user U]
-                        mint tokens with the HS256 secret of a development participant (Canton's
-                        unsafe-jwt-hmac-256); ctrl+u then switches between its users
-  none                  a participant without auth (Canton's default): commands carry a userId
-
 profiles live in the config file (${CONFIG_ENV} overrides where; `ledger-tui --paths` prints it):
   [profiles.devnet]
   url = "https://participant.example.com"

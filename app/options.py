@@ -18,18 +18,44 @@ def add_participant_options(p: argparse.ArgumentParser) -> None:
     where.add_argument("--url", metavar="URL", help="the participant's JSON API, e.g. http://localhost:7575")
     where.add_argument("--profile", metavar="NAME", help="a saved profile of the config file")
     where.add_argument("--readonly", action="store_true", help="hide and refuse every action that writes")
-    token = p.add_argument_group("token source (with --url)")
+    token = p.add_argument_group(
+        "token source (with --url; a profile names one the same way)",
+        "one of the first five; none: a participant without auth (Canton's default), commands carry a userId",
+    )
     source = token.add_mutually_exclusive_group()
-    source.add_argument("--token-file", type=Path, metavar="FILE")
-    source.add_argument("--token-env", metavar="VAR")
-    source.add_argument("--token-command", metavar="CMD")
-    source.add_argument("--oauth-token-url", metavar="URL")
-    source.add_argument("--hs256-secret-file", type=Path, metavar="FILE")
-    token.add_argument("--oauth-client-id", metavar="ID")
-    token.add_argument("--oauth-client-secret-file", type=Path, metavar="FILE")
-    token.add_argument("--oauth-client-secret-env", metavar="VAR")
-    token.add_argument("--oauth-audience", metavar="AUDIENCE")
-    token.add_argument("--oauth-scope", metavar="SCOPE")
+    source.add_argument(
+        "--token-file",
+        type=Path,
+        metavar="FILE",
+        help="read the token from a file (again when it nears expiry)",
+    )
+    source.add_argument("--token-env", metavar="VAR", help="read the token from an environment variable")
+    source.add_argument(
+        "--token-command",
+        metavar="CMD",
+        help="run a command that prints the token (again when it nears expiry)",
+    )
+    source.add_argument(
+        "--oauth-token-url",
+        metavar="URL",
+        help="OAuth2 client credentials, as Keycloak or Auth0 deployments of Canton use: the token endpoint "
+        "(with --oauth-client-id and a client secret)",
+    )
+    source.add_argument(
+        "--hs256-secret-file",
+        type=Path,
+        metavar="FILE",
+        help="mint tokens with a development participant's HS256 secret (Canton's unsafe-jwt-hmac-256) for --user",
+    )
+    token.add_argument("--oauth-client-id", metavar="ID", help="the OAuth2 client's id")
+    token.add_argument(
+        "--oauth-client-secret-file", type=Path, metavar="FILE", help="its secret, from a file"
+    )
+    token.add_argument(
+        "--oauth-client-secret-env", metavar="VAR", help="its secret, from an environment variable"
+    )
+    token.add_argument("--oauth-audience", metavar="AUDIENCE", help="the audience to ask the token for")
+    token.add_argument("--oauth-scope", metavar="SCOPE", help="the scope to ask the token for")
     p.add_argument(
         "--user",
         default=None,

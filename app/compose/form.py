@@ -9,6 +9,7 @@ where the rest does not.
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import re
 from abc import ABC, abstractmethod
@@ -42,6 +43,8 @@ _CONTRACT_ID = re.compile(r"00[0-9a-f]{64}(?:[0-9a-f]{2}){0,94}")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _TIME = re.compile(r"(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}(?::\d{2})?)(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})?")
 _INT = re.compile(r"[+-]?\d+")
+# in English whatever the locale (calendar.month_name follows it), as every other message is
+MONTHS = "January February March April May June July August September October November December".split()
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +162,9 @@ class TextNode(Node):
         if isinstance(t, NumericT):
             return _numeric_problem(text, t.scale)
         if isinstance(t, Scalar) and t.kind == "DATE":
-            return None if _date(text) else f"a Date is YYYY-MM-DD, not {text!r}"
+            if not _DATE.fullmatch(text):
+                return f"a Date is YYYY-MM-DD, not {text!r}"
+            return _day_problem(text)
         if isinstance(t, Scalar) and t.kind == "TIMESTAMP":
             moment = _time(text)
             return moment if isinstance(moment, str) else None
@@ -568,15 +573,6 @@ def _show_numeric(number: Decimal, scale: int) -> str:
     return text + "." if scale == 0 else text
 
 
-def _date(text: str) -> dt.date | None:
-    if not _DATE.fullmatch(text):
-        return None
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        return None
-
-
 def _time(text: str) -> dt.datetime | str:
     """The moment `text` names (in UTC), or what is wrong with it."""
     match = _TIME.fullmatch(text)
@@ -588,6 +584,9 @@ def _time(text: str) -> dt.datetime | str:
     fraction = fraction or ""
     if fraction[6:].strip("0"):
         return "a Time is precise to the microsecond at most"
+    impossible = _day_problem(date) or _clock_problem(clock) or _offset_problem(zone)
+    if impossible:
+        return impossible
     clock = clock if clock.count(":") == 2 else clock + ":00"
     zone = "+00:00" if zone in ("Z", "z") else zone
     try:
@@ -595,6 +594,41 @@ def _time(text: str) -> dt.datetime | str:
     except ValueError:
         return f"not a valid time: {text!r}"
     return moment.astimezone(dt.UTC)
+
+
+def _day_problem(text: str) -> str | None:
+    """Why ``YYYY-MM-DD`` (well formed) names no day, or None: the format is right, so say what is not."""
+    year, month, day = (int(part) for part in text.split("-"))
+    if not 1 <= year <= 9999:
+        return f"{text} is not a day: years run from 0001 to 9999"
+    if not 1 <= month <= 12:
+        return f"{text} is not a day: a year has 12 months, and {month:02d} is not one"
+    days = calendar.monthrange(year, month)[1]
+    if not 1 <= day <= days:
+        return f"{text} is not a day: {MONTHS[month - 1]} {year} has {days}"
+    return None
+
+
+def _clock_problem(clock: str) -> str | None:
+    """Why ``hh:mm:ss`` names no time of day, or None."""
+    hours, minutes, *seconds = (int(part) for part in clock.split(":"))
+    if hours > 23:
+        return f"{clock} is not a time of day: hours run from 00 to 23"
+    if minutes > 59:
+        return f"{clock} is not a time of day: minutes run from 00 to 59"
+    if seconds and seconds[0] > 59:
+        return f"{clock} is not a time of day: seconds run from 00 to 59"
+    return None
+
+
+def _offset_problem(zone: str) -> str | None:
+    """Why a ``±hh:mm`` offset from UTC is none, or None (Z is UTC)."""
+    if zone in ("Z", "z"):
+        return None
+    hours, minutes = int(zone[1:3]), int(zone[4:6])
+    if hours > 23 or minutes > 59:
+        return f"{zone} is not an offset from UTC: at most 23:59"
+    return None
 
 
 def _show_time(moment: dt.datetime) -> str:

@@ -16,6 +16,7 @@ from contextlib import asynccontextmanager
 from app.client import LedgerClient, errors
 from app.client.http import TokenSource
 from app.client.requests_log import RequestLog
+from app.ids import PARTY_SEPARATOR
 from app.locations import Locations
 from app.options import Choice
 from app.session import BUNDLED_ADMIN, Identity
@@ -69,7 +70,13 @@ async def identity(client: LedgerClient) -> Identity:
 
 
 async def reading_parties(client: LedgerClient, given: list[str]) -> list[str] | None:
-    """The parties given with --party, else every party the user may read as (None: any party)."""
+    """The parties given with --party (a short name expanded, see `resolve`), else every party the user may read
+    as (None: any party)."""
+    from app.headless import resolve
+
+    if given and all(PARTY_SEPARATOR in p for p in given):
+        return list(dict.fromkeys(given))  # party ids: nothing to look up
+    who = await identity(client)
     if given:
-        return given
-    return (await identity(client)).readable()
+        return resolve.parties(given, await resolve.known_parties(client, who))
+    return who.readable()

@@ -139,7 +139,7 @@ def run(argv: list[str]) -> int:
 
 async def _run(args: argparse.Namespace, choice: Any, locations: Locations) -> int:
     from app.client import errors
-    from app.headless import reading, writing
+    from app.headless import reading, resolve, writing
     from app.headless.connect import connected
     from app.headless.output import Output
     from app.headless.reader_gone import while_read
@@ -158,6 +158,10 @@ async def _run(args: argparse.Namespace, choice: Any, locations: Locations) -> i
     except reading.Usage as e:
         out.close()
         return _usage(str(e))
+    except resolve.Unresolved as e:  # nothing was sent
+        out.close()
+        _error(e.document)
+        return REFUSED
     except writing.StepFailed as e:
         out.close()
         _error(e.document)
@@ -180,11 +184,16 @@ def _job(
             await reading.packages(client, a, out, locations)
 
         return reading.PACKAGES_TABLE, packages
+    if args.command == "submit":
+
+        async def submit(client, a, out) -> None:
+            await writing.submit(client, a, out, locations.cache_dir)
+
+        return writing.TRANSACTION_TABLE, submit
     return {
         "acs": (reading.ACS_TABLE, reading.acs),
         "contract": (reading.CONTRACT_TABLE, reading.contract),
         "updates": (reading.UPDATES_TABLE, reading.updates),
-        "submit": (writing.TRANSACTION_TABLE, writing.submit),
         "reassign": (writing.STEP_TABLE, writing.reassign),
     }[args.command]
 

@@ -60,7 +60,7 @@ class Output:
     def _settle(self) -> None:
         assert self.columns is not None
         headings = [h for h, _ in self.columns]
-        self._widths = [max(len(h), *(len(r[i]) for r in self._pending)) for i, h in enumerate(headings)]
+        self._widths = [max([len(h), *(len(r[i]) for r in self._pending)]) for i, h in enumerate(headings)]
         self._write(headings)
         for cells in self._pending:
             self._write(cells)

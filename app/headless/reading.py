@@ -10,6 +10,7 @@ from app.client import LedgerClient, errors
 from app.client.acs import read_snapshot
 from app.client.ledger import ACS_DELTA, LEDGER_EFFECTS, event_format
 from app.client.updates import follow
+from app.headless import resolve
 from app.headless.connect import reading_parties
 from app.headless.output import Column, Output
 from app.locations import Locations
@@ -87,7 +88,8 @@ CONTRACT_TABLE: list[Column] = [
 
 async def contract(client: LedgerClient, args: argparse.Namespace, out: Output) -> None:
     parties = await reading_parties(client, args.party)
-    events = await client.events_by_contract_id(args.contract_id, event_format(parties))
+    contract_id = await resolve.contract_id(client, args.contract_id, parties)
+    events = await client.events_by_contract_id(contract_id, event_format(parties))
     if events.created is None and events.archived is None:
         raise errors.NotFound(
             404,

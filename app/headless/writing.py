@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 import uuid
+from pathlib import Path
 
 import orjson
 import pydantic
@@ -13,9 +14,12 @@ import pydantic
 from app.client import LedgerClient, errors
 from app.client.acs import read_snapshot
 from app.client.ledger import event_format
+from app.headless import argument_parties, resolve
 from app.headless.connect import identity
 from app.headless.output import Column, Output
 from app.headless.reading import SHAPES, Usage
+from app.ids import PARTY_SEPARATOR
+from app.session import Identity
 from participant.api import JsCommands, TransactionFormat
 
 # --- submit ----------------------------------------------------------------------------------------------------
@@ -38,6 +42,21 @@ def read_commands(source: str) -> dict:
     return document
 
 
+async def _expand_parties(
+    client: LedgerClient, who: Identity, document: dict, cache_dir: Path | None
+) -> None:
+    """Parties as the composer takes them: a short name stands for the one known party with it, in actAs and
+    readAs and wherever the arguments' Daml types say Party."""
+    known = await resolve.known_parties(client, who)
+    for key in ("actAs", "readAs"):
+        if isinstance(document.get(key), list) and all(isinstance(p, str) for p in document[key]):
+            document[key] = resolve.parties(document[key], known)
+    if cache_dir is not None and argument_parties.could_name_a_party(document, known):
+        await argument_parties.expand_in_arguments(
+            client, cache_dir, document, lambda typed: resolve.party(typed, known)
+        )
+
+
 TRANSACTION_TABLE: list[Column] = [
     ("offset", lambda t: t.get("offset")),
     ("update id", lambda t: t.get("updateId")),
@@ -47,14 +66,19 @@ TRANSACTION_TABLE: list[Column] = [
 ]
 
 
-async def submit(client: LedgerClient, args: argparse.Namespace, out: Output) -> None:
+async def submit(
+    client: LedgerClient, args: argparse.Namespace, out: Output, cache_dir: Path | None = None
+) -> None:
+    """`cache_dir`: where the package signatures are kept, read to find the arguments' Party fields (None: the
+    arguments go as written)."""
     document = read_commands(args.file)
     document.setdefault("commandId", f"ledger-tui-{uuid.uuid4().hex[:20]}")
+    who = await identity(client)
     if not document.get("actAs"):
-        primary = (await identity(client)).primary_party
-        if not primary:
+        if not who.primary_party:
             raise Usage("the commands name no actAs party, and the user has no primary party")
-        document["actAs"] = [primary]
+        document["actAs"] = [who.primary_party]
+    await _expand_parties(client, who, document, cache_dir)
     try:
         commands = JsCommands.read(document)
     except pydantic.ValidationError as e:
@@ -95,7 +119,10 @@ async def reassign(client: LedgerClient, args: argparse.Namespace, out: Output) 
     submitter = args.submitter or who.primary_party
     if not submitter:
         raise Usage("give --submitter: the user has no primary party")
-    source = args.source or await _synchronizer_of(client, args.contract_id, submitter)
+    if PARTY_SEPARATOR not in submitter:
+        submitter = resolve.party(submitter, await resolve.known_parties(client, who))
+    contract_id = await resolve.contract_id(client, args.contract_id, [submitter])
+    source = args.source or await _synchronizer_of(client, contract_id, submitter)
     if source == args.target:
         raise Usage(f"the contract is on {source} already")
     failed: list[dict] = []
@@ -121,7 +148,7 @@ async def reassign(client: LedgerClient, args: argparse.Namespace, out: Output) 
             failed.append(document)
 
     reassigner = Reassigner(client, who.user_id or "")
-    await reassigner.move([args.contract_id], source, args.target, submitter, on_step=report)
+    await reassigner.move([contract_id], source, args.target, submitter, on_step=report)
     if failed:
         raise StepFailed(failed[-1])
 

@@ -59,8 +59,20 @@ def test_help_documents_the_token_sources_and_profiles(home):
         "--oauth-scope",
     ):
         assert option in text, option
-    assert "token sources" in text and "[profiles.devnet]" in text and "LEDGER_TUI_CONFIG" in text
+    assert "token source" in text and "[profiles.devnet]" in text and "LEDGER_TUI_CONFIG" in text
     assert "bundled participant" in text
+    assert_each_option_described_once(text)
+
+
+def assert_each_option_described_once(help_text: str) -> None:
+    """Past the usage line, each option begins one line of the help, and has words saying what it does."""
+    body = help_text.split("\n\n", 1)[1]
+    described = [line.split()[0] for line in body.splitlines() if line.startswith("  --")]
+    assert described and len(described) == len(set(described)), sorted(described)
+    for line in body.splitlines():
+        if line.startswith("  --"):
+            words = line.split()
+            assert len(words) > 2 or body.split(line, 1)[1].startswith("\n        "), line
 
 
 def test_paths_in_a_fresh_home(home):

@@ -21,7 +21,8 @@ from app.client.acs import read_snapshot
 from app.tokens import MintedToken
 from participant.api import JsCommands
 from participant.auth import mint_token
-from tests.conftest import SECRET, LedgerApi, ServerProcess, start_server, token
+from tests.conftest import ADMIN, SECRET, LedgerApi, ServerProcess, start_server, token
+from tests.daml_lf.conftest import RICHTYPES, dars_dir  # noqa: F401
 from tests.history import iou_submission
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -107,6 +108,12 @@ async def test_acs_prints_the_snapshot_as_json_lines(demo, home):
     assert head.split()[:3] == ["contract", "id", "template"] and len(rows) == len(got)
 
 
+def test_an_empty_table_is_its_heading(demo, home):
+    r = run(home, "acs", *remote(demo, home), "--offset", "0", "--table")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["contract", "id", "template", "state", "created", "at", "signatories"]
+
+
 # --- contract --------------------------------------------------------------------------------------------------
 
 
@@ -134,6 +141,113 @@ def test_contract_refused_exits_1_with_cantons_error(demo, home):
     assert r.returncode == 1 and r.stdout == ""
     error = json.loads(r.stderr)
     assert error["code"] == "CONTRACT_EVENTS_NOT_FOUND" and error["cause"]
+
+
+async def active_ids(server: ServerProcess, user: str = "Alice") -> list[str]:
+    async with LedgerClient(server.url, MintedToken(SECRET, user)) as client:
+        party = (await client.authenticated_user()).primary_party
+        ids: list[str] = []
+        async for batch in read_snapshot(client, await client.ledger_end(), event_format([party])):
+            ids += [created_of(e)["contractId"] for e in batch.entries if created_of(e).get("contractId")]
+        return ids
+
+
+def error_of(r: subprocess.CompletedProcess) -> dict:
+    assert r.returncode == 1 and r.stdout == "", r.stderr
+    return json.loads(r.stderr)
+
+
+async def test_contract_takes_a_unique_prefix_as_the_client_does(demo, home):
+    ids = await active_ids(demo)
+    cid = ids[0]
+    prefix = next(cid[:n] for n in range(6, len(cid)) if sum(i.startswith(cid[:n]) for i in ids) == 1)
+    r = run(home, "contract", prefix, *remote(demo, home))
+    (created,) = lines(r)
+    assert created["created"]["createdEvent"]["contractId"] == cid
+    assert f"{prefix} → {cid}" in r.stderr  # says what it was taken for
+
+
+async def test_contract_refuses_an_ambiguous_or_unknown_prefix_with_the_count(demo, home):
+    ids = await active_ids(demo)
+    counts: dict[str, int] = {}
+    for cid in ids:
+        counts[cid[:4]] = counts.get(cid[:4], 0) + 1
+    shared, count = max(counts.items(), key=lambda kv: kv[1])
+    assert count > 1
+    error = error_of(run(home, "contract", shared, *remote(demo, home)))
+    assert error["candidates"] == count and "ambiguous" in error["error"]
+    assert all(m.startswith(shared) for m in error["matches"])
+
+    unknown = next(p for p in (f"00{n:04x}" for n in range(1 << 16)) if not any(i.startswith(p) for i in ids))
+    error = error_of(run(home, "contract", unknown, *remote(demo, home)))
+    assert error["candidates"] == 0 and "unknown contract" in error["error"]
+
+
+# --- short party names -----------------------------------------------------------------------------------------
+
+
+async def test_a_party_s_short_name_is_resolved_as_the_client_resolves_it(demo, home):
+    party = await alice(demo)
+    by_id = lines(run(home, "acs", *remote(demo, home), "--party", party))
+    r = run(home, "acs", *remote(demo, home), "--party", "Alice")
+    assert lines(r) == by_id and f"Alice → {party}" in r.stderr
+
+    commands = json.loads(iou_submission(party, f"short-act-as-{os.getpid()}"))["commands"]
+    commands["actAs"] = ["Alice"]
+    (transaction,) = lines(run(home, "submit", *remote(demo, home), stdin=json.dumps(commands)))
+    assert transaction["events"][0]["CreatedEvent"]["signatories"] == [party]
+
+
+@pytest.fixture(scope="module")
+def rich(tmp_path_factory, dars_dir) -> Iterator[ServerProcess]:  # noqa: F811
+    """The demo participant with a Daml-LF DAR: its templates' types say which arguments are parties."""
+    db = tmp_path_factory.mktemp("rich") / "ledger.db"
+    s = start_server(db, "--hs256-secret", SECRET, "--demo", "--dar", str(dars_dir / RICHTYPES))
+    yield s
+    s.stop()
+
+
+async def test_a_short_name_in_the_arguments_is_resolved_where_the_type_says_party(rich, home):
+    party = await alice(rich)
+    create = {
+        "CreateCommand": {"templateId": "#richtypes:RichTypes:Marker", "createArguments": {"owner": "Alice"}}
+    }
+    r = run(home, "submit", *remote(rich, home), stdin=json.dumps({"commands": [create]}))
+    (transaction,) = lines(r)
+    created = transaction["events"][0]["CreatedEvent"]
+    assert created["createArgument"] == {"owner": party} and created["signatories"] == [party]
+    assert f"Alice → {party}" in r.stderr
+
+
+async def test_a_short_name_that_stands_for_several_parties_or_none_is_refused_before_sending(
+    demo, home, tmp_path
+):
+    admin = tmp_path / "admin.jwt"
+    admin.write_text(token("participant_admin"))
+    as_admin = ["--url", demo.url, "--token-file", str(admin)]
+    async with httpx.AsyncClient(base_url=demo.url, timeout=30) as http:
+        for hint in ("Twin-One", "Twin-Two"):
+            r = await http.post(
+                "/v2/parties", json={"partyIdHint": hint, "identityProviderId": ""}, headers=ADMIN
+            )
+            assert r.status_code == 200, r.text
+    error = error_of(run(home, "acs", *as_admin, "--party", "Twin"))
+    assert error["candidates"] == 2 and [m.split("::")[0] for m in error["matches"]] == [
+        "Twin-One",
+        "Twin-Two",
+    ]
+    error = error_of(run(home, "acs", *as_admin, "--party", "Nobody"))
+    assert error["candidates"] == 0 and "unknown party" in error["error"]
+
+    async with LedgerClient(demo.url, MintedToken(SECRET, "Alice")) as client:
+        end = await client.ledger_end()
+    party = await alice(demo)
+    commands = json.loads(iou_submission(party, f"refused-{os.getpid()}"))["commands"]
+    commands["readAs"] = ["Nobody"]
+    error = error_of(run(home, "submit", *remote(demo, home), stdin=json.dumps(commands)))
+    assert error["typed"] == "Nobody" and error["candidates"] == 0 and "name::fingerprint" in error["hint"]
+    async with LedgerClient(demo.url, MintedToken(SECRET, "Alice")) as client:
+        assert await client.ledger_end() == end  # nothing was sent
 
 
 # --- updates ---------------------------------------------------------------------------------------------------
@@ -309,6 +423,14 @@ async def test_reassign_moves_a_contract_and_follows_the_outcome(demo, home):
     r = run(home, "reassign", "00" + "cd" * 33, "--to", source, "--from", target, *remote(demo, home))
     assert r.returncode == 1 and json.loads(r.stderr)["code"]
 
+    # back, named as the client takes it: a beginning of its id, the submitter by short name
+    back = run(home, "reassign", cid[:16], "--to", source, "--submitter", "Alice", *remote(demo, home))
+    assert [(s["kind"], s["state"]) for s in lines(back)] == [
+        ("unassign", "succeeded"),
+        ("assign", "succeeded"),
+    ]
+    assert f"{cid[:16]} → {cid}" in back.stderr and f"Alice → {party}" in back.stderr
+
 
 # --- packages --------------------------------------------------------------------------------------------------
 
@@ -338,6 +460,17 @@ def test_packages(demo, home):
 def test_usage_errors_exit_2(home, args, says):
     r = run(home, *args)
     assert r.returncode == 2 and says in r.stderr and r.stdout == ""
+
+
+def test_help_describes_each_option_once(home):
+    r = run(home, "contract", "--help")
+    assert r.returncode == 0, r.stderr
+    body = r.stdout.split("\n\n", 1)[1]
+    described = [line.split()[0] for line in body.splitlines() if line.startswith("  --")]
+    assert "--token-file" in described and len(described) == len(set(described))
+    for option in described:  # each with words that say what it is for
+        after = body.split(f"  {option} ", 1)[1].split("\n  --", 1)[0]
+        assert len(after.split()) > 2, (option, after)
 
 
 def test_a_refused_token_exits_1_with_cantons_error(demo, home, tmp_path):

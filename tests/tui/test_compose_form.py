@@ -182,13 +182,53 @@ def test_problems_name_their_path(rich: Signatures) -> None:
         "createArguments.owner: no known party is named 'Carol': write its id (name::fingerprint)",
         "createArguments.count: Int is a whole number, not '4.5'",
         "createArguments.amount: Numeric 10 has at most 10 decimals",
-        "createArguments.asOf: a Date is YYYY-MM-DD, not '2030-02-30'",
+        "createArguments.asOf: 2030-02-30 is not a day: February 2030 has 28",
         "createArguments.observedAt: add the time zone: Z for UTC, or an offset such as +01:00",
         "createArguments.attributes[1].key: the key 'k' is already in the map",
         "createArguments.marker: a contract id is 00 followed by hexadecimal digits",
         "createArguments.outcome.Win.prize: Numeric 2 has at most 2 decimals",
         "createArguments.fee: Numeric 2 has at most 36 digits before the point",
     ]
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "says"),
+    [
+        ("DATE", "2024-02-30", "2024-02-30 is not a day: February 2024 has 29"),
+        ("DATE", "2023-02-29", "2023-02-29 is not a day: February 2023 has 28"),
+        ("DATE", "2024-04-31", "2024-04-31 is not a day: April 2024 has 30"),
+        ("DATE", "2024-01-00", "2024-01-00 is not a day: January 2024 has 31"),
+        ("DATE", "2024-13-01", "2024-13-01 is not a day: a year has 12 months, and 13 is not one"),
+        ("DATE", "2024-00-10", "2024-00-10 is not a day: a year has 12 months, and 00 is not one"),
+        ("DATE", "0000-01-01", "0000-01-01 is not a day: years run from 0001 to 9999"),
+        ("DATE", "2024-2-3", "a Date is YYYY-MM-DD, not '2024-2-3'"),
+        ("TIMESTAMP", "2024-02-30T12:00:00Z", "2024-02-30 is not a day: February 2024 has 29"),
+        ("TIMESTAMP", "2023-11-31T00:00Z", "2023-11-31 is not a day: November 2023 has 30"),
+        ("TIMESTAMP", "2024-02-29T24:00:00Z", "24:00:00 is not a time of day: hours run from 00 to 23"),
+        ("TIMESTAMP", "2024-02-29T12:60Z", "12:60 is not a time of day: minutes run from 00 to 59"),
+        ("TIMESTAMP", "2024-02-29T12:00:61Z", "12:00:61 is not a time of day: seconds run from 00 to 59"),
+        ("TIMESTAMP", "2024-02-29T12:00:00+24:00", "+24:00 is not an offset from UTC: at most 23:59"),
+    ],
+)
+def test_an_impossible_day_or_time_says_what_does_not_exist(kind: str, text: str, says: str) -> None:
+    node = TextNode(Scalar(kind), CONTEXT)
+    fill(node, text)
+    assert node.problem() == says and node.to_json() == text  # sent as typed: the participant refuses it too
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "sent"),
+    [
+        ("DATE", "2024-02-29", "2024-02-29"),
+        ("DATE", "9999-12-31", "9999-12-31"),
+        ("TIMESTAMP", "2024-02-29T23:59:59.5+01:00", "2024-02-29T22:59:59.5Z"),
+        ("TIMESTAMP", "2024-03-01T00:30-23:59", "2024-03-02T00:29:00Z"),
+    ],
+)
+def test_a_real_day_and_time_have_no_problem(kind: str, text: str, sent: str) -> None:
+    node = TextNode(Scalar(kind), CONTEXT)
+    fill(node, text)
+    assert node.problem() is None and node.to_json() == sent
 
 
 def test_json_that_does_not_fit_is_named_where(rich: Signatures) -> None:
