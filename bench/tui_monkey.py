@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import logging
 import random
 import resource
@@ -113,6 +114,9 @@ class MonkeyReport:
     peak_screens: int = 0
     crashes: list[Crash] = field(default_factory=list)
     stuck: str = ""
+    screens_seen: collections.Counter = field(default_factory=collections.Counter)
+    typed_forms: int = 0  # gestures after which the composer showed a typed form
+    following: int = 0  # gestures after which the transactions screen followed the ledger live
 
     @property
     def keys_per_s(self) -> float:
@@ -263,6 +267,21 @@ async def _app_caught_up(app) -> None:
             return
 
 
+def _note_where(app, gesture, report: MonkeyReport) -> None:
+    if app._exception is not None or not app.screen_stack:
+        return
+    screen = app.screen
+    report.screens_seen[type(screen).__name__] += 1
+    if getattr(screen, "_following", False):
+        report.following += 1
+    if (
+        isinstance(gesture, tuple)
+        and "@template" in gesture
+        and screen.query("#create-form-typed FieldWidget")
+    ):
+        report.typed_forms += 1
+
+
 def _crashed(app, errors: _InternalErrors) -> str:
     if app._exception is not None:
         error = app._exception
@@ -311,10 +330,12 @@ async def run_monkey(
     user: str = "Alice",
     on_progress: Callable[[int, MonkeyReport], None] | None = None,
     max_crashes: int = 1,
+    stop_at: float | None = None,
 ) -> MonkeyReport:
     """Press `keys` gestures of the seed's sequence into the app against the participant at `url` (one with the
     demo ledger, its tokens signed with `secret`), commits happening meanwhile. A crash ends the run (after
-    `max_crashes` of them; the app is started again for the next ones)."""
+    `max_crashes` of them; the app is started again for the next ones), and so does `time.monotonic()` passing
+    `stop_at`."""
     from app.session import BUNDLED_ADMIN
     from app.tokens import MintedToken
 
@@ -322,6 +343,8 @@ async def run_monkey(
     if richtypes is not None:
         await _upload_dar(url, await MintedToken(secret, BUNDLED_ADMIN).token(), richtypes)
     sequence = keys_of(seed, keys)
+    if stop_at is not None:
+        sequence = _Until(sequence, stop_at)
     errors = _InternalErrors()
     logger = logging.getLogger("ledger_tui")
     logger.addHandler(errors)
@@ -375,6 +398,7 @@ async def _drive(app, tokens, url, sequence, index, report, errors, on_progress)
                 if index % COMMIT_EVERY == 0:
                     committer.kick()
                 report.peak_screens = max(report.peak_screens, screens_held(app))
+                _note_where(app, gesture, report)
                 crash = _crashed(app, errors)
                 if not crash and palettes_held(app) > 1:
                     crash = f"{palettes_held(app)} command palettes held at once"
@@ -397,6 +421,17 @@ async def _drive(app, tokens, url, sequence, index, report, errors, on_progress)
     return index
 
 
+class _Until(list):
+    """A sequence of gestures that ends early once `time.monotonic()` passes a bound."""
+
+    def __init__(self, gestures, stop_at: float) -> None:
+        super().__init__(gestures)
+        self.stop_at = stop_at
+
+    def __len__(self) -> int:
+        return super().__len__() if time.monotonic() < self.stop_at else 0
+
+
 def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -409,6 +444,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--richtypes", type=Path, default=Path("../shared/dars/richtypes/richtypes.dar"))
     parser.add_argument("--max-crashes", type=int, default=5, help="crashes to collect before stopping")
+    parser.add_argument(
+        "--minutes", type=float, default=None, help="stop after this long, whatever the keys left"
+    )
     args = parser.parse_args(argv)
 
     from app.locations import Locations
@@ -444,6 +482,7 @@ def main(argv: list[str] | None = None) -> int:
                 richtypes=richtypes,
                 on_progress=progress,
                 max_crashes=args.max_crashes,
+                stop_at=time.monotonic() + args.minutes * 60 if args.minutes else None,
             )
         )
     print(f"keys pressed      {report.keys} in {report.seconds:.1f} s ({report.keys_per_s:.1f} keys/s)")
@@ -452,6 +491,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"screens held      peak {report.peak_screens} across every mode's stack")
     print(f"peak memory       {_peak_rss_mb():.0f} MB (this process: the TUI)")
     print(f"stuck             {report.stuck or 'no'}")
+    print(f"typed forms shown {report.typed_forms} times; live follow on during {report.following} keys")
+    print(f"screens seen      {dict(report.screens_seen.most_common())}")
     print(f"crashes           {len(report.crashes)}")
     for crash in report.crashes:
         print(
