@@ -9,7 +9,7 @@ task, so the screens that follow the ledger (the contracts' ledger end, the tran
 commits arrive while keys are pressed. `q` is pressed too: the app asks before it quits when there is work to lose,
 and the monkey's app records a quit instead of quitting (`MonkeyApp`).
 
-The test suite runs a few thousand keys (tests/tui/test_monkey.py); a long run is by hand:
+The test suite runs a few hundred keys (tests/tui/test_monkey.py); a long run is by hand:
 
     python -m bench.tui_monkey --keys 25000 --seed 1 [--richtypes ../shared/dars/richtypes/richtypes.dar]
 

@@ -18,7 +18,7 @@ from textual.command import CommandList, CommandPalette
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import AwaitMount
-from textual.widgets import Button, Input, OptionList
+from textual.widgets import Button, Input, LoadingIndicator, OptionList
 
 from app.screens.dismissal import DismissesOnlyItself
 from app.widgets.option_lists import laid_out
@@ -39,6 +39,19 @@ class LedgerPalette(CommandPalette, DismissesOnlyItself):
         if action in ("page_up", "page_down") and not laid_out(self.query_one(CommandList)):
             return  # the list is not drawn yet (app.widgets.option_lists)
         super()._action_command_list(action)
+
+    # The search for commands runs in a worker that may end after the palette closed and its parts were removed
+    # (leaving the mode, a route that pops every screen over a mode's own): what it would show has nowhere to go.
+    def _watch__list_visible(self) -> None:
+        if self._parts_present():
+            super()._watch__list_visible()
+
+    async def _watch__show_busy(self) -> None:
+        if self._parts_present():
+            await super()._watch__show_busy()
+
+    def _parts_present(self) -> bool:
+        return bool(self.query(CommandList)) and bool(self.query(LoadingIndicator))
 
     def close(self) -> None:
         """Stop looking for commands (a search still running would find the palette's list gone)."""
