@@ -299,8 +299,8 @@ def _crashed(app, errors: _InternalErrors) -> str:
 
 
 async def _unwind(pilot) -> str:
-    """Leave whatever the keys opened (escape, up to a bound) and go to the contracts screen: "" when the app
-    answers so, else what is stuck."""
+    """Go to the contracts (key 1) and close what was opened over them (escape, up to a bound): "" when the app
+    answers so, else what is stuck. A mode keeps what was opened over its screen when another mode is shown."""
     from app.screens.acs import AcsScreen
 
     app = pilot.app
@@ -308,15 +308,21 @@ async def _unwind(pilot) -> str:
         if len(app.screen_stack) <= 1:
             break
         await pilot.press("escape")
-    if len(app.screen_stack) > 1:
-        return f"escape never closed {[type(s).__name__ for s in app.screen_stack]}"
     app.screen.set_focus(None)  # a field would take the key as text
     await pilot.press("1")
     for _ in range(WAIT_STEPS):
+        if app.current_mode == "contracts":
+            break
+        await pilot.pause(0.05)
+    else:
+        return f"key 1 never showed the contracts (mode {app.current_mode})"
+    for _ in range(20):
         if isinstance(app.screen, AcsScreen):
             return ""
-        await pilot.pause(0.05)
-    return f"key 1 never showed the contracts (the screen is {type(app.screen).__name__})"
+        await pilot.press("escape")
+        await pilot.pause()
+    stacks = {mode: [type(s).__name__ for s in stack] for mode, stack in app._screen_stacks.items()}
+    return f"escape never went back to the contracts screen (the stacks {stacks})"
 
 
 async def run_monkey(

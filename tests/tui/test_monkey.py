@@ -122,4 +122,3 @@ async def test_a_palette_is_closed_when_its_mode_is_left(demo_server, make_app):
         await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen), "the composer again")
         assert app._exception is None
         assert len(app.screen_stack) == 1
-
