@@ -53,10 +53,6 @@ class LedgerPalette(CommandPalette, DismissesOnlyItself):
     def _parts_present(self) -> bool:
         return bool(self.query(CommandList)) and bool(self.query(LoadingIndicator))
 
-    def close(self) -> None:
-        """Stop looking for commands (a search still running would find the palette's list gone)."""
-        self._cancel_gather_commands()
-
 
 CHOICES = (Input.Submitted, Button.Pressed, OptionList.OptionSelected)
 
@@ -86,14 +82,15 @@ class Palette(App):
             return
         closed = stack[stack.index(palette) :]
         del stack[stack.index(palette) :]
-        palette.close()
+        palette._cancel_gather_commands()
         for screen in reversed(closed):
             screen._pop_result_callback()
             self.call_later(self._replace_screen, screen)  # removes it, as a pop does
 
     @staticmethod
-    def _palette_in(stack: list[Screen]) -> LedgerPalette | None:
-        return next((s for s in stack if isinstance(s, LedgerPalette)), None)
+    def _palette_in(stack: list[Screen]) -> CommandPalette | None:
+        """Ours, or Textual's own (its theme picker, a system command, is a palette too)."""
+        return next((s for s in stack if isinstance(s, CommandPalette)), None)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
