@@ -15,6 +15,7 @@ from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandList, CommandPalette
+from textual.events import Mount
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import AwaitMount
@@ -28,6 +29,12 @@ class LedgerPalette(CommandPalette, DismissesOnlyItself):
     """Textual's palette, dismissed once and its command run once: enter pressed twice (the list's selection, then
     the input's submission, both handled) dismissed it twice, the second popping the screen under it, and ran the
     command twice."""
+
+    def _on_mount(self, event: Mount) -> None:
+        # closed before it was mounted (its mode left at once): Textual's palette would take the screen under it
+        # in the mode shown now, where there may be none (IndexError)
+        if not self.is_shown():
+            event.prevent_default()
 
     async def _on_message(self, message: Message) -> None:
         # a choice that reaches the palette once it is closed (queued before it closed) is not made again
@@ -65,7 +72,9 @@ class Palette(App):
                 held.pop_until_active()  # close what was opened over it (help)
             return
         if self.use_command_palette:
-            self.push_screen(LedgerPalette(id="--command-palette"))
+            # no id: a palette closed with its mode is removed a moment later, and a new one with Textual's fixed
+            # id, opened meanwhile, raised DuplicateIds
+            self.push_screen(LedgerPalette())
 
     def switch_mode(self, mode: str) -> AwaitMount:
         left = self.current_mode
