@@ -1,4 +1,11 @@
-"""The command palette's entries: every screen's keys, by screen, and the app's own."""
+"""The command palette: its entries (every screen's keys, by screen, and the app's own), and one palette at a time.
+
+Textual keeps each mode's stack of screens when the mode is left, and gives its palette a fixed id. A palette left
+under another screen (help, opened over it with `?`) stayed in its mode's stack when a number key switched modes; a
+second ctrl+p then mounted a second palette with the same id (`DuplicateIds`, the app ended), and the first one,
+dismissed later, popped a screen of the mode shown. So a palette closes when its mode is left, ctrl+p brings back the
+palette of the current stack rather than opening another, and the palette dismisses only itself (`app.screens.
+dismissal`)."""
 
 from __future__ import annotations
 
@@ -7,10 +14,93 @@ from collections.abc import Iterable
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandList, CommandPalette
+from textual.events import Mount
+from textual.message import Message
 from textual.screen import Screen
+from textual.widget import AwaitMount
+from textual.widgets import Button, Input, LoadingIndicator, OptionList
+
+from app.screens.dismissal import DismissesOnlyItself
+from app.widgets.option_lists import laid_out
+
+
+class LedgerPalette(CommandPalette, DismissesOnlyItself):
+    """Textual's palette, dismissed once and its command run once: enter pressed twice (the list's selection, then
+    the input's submission, both handled) dismissed it twice, the second popping the screen under it, and ran the
+    command twice."""
+
+    def _on_mount(self, event: Mount) -> None:
+        # closed before it was mounted (its mode left at once): Textual's palette would take the screen under it
+        # in the mode shown now, where there may be none (IndexError)
+        if not self.is_shown():
+            event.prevent_default()
+
+    async def _on_message(self, message: Message) -> None:
+        # a choice that reaches the palette once it is closed (queued before it closed) is not made again
+        if isinstance(message, CHOICES) and not self.is_shown():
+            return
+        await super()._on_message(message)
+
+    def _action_command_list(self, action: str) -> None:
+        if action in ("page_up", "page_down") and not laid_out(self.query_one(CommandList)):
+            return  # the list is not drawn yet (app.widgets.option_lists)
+        super()._action_command_list(action)
+
+    # The search for commands runs in a worker that may end after the palette closed and its parts were removed
+    # (leaving the mode, a route that pops every screen over a mode's own): what it would show has nowhere to go.
+    def _watch__list_visible(self) -> None:
+        if self._parts_present():
+            super()._watch__list_visible()
+
+    async def _watch__show_busy(self) -> None:
+        if self._parts_present():
+            await super()._watch__show_busy()
+
+    def _parts_present(self) -> bool:
+        return bool(self.query(CommandList)) and bool(self.query(LoadingIndicator))
+
+
+CHOICES = (Input.Submitted, Button.Pressed, OptionList.OptionSelected)
 
 
 class Palette(App):
+    def action_command_palette(self) -> None:
+        held = self._palette_in(self.screen_stack)
+        if held is not None:
+            if held is not self.screen:
+                held.pop_until_active()  # close what was opened over it (help)
+            return
+        if self.use_command_palette:
+            # no id: a palette closed with its mode is removed a moment later, and a new one with Textual's fixed
+            # id, opened meanwhile, raised DuplicateIds
+            self.push_screen(LedgerPalette())
+
+    def switch_mode(self, mode: str) -> AwaitMount:
+        left = self.current_mode
+        mounted = super().switch_mode(mode)
+        if left != mode:
+            self._close_palette_of(left)
+        return mounted
+
+    def _close_palette_of(self, mode: str) -> None:
+        """Take the palette out of `mode`'s stack (no longer shown), with what was opened over it."""
+        stack = self._screen_stacks.get(mode, [])
+        palette = self._palette_in(stack)
+        if palette is None:
+            return
+        closed = stack[stack.index(palette) :]
+        del stack[stack.index(palette) :]
+        palette._cancel_gather_commands()
+        for screen in reversed(closed):
+            screen._pop_result_callback()
+            self.call_later(self._replace_screen, screen)  # removes it, as a pop does
+
+    @staticmethod
+    def _palette_in(stack: list[Screen]) -> CommandPalette | None:
+        """Ours, or Textual's own (its theme picker, a system command, is a palette too)."""
+        return next((s for s in stack if isinstance(s, CommandPalette)), None)
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         for mode, factory in self.MODES.items():

@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar, TypeVar, cast
 
-from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
+from app.screens.dismissal import DismissesOnlyItself
 from app.screens.host import LedgerHost
 
 T = TypeVar("T")
 
 
-class LedgerScreen(Screen):
+class LedgerScreen(DismissesOnlyItself):
     HELP: ClassVar[str] = ""
     """What the screen is for, in a few lines of Markdown (shown by `?`)."""
 

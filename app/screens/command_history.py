@@ -16,8 +16,10 @@ from app.compose.history import HistoryEntry
 from app.cut import cut
 from app.daml import party_hint
 from app.screens.dialogs import DIALOG_CSS
+from app.screens.dismissal import DismissesOnlyItself
 from app.untrusted import visible
 from app.widgets.keys import FieldInput, KeyFooter
+from app.widgets.option_lists import PagedOptionList
 from app.widgets.untrusted_text import escaped, plain
 
 
@@ -75,7 +77,7 @@ def _matches(entry: HistoryEntry, words: list[str]) -> bool:
     return all(w in text for w in words)
 
 
-class HistoryDialog(ModalScreen[tuple[HistoryEntry, bool] | None]):
+class HistoryDialog(ModalScreen[tuple[HistoryEntry, bool] | None], DismissesOnlyItself):
     DEFAULT_CSS = (
         DIALOG_CSS.format(name="HistoryDialog")
         + """
@@ -109,7 +111,7 @@ class HistoryDialog(ModalScreen[tuple[HistoryEntry, bool] | None]):
                 compact=True,
                 id="history-filter",
             )
-            yield OptionList(*[Option(_line(e)) for e in self.entries], id="history-list")
+            yield PagedOptionList(*[Option(_line(e)) for e in self.entries], id="history-list")
             yield Static("", id="history-details")
             yield Label(
                 "enter recalls the command as it was · r recalls it with a fresh commandId (to run it "

@@ -13,7 +13,9 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Button, Input, Label, OptionList, SelectionList
 from textual.widgets.option_list import Option
 
+from app.screens.dismissal import DismissesOnlyItself
 from app.widgets.keys import FieldInput, KeyFooter
+from app.widgets.option_lists import PagedOptionList
 from app.widgets.untrusted_text import plain
 
 T = TypeVar("T")
@@ -38,7 +40,7 @@ DIALOG_CSS = """
 """
 
 
-class PromptDialog(ModalScreen[str | None]):
+class PromptDialog(ModalScreen[str | None], DismissesOnlyItself):
     """Ask for one line. `validate` returns an error message or None; the dialog stays until it passes."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="PromptDialog")
@@ -93,7 +95,7 @@ class PromptDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class ChoiceDialog(ModalScreen[T | None], Generic[T]):
+class ChoiceDialog(ModalScreen[T | None], DismissesOnlyItself, Generic[T]):
     """Pick one of `choices` ((label, value) pairs)."""
 
     DEFAULT_CSS = (
@@ -113,7 +115,7 @@ class ChoiceDialog(ModalScreen[T | None], Generic[T]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(plain(self.title_text), classes="dialog-title")
-            yield OptionList(
+            yield PagedOptionList(
                 *[Option(plain(label), id=str(i)) for i, (label, _) in enumerate(self.choices)], id="choices"
             )
             if self.hint:
@@ -134,7 +136,7 @@ class ChoiceDialog(ModalScreen[T | None], Generic[T]):
         self.dismiss(None)
 
 
-class MultiChoiceDialog(ModalScreen[list[T] | None], Generic[T]):
+class MultiChoiceDialog(ModalScreen[list[T] | None], DismissesOnlyItself, Generic[T]):
     """Pick any number of `choices` (label, value, selected). Enter confirms, space toggles."""
 
     DEFAULT_CSS = (

@@ -8,6 +8,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Markdown
 
+from app.screens.dismissal import DismissesOnlyItself
+
 OVERVIEW = """\
 ### Screens
 
@@ -32,7 +34,7 @@ file (`ledger-tui --paths` shows where), by the ids listed here.
 """
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(ModalScreen[None], DismissesOnlyItself):
     DEFAULT_CSS = """
     HelpScreen { align: center middle; background: $background 60%; }
     HelpScreen > VerticalScroll { width: 90%; max-width: 120; height: 90%; border: thick $primary;
