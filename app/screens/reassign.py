@@ -22,6 +22,7 @@ from app.snapshot import UNASSIGNED, Row
 from app.untrusted import visible
 from app.widgets.form_row import LABEL_WIDTH, field_row
 from app.widgets.keys import FieldInput, KeyFooter
+from app.widgets.option_lists import PagedSelect
 from app.widgets.status_bar import StatusBar
 from app.widgets.untrusted_text import plain
 
@@ -113,9 +114,12 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
                     ),
                 )
                 yield Static("", id="move-contract-info")
-                yield field_row("target", Select([], prompt="synchronizer", compact=True, id="move-target"))
                 yield field_row(
-                    "submitter", Select([], prompt="a party you act as", compact=True, id="move-submitter")
+                    "target", PagedSelect([], prompt="synchronizer", compact=True, id="move-target")
+                )
+                yield field_row(
+                    "submitter",
+                    PagedSelect([], prompt="a party you act as", compact=True, id="move-submitter"),
                 )
                 with Horizontal(classes="buttons"):
                     yield Button("Move ctrl+s", id="move-button", variant="primary", compact=True)
@@ -127,10 +131,15 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
                         placeholder="reassignment id (hex, starts with 00)", compact=True, id="assign-id"
                     ),
                 )
-                yield field_row("source", Select([], prompt="synchronizer", compact=True, id="assign-source"))
-                yield field_row("target", Select([], prompt="synchronizer", compact=True, id="assign-target"))
                 yield field_row(
-                    "submitter", Select([], prompt="a party you act as", compact=True, id="assign-submitter")
+                    "source", PagedSelect([], prompt="synchronizer", compact=True, id="assign-source")
+                )
+                yield field_row(
+                    "target", PagedSelect([], prompt="synchronizer", compact=True, id="assign-target")
+                )
+                yield field_row(
+                    "submitter",
+                    PagedSelect([], prompt="a party you act as", compact=True, id="assign-submitter"),
                 )
                 with Horizontal(classes="buttons"):
                     yield Button("Assign ctrl+t", id="assign-button", compact=True)

@@ -13,6 +13,7 @@ from app.compose.commands import DEDUPLICATION, CommandForm
 from app.widgets.form_row import field_row
 from app.widgets.json_editor import JsonEditor
 from app.widgets.keys import FieldInput
+from app.widgets.option_lists import PagedSelect
 
 DEDUPLICATION_LABELS = {
     "none": "participant default",
@@ -67,7 +68,7 @@ class AdvancedOptions(Collapsible):
             yield field_row("workflowId", FieldInput(compact=True, id="workflow-id"))
             yield field_row(
                 "dedup",
-                Select(
+                PagedSelect(
                     [(DEDUPLICATION_LABELS[d], d) for d in DEDUPLICATION],
                     allow_blank=False,
                     compact=True,
@@ -80,7 +81,8 @@ class AdvancedOptions(Collapsible):
             )
             yield field_row("minLedgerRel", FieldInput(compact=True, id="min-rel", placeholder="seconds"))
             yield field_row(
-                "synchronizer", Select([], prompt="the participant chooses", compact=True, id="synchronizer")
+                "synchronizer",
+                PagedSelect([], prompt="the participant chooses", compact=True, id="synchronizer"),
             )
             yield field_row(
                 "packages",

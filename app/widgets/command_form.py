@@ -44,6 +44,7 @@ from app.widgets.completing_input import CompletingInput
 from app.widgets.form_row import LABEL_WIDTH, field_row
 from app.widgets.json_editor import JsonEditor
 from app.widgets.keys import FieldInput
+from app.widgets.option_lists import PagedSelect
 from app.widgets.typed_form import TypedForm
 from app.widgets.untrusted_text import plain
 
@@ -118,7 +119,7 @@ class CommandEditor(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield field_row(
             "kind",
-            Select([(k, k) for k in KINDS], allow_blank=False, compact=True, id="kind"),
+            PagedSelect([(k, k) for k in KINDS], allow_blank=False, compact=True, id="kind"),
             Static(KIND_HINTS[KINDS[0]], id="kind-hint"),
         )
         yield field_row(

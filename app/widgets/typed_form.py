@@ -44,6 +44,7 @@ from app.daml import looks_like_contract_id, party_hint, short_id, short_party
 from app.ids import Expansion, could_begin_contract_id
 from app.widgets.completing_input import CompletingInput
 from app.widgets.keys import FieldInput
+from app.widgets.option_lists import PagedSelect
 from app.widgets.untrusted_text import plain
 
 NAME_WIDTH = 16
@@ -488,7 +489,7 @@ class EnumField(FieldWidget):
 
     def control(self) -> Widget:
         options = [(name, name) for name in self.node.type.constructors]
-        return Select(options, value=self.node.constructor, allow_blank=False, compact=True)
+        return PagedSelect(options, value=self.node.constructor, allow_blank=False, compact=True)
 
     @on(Select.Changed)
     def _chosen(self, event: Select.Changed) -> None:
@@ -649,7 +650,7 @@ class VariantField(_Container):
 
     def control(self) -> Widget:
         options = [(name, name) for name, _ in self.node.type.constructors]
-        return Select(options, value=self.node.constructor, allow_blank=False, compact=True)
+        return PagedSelect(options, value=self.node.constructor, allow_blank=False, compact=True)
 
     def fields_under(self) -> list[FieldWidget]:
         payload = self.node.payload

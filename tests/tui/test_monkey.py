@@ -122,3 +122,27 @@ async def test_a_palette_is_closed_when_its_mode_is_left(demo_server, make_app):
         await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen), "the composer again")
         assert app._exception is None
         assert len(app.screen_stack) == 1
+
+
+async def test_a_page_key_on_a_closed_choice_list_does_nothing(demo_server, make_app):
+    """pagedown with the focus on the composer's kind (a `Select`, its list of choices closed, so never laid out)
+    looked up a line the list had not made yet: `KeyError` in Textual's `OptionList._move_page` ended the app."""
+    from textual.widgets import Select
+
+    from app.screens.composer import ComposerScreen
+
+    app = make_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        await _contracts_shown(app, pilot)
+        await pilot.press("2")
+        await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen), "the composer")
+        kind = app.screen.query_one("#kind", Select)
+        kind.focus()
+        await pilot.pause()
+        for key in ("pagedown", "pageup", "pagedown"):
+            overlay = kind.query_one("SelectOverlay")
+            overlay.focus()  # as when the keys reach the list itself
+            await pilot.press(key)
+        await pilot.pause()
+        assert app._exception is None
+        assert isinstance(app.screen, ComposerScreen)
