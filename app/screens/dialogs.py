@@ -123,7 +123,10 @@ class ChoiceDialog(ModalScreen[T | None], DismissesOnlyItself, Generic[T]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        options = self.query_one(OptionList)
+        found = self.query(OptionList)
+        if not found:  # closed before it finished mounting (a key that arrived first): nothing to highlight
+            return
+        options = found.first()
         for i, (_, value) in enumerate(self.choices):
             if value == self.selected:
                 options.highlighted = i

@@ -146,3 +146,13 @@ async def test_a_page_key_on_a_closed_choice_list_does_nothing(demo_server, make
         await pilot.pause()
         assert app._exception is None
         assert isinstance(app.screen, ComposerScreen)
+
+
+def test_a_choice_dialog_closed_before_it_mounted_stays_quiet():
+    """A choice dialog whose mount ran after it had lost its list (closed by a key that came first) looked the list
+    up and raised `NoMatches`, ending the app (found by a 25,000-key monkey run)."""
+    from app.screens.dialogs import ChoiceDialog
+
+    ChoiceDialog(
+        "Pick", [("a", 1), ("b", 2)], selected=2
+    ).on_mount()  # no list: nothing to highlight, no error
