@@ -33,6 +33,9 @@ class BundledError(Exception):
     """The bundled participant could not be started or reached; the message says why and what to do."""
 
 
+WITHDRAW_TIMEOUT_S = 2.0  # how long `stop` waits for the child to withdraw its serving file
+
+
 @dataclass
 class StartupState:
     phase: str = "starting"  # starting, seeding, ready, failed
@@ -261,13 +264,19 @@ class BundledParticipant:
 
     def stop(self) -> None:
         """Let the child we started go; leave a shared one alone. At the end of its standard input the child
-        answers the requests in flight and stops by itself (the announcement thread reaps it): nothing waits for
-        it here, so the shell comes back at once."""
+        answers the requests in flight and stops by itself (the announcement thread reaps it): only its serving
+        file's removal is waited for here (milliseconds), not its end, so the shell comes back at once."""
         process, self.process = self.process, None
         if process is None or process.poll() is not None:
             return
         if process.stdin is not None:
             process.stdin.close()
+        # The child removes its serving file as soon as it reads the end of its input (milliseconds): until then a
+        # ledger-tui started right after this one would take the URL of a server that is going away.
+        serving = Path(f"{self.db}.serving.json")
+        deadline = time.monotonic() + WITHDRAW_TIMEOUT_S
+        while serving.exists() and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.005)
 
 
 def _last_error(log: Path, start: int) -> str:
