@@ -34,6 +34,7 @@ from .decode import (
     tycon_ref,
 )
 from .errors import MalformedArchive
+from .nesting import read_varint
 
 _Span = tuple[bytes, int, int]  # an encoded expression: the bytes holding it, where it starts and ends
 
@@ -96,12 +97,12 @@ def _strip(span: _Span, plan: _Plan, children: list[_Span]) -> bytes:
     rewritten = False
     while pos < end:
         field_start = pos
-        tag, pos = _read_varint(data, pos)
+        tag, pos = read_varint(data, pos)
         wire_type = tag & 7
         if wire_type != 2:  # only length-delimited fields can hold expressions
             pos = _skip(data, pos, wire_type)
             continue
-        length, pos = _read_varint(data, pos)
+        length, pos = read_varint(data, pos)
         value_end = pos + length
         if value_end > end:
             raise ValueError("a field runs past its message")
@@ -129,22 +130,6 @@ def _strip(span: _Span, plan: _Plan, children: list[_Span]) -> bytes:
         return data[span[1] : end]
     parts.append(data[copied_from:end])
     return b"".join(parts)
-
-
-def _read_varint(data: bytes, pos: int) -> tuple[int, int]:
-    byte = data[pos]
-    if byte < 0x80:
-        return byte, pos + 1
-    value, shift = byte & 0x7F, 7
-    while True:
-        pos += 1
-        byte = data[pos]
-        value |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            return value, pos + 1
-        shift += 7
-        if shift > 63:
-            raise ValueError("a varint longer than ten bytes")
 
 
 def _encode_varint(value: int) -> bytes:
@@ -307,7 +292,7 @@ def _convert_field(ctx: Context, step: _Step, value: Any, kids: list[ast.Expr]) 
 def _convert_one(ctx: Context, step: _Step, value: Any, kids: list[ast.Expr]) -> Any:
     how = step.how
     if how == _EXPR:  # a placeholder: the varint of the sub-expression's index
-        return kids[value[0] if len(value) == 1 else _read_varint(value, 0)[0]]
+        return kids[value[0] if len(value) == 1 else read_varint(value, 0)[0]]
     if how == _STRING:
         return ctx.string(value)
     if how == _DNAME:

@@ -68,7 +68,7 @@ def _scan(data: bytes, where: str, root: Descriptor, limit: int) -> None:
         if tag < 0x80:
             pos += 1
         else:
-            tag, pos = _varint(data, pos)
+            tag, pos = read_varint(data, pos)
         wire_type = tag & 7
         if wire_type == _VARINT:
             last = pos + 9  # ten bytes at most
@@ -82,7 +82,7 @@ def _scan(data: bytes, where: str, root: Descriptor, limit: int) -> None:
             if length < 0x80:
                 pos += 1
             else:
-                length, pos = _varint(data, pos)
+                length, pos = read_varint(data, pos)
             field_end = pos + length
             if field_end > end:
                 raise MalformedArchive(f"{where}: a protobuf field runs past its message")
@@ -107,7 +107,8 @@ def _scan(data: bytes, where: str, root: Descriptor, limit: int) -> None:
             raise MalformedArchive(f"{where}: protobuf field {tag >> 3} has wire type {wire_type}")
 
 
-def _varint(data: bytes, pos: int) -> tuple[int, int]:
+def read_varint(data: bytes, pos: int) -> tuple[int, int]:
+    """The protobuf varint at `pos` and the position after it (the archive reader's one varint decoder)."""
     byte = data[pos]
     if byte < 0x80:
         return byte, pos + 1
