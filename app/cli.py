@@ -37,6 +37,7 @@ headless commands, for scripts (`ledger-tui COMMAND --help`; JSON lines, or --ta
   ledger-tui acs --url http://localhost:7575 --token-file alice.jwt --template '#model-tests:Iou:Iou'
   ledger-tui contract ID | updates --from N --to M | updates --follow | submit cmds.json | reassign ID --to SYNC
   ledger-tui packages --profile devnet --table
+  ledger-tui parties allocate alice --display-name Alice | users create alice --primary-party alice --act-as alice
 """
 
 

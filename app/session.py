@@ -126,6 +126,10 @@ class Session:
         rights = await self.client.user_rights(user.id)
         return Identity.of_rights(user.id, user.primary_party, rights)
 
+    async def reload_identity(self) -> None:
+        """Read the user's rights again (after they were changed from this client)."""
+        self.identity = await self._identity()
+
     async def switch_user(self, user_id: str) -> None:
         """Act as another user of the bundled participant (the tokens are minted here)."""
         if self.minted is None:

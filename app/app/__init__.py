@@ -25,7 +25,7 @@ from app.screens.startup import StartupScreen
 from app.trace import milestone
 from app.untrusted import visible
 from app.widgets.untrusted_text import DropControls, visible_lines
-from app.workspace import Workspace, clean_stale_snapshots
+from app.workspace import DirectoryChange, Workspace, clean_stale_snapshots
 
 if TYPE_CHECKING:  # imported when first needed, after the first frame: the client and its models take a while
     import httpx
@@ -48,6 +48,7 @@ class LedgerApp(Routing, Connection, Palette):
         Binding("4", "mode('reassign')", "Reassign", id="app.reassign", show=False),
         Binding("5", "mode('packages')", "Packages", id="app.packages", show=False),
         Binding("6", "mode('transactions')", "Transactions", id="app.transactions", show=False),
+        Binding("7", "mode('parties')", "Parties & users", id="app.parties", show=False),
         # priority: from within a field too, but those whose text may hold `?` (app.widgets.keys); F1 from any
         Binding("question_mark", "help", "More keys", id="app.help", key_display="?", priority=True),
         Binding("f1", "help", id="app.help_anywhere", show=False, priority=True),
@@ -96,6 +97,8 @@ class LedgerApp(Routing, Connection, Palette):
         # the status line mirrors what the workspace holds
         self.workspace.ledger_end.subscribe(self._ledger_end_moved)
         self.workspace.acs.subscribe(self._viewed_moved)
+        # a change to the acting user's rights (from the parties screen) reaches every screen as a new identity
+        self.workspace.directory.subscribe(self._directory_changed)
         self.first_user = first_user
         self.transport = transport  # tests: a stand-in participant in process
         self.timeouts = timeouts  # None: the client's defaults
@@ -136,6 +139,11 @@ class LedgerApp(Routing, Connection, Palette):
 
     def _viewed_moved(self, offset: int | None) -> None:
         self.status_viewed = offset
+
+    def _directory_changed(self, change: DirectoryChange) -> None:
+        if change.identity:
+            self.status_user = self.session.identity.label
+            self._announce_identity()
 
     # --- what is drawn ------------------------------------------------------------------------------------------
 

@@ -121,7 +121,7 @@ class Palette(App):
                     lambda mode=mode, action=binding.action: self._run_in_mode(mode, action),
                 )
         for binding in self.BINDINGS:
-            # the screens' keys (1 to 6) are the "open" entries above
+            # the screens' keys (1 to 7) are the "open" entries above
             if (
                 isinstance(binding, Binding)
                 and binding.description
@@ -169,4 +169,8 @@ def _bindings_of(mode: str) -> list:
         from app.screens.transactions import TransactionsScreen
 
         return TransactionsScreen.BINDINGS
+    if mode == "parties":
+        from app.screens.parties import PartiesScreen
+
+        return PartiesScreen.BINDINGS
     return []

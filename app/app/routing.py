@@ -46,6 +46,12 @@ def _transactions():
     return TransactionsScreen()
 
 
+def _parties():
+    from app.screens.parties import PartiesScreen
+
+    return PartiesScreen()
+
+
 class Routing(App):
     MODES = {
         "contracts": AcsScreen,
@@ -54,6 +60,7 @@ class Routing(App):
         "reassign": _reassign,
         "packages": _packages,
         "transactions": _transactions,
+        "parties": _parties,
     }
     MODE_TITLES = {
         "contracts": "Contracts",
@@ -62,6 +69,7 @@ class Routing(App):
         "reassign": "Reassign",
         "packages": "Packages",
         "transactions": "Transactions",
+        "parties": "Parties & users",
     }
 
     def _mode_screens(self) -> Iterable[Screen]:

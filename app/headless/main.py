@@ -104,6 +104,13 @@ def parser() -> argparse.ArgumentParser:
     )
 
     command("packages", "the participant's packages: ids, names, versions")
+
+    from app.headless import directory_args
+
+    directory_args.add_arguments(
+        command("parties", "the participant's parties (list), or allocate one (allocate HINT)"),
+        command("users", "the participant's users and their rights (list); create, grant, revoke, delete ID"),
+    )
     return p
 
 
@@ -117,10 +124,13 @@ def run(argv: list[str]) -> int:
         choice = choose(args, Config.load(locations.config_file), locations.config_file)
     except ConfigError as e:
         return _usage(str(e))
-    if args.command in ("submit", "reassign") and (
+    from app.headless.directory_args import writes
+
+    if (args.command in ("submit", "reassign") or writes(args)) and (
         args.readonly or (choice.profile and choice.profile.readonly)
     ):
-        return _usage(f"{args.command} writes to the ledger, and the profile is read-only")
+        what = args.command if not writes(args) else f"{args.command} {args.action}"
+        return _usage(f"{what} writes to the participant, and the profile is read-only")
     try:
         return asyncio.run(_run(args, choice, locations))
     except BrokenPipeError:
@@ -176,8 +186,12 @@ async def _run(args: argparse.Namespace, choice: Any, locations: Locations) -> i
 def _job(
     args: argparse.Namespace, locations: Locations
 ) -> tuple[list, Callable[[Any, argparse.Namespace, Any], Awaitable[None]]]:
-    from app.headless import reading, writing
+    from app.headless import directory, reading, writing
 
+    if args.command == "parties":
+        return directory.PARTIES_TABLE, directory.parties
+    if args.command == "users":
+        return directory.USERS_TABLE, directory.users
     if args.command == "packages":
 
         async def packages(client, a, out) -> None:

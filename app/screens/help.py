@@ -24,6 +24,8 @@ OVERVIEW = """\
   signatures; start a Create of a template or show its contracts.
 - **6 Transactions**: the updates the parties see, newest first, paged as you scroll; `f` follows the ledger live;
   filter, go to an offset or update id, open a transaction and the contracts it touched.
+- **7 Parties & users**: the participant's parties and users with their rights; an administrator allocates
+  parties, creates users, grants and revokes rights, deletes users.
 - **Inspector** (enter on a contract, ctrl+o, or paste a contract id): the create and archive events, the payload,
   the transactions behind it.
 

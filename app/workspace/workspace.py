@@ -1,6 +1,6 @@
 """What the screens share, with one owner and no UI code: the session with the participant, whether writing is
-off, the ledger end, the local copy of the ACS and the offset viewed, the participant's packages, and what was
-learned of the user's Daml. The app builds it; screens see it through the `LedgerHost` protocol."""
+off, the ledger end, the local copy of the ACS and the offset viewed, the participant's packages, its parties and
+users, and what was learned of the user's Daml. The app builds it; screens see it through the `LedgerHost` protocol."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from app.learned import Learned
 from app.locations import Locations
 from app.workspace.acs_cache import AcsCache
+from app.workspace.directory import Directory
 from app.workspace.ledger_end import LedgerEnd
 
 if TYPE_CHECKING:  # imported once connected: the client and its models take a while
@@ -32,6 +33,8 @@ class Workspace:
         self.learned = Learned()
         self.ledger_end = LedgerEnd()
         self.acs = AcsCache(self.snapshot_path)
+        self.directory = Directory(lambda: self.session)
+        """The participant's parties and users, and the changes made to them from here."""
         self._snapshot_ids = count(1)
 
     @property

@@ -144,10 +144,10 @@ def require_user_id(user_id: str) -> str:
     return user_id
 
 
-async def _existing_user(ctx: Context, user_id: str) -> UserRow:
+async def _existing_user(ctx: Context, user_id: str, operation: str = "getting user") -> UserRow:
     user = await ctx.store.user(user_id)
     if user is None:
-        raise user_not_found(user_id)
+        raise user_not_found(user_id, operation)
     return user
 
 
@@ -199,25 +199,28 @@ async def get_user(ctx: Context, user_id: str, c: Claims) -> GetUserResponse:
 
 async def delete_user(ctx: Context, user_id: str, c: Claims) -> DeleteUserResponse:
     c.require_admin()
-    with admin_errors():
+    with admin_errors("deleting user"):
         await admin.delete_user(ctx.store, user_id)
     return DeleteUserResponse()
 
 
 async def list_rights(ctx: Context, user_id: str, c: Claims) -> ListUserRightsResponse:
     c.require_self_or_admin(user_id)
-    user = await _existing_user(ctx, user_id)
+    user = await _existing_user(ctx, user_id, "list user rights")
     return ListUserRightsResponse(rights=[right_model(k, p) for k, p in user.rights])
 
 
-async def _change_rights(ctx: Context, user_id: str, req, c: Claims, change: Callable) -> list[Right]:
-    """Grant or revoke: the body's rights, for the user of the path (the body may repeat its id)."""
+async def _change_rights(
+    ctx: Context, user_id: str, req, c: Claims, change: Callable, operation: str
+) -> list[Right]:
+    """Grant or revoke: the body's rights, for the user of the path (the body may repeat its id). `operation`
+    names it in Canton's words when the user is unknown."""
     c.require_admin()
     if req.user_id and req.user_id != user_id:
         raise errors.INVALID_ARGUMENT(
             f"The user id in the body ({req.user_id}) differs from the path ({user_id})"
         )
-    with admin_errors():
+    with admin_errors(operation):
         changed = await change(ctx.store, user_id, rights_of(req.rights))
     return [right_model(k, p) for k, p in changed]
 
@@ -226,7 +229,9 @@ async def grant_rights(
     ctx: Context, user_id: str, req: GrantUserRightsRequest, c: Claims
 ) -> GrantUserRightsResponse:
     return GrantUserRightsResponse(
-        newly_granted_rights=await _change_rights(ctx, user_id, req, c, admin.grant_rights)
+        newly_granted_rights=await _change_rights(
+            ctx, user_id, req, c, admin.grant_rights, "grant user rights"
+        )
     )
 
 
@@ -234,7 +239,9 @@ async def revoke_rights(
     ctx: Context, user_id: str, req: RevokeUserRightsRequest, c: Claims
 ) -> RevokeUserRightsResponse:
     return RevokeUserRightsResponse(
-        newly_revoked_rights=await _change_rights(ctx, user_id, req, c, admin.revoke_rights)
+        newly_revoked_rights=await _change_rights(
+            ctx, user_id, req, c, admin.revoke_rights, "revoke user rights"
+        )
     )
 
 

@@ -125,15 +125,17 @@ async def test_user_already_exists(ledger_api, alice_bob):
 
 
 async def test_user_not_found(ledger_api):
-    body = assert_error(await ledger_api.get("/v2/users/nobody"), 404, "USER_NOT_FOUND")
-    assert 'unknown user "nobody"' in body["cause"]
-    assert_error(await ledger_api.get("/v2/users/nobody/rights"), 404, "USER_NOT_FOUND")
-    assert_error(await ledger_api.call("DELETE", "/v2/users/nobody"), 404, "USER_NOT_FOUND")
-    assert_error(
-        await ledger_api.post("/v2/users/nobody/rights", {"userId": "nobody", "rights": [ADMIN_RIGHT]}),
-        404,
-        "USER_NOT_FOUND",
-    )
+    """Each operation is named in the cause as Canton's ApiUserManagementService names it."""
+    rights = {"userId": "nobody", "rights": [ADMIN_RIGHT]}
+    for answer, operation in [
+        (await ledger_api.get("/v2/users/nobody"), "getting user"),
+        (await ledger_api.get("/v2/users/nobody/rights"), "list user rights"),
+        (await ledger_api.call("DELETE", "/v2/users/nobody"), "deleting user"),
+        (await ledger_api.post("/v2/users/nobody/rights", rights), "grant user rights"),
+        (await ledger_api.call("PATCH", "/v2/users/nobody/rights", json=rights), "revoke user rights"),
+    ]:
+        body = assert_error(answer, 404, "USER_NOT_FOUND")
+        assert body["cause"] == f'{operation} failed for unknown user "nobody"'
 
 
 async def test_list_users(ledger_api, alice_bob):

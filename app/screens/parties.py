@@ -1,0 +1,439 @@
+"""The parties and users screen: the participant's parties and users with their rights, and an administrator's
+changes to them (allocate a party, create a user, grant and revoke rights, delete a user), each confirmed first.
+
+What it shows and changes is the workspace's `Directory`, which tells the rest of the client of each change."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import DataTable, Label, Static
+
+from app.client.errors import LedgerApiError, StatusError, category_words
+from app.daml_values import show_party
+from app.messages import IdentityChanged
+from app.screens.base import LedgerScreen
+from app.screens.dialogs import ChoiceDialog, MultiChoiceDialog, PromptDialog
+from app.untrusted import visible
+from app.widgets.keys import KeyFooter
+from app.widgets.status_bar import StatusBar
+from app.widgets.untrusted_text import plain
+
+if TYPE_CHECKING:
+    from app.client.admin import UserWithRights
+    from app.workspace import Directory, DirectoryChange
+    from participant.api import Right
+
+NO_PRIMARY_PARTY = ""
+
+
+def refusal_text(error: LedgerApiError) -> str:
+    """Canton's error id, category and cause (or what the client knows of the failure), and what it means, on one
+    line. Canton hides the cause of a permission error (its id is then NA): the meaning says what to check."""
+    if isinstance(error, StatusError) and error.canton is not None:
+        canton = error.canton
+        words = category_words(canton.error_category)
+        said = f"{canton.code} ({error.status}{', ' + words if words else ''}): {canton.cause}"
+    else:
+        said = error.message
+    return f"{said}. {error.hint}" if error.hint else said
+
+
+class PartiesScreen(LedgerScreen):
+    TITLE_TEXT = "Parties & users"
+    HELP = """\
+**Parties & users** lists the participant's parties (their id, display name and whether this participant hosts
+them) and its users (their id, primary party, rights and whether they are deactivated). The line under the lists
+shows every right of the user under the cursor.
+
+An administrator (a user with the ParticipantAdmin right) changes them here: `a` allocates a party (a hint for its
+name, and a display name, kept in the party's local metadata), `n` creates a user (its id, its primary party, its
+rights to act and read as parties, admin or not), `g` grants the user under the cursor more rights, `r` revokes
+some, `d` deletes it. Each asks first, saying exactly what it will do; the participant's refusal (Canton's error id
+and cause) is shown when the token may not. The composer offers a party allocated here at once, and a change to
+your own user's rights changes what every screen may read and act as.
+
+A user who is no administrator sees its own user and rights, and the parties they name: listing the others needs
+ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole ids.
+"""
+
+    BINDINGS = [
+        Binding("a", "allocate", "Allocate party", id="parties.allocate"),
+        Binding("n", "create_user", "New user", id="parties.create_user"),
+        Binding("g", "grant", "Grant", id="parties.grant"),
+        Binding("r", "revoke", "Revoke", id="parties.revoke"),
+        Binding("d", "delete_user", "Delete user", id="parties.delete_user"),
+        Binding("ctrl+r", "reload", "Reload", id="parties.reload"),
+        Binding("f", "full_ids", "Full ids", id="parties.full_ids", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    PartiesScreen #parties-banner { height: auto; padding: 0 1; color: $warning; display: none; }
+    PartiesScreen #parties-banner.shown { display: block; }
+    PartiesScreen .title { padding: 0 1; text-style: bold; background: $boost; width: 1fr; }
+    PartiesScreen #parties-lists { height: 1fr; }
+    PartiesScreen DataTable { height: 1fr; }
+    PartiesScreen #user-rights { height: auto; max-height: 4; padding: 0 1; background: $boost; }
+    PartiesScreen #parties-problem { height: auto; padding: 0 1; color: $error; }
+    """
+
+    AUTO_FOCUS = "#users-table"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.full_ids = False
+        self.problem = ""
+        """The last refusal or failure, as shown under the lists ("" when the last action went through)."""
+
+    def compose(self) -> ComposeResult:
+        # the status line's tabs are the six data screens; this one is named by its crumb (key 7)
+        yield StatusBar(mode="parties", crumb="7 Parties & users")
+        yield Static("", id="parties-banner")
+        with Vertical(id="parties-lists"):
+            yield Label("Parties", id="parties-title", classes="title")
+            yield DataTable(id="parties-table", cursor_type="row", zebra_stripes=True)
+            yield Label("Users", id="users-title", classes="title")
+            yield DataTable(id="users-table", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="user-rights")
+        yield Static("", id="parties-problem")
+        yield KeyFooter()
+
+    @property
+    def directory(self) -> Directory:
+        return self.ledger_app.workspace.directory
+
+    @property
+    def readonly(self) -> bool:
+        return self.ledger_app.workspace.readonly
+
+    def on_mount(self) -> None:
+        self.query_one("#parties-table", DataTable).add_columns("Party", "Display name", "Local")
+        self.query_one("#users-table", DataTable).add_columns(
+            "User", "Primary party", "Rights", "Deactivated"
+        )
+        self.follow(self.directory.subscribe, self._directory_changed)
+        if self.ledger_app.connected:
+            self._read()
+
+    def on_identity_changed(self, _: IdentityChanged) -> None:
+        self._read()
+
+    def _directory_changed(self, _: DirectoryChange) -> None:
+        self._show()
+
+    # --- reading and showing ------------------------------------------------------------------------------------
+
+    @work(exclusive=True, group="parties-read", exit_on_error=False)
+    async def _read(self) -> None:
+        try:
+            await self.directory.read()
+        except LedgerApiError as e:
+            self._say_problem(e, "Cannot read the users")
+
+    def action_reload(self) -> None:
+        if self.ledger_app.connected:
+            self._say("")
+            self._read()
+
+    def action_full_ids(self) -> None:
+        self.full_ids = not self.full_ids
+        self._show()
+
+    def _party(self, party: str) -> str:
+        return visible(show_party(party, self.full_ids))
+
+    def _show(self) -> None:
+        from app.client.admin import display_name
+
+        directory = self.directory
+        parties = self.query_one("#parties-table", DataTable)
+        users = self.query_one("#users-table", DataTable)
+        kept_user = self.selected_user_id()
+        parties.clear()
+        for p in sorted(directory.parties, key=lambda p: p.party.lower()):
+            parties.add_row(
+                Text(self._party(p.party)),
+                Text(visible(display_name(p))),
+                Text("yes" if p.is_local else "no"),
+                key=p.party,
+            )
+        users.clear()
+        for u in sorted(directory.users, key=lambda u: u.user.id.lower()):
+            rights = ", ".join(_short_right(r, self._party) for r in u.rights) or "none"
+            users.add_row(
+                Text(visible(u.user.id)),
+                Text(self._party(u.user.primary_party) if u.user.primary_party else "—"),
+                Text(rights),
+                Text("yes" if u.user.is_deactivated else "no"),
+                key=u.user.id,
+            )
+        if kept_user is not None and kept_user in users.rows:
+            users.move_cursor(row=users.get_row_index(kept_user))
+        self.query_one("#parties-title", Label).update(
+            plain(_count(len(directory.parties), "party", "parties"))
+        )
+        self.query_one("#users-title", Label).update(plain(_count(len(directory.users), "user")))
+        banner = self.query_one("#parties-banner", Static)
+        if directory.admin is False:
+            banner.update(
+                plain(
+                    "You are not an administrator of this participant (no ParticipantAdmin right): shown are your "
+                    "own user, its rights and the parties they name. Listing and changing parties and users needs "
+                    "ParticipantAdmin."
+                )
+            )
+            banner.add_class("shown")
+        elif self.readonly:
+            banner.update(plain("Read-only session: allocating parties and changing users is off."))
+            banner.add_class("shown")
+        else:
+            banner.remove_class("shown")
+        self._show_rights()
+
+    @on(DataTable.RowHighlighted, "#users-table")
+    def _user_highlighted(self) -> None:
+        self._show_rights()
+
+    def _show_rights(self) -> None:
+        from app.client.admin import right_text
+
+        chosen = self.selected_user()
+        line = self.query_one("#user-rights", Static)
+        if chosen is None:
+            line.update("")
+            return
+        rights = "; ".join(right_text(r) for r in chosen.rights) or "no rights"
+        line.update(plain(f"{chosen.user.id}: {rights}"))
+
+    def selected_user_id(self) -> str | None:
+        table = self.query_one("#users-table", DataTable)
+        if not table.row_count:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+        return key.value
+
+    def selected_user(self) -> UserWithRights | None:
+        user_id = self.selected_user_id()
+        return next((u for u in self.directory.users if u.user.id == user_id), None)
+
+    def _say(self, text: str) -> None:
+        self.problem = text
+        self.query_one("#parties-problem", Static).update(plain(text))
+
+    def _say_problem(self, error: LedgerApiError, what: str) -> None:
+        self._say(f"{what}: {refusal_text(error)}")
+        self.ledger_app.show_error(error, what)
+
+    # --- changing -----------------------------------------------------------------------------------------------
+
+    def _may_change(self) -> bool:
+        if not self.ledger_app.connected:
+            return False
+        if self.readonly:
+            self.notify("Read-only session: changing parties and users is off.", severity="warning")
+            return False
+        return True
+
+    async def _confirm(self, title: str, action: str, details: str, *, default: bool = True) -> bool:
+        answer = await self.app.push_screen_wait(
+            ChoiceDialog(title, [(action, True), ("Cancel", False)], selected=default, hint=details)
+        )
+        return bool(answer)
+
+    async def _attempt(self, what: str, change) -> bool:
+        """Run a change, saying the participant's refusal (Canton's error id and cause) when it refuses."""
+        try:
+            await change
+        except LedgerApiError as e:
+            self._say_problem(e, f"{what} refused")
+            return False
+        self._say("")
+        return True
+
+    @work(exclusive=True, group="parties-change", exit_on_error=False)
+    async def action_allocate(self) -> None:
+        if not self._may_change():
+            return
+        hint = await self.app.push_screen_wait(
+            PromptDialog(
+                "Allocate a party: its name (the hint for its id)",
+                placeholder="e.g. alice (empty: the participant picks one)",
+                hint="The id becomes NAME::<the participant's fingerprint>.",
+            )
+        )
+        if hint is None:
+            return
+        name = await self.app.push_screen_wait(
+            PromptDialog(
+                f"Display name of {hint or 'the new party'}",
+                value=hint,
+                hint="Kept in the party's local metadata (the annotation displayName); empty for none.",
+            )
+        )
+        if name is None:
+            return
+        described = f"Allocate the party {hint or '(a name the participant picks)'}" + (
+            f" with the display name {name!r}" if name else " without a display name"
+        )
+        if not await self._confirm(f"{described}?", "Allocate", f"{described} on this participant."):
+            return
+        if await self._attempt("Allocating the party", self.directory.allocate_party(hint, name)):
+            self.notify(f"Allocated {hint or 'a party'}.", timeout=3)
+
+    def _party_choices(self) -> list[str]:
+        own = self.ledger_app.session.identity
+        known = [p.party for p in self.directory.parties]
+        return list(dict.fromkeys([*known, *own.act_as, *own.read_as]))
+
+    async def _choose_rights(
+        self, title: str, offered: list[tuple[str, Right]], chosen: set[str]
+    ) -> list[Right] | None:
+        """Rights picked from `offered` (label, right); `chosen`: the labels ticked at first. None: cancelled."""
+        picked = await self.app.push_screen_wait(
+            MultiChoiceDialog(title, [(label, right, label in chosen) for label, right in offered])
+        )
+        return picked
+
+    def _rights_offered(self, parties: list[str]) -> list[tuple[str, Right]]:
+        from app.client.admin import right_text
+        from participant.api import Right
+
+        rights = [Right.act_as(p) for p in parties] + [Right.read_as(p) for p in parties]
+        rights.append(Right.participant_admin())
+        return [(right_text(r), r) for r in rights]
+
+    @work(exclusive=True, group="parties-change", exit_on_error=False)
+    async def action_create_user(self) -> None:
+        if not self._may_change():
+            return
+        user_id = await self.app.push_screen_wait(
+            PromptDialog("New user: its id", placeholder="e.g. alice", validate=_required("a user id"))
+        )
+        if user_id is None:
+            return
+        parties = self._party_choices()
+        primary = await self.app.push_screen_wait(
+            ChoiceDialog(
+                f"Primary party of {user_id}",
+                [("no primary party", NO_PRIMARY_PARTY), *((p, p) for p in parties)],
+                selected=parties[0] if parties else NO_PRIMARY_PARTY,
+            )
+        )
+        if primary is None:
+            return
+        from app.client.admin import right_text
+
+        offered = self._rights_offered(parties)
+        first = {
+            right_text(r) for _, r in offered if primary and r.party == primary and r.kind.tag == "CanActAs"
+        }
+        rights = await self._choose_rights(f"Rights of {user_id}", offered, first)
+        if rights is None:
+            return
+        listed = "; ".join(right_text(r) for r in rights) or "no rights"
+        primary_said = f"primary party {primary}" if primary else "no primary party"
+        details = f"Create the user {user_id} with {primary_said} and the rights: {listed}."
+        if not await self._confirm(f"Create the user {user_id}?", "Create user", details):
+            return
+        if await self._attempt("Creating the user", self.directory.create_user(user_id, primary, rights)):
+            self.notify(f"Created the user {user_id}.", timeout=3)
+
+    def _chosen_or_say(self) -> UserWithRights | None:
+        chosen = self.selected_user()
+        if chosen is None:
+            self.notify("No user under the cursor.", severity="warning")
+        return chosen
+
+    @work(exclusive=True, group="parties-change", exit_on_error=False)
+    async def action_grant(self) -> None:
+        if not self._may_change() or (chosen := self._chosen_or_say()) is None:
+            return
+        from app.client.admin import right_text
+
+        user_id = chosen.user.id
+        held = {right_text(r) for r in chosen.rights}
+        offered = [
+            (label, r) for label, r in self._rights_offered(self._party_choices()) if label not in held
+        ]
+        rights = await self._choose_rights(f"Grant {user_id} the rights", offered, set())
+        if not rights:
+            return
+        listed = "; ".join(right_text(r) for r in rights)
+        if not await self._confirm(
+            f"Grant {user_id} {len(rights)} right{'s' if len(rights) != 1 else ''}?",
+            "Grant",
+            f"Grant the user {user_id}: {listed}.",
+        ):
+            return
+        if await self._attempt("Granting the rights", self.directory.grant(user_id, rights)):
+            self.notify(f"Granted {user_id}: {listed}.", timeout=3)
+
+    @work(exclusive=True, group="parties-change", exit_on_error=False)
+    async def action_revoke(self) -> None:
+        if not self._may_change() or (chosen := self._chosen_or_say()) is None:
+            return
+        from app.client.admin import right_text
+
+        user_id = chosen.user.id
+        if not chosen.rights:
+            self.notify(f"{user_id} has no rights to revoke.", severity="warning")
+            return
+        offered = [(right_text(r), r) for r in chosen.rights]
+        rights = await self._choose_rights(f"Revoke rights of {user_id}", offered, set())
+        if not rights:
+            return
+        listed = "; ".join(right_text(r) for r in rights)
+        if not await self._confirm(
+            f"Revoke {len(rights)} right{'s' if len(rights) != 1 else ''} of {user_id}?",
+            "Revoke",
+            f"Revoke from the user {user_id}: {listed}.",
+            default=False,
+        ):
+            return
+        if await self._attempt("Revoking the rights", self.directory.revoke(user_id, rights)):
+            self.notify(f"Revoked from {user_id}: {listed}.", timeout=3)
+
+    @work(exclusive=True, group="parties-change", exit_on_error=False)
+    async def action_delete_user(self) -> None:
+        if not self._may_change() or (chosen := self._chosen_or_say()) is None:
+            return
+        user_id = chosen.user.id
+        if not await self._confirm(
+            f"Delete the user {user_id}?",
+            "Delete user",
+            f"Delete the user {user_id} and its rights. Its parties and their contracts stay.",
+            default=False,
+        ):
+            return
+        if await self._attempt("Deleting the user", self.directory.delete_user(user_id)):
+            self.notify(f"Deleted the user {user_id}.", timeout=3)
+
+
+def _short_right(right: Right, party: object) -> str:
+    """A right in a table cell: "act Alice::1220…", "admin"."""
+    tag = right.kind.tag
+    short = {"CanActAs": "act", "CanReadAs": "read", "CanExecuteAs": "execute"}.get(tag)
+    if short is not None and right.party:
+        return f"{short} {party(right.party)}"  # type: ignore[operator]
+    return {
+        "ParticipantAdmin": "admin",
+        "IdentityProviderAdmin": "idp admin",
+        "CanReadAsAnyParty": "read any",
+        "CanExecuteAsAnyParty": "execute any",
+    }.get(tag, tag)
+
+
+def _count(n: int, noun: str, nouns: str = "") -> str:
+    return f"{n} {noun if n == 1 else nouns or noun + 's'}"
+
+
+def _required(what: str):
+    def check(value: str) -> str | None:
+        return None if value else f"write {what}"
+
+    return check

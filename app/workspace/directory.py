@@ -1,0 +1,124 @@
+"""The participant's parties and users as this client last read them, and the changes made to them from here: one
+owner, so that a party allocated or a right granted reaches every screen (the composer offers the new party; the
+session's rights, and what each screen may read, follow a change to the user acting).
+
+Listing parties and users needs admin rights; a user without them sees only itself (`admin` False, `users` holding
+the token's own user and rights, `parties` those its rights name)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from app.workspace.subscribers import Subscribers
+
+if TYPE_CHECKING:  # imported once connected: the client and its models take a while
+    from app.client.admin import UserWithRights
+    from app.session import Session
+    from participant.api import PartyDetails, Right
+
+
+@dataclass(frozen=True)
+class DirectoryChange:
+    """What changed: `identity` when the user acting is the one changed (its rights were read again)."""
+
+    identity: bool = False
+
+
+class Directory:
+    def __init__(self, session: Callable[[], Session | None]) -> None:
+        self._session = session
+        self.parties: list[PartyDetails] = []
+        self.users: list[UserWithRights] = []
+        self.admin: bool | None = None
+        """Whether the token may list every party and user; None until read."""
+        self._subscribers: Subscribers[DirectoryChange] = Subscribers()
+
+    def subscribe(self, callback: Callable[[DirectoryChange], None]) -> Callable[[], None]:
+        return self._subscribers.subscribe(callback)
+
+    @property
+    def session(self) -> Session:
+        session = self._session()
+        assert session is not None, "the directory is read once connected"
+        return session
+
+    # --- reading ------------------------------------------------------------------------------------------------
+
+    async def read(self) -> None:
+        """Read the parties and users again: all of them for an administrator, else the token's own user."""
+        import asyncio
+
+        from app.client import admin as api
+        from app.client import errors
+
+        session = self.session
+        client = session.client
+        if session.identity.admin:
+            try:
+                parties, users = await asyncio.gather(client.parties(), api.users_with_rights(client))
+            except errors.PermissionDenied:
+                pass  # the rights changed since they were read: read as a user who is no admin
+            else:
+                self.admin, self.parties, self.users = True, parties, users
+                session.learned.note_parties(p.party for p in parties)
+                self._subscribers.tell(DirectoryChange())
+                return
+        own = await api.own_user(client)
+        named = list(dict.fromkeys(r.party for r in own.rights if r.party))
+        self.admin = False
+        self.users = [own]
+        self.parties = await api.party_details(client, named) if named else []
+        self._subscribers.tell(DirectoryChange())
+
+    # --- changing -----------------------------------------------------------------------------------------------
+
+    async def allocate_party(self, hint: str, display_name: str = "") -> PartyDetails:
+        from app.client import admin as api
+
+        details = await api.allocate_party(self.session.client, hint, display_name)
+        self.session.learned.note_parties([details.party])  # the composer offers it from now on
+        await self._changed(())
+        return details
+
+    async def create_user(self, user_id: str, primary_party: str, rights: Sequence[Right]) -> None:
+        from app.client import admin as api
+
+        await api.create_user(self.session.client, user_id, primary_party, rights)
+        await self._changed((user_id,))
+
+    async def grant(self, user_id: str, rights: Sequence[Right]) -> list[Right]:
+        from app.client import admin as api
+
+        granted = await api.grant_rights(self.session.client, user_id, rights)
+        await self._changed((user_id,))
+        return granted
+
+    async def revoke(self, user_id: str, rights: Sequence[Right]) -> list[Right]:
+        from app.client import admin as api
+
+        revoked = await api.revoke_rights(self.session.client, user_id, rights)
+        await self._changed((user_id,))
+        return revoked
+
+    async def delete_user(self, user_id: str) -> None:
+        from app.client import admin as api
+
+        await api.delete_user(self.session.client, user_id)
+        await self._changed((user_id,))
+
+    async def _changed(self, users: Sequence[str]) -> None:
+        """Read what changed again; when it is the user acting, its rights too, and say so."""
+        from app.client import errors
+
+        session = self.session
+        acting = session.identity.user_id is not None and session.identity.user_id in users
+        if acting:
+            await session.reload_identity()
+        try:
+            await self.read()
+        except errors.LedgerApiError:
+            pass  # the change went through; the lists are read again when the screen next asks
+        if acting:
+            self._subscribers.tell(DirectoryChange(identity=True))

@@ -1,0 +1,213 @@
+"""The parties and users screen (key 7), the real app under Pilot against a real participant started without the
+demo (as `serve --dar` starts one: no parties, one admin user): an administrator allocates parties, creates a user
+with rights, grants, revokes and deletes, each confirmed first; a user who is no administrator is told so and sees
+its own user, and its attempt to allocate is shown refused with Canton's error id and cause."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from textual.widgets import DataTable, OptionList, SelectionList
+
+from app.client import LedgerClient
+from app.client import admin as api
+from app.screens.dialogs import ChoiceDialog, MultiChoiceDialog, PromptDialog
+from app.screens.parties import PartiesScreen
+from app.tokens import MintedToken
+from tests.conftest import SECRET, ServerProcess, start_server
+from tests.tui.conftest import SIZE, screen_text, wait_for
+
+ADMIN = "participant_admin"
+
+
+@pytest.fixture
+def fresh(tmp_path) -> Iterator[ServerProcess]:
+    """A participant of its own, without the demo ledger: no party, no user but the administrator."""
+    s = start_server(tmp_path / "ledger.db", "--hs256-secret", SECRET)
+    yield s
+    s.stop()
+
+
+def as_user(server: ServerProcess, user: str) -> LedgerClient:
+    return LedgerClient(server.url, MintedToken(SECRET, user))
+
+
+async def parties_screen(app, pilot) -> PartiesScreen:
+    await wait_for(pilot, lambda: app.connected, "the connection")
+    await pilot.press("7")
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, PartiesScreen) and app.screen.directory.admin is not None,
+        "the parties screen, read",
+    )
+    return app.screen
+
+
+async def dialog(app, pilot, kind: type):
+    await wait_for(pilot, lambda: isinstance(app.screen, kind), kind.__name__)
+    await pilot.pause()
+    return app.screen
+
+
+async def answer_prompt(app, pilot, text: str) -> None:
+    await dialog(app, pilot, PromptDialog)
+    await pilot.press("ctrl+a", "ctrl+k", *text) if text else await pilot.press("ctrl+a", "ctrl+k")
+    await pilot.press("enter")
+
+
+async def choose(app, pilot, label_part: str) -> None:
+    """In a ChoiceDialog, move to the option whose label holds `label_part` and take it (keys only)."""
+    screen = await dialog(app, pilot, ChoiceDialog)
+    options = screen.query_one(OptionList)
+    labels = [str(label) for label, _ in screen.choices]
+    target = next(i for i, label in enumerate(labels) if label_part in label)
+    await wait_for(pilot, lambda: options.highlighted is not None, "a highlighted option")
+    while options.highlighted != target:
+        await pilot.press("down" if (options.highlighted or 0) < target else "up")
+    await pilot.press("enter")
+
+
+async def tick(app, pilot, *label_parts: str) -> None:
+    """In a MultiChoiceDialog, toggle the options holding `label_parts` (keys only), then apply."""
+    screen = await dialog(app, pilot, MultiChoiceDialog)
+    selection = screen.query_one(SelectionList)
+    labels = [label for label, _, _ in screen.choices]
+    selection.focus()
+    await pilot.pause()
+    for part in label_parts:
+        target = next(i for i, label in enumerate(labels) if part in label)
+        while selection.highlighted != target:
+            await pilot.press("down" if (selection.highlighted or 0) < target else "up")
+        await pilot.press("space")
+    await pilot.press("enter")
+
+
+def users_table_shows(app, text: str) -> bool:
+    return text in screen_text(app)
+
+
+async def test_an_admin_sets_up_a_fresh_participant_from_the_screen(fresh, make_app):
+    app = make_app(fresh, ADMIN)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await parties_screen(app, pilot)
+        assert screen.directory.admin is True
+        assert "not an administrator" not in screen_text(app)
+
+        # allocate two parties, the first with a display name
+        for hint, name in (("alice", "Alice Liddell"), ("bob", "")):
+            await pilot.press("a")
+            await answer_prompt(app, pilot, hint)
+            await answer_prompt(app, pilot, name)
+            confirm = await dialog(app, pilot, ChoiceDialog)
+            said = f"{confirm.title_text} {confirm.hint}"
+            assert f"Allocate the party {hint}" in said
+            assert (f"display name {name!r}" if name else "without a display name") in said
+            await pilot.press("enter")
+            await wait_for(
+                pilot,
+                lambda hint=hint: any(p.party.startswith(f"{hint}::") for p in screen.directory.parties),
+            )
+        alice = next(p.party for p in screen.directory.parties if p.party.startswith("alice::"))
+        bob = next(p.party for p in screen.directory.parties if p.party.startswith("bob::"))
+        assert "Alice Liddell" in screen_text(app)
+        # the composer offers them (the workspace's learned parties are its candidates)
+        assert {alice, bob} <= app.workspace.learned.parties
+
+        # create a user whose primary party is alice, acting as alice (ticked for the primary party) and reading as
+        # bob
+        await pilot.press("n")
+        await answer_prompt(app, pilot, "trader")
+        await choose(app, pilot, alice)
+        await tick(app, pilot, f"read as {bob}")
+        confirm = await dialog(app, pilot, ChoiceDialog)
+        assert f"primary party {alice}" in confirm.hint
+        assert f"act as {alice}; read as {bob}" in confirm.hint
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: any(u.user.id == "trader" for u in screen.directory.users), "trader")
+        async with as_user(fresh, ADMIN) as client:
+            user = await client.authenticated_user()  # the admin's own, to compare with trader's below
+            assert user.id == ADMIN
+            rights = await client.user_rights("trader")
+            assert set(map(api.right_text, rights)) == {f"act as {alice}", f"read as {bob}"}
+
+        # grant trader act-as bob, on the row under the cursor
+        table = screen.query_one("#users-table", DataTable)
+        table.focus()
+        while screen.selected_user_id() != "trader":
+            await pilot.press("down")
+        await pilot.press("g")
+        await tick(app, pilot, f"act as {bob}")
+        confirm = await dialog(app, pilot, ChoiceDialog)
+        assert f"Grant the user trader: act as {bob}." in confirm.hint
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(screen.selected_user().rights) == 3, "three rights")
+
+        # revoke read-as bob: the confirmation starts on Cancel
+        await pilot.press("r")
+        await tick(app, pilot, f"read as {bob}")
+        await choose(app, pilot, "Revoke")
+        await wait_for(pilot, lambda: len(screen.selected_user().rights) == 2, "two rights")
+        async with as_user(fresh, ADMIN) as client:
+            rights = await client.user_rights("trader")
+        assert set(map(api.right_text, rights)) == {f"act as {alice}", f"act as {bob}"}
+
+        # delete: cancelled first (nothing changes), then confirmed
+        await pilot.press("d")
+        await dialog(app, pilot, ChoiceDialog)
+        await pilot.press("enter")  # Cancel is the default
+        await wait_for(pilot, lambda: isinstance(app.screen, PartiesScreen), "the screen again")
+        assert any(u.user.id == "trader" for u in screen.directory.users)
+        await pilot.press("d")
+        await choose(app, pilot, "Delete user")
+        await wait_for(pilot, lambda: all(u.user.id != "trader" for u in screen.directory.users), "no trader")
+        async with as_user(fresh, ADMIN) as client:
+            assert "trader" not in {u.id for u in await client.users()}
+
+
+async def test_granting_the_acting_user_rights_changes_what_the_client_acts_as(fresh, make_app):
+    async with as_user(fresh, ADMIN) as client:
+        carol = (await api.allocate_party(client, "carol")).party
+    app = make_app(fresh, ADMIN)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await parties_screen(app, pilot)
+        assert carol not in app.session.identity.act_as
+        table = screen.query_one("#users-table", DataTable)
+        table.focus()
+        while screen.selected_user_id() != ADMIN:
+            await pilot.press("down")
+        await pilot.press("g")
+        await tick(app, pilot, f"act as {carol}")
+        await dialog(app, pilot, ChoiceDialog)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: carol in app.session.identity.act_as, "the session's new right")
+        # the composer's party candidates start with the user's own
+        assert carol in app.session.identity.readable()
+
+
+async def test_a_user_who_is_no_admin_sees_its_own_user_and_the_refusal(fresh, make_app):
+    async with as_user(fresh, ADMIN) as client:
+        dave = (await api.allocate_party(client, "dave", "Dave")).party
+        await api.create_user(client, "dave", dave, api.rights_for(act_as=[dave]))
+    app = make_app(fresh, "dave")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await parties_screen(app, pilot)
+        assert screen.directory.admin is False
+        text = " ".join(screen_text(app).split())
+        assert "not an administrator" in text
+        assert [u.user.id for u in screen.directory.users] == ["dave"]
+        assert [p.party for p in screen.directory.parties] == [dave]
+        assert "Dave" in text  # its display name, which the user may look up
+        await pilot.press("a")
+        await answer_prompt(app, pilot, "mallory")
+        await answer_prompt(app, pilot, "")
+        await dialog(app, pilot, ChoiceDialog)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "refused" in screen.problem, "the refusal")
+        # Canton's answer to a permission error, its cause hidden (the id NA), and what it means
+        assert "NA (403" in screen.problem
+        assert "A security-sensitive error has been received" in screen.problem
+        assert "has the rights this needs" in screen.problem
+        assert "Allocating the party refused: NA (403" in " ".join(screen_text(app).split())
+        async with as_user(fresh, ADMIN) as client:
+            assert not any(p.party.startswith("mallory::") for p in await client.parties())
