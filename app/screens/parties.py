@@ -77,7 +77,7 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
     PartiesScreen #parties-banner.shown { display: block; }
     PartiesScreen .title { padding: 0 1; text-style: bold; background: $boost; width: 1fr; }
     PartiesScreen #parties-lists { height: 1fr; }
-    PartiesScreen DataTable { height: 1fr; }
+    PartiesScreen DataTable { height: auto; max-height: 45%; }
     PartiesScreen #user-rights { height: auto; max-height: 4; padding: 0 1; background: $boost; }
     PartiesScreen #parties-problem { height: auto; padding: 0 1; color: $error; }
     """
@@ -174,9 +174,10 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
             )
         if kept_user is not None and kept_user in users.rows:
             users.move_cursor(row=users.get_row_index(kept_user))
-        self.query_one("#parties-title", Label).update(
-            plain(_count(len(directory.parties), "party", "parties"))
-        )
+        parties_said = _count(len(directory.parties), "party", "parties")
+        if not directory.parties and directory.admin and not self.readonly:
+            parties_said += " · a allocates one"
+        self.query_one("#parties-title", Label).update(plain(parties_said))
         self.query_one("#users-title", Label).update(plain(_count(len(directory.users), "user")))
         banner = self.query_one("#parties-banner", Static)
         if directory.admin is False:
@@ -207,7 +208,7 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
         if chosen is None:
             line.update("")
             return
-        rights = "; ".join(right_text(r) for r in chosen.rights) or "no rights"
+        rights = "; ".join(_with_party(right_text(r), r, self._party) for r in chosen.rights) or "no rights"
         line.update(plain(f"{chosen.user.id}: {rights}"))
 
     def selected_user_id(self) -> str | None:
@@ -426,6 +427,11 @@ def _short_right(right: Right, party: object) -> str:
         "CanReadAsAnyParty": "read any",
         "CanExecuteAsAnyParty": "execute any",
     }.get(tag, tag)
+
+
+def _with_party(said: str, right: Right, party) -> str:
+    """`said` of a right with its party shown as the screen shows parties (short unless whole ids are on)."""
+    return said.removesuffix(right.party) + party(right.party) if right.party else said
 
 
 def _count(n: int, noun: str, nouns: str = "") -> str:

@@ -223,6 +223,26 @@ async def user_picker(pilot) -> None:
     await settle(pilot)
 
 
+async def parties(pilot) -> None:
+    """The parties and users screen as the participant's administrator sees it, the first user's rights shown."""
+    from app.screens.parties import PartiesScreen
+    from app.tokens import MintedToken
+    from tests.conftest import SECRET
+
+    app = pilot.app
+    await contracts_ready(pilot)
+    app.session.client.use_tokens(MintedToken(SECRET, "participant_admin"))
+    await app.session.reload_identity()
+    app.status_user = app.session.identity.label
+    await pilot.press("7")
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, PartiesScreen) and app.screen.directory.admin is True,
+        "the parties and users",
+    )
+    await settle(pilot)
+
+
 async def startup(pilot) -> None:
     await contracts_ready(pilot)
     # never started: only its state is shown (the path is where ledger-tui keeps it for a user named alice)
@@ -449,5 +469,9 @@ SCREENS: dict[str, tuple[str, Callable[..., Awaitable[None]]]] = {
     ),
     "help": ("help: what the screen is for and its keys", help_screen),
     "user-picker": ("acting as another user of the bundled participant", user_picker),
+    "parties": (
+        "the participant's parties and users with their rights, as its administrator sees them",
+        parties,
+    ),
     "startup": ("the bundled participant seeding its demo ledger", startup),
 }

@@ -28,6 +28,7 @@ SMALL_SCREENS = [
     "transaction",
     "help",
     "startup",
+    "parties",
 ]
 
 
