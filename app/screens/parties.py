@@ -5,6 +5,7 @@ What it shows and changes is the workspace's `Directory`, which tells the rest o
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -89,6 +90,10 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
         self.full_ids = False
         self.problem = ""
         """The last refusal or failure, as shown under the lists ("" when the last action went through)."""
+        # One change at a time, in the order confirmed, and none cancelled by the next (a worker of an exclusive
+        # group would cancel an allocation in flight, and the lists' reading after it, when `n` was pressed at
+        # once); a dialog that lists parties or rights waits for the change before it to be read.
+        self._changing = asyncio.Lock()
 
     def compose(self) -> ComposeResult:
         # the status line's tabs are the six data screens; this one is named by its crumb (key 7)
@@ -246,17 +251,23 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
         )
         return bool(answer)
 
+    async def _settled(self) -> None:
+        """Once the change in flight, if any, is done and the lists read after it."""
+        async with self._changing:
+            pass
+
     async def _attempt(self, what: str, change) -> bool:
         """Run a change, saying the participant's refusal (Canton's error id and cause) when it refuses."""
         try:
-            await change
+            async with self._changing:
+                await change
         except LedgerApiError as e:
             self._say_problem(e, f"{what} refused")
             return False
         self._say("")
         return True
 
-    @work(exclusive=True, group="parties-change", exit_on_error=False)
+    @work(group="parties-change", exit_on_error=False)
     async def action_allocate(self) -> None:
         if not self._may_change():
             return
@@ -272,7 +283,7 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
         name = await self.app.push_screen_wait(
             PromptDialog(
                 f"Display name of {hint or 'the new party'}",
-                value=hint,
+                placeholder="e.g. Alice Liddell (empty: none)",
                 hint="Kept in the party's local metadata (the annotation displayName); empty for none.",
             )
         )
@@ -308,7 +319,7 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
         rights.append(Right.participant_admin())
         return [(right_text(r), r) for r in rights]
 
-    @work(exclusive=True, group="parties-change", exit_on_error=False)
+    @work(group="parties-change", exit_on_error=False)
     async def action_create_user(self) -> None:
         if not self._may_change():
             return
@@ -317,6 +328,7 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
         )
         if user_id is None:
             return
+        await self._settled()
         parties = self._party_choices()
         primary = await self.app.push_screen_wait(
             ChoiceDialog(
@@ -350,12 +362,14 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
             self.notify("No user under the cursor.", severity="warning")
         return chosen
 
-    @work(exclusive=True, group="parties-change", exit_on_error=False)
+    @work(group="parties-change", exit_on_error=False)
     async def action_grant(self) -> None:
         if not self._may_change() or (chosen := self._chosen_or_say()) is None:
             return
         from app.client.admin import right_text
 
+        await self._settled()
+        chosen = self.selected_user() or chosen
         user_id = chosen.user.id
         held = {right_text(r) for r in chosen.rights}
         offered = [
@@ -374,12 +388,14 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
         if await self._attempt("Granting the rights", self.directory.grant(user_id, rights)):
             self.notify(f"Granted {user_id}: {listed}.", timeout=3)
 
-    @work(exclusive=True, group="parties-change", exit_on_error=False)
+    @work(group="parties-change", exit_on_error=False)
     async def action_revoke(self) -> None:
         if not self._may_change() or (chosen := self._chosen_or_say()) is None:
             return
         from app.client.admin import right_text
 
+        await self._settled()
+        chosen = self.selected_user() or chosen
         user_id = chosen.user.id
         if not chosen.rights:
             self.notify(f"{user_id} has no rights to revoke.", severity="warning")
@@ -399,7 +415,7 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
         if await self._attempt("Revoking the rights", self.directory.revoke(user_id, rights)):
             self.notify(f"Revoked from {user_id}: {listed}.", timeout=3)
 
-    @work(exclusive=True, group="parties-change", exit_on_error=False)
+    @work(group="parties-change", exit_on_error=False)
     async def action_delete_user(self) -> None:
         if not self._may_change() or (chosen := self._chosen_or_say()) is None:
             return

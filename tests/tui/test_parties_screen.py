@@ -5,13 +5,17 @@ its own user, and its attempt to allocate is shown refused with Canton's error i
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 
+import httpx
 import pytest
 from textual.widgets import DataTable, OptionList, SelectionList
 
+from app.app import LedgerApp
 from app.client import LedgerClient
 from app.client import admin as api
+from app.config import Config
 from app.screens.dialogs import ChoiceDialog, MultiChoiceDialog, PromptDialog
 from app.screens.parties import PartiesScreen
 from app.tokens import MintedToken
@@ -211,3 +215,51 @@ async def test_a_user_who_is_no_admin_sees_its_own_user_and_the_refusal(fresh, m
         assert "Allocating the party refused: NA (403" in " ".join(screen_text(app).split())
         async with as_user(fresh, ADMIN) as client:
             assert not any(p.party.startswith("mallory::") for p in await client.parties())
+
+
+class SlowAllocation(httpx.AsyncBaseTransport):
+    """The real participant, whose answer to a party allocation waits until `answer` is set (a slow participant)."""
+
+    def __init__(self) -> None:
+        self.inner = httpx.AsyncHTTPTransport()
+        self.answer = asyncio.Event()
+        self.waiting = False
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self.inner.handle_async_request(request)
+        if request.method == "POST" and request.url.path == "/v2/parties":
+            self.waiting = True
+            await self.answer.wait()
+        return response
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+async def test_a_change_confirmed_is_not_cancelled_by_the_next_key(fresh, locations):
+    """`n` pressed while an allocation is in flight: the allocation and the reading after it go through, and the new
+    user's dialog, which waits for them, offers the party just allocated."""
+    slow = SlowAllocation()
+    app = LedgerApp(
+        config=Config(),
+        locations=locations,
+        url=fresh.url,
+        tokens=MintedToken(SECRET, ADMIN),
+        label=fresh.url,
+        transport=slow,
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await parties_screen(app, pilot)
+        await pilot.press("a")
+        await answer_prompt(app, pilot, "bob")
+        await answer_prompt(app, pilot, "")
+        await dialog(app, pilot, ChoiceDialog)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: slow.waiting, "the allocation in flight")
+        await pilot.press("n")
+        await answer_prompt(app, pilot, "trader")
+        slow.answer.set()
+        primary = await dialog(app, pilot, ChoiceDialog)
+        offered = [value for _, value in primary.choices]
+        assert any(p.startswith("bob::") for p in offered), offered
+        assert any(p.party.startswith("bob::") for p in screen.directory.parties)
