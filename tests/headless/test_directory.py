@@ -174,3 +174,14 @@ async def test_usage_errors_exit_2_before_anything_is_sent(untouched, home, args
     assert r.returncode == 2
     assert says in r.stderr
     assert await user_ids(untouched) == {ADMIN}
+
+
+@pytest.mark.parametrize("command", ["parties", "users"])
+def test_help_describes_each_option_once(home, command):
+    r = run(home, command, "--help")
+    assert r.returncode == 0, r.stderr
+    body = r.stdout.split("\n\n", 1)[1]
+    described = [line.split()[0] for line in body.splitlines() if line.startswith("  --")]
+    assert "--token-file" in described and len(described) == len(set(described))
+    wanted = {"parties": ["--display-name"], "users": ["--primary-party", "--act-as", "--read-as", "--admin"]}
+    assert set(wanted[command]) <= set(described)

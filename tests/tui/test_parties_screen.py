@@ -263,3 +263,32 @@ async def test_a_change_confirmed_is_not_cancelled_by_the_next_key(fresh, locati
         offered = [value for _, value in primary.choices]
         assert any(p.startswith("bob::") for p in offered), offered
         assert any(p.party.startswith("bob::") for p in screen.directory.parties)
+
+
+async def test_a_display_name_from_the_ledger_never_reaches_the_terminal_raw(fresh, make_app):
+    hostile = "\x1b]52;c;cHduZWQ=\x07[bold red]Eve[/]\u202e"
+    async with as_user(fresh, ADMIN) as client:
+        await api.allocate_party(client, "eve", hostile)
+    app = make_app(fresh, ADMIN)
+    async with app.run_test(size=SIZE) as pilot:
+        await parties_screen(app, pilot)
+        text = screen_text(app)
+        assert "\x1b" not in text and "\u202e" not in text
+        assert "\\x1b]52;c;cHduZWQ=\\x07[bold red]Eve[/]\\u202e" in text  # written out, markup as text
+
+
+async def test_the_palette_reaches_the_screen_and_its_actions(fresh, make_app):
+    app = make_app(fresh, ADMIN)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.connected, "the connection")
+        titles = {command.title for command in app.get_system_commands(app.screen)}
+        for entry in (
+            "Parties & users: open",
+            "Parties & users: Allocate party",
+            "Parties & users: New user",
+        ):
+            assert entry in titles
+        await pilot.press("7", "question_mark")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "HelpScreen", "the help")
+        help_text = " ".join(screen_text(app).split())
+        assert "Parties & users" in help_text and "a Allocate party" in help_text.replace("`", "")
