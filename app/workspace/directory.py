@@ -79,46 +79,52 @@ class Directory:
 
         details = await api.allocate_party(self.session.client, hint, display_name)
         self.session.learned.note_parties([details.party])  # the composer offers it from now on
-        await self._changed(())
+        self.parties = [*(p for p in self.parties if p.party != details.party), details]
+        self._subscribers.tell(DirectoryChange())
         return details
 
     async def create_user(self, user_id: str, primary_party: str, rights: Sequence[Right]) -> None:
         from app.client import admin as api
 
         await api.create_user(self.session.client, user_id, primary_party, rights)
-        await self._changed((user_id,))
+        await self._user_changed(user_id)
 
     async def grant(self, user_id: str, rights: Sequence[Right]) -> list[Right]:
         from app.client import admin as api
 
         granted = await api.grant_rights(self.session.client, user_id, rights)
-        await self._changed((user_id,))
+        await self._user_changed(user_id)
         return granted
 
     async def revoke(self, user_id: str, rights: Sequence[Right]) -> list[Right]:
         from app.client import admin as api
 
         revoked = await api.revoke_rights(self.session.client, user_id, rights)
-        await self._changed((user_id,))
+        await self._user_changed(user_id)
         return revoked
 
     async def delete_user(self, user_id: str) -> None:
         from app.client import admin as api
 
         await api.delete_user(self.session.client, user_id)
-        await self._changed((user_id,))
+        await self._user_changed(user_id, deleted=True)
 
-    async def _changed(self, users: Sequence[str]) -> None:
-        """Read what changed again; when it is the user acting, its rights too, and say so."""
+    async def _user_changed(self, user_id: str, *, deleted: bool = False) -> None:
+        """Read the changed user again, not every user (a participant may have thousands, each user's rights a
+        request of its own). When it is the user acting, its rights too, everything it may see with them, and say
+        so."""
+        from app.client import admin as api
         from app.client import errors
 
         session = self.session
-        acting = session.identity.user_id is not None and session.identity.user_id in users
-        if acting:
-            await session.reload_identity()
+        others = [u for u in self.users if u.user.id != user_id]
         try:
-            await self.read()
+            if session.identity.user_id == user_id:
+                await session.reload_identity()
+                await self.read()  # an admin no more, or again: what it may list changed
+                self._subscribers.tell(DirectoryChange(identity=True))
+                return
+            self.users = others if deleted else [*others, await api.user_with_rights(session.client, user_id)]
         except errors.LedgerApiError:
-            pass  # the change went through; the lists are read again when the screen next asks
-        if acting:
-            self._subscribers.tell(DirectoryChange(identity=True))
+            self.users = others  # the change went through; the user is read again with the lists (ctrl+r)
+        self._subscribers.tell(DirectoryChange())

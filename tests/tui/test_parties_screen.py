@@ -292,3 +292,29 @@ async def test_the_palette_reaches_the_screen_and_its_actions(fresh, make_app):
         await wait_for(pilot, lambda: type(app.screen).__name__ == "HelpScreen", "the help")
         help_text = " ".join(screen_text(app).split())
         assert "Parties & users" in help_text and "a Allocate party" in help_text.replace("`", "")
+
+
+async def test_a_change_reads_again_only_the_user_it_changed(fresh, make_app):
+    """Each user's rights are a request of their own: after a grant, the one user is read again, not all of them."""
+    async with as_user(fresh, ADMIN) as client:
+        frank = (await api.allocate_party(client, "frank")).party
+        for n in range(6):
+            await api.create_user(client, f"user{n}", frank)
+    app = make_app(fresh, ADMIN)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await parties_screen(app, pilot)
+        screen.query_one("#users-table", DataTable).focus()
+        while screen.selected_user_id() != "user3":
+            await pilot.press("down")
+        await pilot.press("g")
+        await tick(app, pilot, f"read as {frank}")
+        await dialog(app, pilot, ChoiceDialog)
+        app.request_log.clear()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(screen.selected_user().rights) == 1, "user3's new right")
+        await wait_for(pilot, lambda: app.request_log.in_flight == 0, "no request in flight")
+        read = [
+            r.path for r in app.request_log.entries if r.method == "GET" and r.path.startswith("/v2/users")
+        ]
+        assert read == ["/v2/users/user3", "/v2/users/user3/rights"]
+        assert len(screen.directory.users) == 7
