@@ -185,8 +185,11 @@ async def test_granting_the_acting_user_rights_changes_what_the_client_acts_as(f
         await dialog(app, pilot, ChoiceDialog)
         await pilot.press("enter")
         await wait_for(pilot, lambda: carol in app.session.identity.act_as, "the session's new right")
-        # the composer's party candidates start with the user's own
         assert carol in app.session.identity.readable()
+        # the composer offers the user's own parties first: carol, now
+        await pilot.press("2")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "ComposerScreen", "the composer")
+        await wait_for(pilot, lambda: app.screen.editor.parties()[:1] == [carol], "carol offered first")
 
 
 async def test_a_user_who_is_no_admin_sees_its_own_user_and_the_refusal(fresh, make_app):
