@@ -25,6 +25,7 @@ from participant.base import errors
 from participant.base.settings import Settings
 from participant.engine.interpreter import Engine
 from participant.engine.registry import PackageRegistry
+from participant.ledger.clock import LedgerClock, StaticClock, WallClock
 from participant.ledger.committer import Committer
 from participant.ledger.daml_packages import DamlPackages
 from participant.ledger.identity import load_identity
@@ -90,12 +91,14 @@ def create_app(
 
             daml_packages = DamlPackages(rows := await stored_packages(store))
             await daml_packages.register(store, registry, rows)
+            clock: LedgerClock = await StaticClock.restore(store) if settings.static_time else WallClock()
             committer = Committer(
                 store,
                 Engine(registry),
                 identity,
                 ledger_time_tolerance=timedelta(seconds=settings.ledger_time_tolerance_s),
                 max_interpretation_memory=settings.max_interpretation_memory,
+                clock=clock,
             )
             app.state.context = Context(
                 settings,
@@ -107,6 +110,7 @@ def create_app(
                     build_verifier(settings, identity.participant_id), load_user, lambda: store.users_version
                 ),
                 daml_packages,
+                clock=clock,
             )
             if settings.demo:
                 from participant.server.demo import seed_demo
@@ -121,7 +125,7 @@ def create_app(
             await store.close()
 
     app = ParticipantApp(
-        routes=all_routes(),
+        routes=all_routes(static_time=settings.static_time),
         lifespan=lifespan,
         middleware=[Middleware(AccessLog)] if settings.log_requests else [],
         exception_handlers={

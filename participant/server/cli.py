@@ -201,6 +201,13 @@ def _parser() -> argparse.ArgumentParser:
         "the command fails, nothing written (default: %(default)s)",
     )
     serve.add_argument(
+        "--static-time",
+        action="store_true",
+        help="static time, as Canton's: the ledger's clock starts at 1970-01-01T00:00:00Z and moves only when "
+        "set (POST /x-ledger-tui/v1/time, an extension of ours); it is the ledger time and record time of every "
+        "transaction. Restarted, the clock goes on from where it was set",
+    )
+    serve.add_argument(
         "--synchronizers",
         type=_aliases,
         default=("global", "private"),
@@ -539,6 +546,7 @@ def _settings(args, port: int, secret: str | None) -> Settings:
         offset_checkpoint_interval_s=args.offset_checkpoint_interval,
         ledger_time_tolerance_s=args.ledger_time_tolerance,
         max_interpretation_memory=args.max_interpretation_memory,
+        static_time=args.static_time,
     )
 
 
@@ -576,6 +584,7 @@ class _Announcer:
             self._emit({"event": "seeding", "done": done, "total": total})
 
     def ready(self, ctx) -> None:
+        from participant.base.timestamps import format_timestamp
         from participant.store.secret import secret_path
 
         args = self.args
@@ -597,6 +606,10 @@ class _Announcer:
             f"  database:        {args.db}",
         ]
         lines += [f"  synchronizer:    {s.alias} = {s.id}" for s in ctx.identity.synchronizers]
+        if args.static_time:
+            lines.append(
+                f"  static time:     {format_timestamp(ctx.clock.now())} (set it at {self.url}/x-ledger-tui/v1/time)"
+            )
         if args.no_auth:
             lines.append("  auth:            none (--no-auth)")
         elif self.generated_secret:
