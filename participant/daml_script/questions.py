@@ -140,7 +140,9 @@ def _tree_event(library: Library, event: lg.TreeEvent) -> rt.Variant:
 def _submitted(library: Library, submitted: lg.Submitted) -> rt.Record:
     result_type = library.question_type("Commands", "CommandResult")
     results = [
-        library.variant(result_type, "CreateResult" if kind == "create" else "ExerciseResult", value)
+        library.variant(result_type, "CreateResult", rt.ContractId(value))
+        if kind == "create"
+        else library.variant(result_type, "ExerciseResult", value)
         for kind, value in submitted.results
     ]
     tree = library.record(

@@ -16,6 +16,7 @@ from typing import Any
 
 from participant.daml_lf import ast
 from participant.daml_lf.eval.budget import Budget, BudgetExceeded, limited
+from participant.daml_lf.eval.compile import LAST_LOCATION
 from participant.daml_lf.eval.errors import EvaluationError
 from participant.daml_lf.eval.program import Program
 from participant.daml_script.failures import ScriptFailure, ScriptThrow, evaluation_failure
@@ -100,6 +101,9 @@ async def run_script(
     try:
         ref, definition = find_script(code, name)
         run.main_package_ids = frozenset({ref.package_id})
+        program = code.program
+        program.located_packages |= {ref.package_id}  # a failed assertion's place (if not compiled before)
+        LAST_LOCATION.set(None)
         type_ = definition.type
         result_type = script_result_type(type_, library.script_type)
         with limited(budget):
@@ -123,13 +127,13 @@ async def run_script(
         outcome.passed = True
     except ScriptFailure as failure:
         outcome.error = failure.message
-        outcome.location = failure.location or run.location()
+        outcome.location = failure.location or run.location() or LAST_LOCATION.get()
     except ScriptThrow as thrown:
         outcome.error = thrown.describe(library, run.call)
-        outcome.location = run.location(thrown.locations)
+        outcome.location = run.location(thrown.locations) or LAST_LOCATION.get()
     except (EvaluationError, BudgetExceeded) as error:
         outcome.error = evaluation_failure(library, run.call, error)
-        outcome.location = run.location()
+        outcome.location = LAST_LOCATION.get() or run.location()
     finally:
         outcome.transactions = run.transactions
         outcome.seconds = time.perf_counter() - started

@@ -352,9 +352,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "compact":
             return _compact(args)
         if args.command == "test":
-            from participant.server.script_tests import test_command
+            from participant.server.script_tests import run_tests_command
 
-            return test_command(args.dar, args.filter, args.json, args.junit, args.jobs, say_error=_error)
+            return run_tests_command(
+                args.dar, args.filter, args.json, args.junit, args.jobs, say_error=_error
+            )
         return _prune(args)
     except (NotADatabase, NewerSchemaError, SecretConflict, Refused) as e:
         _error(str(e))

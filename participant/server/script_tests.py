@@ -20,8 +20,9 @@ import sys
 import tempfile
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import asynccontextmanager
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, TextIO
@@ -34,10 +35,12 @@ from participant.daml_lf import ast
 from participant.daml_lf.archive import read_dar
 from participant.daml_lf.errors import DamlLfError
 from participant.daml_lf.packages import PackageSet, packages_of
-from participant.daml_script import ScriptLedger, run_script
+from participant.daml_script import run_script
 from participant.daml_script.json_ledger import JsonLedger
 from participant.daml_script.library import LOW_LEVEL
 from participant.engine.lf.definitions import LfPackages
+
+log = logging.getLogger(__name__)
 
 
 class UnreadableDar(Exception):
@@ -82,6 +85,7 @@ def read_dars(paths: list[Path]) -> Dars:
         payloads.update({dalf.package_id: dalf.payload for dalf in dar.dalfs})
         mains.append(package_set.main_package_id)
     code = LfPackages(PackageSet(mains[0] if mains else "", packages), payloads)
+    code.program.located_packages = frozenset(mains)  # the scripts' own code says where it failed
     return Dars(contents, code, [name for main in mains for name in scripts_of(packages[main])])
 
 
@@ -105,14 +109,14 @@ def scripts_of(package: ast.Package) -> list[str]:
 # --- One script, one ledger
 
 
-def _settings(db: Path) -> Settings:
-    return Settings(db=db, no_auth=True, log_requests=False, **_static_time())
+def _settings(db: Path, static_time: bool) -> Settings:
+    return Settings(db=db, no_auth=True, log_requests=False, **_static_time(static_time))
 
 
-def _static_time() -> dict[str, Any]:
+def _static_time(static_time: bool) -> dict[str, Any]:
     """The setting that gives the participant a static clock, when this participant has one."""
     names = {f.name for f in fields(Settings)}
-    return {"static_time": True} if "static_time" in names else {}
+    return {"static_time": static_time} if "static_time" in names else {}
 
 
 async def prepare_database(dars: Dars, db: Path) -> None:
@@ -127,19 +131,33 @@ async def prepare_database(dars: Dars, db: Path) -> None:
             await load_dar(store, registry, data)
 
 
-async def run_on_fresh_ledger(dars: Dars, template_db: Path, script: str) -> ScriptResult:
-    """Run ``script`` on a participant of its own, started from a copy of ``template_db``."""
+@asynccontextmanager
+async def fresh_ledger(
+    code: LfPackages, template_db: Path, static_time: bool = True
+) -> AsyncIterator[JsonLedger]:
+    """A participant of its own, started from a copy of ``template_db`` in a temporary directory (removed after),
+    served in-process, as the runner's `JsonLedger`; its clock static (set only by the script), or the wall
+    clock."""
     from participant.server.app import create_app
 
     with tempfile.TemporaryDirectory(prefix="ledger-test-") as directory:
         db = Path(directory) / "ledger.db"
         shutil.copyfile(template_db, db)
-        app = create_app(_settings(db), code=dars.code)
+        app = create_app(_settings(db, static_time), code=code)
         async with app.router.lifespan_context(app):
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://participant") as http:
-                ledger: ScriptLedger = JsonLedger(http, dars.code)
-                outcome = await run_script(dars.code, script, ledger)
+                yield JsonLedger(http, code)
+
+
+async def run_on_fresh_ledger(dars: Dars, template_db: Path, script: str) -> ScriptResult:
+    """Run ``script`` on a fresh ledger of its own."""
+    async with fresh_ledger(dars.code, template_db) as ledger:
+        try:
+            outcome = await run_script(dars.code, script, ledger)
+        except Exception as error:  # a fault of this program: the script's failure, the run goes on
+            log.exception("the runner failed on %s", script)
+            return ScriptResult(script, "failed", f"the runner failed: {error!r}", None, 0.0, 0)
     return ScriptResult(
         script,
         "passed" if outcome.passed else "failed",
@@ -224,7 +242,7 @@ def junit_xml(results: list[ScriptResult], seconds: float) -> bytes:
     return ET.tostring(suites, encoding="utf-8", xml_declaration=True)
 
 
-def test_command(
+def run_tests_command(
     paths: list[Path],
     name_filter: str | None = None,
     as_json: bool = False,

@@ -1,0 +1,230 @@
+"""The runner's questions one by one, each asked as the library asks it (a ``Free`` step whose ``continue`` hands
+the answer back) of a fresh in-process participant over the JSON Ledger API, with the Canton Coin test DAR's
+packages: the answers are the library's own values."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from participant.daml_lf import ast
+from participant.daml_lf.eval import values as rt
+from participant.daml_lf.eval.budget import Budget
+from participant.daml_lf.eval.builtins import Builtin
+from participant.daml_lf.eval.machine import BuiltinFunction
+from participant.daml_script.failures import ScriptFailure
+from participant.daml_script.library import LOW_LEVEL, Library, field
+from participant.daml_script.questions import answer
+from participant.daml_script.run import Run
+from participant.daml_script.runner import library_of
+from participant.server.script_tests import Dars, fresh_ledger
+
+CHECK_ERROR = "Splice.Scripts.TestAmuletRulesTransferLimits"  # template CheckError with actors : [Party]
+
+
+class Asker:
+    """Asks one question at a time, as the library's ``lift`` does, and gives back the answer."""
+
+    def __init__(self, dars: Dars, ledger: Any) -> None:
+        self.library = library_of(dars.code.program)
+        self.run = Run(
+            dars.code, self.library, ledger, Budget(deadline=time.monotonic() + 60), frozenset(), answer
+        )
+        library = self.library
+        free = library.tycon("Daml.Script.Internal.Free", "Free")
+        # `continue`: the answer, as the script's result (`Pure (answer, ())`)
+        self.done = BuiltinFunction(
+            Builtin("done", 1, lambda value: library.variant(free, "Pure", library.tuple2(value, rt.UNIT)))
+        )
+
+    async def ask(self, module: str, question_name: str, /, **payload: Any) -> Any:
+        library = self.library
+        question = library.record(
+            library.tycon(LOW_LEVEL, "Question"),
+            commandName=question_name,
+            commandVersion=1,
+            payload=library.record(library.question_type(module, question_name), **payload),
+            locations=rt.NIL,
+            **{"continue": self.done},
+        )
+        step = library.record(library.tycon(LOW_LEVEL, "ScriptF"), unpack=question)
+        return await self.run.run_free(
+            library.variant(library.tycon("Daml.Script.Internal.Free", "Free"), "Free", step)
+        )
+
+
+def _submission(library: Library, act_as: str, commands: list[Any], behaviour: str) -> rt.Record:
+    meta = library.question_type("Commands", "CommandWithMeta")
+    return library.record(
+        library.question_type("Submit", "Submission"),
+        sActAs=library.record(library.tycon("DA.NonEmpty.Types", "NonEmpty"), hd=rt.Party(act_as), tl=rt.NIL),
+        sReadAs=rt.NIL,
+        sDisclosures=rt.NIL,
+        sPackagePreference=None,
+        sPrefetchKeys=rt.NIL,
+        sErrorBehaviour=library.enum(library.question_type("Submit", "ErrorBehaviour"), behaviour),
+        sCommands=rt.list_of([library.record(meta, command=c, explicitPackageId=True) for c in commands]),
+        sLocation=None,
+    )
+
+
+def _create_check_error(library: Library, template: ast.TypeConRef, actor: str) -> rt.Variant:
+    argument = library.record(template, actors=rt.list_of([rt.Party(actor)]))
+    body = library.record(
+        library.question_type("Commands", "Command.Create"), argC=library.any_template(template, argument)
+    )
+    return library.variant(library.question_type("Commands", "Command"), "Create", body)
+
+
+def _archive(library: Library, template: ast.TypeConRef, contract_id: Any) -> rt.Variant:
+    archive = library.tycon("DA.Internal.Template", "Archive")
+    body = library.record(
+        library.question_type("Commands", "Command.Exercise"),
+        tplId=library.template_type_rep(template),
+        cId=contract_id,
+        argE=library.any_choice(template, ast.TCon(archive), library.record(archive)),
+    )
+    return library.variant(library.question_type("Commands", "Command"), "Exercise", body)
+
+
+async def test_parties_and_users(splice_dars: Dars, splice_db: Path):
+    async with fresh_ledger(splice_dars.code, splice_db) as ledger:
+        asker = Asker(splice_dars, ledger)
+        library = asker.library
+        alice = await asker.ask(
+            "PartyManagement", "AllocateParty", requestedName="", idHint="alice", participant=None
+        )
+        assert type(alice) is rt.Party and alice.startswith("alice::")
+        named = await asker.ask(
+            "PartyManagement", "AllocateParty", requestedName="bob", idHint="", participant=None
+        )
+        assert named.startswith("bob-")  # a display name alone gets a suffix
+        known = await asker.ask("PartyManagement", "ListKnownParties", participant=None)
+        assert {(str(field(d, "party")), field(d, "isLocal")) for d in known} >= {
+            (alice, True),
+            (named, True),
+        }
+
+        assert await asker.ask("UserManagement", "ValidateUserId", name="alice_1") is None
+        problem = await asker.ask("UserManagement", "ValidateUserId", name="no spaces")
+        assert type(problem) is rt.Some and "does not match" in problem.value
+
+        user_id = library.record(library.question_type("UserManagement", "UserId"), unpack="alice_1")
+        user = library.record(
+            library.question_type("UserManagement", "User"), userId=user_id, primaryParty=rt.Some(alice)
+        )
+        right = library.question_type("UserManagement", "UserRight")
+        act_as = library.variant(right, "CanActAs", alice)
+        created = await asker.ask(
+            "UserManagement", "CreateUser", user=user, rights=rt.list_of([act_as]), participant=None
+        )
+        assert type(created) is rt.Some
+        again = await asker.ask("UserManagement", "CreateUser", user=user, rights=rt.NIL, participant=None)
+        assert again is None  # the library raises UserAlreadyExists
+        found = await asker.ask("UserManagement", "GetUser", userId=user_id, participant=None)
+        assert field(field(found.value, "userId"), "unpack") == "alice_1"
+        assert field(found.value, "primaryParty").value == alice
+        assert "alice_1" in [
+            field(field(u, "userId"), "unpack")
+            for u in await asker.ask("UserManagement", "ListAllUsers", participant=None)
+        ]
+
+        read_as = library.variant(right, "CanReadAs", named)
+        granted = await asker.ask(
+            "UserManagement",
+            "GrantUserRights",
+            userId=user_id,
+            rights=rt.list_of([read_as]),
+            participant=None,
+        )
+        assert [(r.constructor, r.value) for r in granted.value] == [("CanReadAs", named)]
+        rights = await asker.ask("UserManagement", "ListUserRights", userId=user_id, participant=None)
+        assert sorted((r.constructor, str(r.value)) for r in rights.value) == sorted(
+            [("CanActAs", alice), ("CanReadAs", named)]
+        )
+        revoked = await asker.ask(
+            "UserManagement",
+            "RevokeUserRights",
+            userId=user_id,
+            rights=rt.list_of([read_as]),
+            participant=None,
+        )
+        assert [r.constructor for r in revoked.value] == ["CanReadAs"]
+        assert (
+            type(await asker.ask("UserManagement", "DeleteUser", userId=user_id, participant=None)) is rt.Some
+        )
+        assert await asker.ask("UserManagement", "GetUser", userId=user_id, participant=None) is None
+        assert await asker.ask("UserManagement", "DeleteUser", userId=user_id, participant=None) is None
+
+
+async def test_submit_and_queries(splice_dars: Dars, splice_db: Path):
+    async with fresh_ledger(splice_dars.code, splice_db) as ledger:
+        asker = Asker(splice_dars, ledger)
+        library = asker.library
+        template = library.tycon(CHECK_ERROR, "CheckError")
+        alice = await asker.ask(
+            "PartyManagement", "AllocateParty", requestedName="", idHint="alice", participant=None
+        )
+
+        create = _submission(library, alice, [_create_check_error(library, template, alice)], "MustSucceed")
+        [result] = await asker.ask("Submit", "Submit", submissions=rt.list_of([create]))
+        assert result.constructor == "Right"
+        command_results, tree = result.value.values
+        [created] = command_results
+        assert created.constructor == "CreateResult" and type(created.value) is rt.ContractId
+        [root] = field(tree, "rootEvents")
+        assert root.constructor == "CreatedEvent"
+        assert field(field(root.value, "contractId"), "contractId") == created.value
+
+        acs = await asker.ask(
+            "Query", "QueryACS", parties=rt.list_of([alice]), tplId=library.template_type_rep(template)
+        )
+        [(contract_id, any_template)] = [entry.values for entry in acs]
+        assert contract_id == created.value
+        assert field(field(any_template, "getAnyTemplate").value, "actors").head == alice
+        found = await asker.ask(
+            "Query",
+            "QueryContractId",
+            parties=rt.list_of([alice]),
+            tplId=library.template_type_rep(template),
+            cid=contract_id,
+        )
+        _, rep, blob = found.value.values
+        assert rep.values[0].type == ast.TCon(template) and blob  # the blob a disclosure carries
+
+        archive = _submission(library, alice, [_archive(library, template, contract_id)], "MustSucceed")
+        [archived] = await asker.ask("Submit", "Submit", submissions=rt.list_of([archive]))
+        [exercised] = field(archived.value.values[1], "rootEvents")
+        assert exercised.constructor == "ExercisedEvent" and field(exercised.value, "choice") == "Archive"
+
+        again = _submission(library, alice, [_archive(library, template, contract_id)], "Try")
+        [refused] = await asker.ask("Submit", "Submit", submissions=rt.list_of([again]))
+        assert refused.constructor == "Left" and refused.value.constructor == "ContractNotFound"
+        assert field(field(refused.value.value, "unknownContractIds"), "hd") == contract_id
+
+        must_fail = _submission(library, alice, [_create_check_error(library, template, alice)], "MustFail")
+        with pytest.raises(ScriptFailure, match="Expected submit to fail but it succeeded"):
+            await asker.ask("Submit", "Submit", submissions=rt.list_of([must_fail]))
+        assert asker.run.transactions == 3
+
+
+async def test_time_on_a_wall_clock_participant(splice_dars: Dars, splice_db: Path):
+    async with fresh_ledger(splice_dars.code, splice_db, static_time=False) as ledger:
+        asker = Asker(splice_dars, ledger)
+        before = int(time.time() * 1_000_000)
+        now = await asker.ask("Time", "GetTime")
+        assert type(now) is rt.Timestamp and now >= before
+        with pytest.raises(ScriptFailure, match="the participant's time is not settable"):
+            await asker.ask("Time", "SetTime", time=rt.Timestamp(0))
+
+
+async def test_packages(splice_dars: Dars, splice_db: Path):
+    async with fresh_ledger(splice_dars.code, splice_db) as ledger:
+        asker = Asker(splice_dars, ledger)
+        names = await asker.ask("Packages", "ListAllPackages")
+        assert ("splice-amulet-test", "0.1.8") in [(field(p, "name"), field(p, "version")) for p in names]
+        with pytest.raises(ScriptFailure, match="not supported over the JSON Ledger API"):
+            await asker.ask("Packages", "VetPackages", packages=rt.NIL)
