@@ -12,6 +12,7 @@ Time: a participant of ours started with ``--static-time`` serves ``GET``/``POST
 from __future__ import annotations
 
 import base64
+import json
 import uuid
 from datetime import UTC, datetime
 from typing import Any
@@ -25,6 +26,8 @@ from participant.engine.lf.definitions import LfPackages
 
 TIME_PATH = "/x-ledger-tui/v1/time"
 _LEDGER_EFFECTS = "TRANSACTION_SHAPE_LEDGER_EFFECTS"
+_ACTIVE_CACHE = 256  # queries kept
+_ARGUMENTS_KEPT = 100_000  # contracts' arguments kept
 
 
 def template_id(ref: ast.TypeConRef, by_package_name: bool, code: LfPackages) -> str:
@@ -61,6 +64,10 @@ class JsonLedger:
         self.http = http
         self.code = code
         self.user_id = user_id
+        # The active contracts at an offset never change: a query repeated before the ledger moves is answered
+        # from here (scripts ask the same query many times between two submissions).
+        self._active_at: dict[tuple[int, tuple[str, ...], str], list[dict[str, Any]]] = {}
+        self._arguments: dict[str, Any] = {}  # a contract's argument, decoded once: it never changes
 
     async def _call(self, method: str, path: str, body: Any = None, missing: str | None = None) -> Any:
         """The answer's JSON; a refusal raises `LedgerFailure`, or gives None when its id is ``missing``."""
@@ -229,6 +236,12 @@ class JsonLedger:
         end = await self._ledger_end()
         if end == 0:
             return []
+        key = (end, tuple(sorted(parties)), json.dumps(identifier_filter, sort_keys=True))
+        cached = self._active_at.get(key)
+        if cached is not None:
+            return cached
+        if len(self._active_at) > _ACTIVE_CACHE:
+            self._active_at.clear()
         body = {
             "activeAtOffset": end,
             "eventFormat": {
@@ -249,14 +262,23 @@ class JsonLedger:
             if event["contractId"] not in seen:  # a contract shared by two parties comes once per party
                 seen.add(event["contractId"])
                 events.append(event)
+        self._active_at[key] = events
         return events
 
     async def active_contracts(self, parties: list[str], template: ast.TypeConRef) -> list[tuple[str, Any]]:
         filter_ = {"TemplateFilter": {"value": {"templateId": template_id(template, True, self.code)}}}
         found = []
         for event in await self._active(parties, filter_):
-            actual = parse_template_id(event["templateId"])
-            found.append((event["contractId"], self._decode(ast.TCon(actual), event["createArgument"])))
+            contract_id = event["contractId"]
+            argument = self._arguments.get(contract_id)
+            if argument is None:
+                if len(self._arguments) > _ARGUMENTS_KEPT:
+                    self._arguments.clear()
+                actual = parse_template_id(event["templateId"])
+                argument = self._arguments[contract_id] = self._decode(
+                    ast.TCon(actual), event["createArgument"]
+                )
+            found.append((contract_id, argument))
         return found
 
     async def contract(self, parties: list[str], contract_id: str) -> tuple[ast.TypeConRef, Any, str] | None:
