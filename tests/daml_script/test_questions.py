@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from participant.daml_lf import ast
@@ -16,11 +17,13 @@ from participant.daml_lf.eval.budget import Budget
 from participant.daml_lf.eval.builtins import Builtin
 from participant.daml_lf.eval.machine import BuiltinFunction
 from participant.daml_script.failures import ScriptFailure
+from participant.daml_script.json_ledger import JsonLedger
 from participant.daml_script.library import LOW_LEVEL, Library, field
 from participant.daml_script.questions import answer
 from participant.daml_script.run import Run
 from participant.daml_script.runner import library_of
 from participant.server.script_tests import Dars, fresh_ledger
+from tests.conftest import ADMIN, SECRET, start_server
 
 CHECK_ERROR = "Splice.Scripts.TestAmuletRulesTransferLimits"  # template CheckError with actors : [Party]
 
@@ -228,3 +231,43 @@ async def test_packages(splice_dars: Dars, splice_db: Path):
         assert ("splice-amulet-test", "0.1.8") in [(field(p, "name"), field(p, "version")) for p in names]
         with pytest.raises(ScriptFailure, match="not supported over the JSON Ledger API"):
             await asker.ask("Packages", "VetPackages", packages=rt.NIL)
+
+
+async def test_over_http_against_a_separately_started_participant(
+    splice_dars: Dars, splice_test_dar: Path, tmp_path
+):
+    """The same runner against `ledger-participant serve --dar` on a loopback port, with a signed admin token."""
+    server = start_server(tmp_path / "ledger.db", "--hs256-secret", SECRET, "--dar", str(splice_test_dar))
+    try:
+        async with httpx.AsyncClient(base_url=server.url, headers=ADMIN, timeout=60) as http:
+            asker = Asker(splice_dars, JsonLedger(http, splice_dars.code))
+            library = asker.library
+            alice = await asker.ask(
+                "PartyManagement", "AllocateParty", requestedName="", idHint="alice", participant=None
+            )
+            # With auth, the token's user (here the admin) submits: it needs the right to act as the party.
+            admin = library.record(
+                library.question_type("UserManagement", "UserId"), unpack="participant_admin"
+            )
+            act_as = library.variant(library.question_type("UserManagement", "UserRight"), "CanActAs", alice)
+            await asker.ask(
+                "UserManagement",
+                "GrantUserRights",
+                userId=admin,
+                rights=rt.list_of([act_as]),
+                participant=None,
+            )
+            template = library.tycon(CHECK_ERROR, "CheckError")
+            create = _submission(
+                library, alice, [_create_check_error(library, template, alice)], "MustSucceed"
+            )
+            [result] = await asker.ask("Submit", "Submit", submissions=rt.list_of([create]))
+            [created] = result.value.values[0]
+            acs = await asker.ask(
+                "Query", "QueryACS", parties=rt.list_of([alice]), tplId=library.template_type_rep(template)
+            )
+            assert [entry.values[0] for entry in acs] == [created.value]
+            with pytest.raises(ScriptFailure, match="not settable"):
+                await asker.ask("Time", "SetTime", time=rt.Timestamp(0))
+    finally:
+        server.stop()
