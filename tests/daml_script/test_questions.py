@@ -16,7 +16,7 @@ from participant.daml_lf.eval import values as rt
 from participant.daml_lf.eval.budget import Budget
 from participant.daml_lf.eval.builtins import Builtin
 from participant.daml_lf.eval.machine import BuiltinFunction
-from participant.daml_script.failures import ScriptFailure
+from participant.daml_script.failures import ScriptFailure, ScriptThrow
 from participant.daml_script.json_ledger import JsonLedger
 from participant.daml_script.library import LOW_LEVEL, Library, field
 from participant.daml_script.questions import answer
@@ -271,3 +271,49 @@ async def test_over_http_against_a_separately_started_participant(
                 await asker.ask("Time", "SetTime", time=rt.Timestamp(0))
     finally:
         server.stop()
+
+
+def _script(library: Library, first_step: Any) -> rt.Record:
+    """A ``Script`` value whose ``runScript ()`` is ``first_step``."""
+    run = BuiltinFunction(Builtin("runScript", 1, lambda _: first_step))
+    return library.record(library.tycon(LOW_LEVEL, "Script"), runScript=run, dummy=rt.UNIT)
+
+
+def _general_error(library: Library, message: str) -> rt.AnyException:
+    tycon = library.tycon("DA.Exception.GeneralError", "GeneralError")
+    return rt.AnyException(ast.TCon(tycon), library.record(tycon, message=message))
+
+
+async def test_catch_and_throw(splice_dars: Dars, splice_db: Path):
+    async with fresh_ledger(splice_dars.code, splice_db) as ledger:
+        asker = Asker(splice_dars, ledger)
+        library = asker.library
+        free = library.tycon("Daml.Script.Internal.Free", "Free")
+        boom = _general_error(library, "boom")
+        throw = library.record(
+            library.tycon(LOW_LEVEL, "Question"),
+            commandName="Throw",
+            commandVersion=1,
+            payload=library.record(library.question_type("Exceptions", "Throw"), exc=boom),
+            locations=rt.NIL,
+            **{"continue": asker.done},
+        )
+        throwing = _script(
+            library,
+            library.variant(free, "Free", library.record(library.tycon(LOW_LEVEL, "ScriptF"), unpack=throw)),
+        )
+        passing = _script(library, library.variant(free, "Pure", library.tuple2(42, rt.UNIT)))
+
+        def act(script: rt.Record) -> BuiltinFunction:
+            return BuiltinFunction(Builtin("act", 1, lambda _: script))
+
+        caught = await asker.ask("Exceptions", "Catch", act=act(throwing), dummy=rt.UNIT)
+        assert caught.constructor == "Left" and caught.value is boom
+        returned = await asker.ask("Exceptions", "Catch", act=act(passing), dummy=rt.UNIT)
+        assert returned.constructor == "Right" and returned.value == 42
+
+        with pytest.raises(ScriptThrow) as thrown:  # outside any Catch, it ends the script
+            await asker.ask("Exceptions", "Throw", exc=boom)
+        assert thrown.value.describe(library, asker.run.call) == (
+            "Unhandled Daml exception DA.Exception.GeneralError:GeneralError: boom"
+        )
