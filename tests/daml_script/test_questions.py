@@ -5,6 +5,7 @@ packages: the answers are the library's own values."""
 from __future__ import annotations
 
 import time
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -317,3 +318,52 @@ async def test_catch_and_throw(splice_dars: Dars, splice_db: Path):
         assert thrown.value.describe(library, asker.run.call) == (
             "Unhandled Daml exception DA.Exception.GeneralError:GeneralError: boom"
         )
+
+
+async def test_interface_queries(splice_dars: Dars, splice_db: Path):
+    """An Amulet seen through the token standard's HoldingV1: its view, by query and by contract id."""
+    async with fresh_ledger(splice_dars.code, splice_db) as ledger:
+        asker = Asker(splice_dars, ledger)
+        library = asker.library
+        dso = await asker.ask(
+            "PartyManagement", "AllocateParty", requestedName="", idHint="dso", participant=None
+        )
+        amulet_type = library.tycon("Splice.Amulet", "Amulet")
+        amount = library.record(
+            library.tycon("Splice.Fees", "ExpiringAmount"),
+            initialAmount=Decimal("12.5000000000"),
+            createdAt=library.record(library.tycon("Splice.Types", "Round"), number=0),
+            ratePerRound=library.record(
+                library.tycon("Splice.Fees", "RatePerRound"), rate=Decimal("0.0000000000")
+            ),
+        )
+        amulet = library.record(amulet_type, dso=dso, owner=dso, amount=amount)
+        body = library.record(
+            library.question_type("Commands", "Command.Create"),
+            argC=library.any_template(amulet_type, amulet),
+        )
+        create = library.variant(library.question_type("Commands", "Command"), "Create", body)
+        [result] = await asker.ask(
+            "Submit", "Submit", submissions=rt.list_of([_submission(library, dso, [create], "MustSucceed")])
+        )
+        [created] = result.value.values[0]
+        holding = library.tycon("Splice.Api.Token.HoldingV1", "Holding")
+        [(contract_id, view)] = [
+            entry.values
+            for entry in await asker.ask(
+                "Query",
+                "QueryInterface",
+                parties=rt.list_of([dso]),
+                interfaceId=library.template_type_rep(holding),
+            )
+        ]
+        assert contract_id == created.value
+        assert field(view.value, "owner") == dso and field(view.value, "amount") == Decimal("12.5000000000")
+        by_id = await asker.ask(
+            "Query",
+            "QueryInterfaceContractId",
+            parties=rt.list_of([dso]),
+            interfaceId=library.template_type_rep(holding),
+            cid=contract_id,
+        )
+        assert field(by_id.value, "owner") == dso
