@@ -8,6 +8,7 @@ import io
 import json
 import time
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -42,7 +43,10 @@ def test_a_changed_literal_fails_exactly_its_script_at_the_assertion(splice_test
         with_literal_changed(splice_test_dar.read_bytes(), "1001100.0000000000", "1001101.0000000000")
     )
     out = io.StringIO()
-    status = run_tests_command([changed], name_filter=STEPPED_RATE, as_json=True, jobs=1, out=out)
+    junit = tmp_path / "results.xml"
+    status = run_tests_command(
+        [changed], name_filter=STEPPED_RATE, as_json=True, junit=junit, jobs=1, out=out
+    )
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
     by_script = {line["script"]: line for line in lines if "script" in line}
     assert status == 1
@@ -55,6 +59,22 @@ def test_a_changed_literal_fails_exactly_its_script_at_the_assertion(splice_test
         "Failure, expected 101.80201 == 101.802"
     )
     assert lines[-1]["summary"]["passed"] == 1 and lines[-1]["summary"]["failed"] == 1
+    suite = ElementTree.parse(junit).getroot().find("testsuite")
+    assert suite is not None and (suite.get("tests"), suite.get("failures")) == ("2", "1")
+    [failure] = [case for case in suite if case.find("failure") is not None]
+    assert (failure.get("classname"), failure.get("name")) == (STEPPED_RATE, "test")
+
+
+def test_a_dar_that_cannot_be_read_exits_2(tmp_path: Path):
+    not_a_dar = tmp_path / "app.dar"
+    not_a_dar.write_bytes(b"not a zip")
+    errors: list[str] = []
+    out = io.StringIO()
+    assert run_tests_command([not_a_dar, tmp_path / "absent.dar"], out=out, say_error=errors.append) == 2
+    assert errors == [
+        f"the DAR {not_a_dar} cannot be read: not a DAR: not a zip file (File is not a zip file)"
+    ]
+    assert out.getvalue() == ""
 
 
 def _question(library: Library, name: str, version: int, continue_: object) -> rt.Variant:
