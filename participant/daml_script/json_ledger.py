@@ -74,14 +74,18 @@ class JsonLedger:
         response = await self.http.request(method, path, json=body)
         if response.status_code == 200:
             return response.json()
+        resources: dict[str, str] = {}
         try:
             error = response.json()
             error_id, cause = str(error.get("code", "")), str(error.get("cause", response.text))
+            for resource in error.get("resources") or []:
+                if isinstance(resource, list) and len(resource) == 2:
+                    resources[str(resource[0])] = str(resource[1])
         except ValueError:
             error_id, cause = "", response.text
         if missing is not None and error_id == missing:
             return None
-        raise lg.LedgerFailure(error_id, cause, response.status_code)
+        raise lg.LedgerFailure(error_id, cause, response.status_code, resources)
 
     # --- Values
 

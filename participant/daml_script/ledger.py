@@ -18,11 +18,14 @@ from participant.daml_lf import ast
 class LedgerFailure(Exception):
     """The ledger refused a request with Canton's error: ``error_id`` (CONTRACT_NOT_FOUND, ...) and its cause."""
 
-    def __init__(self, error_id: str, message: str, status: int = 0) -> None:
+    def __init__(
+        self, error_id: str, message: str, status: int = 0, resources: dict[str, str] | None = None
+    ) -> None:
         super().__init__(f"{error_id}: {message}" if error_id else message)
         self.error_id = error_id
         self.message = message
         self.status = status
+        self.resources = resources or {}  # Canton's error resources: EXCEPTION_TYPE, EXCEPTION_VALUE, ...
 
 
 class NotSupported(Exception):

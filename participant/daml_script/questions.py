@@ -13,12 +13,13 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from participant.daml_lf import ast
+from participant.daml_lf.errors import DamlLfError
 from participant.daml_lf.eval import values as rt
 from participant.daml_lf.eval.equality import equal
 from participant.daml_lf.eval.errors import DamlArithmeticError, DamlThrow, UserError
 from participant.daml_script import ledger as lg
 from participant.daml_script.failures import ScriptFailure, ScriptThrow
-from participant.daml_script.library import Library, field, optional, template_of_rep
+from participant.daml_script.library import Library, NotAScriptProgram, field, optional, template_of_rep
 
 if TYPE_CHECKING:
     from participant.daml_script.run import Run
@@ -175,7 +176,10 @@ def submit_error(library: Library, failure: lg.LedgerFailure) -> rt.Variant:
         )
         return library.variant(error_type, "AuthorizationError", body)
     if error_id == "UNHANDLED_EXCEPTION":
-        body = library.record(library.tycon(errors_module, "SubmitError.UnhandledException"), exc=None)
+        exception = _exception_of(library, failure.resources)
+        body = library.record(
+            library.tycon(errors_module, "SubmitError.UnhandledException"), exc=optional(exception)
+        )
         return library.variant(error_type, "UnhandledException", body)
     if error_id == "TEMPLATE_PRECONDITION_VIOLATED":
         return library.variant(error_type, "TemplatePreconditionViolated", rt.UNIT)
@@ -184,6 +188,24 @@ def submit_error(library: Library, failure: lg.LedgerFailure) -> rt.Variant:
         unknownErrorMessage=f"{error_id}: {message}" if error_id else message,
     )
     return library.variant(error_type, "UnknownError", body)
+
+
+def _exception_of(library: Library, resources: dict[str, str]) -> rt.AnyException | None:
+    """The exception an UNHANDLED_EXCEPTION names (its resources: the type, and the message as its value), when
+    its type is one the message alone rebuilds (a record of one ``message`` field: the standard library's
+    ``GeneralError``, ``AssertionFailed``, ``ArithmeticError``, ``PreconditionFailed``); else None, as the SDK's
+    runner gives for a ledger that sends no value."""
+    type_name, value = resources.get("EXCEPTION_TYPE"), resources.get("EXCEPTION_VALUE")
+    if type_name is None or value is None or ":" not in type_name:
+        return None
+    module, _, name = type_name.rpartition(":")
+    try:
+        tycon = library.tycon(module, name)
+        if library.program.record_fields(tycon) != ("message",):
+            return None
+    except (NotAScriptProgram, DamlLfError):  # not a type of the script's packages, or not a record
+        return None
+    return rt.AnyException(ast.TCon(tycon), library.record(tycon, message=value))
 
 
 @_question("Submit")

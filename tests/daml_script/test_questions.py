@@ -320,6 +320,15 @@ async def test_catch_and_throw(splice_dars: Dars, splice_db: Path):
         )
 
 
+def _amount(library: Library, initial: Decimal) -> rt.Record:
+    return library.record(
+        library.tycon("Splice.Fees", "ExpiringAmount"),
+        initialAmount=initial,
+        createdAt=library.record(library.tycon("Splice.Types", "Round"), number=0),
+        ratePerRound=library.record(library.tycon("Splice.Fees", "RatePerRound"), rate=Decimal("0E-10")),
+    )
+
+
 async def test_interface_queries(splice_dars: Dars, splice_db: Path):
     """An Amulet seen through the token standard's HoldingV1: its view, by query and by contract id."""
     async with fresh_ledger(splice_dars.code, splice_db) as ledger:
@@ -329,14 +338,7 @@ async def test_interface_queries(splice_dars: Dars, splice_db: Path):
             "PartyManagement", "AllocateParty", requestedName="", idHint="dso", participant=None
         )
         amulet_type = library.tycon("Splice.Amulet", "Amulet")
-        amount = library.record(
-            library.tycon("Splice.Fees", "ExpiringAmount"),
-            initialAmount=Decimal("12.5000000000"),
-            createdAt=library.record(library.tycon("Splice.Types", "Round"), number=0),
-            ratePerRound=library.record(
-                library.tycon("Splice.Fees", "RatePerRound"), rate=Decimal("0.0000000000")
-            ),
-        )
+        amount = _amount(library, Decimal("12.5000000000"))
         amulet = library.record(amulet_type, dso=dso, owner=dso, amount=amount)
         body = library.record(
             library.question_type("Commands", "Command.Create"),
@@ -367,3 +369,17 @@ async def test_interface_queries(splice_dars: Dars, splice_db: Path):
             cid=contract_id,
         )
         assert field(by_id.value, "owner") == dso
+
+        # An Amulet of no amount fails its `ensure`: under Try, the SubmitError carries the exception.
+        empty = library.record(amulet_type, dso=dso, owner=dso, amount=_amount(library, Decimal("0E-10")))
+        body = library.record(
+            library.question_type("Commands", "Command.Create"), argC=library.any_template(amulet_type, empty)
+        )
+        create = library.variant(library.question_type("Commands", "Command"), "Create", body)
+        [refused] = await asker.ask(
+            "Submit", "Submit", submissions=rt.list_of([_submission(library, dso, [create], "Try")])
+        )
+        assert refused.constructor == "Left" and refused.value.constructor == "UnhandledException"
+        exception = field(refused.value.value, "exc").value
+        assert exception.type.tycon.qualified_name == "DA.Exception.PreconditionFailed:PreconditionFailed"
+        assert field(exception.value, "message").startswith("Template precondition violated")
