@@ -383,3 +383,34 @@ async def test_interface_queries(splice_dars: Dars, splice_db: Path):
         exception = field(refused.value.value, "exc").value
         assert exception.type.tycon.qualified_name == "DA.Exception.PreconditionFailed:PreconditionFailed"
         assert field(exception.value, "message").startswith("Template precondition violated")
+
+
+async def test_try_commands_answers_a_failed_submission_left(splice_dars: Dars, splice_db: Path):
+    async with fresh_ledger(splice_dars.code, splice_db) as ledger:
+        asker = Asker(splice_dars, ledger)
+        library = asker.library
+        alice = await asker.ask(
+            "PartyManagement", "AllocateParty", requestedName="", idHint="alice", participant=None
+        )
+        template = library.tycon(CHECK_ERROR, "CheckError")
+        gone = rt.ContractId("00" + "ab" * 32)
+        archive = _submission(library, alice, [_archive(library, template, gone)], "MustSucceed")
+        submit = library.record(
+            library.tycon(LOW_LEVEL, "Question"),
+            commandName="Submit",
+            commandVersion=1,
+            payload=library.record(
+                library.question_type("Submit", "Submit"), submissions=rt.list_of([archive])
+            ),
+            locations=rt.NIL,
+            **{"continue": asker.done},
+        )
+        free = library.tycon("Daml.Script.Internal.Free", "Free")
+        failing = _script(
+            library,
+            library.variant(free, "Free", library.record(library.tycon(LOW_LEVEL, "ScriptF"), unpack=submit)),
+        )
+        answer = await asker.ask("Testing", "TryCommands", act=failing)
+        assert answer.constructor == "Left"
+        command, error_class, message = answer.value.values
+        assert (command, error_class) == ("Submit", "FailedCmd") and "CONTRACT_NOT_FOUND" in message
