@@ -24,6 +24,7 @@ from participant.auth import Authenticator, TokenVerifier, UserRecord
 from participant.base import errors
 from participant.base.settings import Settings
 from participant.engine.interpreter import Engine
+from participant.engine.lf.definitions import LfPackages
 from participant.engine.registry import PackageRegistry
 from participant.ledger.clock import LedgerClock, StaticClock, WallClock
 from participant.ledger.committer import Committer
@@ -68,9 +69,11 @@ def create_app(
     settings: Settings,
     on_ready: Callable[[Context], None] | None = None,
     on_seeding: Callable[[int, int], None] | None = None,
+    code: LfPackages | None = None,
 ) -> Starlette:
     """`on_seeding(done, total)` hears how far the demo seeding is; `on_ready(context)` is called once the database
-    is open and seeded, before the first request is served."""
+    is open and seeded, before the first request is served. `code`: Daml packages decoded and compiled before,
+    which the participant shares rather than decoding its stored packages again (see `DamlPackages`)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
@@ -89,7 +92,7 @@ def create_app(
                     return None
                 return UserRecord(user.id, user.is_deactivated, user.rights)
 
-            daml_packages = DamlPackages(rows := await stored_packages(store))
+            daml_packages = DamlPackages(rows := await stored_packages(store), code)
             await daml_packages.register(store, registry, rows)
             clock: LedgerClock = await StaticClock.restore(store) if settings.static_time else WallClock()
             committer = Committer(

@@ -47,6 +47,7 @@ examples:
   ledger-participant serve --db ledger.db --port 0 --port-file port.txt --announce json --exit-on-stdin-eof
   ledger-participant prune --db ledger.db --up-to 120
   ledger-participant compact --db ledger.db                 # with the server stopped
+  ledger-participant test --dar my-app.dar                  # the DAR's Daml Script tests
 """
 
 
@@ -276,6 +277,30 @@ def _parser() -> argparse.ArgumentParser:
         "database as it was.",
     )
     compact.add_argument("--db", type=Path, required=True, help="SQLite database file")
+
+    test = commands.add_parser(
+        "test",
+        help="run the Daml Script tests of DARs, each on a fresh ledger",
+        description="Run every script of the DARs' main packages that takes no argument (as dpm test), each on "
+        "a fresh ledger of its own with static time, in a temporary directory. Exit 0 when all passed, 1 when "
+        "any failed, 2 when a DAR cannot be read.",
+    )
+    test.add_argument(
+        "--dar", type=Path, action="append", required=True, metavar="FILE", help="a DAR (repeatable)"
+    )
+    test.add_argument("--filter", metavar="TEXT", help="only the scripts whose Module:name contains TEXT")
+    test.add_argument(
+        "--json", action="store_true", help="one JSON object per script per line, then a summary"
+    )
+    test.add_argument(
+        "--junit", type=Path, metavar="FILE", help="also write the results as JUnit XML to FILE"
+    )
+    test.add_argument(
+        "--jobs",
+        type=_positive,
+        metavar="N",
+        help="scripts run at once, in processes (default: one per core)",
+    )
     return parser
 
 
@@ -333,6 +358,12 @@ def main(argv: list[str] | None = None) -> int:
             return _token(args)
         if args.command == "compact":
             return _compact(args)
+        if args.command == "test":
+            from participant.server.script_tests import run_tests_command
+
+            return run_tests_command(
+                args.dar, args.filter, args.json, args.junit, args.jobs, say_error=_error
+            )
         return _prune(args)
     except (NotADatabase, NewerSchemaError, SecretConflict, Refused) as e:
         _error(str(e))
