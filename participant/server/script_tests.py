@@ -23,9 +23,9 @@ import xml.etree.ElementTree as ET
 from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 import httpx
 
@@ -110,13 +110,7 @@ def scripts_of(package: ast.Package) -> list[str]:
 
 
 def _settings(db: Path, static_time: bool) -> Settings:
-    return Settings(db=db, no_auth=True, log_requests=False, **_static_time(static_time))
-
-
-def _static_time(static_time: bool) -> dict[str, Any]:
-    """The setting that gives the participant a static clock, when this participant has one."""
-    names = {f.name for f in fields(Settings)}
-    return {"static_time": static_time} if "static_time" in names else {}
+    return Settings(db=db, no_auth=True, log_requests=False, static_time=static_time)
 
 
 async def prepare_database(dars: Dars, db: Path) -> None:
