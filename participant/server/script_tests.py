@@ -15,6 +15,7 @@ import asyncio
 import gc
 import json
 import logging
+import multiprocessing
 import os
 import shutil
 import sys
@@ -171,9 +172,11 @@ _worker: tuple[Dars, Path] | None = None
 
 
 def _start_worker(paths: list[Path], template_db: Path) -> None:
+    """A worker's start: a forked one has the parent's DARs already (`_worker`), a spawned one reads them."""
     global _worker
     logging.disable(logging.WARNING)
-    _worker = (read_dars(paths), template_db)
+    if _worker is None:
+        _worker = (read_dars(paths), template_db)
     _settle_memory()
 
 
@@ -204,8 +207,17 @@ def run_scripts(paths: list[Path], name_filter: str | None, jobs: int) -> Iterat
             for script in scripts:
                 yield asyncio.run(run_on_fresh_ledger(dars, template_db, script))
             return
-        with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(paths, template_db)) as pool:
-            yield from pool.map(_run_in_worker, scripts)
+        global _worker
+        _worker = (dars, template_db)  # what forked workers start with: the DARs decoded once in all
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        try:
+            with ProcessPoolExecutor(
+                jobs, mp_context=context, initializer=_start_worker, initargs=(paths, template_db)
+            ) as pool:
+                yield from pool.map(_run_in_worker, scripts)
+        finally:
+            _worker = None
 
 
 # --- Reporting
