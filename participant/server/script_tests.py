@@ -235,7 +235,7 @@ def line_of(result: ScriptResult) -> str:
         text = f"{where}: ok, {result.transactions} transactions, {result.seconds:.2f} s"
     else:
         at = f" at {result.location}" if result.location else ""
-        text = f"{where}: FAILED{at}: {result.error}"
+        text = f"{where}: FAILED{at}: {result.error} ({result.transactions} transactions, {result.seconds:.2f} s)"
     return visible(text)
 
 
