@@ -417,6 +417,9 @@ class LedgerError(Exception):
     # What Canton's JSON layer adds to the context of an error it decoded (`TOKEN_PROBLEM`): kept on the wire even
     # when the category redacts everything else, because it is added after the redaction.
     json_context: Mapping[str, str] = field(default_factory=dict)
+    # The Daml exception behind an UNHANDLED_EXCEPTION raised by a nested exercise: a `try` further out in the same
+    # transaction may still catch it (the engine's Daml-LF actions raise it again there). Never on the wire.
+    daml_exception: Exception | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         super().__init__(self.cause)

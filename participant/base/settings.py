@@ -29,3 +29,5 @@ class Settings:
     # Bytes one evaluation may grow the process by: far above what Canton Coin's flows take (a few MB), far below
     # what would take the machine.
     max_interpretation_memory: int = 256 * 1024 * 1024
+    # The ledger's clock starts at 1970-01-01T00:00:00Z and moves only when set (`participant.ledger.clock`).
+    static_time: bool = False

@@ -18,13 +18,14 @@ import orjson
 
 from participant.base import errors
 from participant.base.settings import Settings
-from participant.base.timestamps import now, parse_timestamp
+from participant.base.timestamps import parse_timestamp
 from participant.base.transactions import ContractSource, Transaction
 from participant.engine import reassignment
 from participant.engine.commands import Submission
 from participant.engine.ids import IdGenerator
 from participant.engine.interpreter import Engine
 from participant.engine.reassignment import ReassignmentCommand
+from participant.ledger.clock import LedgerClock, WallClock
 from participant.ledger.evaluation import EvaluationWorkers, LoopSource
 from participant.ledger.identity import Identity
 from participant.ledger.reads import RecordingSource
@@ -107,8 +108,11 @@ class Committer:
         ledger_time_tolerance: timedelta = DEFAULT_LEDGER_TIME_TOLERANCE,
         max_interpretation_memory: int | None = DEFAULT_MAX_INTERPRETATION_MEMORY,
         evaluation: EvaluationWorkers | None = None,
+        clock: LedgerClock | None = None,
     ) -> None:
         self.store = store
+        # Ledger and record times: the wall clock, or the static clock of `serve --static-time`.
+        self.clock: LedgerClock = clock or WallClock()
         self.engine = engine
         self.identity = identity
         self.max_deduplication = max_deduplication
@@ -135,7 +139,10 @@ class Committer:
         async def run() -> T:
             return compute()
 
-        budget = self.evaluation.budget(now(), self.ledger_time_tolerance, self.max_interpretation_memory)
+        at = self.clock.now()
+        budget = self.evaluation.budget(
+            at, self.ledger_time_tolerance, self.max_interpretation_memory, now=at
+        )
         return await self.evaluation.run(run, budget)
 
     async def is_known_party(self, party: str) -> bool:
@@ -167,14 +174,14 @@ class Committer:
         submission_id = meta.submission_id or self.ids.update_id()[4:40]
 
         # Ledger time is chosen before interpretation, as Canton's submitter does; the record time when it commits.
-        started = now()
+        started = self.clock.now()
         ledger_time = started
         if meta.min_ledger_time_abs is not None:
             ledger_time = max(ledger_time, meta.min_ledger_time_abs)
         if meta.min_ledger_time_rel is not None:
             ledger_time = max(ledger_time, started + meta.min_ledger_time_rel)
         budget = self.evaluation.budget(
-            ledger_time, self.ledger_time_tolerance, self.max_interpretation_memory
+            ledger_time, self.ledger_time_tolerance, self.max_interpretation_memory, now=started
         )
         interpret = partial(
             self.engine.interpret,
@@ -195,7 +202,7 @@ class Committer:
         loop = asyncio.get_running_loop()
 
         async def job(batch: Batch) -> UpdateRow:
-            record_time = now()
+            record_time = self.clock.now()
             await self._check_duplicate(batch, key, dedup, record_time)
             result = outcome
             if not await reads.still_hold(batch):  # what it read changed since: as it would run here
@@ -259,11 +266,11 @@ class Committer:
         key = change_key(meta.user_id, (meta.submitter,), meta.command_id)
         submission_id = meta.submission_id or self.ids.update_id()[4:40]
         committed = Batch(self.store.read, ledger_end=self.store.ledger_end, next_seq=0)
-        await self._check_duplicate(committed, key, Deduplication(), now())
+        await self._check_duplicate(committed, key, Deduplication(), self.clock.now())
         await reassignment.interpret(commands, meta.submitter, committed, connected, self.ids)
 
         async def job(batch: Batch) -> ReassignmentOutcome:
-            record_time = now()
+            record_time = self.clock.now()
             kind = "assign" if isinstance(commands[0], reassignment.Assign) else "unassign"
             synchronizer = commands[0].source if kind == "unassign" else commands[0].target
             try:

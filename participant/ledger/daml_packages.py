@@ -31,12 +31,18 @@ def version_key(version: str) -> tuple:
 class DamlPackages:
     """Loaded Daml-LF packages by id, in the order they were loaded."""
 
-    def __init__(self, rows: Iterable[PackageRow] = ()) -> None:
+    def __init__(self, rows: Iterable[PackageRow] = (), code: LfPackages | None = None) -> None:
+        """``code``: packages decoded and compiled before, shared with this participant (a test run's ledgers, one
+        per script, share the DARs' code: decoded and compiled once per process); packages loaded later join it."""
         self._by_id: dict[str, PackageRow] = {}
-        self._decoded: dict[str, ast.Package] = {}
-        self._payloads: dict[str, bytes] = {}
-        # One set over every loaded package (it grows as DARs load): no package of it is the main one.
-        self.code = LfPackages(PackageSet("", self._decoded), self._payloads)
+        if code is None:
+            # One set over every loaded package (it grows as DARs load): no package of it is the main one.
+            code = LfPackages(PackageSet("", {}), {})
+        packages, payloads = code.packages.packages, code.payloads
+        assert isinstance(packages, dict) and isinstance(payloads, dict), "a shared code's packages must grow"
+        self._decoded: dict[str, ast.Package] = packages
+        self._payloads: dict[str, bytes] = payloads
+        self.code = code
         self.add(rows)
 
     def add(self, rows: Iterable[PackageRow]) -> None:
@@ -47,6 +53,8 @@ class DamlPackages:
         """Decode the packages of ``rows`` not decoded yet and add those with templates or interfaces to
         ``registry``: their templates then run like the Python ones. Every package joins one package set, so
         a package's references to the packages loaded before it resolve."""
+        rows = list(rows)
+        known = [row for row in rows if row.package_id in self._decoded]
         new = [row for row in rows if row.package_id not in self._decoded]
         for row in list(new):
             payload = await package_payload(store, row.package_id)
@@ -62,8 +70,8 @@ class DamlPackages:
                 new.remove(row)
                 continue
             self._payloads[row.package_id] = payload
-        for row in new:
-            if row.templates or row.interfaces:
+        for row in (*known, *new):
+            if (row.templates or row.interfaces) and registry.package(row.package_id) is None:
                 registry.add(self.code.package(row.package_id))
 
     def __len__(self) -> int:

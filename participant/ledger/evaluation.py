@@ -66,10 +66,12 @@ class EvaluationWorkers:
         self._idle = 0
         self._waiting = 0
 
-    def budget(self, ledger_time: datetime, tolerance: timedelta, max_memory: int | None) -> Budget:
-        """A budget whose deadline is `ledger_time` (wall clock) plus `tolerance`, as Canton's interpretation
-        deadline is, stopped with the workers."""
-        return Budget.until(ledger_time, tolerance, max_memory=max_memory, stop=self.stopping)
+    def budget(
+        self, ledger_time: datetime, tolerance: timedelta, max_memory: int | None, now: datetime | None = None
+    ) -> Budget:
+        """A budget whose deadline is `ledger_time` plus `tolerance` on the ledger's clock, whose time is `now`
+        (the wall clock's when not given), as Canton's interpretation deadline is, stopped with the workers."""
+        return Budget.until(ledger_time, tolerance, max_memory=max_memory, stop=self.stopping, now=now)
 
     async def run(self, evaluate: Callable[[], Awaitable[T]], budget: Budget, *, waits: bool = False) -> T:
         """Run `evaluate()` on a worker within `budget`; its result or exception is this call's. Cancelling the call

@@ -5,7 +5,8 @@ from __future__ import annotations
 from starlette.routing import BaseRoute
 
 
-def all_routes() -> list[BaseRoute]:
+def all_routes(static_time: bool = False) -> list[BaseRoute]:
+    """Every route; the time endpoints (ours, not Canton's) only with a static clock."""
     from participant.routes import (
         commands,
         contracts,
@@ -14,6 +15,7 @@ def all_routes() -> list[BaseRoute]:
         parties,
         reassignments,
         state,
+        time,
         unsupported,
         updates,
         users,
@@ -32,4 +34,5 @@ def all_routes() -> list[BaseRoute]:
         *idps.routes,
         *packages.routes,
         *unsupported.routes,
+        *(time.routes if static_time else []),
     ]

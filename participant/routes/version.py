@@ -11,7 +11,7 @@ from participant.services import node
 
 
 async def version(request: Request):
-    return json(node.version())
+    return json(node.version(context(request).settings.static_time))
 
 
 async def livez(request: Request):

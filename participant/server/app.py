@@ -24,7 +24,9 @@ from participant.auth import Authenticator, TokenVerifier, UserRecord
 from participant.base import errors
 from participant.base.settings import Settings
 from participant.engine.interpreter import Engine
+from participant.engine.lf.definitions import LfPackages
 from participant.engine.registry import PackageRegistry
+from participant.ledger.clock import LedgerClock, StaticClock, WallClock
 from participant.ledger.committer import Committer
 from participant.ledger.daml_packages import DamlPackages
 from participant.ledger.identity import load_identity
@@ -67,9 +69,11 @@ def create_app(
     settings: Settings,
     on_ready: Callable[[Context], None] | None = None,
     on_seeding: Callable[[int, int], None] | None = None,
+    code: LfPackages | None = None,
 ) -> Starlette:
     """`on_seeding(done, total)` hears how far the demo seeding is; `on_ready(context)` is called once the database
-    is open and seeded, before the first request is served."""
+    is open and seeded, before the first request is served. `code`: Daml packages decoded and compiled before,
+    which the participant shares rather than decoding its stored packages again (see `DamlPackages`)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
@@ -88,14 +92,16 @@ def create_app(
                     return None
                 return UserRecord(user.id, user.is_deactivated, user.rights)
 
-            daml_packages = DamlPackages(rows := await stored_packages(store))
+            daml_packages = DamlPackages(rows := await stored_packages(store), code)
             await daml_packages.register(store, registry, rows)
+            clock: LedgerClock = await StaticClock.restore(store) if settings.static_time else WallClock()
             committer = Committer(
                 store,
                 Engine(registry),
                 identity,
                 ledger_time_tolerance=timedelta(seconds=settings.ledger_time_tolerance_s),
                 max_interpretation_memory=settings.max_interpretation_memory,
+                clock=clock,
             )
             app.state.context = Context(
                 settings,
@@ -107,6 +113,7 @@ def create_app(
                     build_verifier(settings, identity.participant_id), load_user, lambda: store.users_version
                 ),
                 daml_packages,
+                clock=clock,
             )
             if settings.demo:
                 from participant.server.demo import seed_demo
@@ -121,7 +128,7 @@ def create_app(
             await store.close()
 
     app = ParticipantApp(
-        routes=all_routes(),
+        routes=all_routes(static_time=settings.static_time),
         lifespan=lifespan,
         middleware=[Middleware(AccessLog)] if settings.log_requests else [],
         exception_handlers={

@@ -47,6 +47,7 @@ examples:
   ledger-participant serve --db ledger.db --port 0 --port-file port.txt --announce json --exit-on-stdin-eof
   ledger-participant prune --db ledger.db --up-to 120
   ledger-participant compact --db ledger.db                 # with the server stopped
+  ledger-participant test --dar my-app.dar                  # the DAR's Daml Script tests
 """
 
 
@@ -201,6 +202,13 @@ def _parser() -> argparse.ArgumentParser:
         "the command fails, nothing written (default: %(default)s)",
     )
     serve.add_argument(
+        "--static-time",
+        action="store_true",
+        help="static time, as Canton's: the ledger's clock starts at 1970-01-01T00:00:00Z and moves only when "
+        "set (POST /x-ledger-tui/v1/time, an extension of ours); it is the ledger time and record time of every "
+        "transaction. Restarted, the clock goes on from where it was set",
+    )
+    serve.add_argument(
         "--synchronizers",
         type=_aliases,
         default=("global", "private"),
@@ -269,6 +277,30 @@ def _parser() -> argparse.ArgumentParser:
         "database as it was.",
     )
     compact.add_argument("--db", type=Path, required=True, help="SQLite database file")
+
+    test = commands.add_parser(
+        "test",
+        help="run the Daml Script tests of DARs, each on a fresh ledger",
+        description="Run every script of the DARs' main packages that takes no argument (as dpm test), each on "
+        "a fresh ledger of its own with static time, in a temporary directory. Exit 0 when all passed, 1 when "
+        "any failed, 2 when a DAR cannot be read.",
+    )
+    test.add_argument(
+        "--dar", type=Path, action="append", required=True, metavar="FILE", help="a DAR (repeatable)"
+    )
+    test.add_argument("--filter", metavar="TEXT", help="only the scripts whose Module:name contains TEXT")
+    test.add_argument(
+        "--json", action="store_true", help="one JSON object per script per line, then a summary"
+    )
+    test.add_argument(
+        "--junit", type=Path, metavar="FILE", help="also write the results as JUnit XML to FILE"
+    )
+    test.add_argument(
+        "--jobs",
+        type=_positive,
+        metavar="N",
+        help="scripts run at once, in processes (default: one per core)",
+    )
     return parser
 
 
@@ -326,6 +358,12 @@ def main(argv: list[str] | None = None) -> int:
             return _token(args)
         if args.command == "compact":
             return _compact(args)
+        if args.command == "test":
+            from participant.server.script_tests import run_tests_command
+
+            return run_tests_command(
+                args.dar, args.filter, args.json, args.junit, args.jobs, say_error=_error
+            )
         return _prune(args)
     except (NotADatabase, NewerSchemaError, SecretConflict, Refused) as e:
         _error(str(e))
@@ -539,6 +577,7 @@ def _settings(args, port: int, secret: str | None) -> Settings:
         offset_checkpoint_interval_s=args.offset_checkpoint_interval,
         ledger_time_tolerance_s=args.ledger_time_tolerance,
         max_interpretation_memory=args.max_interpretation_memory,
+        static_time=args.static_time,
     )
 
 
@@ -576,6 +615,7 @@ class _Announcer:
             self._emit({"event": "seeding", "done": done, "total": total})
 
     def ready(self, ctx) -> None:
+        from participant.base.timestamps import format_timestamp
         from participant.store.secret import secret_path
 
         args = self.args
@@ -597,6 +637,10 @@ class _Announcer:
             f"  database:        {args.db}",
         ]
         lines += [f"  synchronizer:    {s.alias} = {s.id}" for s in ctx.identity.synchronizers]
+        if args.static_time:
+            lines.append(
+                f"  static time:     {format_timestamp(ctx.clock.now())} (set it at {self.url}/x-ledger-tui/v1/time)"
+            )
         if args.no_auth:
             lines.append("  auth:            none (--no-auth)")
         elif self.generated_secret:

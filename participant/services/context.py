@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from participant.auth import Authenticator
 from participant.base.settings import Settings
 from participant.engine.registry import PackageRegistry
+from participant.ledger.clock import LedgerClock, WallClock
 from participant.ledger.committer import Committer
 from participant.ledger.daml_packages import DamlPackages, FilterPackages
 from participant.ledger.identity import Identity
@@ -25,6 +26,7 @@ class Context:
     authenticator: Authenticator
     daml_packages: DamlPackages = field(default_factory=DamlPackages)  # loaded from DARs
     shared_pages: SharedPages = field(default_factory=SharedPages)  # of the update streams
+    clock: LedgerClock = field(default_factory=WallClock)  # the committer's: ledger and record times
 
     @property
     def filter_packages(self) -> FilterPackages:

@@ -45,9 +45,24 @@ VERSION = GetLedgerApiVersionResponse(
 )
 
 
-def version() -> GetLedgerApiVersionResponse:
+# With `--static-time`, as Canton's version service says of a participant whose time provider is static.
+STATIC_TIME_VERSION = VERSION.model_copy(
+    update={
+        "features": VERSION.features.model_copy(
+            update={
+                "experimental": ExperimentalFeatures(
+                    static_time=ExperimentalStaticTime(supported=True),
+                    command_inspection_service=ExperimentalCommandInspectionService(supported=False),
+                )
+            }
+        )
+    }
+)
+
+
+def version(static_time: bool = False) -> GetLedgerApiVersionResponse:
     """No token needed, as on Canton."""
-    return VERSION
+    return STATIC_TIME_VERSION if static_time else VERSION
 
 
 def participant_id(ctx: Context, c: Claims) -> GetParticipantIdResponse:

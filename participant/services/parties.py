@@ -20,7 +20,6 @@ from participant.base import errors
 from participant.base.errors import LedgerError
 from participant.base.transactions import AuthorizationNode
 from participant.engine import ids
-from participant.ledger import committer
 from participant.services.admin import admin_errors, require_idp_admin_of, require_idp_exists
 from participant.services.common import PageQuery, next_page_token
 from participant.services.context import Context
@@ -50,7 +49,7 @@ def hosting(ctx: Context, party: str, synchronizer_id: str = "") -> Callable[[in
     synchronizer = synchronizer_id or ctx.identity.default_synchronizer.id
 
     def at(offset: int) -> UpdateRow:
-        now = committer.now()
+        now = ctx.committer.clock.now()
         return UpdateRow(
             offset,
             ctx.committer.ids.update_id(),

@@ -77,7 +77,7 @@ def deterministic(monkeypatch):
     import app.screens.acs
     import participant.base.errors
     import participant.engine.ids
-    import participant.ledger.committer
+    import participant.ledger.clock
     import participant.server.demo
 
     counter = _Counter()
@@ -92,9 +92,7 @@ def deterministic(monkeypatch):
     )
     monkeypatch.setattr(participant.server.demo, "secrets", counter)
     monkeypatch.setattr(participant.base.errors, "secrets", counter)
-    monkeypatch.setattr(
-        participant.ledger.committer, "now", lambda: EPOCH + timedelta(seconds=next(ticks) * 7)
-    )
+    monkeypatch.setattr(participant.ledger.clock, "now", lambda: EPOCH + timedelta(seconds=next(ticks) * 7))
     # the requests pane shows when each request started and how long it took: a clock that ticks per reading
     requests = itertools.count()
     monkeypatch.setattr(

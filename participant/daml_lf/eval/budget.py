@@ -109,10 +109,15 @@ class Budget:
         *,
         max_memory: int | None = None,
         stop: threading.Event | None = None,
+        now: datetime | None = None,
     ) -> Budget:
-        """A budget whose deadline is `ledger_time` + `tolerance` on the wall clock, as Canton's: the deadline is
-        kept on the monotonic clock, so that a change of the wall clock meanwhile does not move it."""
-        left = (ledger_time + tolerance - datetime.now(ledger_time.tzinfo)).total_seconds()
+        """A budget whose deadline is `ledger_time` + `tolerance` on the ledger's clock, as Canton's: `now` is that
+        clock's time (the wall clock's when not given). The deadline is kept on the monotonic clock, so that a
+        change of the wall clock meanwhile does not move it, and a static ledger clock (which stands still) gives
+        the evaluation the same time as the wall clock would."""
+        if now is None:
+            now = datetime.now(ledger_time.tzinfo)
+        left = (ledger_time + tolerance - now).total_seconds()
         return cls(
             deadline=time.monotonic() + left,
             max_memory=max_memory,

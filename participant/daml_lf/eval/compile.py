@@ -20,6 +20,7 @@ of the first binder over the rest of the block. Performing an update value is ``
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
+from contextvars import ContextVar
 from decimal import Decimal
 from typing import Any, Protocol
 
@@ -86,6 +87,40 @@ class Const(Node):
 
     def ev(self, machine: Machine, env: list[Any]) -> Any:
         return self.value
+
+
+LAST_LOCATION: ContextVar[str | None] = ContextVar("daml_last_location", default=None)
+"""The source location of the last located expression evaluated in this context, in the packages whose locations
+are kept (``Compiler(locate=...)``): where a failed ``assert`` or ``error`` was, for a script's report."""
+
+
+class Located(Node):
+    """A non-atomic node of a package whose locations are kept: notes its location, then is its node (in the same
+    position: a tail call stays one)."""
+
+    __slots__ = ("inner", "location")
+
+    def __init__(self, inner: Node, location: str) -> None:
+        self.inner = inner
+        self.location = location
+
+    def ev(self, machine: Machine, env: list[Any]) -> Any:
+        LAST_LOCATION.set(self.location)
+        return self.inner.ev(machine, env)
+
+
+def _located(node: Node, location: str) -> Node:
+    if node.atomic:
+        return node
+    if type(node) is App:
+        return LocatedApp(node, location)
+    return Located(node, location)
+
+
+def location_text(location: ast.Location, module: str) -> str:
+    """``Module:line:column``, counted from 1 (Daml-LF counts from 0)."""
+    name = location.module[1] if location.module is not None else module
+    return f"{name}:{location.start_line + 1}:{location.start_col + 1}"
 
 
 class Local(Node):
@@ -211,6 +246,32 @@ class App(Node):
 
 def _apply_collected(machine: Machine, values: list[Any]) -> Any:
     return apply(machine, values[0], tuple(values[1:]))
+
+
+class LocatedApp(App):
+    """An application of a package whose locations are kept: notes its location again once its arguments are
+    evaluated (they note theirs), so that what the function does is placed at the call."""
+
+    __slots__ = ("location", "_then")
+
+    def __init__(self, app: App, location: str) -> None:
+        super().__init__(app.function, app.args)
+        self.location = location
+
+        def then(machine: Machine, values: list[Any]) -> Any:
+            LAST_LOCATION.set(location)
+            return apply(machine, values[0], tuple(values[1:]))
+
+        self._then = then
+
+    def ev(self, machine: Machine, env: list[Any]) -> Any:
+        LAST_LOCATION.set(self.location)
+        for node in self.nodes:
+            if not node.atomic:
+                return _collect(machine, env, self.nodes, 0, [], self._then)
+        return apply(
+            machine, self.function.ev(machine, env), tuple([arg.ev(machine, env) for arg in self.args])
+        )
 
 
 class KBind(Continuation):
@@ -518,9 +579,11 @@ Compiling = Generator[ast.Expr, Node, Node]
 
 
 class Compiler:
-    def __init__(self, resolver: Resolver, where: str) -> None:
+    def __init__(self, resolver: Resolver, where: str, locate: str | None = None) -> None:
+        """``locate``: the module of the definition compiled, when its package's locations are kept."""
         self.resolver = resolver
         self.where = where
+        self.locate = locate
         self.scope = _Function(None, ())
         self.nat_vars: list[
             tuple[str, bool]
@@ -573,7 +636,16 @@ class Compiler:
         if method is None:
             return Unsupported(f"the expression form {kind!r}")
         started: Node | Compiling = method(value)
+        if self.locate is not None and expr.location is not None:
+            location = location_text(expr.location, self.locate)
+            if isinstance(started, Node):
+                return _located(started, location)
+            return self._located(started, location)
         return started
+
+    @staticmethod
+    def _located(compiling: Compiling, location: str) -> Compiling:
+        return _located((yield from compiling), location)
 
     def _all(self, exprs: Sequence[ast.Expr]) -> Generator[ast.Expr, Node, list[Node]]:
         nodes: list[Node] = []
@@ -985,6 +1057,9 @@ class Compiler:
         return Strict([body, handler], u.TryCatch)
 
 
-def compile_expr(expr: ast.Expr, resolver: Resolver, where: str) -> tuple[Node, int]:
-    """The node of a closed expression (a definition's body) and the frame size it runs in."""
-    return Compiler(resolver, where).compile_closed(expr)
+def compile_expr(
+    expr: ast.Expr, resolver: Resolver, where: str, locate: str | None = None
+) -> tuple[Node, int]:
+    """The node of a closed expression (a definition's body) and the frame size it runs in; with ``locate`` (the
+    definition's module), its located expressions note their location as they run (`LAST_LOCATION`)."""
+    return Compiler(resolver, where, locate).compile_closed(expr)

@@ -40,7 +40,10 @@ class TopLevel(Node):
     def compiled(self) -> Node:
         if self.body is None:
             definition = self.program.packages.value(self.ref)
-            self.body, self.size = compile_expr(decode_expr(definition.body), self.program, str(self.ref))
+            locate = self.ref.module if self.ref.package_id in self.program.located_packages else None
+            self.body, self.size = compile_expr(
+                decode_expr(definition.body), self.program, str(self.ref), locate
+            )
         return self.body
 
     def ev(self, machine: Machine, env: list[Any]) -> Any:
@@ -78,6 +81,9 @@ class Program:
         self._template_functions: dict[tuple[ast.TypeConRef, str, str], Any] = {}
         self._tuple2: tuple[ast.TypeConRef, tuple[str, ...]] | None = None
         self._arithmetic_error: tuple[ast.TypeConRef, tuple[str, ...]] | None = None
+        self.located_packages: frozenset[str] = frozenset()
+        """Packages whose top-level definitions note their source locations as they run (`compile.Located`): a
+        script's own, so that a failure in it can be placed. Set before their definitions are first compiled."""
 
     def machine(self) -> Machine:
         return Machine(self.exception_message, self.arithmetic_error)

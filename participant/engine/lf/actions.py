@@ -7,7 +7,8 @@ as the evaluator's `ContractId` one way and the engine's text the other.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -32,6 +33,19 @@ class Definitions(Protocol):
     def interface(self, ref: ast.TypeConRef) -> InterfaceDef: ...
 
 
+@contextmanager
+def catchable() -> Iterator[None]:
+    """A Daml exception that a nested action (an exercise's body, a create's precondition) did not handle is the
+    enclosing update's to catch: it was made the command's error where it left its choice, and is thrown again
+    here, where a `try` of the update performing this action may take it."""
+    try:
+        yield
+    except errors.LedgerError as failure:
+        if failure.daml_exception is not None:
+            raise failure.daml_exception from None
+        raise
+
+
 class EngineActions:
     def __init__(self, definitions: Definitions, update: Update) -> None:
         self.definitions = definitions
@@ -44,7 +58,8 @@ class EngineActions:
         return self.definitions.interface(ref)
 
     async def create(self, template: ast.TypeConRef, argument: Any) -> Any:
-        return rt.ContractId(await self.update.create(self._template(template), argument))
+        with catchable():
+            return rt.ContractId(await self.update.create(self._template(template), argument))
 
     async def fetch(self, template: ast.TypeConRef, contract_id: Any) -> Any:
         return await self.update.fetch(str(contract_id), self._template(template))
@@ -55,7 +70,8 @@ class EngineActions:
 
     async def exercise(self, template: ast.TypeConRef, choice: str, contract_id: Any, argument: Any) -> Any:
         definition = self._template(template).choices[choice]
-        return await self.update.exercise(str(contract_id), definition, argument)
+        with catchable():
+            return await self.update.exercise(str(contract_id), definition, argument)
 
     async def exercise_interface(
         self,
@@ -72,11 +88,13 @@ class EngineActions:
                 raise errors.DAML_INTERPRETATION_ERROR(
                     f"Interpretation error: the guard of choice {choice} rejected contract {contract_id}"
                 )
-        return await self.update.exercise(str(contract_id), definition.choices[choice], argument)
+        with catchable():
+            return await self.update.exercise(str(contract_id), definition.choices[choice], argument)
 
     async def exercise_by_key(self, template: ast.TypeConRef, choice: str, key: Any, argument: Any) -> Any:
         definition = self._template(template)
-        return await self.update.exercise_by_key(definition, key, definition.choices[choice], argument)
+        with catchable():
+            return await self.update.exercise_by_key(definition, key, definition.choices[choice], argument)
 
     async def fetch_by_key(self, template: ast.TypeConRef, key: Any) -> tuple[Any, Any]:
         contract_id, contract = await self.update.fetch_by_key(self._template(template), key)

@@ -103,7 +103,9 @@ class LfPackages:
         type and message (`unhandled_exception`); `failWithStatus` as DAML_FAILURE in the category it chose; any
         other failure as an interpretation error with its message."""
         if isinstance(error, DamlThrow):
-            return self._unhandled(error)
+            failure = self._unhandled(error)
+            failure.daml_exception = error
+            return failure
         if isinstance(error, DamlArithmeticError):
             return unhandled_exception(_ARITHMETIC_ERROR, error.message)
         if isinstance(error, UserError):  # `ERROR`: Daml's `error` raises the standard library's GeneralError

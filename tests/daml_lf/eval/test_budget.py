@@ -123,3 +123,12 @@ def test_a_comparison_of_a_value_of_shared_parts_is_checked_as_it_walks(name: st
     """One step of the machine, but 2 ** 60 parts: the walk checks the budget, as the machine does its steps."""
     with limited(past()), pytest.raises(TimeExceeded):
         call(name, shared(60), shared(60))
+
+
+def test_a_deadline_on_a_static_ledger_clock_counts_from_that_clocks_time() -> None:
+    """A static clock (`serve --static-time`) stands at the epoch: the deadline is the tolerance from now, not
+    from 1970 on the wall clock."""
+    epoch = datetime(1970, 1, 1, tzinfo=UTC)
+    Budget.until(epoch, timedelta(minutes=1), now=epoch).check(0)
+    with pytest.raises(TimeExceeded):
+        Budget.until(epoch, timedelta(seconds=5), now=epoch + timedelta(seconds=10)).check(0)
