@@ -167,10 +167,10 @@ MONTHS = "January February March April May June July August September October No
 def date_of_text(text: str) -> dt.date:
     if not _DATE_TEXT.fullmatch(text):
         raise ScalarProblem("shape", f"a Date is YYYY-MM-DD, not {text!r}")
-    problem = _day_problem(text)
-    if problem is not None:
-        raise ScalarProblem("day", problem)
-    return dt.date.fromisoformat(text)
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:  # no such day: said why only then, reading a value stays fast
+        raise ScalarProblem("day", _day_problem(text) or f"{text} is not a day") from None
 
 
 def date_text(day: dt.date) -> str:
@@ -193,36 +193,42 @@ def _day_problem(text: str) -> str | None:
 # --- Timestamp: YYYY-MM-DDThh:mm:ss[.ffffff] and Z or an offset, microseconds at most
 
 _TIMESTAMP_TEXT = re.compile(
-    r"(\d{4}-\d{2}-\d{2})([Tt ])(\d{2}:\d{2}(?::\d{2})?)(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})?"
+    r"(\d{4}-\d{2}-\d{2})[Tt](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})"
+)
+# as a person types it: a space for the T, no seconds, no zone (asked for)
+_TIMESTAMP_TYPED = re.compile(
+    r"(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}(?::\d{2})?)(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})?"
 )
 
 
 def timestamp_of_text(text: str, *, typed: bool = False) -> dt.datetime:
     """The moment `text` names, in UTC. The JSON form is strict; `typed` (a person typing) also takes a space for
     the ``T`` and a time without seconds, and asks for the zone when it is missing."""
-    match = _TIMESTAMP_TEXT.fullmatch(text)
-    strict = match is not None and match[2] in "Tt" and match[3].count(":") == 2 and match[5] is not None
-    if match is None or not (typed or strict):
+    match = (_TIMESTAMP_TYPED if typed else _TIMESTAMP_TEXT).fullmatch(text)
+    if match is None:
         raise ScalarProblem("shape", "a Time is YYYY-MM-DDThh:mm:ssZ (or with an offset such as +01:00)")
-    date, _, clock, fraction, zone = match.groups()
+    date, clock, fraction, zone = match.groups()
     if zone is None:
         raise ScalarProblem("zone", "add the time zone: Z for UTC, or an offset such as +01:00")
     fraction = fraction or ""
     if fraction[6:].strip("0"):
         raise ScalarProblem("precision", "a Time is precise to the microsecond at most")
-    for kind, problem in (
-        ("day", _day_problem(date)),
-        ("clock", _clock_problem(clock)),
-        ("offset", _offset_problem(zone)),
-    ):
-        if problem is not None:
-            raise ScalarProblem(kind, problem)
-    clock = clock if clock.count(":") == 2 else clock + ":00"
-    zone = "+00:00" if zone in ("Z", "z") else zone
+    seconds = clock if clock.count(":") == 2 else clock + ":00"
+    offset = "+00:00" if zone in ("Z", "z") else zone
     try:
-        moment = dt.datetime.fromisoformat(f"{date}T{clock}.{fraction[:6].ljust(6, '0')}{zone}")
+        moment = dt.datetime.fromisoformat(f"{date}T{seconds}.{fraction[:6].ljust(6, '0')}{offset}")
+    except ValueError:  # no such moment: said why only then, reading a value stays fast
+        for kind, problem in (
+            ("day", _day_problem(date)),
+            ("clock", _clock_problem(clock)),
+            ("offset", _offset_problem(zone)),
+        ):
+            if problem is not None:
+                raise ScalarProblem(kind, problem) from None
+        raise ScalarProblem("range", f"not a valid time: {text!r}") from None
+    try:
         return moment.astimezone(dt.UTC)
-    except (ValueError, OverflowError):  # a moment before year 1 or after 9999 once in UTC
+    except OverflowError:  # a moment before year 1 or after 9999 once in UTC
         raise ScalarProblem("range", f"not a valid time: {text!r}") from None
 
 
