@@ -178,9 +178,8 @@ class TextNode(Node):
             self.text = str(value)
         else:
             return [ValueProblem(path, f"expected {t.shown} but got {_kind(value)}")]
-        if isinstance(
-            t, NumericT
-        ):  # at its scale, as the JSON API writes it (scale 0 without its bare point)
+        if isinstance(t, NumericT):
+            # at its scale, as the JSON API writes it (scale 0 without its bare point)
             try:
                 self.text = scalars.numeric_text(scalars.numeric_of_text(self.text, t.scale), t.scale).rstrip(
                     "."

@@ -18,6 +18,7 @@ from participant.daml_lf.signatures import (
     Packages,
     PackageSignature,
     TemplateSignature,
+    builtin_name,
     definitions_of,
     show_type,
 )
@@ -33,24 +34,14 @@ from participant.daml_lf.types import (
     head_ref,
 )
 
-SCALARS = {
-    "PARTY": "Party",
-    "TEXT": "Text",
-    "INT64": "Int",
-    "BOOL": "Bool",
-    "DATE": "Date",
-    "TIMESTAMP": "Time",
-    "UNIT": "()",
-}
-
 
 @dataclass(frozen=True, slots=True)
 class Scalar:
-    kind: str  # a key of SCALARS
+    kind: str  # the builtin's name: one of the walker's SCALARS ("PARTY", "INT64"...)
 
     @property
     def shown(self) -> str:
-        return SCALARS[self.kind]
+        return builtin_name(self.kind)
 
 
 @dataclass(frozen=True, slots=True)

@@ -111,7 +111,10 @@ def fit_numeric(number: PyDecimal, scale: int) -> PyDecimal | None:
         return None
     # An explicit context rather than `localcontext()`, which copies the thread's context on every call;
     # copy_abs is exact, like abs() at this precision.
-    scaled = number.quantize(_QUANTUM[scale], context=_FIT_CONTEXT)
+    try:
+        scaled = number.quantize(_QUANTUM[scale], context=_FIT_CONTEXT)
+    except InvalidOperation:  # more digits than the context holds: far more than any Numeric
+        return None
     if scaled != number or scaled.copy_abs() >= _LIMIT[scale]:
         return None
     return scaled if scaled else scaled.copy_abs()  # never "-0.000"

@@ -266,6 +266,11 @@ _BUILTIN_NAMES = {
 }
 
 
+def builtin_name(builtin: str) -> str:
+    """A builtin type's name as Daml writes it: ``Int`` for ``INT64``, ``()`` for ``UNIT``."""
+    return _BUILTIN_NAMES.get(builtin, builtin)
+
+
 def show_type(type_: ast.Type) -> str:
     """``Numeric 10``, ``Optional Text``, ``[Text]``, ``ContractId RichTypes:Marker``, ``a -> b`` …
 

@@ -39,6 +39,11 @@ def test_numeric_fits_its_scale_and_its_38_digits() -> None:
     assert _kind(scalars.numeric_of_text, "1" * 29, 10) == "range"
     assert _kind(scalars.numeric_of_text, "NaN", 10) == "range"
     assert _kind(scalars.numeric_of_text, "one", 10) == "shape"
+    # past the digits fitting is computed with (the decimal module refused them: InvalidOperation)
+    assert _kind(scalars.numeric_of_text, "1" * 200, 10) == "range"
+    assert _kind(scalars.numeric_of_text, "1e500", 10) == "range"
+    with pytest.raises(codec.DecodeError, match="without loss of precision"):
+        codec.Numeric(10).decode("-" + "9" * 120)
     assert scalars.unpadded_numeric("999.9900000000") == "999.99" and scalars.unpadded_numeric("5.") == "5"
 
 
