@@ -3,22 +3,19 @@ package hash, numbers without the Decimal padding, and which payload fields tell
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from app.cut import MARK, cut, shorten
-
-_PARTY = re.compile(r"^(?P<hint>[^:]+)::(?P<namespace>[0-9a-f]{8,})$")
-_DECIMAL = re.compile(r"^-?\d+\.\d+$")
-_CONTRACT_ID = re.compile(r"^[0-9a-f]{2}[0-9a-f]{60,}$")
+from participant.daml_lf import scalars
 
 
 def short_party(party: str) -> str:
     """``Alice::1220abcd…`` as ``Alice::1220ab…``; other strings unchanged."""
-    m = _PARTY.match(party)
-    if not m:
+    parts = scalars.party_parts(party)
+    if parts is None:
         return party
-    return f"{m.group('hint')}::{m.group('namespace')[:6]}…"
+    hint, namespace = parts
+    return f"{hint}::{namespace[:6]}…"
 
 
 def party_hint(party: str) -> str:
@@ -31,7 +28,7 @@ def short_id(value: str, length: int = 10) -> str:
 
 
 def looks_like_contract_id(text: str) -> bool:
-    return bool(_CONTRACT_ID.match(text.strip()))
+    return scalars.looks_like_contract_id(text)
 
 
 def template_name(template_id: str) -> str:
@@ -55,12 +52,7 @@ def package_name_ref(template_id: str, package_name: str | None) -> str:
 
 def number(text: str) -> str:
     """A Daml Decimal/Numeric string without the scale padding: ``"999.9900000000"`` as ``999.99``."""
-    if _DECIMAL.match(text):
-        text = text.rstrip("0")
-        return text[:-1] if text.endswith(".") else text
-    if text.endswith(".") and text[:-1].lstrip("-").isdigit():  # Numeric of scale 0: "5."
-        return text[:-1]
-    return text
+    return scalars.unpadded_numeric(text)
 
 
 def scalar(value: Any, *, parties: bool = True) -> str:
@@ -72,7 +64,7 @@ def scalar(value: Any, *, parties: bool = True) -> str:
     if isinstance(value, str):
         if parties and "::" in value:
             return party_hint(value)
-        if _CONTRACT_ID.match(value):
+        if scalars.looks_like_contract_id(value):
             return short_id(value)
         return number(value)
     if isinstance(value, list):

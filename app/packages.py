@@ -20,6 +20,7 @@ import dataclasses
 import hashlib
 import io
 import pickle
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,21 +31,18 @@ import orjson
 
 from app.client import LedgerClient, errors
 from app.private_files import private_dir, private_replacement
-from participant.daml_lf import ast
-from participant.daml_lf.archive import read_payload
-from participant.daml_lf.decode import decode_package
-from participant.daml_lf.errors import DamlLfError
 from participant.daml_lf.signatures import (
     ChoiceSignature,
     DataTypeSignature,
     InterfaceSignature,
     PackageSignature,
     TemplateSignature,
-    package_signature,
+    UnreadablePackage,
+    made_of,
+    read_package_signature,
     show_type,
 )
 
-CACHE_FORMAT = 1  # bump when the pickled classes change shape: older entries are then read as absent
 FETCH_CONCURRENCY = 4
 
 
@@ -128,7 +126,7 @@ class PackageCatalog:
                 self._count(fetched=1)
         try:
             entry = await asyncio.to_thread(read_entry, package_id, archive)
-        except DamlLfError as e:
+        except UnreadablePackage as e:
             self._fail(package_id, f"its archive cannot be read: {e}")
             return
         self._keep(entry)
@@ -222,19 +220,6 @@ def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(part) if part.isdigit() else -1 for part in version.split("."))
 
 
-def made_of(data_type: DataTypeSignature) -> tuple[str, list[tuple[str, str]]]:
-    """What a data type is, as Daml writes it: ("record", its fields and their types), ("variant", its constructors
-    and their argument types), ("enum", its values, no type) or ("interface", nothing)."""
-    cons = data_type.cons
-    if isinstance(cons, ast.Record):
-        return "record", [(f.name, show_type(f.type)) for f in cons.fields]
-    if isinstance(cons, ast.Variant):
-        return "variant", [(c.name, show_type(c.type)) for c in cons.constructors]
-    if isinstance(cons, ast.Enum):
-        return "enum", [(name, "") for name in cons.constructors]
-    return "interface", []
-
-
 def _why(error: errors.LedgerApiError, what: str) -> str:
     if isinstance(error, errors.EndpointMissing):
         return f"{what}: this participant does not serve {error.path}"
@@ -252,7 +237,7 @@ def read_entry(package_id: str, archive: bytes) -> PackageSignature | NotDamlLf:
     described = _json_description(package_id, archive)
     if described is not None:
         return described
-    return package_signature(decode_package(read_payload(package_id, archive, f"package {package_id}")))
+    return read_package_signature(package_id, archive)
 
 
 def _json_description(package_id: str, archive: bytes) -> NotDamlLf | None:
@@ -280,6 +265,24 @@ def _reduce_mapping(mapping: Mapping) -> tuple[Any, tuple[dict]]:
 
 
 _PICKLED_MODULES = frozenset({"participant.daml_lf.ast", "participant.daml_lf.signatures", __name__})
+
+
+def shapes_version(modules: Iterable[str]) -> str:
+    """A digest of the field layout of every dataclass the modules define (by module, class, field and annotated
+    type): what a pickled signature is made of. A change to any of them changes the digest."""
+    layout = []
+    for name in sorted(modules):
+        module = sys.modules[name]
+        for class_name, cls in sorted(vars(module).items()):
+            if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == name:
+                fields = [(f.name, str(f.type)) for f in dataclasses.fields(cls)]
+                layout.append((name, class_name, fields))
+    return hashlib.sha256(orjson.dumps(layout)).hexdigest()[:16]
+
+
+# The cache's entries are read only by code whose classes have the shapes that wrote them: the directory is named
+# by those shapes, so entries of other shapes are never unpickled (they are not found).
+CACHE_FORMAT = shapes_version(_PICKLED_MODULES)
 
 
 class _Pickler(pickle.Pickler):

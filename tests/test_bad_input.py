@@ -182,3 +182,18 @@ async def test_huge_bodies_are_refused(ledger_api, alice_bob):
     assert r.status_code == 413
     assert r.text.startswith("Invalid value for: body")
     assert await ledger_api.ledger_end() == end
+
+
+@pytest.mark.parametrize("amount", ["9" * 200, "1e500", "-" + "1" * 120 + ".5"])
+async def test_a_number_longer_than_any_numeric_is_the_clients_mistake(ledger_api, alice_bob, amount):
+    alice, _ = alice_bob
+    tx = await ledger_api.create_iou(alice, alice, "50", user="Alice")
+    cid = tx["events"][0]["CreatedEvent"]["contractId"]
+    body = valid_bodies(alice, cid, 0)["/v2/commands/submit-and-wait"]
+    body["commands"][0]["ExerciseCommand"]["choiceArgument"] = {"splitAmount": amount}
+    r = await ledger_api.post("/v2/commands/submit-and-wait", body, user="Alice")
+    assert r.status_code == 400, r.text
+    assert (
+        r.json()["code"] == "COMMAND_PREPROCESSING_FAILED"
+        and "without loss of precision" in r.json()["cause"]
+    )

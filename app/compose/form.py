@@ -9,13 +9,9 @@ where the rest does not.
 
 from __future__ import annotations
 
-import calendar
-import datetime as dt
-import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 import orjson
@@ -34,17 +30,10 @@ from app.compose.types import (
     TextMapT,
     VariantT,
 )
+from participant.daml_lf import scalars
+from participant.daml_lf.scalars import ScalarProblem
 
 Json = Any
-INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
-NUMERIC_PRECISION = 38
-_PARTY = re.compile(r"[A-Za-z0-9:\-_ ]{1,255}")
-_CONTRACT_ID = re.compile(r"00[0-9a-f]{64}(?:[0-9a-f]{2}){0,94}")
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-_TIME = re.compile(r"(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}(?::\d{2})?)(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})?")
-_INT = re.compile(r"[+-]?\d+")
-# in English whatever the locale (calendar.month_name follows it), as every other message is
-MONTHS = "January February March April May June July August September October November December".split()
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +60,7 @@ class FormContext:
     def contract(self, text: str) -> str | None:
         """The contract id `text` stands for: itself when it is a whole id, the one id its beginning expanded to."""
         text = text.strip()
-        return text if _CONTRACT_ID.fullmatch(text) else self.contracts.get(text)
+        return text if scalars.is_contract_id(text) else self.contracts.get(text)
 
     def party(self, text: str) -> str | None:
         """The party id `text` stands for: itself when it is an id, the one known party with that short name."""
@@ -132,14 +121,15 @@ class TextNode(Node):
             return self.context.party(text) or text
         if isinstance(t, ContractIdT):
             return self.context.contract(text) or text
-        if isinstance(t, NumericT):
-            number = _decimal(text)
-            return text if number is None else _show_numeric(number, t.scale)
-        if isinstance(t, Scalar) and t.kind == "INT64":
-            return str(int(text)) if _INT.fullmatch(text) else text
-        if isinstance(t, Scalar) and t.kind == "TIMESTAMP":
-            moment = _time(text)
-            return text if isinstance(moment, str) else _show_time(moment)
+        try:  # what checks is sent as the JSON API writes it; the rest as typed, for the server to refuse
+            if isinstance(t, NumericT):
+                return scalars.numeric_text(scalars.numeric_of_text(text, t.scale), t.scale)
+            if isinstance(t, Scalar) and t.kind == "INT64":
+                return scalars.int64_text(scalars.int64_of_text(text))
+            if isinstance(t, Scalar) and t.kind == "TIMESTAMP":
+                return scalars.timestamp_text(scalars.timestamp_of_text(text, typed=True))
+        except ScalarProblem:
+            pass
         return text
 
     def problem(self) -> str | None:
@@ -150,24 +140,22 @@ class TextNode(Node):
         if not text:
             return f"required: {_example(t)}"
         if isinstance(t, Scalar) and t.kind == "PARTY":
-            if not _PARTY.fullmatch(text):
+            if not scalars.is_party_id(text):
                 return "a party id has letters, digits and :-_ only"
             if self.context.party(text) is None:
                 return f"no known party is named {text!r}: write its id (name::fingerprint)"
             return None
-        if isinstance(t, Scalar) and t.kind == "INT64":
-            if not _INT.fullmatch(text):
-                return f"Int is a whole number, not {text!r}"
-            return None if INT64_MIN <= int(text) <= INT64_MAX else "Int is out of range (64 bits)"
-        if isinstance(t, NumericT):
-            return _numeric_problem(text, t.scale)
-        if isinstance(t, Scalar) and t.kind == "DATE":
-            if not _DATE.fullmatch(text):
-                return f"a Date is YYYY-MM-DD, not {text!r}"
-            return _day_problem(text)
-        if isinstance(t, Scalar) and t.kind == "TIMESTAMP":
-            moment = _time(text)
-            return moment if isinstance(moment, str) else None
+        try:
+            if isinstance(t, Scalar) and t.kind == "INT64":
+                scalars.int64_of_text(text)
+            elif isinstance(t, NumericT):
+                scalars.numeric_of_text(text, t.scale)
+            elif isinstance(t, Scalar) and t.kind == "DATE":
+                scalars.date_of_text(text)
+            elif isinstance(t, Scalar) and t.kind == "TIMESTAMP":
+                scalars.timestamp_of_text(text, typed=True)
+        except ScalarProblem as problem:
+            return problem.message
         if isinstance(t, ContractIdT):
             if self.context.contract(text) is not None:
                 return None
@@ -191,9 +179,13 @@ class TextNode(Node):
         else:
             return [ValueProblem(path, f"expected {t.shown} but got {_kind(value)}")]
         if isinstance(t, NumericT):
-            number = _decimal(value if isinstance(value, str) else str(value))
-            if number is not None and _numeric_problem(str(number), t.scale) is None:
-                self.text = _show_numeric(number, t.scale).rstrip(".")
+            # at its scale, as the JSON API writes it (scale 0 without its bare point)
+            try:
+                self.text = scalars.numeric_text(scalars.numeric_of_text(self.text, t.scale), t.scale).rstrip(
+                    "."
+                )
+            except ScalarProblem:
+                pass
         return []
 
 
@@ -544,95 +536,3 @@ def _example(t: FieldType) -> str:
     if isinstance(t, ContractIdT):
         return f"the id of a contract{f' of {t.template.qualified_name}' if t.template else ''}"
     return t.shown
-
-
-def _decimal(text: str) -> Decimal | None:
-    try:
-        number = Decimal(text.strip())
-    except InvalidOperation:
-        return None
-    return number if number.is_finite() else None
-
-
-def _numeric_problem(text: str, scale: int) -> str | None:
-    number = _decimal(text)
-    if number is None:
-        return f"Numeric {scale} is a number, not {text!r}"
-    exponent = number.as_tuple().exponent
-    assert isinstance(exponent, int)
-    if -exponent > scale and number != number.quantize(Decimal(1).scaleb(-scale)):
-        return f"Numeric {scale} has at most {scale} decimals"
-    if abs(number) >= Decimal(10) ** (NUMERIC_PRECISION - scale):
-        return f"Numeric {scale} has at most {NUMERIC_PRECISION - scale} digits before the point"
-    return None
-
-
-def _show_numeric(number: Decimal, scale: int) -> str:
-    scaled = number.quantize(Decimal(1).scaleb(-scale)) if scale else number.quantize(Decimal(1))
-    text = f"{abs(scaled) if not scaled else scaled:f}"
-    return text + "." if scale == 0 else text
-
-
-def _time(text: str) -> dt.datetime | str:
-    """The moment `text` names (in UTC), or what is wrong with it."""
-    match = _TIME.fullmatch(text)
-    if match is None:
-        return "a Time is YYYY-MM-DDThh:mm:ssZ (or with an offset such as +01:00)"
-    date, clock, fraction, zone = match.groups()
-    if zone is None:
-        return "add the time zone: Z for UTC, or an offset such as +01:00"
-    fraction = fraction or ""
-    if fraction[6:].strip("0"):
-        return "a Time is precise to the microsecond at most"
-    impossible = _day_problem(date) or _clock_problem(clock) or _offset_problem(zone)
-    if impossible:
-        return impossible
-    clock = clock if clock.count(":") == 2 else clock + ":00"
-    zone = "+00:00" if zone in ("Z", "z") else zone
-    try:
-        moment = dt.datetime.fromisoformat(f"{date}T{clock}.{fraction[:6].ljust(6, '0')}{zone}")
-    except ValueError:
-        return f"not a valid time: {text!r}"
-    return moment.astimezone(dt.UTC)
-
-
-def _day_problem(text: str) -> str | None:
-    """Why ``YYYY-MM-DD`` (well formed) names no day, or None: the format is right, so say what is not."""
-    year, month, day = (int(part) for part in text.split("-"))
-    if not 1 <= year <= 9999:
-        return f"{text} is not a day: years run from 0001 to 9999"
-    if not 1 <= month <= 12:
-        return f"{text} is not a day: a year has 12 months, and {month:02d} is not one"
-    days = calendar.monthrange(year, month)[1]
-    if not 1 <= day <= days:
-        return f"{text} is not a day: {MONTHS[month - 1]} {year} has {days}"
-    return None
-
-
-def _clock_problem(clock: str) -> str | None:
-    """Why ``hh:mm:ss`` names no time of day, or None."""
-    hours, minutes, *seconds = (int(part) for part in clock.split(":"))
-    if hours > 23:
-        return f"{clock} is not a time of day: hours run from 00 to 23"
-    if minutes > 59:
-        return f"{clock} is not a time of day: minutes run from 00 to 59"
-    if seconds and seconds[0] > 59:
-        return f"{clock} is not a time of day: seconds run from 00 to 59"
-    return None
-
-
-def _offset_problem(zone: str) -> str | None:
-    """Why a ``±hh:mm`` offset from UTC is none, or None (Z is UTC)."""
-    if zone in ("Z", "z"):
-        return None
-    hours, minutes = int(zone[1:3]), int(zone[4:6])
-    if hours > 23 or minutes > 59:
-        return f"{zone} is not an offset from UTC: at most 23:59"
-    return None
-
-
-def _show_time(moment: dt.datetime) -> str:
-    text = moment.strftime("%Y-%m-%dT%H:%M:%S")
-    if moment.microsecond:
-        text += "." + f"{moment.microsecond:06d}".rstrip("0")
-    return text + "Z"

@@ -1,7 +1,8 @@
-"""The types a form is made of, resolved from the package signatures: type constructors looked up in the packages
-read, type parameters substituted, synonyms and applications flattened. A record's fields and a variant's
-constructors are resolved when first asked for, so a recursive type (a list defined as a variant of itself) is
-only as deep as the value the user builds.
+"""The types a form is made of, resolved from the package signatures by the Daml-LF type walker
+(`participant.daml_lf.types`: type constructors looked up in the packages read, type parameters substituted,
+synonyms expanded); this module is its mapper to form types. A record's fields and a variant's constructors are
+resolved when first asked for, so a recursive type (a list defined as a variant of itself) is only as deep as the
+value the user builds.
 
 A type the form cannot offer an input for (a package not read, an interface, `Any`) is `Opaque`: it is typed as
 JSON, as the composer always allowed.
@@ -11,29 +12,36 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Protocol
 
-from participant.daml_lf import ast
-from participant.daml_lf.signatures import ChoiceSignature, PackageSignature, TemplateSignature, show_type
-
-SCALARS = {
-    "PARTY": "Party",
-    "TEXT": "Text",
-    "INT64": "Int",
-    "BOOL": "Bool",
-    "DATE": "Date",
-    "TIMESTAMP": "Time",
-    "UNIT": "()",
-}
+from participant.daml_lf.signatures import (
+    ChoiceSignature,
+    Packages,
+    PackageSignature,
+    TemplateSignature,
+    builtin_name,
+    definitions_of,
+    show_type,
+)
+from participant.daml_lf.types import (
+    EnumOf,
+    Field,
+    RecordOf,
+    Type,
+    TypeConRef,
+    TypeWalker,
+    VariantOf,
+    con,
+    head_ref,
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Scalar:
-    kind: str  # a key of SCALARS
+    kind: str  # the builtin's name: one of the walker's SCALARS ("PARTY", "INT64"...)
 
     @property
     def shown(self) -> str:
-        return SCALARS[self.kind]
+        return builtin_name(self.kind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +55,7 @@ class NumericT:
 
 @dataclass(frozen=True, slots=True)
 class ContractIdT:
-    template: ast.TypeConRef | None  # None: a type variable or an interface the form does not resolve
+    template: TypeConRef | None  # None: a type variable or an interface the form does not resolve
 
     @property
     def shown(self) -> str:
@@ -93,7 +101,7 @@ class GenMapT:
 
 @dataclass(frozen=True, slots=True)
 class EnumT:
-    ref: ast.TypeConRef
+    ref: TypeConRef
     constructors: tuple[str, ...]
 
     @property
@@ -104,9 +112,7 @@ class EnumT:
 class _Lazy:
     """A record's fields or a variant's constructors, resolved on first use."""
 
-    def __init__(
-        self, ref: ast.TypeConRef, shown: str, resolve: Callable[[], tuple[tuple[str, FieldType], ...]]
-    ):
+    def __init__(self, ref: TypeConRef, shown: str, resolve: Callable[[], tuple[tuple[str, FieldType], ...]]):
         self.ref = ref
         self.shown = shown
         self._resolve: Callable[[], tuple[tuple[str, FieldType], ...]] | None = resolve
@@ -162,27 +168,17 @@ def _arg(type_: FieldType) -> str:
     return f"({shown})" if " " in shown and not shown.startswith("[") else shown
 
 
-class Packages(Protocol):
-    """The packages read, by id (`PackageCatalog.packages`, `Signatures.packages`)."""
-
-    def get(self, package_id: str, /) -> PackageSignature | None: ...
-
-
 class TypeResolver:
-    """Field types from Daml-LF types, through the packages read."""
+    """Field types from Daml-LF types, through the packages read: the type walker's mapper to form types."""
 
     def __init__(self, packages: Packages | Mapping[str, PackageSignature]) -> None:
         self.packages = packages
-        self._data: dict[tuple[ast.TypeConRef, tuple[ast.Type, ...]], FieldType] = {}
+        self.walker = TypeWalker(definitions_of(packages))
+        self._data: dict[tuple[TypeConRef, tuple[Type, ...]], FieldType] = {}
 
-    def of(self, type_: ast.Type) -> FieldType:
+    def of(self, type_: Type) -> FieldType:
         """The field type of a closed type (its type variables all substituted)."""
-        type_ = _flatten(type_)
-        if isinstance(type_, ast.TBuiltin):
-            return self._builtin(type_)
-        if isinstance(type_, ast.TCon):
-            return self.data_type(type_.tycon, type_.args)
-        return Opaque(show_type(type_), "a type the form does not know: write it as JSON")
+        return self.walker.map(type_, self)
 
     def template_arguments(self, template: TemplateSignature) -> FieldType:
         """A template's create arguments: the record of its fields."""
@@ -191,91 +187,66 @@ class TypeResolver:
     def choice_argument(self, choice: ChoiceSignature) -> FieldType:
         return self.of(choice.argument_type)
 
-    def data_type(self, ref: ast.TypeConRef, args: tuple[ast.Type, ...]) -> FieldType:
-        key = (ref, args)
+    def data_type(self, ref: TypeConRef, args: tuple[Type, ...]) -> FieldType:
+        return self.walker.map_resolved(self.walker.data_type(ref, args), self)
+
+    # --- the walker's mapper
+
+    def scalar(self, builtin: str) -> FieldType:
+        return Scalar(builtin)
+
+    def numeric(self, scale: int) -> FieldType:
+        return NumericT(scale)
+
+    def contract_id(self, target: Type) -> FieldType:
+        return ContractIdT(head_ref(target))
+
+    def optional(self, element: Type) -> FieldType:
+        return OptionalT(self.of(element))
+
+    def list(self, element: Type) -> FieldType:
+        return ListT(self.of(element))
+
+    def text_map(self, value: Type) -> FieldType:
+        return TextMapT(self.of(value))
+
+    def gen_map(self, key: Type, value: Type) -> FieldType:
+        return GenMapT(self.of(key), self.of(value))
+
+    def record(self, record: RecordOf) -> FieldType:
+        return self._once(
+            record, lambda: RecordT(record.ref, _shown(record), lambda: self._parts(record.fields))
+        )
+
+    def variant(self, variant: VariantOf) -> FieldType:
+        return self._once(
+            variant, lambda: VariantT(variant.ref, _shown(variant), lambda: self._parts(variant.constructors))
+        )
+
+    def enum(self, enum: EnumOf) -> FieldType:
+        return self._once(enum, lambda: EnumT(enum.ref, tuple(enum.constructors)))
+
+    def unserializable(self, type_: Type, why: str) -> FieldType:
+        if why.startswith("applied to"):  # the walker's word for a data type given too few or many arguments
+            return Opaque(show_type(type_), why)
+        return Opaque(show_type(type_), _WHY.get(why, "a type the form does not know: write it as JSON"))
+
+    def _once(self, data: RecordOf | VariantOf | EnumOf, build: Callable[[], FieldType]) -> FieldType:
+        key = (data.ref, data.args)
         found = self._data.get(key)
         if found is None:
-            found = self._data[key] = self._build(ref, args)
+            found = self._data[key] = build()
         return found
 
-    def _build(self, ref: ast.TypeConRef, args: tuple[ast.Type, ...]) -> FieldType:
-        shown = show_type(ast.TCon(ref, args))
-        package = self.packages.get(ref.package_id)
-        definition = package.data_types.get(ref.qualified_name) if package is not None else None
-        if definition is None:
-            return Opaque(shown, "its package is not read: write it as JSON")
-        if len(definition.params) != len(args):
-            return Opaque(shown, f"applied to {len(args)} of its {len(definition.params)} parameters")
-        env = dict(zip(definition.params, args, strict=True))
-        cons = definition.cons
-        if isinstance(cons, ast.Record):
-            return RecordT(ref, shown, lambda: self._parts(cons.fields, env))
-        if isinstance(cons, ast.Variant):
-            return VariantT(ref, shown, lambda: self._parts(cons.constructors, env))
-        if isinstance(cons, ast.Enum):
-            return EnumT(ref, tuple(cons.constructors))
-        return Opaque(shown, "an interface value: write it as JSON")
-
-    def _parts(
-        self, fields: tuple[ast.Field, ...], env: Mapping[str, ast.Type]
-    ) -> tuple[tuple[str, FieldType], ...]:
-        return tuple((f.name, self.of(substitute(f.type, env))) for f in fields)
-
-    def _builtin(self, type_: ast.TBuiltin) -> FieldType:
-        builtin, args = type_.builtin, type_.args
-        if builtin in SCALARS and not args:
-            return Scalar(builtin)
-        if builtin == "NUMERIC" and len(args) == 1 and isinstance(args[0], ast.TNat):
-            return NumericT(args[0].value)
-        if builtin == "CONTRACT_ID" and len(args) == 1:
-            target = _flatten(args[0])
-            return ContractIdT(target.tycon if isinstance(target, ast.TCon) else None)
-        if builtin == "OPTIONAL" and len(args) == 1:
-            return OptionalT(self.of(args[0]))
-        if builtin == "LIST" and len(args) == 1:
-            return ListT(self.of(args[0]))
-        if builtin == "TEXTMAP" and len(args) == 1:
-            return TextMapT(self.of(args[0]))
-        if builtin == "GENMAP" and len(args) == 2:
-            return GenMapT(self.of(args[0]), self.of(args[1]))
-        return Opaque(show_type(type_), "a type the form does not know: write it as JSON")
+    def _parts(self, fields: tuple[Field, ...]) -> tuple[tuple[str, FieldType], ...]:
+        return tuple((f.name, self.of(f.type)) for f in fields)
 
 
-def _applied(type_: ast.Type, args: tuple[ast.Type, ...]) -> ast.Type:
-    if not args:
-        return type_
-    if isinstance(type_, ast.TCon):
-        return ast.TCon(type_.tycon, type_.args + args)
-    if isinstance(type_, ast.TBuiltin):
-        return ast.TBuiltin(type_.builtin, type_.args + args)
-    if isinstance(type_, ast.TVar):
-        return ast.TVar(type_.name, type_.args + args)
-    if isinstance(type_, ast.TSyn):
-        return ast.TSyn(type_.tysyn, type_.args + args)
-    for arg in args:
-        type_ = ast.TApp(type_, arg)
-    return type_
+_WHY = {
+    "its package is not read": "its package is not read: write it as JSON",
+    "an interface's values are not serializable": "an interface value: write it as JSON",
+}
 
 
-def _flatten(type_: ast.Type) -> ast.Type:
-    """Applications folded into their head: ``TApp(TApp(Map, k), v)`` is ``Map k v``."""
-    if isinstance(type_, ast.TApp):
-        return _applied(_flatten(type_.lhs), (type_.rhs,))
-    return type_
-
-
-def substitute(type_: ast.Type, env: Mapping[str, ast.Type]) -> ast.Type:
-    """`type_` with its type variables replaced by their types in `env`, applications flattened."""
-    if isinstance(type_, ast.TVar):
-        args = tuple(substitute(a, env) for a in type_.args)
-        bound = env.get(type_.name)
-        return _applied(bound, args) if bound is not None else ast.TVar(type_.name, args)
-    if isinstance(type_, ast.TCon):
-        return ast.TCon(type_.tycon, tuple(substitute(a, env) for a in type_.args))
-    if isinstance(type_, ast.TSyn):
-        return ast.TSyn(type_.tysyn, tuple(substitute(a, env) for a in type_.args))
-    if isinstance(type_, ast.TBuiltin):
-        return ast.TBuiltin(type_.builtin, tuple(substitute(a, env) for a in type_.args))
-    if isinstance(type_, ast.TApp):
-        return _applied(substitute(type_.lhs, env), (substitute(type_.rhs, env),))
-    return type_
+def _shown(data: RecordOf | VariantOf) -> str:
+    return show_type(con(data.ref, *data.args))

@@ -1,5 +1,9 @@
 """What a client needs of a DAR's packages: templates (fields, key, choices, interfaces), interfaces (view,
-choices) and data types by name, with types that print as Daml writes them. Expression bodies are never decoded.
+choices), data types and type synonyms by name, with types that print as Daml writes them, and the definitions
+the type walker (`types.TypeWalker`) resolves types against. Expression bodies are never decoded.
+
+A client reads a package's signatures from its archive here (`read_package_signature`) and meets the reader's
+errors as `UnreadablePackage`; it needs nothing else of the reader.
 """
 
 from __future__ import annotations
@@ -7,10 +11,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Protocol
 
 from . import ast
-from .errors import UnresolvedReference
+from .archive import read_payload
+from .decode import decode_package
+from .errors import DamlLfError, UnresolvedReference
 from .packages import PackageSet, read_packages
+from .types import DataDefinition, Definitions, SynonymDefinition
+
+UnreadablePackage = DamlLfError
+"""Every error of reading an archive: its container, hash, Daml-LF version, or contents."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +77,13 @@ class DataTypeSignature:
 
 
 @dataclass(frozen=True, slots=True)
+class SynonymSignature:
+    ref: ast.TypeConRef
+    params: tuple[str, ...]
+    type: ast.Type
+
+
+@dataclass(frozen=True, slots=True)
 class PackageSignature:
     package_id: str
     name: str
@@ -74,6 +92,7 @@ class PackageSignature:
     templates: Mapping[str, TemplateSignature]  # by qualified name, "Module:Entity"
     interfaces: Mapping[str, InterfaceSignature]
     data_types: Mapping[str, DataTypeSignature]
+    synonyms: Mapping[str, SynonymSignature]
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +131,38 @@ class Signatures:
         return found
 
 
+class Packages(Protocol):
+    """Package signatures by id (a mapping, or a client's catalog of them)."""
+
+    def get(self, package_id: str, /) -> PackageSignature | None: ...
+
+
+class _SignatureDefinitions:
+    def __init__(self, packages: Packages | Mapping[str, PackageSignature]) -> None:
+        self._packages = packages
+
+    def data_type(self, ref: ast.TypeConRef, /) -> DataDefinition | None:
+        package = self._packages.get(ref.package_id)
+        found = package.data_types.get(ref.qualified_name) if package is not None else None
+        return DataDefinition(found.params, found.cons) if found is not None else None
+
+    def synonym(self, ref: ast.TypeConRef, /) -> SynonymDefinition | None:
+        package = self._packages.get(ref.package_id)
+        found = package.synonyms.get(ref.qualified_name) if package is not None else None
+        return SynonymDefinition(found.params, found.type) if found is not None else None
+
+
+def definitions_of(packages: Packages | Mapping[str, PackageSignature]) -> Definitions:
+    """The definitions of the packages read, for a type walker: a package not read resolves nothing."""
+    return _SignatureDefinitions(packages)
+
+
+def read_package_signature(package_id: str, archive: bytes) -> PackageSignature:
+    """The signatures of one package from its archive (as the participant serves it), its hash and Daml-LF version
+    checked. Raises `UnreadablePackage`."""
+    return package_signature(decode_package(read_payload(package_id, archive, f"package {package_id}")))
+
+
 def read_signatures(dar: bytes) -> Signatures:
     """The signatures of a DAR's packages, every container, hash, version and reference checked."""
     return signatures_of(read_packages(dar))
@@ -128,7 +179,13 @@ def package_signature(package: ast.Package) -> PackageSignature:
     templates: dict[str, TemplateSignature] = {}
     interfaces: dict[str, InterfaceSignature] = {}
     data_types: dict[str, DataTypeSignature] = {}
+    synonyms: dict[str, SynonymSignature] = {}
     for module in package.modules.values():
+        for synonym in module.synonyms.values():
+            ref = ast.TypeConRef(package.package_id, module.name, synonym.name)
+            synonyms[ref.qualified_name] = SynonymSignature(
+                ref, tuple(param.name for param in synonym.params), synonym.type
+            )
         for data_type in module.data_types.values():
             ref = ast.TypeConRef(package.package_id, module.name, data_type.name)
             params = tuple(param.name for param in data_type.params)
@@ -162,11 +219,25 @@ def package_signature(package: ast.Package) -> PackageSignature:
         templates=MappingProxyType(templates),
         interfaces=MappingProxyType(interfaces),
         data_types=MappingProxyType(data_types),
+        synonyms=MappingProxyType(synonyms),
     )
 
 
 def _choice(choice: ast.Choice) -> ChoiceSignature:
     return ChoiceSignature(choice.name, choice.consuming, choice.arg_type, choice.return_type)
+
+
+def made_of(data_type: DataTypeSignature) -> tuple[str, list[tuple[str, str]]]:
+    """What a data type is, as Daml writes it: ("record", its fields and their types), ("variant", its constructors
+    and their argument types), ("enum", its values, no type) or ("interface", nothing)."""
+    cons = data_type.cons
+    if isinstance(cons, ast.Record):
+        return "record", [(f.name, show_type(f.type)) for f in cons.fields]
+    if isinstance(cons, ast.Variant):
+        return "variant", [(c.name, show_type(c.type)) for c in cons.constructors]
+    if isinstance(cons, ast.Enum):
+        return "enum", [(name, "") for name in cons.constructors]
+    return "interface", []
 
 
 # --- Printing types as Daml source writes them
@@ -193,6 +264,11 @@ _BUILTIN_NAMES = {
     "ROUNDING_MODE": "RoundingMode",
     "FAILURE_CATEGORY": "FailureCategory",
 }
+
+
+def builtin_name(builtin: str) -> str:
+    """A builtin type's name as Daml writes it: ``Int`` for ``INT64``, ``()`` for ``UNIT``."""
+    return _BUILTIN_NAMES.get(builtin, builtin)
 
 
 def show_type(type_: ast.Type) -> str:

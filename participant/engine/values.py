@@ -16,30 +16,24 @@ where); a value that does not fit its type on encoding raises `ValueError`.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from decimal import Context, InvalidOperation
 from decimal import Decimal as PyDecimal
 from typing import Any
 
+from participant.daml_lf import scalars
+from participant.daml_lf.scalars import (  # noqa: F401  (the codec's names for them, used by its callers)
+    INT64_MAX,
+    INT64_MIN,
+    MAX_NUMERIC_SCALE,
+    NUMERIC_PRECISION,
+    ScalarProblem,
+    is_contract_id,
+    show_numeric,
+)
+from participant.daml_lf.scalars import is_party_id as is_party_id_string  # noqa: F401
+
 Json = Any
-INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
-NUMERIC_PRECISION = 38
-MAX_NUMERIC_SCALE = 37
-# Enough digits that quantizing any decodable number to any scale is exact (default traps, as before).
-_FIT_CONTEXT = Context(prec=2 * NUMERIC_PRECISION + MAX_NUMERIC_SCALE)
-_PARTY_ID_STRING = re.compile(r"[A-Za-z0-9:\-_ ]{1,255}")
-# Version byte, 32-byte discriminator, then a suffix of at most 94 bytes (Canton's limit for V1 ids).
-_CONTRACT_ID = re.compile(r"00[0-9a-f]{64}(?:[0-9a-f]{2}){0,94}")
-
-
-def is_party_id_string(text: object) -> bool:
-    return isinstance(text, str) and _PARTY_ID_STRING.fullmatch(text) is not None
-
-
-def is_contract_id(text: object) -> bool:
-    return isinstance(text, str) and _CONTRACT_ID.fullmatch(text) is not None
 
 
 class DecodeError(Exception):
@@ -126,13 +120,17 @@ class _Bool(DamlType):
 
 class _Int64(DamlType):
     name = "Int64"
-    _DIGITS = re.compile(r"[+-]?\d{1,20}")
 
     def decode(self, value: Json, path: str = "") -> int:
         # 3.5 takes strings only, 3.4 numbers too: be lenient, clients of both exist.
-        if isinstance(value, str) and self._DIGITS.fullmatch(value):
-            number = int(value)
-        elif isinstance(value, int) and not isinstance(value, bool):
+        if isinstance(value, str):
+            try:
+                return scalars.int64_of_text(value)
+            except ScalarProblem as problem:
+                if problem.kind == "shape":
+                    raise self._expect(value, path) from None
+                raise bad_value(path, f"Int64 out of range: {value}") from None
+        if isinstance(value, int) and not isinstance(value, bool):
             number = value
         elif isinstance(value, float) and value.is_integer():
             number = int(value)
@@ -145,20 +143,16 @@ class _Int64(DamlType):
     def encode(self, value: Any) -> Json:
         if isinstance(value, bool) or not isinstance(value, int) or not INT64_MIN <= value <= INT64_MAX:
             raise ValueError(f"not an Int64: {value!r}")
-        return str(value)
+        return scalars.int64_text(value)
 
 
 class Numeric(DamlType):
     """Numeric with a fixed scale; `Decimal` is Numeric 10. `Numeric[0]` and `Numeric(0)` both build one."""
 
     def __init__(self, scale: int) -> None:
-        if not 0 <= scale <= MAX_NUMERIC_SCALE:
-            raise ValueError(f"Numeric scale must be within 0..{MAX_NUMERIC_SCALE}: {scale}")
+        scalars.check_scale(scale)
         self.scale = scale
         self.name = f"Numeric {scale}"
-        # Fixed per scale: built once instead of in every `fit`.
-        self._quantum = PyDecimal(1).scaleb(-scale, _FIT_CONTEXT)
-        self._limit = _FIT_CONTEXT.power(PyDecimal(10), NUMERIC_PRECISION - scale)
 
     def __class_getitem__(cls, scale: int) -> Numeric:
         return cls(scale)
@@ -168,26 +162,19 @@ class Numeric(DamlType):
 
     def fit(self, number: PyDecimal) -> PyDecimal | None:
         """The number at this scale, or None when it does not fit exactly (too many digits either side)."""
-        if not number.is_finite():
-            return None
-        # An explicit context rather than `localcontext()`, which copies the thread's context on every call;
-        # copy_abs is exact, like abs() at this precision.
-        scaled = number.quantize(self._quantum, context=_FIT_CONTEXT)
-        if scaled != number or scaled.copy_abs() >= self._limit:
-            return None
-        return scaled if scaled else scaled.copy_abs()  # never "-0.000"
+        return scalars.fit_numeric(number, self.scale)
 
     def decode(self, value: Json, path: str = "") -> PyDecimal:
         if isinstance(value, bool) or not isinstance(value, str | int | float):
             raise self._expect(value, path)
         try:
-            number = PyDecimal(str(value).strip()) if isinstance(value, str) else PyDecimal(str(value))
-        except InvalidOperation:
-            raise bad_value(path, f"Could not read Numeric string {value!r}") from None
-        fitted = self.fit(number)
-        if fitted is None:
-            raise bad_value(path, f"Cannot represent {value} as {self.name} without loss of precision")
-        return fitted
+            return scalars.numeric_of_text(str(value), self.scale)
+        except ScalarProblem as problem:
+            if problem.kind == "shape":
+                raise bad_value(path, f"Could not read Numeric string {value!r}") from None
+            raise bad_value(
+                path, f"Cannot represent {value} as {self.name} without loss of precision"
+            ) from None
 
     def encode(self, value: Any) -> Json:
         if isinstance(value, bool) or not isinstance(value, PyDecimal | int):
@@ -195,8 +182,7 @@ class Numeric(DamlType):
         fitted = self.fit(PyDecimal(value))
         if fitted is None:
             raise ValueError(f"{value} does not fit {self.name}")
-        text = f"{fitted:f}"
-        return text + "." if self.scale == 0 else text
+        return scalars.numeric_text(fitted, self.scale)
 
 
 class _Text(DamlType):
@@ -217,56 +203,49 @@ class _Party(_Text):
     name = "Party"
 
     def decode(self, value: Json, path: str = "") -> str:
-        if not is_party_id_string(value):
+        if not scalars.is_party_id(value):
             raise bad_value(path, f"Invalid party {str(value)[:64]!r}")
         return value
 
 
 class _Date(DamlType):
     name = "Date"
-    _SHAPE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
     def decode(self, value: Json, path: str = "") -> dt.date:
-        if not isinstance(value, str) or not self._SHAPE.fullmatch(value):
+        if not isinstance(value, str):
             raise self._expect(value, path)
         try:
-            return dt.date.fromisoformat(value)
-        except ValueError:
+            return scalars.date_of_text(value)
+        except ScalarProblem as problem:
+            if problem.kind == "shape":
+                raise self._expect(value, path) from None
             raise bad_value(path, f"Invalid date {value!r}") from None
 
     def encode(self, value: Any) -> Json:
         if not isinstance(value, dt.date) or isinstance(value, dt.datetime):
             raise ValueError(f"not a Date: {value!r}")
-        return value.isoformat()
+        return scalars.date_text(value)
 
 
 class _Time(DamlType):
     name = "Timestamp"
-    _SHAPE = re.compile(r"(\d{4}-\d{2}-\d{2})[Tt](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})")
 
     def decode(self, value: Json, path: str = "") -> dt.datetime:
-        match = self._SHAPE.fullmatch(value) if isinstance(value, str) else None
-        if match is None:
+        if not isinstance(value, str):
             raise self._expect(value, path)
-        date, clock, fraction, zone = match.groups()
-        fraction = fraction or ""
-        if fraction[6:].strip("0"):
-            raise bad_value(path, f"Timestamp {value!r} is more precise than microseconds")
-        zone = "+00:00" if zone in ("Z", "z") else zone
         try:
-            moment = dt.datetime.fromisoformat(f"{date}T{clock}.{fraction[:6].ljust(6, '0')}{zone}")
-            return moment.astimezone(dt.UTC)
-        except (ValueError, OverflowError):
+            return scalars.timestamp_of_text(value)
+        except ScalarProblem as problem:
+            if problem.kind == "shape":
+                raise self._expect(value, path) from None
+            if problem.kind == "precision":
+                raise bad_value(path, f"Timestamp {value!r} is more precise than microseconds") from None
             raise bad_value(path, f"Invalid timestamp {value!r}") from None
 
     def encode(self, value: Any) -> Json:
         if not isinstance(value, dt.datetime):
             raise ValueError(f"not a Timestamp: {value!r}")
-        t = value.astimezone(dt.UTC) if value.tzinfo else value
-        text = f"{t.year:04d}-{t.month:02d}-{t.day:02d}T{t.hour:02d}:{t.minute:02d}:{t.second:02d}"
-        if t.microsecond:
-            text += "." + f"{t.microsecond:06d}".rstrip("0")
-        return text + "Z"
+        return scalars.timestamp_text(value)
 
 
 class ContractIdType(DamlType):
@@ -280,12 +259,12 @@ class ContractIdType(DamlType):
         return {"ContractId": self.template if isinstance(self.template, str) else self.template()}
 
     def decode(self, value: Json, path: str = "") -> str:
-        if not is_contract_id(value):
+        if not scalars.is_contract_id(value):
             raise bad_value(path, f"Invalid contract id {str(value)[:150]!r}")
         return value
 
     def encode(self, value: Any) -> Json:
-        if not is_contract_id(value):
+        if not scalars.is_contract_id(value):
             raise ValueError(f"not a contract id: {value!r}")
         return value
 
@@ -630,9 +609,3 @@ Text = _Text()
 Party = _Party()
 Date = _Date()
 Time = _Time()
-
-
-def show_numeric(number: PyDecimal) -> str:
-    """Daml's `show` of a Numeric: no trailing zeros but at least one decimal digit ("999.99", "5.0")."""
-    text = f"{number.normalize():f}" if number else "0"
-    return text if "." in text else text + ".0"

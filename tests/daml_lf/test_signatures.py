@@ -6,8 +6,15 @@ from __future__ import annotations
 import pytest
 
 from participant.daml_lf import ast
+from participant.daml_lf.archive import read_dar
 from participant.daml_lf.packages import PackageSet
-from participant.daml_lf.signatures import Signatures, read_signatures, show_type
+from participant.daml_lf.signatures import (
+    Signatures,
+    UnreadablePackage,
+    read_package_signature,
+    read_signatures,
+    show_type,
+)
 
 from .conftest import RICHTYPES
 from .test_archive import ALL_DARS
@@ -165,3 +172,18 @@ def test_enums_and_exceptions(amulet: PackageSet, amulet_signatures: Signatures)
     assert invalid.message.encoded  # its message is a body, decoded on request
     record = amulet.main.modules["Splice.AmuletRules"].data_types["InvalidTransfer"].cons
     assert [f.name for f in record.fields] == ["reason"]
+
+
+def test_a_packages_synonyms_are_among_its_signatures(amulet_signatures: Signatures) -> None:
+    summary = amulet_signatures.main.synonyms["Splice.AmuletRules:TransferOutputsSummary"]
+    assert (
+        summary.params == () and show_type(summary.type) == "[Splice.AmuletRules:PreprocessedTransferOutput]"
+    )
+
+
+def test_one_packages_signatures_read_from_its_archive(dar_bytes) -> None:
+    dalf = read_dar(dar_bytes(RICHTYPES)).main
+    package = read_package_signature(dalf.package_id, dalf.payload)
+    assert sorted(package.templates) == ["RichTypes:Marker", "RichTypes:RichRecord"]
+    with pytest.raises(UnreadablePackage):  # the reader's errors, as a client meets them
+        read_package_signature(dalf.package_id, dalf.payload[:-1])

@@ -4,8 +4,9 @@ The JSON encoding, its checks and its error messages are the codec's own, so a c
 refused exactly as one on a Python template; only the typed values differ: a node here decodes JSON into the
 evaluator's runtime values (`participant.daml_lf.eval.values`) and encodes them back. Scalars the codec already
 types as the evaluator does (Bool, Int64, Text, Numeric at its scale) are the codec's nodes unchanged; the others
-are wrapped in a conversion. Type constructors are instantiated with their arguments, synonyms expanded; each
-instantiation is built once, and its fields resolved when first needed, so recursive types are finite trees.
+are wrapped in a conversion. The types are walked by the Daml-LF reader's walker (`participant.daml_lf.types`):
+this module is its mapper to codec nodes. Each data type instantiation is built once, and its fields resolved
+when first needed, so recursive types are finite trees.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from participant.daml_lf import ast
 from participant.daml_lf.eval import ordering
 from participant.daml_lf.eval import values as rt
 from participant.daml_lf.packages import PackageSet
+from participant.daml_lf.types import Builtin, EnumOf, RecordOf, TypeWalker, VariantOf, of_packages
 from participant.engine import values as codec
 
 _EPOCH_DATE = dt.date(1970, 1, 1)
@@ -143,172 +145,139 @@ def _by_key_then_position(a: tuple[Any, Any, int], b: tuple[Any, Any, int]) -> i
     return ordering.compare(a[0], b[0]) or a[2] - b[2]
 
 
-def _applied(type_: ast.Type, args: tuple[ast.Type, ...]) -> ast.Type:
-    """`type_` applied to further arguments."""
-    if not args:
-        return type_
-    if isinstance(type_, ast.TCon):
-        return ast.TCon(type_.tycon, type_.args + args)
-    if isinstance(type_, ast.TSyn):
-        return ast.TSyn(type_.tysyn, type_.args + args)
-    if isinstance(type_, ast.TBuiltin):
-        return ast.TBuiltin(type_.builtin, type_.args + args)
-    if isinstance(type_, ast.TVar):
-        return ast.TVar(type_.name, type_.args + args)
-    for arg in args:
-        type_ = ast.TApp(type_, arg)
-    return type_
-
-
-def substitute(type_: ast.Type, env: Mapping[str, ast.Type]) -> ast.Type:
-    """`type_` with its type variables replaced by their types in `env` (applications flattened)."""
-    if isinstance(type_, ast.TVar):
-        args = tuple(substitute(a, env) for a in type_.args)
-        bound = env.get(type_.name)
-        return _applied(bound, args) if bound is not None else ast.TVar(type_.name, args)
-    if isinstance(type_, ast.TCon):
-        return ast.TCon(type_.tycon, tuple(substitute(a, env) for a in type_.args))
-    if isinstance(type_, ast.TSyn):
-        return ast.TSyn(type_.tysyn, tuple(substitute(a, env) for a in type_.args))
-    if isinstance(type_, ast.TBuiltin):
-        return ast.TBuiltin(type_.builtin, tuple(substitute(a, env) for a in type_.args))
-    if isinstance(type_, ast.TApp):
-        return _applied(substitute(type_.lhs, env), (substitute(type_.rhs, env),))
-    return type_  # TNat; TForall and TStruct have no value on the wire, and are refused when typed
-
-
 class LfTypes:
     """The codec's nodes for the serializable types of a package set's definitions."""
 
     def __init__(self, packages: PackageSet) -> None:
         self.packages = packages
+        self.walker = TypeWalker(of_packages(packages))
         self._data: dict[tuple[ast.TypeConRef, tuple[ast.Type, ...]], codec.DamlType] = {}
 
     def of(self, type_: ast.Type) -> codec.DamlType:
         """The node for a closed type (its type variables all substituted)."""
-        type_ = self._head_normal(type_)
-        if isinstance(type_, ast.TCon):
-            return self.data_type(type_.tycon, type_.args)
-        if isinstance(type_, ast.TBuiltin):
-            return self._builtin(type_)
-        raise UnserializableType(f"no value of type {type_} is serializable")
-
-    def _head_normal(self, type_: ast.Type) -> ast.Type:
-        """`type_` with applications flattened and synonyms at its head expanded."""
-        type_ = substitute(type_, {})
-        while isinstance(type_, ast.TSyn):
-            synonym = self.packages.synonym(type_.tysyn)
-            if len(synonym.params) > len(type_.args):
-                raise UnserializableType(f"synonym {type_.tysyn} partially applied")
-            params = len(synonym.params)
-            env = {param.name: arg for param, arg in zip(synonym.params, type_.args[:params], strict=True)}
-            type_ = _applied(substitute(synonym.type, env), type_.args[params:])
-        return type_
+        return self.walker.map(type_, self)
 
     def data_type(self, tycon: ast.TypeConRef, args: tuple[ast.Type, ...] = ()) -> codec.DamlType:
         """The node for a data type applied to `args`, built once per instantiation."""
-        key = (tycon, args)
-        node = self._data.get(key)
+        node = self._data.get((tycon, args))
         if node is None:
-            node = self._data[key] = self._build(tycon, args)
+            node = self.walker.map_resolved(self.walker.data_type(tycon, args), self)
         return node
 
-    def _build(self, tycon: ast.TypeConRef, args: tuple[ast.Type, ...]) -> codec.DamlType:
-        definition = self.packages.data_type(tycon)
-        if len(definition.params) != len(args):
-            raise UnserializableType(
-                f"{tycon} applied to {len(args)} of its {len(definition.params)} parameters"
-            )
-        env = {param.name: arg for param, arg in zip(definition.params, args, strict=True)}
-        name = tycon.qualified_name
-        cons = definition.cons
-        if isinstance(cons, ast.Record):
-            names = tuple(field.name for field in cons.fields)
-            return codec.RecordType(
-                name,
-                self._lazy_fields(cons.fields, env),
+    # --- the walker's mapper
+
+    def scalar(self, builtin: str) -> codec.DamlType:
+        return _SCALARS[builtin]
+
+    def numeric(self, scale: int) -> codec.DamlType:
+        return codec.Numeric(scale)
+
+    def contract_id(self, target: ast.Type) -> codec.DamlType:
+        template = target.tycon.qualified_name if isinstance(target, ast.TCon) else "?"
+        return _Converted(
+            codec.ContractIdType(template), rt.ContractId, _expecting(rt.ContractId, "ContractId", str)
+        )
+
+    def optional(self, element: ast.Type) -> codec.DamlType:
+        return self._optional(element, in_optional=False)
+
+    def _optional(self, element: ast.Type, *, in_optional: bool) -> codec.DamlType:
+        # Built inside out with the nesting said, so that the codec keeps these nodes (and their conversion)
+        # rather than rebuilding an inner Optional of its own.
+        inner = self.walker.resolve(element)
+        if isinstance(inner, Builtin) and inner.name == "OPTIONAL" and len(inner.args) == 1:
+            return _Optional(self._optional(inner.args[0], in_optional=True), in_optional=in_optional)
+        return _Optional(self.walker.map_resolved(inner, self), in_optional=in_optional)
+
+    def list(self, element: ast.Type) -> codec.DamlType:
+        return _Converted(
+            codec.ListType(self.of(element)), rt.list_of, _expecting((rt.Cons, rt.Nil), "List", list)
+        )
+
+    def text_map(self, value: ast.Type) -> codec.DamlType:
+        return _Converted(
+            codec.TextMapType(self.of(value)),
+            _text_map,
+            _expecting(rt.TextMap, "TextMap", lambda m: dict(zip(m.keys, m.values, strict=True))),
+        )
+
+    def gen_map(self, key: ast.Type, value: ast.Type) -> codec.DamlType:
+        return _GenMap(self.of(key), self.of(value))
+
+    def record(self, record: RecordOf) -> codec.DamlType:
+        tycon, fields = record.ref, record.fields
+        names = tuple(field.name for field in fields)
+        return self._once(
+            record,
+            lambda: codec.RecordType(
+                tycon.qualified_name,
+                self._lazy_fields(fields),
                 build=lambda values: rt.Record(tycon, names, tuple(values[n] for n in names)),
                 fields_of=lambda value: (
                     dict(zip(value.fields, value.values, strict=True))
                     if isinstance(value, rt.Record) and value.tycon == tycon
                     else None
                 ),
-            )
-        if isinstance(cons, ast.Variant):
-            ranks = {field.name: rank for rank, field in enumerate(cons.constructors)}
-            return codec.VariantType(
-                name,
-                self._lazy_fields(cons.constructors, env),
+            ),
+        )
+
+    def variant(self, variant: VariantOf) -> codec.DamlType:
+        tycon = variant.ref
+        ranks = {field.name: rank for rank, field in enumerate(variant.constructors)}
+        return self._once(
+            variant,
+            lambda: codec.VariantType(
+                tycon.qualified_name,
+                self._lazy_fields(variant.constructors),
                 build=lambda tag, payload: rt.Variant(tycon, tag, ranks[tag], payload),
                 parts_of=lambda value: (
                     (value.constructor, value.value)
                     if isinstance(value, rt.Variant) and value.tycon == tycon
                     else None
                 ),
-            )
-        if isinstance(cons, ast.Enum):
-            enum_ranks = {constructor: rank for rank, constructor in enumerate(cons.constructors)}
-            return codec.EnumType(
-                name,
-                list(cons.constructors),
-                build=lambda constructor: rt.Enum(tycon, constructor, enum_ranks[constructor]),
+            ),
+        )
+
+    def enum(self, enum: EnumOf) -> codec.DamlType:
+        tycon = enum.ref
+        ranks = {constructor: rank for rank, constructor in enumerate(enum.constructors)}
+        return self._once(
+            enum,
+            lambda: codec.EnumType(
+                tycon.qualified_name,
+                list(enum.constructors),
+                build=lambda constructor: rt.Enum(tycon, constructor, ranks[constructor]),
                 constructor_of=lambda value: (
                     value.constructor if isinstance(value, rt.Enum) and value.tycon == tycon else None
                 ),
-            )
-        raise UnserializableType(f"{tycon} is an interface: its values are not serializable")
+            ),
+        )
 
-    def _lazy_fields(
-        self, fields: tuple[ast.Field, ...], env: Mapping[str, ast.Type]
-    ) -> Callable[[], Mapping[str, codec.DamlType]]:
+    def unserializable(self, type_: ast.Type, why: str) -> codec.DamlType:
+        raise UnserializableType(f"no value of type {type_} is serializable: {why}")
+
+    def _once(
+        self, data: RecordOf | VariantOf | EnumOf, build: Callable[[], codec.DamlType]
+    ) -> codec.DamlType:
+        """The instantiation's node, built on its first use and shared by every other."""
+        key = (data.ref, data.args)
+        node = self._data.get(key)
+        if node is None:
+            node = self._data[key] = build()
+        return node
+
+    def _lazy_fields(self, fields: tuple[ast.Field, ...]) -> Callable[[], Mapping[str, codec.DamlType]]:
         resolved: dict[str, codec.DamlType] = {}
 
         def get() -> Mapping[str, codec.DamlType]:
             if not resolved and fields:
-                resolved.update((field.name, self.of(substitute(field.type, env))) for field in fields)
+                resolved.update((field.name, self.of(field.type)) for field in fields)
             return resolved
 
         return get
 
-    def _builtin(self, type_: ast.TBuiltin) -> codec.DamlType:
-        builtin, args = type_.builtin, type_.args
-        simple = _SIMPLE.get(builtin)
-        if simple is not None and not args:
-            return simple
-        if builtin == "NUMERIC" and len(args) == 1 and isinstance(args[0], ast.TNat):
-            return codec.Numeric(args[0].value)
-        if builtin == "CONTRACT_ID" and len(args) == 1:
-            target = args[0]
-            template = target.tycon.qualified_name if isinstance(target, ast.TCon) else "?"
-            return _Converted(
-                codec.ContractIdType(template), rt.ContractId, _expecting(rt.ContractId, "ContractId", str)
-            )
-        if builtin == "LIST" and len(args) == 1:
-            return _Converted(
-                codec.ListType(self.of(args[0])), rt.list_of, _expecting((rt.Cons, rt.Nil), "List", list)
-            )
-        if builtin == "OPTIONAL" and len(args) == 1:
-            return self._optional(args[0], in_optional=False)
-        if builtin == "TEXTMAP" and len(args) == 1:
-            return _Converted(
-                codec.TextMapType(self.of(args[0])),
-                _text_map,
-                _expecting(rt.TextMap, "TextMap", lambda m: dict(zip(m.keys, m.values, strict=True))),
-            )
-        if builtin == "GENMAP" and len(args) == 2:
-            return _GenMap(self.of(args[0]), self.of(args[1]))
-        raise UnserializableType(f"no value of type {builtin} {args} is serializable")
 
-    def _optional(self, element: ast.Type, *, in_optional: bool) -> codec.DamlType:
-        # Built inside out with the nesting said, so that the codec keeps these nodes (and their conversion)
-        # rather than rebuilding an inner Optional of its own.
-        element = self._head_normal(element)
-        if isinstance(element, ast.TBuiltin) and element.builtin == "OPTIONAL" and len(element.args) == 1:
-            return _Optional(self._optional(element.args[0], in_optional=True), in_optional=in_optional)
-        return _Optional(self.of(element), in_optional=in_optional)
-
-
-_SIMPLE: dict[str, codec.DamlType] = {
+_SCALARS: dict[str, codec.DamlType] = {
     "UNIT": UNIT,
     "BOOL": codec.Bool,
     "INT64": codec.Int64,
