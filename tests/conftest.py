@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -320,12 +322,14 @@ def start_demo_server(db: Path, *extra: str, port: int | None = None) -> ServerP
         args = [arg for dar in dars for arg in ("--dar", dar)]
         start_server(template, "--hs256-secret", SECRET, "--demo", *args).stop()
         _DEMO_TEMPLATES[dars] = template
-    if db.exists():
-        raise FileExistsError(f"{db} exists: a demo ledger is copied only where no database is")
-    for suffix in ("", "-wal"):  # a server stopped cleanly leaves no WAL behind, but one left holds commits
-        source = template.with_name(template.name + suffix)
-        if source.exists():
-            shutil.copyfile(source, db.with_name(db.name + suffix))
+    # Through SQLite's backup, which reads one consistent state whatever the WAL beside it holds; the copy is
+    # made 0600 first, as the server makes its database.
+    os.close(os.open(db, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    with (
+        contextlib.closing(sqlite3.connect(template)) as source,
+        contextlib.closing(sqlite3.connect(db)) as copy,
+    ):
+        source.backup(copy)
     return start_server(db, "--hs256-secret", SECRET, "--demo", *extra, port=port)
 
 
