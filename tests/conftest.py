@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -59,6 +62,15 @@ def pytest_configure(config: pytest.Config) -> None:
     # these variables.
     own = Path(tempfile.mkdtemp(prefix="ledger-tui-tests-"))
     config.add_cleanup(lambda: shutil.rmtree(own, ignore_errors=True))
+    # Where bytecode is not written (PYTHONDONTWRITEBYTECODE), every server and CLI a test starts compiled the whole
+    # project from source again: a third of a server's start. The run's processes share one bytecode cache instead,
+    # in a directory of the run (the first process to get here makes it; parallel workers inherit it), so nothing
+    # is written beside the sources still.
+    if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX"):
+        cache = Path(tempfile.mkdtemp(prefix="ledger-tui-tests-bytecode-"))
+        config.add_cleanup(lambda: shutil.rmtree(cache, ignore_errors=True))
+        os.environ["PYTHONPYCACHEPREFIX"] = str(cache)
+        del os.environ["PYTHONDONTWRITEBYTECODE"]
     for var, relative in LOCATION_VARS.items():
         os.environ[var] = str(own / relative)
 
@@ -290,6 +302,35 @@ def start_server(db: Path, *extra: str, port: int | None = None) -> ServerProces
         time.sleep(0.05)
     process.kill()
     raise RuntimeError("server did not start within 60 s")
+
+
+_DEMO_TEMPLATES: dict[tuple[str, ...], Path] = {}
+
+
+def start_demo_server(db: Path, *extra: str, port: int | None = None) -> ServerProcess:
+    """`start_server(db, "--hs256-secret", SECRET, "--demo", *extra)` on a copy of a demo ledger seeded once per
+    test process (with the DARs `extra` names loaded), where a database of its own would be seeded again: the demo's
+    few hundred submissions, each committed durably, took most of a server's start (15 s of 16 under a loaded
+    disk). The server is started with the same arguments either way and finds the demo and the DARs already there,
+    as on any database it served before. The tests of seeding itself start from an empty database."""
+    dars = tuple(arg for i, arg in enumerate(extra) if i > 0 and extra[i - 1] == "--dar")
+    template = _DEMO_TEMPLATES.get(dars)
+    if template is None:
+        folder = Path(tempfile.mkdtemp(prefix="ledger-demo-template-"))
+        atexit.register(shutil.rmtree, folder, True)
+        template = folder / "ledger.db"
+        args = [arg for dar in dars for arg in ("--dar", dar)]
+        start_server(template, "--hs256-secret", SECRET, "--demo", *args).stop()
+        _DEMO_TEMPLATES[dars] = template
+    # Through SQLite's backup, which reads one consistent state whatever the WAL beside it holds; the copy is
+    # made 0600 first, as the server makes its database.
+    os.close(os.open(db, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    with (
+        contextlib.closing(sqlite3.connect(template)) as source,
+        contextlib.closing(sqlite3.connect(db)) as copy,
+    ):
+        source.backup(copy)
+    return start_server(db, "--hs256-secret", SECRET, "--demo", *extra, port=port)
 
 
 @pytest.fixture

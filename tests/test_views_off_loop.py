@@ -64,3 +64,45 @@ async def test_a_page_without_views_is_shaped_once_and_evaluates_nothing() -> No
 
     assert await shaped([event_filter], shape, evaluate) == "page"
     assert shaped_times == 1
+
+
+async def test_a_page_of_the_update_stream_is_shaped_and_encoded_off_the_event_loop(
+    ledger_api, monkeypatch
+) -> None:
+    """A page of updates is Python work that grows with the page: done on the event loop it held every other
+    request (a `/livez` probe among them) back for its whole length."""
+    from participant.services import update_stream
+
+    shaped_on: list[threading.Thread] = []
+    element = update_stream.element
+
+    def recorded(*args, **kwargs):
+        shaped_on.append(threading.current_thread())
+        return element(*args, **kwargs)
+
+    monkeypatch.setattr(update_stream, "element", recorded)
+    alice = await ledger_api.party("Alice")
+    for amount in ("1", "2", "3"):
+        await ledger_api.create_iou(alice, alice, amount, user="Alice")
+    r = await ledger_api.post(
+        "/v2/updates",
+        {
+            "beginExclusive": 0,
+            "endInclusive": await ledger_api.ledger_end(),
+            "updateFormat": {
+                "includeTransactions": {
+                    "eventFormat": {"filtersByParty": {alice: {"cumulative": []}}, "verbose": False},
+                    "transactionShape": "TRANSACTION_SHAPE_ACS_DELTA",
+                }
+            },
+        },
+        user="Alice",
+    )
+    assert r.status_code == 200, r.text
+    amounts = [
+        e["CreatedEvent"]["createArgument"]["amount"]
+        for u in r.json()
+        for e in u["update"]["Transaction"]["value"]["events"]
+    ]
+    assert [float(a) for a in amounts] == [1, 2, 3]
+    assert shaped_on and threading.main_thread() not in shaped_on

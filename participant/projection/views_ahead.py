@@ -21,7 +21,7 @@ async def shaped(
 ) -> T:
     """`shape()`, with the interface views it shows (through any of `filters`) computed ahead by `evaluate`, in one
     hop for the whole page. Shaping is cheap next to a view, and runs twice only when there are views to show."""
-    asking = [f for f in filters if f is not None and f.compute_views is not None]
+    asking = _asking(filters)
     if not asking or evaluate is None:
         return shape()
     wanted: list = []
@@ -47,6 +47,15 @@ async def shaped(
     finally:
         for f in asking:
             f.views_ahead = {}
+
+
+def asks_for_views(filters: Iterable[EventFilter | None]) -> bool:
+    """Whether shaping through `filters` shows interface views (which `shaped` computes ahead)."""
+    return bool(_asking(filters))
+
+
+def _asking(filters: Iterable[EventFilter | None]) -> list[EventFilter]:
+    return [f for f in filters if f is not None and f.compute_views is not None]
 
 
 def update_filters(view: UpdateView) -> list[EventFilter | None]:

@@ -26,7 +26,7 @@ from participant.projection.filters import (
     tree_update_format_or_legacy,
     update_format_or_legacy,
 )
-from participant.projection.views_ahead import shaped, update_filters
+from participant.projection.views_ahead import asks_for_views, shaped, update_filters
 from participant.services.checkpoints import Checkpoints
 from participant.services.common import LIST_WAIT_S, ListLimit
 from participant.services.context import Context
@@ -179,12 +179,24 @@ async def _page(ctx: Context, s: Stream, shared_as: str | None, start: int, stop
 
 async def render(ctx: Context, rows: Sequence[UpdateRow], view: UpdateView, form: str) -> Page:
     """The texts of the elements of `rows`, up to the first that takes them past `PAGE_BYTES`, with the interface
-    views they show computed off the event loop."""
-    shown = await shaped(
-        update_filters(view),
-        lambda: [(row.offset, e) for row in rows if (e := element(row, view, form)) is not None],
-        ctx.committer.evaluate,
-    )
+    views they show computed off the event loop.
+
+    A page without views is shaped and encoded on a worker thread: a page of `STORE_PAGE` updates is tens of
+    milliseconds of Python, which every other request (a `/livez` probe among them) waited behind when 300
+    subscribers started reading at once. There the event loop takes the interpreter back at each switch interval.
+    A page with views is shaped on the loop around their evaluation, as `shaped` requires."""
+    filters = update_filters(view)
+    if not asks_for_views(filters):
+        return await asyncio.to_thread(lambda: _encoded(rows, _shown(rows, view, form)))
+    shown = await shaped(filters, lambda: _shown(rows, view, form), ctx.committer.evaluate)
+    return _encoded(rows, shown)
+
+
+def _shown(rows: Sequence[UpdateRow], view: UpdateView, form: str) -> list[tuple[int, dict]]:
+    return [(row.offset, e) for row in rows if (e := element(row, view, form)) is not None]
+
+
+def _encoded(rows: Sequence[UpdateRow], shown: list[tuple[int, dict]]) -> Page:
     texts: list[bytes] = []
     offsets: list[int] = []
     size = 0

@@ -17,7 +17,7 @@ import pytest
 from app.client import LedgerClient
 from app.client.http import Retry, Timeouts
 from app.tokens import MintedToken
-from tests.conftest import SECRET, ServerProcess, free_port, start_server
+from tests.conftest import SECRET, ServerProcess, free_port, start_demo_server
 
 LIST_LIMIT = 5
 FAST_RETRY = Retry(attempts=2, base_delay_s=0.01, max_delay_s=0.02)
@@ -42,11 +42,8 @@ KEYS_NEW_IN_35 = (
 @pytest.fixture(scope="module")
 def participant(tmp_path_factory) -> Iterator[ServerProcess]:
     """A participant with the demo ledger (a few hundred contracts) and a list limit of 5."""
-    s = start_server(
+    s = start_demo_server(
         tmp_path_factory.mktemp("client") / "ledger.db",
-        "--hs256-secret",
-        SECRET,
-        "--demo",
         "--max-list-elements",
         str(LIST_LIMIT),
     )

@@ -21,7 +21,7 @@ from app.shared_packages import SharedCatalog
 from app.tokens import MintedToken
 from participant.daml_lf.archive import read_dar
 from participant.daml_lf.signatures import show_type
-from tests.conftest import SECRET, ServerProcess, start_server
+from tests.conftest import SECRET, ServerProcess, start_demo_server
 from tests.daml_lf.conftest import AMULET, RICHTYPES
 
 from .conftest import NO_RETRY, Canton34
@@ -32,11 +32,8 @@ LEGACY_404 = {"errors": ["GET, uri: ..."], "status": 404}
 @pytest.fixture(scope="module")
 def loaded(tmp_path_factory, dars_dir) -> Iterator[ServerProcess]:
     """The demo participant with richtypes and splice-amulet (with its dependencies) loaded from their DARs."""
-    s = start_server(
+    s = start_demo_server(
         tmp_path_factory.mktemp("packages") / "ledger.db",
-        "--hs256-secret",
-        SECRET,
-        "--demo",
         "--dar",
         str(dars_dir / RICHTYPES),
         "--dar",

@@ -12,7 +12,7 @@ from app.client import LedgerClient, event_format
 from app.client.acs import read_snapshot
 from app.reassign import FAILED, SUCCEEDED, UNKNOWN, Reassigner, split_status
 from tests.client.conftest import mock_client
-from tests.conftest import SECRET, start_server
+from tests.conftest import SECRET, start_demo_server
 
 ALICE = "Alice::1220" + "ab" * 32
 GLOBAL, PRIVATE = "global::1220" + "01" * 32, "private::1220" + "02" * 32
@@ -21,7 +21,7 @@ SUBMIT = "/v2/commands/async/submit-reassignment"
 
 @pytest.fixture
 def participant(tmp_path):
-    server = start_server(tmp_path / "ledger.db", "--hs256-secret", SECRET, "--demo")
+    server = start_demo_server(tmp_path / "ledger.db")
     yield server
     server.stop()
 

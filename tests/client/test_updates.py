@@ -18,8 +18,10 @@ from tests.client.conftest import Canton34
 from tests.conftest import SECRET, ServerProcess, free_port, start_server
 from tests.history import allocate, submit_ious
 
-# more than a dozen of the participant's list limit (200) and several pages of 500 and 700
-HISTORY = 2_500
+# more than a dozen of the participant's list limit and several pages of 50 and 70: every path of the paging that a
+# history of 2,500 under the default limit of 200 took, at a tenth of the transactions to submit
+HISTORY = 250
+LIST_LIMIT = 20
 
 
 def command_id(update: Update) -> str | None:
@@ -28,8 +30,14 @@ def command_id(update: Update) -> str | None:
 
 @pytest.fixture(scope="module")
 def long_history(tmp_path_factory) -> Iterator[tuple[ServerProcess, str, list[str]]]:
-    """A participant whose user Hist has submitted HISTORY transactions (the list limit stays the default)."""
-    s = start_server(tmp_path_factory.mktemp("history") / "ledger.db", "--hs256-secret", SECRET)
+    """A participant whose user Hist has submitted HISTORY transactions, its list limit LIST_LIMIT."""
+    s = start_server(
+        tmp_path_factory.mktemp("history") / "ledger.db",
+        "--hs256-secret",
+        SECRET,
+        "--max-list-elements",
+        str(LIST_LIMIT),
+    )
     party = asyncio.run(allocate(s.url, "Hist"))
     ids = asyncio.run(submit_ious(s.url, "Hist", party, HISTORY))
     yield s, party, ids
@@ -53,7 +61,7 @@ async def page_back(client: LedgerClient, party: str, limit: int) -> list[Update
 async def test_paging_back_through_a_long_history(long_history):
     server, party, ids = long_history
     async with LedgerClient(server.url, MintedToken(SECRET, "Hist")) as client:
-        updates = await page_back(client, party, 700)  # pages that do not divide the history evenly
+        updates = await page_back(client, party, 70)  # pages that do not divide the history evenly
         assert client.capabilities.updates_page is True
         offsets = [update_offset(u) for u in updates]
         assert offsets == sorted(offsets, reverse=True) and len(set(offsets)) == len(offsets)
@@ -77,11 +85,11 @@ async def test_a_34_participant_is_paged_through_windows_of_the_list(long_histor
     ):
         await old.version()
         assert old.capabilities.updates_page is False
-        # 500 a page, over the participant's list limit of 200: windows too wide are narrowed after a 413
-        through_list = await page_back(old, party, 500)
+        # 50 a page, over the participant's list limit of 20: windows too wide are narrowed after a 413
+        through_list = await page_back(old, party, 50)
         assert not [p for _, p, _ in transport.seen if p.endswith("get-updates-page")]
         assert ("POST", "/v2/updates", 413) in transport.seen
-        through_pages = await page_back(new, party, 500)
+        through_pages = await page_back(new, party, 50)
         assert [update_offset(u) for u in through_list] == [update_offset(u) for u in through_pages]
         assert [command_id(u) for u in through_list] == [command_id(u) for u in through_pages]
 

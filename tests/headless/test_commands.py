@@ -21,7 +21,7 @@ from app.client.acs import read_snapshot
 from app.tokens import MintedToken
 from participant.api import JsCommands
 from participant.auth import mint_token
-from tests.conftest import ADMIN, SECRET, LedgerApi, ServerProcess, start_server, token
+from tests.conftest import ADMIN, SECRET, LedgerApi, ServerProcess, start_demo_server, token
 from tests.daml_lf.conftest import RICHTYPES, dars_dir  # noqa: F401
 from tests.history import iou_submission
 
@@ -31,7 +31,7 @@ LOCATION_VARS = ("LEDGER_TUI_CONFIG", "LEDGER_TUI_DATA_DIR", "LEDGER_TUI_CACHE_D
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory) -> Iterator[ServerProcess]:
-    s = start_server(tmp_path_factory.mktemp("headless") / "ledger.db", "--hs256-secret", SECRET, "--demo")
+    s = start_demo_server(tmp_path_factory.mktemp("headless") / "ledger.db")
     yield s
     s.stop()
 
@@ -202,7 +202,7 @@ async def test_a_party_s_short_name_is_resolved_as_the_client_resolves_it(demo, 
 def rich(tmp_path_factory, dars_dir) -> Iterator[ServerProcess]:  # noqa: F811
     """The demo participant with a Daml-LF DAR: its templates' types say which arguments are parties."""
     db = tmp_path_factory.mktemp("rich") / "ledger.db"
-    s = start_server(db, "--hs256-secret", SECRET, "--demo", "--dar", str(dars_dir / RICHTYPES))
+    s = start_demo_server(db, "--dar", str(dars_dir / RICHTYPES))
     yield s
     s.stop()
 

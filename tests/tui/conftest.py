@@ -12,7 +12,7 @@ from app.app import LedgerApp
 from app.config import Config
 from app.locations import Locations
 from app.tokens import MintedToken
-from tests.conftest import SECRET, ServerProcess, start_server
+from tests.conftest import SECRET, ServerProcess, start_demo_server
 
 SIZE = (160, 45)
 # pauses of 50 ms: a bound on how long a test waits for the app, not a timing assertion; two minutes, as a parallel
@@ -23,7 +23,7 @@ WAIT_STEPS = 2_400
 @pytest.fixture(scope="module")
 def demo_server(tmp_path_factory) -> Iterator[ServerProcess]:
     """One participant with the demo ledger for the tests of a module that only read."""
-    s = start_server(tmp_path_factory.mktemp("demo") / "ledger.db", "--hs256-secret", SECRET, "--demo")
+    s = start_demo_server(tmp_path_factory.mktemp("demo") / "ledger.db")
     yield s
     s.stop()
 
@@ -31,7 +31,7 @@ def demo_server(tmp_path_factory) -> Iterator[ServerProcess]:
 @pytest.fixture
 def demo_writable(tmp_path) -> Iterator[ServerProcess]:
     """A participant with the demo ledger of its own, for tests that submit."""
-    s = start_server(tmp_path / "ledger.db", "--hs256-secret", SECRET, "--demo")
+    s = start_demo_server(tmp_path / "ledger.db")
     yield s
     s.stop()
 

@@ -124,11 +124,9 @@ async def test_sorts_by_a_column_and_reverses(demo_server, make_app):
 
 
 async def test_reads_a_snapshot_past_the_list_limit_page_by_page(tmp_path, make_app):
-    from tests.conftest import SECRET, start_server
+    from tests.conftest import start_demo_server
 
-    server = start_server(
-        tmp_path / "ledger.db", "--hs256-secret", SECRET, "--demo", "--max-list-elements", "20"
-    )
+    server = start_demo_server(tmp_path / "ledger.db", "--max-list-elements", "20")
     try:
         for websocket in (False, True):
             app = make_app(server, "Alice")

@@ -85,14 +85,14 @@ async def test_retries_that_fail_the_same_way_do_not_repeat_the_notification(mak
 
 
 async def test_the_app_connects_once_the_participant_comes_up(make_app, tmp_path):
-    from tests.conftest import SECRET, ServerProcess, free_port, start_server
+    from tests.conftest import ServerProcess, free_port, start_demo_server
 
     port = free_port()
     pending = ServerProcess(f"http://127.0.0.1:{port}", tmp_path / "ledger.db", None, [])  # type: ignore[arg-type]
     app = make_app(pending, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.status_connection == "down", "the participant found down")
-        server = start_server(tmp_path / "ledger.db", "--hs256-secret", SECRET, "--demo", port=port)
+        server = start_demo_server(tmp_path / "ledger.db", port=port)
         try:
             await wait_for(pilot, lambda: _loaded(app), "the contracts once the participant is up")
             assert app.status_connection == "ok"

@@ -16,7 +16,7 @@ from app.widgets.completing_input import CompletingInput
 from app.widgets.json_editor import JsonEditor
 from app.widgets.typed_form import FieldWidget, TypedForm
 from tests.client.test_packages import loaded  # noqa: F401  (the participant with richtypes and splice-amulet)
-from tests.conftest import SECRET, ServerProcess, start_server
+from tests.conftest import ServerProcess, start_demo_server
 from tests.daml_lf.conftest import RICHTYPES, dars_dir  # noqa: F401
 from tests.tui.conftest import SIZE, screen_text, wait_for
 from tests.tui.test_composer import outcome, submissions
@@ -28,14 +28,7 @@ MARKER = "#richtypes:RichTypes:Marker"
 @pytest.fixture
 def rich_server(tmp_path, dars_dir) -> Iterator[ServerProcess]:  # noqa: F811
     """The demo participant with richtypes, of each test's own: no RichRecord yet (a create starts empty)."""
-    s = start_server(
-        tmp_path / "ledger.db",
-        "--hs256-secret",
-        SECRET,
-        "--demo",
-        "--dar",
-        str(dars_dir / RICHTYPES),
-    )
+    s = start_demo_server(tmp_path / "ledger.db", "--dar", str(dars_dir / RICHTYPES))
     yield s
     s.stop()
 

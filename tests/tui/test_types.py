@@ -20,7 +20,7 @@ from app.widgets.contract_table import ContractTable
 from app.widgets.payload_tree import PayloadTree
 from participant.api import Command, CreateCommand, ExerciseCommand, JsCommands
 from participant.daml_lf.archive import read_dar
-from tests.conftest import SECRET, ServerProcess, start_server
+from tests.conftest import ServerProcess, start_demo_server
 from tests.daml_lf.conftest import RICHTYPES
 from tests.tui.conftest import SIZE, screen_text, wait_for
 from tests.tui.helpers import client_for, party_of
@@ -46,11 +46,8 @@ DECLARED = [
 
 @pytest.fixture(scope="module")
 def rich_server(tmp_path_factory, dars_dir) -> Iterator[ServerProcess]:
-    s = start_server(
+    s = start_demo_server(
         tmp_path_factory.mktemp("rich") / "ledger.db",
-        "--hs256-secret",
-        SECRET,
-        "--demo",
         "--dar",
         str(dars_dir / RICHTYPES),
     )
