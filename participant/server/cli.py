@@ -449,10 +449,15 @@ def _serve(args) -> int:
         if args.init_script is not None:
             from participant.server.init_script import InitScriptFailed, run_init_script
 
+            def note(text: str) -> None:
+                if args.announce == "json":  # a parent shows what its child is doing
+                    print(json.dumps({"event": "init-script", "message": text}), flush=True)
+                _note(text)
+
             try:
                 asyncio.run(
                     run_init_script(
-                        _settings(args, args.port, None), args.init_script, args.init_script_user, _note
+                        _settings(args, args.port, None), args.init_script, args.init_script_user, note
                     )
                 )
             except InitScriptFailed as e:
