@@ -5,7 +5,8 @@ submission.
 
 1. The suite: ``ledger-participant test --dar FILE --json`` in a subprocess (each script on a fresh in-process
    ledger, in worker processes), its wall time and summary, and the machine's load average before and after (the
-   machine may be shared: a loaded one stretches the wall time). Goal: at most 60 s on a 2-core machine.
+   machine may be shared: a loaded one stretches the wall time), and the CPU time its processes took (what a
+   loaded machine does not stretch much). Goal: at most 60 s on a 2-core machine.
 2. The runner's cost per submission: ``--script`` run ``--runs`` times, each on a fresh ledger in this process.
    Per submission, the runner's submit (the commands' values encoded to JSON, the call, the transaction's tree and
    results decoded back to Daml values) against the same commands' call alone to the in-process service
@@ -19,6 +20,7 @@ import argparse
 import asyncio
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -46,15 +48,23 @@ def suite(dar: Path, jobs: int | None) -> None:
     if jobs:
         command += ["--jobs", str(jobs)]
     load_before = _load()
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, cwd=REPO, env={**os.environ})
     seconds = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - children.ru_utime) + (after.ru_stime - children.ru_stime)
     lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     summary = lines[-1].get("summary", {}) if lines else {}
     slowest = sorted((line for line in lines if "script" in line), key=lambda line: -line["seconds"])[:3]
     print(f"suite: {summary.get('passed')} passed, {summary.get('failed')} failed, exit {done.returncode}")
+    cores = os.cpu_count() or 1
     print(
-        f"suite: {seconds:.1f} s wall on {os.cpu_count()} cores (goal <= 60 s); load {load_before} before, {_load()} after"
+        f"suite: {seconds:.1f} s wall on {cores} cores (goal <= 60 s); load {load_before} before, {_load()} after"
+    )
+    print(
+        f"suite: {cpu:.1f} s of CPU in its processes (their write processes included): {cpu / cores:.1f} s of wall "
+        f"time on {cores} idle cores at best"
     )
     for line in slowest:
         print(f"  slowest: {line['script']} {line['seconds']:.1f} s, {line['transactions']} transactions")

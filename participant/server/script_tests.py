@@ -12,8 +12,10 @@ Scripts run in worker processes, one per core, when there are several cores and 
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
+import multiprocessing
 import os
 import shutil
 import sys
@@ -23,9 +25,9 @@ import xml.etree.ElementTree as ET
 from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 import httpx
 
@@ -41,6 +43,8 @@ from participant.daml_script.library import LOW_LEVEL
 from participant.engine.lf.definitions import LfPackages
 
 log = logging.getLogger(__name__)
+
+GC_YOUNGEST_THRESHOLD = 50_000  # as `serve`'s (participant.server.cli)
 
 
 class UnreadableDar(Exception):
@@ -110,13 +114,7 @@ def scripts_of(package: ast.Package) -> list[str]:
 
 
 def _settings(db: Path, static_time: bool) -> Settings:
-    return Settings(db=db, no_auth=True, log_requests=False, **_static_time(static_time))
-
-
-def _static_time(static_time: bool) -> dict[str, Any]:
-    """The setting that gives the participant a static clock, when this participant has one."""
-    names = {f.name for f in fields(Settings)}
-    return {"static_time": static_time} if "static_time" in names else {}
+    return Settings(db=db, no_auth=True, log_requests=False, static_time=static_time)
 
 
 async def prepare_database(dars: Dars, db: Path) -> None:
@@ -174,9 +172,19 @@ _worker: tuple[Dars, Path] | None = None
 
 
 def _start_worker(paths: list[Path], template_db: Path) -> None:
+    """A worker's start: a forked one has the parent's DARs already (`_worker`), a spawned one reads them."""
     global _worker
     logging.disable(logging.WARNING)
-    _worker = (read_dars(paths), template_db)
+    if _worker is None:
+        _worker = (read_dars(paths), template_db)
+    _settle_memory()
+
+
+def _settle_memory() -> None:
+    """The decoded packages (millions of objects, kept to the end) out of the collector's way, and its youngest
+    generation larger, as `serve` does: collections no longer walk them again and again while scripts run."""
+    gc.freeze()
+    gc.set_threshold(GC_YOUNGEST_THRESHOLD)
 
 
 def _run_in_worker(script: str) -> ScriptResult:
@@ -195,11 +203,21 @@ def run_scripts(paths: list[Path], name_filter: str | None, jobs: int) -> Iterat
         asyncio.run(prepare_database(dars, template_db))
         jobs = max(1, min(jobs, len(scripts)))
         if jobs == 1:
+            _settle_memory()
             for script in scripts:
                 yield asyncio.run(run_on_fresh_ledger(dars, template_db, script))
             return
-        with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(paths, template_db)) as pool:
-            yield from pool.map(_run_in_worker, scripts)
+        global _worker
+        _worker = (dars, template_db)  # what forked workers start with: the DARs decoded once in all
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        try:
+            with ProcessPoolExecutor(
+                jobs, mp_context=context, initializer=_start_worker, initargs=(paths, template_db)
+            ) as pool:
+                yield from pool.map(_run_in_worker, scripts)
+        finally:
+            _worker = None
 
 
 # --- Reporting
@@ -217,7 +235,7 @@ def line_of(result: ScriptResult) -> str:
         text = f"{where}: ok, {result.transactions} transactions, {result.seconds:.2f} s"
     else:
         at = f" at {result.location}" if result.location else ""
-        text = f"{where}: FAILED{at}: {result.error}"
+        text = f"{where}: FAILED{at}: {result.error} ({result.transactions} transactions, {result.seconds:.2f} s)"
     return visible(text)
 
 

@@ -414,3 +414,20 @@ async def test_try_commands_answers_a_failed_submission_left(splice_dars: Dars, 
         assert answer.constructor == "Left"
         command, error_class, message = answer.value.values
         assert (command, error_class) == ("Submit", "FailedCmd") and "CONTRACT_NOT_FOUND" in message
+
+
+async def test_time_on_a_static_clock(splice_dars: Dars, splice_db: Path):
+    """The participant's clock starts at the epoch, moves when the script sets it, and a choice reads it."""
+    async with fresh_ledger(splice_dars.code, splice_db) as ledger:
+        asker = Asker(splice_dars, ledger)
+        assert await asker.ask("Time", "GetTime") == rt.Timestamp(0)
+        later = rt.Timestamp(1_700_000_000_000_000)
+        assert await asker.ask("Time", "SetTime", time=later) is rt.UNIT
+        assert await asker.ask("Time", "GetTime") == later
+        relative = library_of(splice_dars.code.program).record(
+            asker.library.tycon("DA.Time.Types", "RelTime"), microseconds=1_000
+        )
+        assert (
+            await asker.ask("Time", "Sleep", duration=relative) is rt.UNIT
+        )  # the wall clock's, as the SDK's
+        assert await asker.ask("Time", "GetTime") == later

@@ -128,3 +128,13 @@ async def test_a_script_that_loops_ends_with_the_budgets_error(
         run = _run(dars, ledger, Budget(deadline=time.monotonic() + 0.5))
         with pytest.raises(TimeExceeded):
             await run.run_free(_question(library, "GetTime", 1, loop))
+
+
+async def test_a_script_of_the_ledger_passes(splice_dars: Dars, splice_db: Path):
+    """Canton Coin's setup (parties, users, rounds at a set time) then a transfer whose limit a choice catches in
+    a `try`: on a fresh ledger with a static clock, as `ledger-participant test` runs it."""
+    script = "Splice.Scripts.TestAmuletRulesTransferLimits:testTransferExceedsMaxOutputs"
+    async with fresh_ledger(splice_dars.code, splice_db) as ledger:
+        outcome = await run_script(splice_dars.code, script, ledger)
+    assert outcome.passed, (outcome.error, outcome.location)
+    assert outcome.transactions == 28
