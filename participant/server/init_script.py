@@ -66,6 +66,13 @@ async def run_init_script(
 ) -> None:
     """Run `script` on the ledger of `settings.db` if it is new and has not run it yet; then, when `user` is given,
     let that user act and read as every party the script allocated. Raises `InitScriptFailed`."""
+    from participant.store.store import read_meta
+
+    # read before the app is built: a restart starts no second one
+    stored = await read_meta(settings.db, INIT_SCRIPT_KEY) if settings.db.exists() else None
+    if stored is not None and json.loads(stored).get("state") == "done":
+        say(f"the init script {json.loads(stored).get('script')} ran on this ledger before: not run again")
+        return
     from participant.daml_script import run_script
     from participant.daml_script.json_ledger import JsonLedger
     from participant.server.app import create_app
