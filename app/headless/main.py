@@ -133,6 +133,8 @@ def run(argv: list[str]) -> int:
         args.script_dar, args.dar = args.dar, []
         if not args.script_dar:
             return _usage("script needs the DAR of the script: --dar FILE")
+        # on the bundled participant a script allocates parties and users: its administrator runs it
+        args.user = args.user or "participant_admin"
     try:
         choice = choose(args, Config.load(locations.config_file), locations.config_file)
     except ConfigError as e:
