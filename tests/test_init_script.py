@@ -92,3 +92,8 @@ def test_an_unknown_script_is_named(tmp_path, dars_dir) -> None:
         tmp_path / "ledger.db", "--dar", str(dars_dir / SPLICE_TEST), "--init-script", "No.Such:script"
     )
     assert done.returncode == 1 and "No.Such:script" in done.stderr, done.stderr
+
+
+def test_an_init_script_user_without_an_init_script_is_refused(tmp_path) -> None:
+    done = _serve(tmp_path / "ledger.db", "--init-script-user", "developer")
+    assert done.returncode == 2 and "give --init-script" in done.stderr, done.stderr

@@ -442,6 +442,10 @@ def _serve(args) -> int:
     if args.hs256_secret_file is not None:
         secret = _secret_from_file(args.hs256_secret_file)
     generated = not (secret or args.public_key or args.jwks or args.no_auth)
+    if args.init_script_user is not None and args.init_script is None:
+        raise Refused(
+            "--init-script-user names who may act as the parties of an init script: give --init-script"
+        )
     claim = _claim(args.db, "is in use by another ledger-participant", "stop it or use another --db")
     try:
         if args.dar:
