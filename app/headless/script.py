@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from app.client import LedgerClient, errors
+from app.client import LedgerClient
 from app.client.plain import plain_http
 from app.private_files import private_replacement
 from app.untrusted import json_safe, visible
@@ -153,4 +153,4 @@ def _write(line: str) -> None:
     sys.stdout.flush()
 
 
-__all__ = ["Failed", "Usage", "errors", "script"]
+__all__ = ["Failed", "Usage", "script"]
