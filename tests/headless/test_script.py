@@ -80,3 +80,21 @@ def test_usage_errors_exit_2(home, tmp_path, dars_dir) -> None:
     bad.write_bytes(b"not a dar")
     r = run(home, "script", "--url", "http://127.0.0.1:9", "--dar", str(bad), "--script-name", TEST_TAP)
     assert r.returncode == 2 and "cannot be read" in r.stderr, r.stderr
+
+
+def test_without_url_the_bundled_participant_runs_it_on_a_static_time_ledger_of_its_own(
+    home, dars_dir
+) -> None:
+    args = [
+        "script",
+        "--static-time",
+        "--dar",
+        str(dars_dir / SPLICE_TEST),
+        "--script-name",
+        TEST_TAP,
+        "--json",
+    ]
+    r = run(home, *args)
+    assert r.returncode == 0, r.stderr
+    [report] = [json.loads(line) for line in r.stdout.splitlines()]
+    assert report["status"] == "passed" and report["transactions"] > 10
