@@ -25,6 +25,7 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 
 from app.private_files import private_dir, private_opener, private_replacement
+from app.untrusted import visible
 
 START_TIMEOUT_S = 120.0
 
@@ -38,11 +39,12 @@ WITHDRAW_TIMEOUT_S = 2.0  # how long `stop` waits for the child to withdraw its 
 
 @dataclass
 class StartupState:
-    phase: str = "starting"  # starting, seeding, ready, failed
+    phase: str = "starting"  # starting, seeding, init-script, ready, failed
     done: int = 0
     total: int = 0
     url: str = ""
     error: str = ""
+    note: str = ""  # what the init script's run says (its text is the participant's, shown escaped)
 
     @property
     def fraction(self) -> float | None:
@@ -51,6 +53,8 @@ class StartupState:
     def describe(self) -> str:
         if self.phase == "seeding":
             return f"Seeding the demo ledger: {self.done} of {self.total} transactions"
+        if self.phase == "init-script":
+            return f"Setting the ledger up: {visible(self.note)}"
         if self.phase == "ready":
             return f"Bundled participant ready at {self.url}"
         if self.phase == "failed":
@@ -199,6 +203,8 @@ class BundledParticipant:
                     self._set(
                         phase="seeding", done=int(event.get("done", 0)), total=int(event.get("total", 0))
                     )
+                elif event.get("event") == "init-script":
+                    self._set(phase="init-script", note=str(event.get("message", "")))
                 elif event.get("event") == "ready":
                     self._set(phase="ready", url=event["url"])
             code = process.wait()

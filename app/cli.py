@@ -14,7 +14,7 @@ from logging.handlers import RotatingFileHandler
 from app.config import Config, ConfigError
 from app.headless import COMMANDS
 from app.locations import CONFIG_ENV, Locations
-from app.options import add_participant_options, check_profile, choose, token_source
+from app.options import add_participant_options, bundled_participant, check_profile, choose, token_source
 from app.private_files import private_dir, private_opener
 from app.untrusted import VisibleArgumentParser, VisibleFormatter, visible, visible_lines
 
@@ -29,6 +29,7 @@ profiles live in the config file (${CONFIG_ENV} overrides where; `ledger-tui --p
 
 examples:
   ledger-tui                                        # the bundled participant with demo data
+  ledger-tui --dar my-app.dar --init-script Main:setup --static-time   # a project's ledger, set up by its script
   ledger-tui --url http://localhost:7575 --token-file alice.jwt
   ledger-tui --profile devnet --readonly
   ledger-tui --paths
@@ -102,17 +103,13 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as e:
         print(f"ledger-tui: error: {visible(str(e))}", file=sys.stderr)  # as argparse says what it refuses
         return 2
-    profile, label, serve_flags, tokens = choice.profile, choice.label, choice.serve_flags, choice.tokens
+    profile, label, tokens = choice.profile, choice.label, choice.tokens
     if args.theme:
         config = config.replace(theme=args.theme)
 
     bundled = None
     if profile is None:
-        from app.bundled import BundledParticipant
-
-        bundled = BundledParticipant(
-            locations.bundled_dir, locations.log_dir, demo=not args.no_demo, extra_args=serve_flags
-        )
+        bundled = bundled_participant(choice, locations, args.no_demo)
         bundled.start()  # before the UI loads: the participant starts while the terminal sets up
 
     _setup_logging(locations)
@@ -126,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         bundled=bundled,
         readonly=bool(profile and profile.readonly) or args.readonly,
         label=label or (profile.url if profile else "bundled"),
-        first_user=args.user or "Alice",
+        first_user=args.user or choice.first_user or "Alice",
     )
     settle_the_collector()
     try:

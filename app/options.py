@@ -5,11 +5,20 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.config import Config, ConfigError, OAuth, Profile
+from app.locations import Locations
+
+if TYPE_CHECKING:
+    from app.bundled import BundledParticipant
+
+# The user the bundled participant is opened as after an init script: it acts and reads as every party it allocated.
+SCRIPT_USER = "developer"
 
 
 def add_participant_options(p: argparse.ArgumentParser) -> None:
@@ -72,6 +81,19 @@ def add_participant_options(p: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="load a DAR's Daml-LF packages into the bundled participant as it starts (repeatable; it keeps them)",
     )
+    bundled.add_argument(
+        "--init-script",
+        metavar="MODULE:NAME",
+        help="run this Daml Script of the DARs, once, on a ledger of their own (no demo data), and open it as the "
+        f"user {SCRIPT_USER}, who acts and reads as every party the script allocated; the same DARs and script "
+        "open the same ledger again",
+    )
+    bundled.add_argument(
+        "--static-time",
+        action="store_true",
+        help="a ledger whose clock starts at 1970-01-01T00:00:00Z and moves only when set (a script's setTime), "
+        "of its own (no demo data), as the DARs' tests expect",
+    )
 
 
 @dataclass(frozen=True)
@@ -83,6 +105,11 @@ class Choice:
     label: str
     serve_flags: tuple[str, ...]
     tokens: object | None
+    project: str = ""
+    """The bundled participant's ledger of these DARs, init script and clock (a directory's name; "": the demo
+    ledger)."""
+    first_user: str | None = None
+    """Who to open the bundled participant as when --user does not say."""
 
 
 def choose(args: argparse.Namespace, config: Config, config_file: Path) -> Choice:
@@ -109,9 +136,33 @@ def choose(args: argparse.Namespace, config: Config, config_file: Path) -> Choic
             "--dar needs the bundled participant (leave out --url and --profile): a participant elsewhere "
             "loads DARs through its own API"
         )
+    for flag, given in (("--init-script", args.init_script), ("--static-time", args.static_time)):
+        if given and profile is not None:
+            raise ConfigError(f"{flag} is for the bundled participant (leave out --url and --profile)")
+    if args.init_script and not args.dar:
+        raise ConfigError("--init-script runs a script of the DARs given with --dar: give at least one")
+    if args.init_script and args.init_script.count(":") != 1:
+        raise ConfigError(f"--init-script: give the script as Module.Path:name, not {args.init_script!r}")
     serve_flags = bundled_flags(args) if profile is None else ()
     tokens = token_source(profile, args.user) if profile is not None else None
-    return Choice(profile, label, serve_flags, tokens)
+    if profile is not None or not (args.init_script or args.static_time):
+        return Choice(profile, label, serve_flags, tokens)
+    return Choice(
+        profile, label, serve_flags, tokens, project_ledger(args), SCRIPT_USER if args.init_script else None
+    )
+
+
+def bundled_participant(choice: Choice, locations: Locations, no_demo: bool) -> BundledParticipant:
+    """The bundled participant the options name (not started): the demo ledger, or the project's ledger of its
+    own, without demo data."""
+    from app.bundled import BundledParticipant
+
+    return BundledParticipant(
+        locations.bundled_dir / choice.project if choice.project else locations.bundled_dir,
+        locations.log_dir,
+        demo=not (no_demo or choice.project),
+        extra_args=choice.serve_flags,
+    )
 
 
 def token_flags(args: argparse.Namespace) -> list[str]:
@@ -195,7 +246,21 @@ def bundled_flags(args: argparse.Namespace) -> tuple[str, ...]:
     for path in args.dar:
         _check_readable(path, "--dar", "DAR")
         flags += ["--dar", str(path.resolve())]
+    if args.init_script:
+        flags += ["--init-script", args.init_script, "--init-script-user", SCRIPT_USER]
+    if args.static_time:
+        flags += ["--static-time"]
     return tuple(flags)
+
+
+def project_ledger(args: argparse.Namespace) -> str:
+    """The name of the bundled ledger for these DARs (their contents), init script and clock: a project opens its
+    own ledger again, set up once, and a changed DAR or script gets a new one, never the demo ledger."""
+    digest = hashlib.sha256()
+    for path in args.dar:
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    digest.update(f"{args.init_script or ''}\0{bool(args.static_time)}".encode())
+    return f"project-{digest.hexdigest()[:16]}"
 
 
 def _check_readable(path: Path, where: str, what: str) -> None:

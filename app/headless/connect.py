@@ -18,7 +18,7 @@ from app.client.http import TokenSource
 from app.client.requests_log import RequestLog
 from app.ids import PARTY_SEPARATOR
 from app.locations import Locations
-from app.options import Choice
+from app.options import Choice, bundled_participant
 from app.session import BUNDLED_ADMIN, Identity
 
 DEFAULT_USER = "Alice"
@@ -40,18 +40,19 @@ async def connected(
         async with _client(choice.profile.url, tokens) as client:
             yield client
         return
-    from app.bundled import BundledParticipant
     from app.tokens import MintedToken
 
-    bundled = BundledParticipant(
-        locations.bundled_dir, locations.log_dir, demo=not args.no_demo, extra_args=choice.serve_flags
-    )
+    bundled = bundled_participant(choice, locations, args.no_demo)
     bundled.start()
     try:
         state = await asyncio.to_thread(bundled.wait)
         if state.phase != "ready":
             raise errors.LedgerApiError(state.error, hint="The bundled participant did not start.")
-        user = args.user or (BUNDLED_ADMIN if args.no_demo else DEFAULT_USER)
+        user = (
+            args.user
+            or choice.first_user
+            or (BUNDLED_ADMIN if args.no_demo or choice.project else DEFAULT_USER)
+        )
         async with _client(state.url, MintedToken(bundled.secret(), user)) as client:
             yield client
     finally:

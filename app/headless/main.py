@@ -111,6 +111,20 @@ def parser() -> argparse.ArgumentParser:
         command("parties", "the participant's parties (list), or allocate one (allocate HINT)"),
         command("users", "the participant's users and their rights (list); create, grant, revoke, delete ID"),
     )
+    script = command(
+        "script",
+        "run a Daml Script of a DAR against the participant over the JSON Ledger API (the interpreter runs here; "
+        "a DAR whose package the participant lacks is uploaded first; the token's user is granted each party the "
+        "script allocates; time is settable on a participant of ours started with --static-time)",
+    )
+    script.add_argument(
+        "--script-name", required=True, metavar="MODULE:NAME", help="the script, Module.Path:name"
+    )
+    script.add_argument("--input-file", metavar="FILE", help="the JSON argument of a script that takes one")
+    script.add_argument("--output-file", metavar="FILE", help="write the script's result, as JSON, to FILE")
+    script.add_argument(
+        "--json", action="store_true", help="one JSON object: script, status, result, transactions, seconds"
+    )
     return p
 
 
@@ -120,13 +134,20 @@ def run(argv: list[str]) -> int:
     except SystemExit as e:  # argparse's own refusal (2), or --help (0)
         return int(e.code or 0)
     locations = Locations.default()
+    if args.command == "script":
+        # --dar names the script's DARs, whichever participant runs it: the bundled one is not started with them
+        args.script_dar, args.dar = args.dar, []
+        if not args.script_dar:
+            return _usage("script needs the DAR of the script: --dar FILE")
+        # on the bundled participant a script allocates parties and users: its administrator runs it
+        args.user = args.user or "participant_admin"
     try:
         choice = choose(args, Config.load(locations.config_file), locations.config_file)
     except ConfigError as e:
         return _usage(str(e))
     from app.headless.directory_args import writes
 
-    if (args.command in ("submit", "reassign") or writes(args)) and (
+    if (args.command in ("submit", "reassign", "script") or writes(args)) and (
         args.readonly or (choice.profile and choice.profile.readonly)
     ):
         what = args.command if not writes(args) else f"{args.command} {args.action}"
@@ -154,6 +175,12 @@ async def _run(args: argparse.Namespace, choice: Any, locations: Locations) -> i
     from app.headless.output import Output
     from app.headless.reader_gone import while_read
 
+    usages: tuple[type[Exception], ...] = (reading.Usage,)
+    failures: tuple[type[Exception], ...] = (writing.StepFailed,)
+    if args.command == "script":  # the interpreter's imports: for this command only
+        from app.headless import script
+
+        usages, failures = (reading.Usage, script.Usage), (writing.StepFailed, script.Failed)
     table, job = _job(args, locations)
     out = Output(
         sys.stdout.buffer, table=table if args.table else None, live=args.command == "updates" and args.follow
@@ -165,16 +192,16 @@ async def _run(args: argparse.Namespace, choice: Any, locations: Locations) -> i
             else:
                 await job(client, args, out)
         out.close()
-    except reading.Usage as e:
+    except usages as e:
         out.close()
         return _usage(str(e))
     except resolve.Unresolved as e:  # nothing was sent
         out.close()
         _error(e.document)
         return REFUSED
-    except writing.StepFailed as e:
+    except failures as e:
         out.close()
-        _error(e.document)
+        _error(e.document)  # type: ignore[attr-defined]
         return REFUSED
     except errors.LedgerApiError as e:
         out.close()
@@ -198,6 +225,13 @@ def _job(
             await reading.packages(client, a, out, locations)
 
         return reading.PACKAGES_TABLE, packages
+    if args.command == "script":
+        from app.headless.script import script
+
+        async def run_script(client, a, out) -> None:
+            await script(client, a)
+
+        return [], run_script
     if args.command == "submit":
 
         async def submit(client, a, out) -> None:

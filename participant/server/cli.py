@@ -117,6 +117,17 @@ def _parser() -> argparse.ArgumentParser:
         "the database: a DAR loaded before is not read again)",
     )
     serve.add_argument(
+        "--init-script",
+        metavar="MODULE:NAME",
+        help="run this Daml Script of the loaded DARs once the ledger is new, before serving (a restart does not run "
+        "it again); if it fails, say why and stop (exit 1), nothing served",
+    )
+    serve.add_argument(
+        "--init-script-user",
+        metavar="USER",
+        help="after the init script, this user (created if missing) may act and read as every party it allocated",
+    )
+    serve.add_argument(
         "--max-list-elements",
         type=int,
         default=200,
@@ -381,6 +392,11 @@ def _error(message: str) -> None:
     print(f"error: {visible(message)}", file=sys.stderr)
 
 
+def _note(text: str) -> None:
+    """A line about the start on standard error (standard output is the announcements')."""
+    print(visible(text), file=sys.stderr, flush=True)
+
+
 def _say(text: str) -> None:
     """`text` on standard output, its lines kept and whatever it quotes escaped."""
     print(visible_lines(text))
@@ -426,10 +442,31 @@ def _serve(args) -> int:
     if args.hs256_secret_file is not None:
         secret = _secret_from_file(args.hs256_secret_file)
     generated = not (secret or args.public_key or args.jwks or args.no_auth)
+    if args.init_script_user is not None and args.init_script is None:
+        raise Refused(
+            "--init-script-user names who may act as the parties of an init script: give --init-script"
+        )
     claim = _claim(args.db, "is in use by another ledger-participant", "stop it or use another --db")
     try:
         if args.dar:
             asyncio.run(_load_dars(args.db, args.dar, tuple(args.package), args.max_dar_bytes))
+        if args.init_script is not None:
+            from participant.server.init_script import InitScriptFailed, run_init_script
+
+            def note(text: str) -> None:
+                if args.announce == "json":  # a parent shows what its child is doing
+                    print(json.dumps({"event": "init-script", "message": text}), flush=True)
+                _note(text)
+
+            try:
+                asyncio.run(
+                    run_init_script(
+                        _settings(args, args.port, None), args.init_script, args.init_script_user, note
+                    )
+                )
+            except InitScriptFailed as e:
+                _error(str(e))
+                return 1
         if args.port_file is not None:
             args.port_file.unlink(missing_ok=True)  # a parent waiting for it must see this server's port only
         try:

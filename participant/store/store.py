@@ -160,6 +160,14 @@ class Store:
 
         return await self.write(job)
 
+    async def set_meta(self, key: str, value: str) -> None:
+        """Set `key`, durably, in order with the commits."""
+
+        async def job(batch):
+            batch.write(sql.SET_META, (key, value))
+
+        await self.write(job)
+
     async def pruned_offset(self) -> int:
         return int(await self.meta("pruned_offset") or 0)
 

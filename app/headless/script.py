@@ -1,0 +1,156 @@
+"""`ledger-tui script --dar FILE --script-name Module:name`: a Daml Script of a DAR run against a participant over
+the JSON Ledger API v2, the interpreter in this process (`participant.daml_script`).
+
+Every question of the script becomes the JSON API calls it maps to, on the participant the options name (without
+--url, the bundled one). The DAR's packages must be on the participant: one missing is uploaded first (which needs
+a participant admin). The script acts through the token's user, who is granted the right to act and read as each
+party the script allocates (an admin may; without auth nobody needs it). Time: on a participant of ours started
+with --static-time the script reads and sets its clock; elsewhere it reads the wall clock and `setTime` fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from app.client import LedgerClient
+from app.client.plain import plain_http
+from app.private_files import private_replacement
+from app.untrusted import json_safe, visible
+from participant.daml_lf.archive import read_dar
+from participant.daml_lf.errors import DamlLfError
+from participant.daml_lf.packages import PackageSet, packages_of
+from participant.daml_script import run_script
+from participant.daml_script.json_ledger import JsonLedger
+from participant.daml_script.ledger import Right
+from participant.engine.lf.definitions import LfPackages
+
+ADMIN_USER = "participant_admin"
+
+
+class Usage(Exception):
+    """What was asked cannot be run as given (a DAR that cannot be read, an input that is not JSON): exit 2."""
+
+
+class Failed(Exception):
+    """The script failed: its error, as a JSON document for stderr (exit 1)."""
+
+    def __init__(self, document: dict[str, Any]) -> None:
+        super().__init__(document.get("error", ""))
+        self.document = document
+
+
+def read_code(paths: list[Path]) -> tuple[LfPackages, list[bytes]]:
+    """The DARs' packages, decoded and compiled, the first DAR's main package the main one; and the DARs' bytes."""
+    packages: dict = {}
+    payloads: dict[str, bytes] = {}
+    mains: list[str] = []
+    contents: list[bytes] = []
+    for path in paths:
+        try:
+            data = path.read_bytes()
+            dar = read_dar(data)
+            package_set = packages_of(dar, packages)
+        except OSError as e:
+            raise Usage(f"cannot read the DAR {path}: {e.strerror or e}") from None
+        except DamlLfError as e:
+            raise Usage(f"the DAR {path} cannot be read: {e}") from None
+        contents.append(data)
+        packages.update(package_set.packages)
+        payloads.update({dalf.package_id: dalf.payload for dalf in dar.dalfs})
+        mains.append(package_set.main_package_id)
+    code = LfPackages(PackageSet(mains[0] if mains else "", packages), payloads)
+    code.program.located_packages = frozenset(mains)  # a failure in the scripts' own code says where
+    return code, contents
+
+
+class ActingLedger(JsonLedger):
+    """The runner's ledger, whose user is granted to act and read as each party the script allocates: on a
+    participant with auth a token's user may act only as the parties its rights name."""
+
+    def __init__(self, *args: Any, grants: bool, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.grants = grants
+
+    async def allocate_party(self, id_hint: str, display_name: str) -> str:
+        party = await super().allocate_party(id_hint, display_name)
+        if self.grants:
+            await self.grant_rights(self.user_id, [Right("CanActAs", party), Right("CanReadAs", party)])
+        return party
+
+
+async def _user_id(client: LedgerClient) -> tuple[str, bool]:
+    """The token's user, and whether it needs rights granted (not on a participant without auth)."""
+    if client.tokens is None:
+        return ADMIN_USER, False
+    return (await client.authenticated_user()).id, True
+
+
+async def _upload_missing(client: LedgerClient, http: Any, contents: list[bytes]) -> None:
+    """Upload each DAR whose main package the participant does not have (the script's commands need it)."""
+    present = set(await client.packages())
+    for data in contents:
+        main = read_dar(data).main.package_id
+        if main in present:
+            continue
+        print(
+            visible(f"uploading the DAR of package {main}: the participant does not have it"), file=sys.stderr
+        )
+        r = await http.post("/v2/dars", content=data, headers={"Content-Type": "application/octet-stream"})
+        if r.status_code != 200:
+            try:
+                document = r.json()
+            except ValueError:
+                document = {"error": r.text, "status": r.status_code}
+            raise Failed(
+                {"error": "the DAR could not be uploaded", "status": r.status_code, "answer": document}
+            )
+
+
+async def script(client: LedgerClient, args: argparse.Namespace) -> None:
+    code, contents = read_code(args.script_dar)
+    argument = None
+    if args.input_file is not None:
+        try:
+            argument = json.loads(Path(args.input_file).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise Usage(f"--input-file {args.input_file}: {e}") from None
+    user_id, grants = await _user_id(client)
+    async with plain_http(client) as http:
+        await _upload_missing(client, http, contents)
+        ledger = ActingLedger(http, code, user_id=user_id, grants=grants)
+        outcome = await run_script(code, args.script_name, ledger, argument)
+    report: dict[str, Any] = {
+        "script": args.script_name,
+        "status": "passed" if outcome.passed else "failed",
+        "transactions": outcome.transactions,
+        "seconds": round(outcome.seconds, 3),
+    }
+    if not outcome.passed:
+        raise Failed({**report, "error": outcome.error, "location": outcome.location})
+    result = None
+    if outcome.result_type is not None:
+        result = code.types.of(outcome.result_type).encode(outcome.result)
+    if args.output_file is not None:
+        with private_replacement(Path(args.output_file)) as f:
+            f.write(json.dumps(result, indent=2) + "\n")
+    if args.json:
+        _write(json_safe(json.dumps({**report, "result": result})))
+    else:
+        _write(
+            visible(
+                f"{args.script_name} passed: {outcome.transactions} transactions in {outcome.seconds:.1f} s"
+            )
+        )
+        _write(json_safe(json.dumps(result)))
+
+
+def _write(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+__all__ = ["Failed", "Usage", "script"]
