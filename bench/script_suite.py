@@ -30,8 +30,9 @@ from typing import Any
 
 from bench.common import median
 from participant.daml_script import run_script
+from participant.daml_script.dars import Dars, read_dars
 from participant.daml_script.json_ledger import JsonLedger
-from participant.server.script_tests import Dars, fresh_ledger, prepare_database, read_dars
+from participant.server.script_tests import fresh_ledger, prepare_database
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DAR = (REPO / "../shared/dars/splice/test/splice-amulet-test-0.1.8.dar").resolve()

@@ -20,13 +20,10 @@ from app.client import LedgerClient
 from app.client.plain import plain_http
 from app.private_files import private_replacement
 from app.untrusted import json_safe, visible
-from participant.daml_lf.archive import read_dar
-from participant.daml_lf.errors import DamlLfError
-from participant.daml_lf.packages import PackageSet, packages_of
 from participant.daml_script import run_script
+from participant.daml_script.dars import Dars, UnreadableDar, read_dars
 from participant.daml_script.json_ledger import JsonLedger
 from participant.daml_script.ledger import Right
-from participant.engine.lf.definitions import LfPackages
 
 ADMIN_USER = "participant_admin"
 
@@ -41,30 +38,6 @@ class Failed(Exception):
     def __init__(self, document: dict[str, Any]) -> None:
         super().__init__(document.get("error", ""))
         self.document = document
-
-
-def read_code(paths: list[Path]) -> tuple[LfPackages, list[bytes]]:
-    """The DARs' packages, decoded and compiled, the first DAR's main package the main one; and the DARs' bytes."""
-    packages: dict = {}
-    payloads: dict[str, bytes] = {}
-    mains: list[str] = []
-    contents: list[bytes] = []
-    for path in paths:
-        try:
-            data = path.read_bytes()
-            dar = read_dar(data)
-            package_set = packages_of(dar, packages)
-        except OSError as e:
-            raise Usage(f"cannot read the DAR {path}: {e.strerror or e}") from None
-        except DamlLfError as e:
-            raise Usage(f"the DAR {path} cannot be read: {e}") from None
-        contents.append(data)
-        packages.update(package_set.packages)
-        payloads.update({dalf.package_id: dalf.payload for dalf in dar.dalfs})
-        mains.append(package_set.main_package_id)
-    code = LfPackages(PackageSet(mains[0] if mains else "", packages), payloads)
-    code.program.located_packages = frozenset(mains)  # a failure in the scripts' own code says where
-    return code, contents
 
 
 class ActingLedger(JsonLedger):
@@ -89,11 +62,10 @@ async def _user_id(client: LedgerClient) -> tuple[str, bool]:
     return (await client.authenticated_user()).id, True
 
 
-async def _upload_missing(client: LedgerClient, http: Any, contents: list[bytes]) -> None:
+async def _upload_missing(client: LedgerClient, http: Any, dars: Dars) -> None:
     """Upload each DAR whose main package the participant does not have (the script's commands need it)."""
     present = set(await client.packages())
-    for data in contents:
-        main = read_dar(data).main.package_id
+    for (_, data), main in zip(dars.contents, dars.main_package_ids, strict=True):
         if main in present:
             continue
         print(
@@ -111,7 +83,11 @@ async def _upload_missing(client: LedgerClient, http: Any, contents: list[bytes]
 
 
 async def script(client: LedgerClient, args: argparse.Namespace) -> None:
-    code, contents = read_code(args.script_dar)
+    try:
+        dars = read_dars(args.script_dar)
+    except UnreadableDar as e:
+        raise Usage(str(e)) from None
+    code = dars.code
     argument = None
     if args.input_file is not None:
         try:
@@ -120,7 +96,7 @@ async def script(client: LedgerClient, args: argparse.Namespace) -> None:
             raise Usage(f"--input-file {args.input_file}: {e}") from None
     user_id, grants = await _user_id(client)
     async with plain_http(client) as http:
-        await _upload_missing(client, http, contents)
+        await _upload_missing(client, http, dars)
         ledger = ActingLedger(http, code, user_id=user_id, grants=grants)
         outcome = await run_script(code, args.script_name, ledger, argument)
     report: dict[str, Any] = {

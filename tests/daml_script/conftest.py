@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from participant.server.script_tests import Dars, prepare_database, read_dars
+from participant.daml_script.dars import Dars, read_dars
+from participant.server.script_tests import prepare_database
 from tests.daml_lf.conftest import DARS_DIR, dars_missing_reason
 
 SPLICE_TEST = "splice/test/splice-amulet-test-0.1.8.dar"

@@ -17,13 +17,14 @@ from participant.daml_lf.eval import values as rt
 from participant.daml_lf.eval.budget import Budget
 from participant.daml_lf.eval.builtins import Builtin
 from participant.daml_lf.eval.machine import BuiltinFunction
+from participant.daml_script.dars import Dars
 from participant.daml_script.failures import ScriptFailure, ScriptThrow
 from participant.daml_script.json_ledger import JsonLedger
 from participant.daml_script.library import LOW_LEVEL, Library, field
 from participant.daml_script.questions import answer
 from participant.daml_script.run import Run
 from participant.daml_script.runner import library_of
-from participant.server.script_tests import Dars, fresh_ledger
+from participant.server.script_tests import fresh_ledger
 from tests.conftest import ADMIN, SECRET, start_server
 
 CHECK_ERROR = "Splice.Scripts.TestAmuletRulesTransferLimits"  # template CheckError with actors : [Party]

@@ -16,12 +16,13 @@ from participant.daml_lf import ast
 from participant.daml_lf.eval import values as rt
 from participant.daml_lf.eval.budget import Budget, TimeExceeded
 from participant.daml_script import run_script
+from participant.daml_script.dars import Dars, read_dars
 from participant.daml_script.failures import ScriptFailure
 from participant.daml_script.library import LOW_LEVEL, Library
 from participant.daml_script.questions import answer
 from participant.daml_script.run import Run
 from participant.daml_script.runner import library_of
-from participant.server.script_tests import Dars, fresh_ledger, read_dars, run_tests_command
+from participant.server.script_tests import fresh_ledger, run_tests_command
 from tests.daml_lf.conftest import RICHTYPES
 from tests.daml_script.changed_dar import with_literal_changed
 from tests.engine.hostile_package import looping_ensure
