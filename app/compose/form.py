@@ -34,6 +34,7 @@ from app.compose.types import (
     TextMapT,
     VariantT,
 )
+from app.counting import count
 
 Json = Any
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -540,7 +541,7 @@ def _example(t: FieldType) -> str:
             "TIMESTAMP": "a time, 2030-01-31T12:00:00Z",
         }.get(t.kind, t.shown)
     if isinstance(t, NumericT):
-        return f"a number with at most {t.scale} decimals"
+        return f"a number with at most {count(t.scale, 'decimal')}"
     if isinstance(t, ContractIdT):
         return f"the id of a contract{f' of {t.template.qualified_name}' if t.template else ''}"
     return t.shown
@@ -561,9 +562,9 @@ def _numeric_problem(text: str, scale: int) -> str | None:
     exponent = number.as_tuple().exponent
     assert isinstance(exponent, int)
     if -exponent > scale and number != number.quantize(Decimal(1).scaleb(-scale)):
-        return f"Numeric {scale} has at most {scale} decimals"
+        return f"Numeric {scale} has at most {count(scale, 'decimal')}"
     if abs(number) >= Decimal(10) ** (NUMERIC_PRECISION - scale):
-        return f"Numeric {scale} has at most {NUMERIC_PRECISION - scale} digits before the point"
+        return f"Numeric {scale} has at most {count(NUMERIC_PRECISION - scale, 'digit')} before the point"
     return None
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
+from app.counting import count
 from participant.daml_lf import ast
 from participant.daml_lf.signatures import ChoiceSignature, PackageSignature, TemplateSignature, show_type
 
@@ -205,7 +206,9 @@ class TypeResolver:
         if definition is None:
             return Opaque(shown, "its package is not read: write it as JSON")
         if len(definition.params) != len(args):
-            return Opaque(shown, f"applied to {len(args)} of its {len(definition.params)} parameters")
+            return Opaque(
+                shown, f"applied to {len(args)} of its {count(len(definition.params), 'parameter')}"
+            )
         env = dict(zip(definition.params, args, strict=True))
         cons = definition.cons
         if isinstance(cons, ast.Record):

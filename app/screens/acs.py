@@ -18,6 +18,7 @@ from textual.timer import Timer
 from textual.widgets import Input, Label, Static
 
 from app.client import errors
+from app.counting import count as counted
 from app.cut import shorten
 from app.daml import looks_like_contract_id, party_hint, template_name
 from app.messages import ComposeCommand, IdentityChanged, MoveContract, OpenContract
@@ -60,7 +61,8 @@ the parties you can read (`p` to choose) and the templates you pick (`t`).
 Step through the ledger's history with `[` and `]`: each step goes to the previous or next offset where these
 contracts changed. The rows are the contracts at the offset, the same however it was reached; against the offset
 viewed before, contracts new here are marked `+` (green), contracts moved to another synchronizer `*`, and those
-gone since then are shown `-` (red, struck through) for comparison, counted apart. A contract in flight between
+of the offset viewed before that are not here are shown `-` (red, struck through) for comparison, counted apart:
+gone since then after a step forward, not yet created after a step back. A contract in flight between
 synchronizers is marked `~`. `e` returns to the ledger end, `o` goes to any offset.
 
 `/` filters the rows by text across ids, parties and payload; `s` sorts by any column, `c` chooses the columns
@@ -234,12 +236,19 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         """What the rows in view are: the contracts of the state, and apart the struck-out comparison rows."""
         table = self.query_one(ContractTable)
         gone = self.snapshot.view_removed if self.snapshot is not None else 0
-        count = f"{table.count - gone:,} contracts"
+        text = counted(table.count - gone, "contract")
         if self.text:
-            count += f" matching “{self.text}”"
+            text += f" matching “{self.text}”"
         if gone:
-            count += f" · {gone:,} gone since {self.previous} shown struck out"
-        return count
+            text += f" · {gone:,} {self._struck_out()}, shown struck out"
+        return text
+
+    def _struck_out(self) -> str:
+        """What the struck-out rows are: contracts of the offset viewed before, not of this one. Stepped forward
+        they are gone since; stepped back they are not yet created here (they came after)."""
+        if self.previous is not None and self.offset is not None and self.offset < self.previous:
+            return f"not yet created at {self.offset}, active at {self.previous}"
+        return f"gone since {self.previous}"
 
     def _progress(self, text: str) -> None:
         self.query_one("#acs-progress", Label).update(plain(text), layout=False)
@@ -290,7 +299,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
                 return
             shown = now
             rate = p.loaded / max(0.001, now - started)
-            self._progress(f"reading: {p.loaded:,} contracts ({p.form}, {rate:,.0f}/s) · escape cancels")
+            self._progress(
+                f"reading: {counted(p.loaded, 'contract')} ({p.form}, {rate:,.0f}/s) · escape cancels"
+            )
 
         try:
             async for loaded in self._read_batches(offset, progress):
@@ -491,8 +502,8 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             ahead = end - self.offset
             banner.update(
                 plain(
-                    f"Viewing offset {self.offset}; the ledger end is {end}, {ahead} offset"
-                    f"{'s' if ahead != 1 else ''} later. Press e to view the ledger end."
+                    f"Viewing offset {self.offset}; the ledger end is {end}, {counted(ahead, 'offset')} later. "
+                    "Press e to view the ledger end."
                 )
             )
             banner.add_class("shown")
@@ -782,6 +793,10 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             parts.append(f"{'moved on' if row.moved_on else 'archived'} at offset {row.archived_offset}")
         if row.status == ADDED:
             parts.insert(0, f"+ active here, not at offset {self.previous}")
+        elif row.status == REMOVED and self.offset is not None and row.created_offset > self.offset:
+            parts.insert(
+                0, f"- not yet created at offset {self.offset}: active at {self.previous} (for comparison)"
+            )
         elif row.status == CHANGED:
             parts.insert(
                 0, f"{row_mark(row)} elsewhere at offset {self.previous} (moved between synchronizers)"
@@ -874,13 +889,13 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
 
         self.app.push_screen(
             PromptDialog(
-                f"Export the {contracts:,} contracts at offset {self.offset} to",
+                f"Export the {counted(contracts, 'contract')} at offset {self.offset} to",
                 value=value,
                 validate=check,
                 hint=".jsonl writes each contract's create event fields "
                 "as JSON; .csv the columns in view, with full ids"
                 + (
-                    f"; the {gone:,} struck-out rows (gone since {self.previous}) are left out"
+                    f"; the {counted(gone, 'struck-out row')} ({self._struck_out()}) are left out"
                     if gone
                     else ""
                 ),
@@ -904,9 +919,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             return
         self._progress("")
         gone = self.snapshot.view_removed
-        left_out = f"; the {gone:,} struck-out rows gone since {self.previous} are not in it" if gone else ""
+        left_out = f"; not in it: {counted(gone, 'struck-out row')} ({self._struck_out()})" if gone else ""
         self.notify(
-            f"Wrote the {written:,} contracts at offset {self.offset} to {path}{left_out}",
+            f"Wrote the {counted(written, 'contract')} at offset {self.offset} to {path}{left_out}",
             title="Exported",
             timeout=6,
         )

@@ -102,7 +102,7 @@ async def test_the_count_and_the_export_leave_out_the_struck_out_rows(demo_writa
     async with app.run_test(size=SIZE) as pilot:
         acs = await contracts_ready(pilot, app)
         table = acs.query_one(ContractTable)
-        # back through the history to a step that archived contracts (seen from before it, they are gone here)
+        # back through the history to a step that created contracts (seen from before it, they are not yet here)
         while True:
             here = acs.offset
             await pilot.press("left_square_bracket")
@@ -115,7 +115,8 @@ async def test_the_count_and_the_export_leave_out_the_struck_out_rows(demo_writa
         contracts = table.count - gone
         assert (
             count_text(acs)
-            == f"{contracts:,} contracts · {gone:,} gone since {acs.previous} shown struck out"
+            == f"{contracts:,} contracts · {gone:,} not yet created at {acs.offset}, active at {acs.previous}, "
+            "shown struck out"
         )
 
         await pilot.press("w")
@@ -130,4 +131,7 @@ async def test_the_count_and_the_export_leave_out_the_struck_out_rows(demo_writa
         )
         note = next(n.message for n in app._notifications if "Wrote" in n.message)
         assert f"the {contracts:,} contracts at offset {acs.offset}" in note
-        assert f"the {gone:,} struck-out rows gone since {acs.previous} are not in it" in note
+        assert (
+            f"not in it: {gone:,} struck-out rows (not yet created at {acs.offset}, active at {acs.previous})"
+            in note
+        )
