@@ -47,6 +47,7 @@ from app.widgets.untrusted_text import plain
 GROW_EVERY_S = 0.25  # while a snapshot is read, the table grows at most this often
 PROGRESS_EVERY_S = 0.2
 COUNT_WIDTH = 36  # cells of the count, unless it says more
+SORT_TEMPLATES = 50  # templates whose payload fields the sort offers, at most (their samples are read for it)
 
 
 STEP = Binding.Group("Earlier/later", compact=True)
@@ -241,6 +242,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             text += f" matching “{self.text}”"
         if gone:
             text += f" · {gone:,} {self._struck_out()}, shown struck out"
+        if self.sort.startswith("payload.") and all(c.key != self.sort for c in table.columns):
+            # the order is by a field no column shows: said here, as a column's header would say it
+            text += f" · by {self.sort.removeprefix('payload.')} {'▼' if self.descending else '▲'}"
         return text
 
     def _struck_out(self) -> str:
@@ -381,9 +385,10 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             keys = self._choices.get(template) or default_for_template(
                 sample, self._declared_fields(template)
             )
-            return build_columns(keys, sample)
+            return build_columns(keys, sample, [template])
         keys = self._choices.get(ALL_TEMPLATES) or DEFAULT_MIXED
-        return build_columns(keys, [])
+        in_view = self.templates or await self.snapshot.template_ids()
+        return build_columns(keys, [], sorted(in_view))
 
     def _declared_fields(self, template: str) -> list[str]:
         """The template's fields as its package declares them; none while the packages are not read."""
@@ -665,31 +670,41 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             selected = self.query_one(ContractTable).selected
             self.rebuild(selected.contract_id if selected else None)
 
-    def action_sort(self) -> None:
+    @work(exclusive=True, group="acs-dialog", exit_on_error=False)
+    async def action_sort(self) -> None:
         table = self.query_one(ContractTable)
+        shown = [(c.label, c.key) for c in table.columns if c.key != "payload"]
+        keys = {key for _, key in shown}
+        fields = [(f"payload: {f}", f"payload.{f}") for f in await self._payload_fields()]
         choices = [("arrival order (as the participant lists them)", "arrival")]
         choices += [
-            (
-                f"{c.label}" + (" (descending next)" if c.key == self.sort and not self.descending else ""),
-                c.key,
-            )
-            for c in table.columns
-            if c.key != "payload"
+            (label + (" (descending next)" if key == self.sort and not self.descending else ""), key)
+            for label, key in [*shown, *((label, key) for label, key in fields if key not in keys)]
         ]
-
-        def chosen(key: str | None) -> None:
-            if key is None:
-                return
-            if key == self.sort:
-                self.descending = not self.descending
-            else:
-                self.sort, self.descending = key, False
-            selected = table.selected
-            self.rebuild(selected.contract_id if selected else None)
-
-        self.app.push_screen(
-            ChoiceDialog("Sort by (the same column again reverses)", choices, selected=self.sort), chosen
+        key = await self.app.push_screen_wait(
+            ChoiceDialog("Sort by (the same column again reverses)", choices, selected=self.sort)
         )
+        if key is None:
+            return
+        if key == self.sort:
+            self.descending = not self.descending
+        else:
+            self.sort, self.descending = key, False
+        selected = table.selected
+        self.rebuild(selected.contract_id if selected else None)
+
+    async def _payload_fields(self) -> list[str]:
+        """The payload fields of the templates in view, to sort by: each template's declared fields (once its
+        package is read) in their order, then any other its contracts hold."""
+        if self.snapshot is None:
+            return []
+        fields: dict[str, None] = {}
+        for template in sorted(self.templates or await self.snapshot.template_ids())[:SORT_TEMPLATES]:
+            fields.update(dict.fromkeys(self._declared_fields(template)))
+            for payload in await self._sample(template):
+                if isinstance(payload, dict):
+                    fields.update(dict.fromkeys(payload))
+        return list(fields)
 
     @work(exclusive=True, group="acs-dialog", exit_on_error=False)
     async def action_templates(self) -> None:
