@@ -425,9 +425,10 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self._show_info()
         self._show_banner()
 
-    async def _rebuild(self, *, keep_cursor_on: str | None = None) -> None:
+    async def _rebuild(self, *, keep_cursor_on: str | None = None, on_first_change: bool = False) -> None:
         """Materialize the view for the current settings and show it: on a large snapshot, its first rows at
-        once and the rest when SQLite has ordered it all."""
+        once and the rest when SQLite has ordered it all. The cursor goes to the contract `keep_cursor_on`, or
+        with `on_first_change` to the first row changed since the offset viewed before (as the view shows)."""
         if self.snapshot is None:
             return
         spec = self._spec()
@@ -469,6 +470,8 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             keep_cursor_on and not early
         ):  # once the first rows are shown, the cursor stays where the user put it
             cursor = await self.snapshot.position_of(keep_cursor_on)
+        elif on_first_change and not early:
+            cursor = await self.snapshot.first_changed()
         elif early:
             cursor = table.cursor
         await self._apply_view(spec, count, cursor=cursor, keep_rows=early)
@@ -537,7 +540,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             return
         self.previous = old if self.timeline.interval.covers(old) else None
         self.offset = target
-        await self._rebuild()
+        await self._rebuild(on_first_change=True)
         changed = await self.snapshot.first_changed() if self.snapshot is not None else None
         if changed is not None:
             self.query_one(ContractTable).move_to(changed)

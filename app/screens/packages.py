@@ -9,6 +9,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
+from textual.timer import Timer
 from textual.widgets import Input, Static, Tree
 
 from app.counting import count
@@ -21,6 +22,7 @@ from app.widgets.package_tree import Entry, PackageTree, styled
 from app.widgets.status_bar import StatusBar
 
 SEARCH = Binding.Group("Next/previous match", compact=True)
+TYPING_PAUSE_S = 0.15
 
 
 class PackagesScreen(LedgerScreen):
@@ -73,6 +75,7 @@ starts a Create of it in Compose and `c` shows its contracts on the contracts sc
         self.catalog: PackageCatalog | None = None
         self.text = ""  # the search
         self.match = 0  # which of the search's matches is selected
+        self._typing: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield StatusBar(mode="packages")
@@ -216,18 +219,31 @@ starts a Create of it in Compose and `c` shows its contracts on the contracts sc
         box = self.query_one("#packages-filter", Input)
         box.add_class("shown")
         box.value = self.text
-        box.focus()
+        # focused now, not after this turn of the loop: the keys typed right after `/` go into the box
+        self.set_focus(box)
 
     @on(Input.Changed, "#packages-filter")
     def _search_changed(self, event: Input.Changed) -> None:
-        self.text = event.value.strip()
-        self._rebuild()
+        # the tree follows the typing once it pauses: rebuilding it for every key of a word kept the keys waiting
+        if self._typing is not None:
+            self._typing.stop()
+        self._typing = self.set_timer(TYPING_PAUSE_S, self._search_typed)
+
+    def _search_typed(self) -> None:
+        self._typing = None
+        text = self.query_one("#packages-filter", Input).value.strip()
+        if text != self.text:
+            self.text = text
+            self._rebuild()
 
     @on(Input.Submitted, "#packages-filter")
     def _search_kept(self, event: Input.Submitted) -> None:
+        if self._typing is not None:
+            self._typing.stop()
+        self._search_typed()
         if not self.text:
             event.input.remove_class("shown")
-        self.tree.focus()
+        self.set_focus(self.tree)  # now: an `n` typed right after enter goes to the next match
         if self.tree.matches:  # back to the first match, wherever the cursor went meanwhile
             self._go_to_match(0)
 
@@ -249,6 +265,9 @@ starts a Create of it in Compose and `c` shows its contracts on the contracts sc
 
     def action_escape(self) -> None:
         box = self.query_one("#packages-filter", Input)
+        if self._typing is not None:
+            self._typing.stop()
+            self._typing = None
         if self.text or box.has_class("shown"):
             box.value = ""
             box.remove_class("shown")

@@ -152,6 +152,9 @@ class ContractTable(ScrollView, can_focus=True):
         elif self.cursor >= count:
             self.cursor = max(0, count - 1)
         self._scroll_cursor_into_view()
+        # and again once laid out: a view that needs a horizontal scrollbar now has one line fewer for its rows
+        # than the page measured above
+        self.call_after_refresh(self._scroll_cursor_into_view)
         self.refresh()
         return self.generation
 
