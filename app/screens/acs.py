@@ -66,9 +66,9 @@ of the offset viewed before that are not here are shown `-` (red, struck through
 gone since then after a step forward, not yet created after a step back. A contract in flight between
 synchronizers is marked `~`. `e` returns to the ledger end, `o` goes to any offset.
 
-`/` filters the rows by text across ids, parties and payload; `s` sorts by any column, `c` chooses the columns
-(per template, payload fields included); `w` writes the contracts in view (not the struck-out rows) to a
-JSON-lines or CSV file.
+`/` filters the rows by text across ids, parties and payload; `s` sorts by any column or payload field, `c`
+chooses the columns (per template, payload fields included); `w` writes the contracts in view (not the struck-out
+rows) to a JSON-lines or CSV file.
 
 Large snapshots are read page by page into a local cache (the screen shows the count as it grows; `escape`
 cancels), and only the rows on screen are drawn, so a million contracts browse like a hundred.

@@ -13,6 +13,7 @@ from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from app.counting import count
 from app.cut import shorten
 from app.packages import NotDamlLf, PackageCatalog, PackageSignature, is_standard_library, version_key
 from app.widgets.untrusted_text import visible_lines
@@ -74,7 +75,7 @@ class PackageTree(Tree[Entry]):
             self._add_name(self.root, name, by_name[name], needle)
         if standard:
             group = self.root.add(
-                styled((STANDARD_LIBRARY, "bold"), (f"  {len(standard)} package names", "dim")),
+                styled((STANDARD_LIBRARY, "bold"), (f"  {count(len(standard), 'package name')}", "dim")),
                 Entry("group", title=STANDARD_LIBRARY),
                 expand=False,
             )
