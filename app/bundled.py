@@ -24,6 +24,7 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
+from app.counting import count
 from app.private_files import private_dir, private_opener, private_replacement
 from app.untrusted import visible
 
@@ -52,7 +53,7 @@ class StartupState:
 
     def describe(self) -> str:
         if self.phase == "seeding":
-            return f"Seeding the demo ledger: {self.done} of {self.total} transactions"
+            return f"Seeding the demo ledger: {self.done:,} of {count(self.total, 'transaction')}"
         if self.phase == "init-script":
             return f"Setting the ledger up: {visible(self.note)}"
         if self.phase == "ready":

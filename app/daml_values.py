@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from app.counting import count
 from app.cut import cut, shorten
 from app.daml import number, short_party
 
@@ -196,11 +197,11 @@ def summary(value: Any) -> str:
     kind = kind_of(value)
     n = len(entries(value))
     if kind == LIST:
-        return f"{n} item{'s' if n != 1 else ''}"
+        return count(n, "item")
     if kind in (TEXTMAP, GENMAP):
-        return f"{n} entr{'ies' if n != 1 else 'y'}"
+        return count(n, "entry")
     if kind == RECORD:
-        return f"{n} field{'s' if n != 1 else ''}"
+        return count(n, "field")
     return ""
 
 

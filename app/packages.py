@@ -215,6 +215,20 @@ class PackageCatalog:
         return self.packages.get(package_ref), qualified_name
 
 
+# Daml's standard library as the SDK packages it (the names in every DAR's dependencies): `daml-prim` and
+# `daml-stdlib`, each with its small per-module packages (`daml-prim-DA-Types`, `daml-stdlib-DA-Set-Types`),
+# `ghc-stdlib-*` from the older SDKs, and Daml Script's libraries
+_STANDARD_LIBRARY = frozenset(
+    {"daml-prim", "daml-stdlib", "ghc-prim", "ghc-stdlib", "daml-script", "daml3-script"}
+)
+_STANDARD_LIBRARY_PREFIXES = ("daml-prim-", "daml-stdlib-", "ghc-prim-", "ghc-stdlib-")
+
+
+def is_standard_library(name: str) -> bool:
+    """Whether a package name is one of Daml's standard library's (not a package of the user's)."""
+    return name in _STANDARD_LIBRARY or name.startswith(_STANDARD_LIBRARY_PREFIXES)
+
+
 def version_key(version: str) -> tuple[int, ...]:
     """Daml package versions are dot-separated integers: compared numerically."""
     return tuple(int(part) if part.isdigit() else -1 for part in version.split("."))
@@ -379,6 +393,7 @@ __all__ = [
     "PackageSignature",
     "Progress",
     "TemplateSignature",
+    "is_standard_library",
     "made_of",
     "read_entry",
     "show_type",

@@ -99,8 +99,12 @@ class Routing(App):
             screen.action_ledger_end()
 
     def action_mode(self, mode: str) -> None:
+        """A number key: that mode's own screen, always (not an inspector or an update opened from it earlier,
+        which the key would otherwise bring back); a dialog open there stays, as it waits for its answer."""
         if self.current_mode != mode:
             self.switch_mode(mode)
+        while len(self.screen_stack) > 1 and isinstance(self.screen, LedgerScreen):
+            self.pop_screen()
 
     def action_help(self) -> None:
         from app.screens.help import HelpScreen

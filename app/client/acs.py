@@ -19,6 +19,7 @@ from app.client import errors
 from app.client.http import encode
 from app.client.ledger import LedgerClient, parse_json
 from app.client.websocket import subprotocols, ws_url
+from app.counting import count as counted
 from participant.api import EventFormat, GetActiveContractsPageRequest, GetActiveContractsRequest
 
 FIRST_PAGE = 100  # small, so the first rows show at once
@@ -196,7 +197,7 @@ async def _websocket(client: LedgerClient, offset: int, fmt: EventFormat) -> Asy
                         break
                     except TimeoutError:
                         raise errors.RequestTimeout(
-                            f"the websocket ACS sent nothing for {WS_STALL_S:.0f} s after {count} entries",
+                            f"the websocket ACS sent nothing for {WS_STALL_S:.0f} s after {counted(count, 'entry')}",
                             path=LIST_PATH,
                             hint="The participant may be overloaded; reload to try again.",
                         ) from None
@@ -213,11 +214,11 @@ async def _websocket(client: LedgerClient, offset: int, fmt: EventFormat) -> Asy
                 ) from None
             except WebSocketException as e:
                 raise errors.TransportError(
-                    f"the websocket ACS broke after {count} entries: {e}", path=LIST_PATH
+                    f"the websocket ACS broke after {counted(count, 'entry')}: {e}", path=LIST_PATH
                 ) from None
             if batch:
                 yield Batch(batch, "websocket")
-        log.finish(record, status=101, body=f"{count} messages".encode(), size=received)
+        log.finish(record, status=101, body=counted(count, "message").encode(), size=received)
     except errors.StatusError as e:
         # a Canton error sent inside the stream: logged as the answer its HTTP form would have given
         if not record.done:

@@ -30,6 +30,7 @@ from app.compose.types import (
     TextMapT,
     VariantT,
 )
+from app.counting import count
 from participant.daml_lf import scalars
 from participant.daml_lf.scalars import ScalarProblem
 
@@ -532,7 +533,7 @@ def _example(t: FieldType) -> str:
             "TIMESTAMP": "a time, 2030-01-31T12:00:00Z",
         }.get(t.kind, t.shown)
     if isinstance(t, NumericT):
-        return f"a number with at most {t.scale} decimals"
+        return f"a number with at most {count(t.scale, 'decimal')}"
     if isinstance(t, ContractIdT):
         return f"the id of a contract{f' of {t.template.qualified_name}' if t.template else ''}"
     return t.shown

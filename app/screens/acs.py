@@ -18,6 +18,7 @@ from textual.timer import Timer
 from textual.widgets import Input, Label, Static
 
 from app.client import errors
+from app.counting import count as counted
 from app.cut import shorten
 from app.daml import looks_like_contract_id, party_hint, template_name
 from app.messages import ComposeCommand, IdentityChanged, MoveContract, OpenContract
@@ -46,6 +47,7 @@ from app.widgets.untrusted_text import plain
 GROW_EVERY_S = 0.25  # while a snapshot is read, the table grows at most this often
 PROGRESS_EVERY_S = 0.2
 COUNT_WIDTH = 36  # cells of the count, unless it says more
+SORT_TEMPLATES = 50  # templates whose payload fields the sort offers, at most (their samples are read for it)
 
 
 STEP = Binding.Group("Earlier/later", compact=True)
@@ -60,12 +62,13 @@ the parties you can read (`p` to choose) and the templates you pick (`t`).
 Step through the ledger's history with `[` and `]`: each step goes to the previous or next offset where these
 contracts changed. The rows are the contracts at the offset, the same however it was reached; against the offset
 viewed before, contracts new here are marked `+` (green), contracts moved to another synchronizer `*`, and those
-gone since then are shown `-` (red, struck through) for comparison, counted apart. A contract in flight between
+of the offset viewed before that are not here are shown `-` (red, struck through) for comparison, counted apart:
+gone since then after a step forward, not yet created after a step back. A contract in flight between
 synchronizers is marked `~`. `e` returns to the ledger end, `o` goes to any offset.
 
-`/` filters the rows by text across ids, parties and payload; `s` sorts by any column, `c` chooses the columns
-(per template, payload fields included); `w` writes the contracts in view (not the struck-out rows) to a
-JSON-lines or CSV file.
+`/` filters the rows by text across ids, parties and payload; `s` sorts by any column or payload field, `c`
+chooses the columns (per template, payload fields included); `w` writes the contracts in view (not the struck-out
+rows) to a JSON-lines or CSV file.
 
 Large snapshots are read page by page into a local cache (the screen shows the count as it grows; `escape`
 cancels), and only the rows on screen are drawn, so a million contracts browse like a hundred.
@@ -234,12 +237,22 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         """What the rows in view are: the contracts of the state, and apart the struck-out comparison rows."""
         table = self.query_one(ContractTable)
         gone = self.snapshot.view_removed if self.snapshot is not None else 0
-        count = f"{table.count - gone:,} contracts"
+        text = counted(table.count - gone, "contract")
         if self.text:
-            count += f" matching “{self.text}”"
+            text += f" matching “{self.text}”"
         if gone:
-            count += f" · {gone:,} gone since {self.previous} shown struck out"
-        return count
+            text += f" · {gone:,} {self._struck_out()}, shown struck out"
+        if self.sort.startswith("payload.") and all(c.key != self.sort for c in table.columns):
+            # the order is by a field no column shows: said here, as a column's header would say it
+            text += f" · by {self.sort.removeprefix('payload.')} {'▼' if self.descending else '▲'}"
+        return text
+
+    def _struck_out(self) -> str:
+        """What the struck-out rows are: contracts of the offset viewed before, not of this one. Stepped forward
+        they are gone since; stepped back they are not yet created here (they came after)."""
+        if self.previous is not None and self.offset is not None and self.offset < self.previous:
+            return f"not yet created at {self.offset}, active at {self.previous}"
+        return f"gone since {self.previous}"
 
     def _progress(self, text: str) -> None:
         self.query_one("#acs-progress", Label).update(plain(text), layout=False)
@@ -290,7 +303,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
                 return
             shown = now
             rate = p.loaded / max(0.001, now - started)
-            self._progress(f"reading: {p.loaded:,} contracts ({p.form}, {rate:,.0f}/s) · escape cancels")
+            self._progress(
+                f"reading: {counted(p.loaded, 'contract')} ({p.form}, {rate:,.0f}/s) · escape cancels"
+            )
 
         try:
             async for loaded in self._read_batches(offset, progress):
@@ -370,9 +385,10 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             keys = self._choices.get(template) or default_for_template(
                 sample, self._declared_fields(template)
             )
-            return build_columns(keys, sample)
+            return build_columns(keys, sample, [template])
         keys = self._choices.get(ALL_TEMPLATES) or DEFAULT_MIXED
-        return build_columns(keys, [])
+        in_view = self.templates or await self.snapshot.template_ids()
+        return build_columns(keys, [], sorted(in_view))
 
     def _declared_fields(self, template: str) -> list[str]:
         """The template's fields as its package declares them; none while the packages are not read."""
@@ -409,9 +425,10 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self._show_info()
         self._show_banner()
 
-    async def _rebuild(self, *, keep_cursor_on: str | None = None) -> None:
+    async def _rebuild(self, *, keep_cursor_on: str | None = None, on_first_change: bool = False) -> None:
         """Materialize the view for the current settings and show it: on a large snapshot, its first rows at
-        once and the rest when SQLite has ordered it all."""
+        once and the rest when SQLite has ordered it all. The cursor goes to the contract `keep_cursor_on`, or
+        with `on_first_change` to the first row changed since the offset viewed before (as the view shows)."""
         if self.snapshot is None:
             return
         spec = self._spec()
@@ -453,6 +470,8 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             keep_cursor_on and not early
         ):  # once the first rows are shown, the cursor stays where the user put it
             cursor = await self.snapshot.position_of(keep_cursor_on)
+        elif on_first_change and not early:
+            cursor = await self.snapshot.first_changed()
         elif early:
             cursor = table.cursor
         await self._apply_view(spec, count, cursor=cursor, keep_rows=early)
@@ -491,8 +510,8 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             ahead = end - self.offset
             banner.update(
                 plain(
-                    f"Viewing offset {self.offset}; the ledger end is {end}, {ahead} offset"
-                    f"{'s' if ahead != 1 else ''} later. Press e to view the ledger end."
+                    f"Viewing offset {self.offset}; the ledger end is {end}, {counted(ahead, 'offset')} later. "
+                    "Press e to view the ledger end."
                 )
             )
             banner.add_class("shown")
@@ -521,7 +540,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             return
         self.previous = old if self.timeline.interval.covers(old) else None
         self.offset = target
-        await self._rebuild()
+        await self._rebuild(on_first_change=True)
         changed = await self.snapshot.first_changed() if self.snapshot is not None else None
         if changed is not None:
             self.query_one(ContractTable).move_to(changed)
@@ -654,31 +673,41 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             selected = self.query_one(ContractTable).selected
             self.rebuild(selected.contract_id if selected else None)
 
-    def action_sort(self) -> None:
+    @work(exclusive=True, group="acs-dialog", exit_on_error=False)
+    async def action_sort(self) -> None:
         table = self.query_one(ContractTable)
+        shown = [(c.label, c.key) for c in table.columns if c.key != "payload"]
+        keys = {key for _, key in shown}
+        fields = [(f"payload: {f}", f"payload.{f}") for f in await self._payload_fields()]
         choices = [("arrival order (as the participant lists them)", "arrival")]
         choices += [
-            (
-                f"{c.label}" + (" (descending next)" if c.key == self.sort and not self.descending else ""),
-                c.key,
-            )
-            for c in table.columns
-            if c.key != "payload"
+            (label + (" (descending next)" if key == self.sort and not self.descending else ""), key)
+            for label, key in [*shown, *((label, key) for label, key in fields if key not in keys)]
         ]
-
-        def chosen(key: str | None) -> None:
-            if key is None:
-                return
-            if key == self.sort:
-                self.descending = not self.descending
-            else:
-                self.sort, self.descending = key, False
-            selected = table.selected
-            self.rebuild(selected.contract_id if selected else None)
-
-        self.app.push_screen(
-            ChoiceDialog("Sort by (the same column again reverses)", choices, selected=self.sort), chosen
+        key = await self.app.push_screen_wait(
+            ChoiceDialog("Sort by (the same column again reverses)", choices, selected=self.sort)
         )
+        if key is None:
+            return
+        if key == self.sort:
+            self.descending = not self.descending
+        else:
+            self.sort, self.descending = key, False
+        selected = table.selected
+        self.rebuild(selected.contract_id if selected else None)
+
+    async def _payload_fields(self) -> list[str]:
+        """The payload fields of the templates in view, to sort by: each template's declared fields (once its
+        package is read) in their order, then any other its contracts hold."""
+        if self.snapshot is None:
+            return []
+        fields: dict[str, None] = {}
+        for template in sorted(self.templates or await self.snapshot.template_ids())[:SORT_TEMPLATES]:
+            fields.update(dict.fromkeys(self._declared_fields(template)))
+            for payload in await self._sample(template):
+                if isinstance(payload, dict):
+                    fields.update(dict.fromkeys(payload))
+        return list(fields)
 
     @work(exclusive=True, group="acs-dialog", exit_on_error=False)
     async def action_templates(self) -> None:
@@ -782,6 +811,10 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             parts.append(f"{'moved on' if row.moved_on else 'archived'} at offset {row.archived_offset}")
         if row.status == ADDED:
             parts.insert(0, f"+ active here, not at offset {self.previous}")
+        elif row.status == REMOVED and self.offset is not None and row.created_offset > self.offset:
+            parts.insert(
+                0, f"- not yet created at offset {self.offset}: active at {self.previous} (for comparison)"
+            )
         elif row.status == CHANGED:
             parts.insert(
                 0, f"{row_mark(row)} elsewhere at offset {self.previous} (moved between synchronizers)"
@@ -874,13 +907,13 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
 
         self.app.push_screen(
             PromptDialog(
-                f"Export the {contracts:,} contracts at offset {self.offset} to",
+                f"Export the {counted(contracts, 'contract')} at offset {self.offset} to",
                 value=value,
                 validate=check,
                 hint=".jsonl writes each contract's create event fields "
                 "as JSON; .csv the columns in view, with full ids"
                 + (
-                    f"; the {gone:,} struck-out rows (gone since {self.previous}) are left out"
+                    f"; the {counted(gone, 'struck-out row')} ({self._struck_out()}) are left out"
                     if gone
                     else ""
                 ),
@@ -904,9 +937,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             return
         self._progress("")
         gone = self.snapshot.view_removed
-        left_out = f"; the {gone:,} struck-out rows gone since {self.previous} are not in it" if gone else ""
+        left_out = f"; not in it: {counted(gone, 'struck-out row')} ({self._struck_out()})" if gone else ""
         self.notify(
-            f"Wrote the {written:,} contracts at offset {self.offset} to {path}{left_out}",
+            f"Wrote the {counted(written, 'contract')} at offset {self.offset} to {path}{left_out}",
             title="Exported",
             timeout=6,
         )

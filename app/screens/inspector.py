@@ -18,6 +18,7 @@ from app import daml_values as dv
 from app.client import errors, event_format, update_format
 from app.client.contracts import ContractLookup, interface_views, look_up_contract
 from app.client.ledger import LEDGER_EFFECTS
+from app.counting import count
 from app.cut import shorten
 from app.daml import package_name_ref, party_hint, template_name
 from app.messages import ComposeCommand, IdentityChanged, MoveContract
@@ -529,7 +530,7 @@ implements; `x` lets you pick one of those choices; exercise results are labelle
             return
         text = orjson.dumps(event.create_argument, option=orjson.OPT_INDENT_2).decode()
         self.app.copy_to_clipboard(text)
-        self.notify(f"Copied the payload as JSON ({len(text):,} characters).", timeout=3)
+        self.notify(f"Copied the payload as JSON ({count(len(text), 'character')}).", timeout=3)
 
     def action_copy_blob(self) -> None:
         blob = self.lookup.blob if self.lookup else ""
@@ -539,7 +540,7 @@ implements; `x` lets you pick one of those choices; exercise results are labelle
             )
             return
         self.app.copy_to_clipboard(blob)
-        self.notify(f"Copied the created event blob ({len(blob):,} characters of Base64).", timeout=3)
+        self.notify(f"Copied the created event blob ({count(len(blob), 'character')} of Base64).", timeout=3)
 
     def action_exercise(self) -> None:
         if (event := self._loaded_event()) is None:

@@ -1,86 +1,57 @@
 """The packages screen: the participant's packages read once (`app.packages`), as a tree of package names, versions,
-modules and their templates, interfaces and data types, with the signature of the one selected beside it."""
+modules and their templates, interfaces and data types (`app.widgets.package_tree`), with the signature of the one
+selected beside it (`app.widgets.package_details`), and a search that goes from match to match."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
+from textual.timer import Timer
 from textual.widgets import Input, Static, Tree
-from textual.widgets.tree import TreeNode
 
-from app.cut import shorten
+from app.counting import count
 from app.messages import ComposeCommand, IdentityChanged, ShowTemplateContracts
-from app.packages import (
-    ChoiceSignature,
-    DataTypeSignature,
-    InterfaceSignature,
-    NotDamlLf,
-    PackageCatalog,
-    PackageSignature,
-    Progress,
-    TemplateSignature,
-    made_of,
-    show_type,
-    version_key,
-)
+from app.packages import PackageCatalog, Progress
 from app.screens.base import LedgerScreen
-from app.untrusted import visible
 from app.widgets.keys import FieldInput, KeyFooter
+from app.widgets.package_details import describe
+from app.widgets.package_tree import Entry, PackageTree, styled
 from app.widgets.status_bar import StatusBar
-from app.widgets.untrusted_text import visible_lines
 
-
-@dataclass(frozen=True)
-class Entry:
-    """What a node of the tree stands for: a package (`entity` empty) or one of its templates, interfaces, data
-    types; or a package that is not Daml-LF, or one that could not be read (`reason`)."""
-
-    kind: str  # package, template, interface, data, python, unreadable
-    package: PackageSignature | None = None
-    entity: str = ""  # "Module:Entity"
-    package_id: str = ""
-    reason: str = ""
-    title: str = ""  # a package without signatures: its name and version
-
-
-def _text(*parts: tuple[str, str] | str) -> Text:
-    """Text from the participant's words and ours, each part's control characters but its line breaks written out
-    (never read as markup)."""
-    text = Text()
-    for part in parts:
-        words, style = (part, "") if isinstance(part, str) else part
-        text.append(visible_lines(words), style)
-    return text
+SEARCH = Binding.Group("Next/previous match", compact=True)
+TYPING_PAUSE_S = 0.15
 
 
 class PackagesScreen(LedgerScreen):
     TITLE_TEXT = "Packages"
     HELP = """\
 **Packages** shows the participant's Daml packages: each name, its versions, their modules, and in each module its
-templates, interfaces and data types. The signature of the one selected shows beside the tree (under it on a narrow
-terminal): a template's fields and their types, its key, its choices (consuming or not, argument and return types)
-and the interfaces it implements; an interface's view type, methods, choices and the templates that implement it; a
-data type's fields, constructors or values.
+templates, interfaces and data types. The user's packages come first; Daml's standard library (daml-prim,
+daml-stdlib and their many small parts, Daml Script) is folded under one node after them. The signature of the one
+selected shows beside the tree (under it on a narrow terminal): a template's fields and their types, its key, its
+choices (consuming or not, argument and return types) and the interfaces it implements; an interface's view type,
+methods, choices and the templates that implement it; a data type's fields, constructors or values.
 
 The packages are read once, four archives at a time, and kept in the cache directory by package id: the next start
 reads them from there. Packages the participant defines in Python (the bundled participant's demo) are listed
 without signatures; a package that could not be read says why.
 
-`/` keeps the templates, interfaces and data types whose name, or one of whose choices' names, holds the text
-(enter keeps the filter, escape clears it). On a template, `n` starts a Create of it in Compose and `c` shows its
-contracts on the contracts screen.
+`/` searches: the tree keeps the templates, interfaces and data types whose name, or one of whose choices' names,
+holds the text, and the first of them is selected with its signature shown; `n` and `N` go to the next and the
+previous match (the line above the tree says which of how many). Escape clears the search. On a template, `ctrl+n`
+starts a Create of it in Compose and `c` shows its contracts on the contracts screen.
 """
 
     BINDINGS = [
-        Binding("slash", "filter", "Filter", id="packages.filter", key_display="/"),
-        Binding("n", "create", "New Create", id="packages.create"),
+        Binding("slash", "search", "Search", id="packages.filter", key_display="/"),
+        Binding("n", "match(1)", "Next match", id="packages.next", group=SEARCH),
+        Binding("N", "match(-1)", "Previous match", id="packages.previous", group=SEARCH),
+        Binding("ctrl+n", "create", "New Create", id="packages.create"),
         Binding("c", "contracts", "Its contracts", id="packages.contracts"),
-        Binding("escape", "escape", "Clear filter", show=False, id="packages.escape"),
+        Binding("escape", "escape", "Clear search", show=False, id="packages.escape"),
     ]
 
     DEFAULT_CSS = """
@@ -102,28 +73,28 @@ contracts on the contracts screen.
     def __init__(self) -> None:
         super().__init__()
         self.catalog: PackageCatalog | None = None
-        self.text = ""  # the filter
+        self.text = ""  # the search
+        self.match = 0  # which of the search's matches is selected
+        self._typing: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield StatusBar(mode="packages")
-        yield Static(_text(("Waiting for the participant…", "dim")), id="packages-info")
+        yield Static(styled(("Waiting for the participant…", "dim")), id="packages-info")
         with Horizontal(id="packages-body"):
-            tree: Tree[Entry] = Tree(Text("Packages"), id="packages-tree")
-            tree.show_root = False
-            yield tree
+            yield PackageTree(id="packages-tree")
             with VerticalScroll(id="packages-details-pane"):
                 yield Static("", id="packages-details")
         yield FieldInput(
             free_text=True,
-            placeholder="filter: part of a template, interface, data type or choice name (enter keeps, escape "
-            "clears)",
+            placeholder="search: part of a template, interface, data type or choice name (enter goes to the first, "
+            "escape clears)",
             id="packages-filter",
         )
         yield KeyFooter()
 
     @property
-    def tree(self) -> Tree[Entry]:
-        return self.query_one("#packages-tree", Tree)
+    def tree(self) -> PackageTree:
+        return self.query_one("#packages-tree", PackageTree)
 
     def on_mount(self) -> None:
         if self.ledger_app.connected:
@@ -136,24 +107,23 @@ contracts on the contracts screen.
 
     def worker_failed(self, worker) -> None:
         if worker.group == "packages-load":
-            self._info(_text(("The packages could not be read (the notification says why).", "bold red")))
+            self._info(styled(("The packages could not be read (the notification says why).", "bold red")))
 
     # --- loading --------------------------------------------------------------------------------------------------
 
     @work(exclusive=True, group="packages-load", exit_on_error=False)
     async def _load(self) -> None:
-        self._info(_text(("Listing the packages…", "dim")))
+        self._info(styled(("Listing the packages…", "dim")))
         catalog = await self.ledger_app.session.packages.get(
             self.ledger_app.locations.cache_dir, progress=self._progress, again=True
         )
         self.catalog = catalog
-        self._info(self._summary(catalog))
         self._rebuild()
 
     def _progress(self, progress: Progress) -> None:
         self._info(
-            _text(
-                (f"Reading {progress.listed:,} packages: ", "dim"),
+            styled(
+                (f"Reading {count(progress.listed, 'package')}: ", "dim"),
                 f"{progress.from_cache:,} from the cache, {progress.fetched:,} fetched, "
                 f"{progress.decoded:,} decoded"
                 + (f", {progress.failed:,} unreadable" if progress.failed else ""),
@@ -163,14 +133,34 @@ contracts on the contracts screen.
     def _info(self, text: Text) -> None:
         self.query_one("#packages-info", Static).update(text)
 
+    def _show_info(self) -> None:
+        """The catalog's counts, and with a search, which match is selected of how many."""
+        catalog = self.catalog
+        if catalog is None:
+            return
+        text = self._summary(catalog)
+        if self.text:
+            matches = self.tree.matches
+            text.append(" · ")
+            if matches:
+                text.append(f"match {self.match + 1} of {len(matches)}", "bold")
+                text.append(" for “")
+                text.append_text(styled(self.text))
+                text.append("” (n next, N previous)", "dim")
+            else:
+                text.append("no match for “", "bold yellow")
+                text.append_text(styled((self.text, "bold yellow")))
+                text.append("”", "bold yellow")
+        self._info(text)
+
     @staticmethod
     def _summary(catalog: PackageCatalog) -> Text:
         if catalog.problem:
-            return _text(("No packages: ", "bold red"), catalog.problem)
+            return styled(("No packages: ", "bold red"), catalog.problem)
         names = {p.name for p in catalog.packages.values()} | {p.name for p in catalog.not_daml_lf.values()}
         progress = catalog.progress
-        text = _text(
-            f"{len(names):,} package names, {progress.listed:,} packages "
+        text = styled(
+            f"{count(len(names), 'package name')}, {count(progress.listed, 'package')} "
             f"({progress.from_cache:,} from the cache, {progress.fetched:,} fetched)"
         )
         if catalog.unreadable:
@@ -180,32 +170,19 @@ contracts on the contracts screen.
     # --- the tree -------------------------------------------------------------------------------------------------
 
     def _rebuild(self) -> None:
-        tree = self.tree
-        tree.clear()
+        """Show the catalog, all of it or what the search keeps, with the first match (or the first node)
+        selected."""
         catalog = self.catalog
         if catalog is None:
             return
-        needle = self.text.casefold()
-        by_name: dict[str, list[PackageSignature | NotDamlLf]] = {}
-        for package in [*catalog.packages.values(), *catalog.not_daml_lf.values()]:
-            by_name.setdefault(package.name, []).append(package)
-        for name in sorted(by_name, key=lambda n: (not _has_contracts(by_name[n]), n.casefold())):
-            versions = sorted(by_name[name], key=lambda p: version_key(p.version), reverse=True)
-            shown = [(p, self._entities(p, needle)) for p in versions]
-            if needle:
-                shown = [(p, e) for p, e in shown if e]
-            if not shown:
-                continue
-            name_node = tree.root.add(_text((name, "bold")), _entry_of(shown[0][0]), expand=bool(needle))
-            for package, entities in shown:
-                self._add_version(name_node, package, entities, expand=bool(needle))
-        if catalog.unreadable and not needle:
-            node = tree.root.add(_text((f"unreadable ({len(catalog.unreadable)})", "bold yellow")))
-            for package_id, reason in sorted(catalog.unreadable.items()):
-                node.add_leaf(
-                    _text(shorten(package_id, 16)), Entry("unreadable", package_id=package_id, reason=reason)
-                )
-        if not tree.root.children:
+        tree = self.tree
+        tree.show(catalog, self.text.casefold())
+        self.match = 0
+        self._show_info()
+        if tree.matches:
+            tree.select(tree.matches[0])
+            self._details(describe(tree.matches[0].data, catalog))  # type: ignore[arg-type]
+        elif not tree.root.children:
             self._details(self._empty_text(catalog))
         else:
             tree.move_cursor(tree.root.children[0])
@@ -213,47 +190,10 @@ contracts on the contracts screen.
 
     def _empty_text(self, catalog: PackageCatalog) -> Text:
         if catalog.problem:
-            return _text(("The packages cannot be shown. ", "bold"), catalog.problem)
+            return styled(("The packages cannot be shown. ", "bold"), catalog.problem)
         if self.text:
-            return _text(f"No template, interface, data type or choice name holds “{self.text}”.")
-        return _text("The participant has no packages.")
-
-    @staticmethod
-    def _entities(package: PackageSignature | NotDamlLf, needle: str) -> list[Entry]:
-        if isinstance(package, NotDamlLf):
-            return []
-        entries = [
-            *(Entry("template", package, name) for name in package.templates),
-            *(Entry("interface", package, name) for name in package.interfaces),
-            *(Entry("data", package, name) for name in _own_data_types(package)),
-        ]
-        if needle:
-            entries = [e for e in entries if _matches(e, needle)]
-        return entries
-
-    def _add_version(
-        self,
-        parent: TreeNode[Entry],
-        package: PackageSignature | NotDamlLf,
-        entities: list[Entry],
-        *,
-        expand: bool,
-    ) -> None:
-        label = _text(package.version, (f"  {shorten(package.package_id, 8)}", "dim"))
-        if isinstance(package, NotDamlLf):
-            label.append("  Python, no signatures", "dim italic")
-            parent.add_leaf(label, _entry_of(package))
-            return
-        node = parent.add(label, _entry_of(package), expand=expand)
-        modules: dict[str, list[Entry]] = {}
-        for entry in entities:
-            modules.setdefault(entry.entity.split(":")[0], []).append(entry)
-        for module in sorted(modules):
-            module_node = node.add(_text(module), Entry("package", package), expand=expand)
-            for entry in sorted(modules[module], key=lambda e: (KIND_ORDER[e.kind], e.entity)):
-                module_node.add_leaf(
-                    _text((f"{KIND_WORD[entry.kind]} ", "dim"), entry.entity.split(":", 1)[1]), entry
-                )
+            return styled(f"No template, interface, data type or choice name holds “{self.text}”.")
+        return styled("The participant has no packages.")
 
     @on(Tree.NodeHighlighted, "#packages-tree")
     def _highlighted(self) -> None:
@@ -268,132 +208,66 @@ contracts on the contracts screen.
         entry = self.selected
         if entry is None:
             return
-        self._details(self._describe(entry))
+        self._details(describe(entry, self.catalog))
 
     def _details(self, text: Text) -> None:
         self.query_one("#packages-details", Static).update(text)
 
-    # --- the details ----------------------------------------------------------------------------------------------
+    # --- the search -----------------------------------------------------------------------------------------------
 
-    def _describe(self, entry: Entry) -> Text:
-        if entry.kind == "unreadable":
-            return _text(
-                ("Package ", "bold"), entry.package_id, "\n\n", ("Unreadable: ", "bold yellow"), entry.reason
-            )
-        if entry.kind == "python":
-            return _text(
-                (entry.title, "bold"),
-                "\n",
-                (entry.package_id, "dim"),
-                "\n\nNo signatures: ",
-                entry.reason,
-                ".",
-            )
-        package = entry.package
-        assert package is not None
-        if entry.kind == "template":
-            return self._template(package, package.templates[entry.entity])
-        if entry.kind == "interface":
-            return self._interface(package, package.interfaces[entry.entity])
-        if entry.kind == "data":
-            return self._data_type(package, package.data_types[entry.entity])
-        return self._package(package)
-
-    @staticmethod
-    def _header(kind: str, package: PackageSignature, entity: str) -> Text:
-        return _text(
-            (f"{kind} ", "dim"),
-            (entity, "bold"),
-            "\n",
-            (f"#{package.name}:{entity}", "cyan"),
-            "\n",
-            (f"{package.name} {package.version} · {package.package_id} · LF {package.lf_version}", "dim"),
-        )
-
-    def _package(self, package: PackageSignature) -> Text:
-        text = _text(
-            (f"{package.name} {package.version}", "bold"),
-            "\n",
-            (f"{package.package_id} · LF {package.lf_version}", "dim"),
-            "\n\n",
-            f"{len(package.templates)} templates, {len(package.interfaces)} interfaces, "
-            f"{len(_own_data_types(package))} other data types",
-        )
-        return text
-
-    def _template(self, package: PackageSignature, template: TemplateSignature) -> Text:
-        text = self._header("template", package, template.qualified_name)
-        _section(text, "Fields")
-        _pairs(text, [(f.name, show_type(f.type)) for f in template.fields], "(none)")
-        _section(text, "Key")
-        text.append(visible(show_type(template.key_type)) if template.key_type is not None else "(none)", "")
-        _section(text, "Choices")
-        _choices(text, template.choices)
-        _section(text, "Implements")
-        _names(text, [ref.qualified_name for ref in template.implements])
-        return text
-
-    def _interface(self, package: PackageSignature, interface: InterfaceSignature) -> Text:
-        text = self._header("interface", package, interface.qualified_name)
-        _section(text, "View")
-        text.append(visible(show_type(interface.view_type)))
-        _section(text, "Methods")
-        _pairs(text, [(m.name, show_type(m.type)) for m in interface.methods], "(none)")
-        _section(text, "Choices")
-        _choices(text, interface.choices)
-        _section(text, "Implemented by")
-        catalog = self.catalog
-        implementations = catalog.implementations(interface) if catalog is not None else []
-        _names(
-            text,
-            sorted(
-                {
-                    f"{catalog.packages[t.ref.package_id].name}:{t.qualified_name}"
-                    for t in implementations
-                    if catalog is not None
-                }
-            ),
-        )
-        return text
-
-    def _data_type(self, package: PackageSignature, data_type: DataTypeSignature) -> Text:
-        kind, parts = made_of(data_type)
-        header = data_type.qualified_name + "".join(f" {p}" for p in data_type.params)
-        text = self._header(f"data ({kind})", package, header)
-        if kind == "record":
-            _section(text, "Fields")
-            _pairs(text, parts, "(none)")
-        elif kind == "variant":
-            _section(text, "Constructors")
-            _pairs(text, parts, "(none)")
-        elif kind == "enum":
-            _section(text, "Values")
-            _names(text, [name for name, _ in parts])
-        if not data_type.serializable:
-            text.append("\n\nNot serializable: no value of it crosses the Ledger API.", "dim")
-        return text
-
-    # --- the filter -----------------------------------------------------------------------------------------------
-
-    def action_filter(self) -> None:
+    def action_search(self) -> None:
         box = self.query_one("#packages-filter", Input)
         box.add_class("shown")
         box.value = self.text
-        box.focus()
+        # focused now, not after this turn of the loop: the keys typed right after `/` go into the box
+        self.set_focus(box)
 
     @on(Input.Changed, "#packages-filter")
-    def _filter_changed(self, event: Input.Changed) -> None:
-        self.text = event.value.strip()
-        self._rebuild()
+    def _search_changed(self, event: Input.Changed) -> None:
+        # the tree follows the typing once it pauses: rebuilding it for every key of a word kept the keys waiting
+        if self._typing is not None:
+            self._typing.stop()
+        self._typing = self.set_timer(TYPING_PAUSE_S, self._search_typed)
+
+    def _search_typed(self) -> None:
+        self._typing = None
+        text = self.query_one("#packages-filter", Input).value.strip()
+        if text != self.text:
+            self.text = text
+            self._rebuild()
 
     @on(Input.Submitted, "#packages-filter")
-    def _filter_kept(self, event: Input.Submitted) -> None:
+    def _search_kept(self, event: Input.Submitted) -> None:
+        if self._typing is not None:
+            self._typing.stop()
+        self._search_typed()
         if not self.text:
             event.input.remove_class("shown")
-        self.tree.focus()
+        self.set_focus(self.tree)  # now: an `n` typed right after enter goes to the next match
+        if self.tree.matches:  # back to the first match, wherever the cursor went meanwhile
+            self._go_to_match(0)
+
+    def action_match(self, step: int) -> None:
+        matches = self.tree.matches
+        if not matches:
+            self.notify(
+                "Search first with /." if not self.text else f"Nothing holds “{self.text}”.", timeout=3
+            )
+            return
+        self._go_to_match((self.match + step) % len(matches))
+
+    def _go_to_match(self, index: int) -> None:
+        self.match = index
+        node = self.tree.matches[index]
+        self.tree.select(node)
+        self._details(describe(node.data, self.catalog))  # type: ignore[arg-type]
+        self._show_info()
 
     def action_escape(self) -> None:
         box = self.query_one("#packages-filter", Input)
+        if self._typing is not None:
+            self._typing.stop()
+            self._typing = None
         if self.text or box.has_class("shown"):
             box.value = ""
             box.remove_class("shown")
@@ -423,74 +297,4 @@ contracts on the contracts screen.
             self.post_message(ShowTemplateContracts(f"{entry.package.package_id}:{entry.entity}"))
 
 
-KIND_ORDER = {"template": 0, "interface": 1, "data": 2}
-KIND_WORD = {"template": "template", "interface": "interface", "data": "data"}
-
-
-def _own_data_types(package: PackageSignature) -> list[str]:
-    """The data types that are not a template's record or an interface's stand-in."""
-    return [
-        name
-        for name in package.data_types
-        if name not in package.templates and name not in package.interfaces
-    ]
-
-
-def _entry_of(package: PackageSignature | NotDamlLf) -> Entry:
-    if isinstance(package, NotDamlLf):
-        return Entry(
-            "python",
-            package_id=package.package_id,
-            reason=package.reason,
-            title=f"{package.name} {package.version}",
-        )
-    return Entry("package", package)
-
-
-def _has_contracts(versions: list[PackageSignature | NotDamlLf]) -> bool:
-    """Whether a package may have contracts: it defines templates or interfaces, or is the bundled participant's
-    Python package (whose templates are not known here). The rest, Daml's standard library among them, define
-    data types only and are listed after."""
-    return any(isinstance(p, NotDamlLf) or p.templates or p.interfaces for p in versions)
-
-
-def _matches(entry: Entry, needle: str) -> bool:
-    """The entity's name, or one of its choices' names, holds `needle` (casefolded)."""
-    if needle in entry.entity.split(":", 1)[1].casefold():
-        return True
-    package = entry.package
-    assert package is not None
-    signature = package.templates.get(entry.entity) or package.interfaces.get(entry.entity)
-    return signature is not None and any(needle in c.name.casefold() for c in signature.choices)
-
-
-def _section(text: Text, title: str) -> None:
-    text.append(f"\n\n{title}\n", "bold underline")
-
-
-def _pairs(text: Text, pairs: list[tuple[str, str]], none: str) -> None:
-    if not pairs:
-        text.append(f"  {none}", "dim")
-        return
-    width = min(max(len(name) for name, _ in pairs), 24)
-    text.append("\n".join(f"  {visible(name).ljust(width)} : {visible(type_)}" for name, type_ in pairs))
-
-
-def _names(text: Text, names: list[str]) -> None:
-    text.append("\n".join(f"  {visible(name)}" for name in names) if names else "  (none)")
-
-
-def _choices(text: Text, choices: tuple[ChoiceSignature, ...]) -> None:
-    if not choices:
-        text.append("  (none)", "dim")
-        return
-    for i, choice in enumerate(sorted(choices, key=lambda c: c.name)):
-        if i:
-            text.append("\n")
-        text.append(f"  {visible(choice.name)}", "bold")
-        text.append("  consuming" if choice.consuming else "  non-consuming", "dim")
-        text.append(f"\n    argument : {visible(show_type(choice.argument_type))}")
-        text.append(f"\n    returns  : {visible(show_type(choice.return_type))}")
-
-
-__all__ = ["PackagesScreen"]
+__all__ = ["Entry", "PackagesScreen"]

@@ -13,6 +13,7 @@ from textual.widgets import Label, Static
 
 from app.client.errors import category_words
 from app.client.requests_log import RequestRecord
+from app.counting import count
 from app.screens.base import LedgerScreen
 from app.untrusted import visible
 from app.widgets import request_text as rt
@@ -132,7 +133,7 @@ select like any text (`ctrl+c` copies a selection).
     def _pane(self, title: str, headers: dict[str, str], body: rt.Body, kind: str) -> ComposeResult:
         size = f" · {rt.size_text(len(body.text.encode()))}" if body.text and body.language != "json" else ""
         yield Label(
-            plain(f"{title} · {len(headers)} header{'s' if len(headers) != 1 else ''}{size}"),
+            plain(f"{title} · {count(len(headers), 'header')}{size}"),
             classes="detail-title",
         )
         header_text = Text()

@@ -14,6 +14,7 @@ from textual.timer import Timer
 from textual.widgets import Input, Label
 
 from app.client.requests_log import RequestLog, RequestRecord
+from app.counting import count as counted
 from app.screens.base import LedgerScreen
 from app.screens.request_detail import RequestDetailScreen, copy_body, copy_curl
 from app.widgets import request_text as rt
@@ -165,11 +166,7 @@ The log keeps the last 500 requests, bodies up to 256 KB each.
     def _show_info(self) -> None:
         shown = self.request_list.count
         total = len(self.request_log)
-        count = (
-            f"{total:,} request{'s' if total != 1 else ''}"
-            if shown == total
-            else f"{shown:,} of {total:,} requests"
-        )
+        count = counted(total, "request") if shown == total else f"{shown:,} of {counted(total, 'request')}"
         self.query_one("#requests-count", Label).update(
             plain(f"{count} · the log keeps the last {self.request_log.max_entries:,}")
         )

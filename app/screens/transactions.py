@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from app.client import errors
 from app.client.updates import StreamState, follow, update_offset
+from app.counting import count
 from app.daml import party_hint, short_id, short_party
 from app.messages import IdentityChanged
 from app.screens.base import LedgerScreen
@@ -308,7 +309,7 @@ and interfaces; the command id and the text are looked for in the rows. Without 
                 if self.stream_cause:
                     text.append(f" ({visible(self.stream_cause)})", style="dim")
             elif seen is not None and end is not None and end > seen:
-                text.append(f" · {end - seen} behind the ledger end", style="yellow")
+                text.append(f" · {count(end - seen, 'offset')} behind the ledger end", style="yellow")
             elif seen is not None:
                 text.append(f" · at offset {seen}", style="dim")
         else:
@@ -317,7 +318,9 @@ and interfaces; the command id and the text are looked for in the rows. Without 
         if self.reading:
             text.append(" · reading…", style="cyan")
         if window.rows:
-            text.append(f" · {len(window):,} rows, offsets {window.oldest}–{window.newest}", style="dim")
+            text.append(
+                f" · {count(len(window), 'row')}, offsets {window.oldest}–{window.newest}", style="dim"
+            )
         elif not self.reading:
             text.append(" · no updates", style="dim")
         if window.unseen or (not window.at_head and window.rows):
@@ -344,7 +347,7 @@ and interfaces; the command id and the text are looked for in the rows. Without 
                 line.append(f" · {'submitter' if row.submitter else 'acting'} ")
                 line.append(visible(", ".join(short_party(p) for p in row.who)))
             if row.contracts:
-                line.append(f" · {len(row.contracts)} contract{'s' if len(row.contracts) > 1 else ''}")
+                line.append(f" · {count(len(row.contracts), 'contract')}")
             line.append(f" · {visible(row.record_time)} · update {visible(short_id(row.update_id, 12))}")
         self.query_one("#tx-selected", Static).update(line)
 

@@ -93,6 +93,7 @@ class Store:
         self._db: sqlite3.Connection | None = None
         self.interval = Interval()
         self._strings: dict[str, int] = {}
+        self._template_ids: set[str] = set()  # of every row stored since the last reset
         self._seq = itertools.count(1)
         self._view: ViewSpec | None = None
         self._view_count = 0
@@ -152,6 +153,7 @@ class Store:
         db.execute("DROP INDEX IF EXISTS contracts_cid")
         db.execute("COMMIT")
         self._indexed = False
+        self._template_ids.clear()
         self.interval = Interval(offset, offset)
         self._view = None
         self._view_count = 0
@@ -177,6 +179,14 @@ class Store:
             self._strings[text] = sid
         return sid
 
+    def _template_id(self, template_id: str) -> int:
+        self._template_ids.add(template_id)
+        return self._intern(template_id)
+
+    async def template_ids(self) -> list[str]:
+        """The templates of the contracts the cache holds, at any offset (what a view of it may show)."""
+        return await self._run(lambda: sorted(self._template_ids))
+
     def _prepare(self, r: CreatedRecord) -> _Prepared:
         seq = next(self._seq)
         key = cid_key(r.contract_id)
@@ -186,7 +196,7 @@ class Store:
         row = (
             seq,
             key,
-            self._intern(r.template_id),
+            self._template_id(r.template_id),
             r.offset,
             r.archived_offset,
             r.kind,

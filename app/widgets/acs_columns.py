@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
+from app.cut import cells
 from app.daml import party_hint, scalar, short_id, summary, telling_fields, template_name
 from app.private_files import private_dir, private_replacement
 from app.snapshot import STATUS_NAMES, Row
@@ -130,10 +132,15 @@ class ColumnChoices:
             pass  # the choice still holds for this session
 
 
-def build_columns(keys: list[str], sample: list) -> list[Column]:
+def build_columns(keys: list[str], sample: list, template_ids: Sequence[str] = ()) -> list[Column]:
+    """The columns of `keys`; the template column sized to the names of `template_ids` (the templates in view),
+    as far as the screen allows (`contract_table.lay_out`)."""
     out: list[Column] = []
     for key in keys:
-        if key in BUILTIN:
+        if key == "template" and template_ids:
+            widest = max(cells(template_name(t)) for t in template_ids)
+            out.append(replace(BUILTIN[key], widest=widest))
+        elif key in BUILTIN:
             out.append(BUILTIN[key])
         elif key.startswith("payload."):
             out.append(payload_column(key[len("payload.") :], sample))

@@ -16,6 +16,7 @@ from textual.widgets import Static
 from app import daml_values as dv
 from app.client.contracts import ContractLookup
 from app.client.errors import LedgerApiError, NotFound, StatusError
+from app.counting import count
 from app.daml import party_hint, template_name
 from app.untrusted import visible
 from app.widgets.untrusted_text import escaped
@@ -170,7 +171,7 @@ class ContractDetails(Static):
         created.add_row(
             "created event blob",
             Text(
-                f"present, {size:,} bytes (b copies it)"
+                f"present, {count(size, 'byte')} (b copies it)"
                 if size is not None
                 else "present"
                 if blob

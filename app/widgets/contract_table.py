@@ -8,7 +8,7 @@ whatever the view's size.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rich.segment import Segment
 from rich.style import Style
@@ -37,6 +37,7 @@ class Column:
     render: Callable[[Row], str]
     right: bool = False
     keep_end: bool = False  # cut from the left (`…` first): where a value's end tells it apart
+    widest: int = 0  # cells of its widest value, when known: the column grows toward it as the screen allows
 
 
 class ContractTable(ScrollView, can_focus=True):
@@ -111,6 +112,8 @@ class ContractTable(ScrollView, can_focus=True):
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.columns: list[Column] = []
+        """The columns as laid out for the screen's width (`lay_out`)."""
+        self._given: list[Column] = []
         self.sort_key = "arrival"
         self.descending = False
         self.count = 0
@@ -135,20 +138,23 @@ class ContractTable(ScrollView, can_focus=True):
         """Show a view of `count` rows; returns the generation that `set_rows` must quote."""
         self.generation += 1
         self.count = count
-        self.columns = columns
+        self._given = columns
+        self.columns = lay_out(columns, self.scrollable_content_region.width)
         self.sort_key = sort_key
         self.descending = descending
         if not keep_rows:
             self._rows.clear()
         self._pending.clear()
         self._lines.clear()
-        width = sum(c.width + 1 for c in columns) + 2
-        self.virtual_size = Size(width, count + 1)
+        self.virtual_size = Size(self._line_width(), count + 1)
         if cursor is not None:
             self.cursor = max(0, min(cursor, count - 1))
         elif self.cursor >= count:
             self.cursor = max(0, count - 1)
         self._scroll_cursor_into_view()
+        # and again once laid out: a view that needs a horizontal scrollbar now has one line fewer for its rows
+        # than the page measured above
+        self.call_after_refresh(self._scroll_cursor_into_view)
         self.refresh()
         return self.generation
 
@@ -201,7 +207,18 @@ class ContractTable(ScrollView, can_focus=True):
         self.refresh_row(new)
         self.post_message(self.CursorMoved(self, self._rows.get(new)))
 
+    def _line_width(self) -> int:
+        return sum(c.width + 1 for c in self.columns) + 2
+
     def on_resize(self) -> None:
+        columns = lay_out(self._given, self.scrollable_content_region.width)
+        if (
+            columns != self.columns
+        ):  # another width: the columns that grow toward their values take another room
+            self.columns = columns
+            self._lines.clear()
+            self.virtual_size = Size(self._line_width(), self.count + 1)
+            self.refresh()
         # a panel shown or hidden around the table (the filter box) changes how many rows fit: keep the cursor seen
         self.call_after_refresh(self._scroll_cursor_into_view)
 
@@ -345,6 +362,21 @@ class ContractTable(ScrollView, can_focus=True):
         first, last = max(start, top), min(end, top + self._page_size())
         if first < last:
             self.refresh(Region(0, first - top + 1, self.size.width, last - first))
+
+
+def lay_out(columns: list[Column], width: int) -> list[Column]:
+    """The columns for a table `width` cells wide: one that knows its widest value (the template's) grows toward it
+    while the columns before it and the one after it still fit on screen, up to 30% of the width (one long name
+    does not push every other column away), and is never narrower than it was built; the rest keep their widths."""
+    out = list(columns)
+    for i, column in enumerate(columns):
+        if column.widest <= column.width:
+            continue
+        before = 2 + sum(c.width + 1 for c in out[:i])  # the row's mark, then each column and its gap
+        after = out[i + 1].width + 1 if i + 1 < len(out) else 0
+        room = min(width - before - after - 1, width * 3 // 10)
+        out[i] = replace(column, width=max(column.width, min(column.widest, room)))
+    return out
 
 
 def row_mark(row: Row) -> str:

@@ -12,6 +12,7 @@ from textual.content import Content
 from textual.widgets import Static, TextArea
 
 from app.compose.commands import SUBMIT_PATH, Problem
+from app.counting import count
 
 
 class RequestPreview(Vertical):
@@ -46,7 +47,7 @@ class RequestPreview(Vertical):
             Content.assemble(
                 ("POST ", "bold"),
                 (SUBMIT_PATH, "bold"),
-                (f"   {len(body):,} bytes, sent compact; shown indented", "dim"),
+                (f"   {count(len(body), 'byte')}, sent compact; shown indented", "dim"),
             )
         )
         if changed:

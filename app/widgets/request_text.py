@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import orjson
 
 from app.client.requests_log import MAX_BODY_BYTES, RequestRecord
+from app.counting import count
 
 LEDGER_END_PATH = "/v2/state/ledger-end"
 
@@ -137,7 +138,7 @@ def body_of(
     note_text = ""
     if truncated:
         of = f" of {size:,}" if size and size > len(content) else ""
-        note_text = f"truncated: the first {len(content):,} bytes{of} are kept"
+        note_text = f"truncated: the first {count(len(content), 'byte')}{of} are kept"
     elif "json" in content_type or content.lstrip()[:1] in (b"{", b"["):
         try:
             pretty = orjson.dumps(orjson.loads(content), option=orjson.OPT_INDENT_2).decode()

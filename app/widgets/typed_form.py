@@ -39,6 +39,7 @@ from app.compose.form import (
     join,
 )
 from app.compose.types import ContractIdT, NumericT, Scalar
+from app.counting import count
 from app.cut import shorten
 from app.daml import looks_like_contract_id, party_hint, short_id, short_party
 from app.ids import Expansion, could_begin_contract_id
@@ -684,7 +685,7 @@ def _placeholder(node: TextNode) -> str:
             "TEXT": "",
         }.get(t.kind, "")
     if isinstance(t, NumericT):
-        return f"a number, at most {t.scale} decimals"
+        return f"a number, at most {count(t.scale, 'decimal')}"
     if isinstance(t, ContractIdT):
         return "a contract id (↓ lists the active ones)"
     return ""

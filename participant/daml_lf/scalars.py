@@ -132,9 +132,10 @@ def numeric_of_text(text: str, scale: int) -> PyDecimal:
         return fitted
     if number.copy_abs() >= _LIMIT[scale]:
         raise ScalarProblem(
-            "range", f"Numeric {scale} has at most {NUMERIC_PRECISION - scale} digits before the point"
+            "range",
+            f"Numeric {scale} has at most {_count(NUMERIC_PRECISION - scale, 'digit')} before the point",
         )
-    raise ScalarProblem("precision", f"Numeric {scale} has at most {scale} decimals")
+    raise ScalarProblem("precision", f"Numeric {scale} has at most {_count(scale, 'decimal')}")
 
 
 def numeric_text(number: PyDecimal, scale: int) -> str:
@@ -291,3 +292,7 @@ __all__ = [
     "timestamp_text",
     "unpadded_numeric",
 ]
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

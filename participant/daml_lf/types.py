@@ -235,7 +235,8 @@ class TypeWalker:
             return Unresolved(ast.TCon(ref, args), "its package is not read")
         if len(definition.params) != len(args):
             return Unresolved(
-                ast.TCon(ref, args), f"applied to {len(args)} of its {len(definition.params)} parameters"
+                ast.TCon(ref, args),
+                f"applied to {len(args)} of its {len(definition.params)} parameter{'' if len(definition.params) == 1 else 's'}",
             )
         env = dict(zip(definition.params, args, strict=True))
         cons = definition.cons

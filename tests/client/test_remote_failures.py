@@ -477,4 +477,4 @@ async def test_a_stalled_websocket_snapshot_times_out(monkeypatch):
                 async for _ in read_snapshot(client, 3, event_format([ALICE])):
                     pass
         release.set()
-    assert "after 1 entries" in caught.value.message
+    assert "after 1 entry" in caught.value.message

@@ -38,7 +38,8 @@ async def test_steps_back_to_the_previous_change_and_marks_the_difference(demo_s
         await wait_for(pilot, lambda: screen.offset != end and not screen.reading, "an earlier offset")
         assert screen.offset < end
         table = screen.query_one(ContractTable)
-        await wait_for(pilot, lambda: table.selected is not None, "the first changed row")
+        moving = lambda: any(w.group == "acs-load" and w.is_running for w in screen.workers)  # noqa: E731
+        await wait_for(pilot, lambda: not moving() and table.selected is not None, "the first changed row")
         assert table.selected.status in (ADDED, REMOVED, CHANGED)
         assert f"viewing {screen.offset}" in screen_text(app)
         await pilot.press("e")
@@ -310,3 +311,17 @@ async def test_a_party_the_user_cannot_read_is_named_and_refused_with_the_403(de
         )
         scope = str(screen.query_one("#acs-scope", Label).content)
         assert scope.startswith("Alice") and "no parties" not in scope
+
+
+async def test_one_contract_is_counted_as_one_contract(demo_server, make_app):
+    app = make_app(demo_server, "Alice")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: _loaded(app), "the first rows")
+        screen: AcsScreen = app.screen
+        table = screen.query_one(ContractTable)
+        await wait_for(pilot, lambda: table.row_at(0) is not None, "a rendered row")
+        start = table.row_at(0).contract_id[:20]  # the id's start: one contract's
+        await pilot.press("slash", *start, "enter")
+        await wait_for(pilot, lambda: screen.text == start and table.count == 1, "the one contract")
+        await pilot.pause()
+        assert f"1 contract matching “{start}”" in screen_text(app)

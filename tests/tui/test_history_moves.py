@@ -8,6 +8,7 @@ import json
 
 from textual.widgets import DataTable, Input, Label
 
+from app.counting import count
 from app.screens.acs import AcsScreen
 from app.snapshot import ACTIVE, CHANGED, UNASSIGNED
 from app.widgets.contract_table import ContractTable, row_mark
@@ -102,7 +103,7 @@ async def test_the_count_and_the_export_leave_out_the_struck_out_rows(demo_writa
     async with app.run_test(size=SIZE) as pilot:
         acs = await contracts_ready(pilot, app)
         table = acs.query_one(ContractTable)
-        # back through the history to a step that archived contracts (seen from before it, they are gone here)
+        # back through the history to a step that created contracts (seen from before it, they are not yet here)
         while True:
             here = acs.offset
             await pilot.press("left_square_bracket")
@@ -115,7 +116,8 @@ async def test_the_count_and_the_export_leave_out_the_struck_out_rows(demo_writa
         contracts = table.count - gone
         assert (
             count_text(acs)
-            == f"{contracts:,} contracts · {gone:,} gone since {acs.previous} shown struck out"
+            == f"{contracts:,} contracts · {gone:,} not yet created at {acs.offset}, active at {acs.previous}, "
+            "shown struck out"
         )
 
         await pilot.press("w")
@@ -130,4 +132,5 @@ async def test_the_count_and_the_export_leave_out_the_struck_out_rows(demo_writa
         )
         note = next(n.message for n in app._notifications if "Wrote" in n.message)
         assert f"the {contracts:,} contracts at offset {acs.offset}" in note
-        assert f"the {gone:,} struck-out rows gone since {acs.previous} are not in it" in note
+        struck_out = count(gone, "struck-out row")
+        assert f"not in it: {struck_out} (not yet created at {acs.offset}, active at {acs.previous})" in note

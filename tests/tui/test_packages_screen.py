@@ -117,7 +117,7 @@ async def test_a_template_opens_a_create_and_its_contracts(loaded, make_app, dar
     async with app.run_test(size=SIZE) as pilot:
         screen = await _packages(app, pilot)
         await _select(pilot, screen, "richtypes", "RichTypes:RichRecord")
-        await pilot.press("n")
+        await pilot.press("ctrl+n")
         await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen), "the composer")
         await pilot.pause()
         form = app.screen.editor.state()
@@ -182,3 +182,63 @@ async def test_a_package_that_cannot_be_read_is_named_with_its_reason(loaded, lo
         await pilot.pause()
         text = screen_text(app)
         assert richtypes in text and "its archive cannot be fetched" in text
+
+
+def _selected(screen: PackagesScreen) -> str:
+    entry = screen.selected
+    assert entry is not None and entry.package is not None
+    return f"{entry.package.name}:{entry.entity}"
+
+
+async def test_a_search_selects_its_first_match_and_goes_from_match_to_match(loaded, make_app) -> None:  # noqa: F811
+    app = make_app(loaded)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _packages(app, pilot)
+        await pilot.press("slash", *"RichRecord", "enter")
+        await pilot.pause()
+        assert screen.tree.has_focus
+        assert _selected(screen) == "richtypes:RichTypes:RichRecord"
+        text = screen_text(app)
+        assert (
+            "#richtypes:RichTypes:RichRecord" in text and "Numeric 10" in text
+        )  # its details, not the package's
+        assert "match 1 of 1" in text
+
+        await pilot.press("escape", "slash", *"Transfer", "enter")
+        await pilot.pause()
+        matches = [f"{n.data.package.name}:{n.data.entity}" for n in screen.tree.matches]
+        assert len(matches) >= 3 and _selected(screen) == matches[0]
+        await pilot.press("n", "n")
+        await pilot.pause()
+        assert _selected(screen) == matches[2]
+        assert f"match 3 of {len(matches)}" in screen_text(app)
+        await pilot.press("N", "N", "N")  # back past the first: the last
+        await pilot.pause()
+        assert _selected(screen) == matches[-1]
+        assert f"match {len(matches)} of {len(matches)}" in screen_text(app)
+        assert matches[-1].split(":", 1)[1] in screen_text(app)  # its details
+
+
+async def test_the_standard_library_is_one_folded_node_after_the_users_packages(loaded, make_app) -> None:  # noqa: F811
+    app = make_app(loaded)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _packages(app, pilot)
+        top = [str(n.label) for n in screen.tree.root.children]
+        group = next(n for n in screen.tree.root.children if str(n.label).startswith("Daml standard library"))
+        assert not group.is_expanded
+        assert top[-1] == str(group.label)  # after the user's packages (nothing is unreadable here)
+        assert not any(name.startswith(("daml-prim", "daml-stdlib", "ghc-stdlib")) for name in top)
+        assert {"richtypes", "splice-amulet", "splice-util", "model-tests"} <= set(top)
+        inside = {str(n.label) for n in group.children}
+        assert {"daml-prim", "daml-stdlib", "daml-prim-DA-Types"} <= inside
+        assert all(
+            name.startswith(("daml-prim", "daml-stdlib", "ghc-stdlib", "daml-script")) for name in inside
+        )
+        text = screen_text(app)
+        assert "Daml standard library" in text and "daml-prim-DA-Types" not in text  # folded
+
+        await pilot.press(
+            "slash", *"NonEmpty", "enter"
+        )  # a data type of the standard library: unfolded to it
+        await pilot.pause()
+        assert _selected(screen).startswith("daml-stdlib-DA-NonEmpty-Types:")

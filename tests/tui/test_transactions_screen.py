@@ -267,3 +267,22 @@ async def test_going_to_an_offset_and_an_update_id(demo_server, make_app) -> Non
         other = screen.window.rows[40]
         await pilot.press("o", *other.update_id, "enter")
         await wait_for(pilot, lambda: not screen.reading and screen.table.selected == other, "the update id")
+
+
+async def test_six_shows_the_list_even_after_an_update_was_opened_from_it(demo_server, make_app) -> None:
+    app = make_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await transactions(app, pilot)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, UpdateScreen), "the update")
+        update = app.screen
+        assert "f Full ids" in screen_text(app)  # what f does there, said in its footer
+        await pilot.press("1")
+        await wait_for(pilot, lambda: app.current_mode == "contracts", "the contracts screen")
+        await pilot.press("6")
+        await wait_for(pilot, lambda: app.current_mode == "transactions", "the transactions mode")
+        await pilot.pause()
+        assert app.screen is screen and not update.is_attached  # the list, not the update opened from it
+        await pilot.press("6")  # again, on the list: still the list
+        assert app.screen is screen
+        await follow(pilot, screen)  # live follow: one key from the list
