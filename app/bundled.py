@@ -22,8 +22,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from filelock import FileLock, Timeout
-
 from app.private_files import private_dir, private_opener, private_replacement
 
 START_TIMEOUT_S = 120.0
@@ -109,6 +107,9 @@ class BundledParticipant:
         serving = Path(f"{self.db}.serving.json")
         if not serving.exists():
             return None
+        # imported here, not at the top: a start with no serving file never needs it
+        from filelock import FileLock, Timeout
+
         lock = FileLock(f"{self.db}.lock")
         try:
             lock.acquire(timeout=0)
@@ -237,6 +238,8 @@ class BundledParticipant:
                 return True
             if not Path(f"{self.db}.lock").exists():
                 return None if held else False
+            from filelock import FileLock, Timeout
+
             lock = FileLock(f"{self.db}.lock")
             try:
                 lock.acquire(timeout=0)

@@ -13,7 +13,6 @@ from app.app.failures import ERROR_NOTIFY_S, Failures
 from app.client import errors
 from app.client.errors import LedgerApiError
 from app.messages import IdentityChanged
-from app.screens.dialogs import ChoiceDialog
 from app.screens.startup import StartupScreen
 
 log = logging.getLogger("ledger_tui")
@@ -31,6 +30,10 @@ class Connection(Failures):
         from app.tokens import MintedToken
 
         if self.bundled is not None:
+            # the contracts screen, shown once the participant is ready, is loaded while it starts: not before
+            # the first frame (which shows the start-up screen), and not after the participant is ready
+            import app.screens.acs  # noqa: F401
+
             state = await self._bundled_ready()
             if state.phase != "ready":
                 self.status_connection = "down"
@@ -222,6 +225,8 @@ class Connection(Failures):
                 timeout=8,
             )
             return
+        from app.screens.dialogs import ChoiceDialog
+
         users = await session.users()
         current = session.identity.user_id
         choice = await self.push_screen_wait(
