@@ -14,6 +14,7 @@ from app.client import errors
 from app.client.errors import LedgerApiError
 from app.messages import IdentityChanged
 from app.screens.startup import StartupScreen
+from app.trace import milestone
 
 log = logging.getLogger("ledger_tui")
 
@@ -79,6 +80,7 @@ class Connection(Failures):
                     refusal = None
             if refusal is not None or not self.session.version:
                 return
+        milestone("connected")
         self._connect_error_shown = None
         self.connect_problem = ""
         if self._connect_attempts:
@@ -104,6 +106,8 @@ class Connection(Failures):
                 self.bundled.wait, thread=True, group="bundled-wait", exit_on_error=False
             )
             await worker.wait()
+        if self.bundled.state.phase == "ready":
+            milestone("participant_ready")
         # also when it got ready between on_mount, which showed the startup screen, and this worker's start
         if isinstance(self.screen, StartupScreen):
             await self.switch_mode("contracts")
