@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 from app.app import LedgerApp
@@ -72,19 +70,3 @@ async def test_the_first_frame_is_the_startup_screen_alone(locations):
         await wait_for(pilot, lambda: drawn, "the first frame")
         assert isinstance(app.screen, StartupScreen)
         assert drawn == [False]
-
-
-def test_the_first_frame_loads_neither_the_contracts_screen_nor_the_file_lock():
-    """What the start-up screen's first frame needs is loaded before it; the contracts screen's modules (loaded
-    while the participant starts) and the file lock (needed only when a serving file is there) are not: both were
-    on the first frame's path. A fresh interpreter, as `ledger-tui` starts."""
-    code = (
-        "import sys\n"
-        "import app.cli, app.app, app.bundled, app.screens.startup\n"
-        "print(' '.join(m for m in ('app.screens.acs', 'app.snapshot', 'app.screens.dialogs', 'filelock')"
-        " if m in sys.modules))\n"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
-    ).stdout
-    assert out.split() == []
