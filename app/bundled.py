@@ -22,8 +22,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from filelock import FileLock, Timeout
-
 from app.counting import count
 from app.private_files import private_dir, private_opener, private_replacement
 from app.untrusted import visible
@@ -114,6 +112,9 @@ class BundledParticipant:
         serving = Path(f"{self.db}.serving.json")
         if not serving.exists():
             return None
+        # imported here, not at the top: a start with no serving file never needs it
+        from filelock import FileLock, Timeout
+
         lock = FileLock(f"{self.db}.lock")
         try:
             lock.acquire(timeout=0)
@@ -244,6 +245,8 @@ class BundledParticipant:
                 return True
             if not Path(f"{self.db}.lock").exists():
                 return None if held else False
+            from filelock import FileLock, Timeout
+
             lock = FileLock(f"{self.db}.lock")
             try:
                 lock.acquire(timeout=0)

@@ -3,8 +3,9 @@
 Each run starts the real CLI (`python -m app`) in a pseudo-terminal of 160x45, with its config, data, cache and log
 directories in a fresh temp dir (LEDGER_TUI_CONFIG, LEDGER_TUI_DATA_DIR, LEDGER_TUI_CACHE_DIR, LEDGER_TUI_LOG_DIR)
 and LEDGER_TUI_TRACE set: the app appends its milestones (`main` when the CLI's code starts, `first_frame`,
-`first_rows`) to that file as unix times. Times are measured from just before the spawn. Then `q` goes through the
-terminal, the app must exit with 0, and the bundled participant it started must be gone.
+`participant_ready` when the bundled participant has announced itself, `connected`, `first_rows`) to that file as
+unix times. Times are measured from just before the spawn. Then `q` goes through the terminal, the app must exit
+with 0, and the bundled participant it started must be gone.
 
 * bundled (default): `python -m app`, which starts the bundled participant as its child. A first run initialises
   its database (seeds the demo ledger) and is not counted; the runs after it find the database seeded, as a
@@ -343,6 +344,9 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{'ledger-tui: first frame':<34} {_stats(col(tuis, 'first_frame'))}  < {TARGET_FIRST_FRAME_S * 1000:.0f}"
     )
+    # what the first rows wait for: the bundled participant's readiness, then the client's connection
+    print(f"{'ledger-tui: participant ready':<34} {_stats(col(tuis, 'participant_ready'))}")
+    print(f"{'ledger-tui: connected':<34} {_stats(col(tuis, 'connected'))}")
     print(
         f"{'ledger-tui: first rows':<34} {_stats(col(tuis, 'first_rows'))}  < {TARGET_FIRST_ROWS_S * 1000:.0f}"
     )

@@ -13,8 +13,8 @@ from app.app.failures import ERROR_NOTIFY_S, Failures
 from app.client import errors
 from app.client.errors import LedgerApiError
 from app.messages import IdentityChanged
-from app.screens.dialogs import ChoiceDialog
 from app.screens.startup import StartupScreen
+from app.trace import milestone
 
 log = logging.getLogger("ledger_tui")
 
@@ -31,6 +31,10 @@ class Connection(Failures):
         from app.tokens import MintedToken
 
         if self.bundled is not None:
+            # the contracts screen, shown once the participant is ready, is loaded while it starts: not before
+            # the first frame (which shows the start-up screen), and not after the participant is ready
+            import app.screens.acs  # noqa: F401
+
             state = await self._bundled_ready()
             if state.phase != "ready":
                 self.status_connection = "down"
@@ -76,6 +80,7 @@ class Connection(Failures):
                     refusal = None
             if refusal is not None or not self.session.version:
                 return
+        milestone("connected")
         self._connect_error_shown = None
         self.connect_problem = ""
         if self._connect_attempts:
@@ -101,6 +106,8 @@ class Connection(Failures):
                 self.bundled.wait, thread=True, group="bundled-wait", exit_on_error=False
             )
             await worker.wait()
+        if self.bundled.state.phase == "ready":
+            milestone("participant_ready")
         # also when it got ready between on_mount, which showed the startup screen, and this worker's start
         if isinstance(self.screen, StartupScreen):
             await self.switch_mode("contracts")
@@ -222,6 +229,8 @@ class Connection(Failures):
                 timeout=8,
             )
             return
+        from app.screens.dialogs import ChoiceDialog
+
         users = await session.users()
         current = session.identity.user_id
         choice = await self.push_screen_wait(

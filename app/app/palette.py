@@ -149,6 +149,10 @@ class Palette(App):
 
 
 def _bindings_of(mode: str) -> list:
+    if mode == "contracts":
+        from app.screens.acs import AcsScreen
+
+        return AcsScreen.BINDINGS
     if mode == "compose":
         from app.screens.composer import ComposerScreen
 

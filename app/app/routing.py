@@ -4,6 +4,7 @@ another (open a contract, compose, show a template's contracts, move a contract)
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import App
@@ -11,9 +12,18 @@ from textual.screen import Screen
 
 from app.daml import looks_like_contract_id
 from app.messages import ComposeCommand, MoveContract, OpenContract, ShowTemplateContracts
-from app.screens.acs import AcsScreen
 from app.screens.base import LedgerScreen
-from app.screens.dialogs import ChoiceDialog
+
+if TYPE_CHECKING:
+    from app.screens.acs import AcsScreen
+
+
+def _contracts():
+    # imported when the screen is first made, not with the app: bundled, the first frame is the start-up screen,
+    # and the contracts screen's modules load while the participant starts (`Connection._connect`)
+    from app.screens.acs import AcsScreen
+
+    return AcsScreen()
 
 
 def _composer():
@@ -54,7 +64,7 @@ def _parties():
 
 class Routing(App):
     MODES = {
-        "contracts": AcsScreen,
+        "contracts": _contracts,
         "compose": _composer,
         "requests": _requests,
         "reassign": _reassign,
@@ -86,6 +96,8 @@ class Routing(App):
 
     def _contracts_screen(self) -> AcsScreen | None:
         """The contracts screen, once it exists."""
+        from app.screens.acs import AcsScreen
+
         for screen in self._screen_stacks.get("contracts", []):
             if isinstance(screen, AcsScreen):
                 return screen
@@ -128,6 +140,8 @@ class Routing(App):
 
     @work(exclusive=True, group="quit", exit_on_error=False)
     async def _confirm_quit(self, unsent: list[str]) -> None:
+        from app.screens.dialogs import ChoiceDialog
+
         quit_anyway = await self.push_screen_wait(
             ChoiceDialog(
                 "Quit and lose the unsent command?",

@@ -9,11 +9,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.snapshot import Snapshot
 from app.workspace.subscribers import Subscribers
 
 if TYPE_CHECKING:
     from app.client.ledger import LedgerClient
+    from app.snapshot import Snapshot
     from app.timeline import AcsTimeline
 
 
@@ -28,6 +28,8 @@ class AcsCache:
     async def open(self, client: LedgerClient, parties: list[str] | None) -> AcsTimeline:
         """A timeline for `parties` over the cache file (made on first use): what reads a snapshot into it."""
         if self.snapshot is None:
+            from app.snapshot import Snapshot  # loaded with the contracts screen, not before the first frame
+
             self.snapshot = await Snapshot.open(self._path_of())  # which makes its directory
         from app.timeline import AcsTimeline  # the client's modules: loaded after the first frame
 

@@ -60,3 +60,39 @@ def test_the_first_frame_imports_only_what_it_shows(tmp_path):
     loaded = set(json.loads(out))
     early = [m for m in NOT_BEFORE_THE_FIRST_FRAME if m in loaded]
     assert early == [], f"imported before the first frame: {early}"
+
+
+# Bundled, the first frame is the start-up screen (`ledger-tui` with no --url): the contracts screen, its snapshot
+# store and the dialogs load while the participant starts, and the file lock only when a serving file is there.
+NOT_BEFORE_THE_STARTUP_SCREEN = ["app.screens.acs", "app.screens.dialogs", "app.snapshot", "filelock"]
+
+BUNDLED_FIRST_FRAME = """
+import json, sys
+from pathlib import Path
+import app.cli
+from app.app import LedgerApp
+from app.bundled import BundledParticipant
+from app.config import Config
+from app.locations import Locations
+from app.screens.startup import StartupScreen
+
+here = Path(sys.argv[1])
+bundled = BundledParticipant(here / "data", here / "logs")
+bundled.running_elsewhere()  # what `start` asks first
+app = LedgerApp(config=Config(), locations=Locations.default(), bundled=bundled)
+StartupScreen(bundled)
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_the_bundled_first_frame_imports_only_the_startup_screen(tmp_path):
+    out = subprocess.run(
+        [sys.executable, "-c", BUNDLED_FIRST_FRAME, str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    loaded = set(json.loads(out))
+    early = [m for m in NOT_BEFORE_THE_STARTUP_SCREEN + NOT_BEFORE_THE_FIRST_FRAME if m in loaded]
+    assert early == [], f"imported before the first frame: {early}"
