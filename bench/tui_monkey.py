@@ -512,13 +512,19 @@ def main(argv: list[str] | None = None) -> int:
 
     growth = MemoryGrowth() if args.trace_memory else None
 
+    said = 0  # crashes printed so far: each is printed once found, a long run may be stopped before its end
+
     def progress(index: int, report: MonkeyReport) -> None:
+        nonlocal said
         rate = report.keys / (time.perf_counter() - began)
         print(
             f"  {index:>6} keys  {rate:6.1f} keys/s  commits {report.commits}  crashes {len(report.crashes)}  "
             f"rss {rss_mb():.0f} MB  peak {_peak_rss_mb():.0f} MB",
             flush=True,
         )
+        for crash in report.crashes[said:]:
+            _print_crash(report.seed, crash)
+        said = len(report.crashes)
         if growth is not None and growth.tracing:
             print(growth.report(f"{index} keys, {PROGRESS_EVERY} keys traced"), flush=True)
         elif growth is not None and index % args.trace_memory == 0:
@@ -550,11 +556,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"screens seen      {dict(report.screens_seen.most_common())}")
     print(f"crashes           {len(report.crashes)}")
     for crash in report.crashes:
-        print(
-            f"--- seed {report.seed}, key #{crash.key_index} ({crash.key}); the keys before: {' '.join(crash.trail)}"
-        )
-        print(crash.text)
+        _print_crash(report.seed, crash)
     return 1 if report.crashes or report.stuck else 0
+
+
+def _print_crash(seed: int, crash: Crash) -> None:
+    print(f"--- seed {seed}, key #{crash.key_index} ({crash.key}); the keys before: {' '.join(crash.trail)}")
+    print(crash.text, flush=True)
 
 
 if __name__ == "__main__":
