@@ -400,14 +400,16 @@ async def _one_app(url, secret, user, locations, sequence, index, report, errors
     tokens = MintedToken(secret, user)
     app = make_monkey_app(config=Config(), locations=locations, url=url, tokens=tokens, label=url)
     crashes = len(report.crashes)
+    pressed = report.keys
     try:
-        index = await _drive(app, tokens, url, sequence, index, report, errors, on_progress)
+        await _drive(app, tokens, url, sequence, index, report, errors, on_progress)
     except (Exception, asyncio.CancelledError):
         if len(report.crashes) == crashes:
             raise
         # the app's own teardown after the crash reported may fail too (its stack was left broken, or a stalled
         # handler is cancelled)
-    return index
+    # on from the gesture after the last one pressed, teardown failed or not (else the run would start over)
+    return index + report.keys - pressed
 
 
 async def _drive(app, tokens, url, sequence, index, report, errors, on_progress) -> int:
