@@ -32,3 +32,22 @@ async def test_the_widgets_of_closed_screens_leave_no_render_cache_behind(demo_s
         # the first may outlive its closing: a context token of Textual's (`active_message_pump`) refers to it,
         # one screen and no more; every later one is freed
         assert alive[1:] == [0] * (OPENED - 1), f"render caches still in memory, by screen closed: {alive}"
+
+
+async def test_the_footer_forgets_the_keys_it_composed_before(demo_server, make_app):
+    """Each recomposition of the footer (a focus or screen change) bound its new keys to it and kept the old ones
+    in its watchers: a long session held every key the footer ever showed."""
+    from app.screens.acs import AcsScreen
+    from app.widgets.keys import KeyFooter
+
+    app = make_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, AcsScreen) and app.connected, "the contracts")
+        footer = app.screen.query_one(KeyFooter)
+        for _ in range(OPENED):
+            footer.refresh(recompose=True)
+            await pilot._wait_for_screen()
+        watched = [node for node, _ in getattr(footer, "__watchers", {}).get("compact", [])]
+        assert watched and all(node.is_attached for node in watched), (
+            f"{sum(not node.is_attached for node in watched)} removed keys still bound to the footer"
+        )
