@@ -13,8 +13,8 @@ The test suite runs a few hundred keys (tests/tui/test_monkey.py); a long run is
 
     python -m bench.tui_monkey --keys 25000 --seed 1 [--richtypes ../shared/dars/richtypes/richtypes.dar]
 
-It prints keys/s, the crashes found (each with its traceback and seed) and the peak memory of this process (which
-hosts the TUI).
+It prints keys/s, the crashes found (each with its traceback and seed) and the memory of this process (which
+hosts the TUI) as it goes; `--trace-memory N` prints what grew every N keys (`bench.memory_growth`).
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ COMMIT_EVERY = 40  # keys between two creates submitted by the other client
 SETTLE_EVERY = 4  # gestures between two waits for the screen to handle its keys: a person types ahead too
 PROGRESS_EVERY = 100  # keys between two progress lines of a long run
 WAIT_STEPS = 600  # pauses of 50 ms: a bound on waiting for the app at the end, not a target
+STALL_S = 120.0  # a screen that has not taken its keys by then is stuck (a loaded machine takes seconds, not minutes)
 RICHRECORD = "#richtypes:RichTypes:RichRecord"
 
 # The alphabet: (what is pressed, weight). A tuple is one gesture of several keys (a screen then what it offers),
@@ -248,7 +249,7 @@ async def _press(pilot, gesture: str | tuple[str, ...], settle: bool) -> None:
             return
         if key == "@template":
             # the composer's template field, focused as a click on it would (keys alone reach it by chance only)
-            await pilot._wait_for_screen()
+            await _settle(pilot)
             found = app.screen.query("#template")
             if found:
                 found.first().focus()
@@ -256,7 +257,32 @@ async def _press(pilot, gesture: str | tuple[str, ...], settle: bool) -> None:
         _send_key(app, key)
         await _app_caught_up(app)
     if settle:
-        await pilot._wait_for_screen()
+        await _settle(pilot)
+
+
+class Stalled(Exception):
+    """The screen did not take the keys queued to it within `STALL_S`: a handler that never returns."""
+
+
+async def _settle(pilot) -> None:
+    from textual.pilot import WaitForScreenTimeout
+
+    try:
+        await pilot._wait_for_screen(timeout=STALL_S)
+    except WaitForScreenTimeout:
+        raise Stalled(_stalled_where(pilot.app)) from None
+
+
+def _stalled_where(app) -> str:
+    """The nodes that still hold messages, each with where its message loop waits."""
+    lines = [f"the screen held its keys over {STALL_S:.0f} s; the nodes with messages left:"]
+    for node in [app, *app.screen.walk_children(with_self=True)]:
+        if node._message_queue.qsize() == 0:
+            continue
+        lines.append(f"  {node!r}: {node._message_queue.qsize()} messages")
+        if node._task is not None:
+            lines += [f"    {frame.f_code.co_filename}:{frame.f_lineno}" for frame in node._task.get_stack()]
+    return "\n".join(lines)
 
 
 async def _app_caught_up(app) -> None:
@@ -374,13 +400,16 @@ async def _one_app(url, secret, user, locations, sequence, index, report, errors
     tokens = MintedToken(secret, user)
     app = make_monkey_app(config=Config(), locations=locations, url=url, tokens=tokens, label=url)
     crashes = len(report.crashes)
+    pressed = report.keys
     try:
-        index = await _drive(app, tokens, url, sequence, index, report, errors, on_progress)
-    except Exception:
+        await _drive(app, tokens, url, sequence, index, report, errors, on_progress)
+    except (Exception, asyncio.CancelledError):
         if len(report.crashes) == crashes:
             raise
-        # the app's own teardown after the crash reported may fail too (its stack was left broken)
-    return index
+        # the app's own teardown after the crash reported may fail too (its stack was left broken, or a stalled
+        # handler is cancelled)
+    # on from the gesture after the last one pressed, teardown failed or not (else the run would start over)
+    return index + report.keys - pressed
 
 
 async def _drive(app, tokens, url, sequence, index, report, errors, on_progress) -> int:
@@ -400,7 +429,11 @@ async def _drive(app, tokens, url, sequence, index, report, errors, on_progress)
                 report.keys += 1
                 shown = gesture if isinstance(gesture, str) else "+".join(gesture)
                 trail = [*trail[-29:], shown]
-                await _press(pilot, gesture, settle=index % SETTLE_EVERY == 0)
+                try:
+                    await _press(pilot, gesture, settle=index % SETTLE_EVERY == 0)
+                except Stalled as stalled:
+                    report.crashes.append(Crash(index - 1, shown, trail, str(stalled)))
+                    break
                 if index % COMMIT_EVERY == 0:
                     committer.kick()
                 report.peak_screens = max(report.peak_screens, screens_held(app))
@@ -418,6 +451,10 @@ async def _drive(app, tokens, url, sequence, index, report, errors, on_progress)
                 crash = _crashed(app, errors)
                 if crash:
                     report.crashes.append(Crash(index - 1, "(unwinding)", trail, crash))
+        except Exception as error:
+            # said here: the app's teardown that follows may raise an error of its own in its place
+            text = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+            report.crashes.append(Crash(index - 1, trail[-1] if trail else "", trail, text))
         finally:
             await committer.close()
             report.commits += committer.done
@@ -453,10 +490,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--minutes", type=float, default=None, help="stop after this long, whatever the keys left"
     )
+    parser.add_argument(
+        "--trace-memory",
+        type=int,
+        default=0,
+        metavar="N",
+        help=f"every N keys, trace the next {PROGRESS_EVERY} and print what they left in memory (tracemalloc)",
+    )
     args = parser.parse_args(argv)
 
     from app.locations import Locations
     from bench.common import SECRET, Server
+    from bench.memory_growth import MemoryGrowth, rss_mb
 
     richtypes = args.richtypes if args.richtypes.is_file() else None
     tmp = Path(tempfile.mkdtemp(prefix="tui-monkey-"))
@@ -467,13 +512,25 @@ def main(argv: list[str] | None = None) -> int:
         log_dir=tmp / "logs",
     )
 
+    growth = MemoryGrowth() if args.trace_memory else None
+
+    said = 0  # crashes printed so far: each is printed once found, a long run may be stopped before its end
+
     def progress(index: int, report: MonkeyReport) -> None:
+        nonlocal said
         rate = report.keys / (time.perf_counter() - began)
         print(
             f"  {index:>6} keys  {rate:6.1f} keys/s  commits {report.commits}  crashes {len(report.crashes)}  "
-            f"rss peak {_peak_rss_mb():.0f} MB",
+            f"rss {rss_mb():.0f} MB  peak {_peak_rss_mb():.0f} MB",
             flush=True,
         )
+        for crash in report.crashes[said:]:
+            _print_crash(report.seed, crash)
+        said = len(report.crashes)
+        if growth is not None and growth.tracing:
+            print(growth.report(f"{index} keys, {PROGRESS_EVERY} keys traced"), flush=True)
+        elif growth is not None and index % args.trace_memory == 0:
+            growth.start()
 
     print(f"seed {args.seed}, {args.keys} keys, richtypes {'loaded' if richtypes else 'absent'}", flush=True)
     with Server(extra=("--demo",)) as server:
@@ -501,11 +558,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"screens seen      {dict(report.screens_seen.most_common())}")
     print(f"crashes           {len(report.crashes)}")
     for crash in report.crashes:
-        print(
-            f"--- seed {report.seed}, key #{crash.key_index} ({crash.key}); the keys before: {' '.join(crash.trail)}"
-        )
-        print(crash.text)
+        _print_crash(report.seed, crash)
     return 1 if report.crashes or report.stuck else 0
+
+
+def _print_crash(seed: int, crash: Crash) -> None:
+    print(f"--- seed {seed}, key #{crash.key_index} ({crash.key}); the keys before: {' '.join(crash.trail)}")
+    print(crash.text, flush=True)
 
 
 if __name__ == "__main__":

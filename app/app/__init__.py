@@ -24,6 +24,7 @@ from app.screens.base import LedgerScreen
 from app.screens.startup import StartupScreen
 from app.trace import milestone
 from app.untrusted import visible
+from app.widgets.styles_cache import drop_widgets_from_style_cache
 from app.widgets.untrusted_text import DropControls, visible_lines
 from app.workspace import DirectoryChange, Workspace, clean_stale_snapshots
 
@@ -88,6 +89,7 @@ class LedgerApp(Routing, Connection, Palette):
         slow_after_s: float = SLOW_AFTER_S,
     ) -> None:
         super().__init__()
+        drop_widgets_from_style_cache()  # else the last 1,024 widgets drawn outlive their screens (its docstring)
         self.config = config
         self.locations = locations
         self.url = url

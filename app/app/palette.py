@@ -10,7 +10,10 @@ dismissal`)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 
+from rich.align import Align
+from rich.text import Text
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -20,6 +23,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widget import AwaitMount
 from textual.widgets import Button, Input, LoadingIndicator, OptionList
+from textual.widgets.option_list import Option
 
 from app.screens.dismissal import DismissesOnlyItself
 from app.widgets.option_lists import laid_out
@@ -56,6 +60,29 @@ class LedgerPalette(CommandPalette, DismissesOnlyItself):
     async def _watch__show_busy(self) -> None:
         if self._parts_present():
             await super()._watch__show_busy()
+
+    def _start_no_matches_countdown(self, search_value: str) -> None:
+        # Textual's countdown looks its list up when it ends, half a second on, when the palette may have lost its
+        # parts (`NoMatches`, the app ended; found by a monkey run on a loaded machine)
+        self._stop_no_matches_countdown()
+        self._no_matches_timer = self.set_timer(
+            self._NO_MATCHES_COUNTDOWN, partial(self._show_no_matches, search_value)
+        )
+
+    def _show_no_matches(self, search_value: str) -> None:
+        if not self._parts_present():
+            return
+        if search_value:
+            self.query_one(CommandList).add_option(
+                Option(
+                    Align.center(Text("No matches found", style="not bold")),
+                    disabled=True,
+                    id=self._NO_MATCHES,
+                )
+            )
+            self._list_visible = True
+        else:
+            self._list_visible = False  # discovering, not searching: no commands is nothing to point out
 
     def _parts_present(self) -> bool:
         return bool(self.query(CommandList)) and bool(self.query(LoadingIndicator))

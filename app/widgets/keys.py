@@ -52,6 +52,7 @@ class KeyFooter(Footer):
         super().__init__(compact=True)
 
     def compose(self) -> ComposeResult:
+        self._forget_removed_keys()
         right: list[Widget] = []
         more = self._more_keys()
         if more is not None:
@@ -65,6 +66,14 @@ class KeyFooter(Footer):
                 yield widget
         if right:
             yield HorizontalGroup(*right, classes="keys-right")  # no id: recompositions may overlap
+
+    def _forget_removed_keys(self) -> None:
+        # Each FooterKey binds `compact` to the footer (`data_bind`), a watcher Textual drops only when `compact`
+        # changes, which it never does here: every recomposition (a focus or screen change) left its keys alive in
+        # the footer's watchers, a long session's memory growing by the keys removed
+        watchers = getattr(self, "__watchers", {}).get("compact")
+        if watchers:
+            watchers[:] = [(node, callback) for node, callback in watchers if node.is_attached]
 
     def _more_keys(self) -> FooterKey | None:
         """The key that opens the help here: `?`, unless the field in focus types it; then F1."""

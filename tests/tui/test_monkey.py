@@ -156,3 +156,27 @@ def test_a_choice_dialog_closed_before_it_mounted_stays_quiet():
     ChoiceDialog(
         "Pick", [("a", 1), ("b", 2)], selected=2
     ).on_mount()  # no list: nothing to highlight, no error
+
+
+async def test_a_palette_that_lost_its_list_before_no_matches_was_shown_stays_quiet(demo_server, make_app):
+    """A search with no hits shows "No matches found" half a second later, looking the palette's list up then; a
+    palette whose parts were removed meanwhile (being closed) raised `NoMatches` there and the app ended (found by
+    a monkey run on a loaded machine)."""
+    from textual.command import CommandList
+
+    from app.app.palette import LedgerPalette
+
+    app = make_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        await _contracts_shown(app, pilot)
+        await pilot.press("ctrl+p", *"qqzzqq")
+        await wait_for(pilot, lambda: isinstance(app.screen, LedgerPalette), "the palette")
+        palette = app.screen
+        await wait_for(pilot, lambda: palette._no_matches_timer is not None, "the no-matches countdown")
+        countdown = palette._no_matches_timer
+        await palette.query_one(CommandList).remove()  # what closing it does first
+        await wait_for(
+            pilot, lambda: countdown._task is not None and countdown._task.done() or app._exception, "its end"
+        )
+        await pilot.pause()
+        assert app._exception is None
