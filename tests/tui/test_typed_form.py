@@ -98,6 +98,10 @@ async def press_in(pilot, screen: ComposerScreen, path: str, kind: type, *keys: 
         await wait_for(
             pilot, lambda: widget.trailing and widget.trailing[-1].is_mounted, f"the buttons of {path}"
         )
+    widget.open()  # a row is closed (drawn, no widgets) until the focus comes to it
+    await wait_for(
+        pilot, lambda: len([c for c in widget.children if isinstance(c, kind)]) > index, "its controls"
+    )
     controls = [c for c in widget.children if isinstance(c, kind)]
     controls[index].focus()
     await pilot.press(*keys)
