@@ -48,8 +48,8 @@ from app.widgets.option_lists import PagedSelect
 from app.widgets.untrusted_text import plain
 
 NAME_WIDTH = 16  # the names' column: a longer name is cut (`…`), the full path of the focused row is shown
-FIRST_ROWS = 48  # mounted with the form: more than a screenful (a closed row is one widget: cheap)
-BATCH_ROWS = 48  # then this many at a time
+FIRST_ROWS = 32  # mounted with the form: about what is seen first
+BATCH_ROWS = 16  # then this many after each paint (each batch holds the loop for one layout)
 
 ButtonSpec = tuple[str, str, str]  # label, action name, tooltip
 ITEM_BUTTONS: tuple[ButtonSpec, ...] = (
