@@ -275,6 +275,7 @@ class FieldWidget(Horizontal):
         self._control: Widget | None = None
         self._for_input: set[int] = set()
         self._opening: AwaitMount | None = None
+        self._kept: list[events.Key] = []
         self.node = node
         self.field_name = name
         self.path = path
@@ -338,15 +339,25 @@ class FieldWidget(Horizontal):
             return control
         return self.control_widget()
 
-    async def on_focus(self) -> None:
-        # closed, the row took the focus for its input: open it and hand the focus on (the keys sent to the row
-        # meanwhile wait behind this, then follow it: `on_key`)
-        mounting = self.open()
-        if mounting is not None:
-            await mounting
+    def on_focus(self) -> None:
+        # closed, the row took the focus for its input: open it, and hand the focus on once its widgets are there
+        # (the keys sent to the row meanwhile are kept, then follow: `on_key`)
+        self.open()
+        self.call_after_refresh(self._hand_on, 20)
+
+    def _hand_on(self, tries: int) -> None:
+        if not self.is_attached or self.screen.focused is not self:
+            return  # removed, or the focus went elsewhere meanwhile
         target = self.input_widget()
-        if target is not None and self.screen.focused is self:  # (`has_focus` is set after this handler)
-            self.screen.set_focus(target, scroll_visible=False)
+        if target is None:
+            return
+        if not target.is_mounted and tries > 0:
+            self.call_after_refresh(self._hand_on, tries - 1)
+            return
+        self.screen.set_focus(target, scroll_visible=False)
+        kept, self._kept = self._kept, []
+        for key in kept:
+            self.app.post_message(events.Key(key.key, key.character))
 
     def _forward_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key):
@@ -359,9 +370,9 @@ class FieldWidget(Horizontal):
         self._for_input.discard(id(event))
         event.stop()
         event.prevent_default()
-        if (
-            self.screen.focused is not self
-        ):  # the focus went on into the input (`on_focus`): the key follows it
+        if self.screen.focused is self:  # its input is on its way (`_hand_on` sends the key there)
+            self._kept.append(event)
+        else:  # the focus went on into the input: the key follows it
             self.app.post_message(events.Key(event.key, event.character))
 
     def show_buttons(self) -> None:
