@@ -69,7 +69,7 @@ def add_participant_options(p: argparse.ArgumentParser) -> None:
         "--user",
         default=None,
         help="the user to act as first with minted tokens (the bundled "
-        "participant, --hs256-secret-file): default Alice; ctrl+u switches",
+        "participant, --hs256-secret-file): default Alice; U switches",
     )
     bundled = p.add_argument_group("bundled participant (without --url)")
     bundled.add_argument("--no-demo", action="store_true", help="start with an empty ledger (no demo data)")

@@ -53,7 +53,7 @@ class LedgerApp(Routing, Connection, Palette):
         # priority: from within a field too, but those whose text may hold `?` (app.widgets.keys); F1 from any
         Binding("question_mark", "help", "More keys", id="app.help", key_display="?", priority=True),
         Binding("f1", "help", id="app.help_anywhere", show=False, priority=True),
-        Binding("ctrl+u", "switch_user", "User", id="app.user"),
+        Binding("U", "switch_user", "User", id="app.user", key_display="U"),
         Binding("ctrl+o", "open_contract", "Open id", id="app.open", show=False),
         Binding("q", "quit", "Quit", id="app.quit"),
     ]

@@ -263,7 +263,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         empty = self.query_one("#acs-empty", Static)
         if self.parties is not None and not self.parties:
             empty.update(
-                "This user can read no party's contracts. Press p to choose parties, or ctrl+u to act as "
+                "This user can read no party's contracts. Press p to choose parties, or U to act as "
                 "another user."
                 if app.session.can_switch_user
                 else "This user can read no party's contracts. Press p to choose parties."
@@ -749,7 +749,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
                 pass  # listing parties needs admin rights; what the rights name is still there
         if not known and not identity.read_any:
             self.notify(
-                "This user has no rights to read any party. ctrl+u switches user on the bundled participant.",
+                "This user has no rights to read any party. U switches user on the bundled participant.",
                 severity="warning",
                 timeout=6,
             )

@@ -99,6 +99,10 @@ class ComposerScreen(LedgerScreen):
   success the commandId is renewed (`ctrl+n` renews it any time), and submitting the same command again asks
   first (no, unless you choose yes).
 - **History** (`ctrl+l`): every submitted command; enter recalls one as it was, `r` with a fresh commandId.
+- **Focus**: choosing a template or a choice (enter, or a pick) moves to the first field still to fill, as `x`,
+  `n` and a recall open there; what you type while that form is built goes into it. In a typed form the bottom
+  line gives the focused row's full path. In a field `ctrl+u` clears it (`U`, outside a field, acts as another
+  user).
 - `escape` leaves the field you are in (then `1`, `2`, `3` switch screens); again, back to the contracts.
 """
 
@@ -127,10 +131,14 @@ class ComposerScreen(LedgerScreen):
     ComposerScreen.-narrow CommandEditor { width: 1fr; min-width: 0; height: 3fr; }
     ComposerScreen.-narrow #composer-output { width: 1fr; height: 2fr; min-height: 10; border-left: none;
                                               border-top: solid $panel; }
+    /* a short terminal: the form has the room, the preview its first lines (ctrl+r shows the result there) */
+    ComposerScreen.-narrow.-short CommandEditor { height: 1fr; }
+    ComposerScreen.-narrow.-short #composer-output { height: 8; min-height: 0; }
     /* the body has the room: ctrl+y still copies the curl */
     ComposerScreen.-narrow #preview-curl, ComposerScreen.-narrow #preview-curl-title { display: none; }
     """
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
 
     def __init__(self) -> None:
         super().__init__()
@@ -142,6 +150,7 @@ class ComposerScreen(LedgerScreen):
         self._marking = False  # fields are marked once a submit or copy was refused, then follow the typing
         self._preview_timer: Timer | None = None
         self._pending: ComposeCommand | None = None
+        self._result_of: tuple[str, ...] | None = None  # the command the Result pane shows the outcome of
         # what the form commanded when opened, last submitted or recalled
         self._sent: tuple[str, ...] | None = None
         self._committed: Committed | None = (
@@ -258,6 +267,8 @@ class ComposerScreen(LedgerScreen):
     def refresh_preview(self) -> JsCommands | None:
         """Build the command from the form and show its request (or its problems); None when it has problems."""
         preview = self.query_one(RequestPreview)
+        if self._result_of is not None and _command_of(self.editor.state()) != self._result_of:
+            self.query_one(TransactionResult).mark_earlier()  # the result stays, said to be another command's
         try:
             commands = self._build()
         except InvalidForm as e:
@@ -420,6 +431,7 @@ class ComposerScreen(LedgerScreen):
             f"submitting {commands.command_id} as {', '.join(party_hint(p) for p in commands.act_as)}…"
         )
         entry = HistoryEntry.now(form, participant=session.client.base_url, user=session.identity.label)
+        self._result_of = _command_of(form)
         try:
             transaction = await session.client.submit_and_wait_for_transaction(
                 commands, transaction_format(commands)
@@ -485,6 +497,8 @@ class ComposerScreen(LedgerScreen):
             form.command_id = new_command_id()
             form.submission_id = ""
         self.editor.load(form)
+        self._new_form()
+        self.editor.focus_when_built("template")
         self._sent = _command_of(form)
         self._committed = None  # a command recalled is chosen to run again: no question about it
         self.notify(
@@ -514,16 +528,20 @@ class ComposerScreen(LedgerScreen):
         elif form.uses_create_arguments:
             form.create_arguments = arguments
         self.editor.load(form)
+        self._new_form()
         self.editor.offer_skeleton()  # a create without arguments starts from the template's newest contract
         if message.choice:
             self.editor.offer_argument(message.choice)
-        target = (
-            "#choice"
-            if form.uses_choice and not message.choice
-            else ("#create-arguments" if form.uses_create_arguments else "#choice-argument")
-        )
-        widget = self.query_one(target)
-        (widget.area if isinstance(widget, JsonEditor) else widget).focus()
+        self.editor.focus_when_built("template")
+
+    def _new_form(self) -> None:
+        """A form loaded anew (a prefill, a recall): the problems and the result shown were another command's."""
+        self.problems = []
+        self._marking = False
+        self.editor.mark([])
+        self.query_one(TransactionResult).mark_earlier()
+        self.query_one(TabbedContent).active = "preview-tab"
+        self._schedule_preview(0)
 
 
 def _command_of(form: CommandForm) -> tuple[str, ...]:

@@ -151,7 +151,7 @@ implements; `x` lets you pick one of those choices; exercise results are labelle
             self._message(
                 Text.assemble(
                     ("This user can read no party's contracts", "bold"),
-                    ", so no contract is visible to it. ctrl+u acts as another user (on the bundled participant).",
+                    ", so no contract is visible to it. U acts as another user (on the bundled participant).",
                 )
             )
             return

@@ -13,13 +13,14 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Input, Select, Static, TextArea
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from app.catalog import Catalog
 from app.client.errors import LedgerApiError
@@ -36,6 +37,7 @@ from app.compose.commands import (
 )
 from app.compose.form import FormContext, ValueForm, ValueProblem
 from app.compose.types import TypeResolver
+from app.cut import cells, cut
 from app.daml import package_name_ref, party_hint, short_id, short_party, template_name
 from app.ids import Expansion
 from app.widgets.command_advanced import FIELDS as ADVANCED_FIELDS
@@ -43,9 +45,10 @@ from app.widgets.command_advanced import AdvancedOptions
 from app.widgets.completing_input import CompletingInput
 from app.widgets.form_row import LABEL_WIDTH, field_row
 from app.widgets.json_editor import JsonEditor
+from app.widgets.key_keeper import KeyKeeper, replay
 from app.widgets.keys import FieldInput
 from app.widgets.option_lists import PagedSelect
-from app.widgets.typed_form import TypedForm
+from app.widgets.typed_form import FieldWidget, TypedForm
 from app.widgets.untrusted_text import plain
 
 if TYPE_CHECKING:
@@ -99,6 +102,10 @@ class CommandEditor(VerticalScroll):
     CommandEditor .typed-holder {{ height: auto; margin-top: 1; display: none; }}
     CommandEditor .typed-holder.-shown {{ display: block; }}
     CommandEditor .typed-title {{ height: 1; }}
+    /* one line: the whole list is one ↓ away in the field, and the form keeps the room */
+    CommandEditor #choice-hint {{ height: 1; text-wrap: nowrap; text-overflow: ellipsis; }}
+    CommandEditor #focus-path {{ dock: bottom; height: 1; padding: 0 1; background: $panel; display: none; }}
+    CommandEditor #focus-path.-shown {{ display: block; }}
     """
 
     @dataclass
@@ -115,6 +122,10 @@ class CommandEditor(VerticalScroll):
         self._contracts: dict[str, list[CreatedEvent]] = {}  # template ref -> its active contracts, read
         self._contract_labels: dict[str, str] = {}
         self._reading: set[str] = set()
+        # where the focus goes once the forms are built ("template", "choice"), and the field left for the form
+        # (it holds the keys typed behind its enter)
+        self._landing: str | None = None
+        self._held_by: CompletingInput | None = None
 
     def compose(self) -> ComposeResult:
         yield field_row(
@@ -128,8 +139,10 @@ class CommandEditor(VerticalScroll):
                 self.templates,
                 id="template",
                 placeholder="#package-name:Module:Entity (↓ lists every template known)",
+                hold_after_enter=True,
             ),
         )
+        yield KeyKeeper(id="key-keeper")
         yield field_row(
             "contract id",
             FieldInput(
@@ -146,6 +159,7 @@ class CommandEditor(VerticalScroll):
                 self.choices,
                 id="choice",
                 placeholder="a choice of the template (↓ lists its choices known, and Archive)",
+                hold_after_enter=True,
             ),
             id="choice-row",
             group=True,
@@ -177,6 +191,7 @@ class CommandEditor(VerticalScroll):
         yield Static("", id="parties-note", classes="note -empty")
         yield field_row("commandId", FieldInput(compact=True, id="command-id"))
         yield AdvancedOptions(id="advanced")
+        yield Static("", id="focus-path")  # the full path of the typed form's row in focus
 
     def on_mount(self) -> None:
         self._show_kind(KINDS[0])
@@ -438,11 +453,23 @@ class CommandEditor(VerticalScroll):
         if not self.form_view:
             return []
         out = []
-        for field_name in ("createArguments", "choiceArgument"):
+        for field_name in self._argument_fields():
             typed = self._typed(field_name)
             if typed is not None:
                 out += [Problem(field_name, p.message, path=p.path) for p in typed.form.problems()]
         return out
+
+    def _argument_fields(self) -> list[str]:
+        """The arguments the kind sends: a form kept for another kind has no say in this command."""
+        form = CommandForm(kind=self.kind)
+        return [
+            name
+            for name, used in (
+                ("createArguments", form.uses_create_arguments),
+                ("choiceArgument", form.uses_choice),
+            )
+            if used
+        ]
 
     def _show_views(self) -> None:
         form = self.state() if self.is_mounted else CommandForm()
@@ -518,9 +545,70 @@ class CommandEditor(VerticalScroll):
             self._build_forms(
                 self._completing("#template").value.strip(), self._completing("#choice").value.strip()
             )
+        elif self._landing is not None:
+            self.call_after_refresh(self._land)  # no form to wait for
+
+    # --- where the focus goes (docs/architecture.md, "The composer's focus") ------------------------------------
+
+    def focus_when_built(self, after: str, left: CompletingInput | None = None) -> None:
+        """Hold the keyboard until the forms are built, then focus the first field to fill `after` the template
+        (or a prefill, a recall: "template"), or the choice ("choice"); the keys typed meanwhile go there: those
+        the field `left` holds since its enter, then those typed once the focus left it."""
+        if self._held_by is not None and self._held_by is not left:
+            replay(self.app, self._held_by.release_keys())
+        self._landing, self._held_by = after, left
+        keeper = self.query_one(KeyKeeper)
+        near = self.query_one("#choice-hint") if after == "choice" else self._completing("#template").parent
+        if near is not None and keeper.parent is self:
+            self.move_child(keeper, after=near)  # where the form appears
+        keeper.hold("the form" if self.packages is not None else "the command")
+        self.offer_forms()
+
+    def _land(self) -> None:
+        after, self._landing = self._landing, None
+        left, self._held_by = self._held_by, None
+        keeper = self.query_one(KeyKeeper)
+        holding = keeper.has_focus  # not when the user went elsewhere meanwhile (a click, a dialog)
+        kept = (left.release_keys() if left is not None else []) + keeper.release()
+        if after is not None and holding:
+            target = self.first_field(after)
+            target.focus()  # queued on the app's loop: before the keys replayed behind it
+            self.call_after_refresh(target.scroll_visible)
+        replay(self.app, kept)
+
+    def first_field(self, after: str) -> Widget:
+        """The first field still to fill: after a choice, its argument's; else the next of template, create
+        arguments, contract id (or key), choice, choice argument; the parties when an argument has no field."""
+        form = self.state()
+        if after != "choice":
+            if not form.template_id.strip():
+                return self._completing("#template")
+            if form.uses_create_arguments:
+                return self._argument_field("createArguments")
+            if form.kind == "Exercise" and not form.contract_id.strip():
+                return self._input("#contract-id")
+            if form.kind == "ExerciseByKey" and not form.contract_key.strip():
+                return self._editor("#contract-key").area
+            if not form.choice.strip():
+                return self._completing("#choice")
+        return self._argument_field("choiceArgument")
+
+    def _argument_field(self, field_name: str) -> Widget:
+        typed = self._typed(field_name)
+        if typed is not None and self.form_view:
+            first = typed.first_control()
+            return first if first is not None else self._completing("#act-as")
+        return self._json_editor_of(field_name).area
 
     @work(exclusive=True, group="composer-forms", exit_on_error=False)
     async def _build_forms(self, template_id: str, choice: str) -> None:
+        try:
+            await self._build_forms_now(template_id, choice)
+        finally:
+            if not get_current_worker().is_cancelled:  # a newer build lands instead
+                self._land()
+
+    async def _build_forms_now(self, template_id: str, choice: str) -> None:
         packages = self.packages
         assert packages is not None
         signature = await packages.template(template_id) if template_id.count(":") >= 2 else None
@@ -657,6 +745,19 @@ class CommandEditor(VerticalScroll):
 
     # --- events -------------------------------------------------------------------------------------------------
 
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The focused row of a typed form: its whole path and type on the line at the bottom (its name in the
+        form may be cut, and says nothing of the records it is in)."""
+        row = next((a for a in event.widget.ancestors_with_self if isinstance(a, FieldWidget)), None)
+        line = self.query_one("#focus-path", Static)
+        line.set_class(row is not None, "-shown")
+        if row is not None:
+            kind = row.node.type.shown
+            room = max(8, self.size.width - cells(kind) - 4)
+            line.update(
+                Content.assemble(plain(cut(row.path, room, keep="end"), "bold"), plain(f"  {kind}", "dim"))
+            )
+
     @on(Select.Changed, "#kind")
     def _kind_changed(self, event: Select.Changed) -> None:
         self._show_kind(str(event.value))
@@ -680,7 +781,11 @@ class CommandEditor(VerticalScroll):
     def _template_committed(self, event: CompletingInput.Committed) -> None:
         event.stop()
         self.show_choices()
-        self.offer_forms()
+        if event.left or not event.value.strip():
+            self.offer_forms()
+            replay(self.app, event.completing.release_keys())  # typing goes on where it was
+        else:  # chosen: on to what it needs next, once its form is there
+            self.focus_when_built("template", event.completing)
         self.offer_skeleton()
 
     @on(CompletingInput.Committed, "#choice")
@@ -688,6 +793,10 @@ class CommandEditor(VerticalScroll):
         event.stop()
         if event.value.strip():
             self.offer_argument(event.value.strip())
+            if not event.left:
+                self.focus_when_built("choice", event.completing)
+                return
+        replay(self.app, event.completing.release_keys())
 
 
 def _payload_summary(created: CreatedEvent) -> str:

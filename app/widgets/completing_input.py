@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from textual import on
+from textual import events, on
 from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -54,6 +54,35 @@ class _PrefixSuggester(Suggester):
         return None
 
 
+class _Field(FieldInput):
+    """The input of a `CompletingInput`. Enter is taken here, in turn with the characters (a binding runs only once
+    the key has gone round the widgets, after the characters typed behind it were inserted: `Choice⏎1.0` typed
+    fast would commit `Choice1.0`); with `hold` after it, the keys behind it are kept, not typed, until `release`d
+    (the focus moves on to a form being built: they are for it)."""
+
+    def __init__(self, owner: CompletingInput, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.owner = owner
+        self._held: list[events.Key] | None = None
+
+    def hold(self) -> None:
+        self._held = []
+
+    def release(self) -> list[events.Key]:
+        held, self._held = self._held or [], None
+        return held
+
+    def _on_key(self, event: events.Key) -> None:
+        if self._held is not None:
+            self._held.append(events.Key(event.key, event.character))
+        elif event.key == "enter":
+            self.owner.take_or_commit()
+        else:
+            return  # Input's own handling (and the bindings after it)
+        event.stop()
+        event.prevent_default()
+
+
 class CompletingInput(Vertical):
     DEFAULT_CSS = """
     CompletingInput { height: auto; width: 1fr; }
@@ -74,10 +103,12 @@ class CompletingInput(Vertical):
 
     @dataclass
     class Committed(Message):
-        """The user took a value: enter, a pick from the list, or leaving the field after changing it."""
+        """The user took a value: enter, a pick from the list, or leaving the field after changing it (`left`: the
+        focus is elsewhere already, and stays there)."""
 
         completing: CompletingInput
         value: str
+        left: bool = False
 
         @property
         def control(self) -> CompletingInput:
@@ -92,6 +123,7 @@ class CompletingInput(Vertical):
         separated: bool = False,
         label: Callable[[str], Content] | None = None,
         select_on_focus: bool = True,
+        hold_after_enter: bool = False,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
@@ -99,21 +131,24 @@ class CompletingInput(Vertical):
         self.candidates = candidates
         self.separated = separated
         self.label = label
-        self._initial = value
-        self._placeholder = placeholder
-        self._select_on_focus = select_on_focus
+        self.hold_after_enter = (
+            hold_after_enter  # the keys after enter wait for `release_keys` (see `_Field`)
+        )
         self._shown: list[str] = []
         self._committed = value
         self._dismissed = False  # escape closed the list: typing on does not bring it back, ↓ does
-
-    def compose(self) -> ComposeResult:
-        yield FieldInput(
-            self._initial,
-            placeholder=self._placeholder,
+        # made here, not in compose: it can take the focus as soon as this is mounted (a form row opening)
+        self._field = _Field(
+            self,
+            value,
+            placeholder=placeholder,
             suggester=_PrefixSuggester(self),
             compact=True,
-            select_on_focus=self._select_on_focus,
+            select_on_focus=select_on_focus,
         )
+
+    def compose(self) -> ComposeResult:
+        yield self._field
 
     def _options(self) -> OptionList:
         """The dropdown, made the first time it opens (a form has many of these inputs, few ever open a list)."""
@@ -126,8 +161,12 @@ class CompletingInput(Vertical):
         return options
 
     @property
-    def input(self) -> Input:
-        return self.query_one(Input)
+    def input(self) -> _Field:
+        return self._field
+
+    def release_keys(self) -> list[events.Key]:
+        """The keys typed after enter, held since (`hold_after_enter`): typing goes into the field again."""
+        return self.input.release()
 
     @property
     def value(self) -> str:
@@ -216,14 +255,16 @@ class CompletingInput(Vertical):
     def _changed(self, event: Input.Changed) -> None:
         self.refresh_matches()
 
-    @on(Input.Submitted)
-    def _submitted(self, event: Input.Submitted) -> None:
-        event.stop()
+    def take_or_commit(self) -> None:
+        """Enter: the match highlighted in the list, else what is typed."""
+        if self.hold_after_enter:
+            self.input.hold()
         options = self._options() if self.is_open else None
         if options is not None and options.highlighted is not None and options.highlighted < len(self._shown):
             self._take(self._shown[options.highlighted])
             return
         self._committed = self.value
+        self._close()
         self.post_message(self.Committed(self, self.value))
 
     @on(OptionList.OptionSelected)
@@ -240,4 +281,4 @@ class CompletingInput(Vertical):
         self._close()
         if self.value != self._committed:
             self._committed = self.value
-            self.post_message(self.Committed(self, self.value))
+            self.post_message(self.Committed(self, self.value, left=True))

@@ -285,7 +285,7 @@ def not_found(lookup: ContractLookup, parties: list[str] | None) -> Group:
             if e.hint:
                 lines.append(Text(visible(e.hint)))
     lines.append(Text())
-    lines.append(Text("r tries again · ctrl+u acts as another user · escape goes back", style="dim"))
+    lines.append(Text("r tries again · U acts as another user · escape goes back", style="dim"))
     return Group(*lines)
 
 

@@ -148,6 +148,8 @@ class TransactionResult(VerticalScroll):
     TransactionResult.-events > OptionList { display: block; }
     TransactionResult.-failed > #result-head { border-left: thick $error; }
     TransactionResult.-ok > #result-head { border-left: thick $success; }
+    TransactionResult.-earlier { opacity: 70%; }
+    TransactionResult.-earlier > #result-head { border-left: thick $panel; }
     """
 
     BINDINGS = [
@@ -157,6 +159,7 @@ class TransactionResult(VerticalScroll):
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id)
         self._progress: Timer | None = None
+        self._head = Content("")
         self._ids: list[str] = []
         self.contract_ids: list[str] = []  # of the last transaction, in event order (created ones first)
 
@@ -168,7 +171,7 @@ class TransactionResult(VerticalScroll):
         if self._progress is not None:
             self._progress.stop()
             self._progress = None
-        for state in ("-ok", "-failed", "-events"):
+        for state in ("-ok", "-failed", "-events", "-earlier"):
             self.remove_class(state)
         if name:
             self.add_class(name)
@@ -211,7 +214,7 @@ class TransactionResult(VerticalScroll):
             or "no events visible to these parties",
             ("   enter opens a contract · y copies its id", "dim"),
         )
-        self.query_one("#result-head", Static).update(head)
+        self._show_head(head)
         options = self.query_one(OptionList)
         options.set_options(Option(line) for line, _ in lines)
         self._state("-ok")
@@ -223,8 +226,23 @@ class TransactionResult(VerticalScroll):
         self._state("")
         self._ids = []
         self.contract_ids = []
-        self.query_one("#result-head", Static).update(failure_text(error, command_id, context))
+        self._show_head(failure_text(error, command_id, context))
         self._state("-failed")
+
+    def _show_head(self, head: Content) -> None:
+        self._head = head
+        self.query_one("#result-head", Static).update(head)
+
+    def mark_earlier(self) -> None:
+        """The form holds another command now: what is shown is said to be an earlier command's outcome."""
+        if not (self.has_class("-ok") or self.has_class("-failed")) or self.has_class("-earlier"):
+            return
+        self.add_class("-earlier")
+        self.query_one("#result-head", Static).update(
+            Content.assemble(
+                ("Earlier command", "bold"), (" (the form holds another now)\n", "dim"), self._head
+            )
+        )
 
     def focus_events(self) -> None:
         if self.has_class("-events"):

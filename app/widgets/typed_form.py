@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
-from textual.widget import Widget
+from textual.widget import AwaitMount, Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 from textual.worker import Worker
 
@@ -40,7 +40,7 @@ from app.compose.form import (
 )
 from app.compose.types import ContractIdT, NumericT, Scalar
 from app.counting import count
-from app.cut import shorten
+from app.cut import cells, fit, shorten
 from app.daml import looks_like_contract_id, party_hint, short_id, short_party
 from app.ids import Expansion, could_begin_contract_id
 from app.widgets.completing_input import CompletingInput
@@ -48,9 +48,9 @@ from app.widgets.keys import FieldInput
 from app.widgets.option_lists import PagedSelect
 from app.widgets.untrusted_text import plain
 
-NAME_WIDTH = 16
-FIRST_ROWS = 16  # mounted with the form: what is seen first
-BATCH_ROWS = 12  # then this many at a time
+NAME_WIDTH = 16  # the names' column: a longer name is cut (`…`), the full path of the focused row is shown
+FIRST_ROWS = 32  # mounted with the form: about what is seen first
+BATCH_ROWS = 16  # then this many after each paint (each batch holds the loop for one layout)
 
 ButtonSpec = tuple[str, str, str]  # label, action name, tooltip
 ITEM_BUTTONS: tuple[ButtonSpec, ...] = (
@@ -105,6 +105,8 @@ class TypedForm(Vertical):
     TypedForm > .tf-problem {{ color: $error; margin-left: {NAME_WIDTH}; height: auto; }}
     TypedForm > .tf-note {{ color: $text-muted; margin-left: {NAME_WIDTH}; height: auto; }}
     TypedForm > .tf-row.-invalid > .tf-name {{ color: $error; text-style: bold; }}
+    TypedForm > .tf-row:focus-within {{ background-tint: $foreground 4%; }}
+    TypedForm > .tf-row:focus-within > .tf-name {{ text-style: bold reverse; }}
     TypedForm Input {{ width: 1fr; }}
     TypedForm CompletingInput {{ width: 1fr; }}
     TypedForm Select {{ width: 1fr; }}
@@ -201,6 +203,13 @@ class TypedForm(Vertical):
         for field in self.query_children(FieldWidget):
             field.show_problem(field.own_problem())
 
+    def first_control(self) -> Widget | None:
+        """The first input of the form (None: it has none, as a choice without arguments)."""
+        for field in self.query_children(FieldWidget):
+            if field.HAS_INPUT:
+                return field if not field.opened else field.input_widget()
+        return None
+
     def focus_path(self, path: str) -> bool:
         field = self._innermost().get(path)
         if field is not None:
@@ -250,12 +259,24 @@ def field_widget(
 
 class FieldWidget(Horizontal):
     """One field's row: its name, its input, its type, `trailing` buttons. Its problem (or note) is a line of the
-    form's under the row, made when first needed; the fields under it (`under`) are rows of the form's after it."""
+    form's under the row, made when first needed; the fields under it (`under`) are rows of the form's after it.
+
+    A row is closed until the focus comes to it: one widget that draws the line (name, value, type) itself. Made
+    open, its widgets are mounted and the focus goes on into its input: a form of a hundred fields lays out a
+    hundred widgets, not five hundred, and most rows are never opened."""
+
+    HAS_INPUT = False  # whether the row has an input of its own (then, closed, it takes the focus for it)
 
     def __init__(
         self, node: Node, name: str, path: str, depth: int = 0, buttons: tuple[ButtonSpec, ...] = ()
     ) -> None:
         super().__init__(classes="tf-row")
+        self.opened = False
+        self.can_focus = self.HAS_INPUT
+        self._control: Widget | None = None
+        self._for_input: set[int] = set()
+        self._opening: AwaitMount | None = None
+        self._kept: list[events.Key] = []
         self.node = node
         self.field_name = name
         self.path = path
@@ -274,15 +295,90 @@ class FieldWidget(Horizontal):
         """The input of the row (None: the row has only the name and the type)."""
         return None
 
+    def summary(self) -> tuple[str, bool]:
+        """What the closed row shows where its input goes, and whether that is a placeholder."""
+        return "", False
+
     def compose(self) -> ComposeResult:
-        yield Label(plain(self.field_name), classes="tf-name")
-        control = self.control()
-        if control is not None:
-            yield control
-        yield Label(plain(self.node.type.shown), classes="tf-type")
+        return iter(())  # closed: `render` draws the line
+
+    def parts(self) -> list[Widget]:
+        """The widgets of the open row."""
+        self._control = self.control()
+        name = Label(plain(fit(self.field_name, NAME_WIDTH - 1)), classes="tf-name")
+        shown = [self._control] if self._control is not None else []
+        return [name, *shown, Label(plain(self.node.type.shown), classes="tf-type")]
+
+    def open(self) -> AwaitMount | None:
+        """Mount the row's widgets (once); await the answer for them to be there."""
+        if self.opened:
+            return self._opening
+        self.opened = True
+        self.can_focus = False
+        self._opening = self.mount_all(self.parts())
+        return self._opening
+
+    def render(self) -> Content:
+        if self.opened:
+            return Content("")
+        kind = self.node.type.shown
+        text, placeholder = self.summary()
+        room = max(0, self.content_size.width - NAME_WIDTH - cells(kind) - 1)
+        invalid = self.has_class("-invalid")
+        return Content.assemble(
+            plain(fit(self.field_name, NAME_WIDTH - 1) + " ", "bold red" if invalid else "dim"),
+            plain(fit(text, room), "dim italic" if placeholder else ""),
+            plain(" " + kind, "dim"),
+        )
+
+    def input_widget(self) -> Widget | None:
+        """The widget that takes the keys of the open row's input (a completing input's own field)."""
+        control = self._control
+        if isinstance(control, CompletingInput):
+            return control.input
+        if control is not None and control.can_focus:
+            return control
+        return self.control_widget()
+
+    def on_focus(self) -> None:
+        # closed, the row took the focus for its input: open it, and hand the focus on once its widgets are there
+        # (the keys sent to the row meanwhile are kept, then follow: `on_key`)
+        self.open()
+        self.call_after_refresh(self._hand_on, 20)
+
+    def _hand_on(self, tries: int) -> None:
+        if not self.is_attached or self.screen.focused is not self:
+            return  # removed, or the focus went elsewhere meanwhile
+        target = self.input_widget()
+        if target is None:
+            return
+        if not target.is_mounted and tries > 0:
+            self.call_after_refresh(self._hand_on, tries - 1)
+            return
+        self.screen.set_focus(target, scroll_visible=False)
+        kept, self._kept = self._kept, []
+        for key in kept:
+            self.app.post_message(events.Key(key.key, key.character))
+
+    def _forward_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key):
+            self._for_input.add(id(event))  # sent to the row itself (not bubbling up from its input)
+        super()._forward_event(event)
+
+    def on_key(self, event: events.Key) -> None:
+        if id(event) not in self._for_input:
+            return  # a key of the input's, on its way up to the bindings
+        self._for_input.discard(id(event))
+        event.stop()
+        event.prevent_default()
+        if self.screen.focused is self:  # its input is on its way (`_hand_on` sends the key there)
+            self._kept.append(event)
+        else:  # the focus went on into the input: the key follows it
+            self.app.post_message(events.Key(event.key, event.character))
 
     def show_buttons(self) -> None:
         if self.buttons and not self.trailing:
+            self.open()
             self.trailing = _buttons(*self.buttons)
             self.mount_all(self.trailing)
 
@@ -319,7 +415,9 @@ class FieldWidget(Horizontal):
 
     def show_problem(self, message: str | None) -> None:
         self._message("tf-problem", f"⚠ {message}" if message else "")
-        self.set_class(bool(message), "-invalid")
+        if self.has_class("-invalid") != bool(message):
+            self.set_class(bool(message), "-invalid")
+            self.refresh()  # a closed row draws its name in the colour of a problem
 
     def note(self, text: str) -> None:
         self._message("tf-note", text)
@@ -344,11 +442,19 @@ class FieldWidget(Horizontal):
             self._lines[kind] = line
             form.mount(line, after=anchor)
 
-    def focus_input(self) -> None:
+    def control_widget(self) -> Widget | None:
+        """The focusable widget of the row's input (None: the row has none of its own)."""
         controls = [
             c for c in self.children if not c.has_class("tf-name", "tf-type") and c not in self.trailing
         ]
-        control = next((c for c in controls for c in [c, *c.query("*")] if c.focusable), None)
+        return next((c for c in controls for c in [c, *c.query("*")] if c.focusable), None)
+
+    def focus_input(self) -> None:
+        if not self.opened and self.HAS_INPUT:
+            self.focus(scroll_visible=False)  # it opens, and the focus goes on into its input
+            self.call_after_refresh(self.scroll_visible)
+            return
+        control = self.input_widget()
         if control is not None:
             control.focus()
             self.call_after_refresh(self.scroll_visible)
@@ -367,6 +473,10 @@ class FieldWidget(Horizontal):
 
 class TextField(FieldWidget):
     node: TextNode
+    HAS_INPUT = True
+
+    def summary(self) -> tuple[str, bool]:
+        return (self.node.text, False) if self.node.text else (_placeholder(self.node), True)
 
     def control(self) -> Widget:
         t = self.node.type
@@ -473,6 +583,10 @@ class TextField(FieldWidget):
 
 class BoolField(FieldWidget):
     node: BoolNode
+    HAS_INPUT = True
+
+    def summary(self) -> tuple[str, bool]:
+        return ("☑ true" if self.node.value else "☐ false"), False
 
     def control(self) -> Widget:
         return Checkbox("true" if self.node.value else "false", self.node.value, compact=True)
@@ -487,6 +601,10 @@ class BoolField(FieldWidget):
 
 class EnumField(FieldWidget):
     node: EnumNode
+    HAS_INPUT = True
+
+    def summary(self) -> tuple[str, bool]:
+        return f"{self.node.constructor} ▾", False
 
     def control(self) -> Widget:
         options = [(name, name) for name in self.node.type.constructors]
@@ -500,12 +618,19 @@ class EnumField(FieldWidget):
 
 
 class UnitField(FieldWidget):
+    def summary(self) -> tuple[str, bool]:
+        return "()", False
+
     def control(self) -> Widget:
         return Label("()")
 
 
 class RawField(FieldWidget):
     node: RawNode
+    HAS_INPUT = True
+
+    def summary(self) -> tuple[str, bool]:
+        return (self.node.text, False) if self.node.text else (f"JSON: {self.node.type.why}", True)
 
     def control(self) -> Widget:
         return FieldInput(
@@ -565,6 +690,10 @@ class RecordField(_Container):
 
 class OptionalField(_Container):
     node: OptionalNode
+    HAS_INPUT = True
+
+    def summary(self) -> tuple[str, bool]:
+        return ("☑ some" if self.node.present else "☐ none"), False
 
     def control(self) -> Widget:
         return Checkbox("some" if self.node.present else "none", self.node.present, compact=True)
@@ -584,6 +713,10 @@ class OptionalField(_Container):
 
 class ListField(_Container):
     node: ListNode
+    HAS_INPUT = True
+
+    def summary(self) -> tuple[str, bool]:
+        return "+ add", False
 
     def control(self) -> Widget:
         return _buttons(("+ add", "add", "add an item"))[0]
@@ -632,8 +765,11 @@ class _MapRow(_Container):
         super().__init__(value, name, path, depth, buttons)
         self.key_node = key
 
-    def compose(self) -> ComposeResult:
-        yield Label(plain(self.field_name), classes="tf-name")
+    def parts(self) -> list[Widget]:
+        return [Label(plain(self.field_name), classes="tf-name")]
+
+    def render(self) -> Content:
+        return Content("") if self.opened else plain(self.field_name, "dim")
 
     def fields_under(self) -> list[FieldWidget]:
         return [
@@ -648,6 +784,10 @@ class _MapRow(_Container):
 
 class VariantField(_Container):
     node: VariantNode
+    HAS_INPUT = True
+
+    def summary(self) -> tuple[str, bool]:
+        return f"{self.node.constructor} ▾", False
 
     def control(self) -> Widget:
         options = [(name, name) for name, _ in self.node.type.constructors]

@@ -219,7 +219,7 @@ async def help_screen(pilot) -> None:
 
 async def user_picker(pilot) -> None:
     await contracts_ready(pilot)
-    await pilot.press("ctrl+u")
+    await pilot.press("U")
     await settle(pilot)
 
 

@@ -194,7 +194,7 @@ async def test_switching_user_shows_that_users_contracts(demo_server, make_app):
         await wait_for(pilot, lambda: _loaded(app), "Alice's rows")
         screen: AcsScreen = app.screen
         assert all(p.startswith("Alice::") for p in screen.parties)
-        await pilot.press("ctrl+u")
+        await pilot.press("U")
         await wait_for(pilot, lambda: app.screen is not screen, "the user picker")
         assert "Bob" in screen_text(app) and "participant_admin" in screen_text(app)
         from textual.widgets import OptionList

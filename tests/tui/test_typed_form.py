@@ -91,8 +91,15 @@ async def press_in(pilot, screen: ComposerScreen, path: str, kind: type, *keys: 
         await wait_for(
             pilot, lambda: widget.trailing and widget.trailing[-1].is_mounted, f"the buttons of {path}"
         )
-    controls = [c for c in widget.children if isinstance(c, kind)]
-    controls[index].focus()
+    widget.open()  # a row is closed (drawn, no widgets) until the focus comes to it
+
+    def controls() -> list:
+        return [c for c in widget.children if isinstance(c, kind) and c.is_mounted]
+
+    await wait_for(pilot, lambda: len(controls()) > index, "its controls")
+    control = controls()[index]
+    control.focus()
+    await wait_for(pilot, lambda: control.has_focus_within, "the focus in the control")
     await pilot.press(*keys)
     await pilot.pause()
 
