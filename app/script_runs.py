@@ -10,7 +10,7 @@ allocates (an admin may; without auth nobody needs it). Time: on a participant o
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.client import LedgerClient
@@ -22,6 +22,7 @@ from participant.daml_script.ledger import Right
 from participant.engine.lf.definitions import LfPackages
 
 ADMIN_USER = "participant_admin"
+FETCH_CONCURRENCY = 4
 
 
 class ActingLedger(JsonLedger):
@@ -73,15 +74,18 @@ async def run_on_participant(
         return await run_script(code, script_name, ledger, argument)
 
 
-async def participant_code(client: LedgerClient, main_package_id: str, package_ids: list[str]) -> LfPackages:
+async def participant_code(
+    main_package_id: str, package_ids: list[str], archive: Callable[[str], Awaitable[bytes]]
+) -> LfPackages:
     """The code of a package the participant has (`main_package_id`) with the packages it may refer to
-    (`package_ids`, which hold it), read from the participant's package service and decoded in a thread.
-    Raises `UnreadableDar` for one that does not read, the client's errors for one that cannot be fetched."""
-    gate = asyncio.Semaphore(4)
+    (`package_ids`, which hold it), each archive as the participant's package service serves it (`archive`, four
+    at a time), decoded in a thread. Raises `UnreadableDar` for one that does not read, the client's errors for
+    one that cannot be fetched."""
+    gate = asyncio.Semaphore(FETCH_CONCURRENCY)
 
     async def fetch(package_id: str) -> tuple[str, bytes]:
         async with gate:
-            return package_id, await client.package_archive(package_id)
+            return package_id, await archive(package_id)
 
     archives = dict(await asyncio.gather(*(fetch(pid) for pid in package_ids)))
     return await asyncio.to_thread(code_of, main_package_id, archives)

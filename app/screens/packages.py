@@ -5,6 +5,7 @@ selected beside it (`app.widgets.package_details`), and a search that goes from 
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 
 from rich.text import Text
 from textual import on, work
@@ -346,9 +347,15 @@ Daml location it failed at; a notification says so too.
         )
         if not answer:
             return
-        await self._run(entry.entity, package, list(catalog.packages))
+        await self._run(entry.entity, package, list(catalog.packages), catalog.archive)
 
-    async def _run(self, name: str, package: PackageSignature, package_ids: list[str]) -> None:
+    async def _run(
+        self,
+        name: str,
+        package: PackageSignature,
+        package_ids: list[str],
+        archive: Callable[[str], Awaitable[bytes]],
+    ) -> None:
         # imported here: the interpreter is loaded when a script first runs, not when the client starts
         from app.script_runs import UnreadableDar, participant_code, run_on_participant
 
@@ -359,20 +366,26 @@ Daml location it failed at; a notification says so too.
             self.runs[key] = styled(*parts)
             self._show_selected()
 
-        state(("Reading the package's code from the participant…", "dim"))
+        state(("Reading the package's code…", "dim"))
         try:
-            code = await participant_code(client, package.package_id, package_ids)
+            code = await participant_code(package.package_id, package_ids, archive)
         except (LedgerApiError, UnreadableDar) as e:
             state(("Not run: ", "bold red"), str(e))
             self.notify(visible(f"{name} was not run: {e}"), severity="error", timeout=8)
             return
         state(("Running…", "dim"))
-        outcome = await run_on_participant(
-            client,
-            code,
-            name,
-            committed=lambda n: state((f"Running: {count(n, 'transaction')} so far…", "dim")),
-        )
+        try:
+            outcome = await run_on_participant(
+                client,
+                code,
+                name,
+                committed=lambda n: state((f"Running: {count(n, 'transaction')} so far…", "dim")),
+            )
+        except Exception:
+            # not the script's own failure (that is in its outcome): the participant could not be reached, or
+            # refused the token's user; the app's notification says why
+            state(("Stopped: ", "bold red"), "the run could not go on (the notification says why).")
+            raise
         done = f"{count(outcome.transactions, 'transaction')} in {outcome.seconds:.1f} s"
         if outcome.passed:
             result = (

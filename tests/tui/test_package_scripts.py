@@ -67,3 +67,24 @@ async def test_r_runs_a_packages_script_against_the_participant(static, make_app
 async def _first_run(pilot, screen: PackagesScreen) -> tuple[str, str]:
     await wait_for(pilot, lambda: screen.runs, "the run's start")
     return next(iter(screen.runs))
+
+
+async def test_a_script_that_fails_says_its_error_and_daml_location(tmp_path, dars_dir, make_app) -> None:
+    # on a wall-clock participant testTap's setTime fails: the error and where in the script it failed
+    server = start_server(
+        tmp_path / "wall.db", "--hs256-secret", SECRET, "--dar", str(dars_dir / SPLICE_TEST)
+    )
+    try:
+        app = make_app(server, "participant_admin")
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await _packages(app, pilot)
+            await _select(pilot, screen, "splice-amulet-test", TEST_TAP)
+            await pilot.press("r")
+            await choose(app, pilot, "Run")
+            key = await _first_run(pilot, screen)
+            await wait_for(pilot, lambda: screen.runs[key].plain.startswith("Failed"), "the run's failure")
+            state = screen.runs[key].plain
+            assert "setTime" in state and "Splice/Scripts" in state, state
+            assert any("failed at" in n.message and "setTime" in n.message for n in app._notifications)
+    finally:
+        server.stop()
