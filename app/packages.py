@@ -153,6 +153,12 @@ class PackageCatalog:
     def progress(self) -> Progress:
         return Progress(**self._counts)
 
+    async def archive(self, package_id: str) -> bytes:
+        """A package's archive as the participant serves it: the one kept in the cache when it is there (checked
+        against its id), else fetched. Raises the client's errors."""
+        kept = await asyncio.to_thread(self._cache.read_archive, package_id)
+        return kept if kept is not None else await self._client.package_archive(package_id)
+
     # --- lookups
 
     def package(self, package_id: str) -> PackageSignature | None:

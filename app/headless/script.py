@@ -3,9 +3,8 @@ the JSON Ledger API v2, the interpreter in this process (`participant.daml_scrip
 
 Every question of the script becomes the JSON API calls it maps to, on the participant the options name (without
 --url, the bundled one). The DAR's packages must be on the participant: one missing is uploaded first (which needs
-a participant admin). The script acts through the token's user, who is granted the right to act and read as each
-party the script allocates (an admin may; without auth nobody needs it). Time: on a participant of ours started
-with --static-time the script reads and sets its clock; elsewhere it reads the wall clock and `setTime` fails.
+a participant admin). The script acts through the token's user, as `app.script_runs` says, with the
+participant's clock where it is static.
 """
 
 from __future__ import annotations
@@ -19,13 +18,9 @@ from typing import Any
 from app.client import LedgerClient
 from app.client.plain import plain_http
 from app.private_files import private_replacement
+from app.script_runs import run_on_participant
 from app.untrusted import json_safe, visible
-from participant.daml_script import run_script
 from participant.daml_script.dars import Dars, UnreadableDar, read_dars
-from participant.daml_script.json_ledger import JsonLedger
-from participant.daml_script.ledger import Right
-
-ADMIN_USER = "participant_admin"
 
 
 class Usage(Exception):
@@ -38,28 +33,6 @@ class Failed(Exception):
     def __init__(self, document: dict[str, Any]) -> None:
         super().__init__(document.get("error", ""))
         self.document = document
-
-
-class ActingLedger(JsonLedger):
-    """The runner's ledger, whose user is granted to act and read as each party the script allocates: on a
-    participant with auth a token's user may act only as the parties its rights name."""
-
-    def __init__(self, *args: Any, grants: bool, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.grants = grants
-
-    async def allocate_party(self, id_hint: str, display_name: str) -> str:
-        party = await super().allocate_party(id_hint, display_name)
-        if self.grants:
-            await self.grant_rights(self.user_id, [Right("CanActAs", party), Right("CanReadAs", party)])
-        return party
-
-
-async def _user_id(client: LedgerClient) -> tuple[str, bool]:
-    """The token's user, and whether it needs rights granted (not on a participant without auth)."""
-    if client.tokens is None:
-        return ADMIN_USER, False
-    return (await client.authenticated_user()).id, True
 
 
 async def _upload_missing(client: LedgerClient, http: Any, dars: Dars) -> None:
@@ -94,11 +67,9 @@ async def script(client: LedgerClient, args: argparse.Namespace) -> None:
             argument = json.loads(Path(args.input_file).read_text(encoding="utf-8"))
         except (OSError, ValueError) as e:
             raise Usage(f"--input-file {args.input_file}: {e}") from None
-    user_id, grants = await _user_id(client)
     async with plain_http(client) as http:
         await _upload_missing(client, http, dars)
-        ledger = ActingLedger(http, code, user_id=user_id, grants=grants)
-        outcome = await run_script(code, args.script_name, ledger, argument)
+    outcome = await run_on_participant(client, code, args.script_name, argument)
     report: dict[str, Any] = {
         "script": args.script_name,
         "status": "passed" if outcome.passed else "failed",

@@ -4,6 +4,9 @@ selected beside it (`app.widgets.package_details`), and a search that goes from 
 
 from __future__ import annotations
 
+import json
+from collections.abc import Awaitable, Callable
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -12,10 +15,14 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.timer import Timer
 from textual.widgets import Input, Static, Tree
 
+from app.client.errors import LedgerApiError
 from app.counting import count
+from app.cut import shorten
 from app.messages import ComposeCommand, IdentityChanged, ShowTemplateContracts
-from app.packages import PackageCatalog, Progress
+from app.packages import PackageCatalog, PackageSignature, Progress
 from app.screens.base import LedgerScreen
+from app.screens.dialogs import ChoiceDialog
+from app.untrusted import visible
 from app.widgets.keys import FieldInput, KeyFooter
 from app.widgets.package_details import describe
 from app.widgets.package_tree import Entry, PackageTree, styled
@@ -43,6 +50,12 @@ without signatures; a package that could not be read says why.
 holds the text, and the first of them is selected with its signature shown; `n` and `N` go to the next and the
 previous match (the line above the tree says which of how many). Escape clears the search. On a template, `ctrl+n`
 starts a Create of it in Compose and `c` shows its contracts on the contracts screen.
+
+A package's scripts (its Daml Script values that take no argument) are listed in their modules. On one, `r` runs it
+against this participant once confirmed (it writes to the ledger): the package's code is read from the participant
+and run here, as the token's user (granted each party the script allocates), with the participant's clock when it
+is static. The details pane follows the run (the transactions so far) and says its result, or its error and the
+Daml location it failed at; a notification says so too.
 """
 
     BINDINGS = [
@@ -51,6 +64,7 @@ starts a Create of it in Compose and `c` shows its contracts on the contracts sc
         Binding("N", "match(-1)", "Previous match", id="packages.previous", group=SEARCH),
         Binding("ctrl+n", "create", "New Create", id="packages.create"),
         Binding("c", "contracts", "Its contracts", id="packages.contracts"),
+        Binding("r", "run_script", "Run script", id="packages.run"),
         Binding("escape", "escape", "Clear search", show=False, id="packages.escape"),
     ]
 
@@ -76,6 +90,9 @@ starts a Create of it in Compose and `c` shows its contracts on the contracts sc
         self.text = ""  # the search
         self.match = 0  # which of the search's matches is selected
         self._typing: Timer | None = None
+        self.runs: dict[
+            tuple[str, str], Text
+        ] = {}  # (package id, script): its last run's state, shown with it
 
     def compose(self) -> ComposeResult:
         yield StatusBar(mode="packages")
@@ -208,7 +225,13 @@ starts a Create of it in Compose and `c` shows its contracts on the contracts sc
         entry = self.selected
         if entry is None:
             return
-        self._details(describe(entry, self.catalog))
+        text = describe(entry, self.catalog)
+        if entry.kind == "script" and entry.package is not None:
+            run = self.runs.get((entry.package.package_id, entry.entity))
+            if run is not None:
+                text.append("\n\n")
+                text.append_text(run)
+        self._details(text)
 
     def _details(self, text: Text) -> None:
         self.query_one("#packages-details", Static).update(text)
@@ -295,6 +318,91 @@ starts a Create of it in Compose and `c` shows its contracts on the contracts sc
         entry = self._template_selected()
         if entry is not None and entry.package is not None:
             self.post_message(ShowTemplateContracts(f"{entry.package.package_id}:{entry.entity}"))
+
+    # --- a script -------------------------------------------------------------------------------------------------
+
+    @work(group="packages-script", exit_on_error=False)
+    async def action_run_script(self) -> None:
+        entry = self.selected
+        if entry is None or entry.kind != "script" or entry.package is None:
+            self.notify("Select a script first (in a module of a package).", timeout=3)
+            return
+        catalog = self.catalog
+        if catalog is None or not self.ledger_app.connected:
+            return
+        if self.ledger_app.workspace.readonly:
+            self.notify(
+                "Read-only session: running a script (which writes to the ledger) is off.", severity="warning"
+            )
+            return
+        package = entry.package
+        answer = await self.app.push_screen_wait(
+            ChoiceDialog(
+                f"Run {entry.entity}?",
+                [("Run", True), ("Cancel", False)],
+                selected=False,
+                hint=f"The script of {package.name} {package.version} runs against this participant: "
+                "what it submits is committed to the ledger.",
+            )
+        )
+        if not answer:
+            return
+        await self._run(entry.entity, package, list(catalog.packages), catalog.archive)
+
+    async def _run(
+        self,
+        name: str,
+        package: PackageSignature,
+        package_ids: list[str],
+        archive: Callable[[str], Awaitable[bytes]],
+    ) -> None:
+        # imported here: the interpreter is loaded when a script first runs, not when the client starts
+        from app.script_runs import UnreadableDar, participant_code, run_on_participant
+
+        key = (package.package_id, name)
+        client = self.ledger_app.session.client
+
+        def state(*parts: tuple[str, str] | str) -> None:
+            self.runs[key] = styled(*parts)
+            self._show_selected()
+
+        state(("Reading the package's code…", "dim"))
+        try:
+            code = await participant_code(package.package_id, package_ids, archive)
+        except (LedgerApiError, UnreadableDar) as e:
+            state(("Not run: ", "bold red"), str(e))
+            self.notify(visible(f"{name} was not run: {e}"), severity="error", timeout=8)
+            return
+        state(("Running…", "dim"))
+        try:
+            outcome = await run_on_participant(
+                client,
+                code,
+                name,
+                committed=lambda n: state((f"Running: {count(n, 'transaction')} so far…", "dim")),
+            )
+        except Exception:
+            # not the script's own failure (that is in its outcome): the participant could not be reached, or
+            # refused the token's user; the app's notification says why
+            state(("Stopped: ", "bold red"), "the run could not go on (the notification says why).")
+            raise
+        done = f"{count(outcome.transactions, 'transaction')} in {outcome.seconds:.1f} s"
+        if outcome.passed:
+            result = (
+                "()"
+                if outcome.result_type is None
+                else _json(code.types.of(outcome.result_type).encode(outcome.result))
+            )
+            state(("Passed", "bold green"), f": {done}\nResult: {result}")
+            self.notify(visible(f"{name} passed: {done}"), timeout=8)
+        else:
+            where = f" at {outcome.location}" if outcome.location else ""
+            state(("Failed", "bold red"), f"{where} after {done}:\n{outcome.error}")
+            self.notify(visible(f"{name} failed{where}: {outcome.error}"), severity="error", timeout=12)
+
+
+def _json(value: object) -> str:
+    return shorten(json.dumps(value), 2000)
 
 
 __all__ = ["Entry", "PackagesScreen"]

@@ -44,7 +44,21 @@ def describe(entry: Entry, catalog: PackageCatalog | None) -> Text:
         return _interface(package, package.interfaces[entry.entity], catalog)
     if entry.kind == "data":
         return _data_type(package, package.data_types[entry.entity])
+    if entry.kind == "script":
+        return _script(package, entry.entity)
     return _package(package)
+
+
+def _script(package: PackageSignature, name: str) -> Text:
+    text = _header("script", package, name)
+    text.append_text(
+        styled(
+            "\nA Daml Script that takes no argument. ",
+            ("r", "bold"),
+            " runs it against this participant (after asking: it writes to the ledger).",
+        )
+    )
+    return text
 
 
 def _header(kind: str, package: PackageSignature, entity: str) -> Text:

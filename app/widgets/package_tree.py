@@ -1,5 +1,5 @@
-"""The packages screen's tree: package names, their versions, modules, and in each module its templates, interfaces
-and data types. The user's packages come first; Daml's standard library (its many small `daml-prim-*` and
+"""The packages screen's tree: package names, their versions, modules, and in each module its templates, interfaces,
+data types and scripts (Daml Script values that take no argument). The user's packages come first; Daml's standard library (its many small `daml-prim-*` and
 `daml-stdlib-*` packages, which would push the user's own out of sight) is folded under one node after them.
 
 A search keeps the entities whose name, or one of whose choices' names, holds the text; they are its matches, in
@@ -26,7 +26,7 @@ class Entry:
     """What a node of the tree stands for: a package (`entity` empty) or one of its templates, interfaces, data
     types; or a package that is not Daml-LF, or one that could not be read (`reason`)."""
 
-    kind: str  # package, template, interface, data, python, unreadable, group
+    kind: str  # package, template, interface, data, script, python, unreadable, group
     package: PackageSignature | None = None
     entity: str = ""  # "Module:Entity"
     package_id: str = ""
@@ -38,7 +38,7 @@ class Entry:
         return self.kind in KIND_ORDER
 
 
-KIND_ORDER = {"template": 0, "interface": 1, "data": 2}
+KIND_ORDER = {"template": 0, "interface": 1, "data": 2, "script": 3}
 
 Package = PackageSignature | NotDamlLf
 
@@ -131,6 +131,7 @@ def _entities(package: Package, needle: str) -> list[Entry]:
         *(Entry("template", package, name) for name in package.templates),
         *(Entry("interface", package, name) for name in package.interfaces),
         *(Entry("data", package, name) for name in own_data_types(package)),
+        *(Entry("script", package, name) for name in package.scripts),
     ]
     if needle:
         entries = [e for e in entries if _matches(e, needle)]

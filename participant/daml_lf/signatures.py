@@ -93,6 +93,7 @@ class PackageSignature:
     interfaces: Mapping[str, InterfaceSignature]
     data_types: Mapping[str, DataTypeSignature]
     synonyms: Mapping[str, SynonymSignature]
+    scripts: tuple[str, ...] = ()  # "Module:name" of each Daml Script taking no argument (`script_names`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +176,27 @@ def signatures_of(package_set: PackageSet) -> Signatures:
     )
 
 
+# Daml Script's `Script a` (daml-script 3's): a value of that type, not a function, is a script run with no argument
+SCRIPT_MODULE = "Daml.Script.Internal.LowLevel"
+
+
+def script_names(package: ast.Package) -> tuple[str, ...]:
+    """The package's scripts that take no argument, ``Module:name``, by module then name (names the compiler
+    made, ``$...``, left out)."""
+    found = []
+    for module in sorted(package.modules.values(), key=lambda m: m.name):
+        for name, value in sorted(module.values.items()):
+            type_ = value.type
+            if (
+                not name.startswith("$")
+                and isinstance(type_, ast.TCon)
+                and type_.tycon.module == SCRIPT_MODULE
+                and type_.tycon.name == "Script"
+            ):
+                found.append(f"{module.name}:{name}")
+    return tuple(found)
+
+
 def package_signature(package: ast.Package) -> PackageSignature:
     templates: dict[str, TemplateSignature] = {}
     interfaces: dict[str, InterfaceSignature] = {}
@@ -212,6 +234,7 @@ def package_signature(package: ast.Package) -> PackageSignature:
                 requires=interface.requires,
             )
     return PackageSignature(
+        scripts=script_names(package),
         package_id=package.package_id,
         name=package.name,
         version=package.version,

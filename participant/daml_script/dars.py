@@ -3,14 +3,17 @@ scripts' own packages marked so a failure in them says where), their bytes (to u
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 
 from participant.daml_lf import ast
-from participant.daml_lf.archive import read_dar
+from participant.daml_lf.archive import read_dar, read_payload
+from participant.daml_lf.decode import decode_package
 from participant.daml_lf.errors import DamlLfError
 from participant.daml_lf.packages import PackageSet, packages_of
-from participant.daml_script.library import LOW_LEVEL
+from participant.daml_lf.signatures import script_names
 from participant.engine.lf.definitions import LfPackages
 
 
@@ -52,17 +55,23 @@ def read_dars(paths: list[Path]) -> Dars:
 
 
 def scripts_of(package: ast.Package) -> list[str]:
-    """The package's scripts that take no argument, by module then name (names the compiler made, ``$...``,
-    left out)."""
-    found = []
-    for module in sorted(package.modules.values(), key=lambda m: m.name):
-        for name, value in sorted(module.values.items()):
-            type_ = value.type
-            if (
-                not name.startswith("$")
-                and isinstance(type_, ast.TCon)
-                and type_.tycon.module == LOW_LEVEL
-                and type_.tycon.name == "Script"
-            ):
-                found.append(f"{module.name}:{name}")
-    return found
+    """The package's scripts that take no argument, by module then name."""
+    return list(script_names(package))
+
+
+def code_of(main_package_id: str, archives: Mapping[str, bytes]) -> LfPackages:
+    """A script's code from archives as a participant's package service serves them (``ArchivePayload``s by
+    package id): `main_package_id`'s package with the others it may refer to, its failures located in it.
+    Raises `UnreadableDar` for an archive that does not read."""
+    packages: dict[str, ast.Package] = {}
+    payloads: dict[str, bytes] = {}
+    for package_id, archive in archives.items():
+        try:
+            dalf = read_payload(package_id, archive, f"package {package_id}")
+            packages[package_id] = decode_package(dalf)
+        except DamlLfError as e:
+            raise UnreadableDar(f"the package {package_id} cannot be read: {e}") from None
+        payloads[package_id] = dalf.payload
+    code = LfPackages(PackageSet(main_package_id, MappingProxyType(packages)), payloads)
+    code.program.located_packages = frozenset({main_package_id})
+    return code
