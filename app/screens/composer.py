@@ -183,6 +183,7 @@ class ComposerScreen(LedgerScreen):
         self.history = History(self.ledger_app.locations.history_file)
         self.editor.set_command_id(new_command_id())
         self.editor.contract_expander = partial(expand_contract_id, self.ledger_app)
+        self.follow(self.ledger_app.workspace.subscribe_packages, self._packages_read)
         if self.readonly:
             banner = self.query_one("#composer-banner", Static)
             banner.update("Read-only session: submitting is off. The preview and copy as curl work.")
@@ -238,6 +239,14 @@ class ComposerScreen(LedgerScreen):
         """The participant's packages, for completion and typed forms: the workspace's, read once per connection for
         every screen."""
         packages = await self.ledger_app.workspace.read_packages(again=True)
+        if (
+            packages is not self.packages
+        ):  # no new reading: the workspace told the others before this one followed
+            self._packages_read(packages)
+
+    def _packages_read(self, packages: PackageCatalog) -> None:
+        """A new reading of the packages, whichever screen asked: their templates complete here at once, even while
+        another screen is shown (a DAR uploaded meanwhile is offered without coming back first)."""
         self.packages = self.editor.packages = packages
         self.editor.offer_forms()
         self.editor.show_choices()

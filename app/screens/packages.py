@@ -58,6 +58,10 @@ def _text(*parts: tuple[str, str] | str) -> Text:
     return text
 
 
+def _listed(catalog: PackageCatalog) -> tuple[set[str], set[str], set[str]]:
+    return set(catalog.packages), set(catalog.not_daml_lf), set(catalog.unreadable)
+
+
 class PackagesScreen(LedgerScreen):
     TITLE_TEXT = "Packages"
     HELP = """\
@@ -126,6 +130,7 @@ contracts on the contracts screen.
         return self.query_one("#packages-tree", Tree)
 
     def on_mount(self) -> None:
+        self.follow(self.ledger_app.workspace.subscribe_packages, self._packages_read)
         if self.ledger_app.connected:
             self._load()
 
@@ -143,12 +148,20 @@ contracts on the contracts screen.
     @work(exclusive=True, group="packages-load", exit_on_error=False)
     async def _load(self) -> None:
         self._info(_text(("Listing the packages…", "dim")))
-        catalog = await self.ledger_app.session.packages.get(
-            self.ledger_app.locations.cache_dir, progress=self._progress, again=True
-        )
+        catalog = await self.ledger_app.workspace.read_packages(self._progress, again=True)
+        if (
+            catalog is not self.catalog
+        ):  # no new reading: the workspace told the others before this one followed
+            self._packages_read(catalog)
+
+    def _packages_read(self, catalog: PackageCatalog) -> None:
+        """A new reading of the packages, whichever screen asked (a DAR uploaded from anywhere shows up here); the
+        tree is built again only when the packages differ, so a reading that found nothing new keeps the cursor."""
+        same = self.catalog is not None and _listed(self.catalog) == _listed(catalog)
         self.catalog = catalog
         self._info(self._summary(catalog))
-        self._rebuild()
+        if not same:
+            self._rebuild()
 
     def _progress(self, progress: Progress) -> None:
         self._info(
