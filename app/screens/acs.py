@@ -392,15 +392,15 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
 
     def _declared_fields(self, template: str) -> list[str]:
         """The template's fields as its package declares them; none while the packages are not read."""
-        catalog = self.ledger_app.session.packages.current
+        catalog = self.ledger_app.workspace.packages
         signature = catalog.template_of(template) if catalog is not None else None
         return [f.name for f in signature.fields] if signature is not None else []
 
     @work(exclusive=True, group="acs-packages", exit_on_error=False)
     async def _read_packages(self) -> None:
         """Read the packages (for every screen) and show a template's declared columns once they are known."""
-        if self.ledger_app.session.packages.current is None:
-            await self.ledger_app.session.packages.get(self.ledger_app.locations.cache_dir)
+        if self.ledger_app.workspace.packages is None:
+            await self.ledger_app.workspace.read_packages()
             if len(self.templates) == 1 and self.snapshot is not None:
                 await self._rebuild()
 

@@ -54,6 +54,15 @@ PREVIEW_DELAY_S = 0.2  # the preview follows typing, a little behind it
 
 
 @dataclass(frozen=True)
+class Checked:
+    """A command built from the form, with the parties the user's rights do not cover: reckoned once, when the form
+    is checked, and carried to the confirmation and to the failure's explanation."""
+
+    commands: JsCommands
+    outside_rights: list[str]
+
+
+@dataclass(frozen=True)
 class Committed:
     """A command that succeeded, and where."""
 
@@ -183,6 +192,7 @@ class ComposerScreen(LedgerScreen):
         self.history = History(self.ledger_app.locations.history_file)
         self.editor.set_command_id(new_command_id())
         self.editor.contract_expander = partial(expand_contract_id, self.ledger_app)
+        self.follow(self.ledger_app.workspace.subscribe_packages, self._packages_read)
         if self.readonly:
             banner = self.query_one("#composer-banner", Static)
             banner.update("Read-only session: submitting is off. The preview and copy as curl work.")
@@ -238,6 +248,14 @@ class ComposerScreen(LedgerScreen):
         """The participant's packages, for completion and typed forms: the workspace's, read once per connection for
         every screen."""
         packages = await self.ledger_app.workspace.read_packages(again=True)
+        if (
+            packages is not self.packages
+        ):  # no new reading: the workspace told the others before this one followed
+            self._packages_read(packages)
+
+    def _packages_read(self, packages: PackageCatalog) -> None:
+        """A new reading of the packages, whichever screen asked: their templates complete here at once, even while
+        another screen is shown (a DAR uploaded meanwhile is offered without coming back first)."""
         self.packages = self.editor.packages = packages
         self.editor.offer_forms()
         self.editor.show_choices()
@@ -264,7 +282,7 @@ class ComposerScreen(LedgerScreen):
             self._preview_timer.stop()
         self._preview_timer = self.set_timer(delay, self.refresh_preview)
 
-    def refresh_preview(self) -> JsCommands | None:
+    def refresh_preview(self) -> Checked | None:
         """Build the command from the form and show its request (or its problems); None when it has problems."""
         preview = self.query_one(RequestPreview)
         if self._result_of is not None and _command_of(self.editor.state()) != self._result_of:
@@ -284,8 +302,9 @@ class ComposerScreen(LedgerScreen):
         body = request_body(commands, transaction_format(commands))
         client = self.ledger_app.session.client
         preview.show_request(body, as_curl(client.base_url, body, authorized=client.tokens is not None))
-        self.editor.note_outside_rights(parties_without_rights(commands, self.ledger_app.session.identity))
-        return commands
+        checked = Checked(commands, parties_without_rights(commands, self.ledger_app.session.identity))
+        self.editor.note_outside_rights(checked.outside_rights)
+        return checked
 
     def _refuse(self, what: str) -> None:
         self._marking = True
@@ -378,18 +397,19 @@ class ComposerScreen(LedgerScreen):
         if self.submitting:
             self.notify("A submission is in flight; wait for its outcome.", timeout=3)
             return
-        commands = self.refresh_preview()
-        if commands is None:
+        checked = self.refresh_preview()
+        if checked is None:
             self._refuse("submitted")
             return
         self.submitting = True
         self.refresh_bindings()
         form = self.editor.state()
         self._sent = _command_of(form)
-        self._submit(commands, form)
+        self._submit(checked, form)
 
     @work(exclusive=True, group="composer-submit", exit_on_error=False)
-    async def _submit(self, commands: JsCommands, form: CommandForm) -> None:
+    async def _submit(self, checked: Checked, form: CommandForm) -> None:
+        commands, outside = checked.commands, checked.outside_rights
         try:
             last = self._committed
             if last is not None and last.repeated_by(commands):
@@ -405,7 +425,6 @@ class ComposerScreen(LedgerScreen):
                 if again is not True:
                     self.notify("Not submitted: the form is as it was.", timeout=3)
                     return
-            outside = parties_without_rights(commands, self.ledger_app.session.identity)
             if outside:
                 go = await self.app.push_screen_wait(
                     ChoiceDialog(
@@ -418,12 +437,12 @@ class ComposerScreen(LedgerScreen):
                 )
                 if go is not True:
                     return
-            await self._send(commands, form)
+            await self._send(commands, form, outside)
         finally:
             self.submitting = False
             self.refresh_bindings()
 
-    async def _send(self, commands: JsCommands, form: CommandForm) -> None:
+    async def _send(self, commands: JsCommands, form: CommandForm, outside_rights: list[str]) -> None:
         session = self.ledger_app.session
         result = self.query_one(TransactionResult)
         self.query_one(TabbedContent).active = "result-tab"
@@ -437,9 +456,7 @@ class ComposerScreen(LedgerScreen):
                 commands, transaction_format(commands)
             )
         except LedgerApiError as e:
-            result.show_failure(
-                e, commands.command_id, failure_context(e, parties_without_rights(commands, session.identity))
-            )
+            result.show_failure(e, commands.command_id, failure_context(e, outside_rights))
             self.ledger_app.show_error(
                 e,
                 "The command was not executed"

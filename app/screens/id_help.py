@@ -32,7 +32,7 @@ async def expand_contract_id(host: LedgerHost, typed: str) -> Expansion:
 def expand_interface_id(host: LedgerHost, typed: str) -> Expansion:
     """``packageId:Module:Interface`` whose package id is a beginning of one read, expanded; and in the
     ``#package-name`` form when that package's name is known (what filters take)."""
-    catalog = host.session.packages.current
+    catalog = host.workspace.packages
     if catalog is None:
         return Expansion(typed, typed)
     found = expand_template_id(typed, catalog.packages)

@@ -127,6 +127,7 @@ implements; `x` lets you pick one of those choices; exercise results are labelle
 
     def on_mount(self) -> None:
         self.query_one("#ins-details").border_title = "Events"
+        self.follow(self.ledger_app.workspace.subscribe_packages, self._packages_read)
         self._load()
 
     def on_screen_resume(self) -> None:
@@ -167,21 +168,26 @@ implements; `x` lets you pick one of those choices; exercise results are labelle
         assert event is not None
         if not self.ledger_app.session.packages.has_read(event.template_id.partition(":")[0]):
             # not read yet, or uploaded since they were: read them (again: the cache makes it cheap)
-            self._type_when_read(again=self.ledger_app.session.packages.current is not None)
+            self._type_when_read(again=self.ledger_app.workspace.packages is not None)
         known = self.ledger_app.workspace.learned.interfaces_of(event.template_id, event.package_name)
         if known:
             self._load_views(known, asked=False)
 
     @work(exclusive=True, group="inspector-packages", exit_on_error=False)
     async def _type_when_read(self, *, again: bool) -> None:
-        """Show the types once the packages are read (the contract is shown without them meanwhile)."""
-        await self.ledger_app.session.packages.get(self.ledger_app.locations.cache_dir, again=again)
+        """Read the packages; the workspace tells `_packages_read`, which shows the types (the contract is shown
+        without them meanwhile)."""
+        before = self.ledger_app.workspace.packages
+        if await self.ledger_app.workspace.read_packages(again=again) is before:
+            self._packages_read(before)  # no new reading, so none told
+
+    def _packages_read(self, _: object) -> None:
         lookup = self.lookup
         if lookup is not None and lookup.found:
             self._show_values(lookup)
 
     def _types(self) -> ValueTypes | None:
-        catalog = self.ledger_app.session.packages.current
+        catalog = self.ledger_app.workspace.packages
         return ValueTypes(catalog.packages) if catalog is not None else None
 
     def _choice_lines(self, types: ValueTypes | None, template_id: str) -> list[ChoiceLine] | None:
@@ -201,7 +207,7 @@ implements; `x` lets you pick one of those choices; exercise results are labelle
 
     def _implemented_refs(self, template_id: str) -> list[str]:
         """The interfaces the template's package says it implements, in the ``#package-name`` form."""
-        catalog = self.ledger_app.session.packages.current
+        catalog = self.ledger_app.workspace.packages
         template = catalog.template_of(template_id) if catalog is not None else None
         if catalog is None or template is None:
             return []

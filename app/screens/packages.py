@@ -32,6 +32,10 @@ SEARCH = Binding.Group("Next/previous match", compact=True)
 TYPING_PAUSE_S = 0.15
 
 
+def _listed(catalog: PackageCatalog) -> tuple[set[str], set[str], set[str]]:
+    return set(catalog.packages), set(catalog.not_daml_lf), set(catalog.unreadable)
+
+
 class PackagesScreen(LedgerScreen):
     TITLE_TEXT = "Packages"
     HELP = """\
@@ -114,6 +118,7 @@ Daml location it failed at; a notification says so too.
         return self.query_one("#packages-tree", PackageTree)
 
     def on_mount(self) -> None:
+        self.follow(self.ledger_app.workspace.subscribe_packages, self._packages_read)
         if self.ledger_app.connected:
             self._load()
 
@@ -131,11 +136,21 @@ Daml location it failed at; a notification says so too.
     @work(exclusive=True, group="packages-load", exit_on_error=False)
     async def _load(self) -> None:
         self._info(styled(("Listing the packages…", "dim")))
-        catalog = await self.ledger_app.session.packages.get(
-            self.ledger_app.locations.cache_dir, progress=self._progress, again=True
-        )
+        catalog = await self.ledger_app.workspace.read_packages(self._progress, again=True)
+        if (
+            catalog is not self.catalog
+        ):  # no new reading: the workspace told the others before this one followed
+            self._packages_read(catalog)
+
+    def _packages_read(self, catalog: PackageCatalog) -> None:
+        """A new reading of the packages, whichever screen asked (a DAR uploaded from anywhere shows up here); the
+        tree is built again only when the packages differ, so a reading that found nothing new keeps the cursor."""
+        same = self.catalog is not None and _listed(self.catalog) == _listed(catalog)
         self.catalog = catalog
-        self._rebuild()
+        if same:
+            self._show_info()
+        else:
+            self._rebuild()
 
     def _progress(self, progress: Progress) -> None:
         self._info(

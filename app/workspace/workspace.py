@@ -15,6 +15,7 @@ from app.locations import Locations
 from app.workspace.acs_cache import AcsCache
 from app.workspace.directory import Directory
 from app.workspace.ledger_end import LedgerEnd
+from app.workspace.subscribers import Subscribers
 
 if TYPE_CHECKING:  # imported once connected: the client and its models take a while
     from app.bundled import BundledParticipant
@@ -36,6 +37,8 @@ class Workspace:
         self.directory = Directory(lambda: self.session)
         """The participant's parties and users, and the changes made to them from here."""
         self._snapshot_ids = count(1)
+        self._packages_read: Subscribers[PackageCatalog] = Subscribers()
+        self._packages_told: PackageCatalog | None = None
 
     @property
     def readonly(self) -> bool:
@@ -80,4 +83,13 @@ class Workspace:
         assert self.session is not None, "packages are read once connected"
         current = self.session.packages.current
         again = current is not None and (again or bool(current.problem) or bool(current.unreadable))
-        return await self.session.packages.get(self.locations.cache_dir, progress=progress, again=again)
+        catalog = await self.session.packages.get(self.locations.cache_dir, progress=progress, again=again)
+        if catalog is not self._packages_told:  # a new reading: every screen hears of it once, whoever asked
+            self._packages_told = catalog
+            self._packages_read.tell(catalog)
+        return catalog
+
+    def subscribe_packages(self, callback: Callable[[PackageCatalog], None]) -> Callable[[], None]:
+        """Call `callback` with each new reading of the packages (a DAR uploaded from here or elsewhere shows up
+        on the next reading, whichever screen asked for it); returns what unsubscribes it."""
+        return self._packages_read.subscribe(callback)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, partial
-from typing import Any
+from typing import Any, Final
 
 import orjson
 
@@ -27,7 +27,7 @@ from participant.engine import ids
 from participant.engine.views import interface_views
 
 ACS_DELTA = "TRANSACTION_SHAPE_ACS_DELTA"
-LEDGER_EFFECTS = "TRANSACTION_SHAPE_LEDGER_EFFECTS"
+LEDGER_EFFECTS: Final = "TRANSACTION_SHAPE_LEDGER_EFFECTS"
 
 
 @dataclass

@@ -66,7 +66,8 @@ async def completions(
     timeout (default half a second, as Canton's)."""
     idle = LIST_WAIT_S if idle_timeout is None else idle_timeout
     loop = asyncio.get_running_loop()
-    take, out, after = limits.take, [], s.begin
+    take, after = limits.take, s.begin
+    out: list[dict] = []
     deadline = loop.time() + idle
     while True:
         end = ctx.store.ledger_end  # everything up to here is stored: the reads below see it

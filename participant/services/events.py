@@ -82,7 +82,7 @@ async def events_by_contract_id(ctx: Context, contract_id: str, event_filter: Ev
         "synchronizerId": origin or row.synchronizer_id,
     }
     archived = None
-    if row.archive_offset is not None:
+    if row.archive_offset is not None and row.archive_node_id is not None:  # stored together
         archived = {
             "archivedEvent": archived_event(
                 offset=row.archive_offset,

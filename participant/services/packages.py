@@ -58,6 +58,7 @@ async def package_archive(ctx: Context, package_id: str, c: Claims) -> Archive:
     if not ids.is_package_id_string(package_id):
         raise errors.INVALID_ARGUMENT(f"Invalid package id: {package_id!r} is not a PackageIdString")
     package = ctx.registry.package(package_id)
+    content: bytes | None
     if package is not None:
         content = package.archive()
     elif ctx.daml_packages.get(package_id) is not None:

@@ -20,6 +20,7 @@ async def connected_synchronizers(ctx: Context, party: str | None, c: Claims | N
     """Every synchronizer; with a party (whose read the claims must allow), its permission on them."""
     permission = "PARTICIPANT_PERMISSION_UNSPECIFIED"
     if party:
+        assert c is not None, "the route reads the claims whenever a party is asked for"
         c.require_read_unless_admin([party])
         if await ctx.store.party(party) is not None:
             permission = "PARTICIPANT_PERMISSION_SUBMISSION"

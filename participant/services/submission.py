@@ -282,4 +282,5 @@ async def submit_and_wait_for_reassignment(
     outcome = await _reassign(ctx, req.reassignment_commands, c, trace_context)
     if outcome.error is not None:
         raise outcome.error
+    assert outcome.update is not None  # an outcome holds its error or its update
     return {"reassignment": shaping.reassignment(outcome.update, event_filter, show_command_id=True)}

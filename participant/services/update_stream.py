@@ -74,7 +74,9 @@ class Page:
 
 def _shared_as(view: UpdateView, form: str) -> str | None:
     filters = [
-        f for f in (view.transactions and view.transactions.filter, view.reassignments) if f is not None
+        f
+        for f in (view.transactions.filter if view.transactions is not None else None, view.reassignments)
+        if f is not None
     ]
     if any(f.compute_views is not None for f in filters):
         return None

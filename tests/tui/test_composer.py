@@ -9,10 +9,12 @@ import types
 
 import orjson
 from textual.screen import Screen
+from textual.widgets import Static
 
 from app.compose.commands import SUBMIT_PATH, CommandForm
 from app.compose.history import History
 from app.messages import ComposeCommand
+from app.screens import composer
 from app.screens.command_history import HistoryDialog
 from app.screens.composer import ComposerScreen
 from app.screens.dialogs import ChoiceDialog
@@ -142,7 +144,15 @@ async def test_a_rejection_shows_the_error_and_keeps_every_field(demo_writable, 
         assert screen.editor.state() == form
 
 
-async def test_acting_without_the_right_asks_first_then_shows_the_403(demo_writable, make_app):
+async def test_acting_without_the_right_asks_first_then_shows_the_403(demo_writable, make_app, monkeypatch):
+    reckoned: list[list[str]] = []
+    reckon = composer.parties_without_rights
+
+    def counted(commands, identity):
+        reckoned.append(reckon(commands, identity))
+        return reckoned[-1]
+
+    monkeypatch.setattr(composer, "parties_without_rights", counted)
     app = make_app(demo_writable, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
@@ -163,10 +173,16 @@ async def test_acting_without_the_right_asks_first_then_shows_the_403(demo_writa
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, ChoiceDialog), "the confirmation")
         assert not submissions(app)
+        reckoned.clear()
         await pilot.press("up", "enter")  # "Submit anyway"
         await outcome(pilot, screen, "-failed", "the refusal")
         assert submissions(app)[-1].status == 403
         assert "(HTTP 403)" in screen_text(app)
+        # the parties outside the rights were reckoned once, when the form was checked: the confirmation and the
+        # refusal's explanation use that answer rather than asking again
+        assert reckoned == []
+        head = str(screen.query_one("#result-head", Static).render())
+        assert "which the user's rights do not include" in head
         assert screen.editor.state() == form
 
 
