@@ -182,7 +182,15 @@ async def test_the_choice_field_and_the_body_agree_after_fast_typing_and_escape(
         await wait_for(pilot, lambda: screen.focused is None, "out of the field")
         await settled(pilot, screen)
         shown = screen.query_one("#choice", CompletingInput).value
-        await wait_for(pilot, lambda: screen.query_one(RequestPreview).body, "the body")
+        # the preview follows the form a moment behind it (a debounce); it must come to agree, and stay so
+        await wait_for(
+            pilot,
+            lambda: (
+                re.findall(rb'"choice":"([^"]*)"', screen.query_one(RequestPreview).body or b"")
+                == [shown.encode()]
+            ),
+            "the body to follow the field",
+        )
         body = screen.query_one(RequestPreview).body
         sent = re.findall(rb'"choice":"([^"]*)"', body)
         assert shown == "AmuletRules_Bogus" and sent == [shown.encode()], (shown, sent, orjson.loads(body))
