@@ -132,6 +132,8 @@ async def _composer(pilot):
     await wait_for(pilot, lambda: '"issuer"' in create.text, "the createArguments skeleton")
     screen.query_one("#choice").focus()
     await pilot.press(*"Iou_Split", "enter")
+    # choosing a choice moves the focus to its argument once that is built: wait for it, so the screen scrolls the same
+    await wait_for(pilot, lambda: screen.focused is not screen.query_one("#choice"), "the choice's argument")
     skeleton = json.loads(create.text)
     create.area.load_text(json.dumps({**skeleton, "amount": "250.0"}, indent=2))
     screen.query_one("#choice-argument", JsonEditor).area.load_text('{\n  "splitAmount": "100.0"\n}')
@@ -150,6 +152,7 @@ async def composer_result(pilot) -> None:
     await pilot.press("ctrl+s")
     result = screen.query_one(TransactionResult)
     await wait_for(pilot, lambda: result.has_class("-ok") and not screen.submitting, "the transaction")
+    pilot.app.clear_notifications()  # its 4 s toast is on the picture or not depending on the machine's speed
     await settle(pilot)
 
 
