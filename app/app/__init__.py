@@ -138,6 +138,7 @@ class LedgerApp(Routing, Connection, Palette):
 
     def _ledger_end_moved(self, end: int) -> None:
         self.status_ledger_end = end
+        self._recheck_rights()
 
     def _viewed_moved(self, offset: int | None) -> None:
         self.status_viewed = offset

@@ -21,6 +21,10 @@ log = logging.getLogger("ledger_tui")
 LEDGER_END_POLL_S = 2.0
 CONNECT_RETRY_POLLS = 2  # after a failed connection, try again every this many polls
 HEALTH_CHECK_S = 0.5  # how often the status line looks for a request in flight for too long
+# The user's rights are read again when the ledger moves, at most this often: a right granted elsewhere (a Daml
+# Script run by `ledger-tui script`, another client, an administrator) is seen without reconnecting; the Ledger API
+# tells no one of a change to rights.
+RIGHTS_RECHECK_S = 5.0
 
 
 class Connection(Failures):
@@ -86,6 +90,7 @@ class Connection(Failures):
         if self._connect_attempts:
             self.notify(f"Connected to {self.url}.", title="Connected", timeout=4)
         self.connected = True
+        self._rights_checked = time.monotonic()  # just read with the connection
         self.status_connection = "ok"
         self.status_version = self.session.version
         self.status_user = self.session.identity.label
@@ -112,6 +117,28 @@ class Connection(Failures):
         if isinstance(self.screen, StartupScreen):
             await self.switch_mode("contracts")
         return self.bundled.state
+
+    rights_recheck_s = RIGHTS_RECHECK_S
+    _rights_checked = 0.0
+
+    def _recheck_rights(self) -> None:
+        now = time.monotonic()
+        if not self.connected or now - self._rights_checked < self.rights_recheck_s:
+            return
+        self._rights_checked = now
+        self._reread_rights()
+
+    @work(exclusive=True, group="rights", exit_on_error=False)
+    async def _reread_rights(self) -> None:
+        session = self.session
+        before = session.identity
+        try:
+            await session.reload_identity()
+        except LedgerApiError:
+            return  # the next move tries again; a failure to read is the health line's to show
+        if session.identity != before:
+            self.status_user = session.identity.label
+            self._announce_identity()
 
     def _announce_identity(self) -> None:
         for screen in self._mode_screens():
