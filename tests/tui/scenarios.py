@@ -243,6 +243,11 @@ async def parties(pilot) -> None:
         lambda: isinstance(app.screen, PartiesScreen) and app.screen.directory.admin is True,
         "the parties and users",
     )
+    from textual.widgets import DataTable
+
+    parties, users = (app.screen.query_one(f"#{name}-table", DataTable) for name in ("parties", "users"))
+    # the tables' columns take their widths from their rows: a picture of them filled, not of their headers alone
+    await wait_for(pilot, lambda: parties.row_count == 3 and users.row_count == 4, "the tables filled")
     await settle(pilot)
 
 
