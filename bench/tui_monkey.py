@@ -111,6 +111,7 @@ class MonkeyReport:
     keys: int = 0
     seconds: float = 0.0
     commits: int = 0
+    commits_this_app: int = 0  # the running app's, added to `commits` when it ends
     quits_asked: int = 0
     peak_screens: int = 0
     crashes: list[Crash] = field(default_factory=list)
@@ -445,6 +446,7 @@ async def _drive(app, tokens, url, sequence, index, report, errors, on_progress)
                     report.crashes.append(Crash(index - 1, shown, trail, crash))
                     break
                 if on_progress is not None and index % PROGRESS_EVERY == 0:
+                    report.commits_this_app = committer.done
                     on_progress(index, report)
             else:
                 report.stuck = await _unwind(pilot)
@@ -458,6 +460,7 @@ async def _drive(app, tokens, url, sequence, index, report, errors, on_progress)
         finally:
             await committer.close()
             report.commits += committer.done
+            report.commits_this_app = 0
             report.quits_asked += app.quits_asked
             app.may_exit = True
             app._exception = None  # said in the report; the test harness would raise it again
@@ -520,7 +523,7 @@ def main(argv: list[str] | None = None) -> int:
         nonlocal said
         rate = report.keys / (time.perf_counter() - began)
         print(
-            f"  {index:>6} keys  {rate:6.1f} keys/s  commits {report.commits}  crashes {len(report.crashes)}  "
+            f"  {index:>6} keys  {rate:6.1f} keys/s  commits {report.commits + report.commits_this_app}  crashes {len(report.crashes)}  "
             f"rss {rss_mb():.0f} MB  peak {_peak_rss_mb():.0f} MB",
             flush=True,
         )

@@ -284,7 +284,10 @@ class ComposerScreen(LedgerScreen):
 
     def refresh_preview(self) -> Checked | None:
         """Build the command from the form and show its request (or its problems); None when it has problems."""
-        preview = self.query_one(RequestPreview)
+        previews = self.query(RequestPreview)
+        if not previews:  # the screen is being taken down (the app quits) while a preview was due
+            return None
+        preview = previews.first()
         if self._result_of is not None and _command_of(self.editor.state()) != self._result_of:
             self.query_one(TransactionResult).mark_earlier()  # the result stays, said to be another command's
         try:

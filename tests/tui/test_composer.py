@@ -468,3 +468,12 @@ async def test_without_auth_the_command_names_a_user(tmp_path, locations):
             assert app.clipboard.startswith("curl ") and "Authorization" not in app.clipboard
     finally:
         server.stop()
+
+
+async def test_a_preview_due_while_the_screen_is_taken_down_does_nothing(demo_writable, make_app):
+    # quitting removes the screen's widgets before its timers: a preview set to refresh then must not raise
+    app = make_app(demo_writable, "Alice")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_composer(pilot, app)
+        await screen.query_one(RequestPreview).remove()
+        assert screen.refresh_preview() is None
