@@ -85,7 +85,8 @@ def add_participant_options(p: argparse.ArgumentParser) -> None:
         "--init-script",
         metavar="MODULE:NAME",
         help="run this Daml Script of the DARs, once, on a ledger of their own (no demo data), and open it as the "
-        f"user {SCRIPT_USER}, who acts and reads as every party the script allocated; the same DARs and script "
+        f"user {SCRIPT_USER}, who acts and reads as every party the script allocated and administers the participant; "
+        "the same DARs and script "
         "open the same ledger again",
     )
     bundled.add_argument(

@@ -125,7 +125,10 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--init-script-user",
         metavar="USER",
-        help="after the init script, this user (created if missing) may act and read as every party it allocated",
+        help=(
+            "after the init script, this user (created if missing) may act and read as every party it allocated, "
+            "and administers the participant"
+        ),
     )
     serve.add_argument(
         "--max-list-elements",

@@ -49,9 +49,10 @@ async def _record(ctx: Context, **state: Any) -> None:
 
 
 async def grant_every_party(ctx: Context, user_id: str, parties: list[str]) -> None:
-    """`user_id` (created if missing) acts and reads as each of `parties`: whoever opens the ledger the script
-    set up sees all of it, and can act in it."""
-    rights = [(kind, party) for party in parties for kind in ("CanActAs", "CanReadAs")]
+    """`user_id` (created if missing) acts and reads as each of `parties` and administers the participant: whoever
+    opens the ledger the script set up sees all of it, can act in it, and sets it up further (parties, users)."""
+    rights: list[tuple[str, str | None]] = [("ParticipantAdmin", None)]
+    rights += [(kind, party) for party in parties for kind in ("CanActAs", "CanReadAs")]
     if await ctx.store.user(user_id) is None:
         try:
             await admin.create_user(ctx.store, UserRow(user_id, "", False, {}, 0, "", False, ()), rights)

@@ -72,5 +72,9 @@ async def test_ledger_tui_opens_the_ledger_the_init_script_set_up(tmp_path, dars
             await wait_for(pilot, lambda: "AmuletRules" in screen_text(app), "Canton Coin's rules")
             text = screen_text(app)
             assert options.SCRIPT_USER in text and "OpenMiningRound" in text
+            # the developer administers the project's ledger: the parties screen lists every user, to change
+            await pilot.press("7")
+            await wait_for(pilot, lambda: "participant_admin" in screen_text(app), "the participant's users")
+            assert "not an administrator" not in screen_text(app)
     finally:
         bundled.stop()
