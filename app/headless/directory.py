@@ -122,10 +122,15 @@ class _PartyNames:
     def __init__(self, client: LedgerClient, who: Identity) -> None:
         self.client, self.who = client, who
         self._known: list[str] | None = None
+        # each name resolved once, so that one named twice (--primary-party and --act-as) is said once on stderr
+        self._resolved: dict[str, str] = {}
 
     async def ids(self, typed: list[str]) -> list[str]:
         if all(PARTY_SEPARATOR in p for p in typed):
             return list(typed)
         if self._known is None:
             self._known = await resolve.known_parties(self.client, self.who)
-        return [resolve.party(p, self._known) for p in typed]
+        for name in typed:
+            if name not in self._resolved:
+                self._resolved[name] = resolve.party(name, self._known)
+        return [self._resolved[name] for name in typed]

@@ -41,6 +41,7 @@ from app.screens.command_history import HistoryDialog
 from app.screens.dialogs import ChoiceDialog
 from app.screens.id_help import expand_contract_id
 from app.widgets.command_form import CommandEditor
+from app.widgets.completing_input import CompletingInput
 from app.widgets.json_editor import JsonEditor
 from app.widgets.keys import KeyFooter
 from app.widgets.request_preview import RequestPreview
@@ -200,7 +201,9 @@ class ComposerScreen(LedgerScreen):
         self._sent = _command_of(self.editor.state())
         if self.ledger_app.connected:
             self._start()
-        self.query_one("#template").focus()
+        # focused now, not deferred as focus() is: a prefill that comes at once (`x` or `n` before Compose was
+        # shown) moves the focus on, and a deferred focus here would take it back to the template after that
+        self.set_focus(self.query_one("#template", CompletingInput).input)
         if self._pending is not None:
             self.prefill(self._pending)
 

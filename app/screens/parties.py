@@ -96,8 +96,7 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
         self._changing = asyncio.Lock()
 
     def compose(self) -> ComposeResult:
-        # the status line's tabs are the six data screens; this one is named by its crumb (key 7)
-        yield StatusBar(mode="parties", crumb="7 Parties & users")
+        yield StatusBar(mode="parties")
         yield Static("", id="parties-banner")
         with Vertical(id="parties-lists"):
             yield Label("Parties", id="parties-title", classes="title")

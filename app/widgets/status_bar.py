@@ -22,6 +22,7 @@ TABS = (
     ("4", "reassign", "Reassign"),
     ("5", "packages", "Packages"),
     ("6", "transactions", "Transactions"),
+    ("7", "parties", "Parties & users"),
 )
 
 

@@ -239,7 +239,8 @@ async def test_prefill_from_an_exercise_request(demo_writable, make_app):
         assert screen.query_one("#contract-row").display and not screen.query_one("#create-arguments").display
         offered = screen.editor.choices()
         assert "Archive" in offered and "Iou_Split" in offered
-        assert screen.query_one("#choice").input.has_focus
+        # the focus lands once the prefilled form is built (docs/architecture.md, "The composer's focus")
+        await wait_for(pilot, lambda: screen.query_one("#choice").input.has_focus, "the focus in the choice")
         await pilot.press(*"Archive", "enter", "ctrl+s")
         await wait_for(
             pilot, lambda: "Archive" in screen_text(app) and result.contract_ids == [], "the archive"
