@@ -15,7 +15,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.strip import Strip
 
-from app.cut import cut, fit
+from app.cut import Keep, cut, fit
 from app.snapshot import ADDED, ASSIGNED, CHANGED, REMOVED, UNASSIGNED, Row
 from app.untrusted import visible
 from app.widgets.row_window import clamp
@@ -231,7 +231,9 @@ class ContractTable(WindowedTable[Row]):
                 text = column.render(row)
             except Exception:  # noqa: BLE001 - a payload of an unexpected shape shows as such, never a crash
                 text = "?"
-            cells.append(_fit(text, column) + " ")
+            # the cell rule called here, not through a helper: a call less per cell of every line drawn
+            keep: Keep = "end" if column.keep_end else "start"
+            cells.append(cell(text, column.width, right=column.right, keep=keep) + " ")
         return window_line("".join(cells), scroll_x, width, base)
 
 

@@ -10,7 +10,7 @@ tables whose lines are worth keeping.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from rich.style import Style
 from textual import events
@@ -21,7 +21,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from app.cut import fit
+from app.cut import Keep, fit
 from app.untrusted import visible
 from app.widgets.line_cache import LineCache
 from app.widgets.row_window import centred_top, clamp, paged, row_under, rows_on_screen, top_showing
@@ -221,7 +221,7 @@ class WindowedTable(Generic[RowT], ScrollView, can_focus=True):
         raise NotImplementedError
 
 
-def cell(text: str, width: int, *, right: bool = False, keep: Literal["start", "end"] = "start") -> str:
+def cell(text: str, width: int, *, right: bool = False, keep: Keep = "start") -> str:
     """A cell of `width` terminal cells: one line, the participant's control characters written out (never read as
     markup), a value too long cut with `…` as `app.cut` cuts (never shown as a shorter value)."""
     return fit(visible(text.replace("\n", " ")), width, right=right, keep=keep)
