@@ -148,7 +148,7 @@ The log keeps the last 500 requests, bodies up to 256 KB each.
             if self._shown(record):
                 request_list.upsert(record)
             else:
-                request_list.remove(record_id)
+                request_list.remove_record(record_id)
         self._pending.clear()
         self._show_info()
 
@@ -221,7 +221,7 @@ The log keeps the last 500 requests, bodies up to 256 KB each.
 
     @on(RequestList.Chosen)
     def _chosen(self, event: RequestList.Chosen) -> None:
-        self.app.push_screen(RequestDetailScreen(event.record))
+        self.app.push_screen(RequestDetailScreen(event.row))
 
     def action_copy_curl(self) -> None:
         record = self.request_list.selected

@@ -6,23 +6,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rich.style import Style
 from textual.binding import Binding
 from textual.geometry import Size
 from textual.message import Message
-from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from app.cut import fit
 from app.daml import short_party, template_name
-from app.untrusted import visible
 from app.update_rows import UpdateRow
 from app.update_window import UpdateWindow
+from app.widgets.row_window import clamp
 from app.widgets.table_window import window_line
+from app.widgets.windowed_table import WindowedTable, cell
 
 EDGE_MARGIN = 40  # rows from an end of the window at which the next page is asked for
-CACHE_LINES = 400
 
 
 @dataclass(frozen=True)
@@ -72,31 +68,21 @@ NARROW = _columns(Column("record time", 12, _time_of_day), 16)  # the day is on 
 NARROW_BELOW = 150  # columns of the table's area under which NARROW is used
 
 
-class UpdateTable(ScrollView, can_focus=True):
+class UpdateTable(WindowedTable[UpdateRow]):
     BINDINGS = [
-        Binding("up,k", "cursor(-1)", "Up", show=False),
-        Binding("down,j", "cursor(1)", "Down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
         Binding("home,g", "first", "Newest", show=False),
         Binding("end,G", "last", "Oldest", show=False),
-        Binding("left,h", "scroll_columns(-1)", "Scroll left", show=False),
-        Binding("right,l", "scroll_columns(1)", "Scroll right", show=False),
     ]
 
     COMPONENT_CLASSES = {"update-table--header", "update-table--cursor", "update-table--muted"}
 
     DEFAULT_CSS = """
-    UpdateTable { background: $surface; scrollbar-gutter: stable; }
     UpdateTable > .update-table--header { background: $panel; color: $text; text-style: bold; }
     UpdateTable > .update-table--cursor { background: $block-cursor-blurred-background; }
     UpdateTable:focus > .update-table--cursor { background: $block-cursor-background;
                                                 color: $block-cursor-foreground; }
     UpdateTable > .update-table--muted { color: $text-muted; }
     """
-
-    cursor: reactive[int] = reactive(0)
-    """Position of the selected row in the window (0: the newest row)."""
 
     class EdgeReached(Message):
         """The cursor is near the newest (`direction` -1) or the oldest (+1) end of the window."""
@@ -108,80 +94,58 @@ class UpdateTable(ScrollView, can_focus=True):
     class NewestWanted(Message):
         """Home was pressed on a window that does not hold the newest updates: read them."""
 
-    class CursorMoved(Message):
-        def __init__(self, row: UpdateRow | None) -> None:
-            super().__init__()
-            self.row = row
+    class CursorMoved(WindowedTable.CursorMoved[UpdateRow]):
+        pass
 
-    class Chosen(Message):
-        """A double click on a row (enter is the screen's binding)."""
-
-        def __init__(self, row: UpdateRow) -> None:
-            super().__init__()
-            self.row = row
+    class Chosen(WindowedTable.Chosen[UpdateRow]):
+        pass
 
     def __init__(self, window: UpdateWindow, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.window = window
-        # (offset, cursor on it, scroll_x, width): by offset, not position, so that a line drawn once is drawn
-        # again from here when live updates push it down the screen
-        self._lines: dict[tuple[int, bool, int, int], Strip] = {}
-        self._styles: dict[str, Style] = {}
+        """The rows, newest first: the cursor's position 0 is the newest row."""
         self.virtual_size = Size(sum(c.width + 1 for c in WIDE) + 1, 1)
 
     @property
-    def selected(self) -> UpdateRow | None:
+    def count(self) -> int:
+        return len(self.window)
+
+    def row_at(self, position: int) -> UpdateRow | None:
         rows = self.window.rows
-        return rows[self.cursor] if 0 <= self.cursor < len(rows) else None
+        return rows[position] if 0 <= position < len(rows) else None
 
     def rows_changed(self, cursor: int, *, replaced: bool = False) -> None:
         """The window changed (rows added or dropped; with `replaced`, read afresh, perhaps with another filter that
         shows the same updates otherwise): draw it again with the cursor at `cursor`."""
         if replaced:
-            self._lines.clear()
+            self.lines.clear()
         count = len(self.window)
         self.virtual_size = Size(self.virtual_size.width, count + 1)
-        cursor = max(0, min(cursor, count - 1))
+        cursor = clamp(cursor, count)
         if cursor != self.cursor:
             # keep the cursor's row where it was on screen: rows that join on top push the view down with it
-            self.scroll_to(y=max(0, self.scroll_y + cursor - self.cursor), animate=False, force=True)
+            self.scroll_to_row(max(0, self.scroll_y + cursor - self.cursor))
             self.set_reactive(UpdateTable.cursor, cursor)
-        self._scroll_cursor_into_view()
+        self.scroll_cursor_into_view()
         self.refresh()
-        self.post_message(self.CursorMoved(self.selected))
+        self.post_message(self.CursorMoved(self, self.selected))
 
-    # --- movement -----------------------------------------------------------------------------------------------
-
-    def _page_size(self) -> int:
-        return max(1, self.scrollable_content_region.height - 1)
+    # --- movement: the window reads more as the cursor nears an end ---------------------------------------------
 
     def watch_cursor(self, old: int, new: int) -> None:
-        self._scroll_cursor_into_view()
-        self.refresh()
-        self.post_message(self.CursorMoved(self.selected))
+        super().watch_cursor(old, new)
         if new < EDGE_MARGIN and not self.window.at_head:
             self.post_message(self.EdgeReached(-1))
         elif new >= len(self.window) - EDGE_MARGIN and not self.window.at_begin:
             self.post_message(self.EdgeReached(1))
 
-    def _scroll_cursor_into_view(self) -> None:
-        page = self._page_size()
-        top = int(self.scroll_y)
-        if self.cursor < top:
-            self.scroll_to(y=self.cursor, animate=False, force=True)
-        elif self.cursor >= top + page:
-            self.scroll_to(y=self.cursor - page + 1, animate=False, force=True)
-
     def action_cursor(self, delta: int) -> None:
-        count = len(self.window)
-        if count:
-            target = self.cursor + delta
-            if target < 0 and not self.window.at_head:
-                self.post_message(self.EdgeReached(-1))
-            self.cursor = max(0, min(count - 1, target))
+        if self.count and self.cursor + delta < 0 and not self.window.at_head:
+            self.post_message(self.EdgeReached(-1))
+        super().action_cursor(delta)
 
     def action_page(self, direction: int) -> None:
-        self.action_cursor(direction * self._page_size())
+        self.action_cursor(direction * self.page_size())
 
     def action_first(self) -> None:
         if not self.window.at_head:
@@ -189,75 +153,33 @@ class UpdateTable(ScrollView, can_focus=True):
         else:
             self.cursor = 0
 
-    def action_last(self) -> None:
-        if len(self.window):
-            self.cursor = len(self.window) - 1
-
-    def action_scroll_columns(self, direction: int) -> None:
-        self.scroll_to(x=max(0, self.scroll_x + direction * 12), animate=False, force=True)
-
-    def on_click(self, event) -> None:
-        if event.y >= 1:
-            position = int(self.scroll_y) + event.y - 1
-            if position < len(self.window):
-                if position == self.cursor and event.chain >= 2 and self.selected is not None:
-                    self.post_message(self.Chosen(self.selected))
-                self.cursor = position
-
     # --- drawing ------------------------------------------------------------------------------------------------
-
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self._styles.clear()
-        self._lines.clear()
-
-    def _style(self, name: str) -> Style:
-        style = self._styles.get(name)
-        if style is None:
-            style = self.rich_style if name == "base" else self.get_component_rich_style(name)
-            self._styles[name] = style
-        return style
 
     def columns(self) -> list[Column]:
         return NARROW if self.size.width < NARROW_BELOW else WIDE
 
-    def on_resize(self) -> None:
+    def fit_width(self) -> None:
         columns = self.columns()
         self.virtual_size = Size(sum(c.width + 1 for c in columns) + 1, self.virtual_size.height)
-        self.call_after_refresh(self._scroll_cursor_into_view)
 
-    def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width
-        scroll_x = int(self.scroll_x)
-        columns = self.columns()
-        if y == 0:
-            header = self._style("update-table--header")
-            line = " " + "".join(_fit(c.label, c.width, c.right) + " " for c in columns)
-            return window_line(line, scroll_x, width, header)
-        position = int(self.scroll_y) + y - 1
-        rows = self.window.rows
-        if position >= len(rows):
-            return Strip.blank(width, self._style("base"))
-        row = rows[position]
+    def render_header(self, width: int, scroll_x: int) -> Strip:
+        line = " " + "".join(cell(c.label, c.width, right=c.right) + " " for c in self.columns())
+        return window_line(line, scroll_x, width, self.component_style("update-table--header"))
+
+    def render_row(self, position: int, width: int, scroll_x: int) -> Strip:
+        row = self.window.rows[position]
         on_cursor = position == self.cursor
+        # by offset, not position, so that a line drawn once is drawn again from here when live updates push it
+        # down the screen
         key = (row.offset, on_cursor, scroll_x, width)
-        strip = self._lines.get(key)
+        strip = self.lines.get(key)
         if strip is None:
-            if len(self._lines) >= CACHE_LINES:
-                self._lines.clear()
-            style = self._style("base")
+            style = self.component_style("base")
             if on_cursor:
-                style += self._style("update-table--cursor")
-            line = " " + "".join(_fit(c.render(row), c.width, c.right) + " " for c in columns)
-            strip = window_line(line, scroll_x, width, style)
-            self._lines[key] = strip
+                style += self.component_style("update-table--cursor")
+            line = " " + "".join(cell(c.render(row), c.width, right=c.right) + " " for c in self.columns())
+            strip = self.lines.put(key, window_line(line, scroll_x, width, style))
         return strip
-
-
-def _fit(text: str, width: int, right: bool) -> str:
-    """A cell of `width` columns; the participant's control characters written out, never read as markup, and a
-    value too long cut with `…` (`app.cut`)."""
-    return fit(visible(text.replace("\n", " ")), width, right=right)
 
 
 __all__ = ["NARROW", "WIDE", "UpdateTable"]

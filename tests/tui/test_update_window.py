@@ -108,8 +108,8 @@ def test_the_filter_in_the_rows() -> None:
 def test_a_cell_writes_out_control_characters_and_fits_wide_ones() -> None:
     from rich.cells import cell_len
 
-    from app.widgets.update_table import _fit
+    from app.widgets.windowed_table import cell
 
-    cell = _fit("cmd\x1b[31m[b]red[/b]", 30, False)
-    assert "\x1b" not in cell and "[b]red[/b]" in cell and cell_len(cell) == 30
-    assert cell_len(_fit("アリス::1220", 8, False)) == 8
+    text = cell("cmd\x1b[31m[b]red[/b]", 30)
+    assert "\x1b" not in text and "[b]red[/b]" in text and cell_len(text) == 30
+    assert cell_len(cell("アリス::1220", 8)) == 8
