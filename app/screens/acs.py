@@ -13,9 +13,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.content import Content
-from textual.reactive import reactive
+from textual.events import Unmount
 from textual.timer import Timer
 from textual.widgets import Input, Label, Static
+from textual.worker import Worker
 
 from app.client import errors
 from app.counting import count as counted
@@ -28,9 +29,24 @@ from app.snapshot import ADDED, CHANGED, REMOVED, Snapshot, ViewCancelled, ViewS
 from app.trace import milestone
 from app.untrusted import visible
 from app.widgets.keys import FieldInput, KeyFooter
+from app.workspace.acs_loader import (
+    AcsEvent,
+    AcsLoader,
+    AtLedgerEnd,
+    Failed,
+    Loaded,
+    Moved,
+    Moving,
+    NoChange,
+    NoParties,
+    Read,
+    Reading,
+    Stepping,
+)
 
 if TYPE_CHECKING:
-    from app.timeline import AcsTimeline, Progress
+    from app.packages import PackageCatalog
+    from app.timeline import AcsTimeline
 from app.widgets.acs_columns import (
     ALL_TEMPLATES,
     DEFAULT_MIXED,
@@ -111,13 +127,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     AcsScreen #acs-detail { height: 2; padding: 0 1; background: $boost; color: $text-muted; }
     """
 
-    offset: reactive[int | None] = reactive(None)
-
     def __init__(self) -> None:
         super().__init__()
-        self.parties: list[str] | None = None
         self.parties_chosen = False
-        self.previous: int | None = None
         self.templates: frozenset[str] = frozenset()
         self.text = ""
         self.sort = "arrival"
@@ -130,6 +142,11 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self._samples: dict[str, list] = {}
         self._filter_timer: Timer | None = None
         self._last_grow = 0.0
+        self._progress_shown = 0.0
+        self._growing = False
+        """The table is growing to the rows read so far (once at a time)."""
+        self._first_drawn = False
+        """The snapshot being read has shown its first rows."""
         self._choices: ColumnChoices | None = None
 
     def compose(self) -> ComposeResult:
@@ -153,7 +170,10 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
 
     def on_mount(self) -> None:
         self._choices = ColumnChoices(self.ledger_app.locations.columns_file)
-        self.follow(self.ledger_app.workspace.ledger_end.subscribe, self._ledger_end_moved)
+        workspace = self.ledger_app.workspace
+        self.follow(workspace.ledger_end.subscribe, self._ledger_end_moved)
+        self.follow(workspace.acs_loader.subscribe, self._acs_told)
+        self.follow(workspace.subscribe_packages, self._packages_read)
         self.watch(self.app, "status_connection", self._connection_changed)
         self.watch(self.app, "connect_problem", self._connection_changed)
         self.query_one(ContractTable).focus()
@@ -176,32 +196,52 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
 
     def start(self) -> None:
         """(Re)start from the session's identity: default parties, ledger end."""
-        identity = self.ledger_app.session.identity
-        if not self.parties_chosen:
-            self.parties = identity.readable()
-        self._open_and_load(None)
+        parties = self.parties if self.parties_chosen else self.ledger_app.session.identity.readable()
+        self._read(parties, None)
 
     def on_identity_changed(self, _: IdentityChanged) -> None:
         self.parties_chosen = False
         self.templates = frozenset()
         self.start()
 
-    def worker_failed(self, worker) -> None:
-        if worker.group in ("acs-load", "acs-view"):
+    def worker_failed(self, worker: Worker) -> None:
+        if worker.group in ("acs-load", "acs-grow", "acs-view", "acs-failed"):
             self.reading = self.building = False
             self._progress("")
 
-    async def on_unmount(self) -> None:
-        await self.ledger_app.workspace.acs.close()
+    @on(Unmount)
+    async def _close_cache(self, _: Unmount) -> None:
+        await self.loader.close()
+
+    @property
+    def loader(self) -> AcsLoader:
+        """What reads the ACS at an offset into the workspace's cache; this screen asks it and draws what it tells."""
+        return self.ledger_app.workspace.acs_loader
 
     @property
     def snapshot(self) -> Snapshot | None:
-        """The workspace's local copy of the ACS, which this screen fills and shows."""
+        """The workspace's local copy of the ACS, which this screen shows."""
         return self.ledger_app.workspace.acs.snapshot
 
     @property
     def timeline(self) -> AcsTimeline | None:
         return self.ledger_app.workspace.acs.timeline
+
+    # the ledger offset: Widget's `offset` (where `styles.offset` moves a widget) never moves a screen
+    @property  # type: ignore[misc]
+    def offset(self) -> int | None:  # type: ignore[override]
+        """The ledger offset shown (the cache's); None before the first read."""
+        return self.loader.offset
+
+    @property
+    def previous(self) -> int | None:
+        """The offset viewed before, while the rows are compared with it."""
+        return self.loader.previous
+
+    @property
+    def parties(self) -> list[str] | None:
+        """The parties whose contracts are shown (None: every party)."""
+        return self.loader.parties
 
     # --- loading ------------------------------------------------------------------------------------------------
 
@@ -257,115 +297,142 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     def _progress(self, text: str) -> None:
         self.query_one("#acs-progress", Label).update(plain(text), layout=False)
 
-    @work(exclusive=True, group="acs-load", exit_on_error=False)
-    async def _open_and_load(self, offset: int | None) -> None:
-        app = self.ledger_app
+    def _read(self, parties: list[str] | None, offset: int | None) -> None:
+        """Have the workspace read the contracts of `parties` at `offset` (None: the ledger end)."""
+        self.loader.load(parties, offset)
+        if parties is None or parties:
+            self.query_one("#acs-empty", Static).remove_class("shown")
+            # the choice, even if reading it fails
+            self.query_one("#acs-scope", Label).update(plain(self._scope_text()))
+
+    def _acs_told(self, event: AcsEvent) -> None:
+        """What the workspace's reading of the ACS did: drawn here, in the order told."""
+        match event:
+            case Reading():
+                self._reading_started(event)
+            case Loaded():
+                self._loaded(event)
+            case Read():
+                self.workers.cancel_group(self, "acs-grow")  # the whole view is built next
+                self._growing = False
+                self._show_read(event)
+            case Moving(target=target):
+                self._drawing_superseded()
+                self._progress(f"moving to offset {target}…")
+            case Stepping(direction=direction):
+                self._drawing_superseded()
+                self._progress(
+                    "looking for the previous change…" if direction < 0 else "looking for the next change…"
+                )
+            case Moved():
+                self._show_banner()
+                self._show_moved(event)
+            case NoChange(offset=offset, end=end):
+                self._progress("")
+                self.notify(f"No change after offset {offset} up to the ledger end ({end}).", timeout=4)
+            case AtLedgerEnd(end=end):
+                self.notify(f"Already at the ledger end ({end}).", timeout=3)
+            case NoParties():
+                self._drawing_superseded()
+                self._no_parties()
+            case Failed():
+                self._failed(event)
+
+    def _no_parties(self) -> None:
         empty = self.query_one("#acs-empty", Static)
-        if self.parties is not None and not self.parties:
-            empty.update(
-                "This user can read no party's contracts. Press p to choose parties, or U to act as "
-                "another user."
-                if app.session.can_switch_user
-                else "This user can read no party's contracts. Press p to choose parties."
-            )
-            empty.add_class("shown")
-            self.query_one(ContractTable).set_view(0, [], sort_key=self.sort, descending=self.descending)
-            self._show_info()
-            self._read_packages()
-            return
-        empty.remove_class("shown")
-        # the choice, even if reading it fails
-        self.query_one("#acs-scope", Label).update(plain(self._scope_text()))
-        await app.workspace.acs.open(app.session.client, self.parties)
-        if offset is None:
-            offset = await app.session.client.ledger_end()
-            app.workspace.ledger_end.saw(offset)
-        await self._load(offset)
+        empty.update(
+            "This user can read no party's contracts. Press p to choose parties, or U to act as another user."
+            if self.ledger_app.session.can_switch_user
+            else "This user can read no party's contracts. Press p to choose parties."
+        )
+        empty.add_class("shown")
+        self.query_one(ContractTable).set_view(0, [], sort_key=self.sort, descending=self.descending)
+        self._show_info()
+        self._read_packages()
 
-    async def _load(self, offset: int) -> None:
-        assert self.timeline is not None and self.snapshot is not None
+    def _drawing_superseded(self) -> None:
+        """A new request: what the screen still draws of the one before (its rows growing, its whole view being
+        built) would show what is no longer asked for."""
+        self.workers.cancel_group(self, "acs-grow")
+        self.workers.cancel_group(self, "acs-load")
+        self._growing = False
+        self.reading = False
+
+    def _reading_started(self, event: Reading) -> None:
+        self._drawing_superseded()
         self.reading = True
-        self.previous = None
-        self.offset = offset
+        self._first_drawn = False
+        self._progress_shown = 0.0
         self._samples.clear()
-        self._progress(f"reading the snapshot at offset {offset}…")
-        started = time.monotonic()
-        table = self.query_one(ContractTable)
-        spec = self._spec()
-        first = True
+        self._show_banner()
+        self._progress(f"reading the snapshot at offset {event.offset}…")
 
-        shown = 0.0
-
-        def progress(p: Progress) -> None:
-            nonlocal shown
-            now = time.monotonic()
-            if now - shown < PROGRESS_EVERY_S:
-                return
-            shown = now
-            rate = p.loaded / max(0.001, now - started)
+    def _loaded(self, event: Loaded) -> None:
+        """A batch is in the cache: say how many, now and then, and let the table grow to them (at most every
+        `GROW_EVERY_S`, one growth at a time: the rows are counted in the cache while it goes on filling)."""
+        now = time.monotonic()
+        if now - self._progress_shown >= PROGRESS_EVERY_S:
+            self._progress_shown = now
+            rate = event.loaded / max(0.001, event.seconds)
             self._progress(
-                f"reading: {counted(p.loaded, 'contract')} ({p.form}, {rate:,.0f}/s) · escape cancels"
+                f"reading: {counted(event.loaded, 'contract')} ({event.form}, {rate:,.0f}/s) · escape cancels"
             )
+        if not self._growing and (not self._first_drawn or now - self._last_grow > GROW_EVERY_S):
+            self._last_grow = now
+            self._growing = True
+            self._grow(event.offset)
 
+    @work(exclusive=True, group="acs-grow", exit_on_error=False)
+    async def _grow(self, offset: int) -> None:
         try:
-            async for loaded in self._read_batches(offset, progress):
-                now = time.monotonic()
-                if first or now - self._last_grow > GROW_EVERY_S:
-                    self._last_grow = now
-                    count = await self.snapshot.build_view(spec)
-                    if first:
-                        await self._apply_view(spec, count)
-                        first = False
-                    else:
-                        table.grow(count)
-                    self._show_info()
-                del loaded
-        except errors.LedgerApiError as e:
-            self.reading = False
-            self._progress("")
-            self.ledger_app.show_error(e, "Reading the contracts failed")
-            self._read_packages()
-            return
-        elapsed = time.monotonic() - started
-        total = await self.snapshot.count()
+            if self.snapshot is None:
+                return
+            spec = self._spec()
+            count = await self.snapshot.build_view(spec)
+            if not self.reading or self.offset != offset:
+                return  # read whole, or another offset asked for, meanwhile: the view is built again for that
+            if self._first_drawn:
+                self.query_one(ContractTable).grow(count)
+            else:
+                self._first_drawn = True
+                await self._apply_view(spec, count)
+            self._show_info()
+        finally:
+            self._growing = False
+
+    @work(exclusive=True, group="acs-load", exit_on_error=False)
+    async def _show_read(self, event: Read) -> None:
         # a template's columns were chosen from the contracts read so far (none, it may be): choose them again from
         # the whole snapshot
         self._samples.clear()
         await self._rebuild()
         self.reading = False
         self._show_banner()
-        self._progress(f"read {total:,} in {elapsed:.1f} s" if elapsed > 1 else "")
+        self._progress(f"read {event.total:,} in {event.seconds:.1f} s" if event.seconds > 1 else "")
         self._read_packages()  # after the contracts, which come first (a screen that needs them asks sooner)
 
-    async def _read_batches(self, offset: int, progress):
-        """Run the timeline's load, yielding after each batch so the table can grow while it reads."""
-        import asyncio
+    def _failed(self, event: Failed) -> None:
+        self._drawing_superseded()
+        self._progress("")
+        error = event.error
+        if not isinstance(error, errors.LedgerApiError):
+            self._failed_internally(error)
+            return
+        if event.doing == "read":
+            self.ledger_app.show_error(error, "Reading the contracts failed")
+            self._read_packages()
+        elif event.doing == "move":
+            self.ledger_app.show_error(error, f"Cannot show offset {event.offset}")
+        elif event.doing == "step":
+            self.ledger_app.show_error(error, "Cannot step through the history")
+        else:
+            self.ledger_app.show_error(error)
 
-        assert self.timeline is not None
-        queue: asyncio.Queue = asyncio.Queue()
-        done = object()
-
-        def on_progress(p: Progress) -> None:
-            progress(p)
-            queue.put_nowait(p.loaded)
-
-        async def run() -> None:
-            try:
-                await self.timeline.load(offset, on_progress)
-            finally:
-                queue.put_nowait(done)
-
-        task = asyncio.create_task(run())
-        try:
-            while True:
-                item = await queue.get()
-                if item is done:
-                    break
-                yield item
-            await task  # raises what the load raised
-        finally:
-            if not task.done():
-                task.cancel()
+    @work(group="acs-failed", exit_on_error=False)
+    async def _failed_internally(self, error: Exception) -> None:
+        """A fault of this program while reading the ACS: raised again in a worker, whose failure the app reports
+        (its traceback in the log file) as it reports any worker's."""
+        raise error
 
     def _spec(self) -> ViewSpec:
         return ViewSpec(
@@ -398,11 +465,19 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
 
     @work(exclusive=True, group="acs-packages", exit_on_error=False)
     async def _read_packages(self) -> None:
-        """Read the packages (for every screen) and show a template's declared columns once they are known."""
+        """Have the workspace read the packages (for every screen), unless it has: it tells `_packages_read`."""
         if self.ledger_app.workspace.packages is None:
             await self.ledger_app.workspace.read_packages()
-            if len(self.templates) == 1 and self.snapshot is not None:
-                await self._rebuild()
+
+    def _packages_read(self, _: PackageCatalog) -> None:
+        """A new reading of the packages, whichever screen asked: a template shown alone gets its declared fields
+        as columns (the rows read meanwhile are shown at once, without them)."""
+        if len(self.templates) == 1 and self.snapshot is not None and not self.reading:
+            self._show_declared_columns()
+
+    @work(exclusive=True, group="acs-packages-shown", exit_on_error=False)
+    async def _show_declared_columns(self) -> None:
+        await self._rebuild()
 
     async def _sample(self, template: str) -> list:
         if template not in self._samples and self.snapshot is not None:
@@ -518,74 +593,25 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         else:
             banner.remove_class("shown")
 
-    def watch_offset(self, offset: int | None) -> None:
-        self.ledger_app.workspace.acs.view(offset)
-        if self.is_mounted:
-            self._show_banner()
-
     # --- moving through offsets ---------------------------------------------------------------------------------
 
     @work(exclusive=True, group="acs-load", exit_on_error=False)
-    async def _move(self, target: int) -> None:
-        assert self.timeline is not None and self.offset is not None
-        old = self.offset
-        if target == old:
-            return
-        self._progress(f"moving to offset {target}…")
-        try:
-            await self.timeline.move_to(target)
-        except errors.LedgerApiError as e:
-            self._progress("")
-            self.ledger_app.show_error(e, f"Cannot show offset {target}")
-            return
-        self.previous = old if self.timeline.interval.covers(old) else None
-        self.offset = target
+    async def _show_moved(self, event: Moved) -> None:
         await self._rebuild(on_first_change=True)
         changed = await self.snapshot.first_changed() if self.snapshot is not None else None
         if changed is not None:
             self.query_one(ContractTable).move_to(changed)
-        self._progress(f"offset {old} → {target}" + ("" if self.previous is not None else " (new snapshot)"))
-
-    @work(exclusive=True, group="acs-load", exit_on_error=False)
-    async def _step(self, direction: int) -> None:
-        assert self.timeline is not None and self.offset is not None
-        end = self.ledger_app.workspace.ledger_end.value or self.offset
         self._progress(
-            "looking for the previous change…" if direction < 0 else "looking for the next change…"
+            f"offset {event.old} → {event.offset}" + ("" if event.previous is not None else " (new snapshot)")
         )
-        try:
-            if direction < 0:
-                target = await self.timeline.previous_change(self.offset)
-            else:
-                target = await self.timeline.next_change(self.offset, end)
-        except errors.LedgerApiError as e:
-            self._progress("")
-            self.ledger_app.show_error(e, "Cannot step through the history")
-            return
-        if target is None:
-            self._progress("")
-            self.notify(f"No change after offset {self.offset} up to the ledger end ({end}).", timeout=4)
-            return
-        self._move(target)
 
     def action_step(self, direction: int) -> None:
         if self.timeline is None or self.offset is None or self.reading:
             return
-        self._step(direction)
+        self.loader.step(direction)
 
     def action_ledger_end(self) -> None:
-        if self.timeline is None or self.offset is None:
-            return
-        self._goto_end()
-
-    @work(exclusive=True, group="acs-end", exit_on_error=False)
-    async def _goto_end(self) -> None:
-        end = await self.ledger_app.session.client.ledger_end()
-        self.ledger_app.workspace.ledger_end.saw(end)
-        if end == self.offset:
-            self.notify(f"Already at the ledger end ({end}).", timeout=3)
-            return
-        self._move(end)
+        self.loader.to_ledger_end()
 
     def action_goto_offset(self) -> None:
         end = self.ledger_app.workspace.ledger_end.value
@@ -599,9 +625,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
 
         def chosen(value: str | None) -> None:
             if value:
-                if self.timeline is None:
-                    return
-                self._move(int(value))
+                self.loader.move_to(int(value))
 
         self.app.push_screen(
             PromptDialog(
@@ -614,17 +638,12 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         )
 
     def action_reload(self) -> None:
-        if self.offset is not None:
-            self._reload(self.offset)
-
-    @work(exclusive=True, group="acs-load", exit_on_error=False)
-    async def _reload(self, offset: int) -> None:
-        await self._load(offset)
+        self.loader.reload()
 
     def action_escape(self) -> None:
         if self.reading:
-            self.workers.cancel_group(self, "acs-load")
-            self.reading = False
+            self.loader.cancel()
+            self._drawing_superseded()
             self._progress("reading cancelled: the rows read so far are shown")
             self.rebuild()
         elif self.text:
@@ -764,10 +783,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         )
         if chosen is None:
             return
-        self.parties = None if "*" in chosen else [p for p in chosen if p != "*"]
         self.parties_chosen = True
         self.templates = frozenset()
-        self._open_and_load(self.offset)
+        self._read(None if "*" in chosen else [p for p in chosen if p != "*"], self.offset)
 
     @work(exclusive=True, group="acs-dialog", exit_on_error=False)
     async def action_columns(self) -> None:
