@@ -4,7 +4,6 @@ the rows added and removed since the offset viewed before."""
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
@@ -19,13 +18,14 @@ from textual.widgets import Input, Label, Static
 from textual.worker import Worker
 
 from app.client import errors
-from app.counting import count as counted
 from app.cut import shorten
 from app.daml import looks_like_contract_id, party_hint, template_name
 from app.messages import ComposeCommand, IdentityChanged, MoveContract, OpenContract
+from app.screens import acs_texts
+from app.screens.acs_export import InView, ask_export
 from app.screens.base import LedgerScreen
 from app.screens.dialogs import ChoiceDialog, MultiChoiceDialog, PromptDialog
-from app.snapshot import ADDED, CHANGED, REMOVED, Snapshot, ViewCancelled, ViewSpec
+from app.snapshot import REMOVED, Snapshot, ViewCancelled, ViewSpec
 from app.trace import milestone
 from app.untrusted import visible
 from app.widgets.keys import FieldInput, KeyFooter
@@ -47,23 +47,15 @@ from app.workspace.acs_loader import (
 if TYPE_CHECKING:
     from app.packages import PackageCatalog
     from app.timeline import AcsTimeline
-from app.widgets.acs_columns import (
-    ALL_TEMPLATES,
-    DEFAULT_MIXED,
-    ColumnChoices,
-    available,
-    build_columns,
-    default_for_template,
-    row_export_columns,
-)
-from app.widgets.contract_table import ContractTable, row_mark
+from app.widgets.acs_columns import ALL_TEMPLATES, ColumnChoices
+from app.widgets.acs_view_columns import ViewColumns
+from app.widgets.contract_table import ContractTable
 from app.widgets.status_bar import StatusBar
 from app.widgets.untrusted_text import plain
 
 GROW_EVERY_S = 0.25  # while a snapshot is read, the table grows at most this often
 PROGRESS_EVERY_S = 0.2
 COUNT_WIDTH = 36  # cells of the count, unless it says more
-SORT_TEMPLATES = 50  # templates whose payload fields the sort offers, at most (their samples are read for it)
 
 
 STEP = Binding.Group("Earlier/later", compact=True)
@@ -139,7 +131,6 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self.building = False
         """A large view is being ordered or filtered; its first rows are shown already."""
         self._shown: ViewSpec | None = None
-        self._samples: dict[str, list] = {}
         self._filter_timer: Timer | None = None
         self._last_grow = 0.0
         self._progress_shown = 0.0
@@ -147,7 +138,6 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         """The table is growing to the rows read so far (once at a time)."""
         self._first_drawn = False
         """The snapshot being read has shown its first rows."""
-        self._choices: ColumnChoices | None = None
 
     def compose(self) -> ComposeResult:
         yield StatusBar(mode="contracts")
@@ -169,8 +159,12 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     # --- lifecycle ----------------------------------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        self._choices = ColumnChoices(self.ledger_app.locations.columns_file)
         workspace = self.ledger_app.workspace
+        self._view_columns = ViewColumns(
+            ColumnChoices(self.ledger_app.locations.columns_file),
+            lambda: workspace.acs.snapshot,
+            lambda: workspace.packages,
+        )
         self.follow(workspace.ledger_end.subscribe, self._ledger_end_moved)
         self.follow(workspace.acs_loader.subscribe, self._acs_told)
         self.follow(workspace.subscribe_packages, self._packages_read)
@@ -245,23 +239,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
 
     # --- loading ------------------------------------------------------------------------------------------------
 
-    def _scope_text(self) -> str:
-        if self.parties is None:
-            who = "all parties"
-        elif not self.parties:
-            who = "no parties"
-        else:
-            who = ", ".join(party_hint(p) for p in self.parties[:4]) + (" …" if len(self.parties) > 4 else "")
-        what = (
-            "all templates"
-            if not self.templates
-            else ", ".join(template_name(t) for t in sorted(self.templates))
-        )
-        return f"{who} · {what}"
-
     def _show_info(self) -> None:
         scope = self.query_one("#acs-scope", Label)
-        text = self._scope_text()
+        text = acs_texts.scope(self.parties, self.templates)
         if str(scope.content) != text:
             scope.update(plain(text))
         count = self._count_text()
@@ -274,25 +254,17 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         label.update(plain(count), layout=False)
 
     def _count_text(self) -> str:
-        """What the rows in view are: the contracts of the state, and apart the struck-out comparison rows."""
         table = self.query_one(ContractTable)
-        gone = self.snapshot.view_removed if self.snapshot is not None else 0
-        text = counted(table.count - gone, "contract")
-        if self.text:
-            text += f" matching “{self.text}”"
-        if gone:
-            text += f" · {gone:,} {self._struck_out()}, shown struck out"
-        if self.sort.startswith("payload.") and all(c.key != self.sort for c in table.columns):
-            # the order is by a field no column shows: said here, as a column's header would say it
-            text += f" · by {self.sort.removeprefix('payload.')} {'▼' if self.descending else '▲'}"
-        return text
-
-    def _struck_out(self) -> str:
-        """What the struck-out rows are: contracts of the offset viewed before, not of this one. Stepped forward
-        they are gone since; stepped back they are not yet created here (they came after)."""
-        if self.previous is not None and self.offset is not None and self.offset < self.previous:
-            return f"not yet created at {self.offset}, active at {self.previous}"
-        return f"gone since {self.previous}"
+        unshown = self.sort.startswith("payload.") and all(c.key != self.sort for c in table.columns)
+        return acs_texts.count(
+            table.count,
+            self.snapshot.view_removed if self.snapshot is not None else 0,
+            text=self.text,
+            offset=self.offset,
+            previous=self.previous,
+            unshown_sort=self.sort.removeprefix("payload.") if unshown else None,
+            descending=self.descending,
+        )
 
     def _progress(self, text: str) -> None:
         self.query_one("#acs-progress", Label).update(plain(text), layout=False)
@@ -303,7 +275,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         if parties is None or parties:
             self.query_one("#acs-empty", Static).remove_class("shown")
             # the choice, even if reading it fails
-            self.query_one("#acs-scope", Label).update(plain(self._scope_text()))
+            self.query_one("#acs-scope", Label).update(plain(acs_texts.scope(parties, self.templates)))
 
     def _acs_told(self, event: AcsEvent) -> None:
         """What the workspace's reading of the ACS did: drawn here, in the order told."""
@@ -340,11 +312,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
 
     def _no_parties(self) -> None:
         empty = self.query_one("#acs-empty", Static)
-        empty.update(
-            "This user can read no party's contracts. Press p to choose parties, or U to act as another user."
-            if self.ledger_app.session.can_switch_user
-            else "This user can read no party's contracts. Press p to choose parties."
-        )
+        empty.update(acs_texts.no_parties(self.ledger_app.session.can_switch_user))
         empty.add_class("shown")
         self.query_one(ContractTable).set_view(0, [], sort_key=self.sort, descending=self.descending)
         self._show_info()
@@ -363,7 +331,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self.reading = True
         self._first_drawn = False
         self._progress_shown = 0.0
-        self._samples.clear()
+        self._view_columns.forget_samples()
         self._show_banner()
         self._progress(f"reading the snapshot at offset {event.offset}…")
 
@@ -373,10 +341,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         now = time.monotonic()
         if now - self._progress_shown >= PROGRESS_EVERY_S:
             self._progress_shown = now
-            rate = event.loaded / max(0.001, event.seconds)
-            self._progress(
-                f"reading: {counted(event.loaded, 'contract')} ({event.form}, {rate:,.0f}/s) · escape cancels"
-            )
+            self._progress(acs_texts.reading(event.loaded, event.form, event.seconds))
         if not self._growing and (not self._first_drawn or now - self._last_grow > GROW_EVERY_S):
             self._last_grow = now
             self._growing = True
@@ -404,7 +369,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     async def _show_read(self, event: Read) -> None:
         # a template's columns were chosen from the contracts read so far (none, it may be): choose them again from
         # the whole snapshot
-        self._samples.clear()
+        self._view_columns.forget_samples()
         await self._rebuild()
         self.reading = False
         self._show_banner()
@@ -444,25 +409,6 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             descending=self.descending,
         )
 
-    async def _columns(self) -> list:
-        assert self.snapshot is not None and self._choices is not None
-        if len(self.templates) == 1:
-            (template,) = self.templates
-            sample = await self._sample(template)
-            keys = self._choices.get(template) or default_for_template(
-                sample, self._declared_fields(template)
-            )
-            return build_columns(keys, sample, [template])
-        keys = self._choices.get(ALL_TEMPLATES) or DEFAULT_MIXED
-        in_view = self.templates or await self.snapshot.template_ids()
-        return build_columns(keys, [], sorted(in_view))
-
-    def _declared_fields(self, template: str) -> list[str]:
-        """The template's fields as its package declares them; none while the packages are not read."""
-        catalog = self.ledger_app.workspace.packages
-        signature = catalog.template_of(template) if catalog is not None else None
-        return [f.name for f in signature.fields] if signature is not None else []
-
     @work(exclusive=True, group="acs-packages", exit_on_error=False)
     async def _read_packages(self) -> None:
         """Have the workspace read the packages (for every screen), unless it has: it tells `_packages_read`."""
@@ -479,18 +425,13 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     async def _show_declared_columns(self) -> None:
         await self._rebuild()
 
-    async def _sample(self, template: str) -> list:
-        if template not in self._samples and self.snapshot is not None:
-            self._samples[template] = await self.snapshot.sample_payloads(template)
-        return self._samples.get(template, [])
-
     async def _apply_view(
         self, spec: ViewSpec, count: int, *, cursor: int | None = None, keep_rows: bool = False
     ) -> None:
         table = self.query_one(ContractTable)
         table.set_view(
             count,
-            await self._columns(),
+            await self._view_columns.columns(self.templates),
             sort_key=spec.sort,
             descending=spec.descending,
             cursor=cursor,
@@ -508,7 +449,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             return
         spec = self._spec()
         table = self.query_one(ContractTable)
-        columns = await self._columns()
+        columns = await self._view_columns.columns(self.templates)
         shown = self._shown
         # a new order of the same rows has the count of the old one; a new filter's count is known at the end
         same_rows = shown is not None and (shown.offset, shown.previous, shown.templates, shown.text) == (
@@ -582,13 +523,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         banner = self.query_one("#acs-banner", Static)
         end = self.ledger_app.workspace.ledger_end.value
         if end is not None and self.offset is not None and end > self.offset and not self.reading:
-            ahead = end - self.offset
-            banner.update(
-                plain(
-                    f"Viewing offset {self.offset}; the ledger end is {end}, {counted(ahead, 'offset')} later. "
-                    "Press e to view the ledger end."
-                )
-            )
+            banner.update(plain(acs_texts.behind_the_end(self.offset, end)))
             banner.add_class("shown")
         else:
             banner.remove_class("shown")
@@ -697,7 +632,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         table = self.query_one(ContractTable)
         shown = [(c.label, c.key) for c in table.columns if c.key != "payload"]
         keys = {key for _, key in shown}
-        fields = [(f"payload: {f}", f"payload.{f}") for f in await self._payload_fields()]
+        fields = [
+            (f"payload: {f}", f"payload.{f}") for f in await self._view_columns.payload_fields(self.templates)
+        ]
         choices = [("arrival order (as the participant lists them)", "arrival")]
         choices += [
             (label + (" (descending next)" if key == self.sort and not self.descending else ""), key)
@@ -714,19 +651,6 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             self.sort, self.descending = key, False
         selected = table.selected
         self.rebuild(selected.contract_id if selected else None)
-
-    async def _payload_fields(self) -> list[str]:
-        """The payload fields of the templates in view, to sort by: each template's declared fields (once its
-        package is read) in their order, then any other its contracts hold."""
-        if self.snapshot is None:
-            return []
-        fields: dict[str, None] = {}
-        for template in sorted(self.templates or await self.snapshot.template_ids())[:SORT_TEMPLATES]:
-            fields.update(dict.fromkeys(self._declared_fields(template)))
-            for payload in await self._sample(template):
-                if isinstance(payload, dict):
-                    fields.update(dict.fromkeys(payload))
-        return list(fields)
 
     @work(exclusive=True, group="acs-dialog", exit_on_error=False)
     async def action_templates(self) -> None:
@@ -789,13 +713,12 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
 
     @work(exclusive=True, group="acs-dialog", exit_on_error=False)
     async def action_columns(self) -> None:
-        if self.snapshot is None or self._choices is None:
+        if self.snapshot is None:
             return
         key = next(iter(self.templates)) if len(self.templates) == 1 else ALL_TEMPLATES
-        sample = await self._sample(key) if key != ALL_TEMPLATES else []
         table = self.query_one(ContractTable)
         current = [c.key for c in table.columns]
-        options = available(sample, self._declared_fields(key) if key != ALL_TEMPLATES else [])
+        options = await self._view_columns.options(key)
         ordered = [(label, k, k in current) for k, label in options]
         title = "Columns for " + (
             template_name(key)
@@ -806,7 +729,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         if chosen is None:
             return
         keys = [k for k in current if k in chosen] + [k for k in chosen if k not in current]
-        self._choices.set(key, keys or ["contract"])
+        self._view_columns.choices.set(key, keys or ["contract"])
         await self._rebuild(keep_cursor_on=table.selected.contract_id if table.selected else None)
 
     # --- rows -----------------------------------------------------------------------------------------------------
@@ -818,30 +741,11 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         if row is None:
             detail.update("")
             return
-        parts = [template_name(row.template_id), f"created at offset {row.created_offset}"]
-        location = row.location(party_hint)
-        if row.in_flight:
-            assert row.move is not None
-            parts[1] = f"{location} (reassignment {shorten(row.move.reassignment_id, 16)}; 4 to complete it)"
-        elif location:  # a state that an assignment began
-            parts[1] = location
-        if row.archived_offset is not None:
-            parts.append(f"{'moved on' if row.moved_on else 'archived'} at offset {row.archived_offset}")
-        if row.status == ADDED:
-            parts.insert(0, f"+ active here, not at offset {self.previous}")
-        elif row.status == REMOVED and self.offset is not None and row.created_offset > self.offset:
-            parts.insert(
-                0, f"- not yet created at offset {self.offset}: active at {self.previous} (for comparison)"
+        detail.update(
+            Content.assemble(
+                plain(row.contract_id), "\n", plain(acs_texts.row_detail(row, self.offset, self.previous))
             )
-        elif row.status == CHANGED:
-            parts.insert(
-                0, f"{row_mark(row)} elsewhere at offset {self.previous} (moved between synchronizers)"
-            )
-        elif row.status == REMOVED:
-            parts.insert(0, f"- active at offset {self.previous}, not here (shown for comparison)")
-        if row.workflow_id:
-            parts.append(f"workflow {row.workflow_id}")
-        detail.update(Content.assemble(plain(row.contract_id), "\n", plain(" · ".join(parts))))
+        )
 
     @on(ContractTable.Chosen)
     def _chosen(self, event: ContractTable.Chosen) -> None:
@@ -885,82 +789,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         if self.snapshot is None or not self.snapshot.view_contracts:
             self.notify("Nothing to export: the view is empty.", timeout=3)
             return
-        self._ask_export_path(str(Path.cwd() / f"contracts-at-{self.offset}.jsonl"))
-
-    def _ask_export_path(self, value: str) -> None:
-        """Ask where to export, starting from `value`; a file that exists is replaced only once the user says so,
-        and saying no asks again from the path typed."""
-        assert self.snapshot is not None
-        contracts, gone = self.snapshot.view_contracts, self.snapshot.view_removed
-
-        def check(text: str) -> str | None:
-            if not text.endswith((".jsonl", ".csv")):
-                return "the file name must end with .jsonl (JSON lines) or .csv"
-            path = Path(text).expanduser()
-            if path.is_dir():
-                return f"{path} is a directory"
-            return None if path.parent.is_dir() else f"no such directory: {path.parent}"
-
-        def chosen(typed: str | None) -> None:
-            if not typed:
-                return
-            path = Path(typed).expanduser()
-            if not path.exists():
-                self._export(path, overwrite=False)
-                return
-
-            def answered(overwrite: bool | None) -> None:
-                if overwrite:
-                    self._export(path, overwrite=True)
-                else:
-                    self._ask_export_path(typed)
-
-            self.app.push_screen(
-                ChoiceDialog(
-                    f"{path} exists.",  # the dialog shows its title as plain text
-                    [("Overwrite it", True), ("Cancel: choose another file", False)],
-                ),
-                answered,
-            )
-
-        self.app.push_screen(
-            PromptDialog(
-                f"Export the {counted(contracts, 'contract')} at offset {self.offset} to",
-                value=value,
-                validate=check,
-                hint=".jsonl writes each contract's create event fields "
-                "as JSON; .csv the columns in view, with full ids"
-                + (
-                    f"; the {counted(gone, 'struck-out row')} ({self._struck_out()}) are left out"
-                    if gone
-                    else ""
-                ),
-            ),
-            chosen,
-        )
-
-    @work(exclusive=True, group="acs-export", exit_on_error=False)
-    async def _export(self, path: Path, *, overwrite: bool) -> None:
-        assert self.snapshot is not None
-        table = self.query_one(ContractTable)
-        fmt = "csv" if path.suffix == ".csv" else "jsonl"
-        self._progress(f"exporting to {path.name}…")
-        try:
-            written = await self.snapshot.export(
-                path, fmt, row_export_columns(table.columns), overwrite=overwrite
-            )
-        except OSError as e:
-            self._progress("")
-            self.notify(f"Cannot write {path}: {e.strerror or e}", severity="error", title="Export failed")
-            return
-        self._progress("")
-        gone = self.snapshot.view_removed
-        left_out = f"; not in it: {counted(gone, 'struck-out row')} ({self._struck_out()})" if gone else ""
-        self.notify(
-            f"Wrote the {counted(written, 'contract')} at offset {self.offset} to {path}{left_out}",
-            title="Exported",
-            timeout=6,
-        )
+        columns = self.query_one(ContractTable).columns
+        struck_out = acs_texts.struck_out(self.offset, self.previous)
+        ask_export(self, InView(self.snapshot, self.offset, columns, struck_out), self._progress)
 
     def select_contract(self, contract_id: str) -> None:
         """Put the cursor on a contract if it is in view (after an inspector or composer returns)."""
