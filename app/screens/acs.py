@@ -4,7 +4,6 @@ the rows added and removed since the offset viewed before."""
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
@@ -13,41 +12,50 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.content import Content
-from textual.reactive import reactive
+from textual.events import Unmount
 from textual.timer import Timer
 from textual.widgets import Input, Label, Static
+from textual.worker import Worker
 
 from app.client import errors
-from app.counting import count as counted
 from app.cut import shorten
 from app.daml import looks_like_contract_id, party_hint, template_name
 from app.messages import ComposeCommand, IdentityChanged, MoveContract, OpenContract
+from app.screens import acs_texts
+from app.screens.acs_export import InView, ask_export
 from app.screens.base import LedgerScreen
 from app.screens.dialogs import ChoiceDialog, MultiChoiceDialog, PromptDialog
-from app.snapshot import ADDED, CHANGED, REMOVED, Snapshot, ViewCancelled, ViewSpec
+from app.snapshot import REMOVED, Snapshot, ViewCancelled, ViewSpec
 from app.trace import milestone
 from app.untrusted import visible
 from app.widgets.keys import FieldInput, KeyFooter
+from app.workspace.acs_loader import (
+    AcsEvent,
+    AcsLoader,
+    AtLedgerEnd,
+    Failed,
+    Loaded,
+    Moved,
+    Moving,
+    NoChange,
+    NoParties,
+    Read,
+    Reading,
+    Stepping,
+)
 
 if TYPE_CHECKING:
-    from app.timeline import AcsTimeline, Progress
-from app.widgets.acs_columns import (
-    ALL_TEMPLATES,
-    DEFAULT_MIXED,
-    ColumnChoices,
-    available,
-    build_columns,
-    default_for_template,
-    row_export_columns,
-)
-from app.widgets.contract_table import ContractTable, row_mark
+    from app.packages import PackageCatalog
+    from app.timeline import AcsTimeline
+from app.widgets.acs_columns import ALL_TEMPLATES, ColumnChoices
+from app.widgets.acs_view_columns import ViewColumns
+from app.widgets.contract_table import ContractTable
 from app.widgets.status_bar import StatusBar
 from app.widgets.untrusted_text import plain
 
 GROW_EVERY_S = 0.25  # while a snapshot is read, the table grows at most this often
 PROGRESS_EVERY_S = 0.2
 COUNT_WIDTH = 36  # cells of the count, unless it says more
-SORT_TEMPLATES = 50  # templates whose payload fields the sort offers, at most (their samples are read for it)
 
 
 STEP = Binding.Group("Earlier/later", compact=True)
@@ -111,13 +119,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     AcsScreen #acs-detail { height: 2; padding: 0 1; background: $boost; color: $text-muted; }
     """
 
-    offset: reactive[int | None] = reactive(None)
-
     def __init__(self) -> None:
         super().__init__()
-        self.parties: list[str] | None = None
         self.parties_chosen = False
-        self.previous: int | None = None
         self.templates: frozenset[str] = frozenset()
         self.text = ""
         self.sort = "arrival"
@@ -127,10 +131,13 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self.building = False
         """A large view is being ordered or filtered; its first rows are shown already."""
         self._shown: ViewSpec | None = None
-        self._samples: dict[str, list] = {}
         self._filter_timer: Timer | None = None
         self._last_grow = 0.0
-        self._choices: ColumnChoices | None = None
+        self._progress_shown = 0.0
+        self._growing = False
+        """The table is growing to the rows read so far (once at a time)."""
+        self._first_drawn = False
+        """The snapshot being read has shown its first rows."""
 
     def compose(self) -> ComposeResult:
         yield StatusBar(mode="contracts")
@@ -152,8 +159,15 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     # --- lifecycle ----------------------------------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        self._choices = ColumnChoices(self.ledger_app.locations.columns_file)
-        self.follow(self.ledger_app.workspace.ledger_end.subscribe, self._ledger_end_moved)
+        workspace = self.ledger_app.workspace
+        self._view_columns = ViewColumns(
+            ColumnChoices(self.ledger_app.locations.columns_file),
+            lambda: workspace.acs.snapshot,
+            lambda: workspace.packages,
+        )
+        self.follow(workspace.ledger_end.subscribe, self._ledger_end_moved)
+        self.follow(workspace.acs_loader.subscribe, self._acs_told)
+        self.follow(workspace.subscribe_packages, self._packages_read)
         self.watch(self.app, "status_connection", self._connection_changed)
         self.watch(self.app, "connect_problem", self._connection_changed)
         self.query_one(ContractTable).focus()
@@ -176,52 +190,58 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
 
     def start(self) -> None:
         """(Re)start from the session's identity: default parties, ledger end."""
-        identity = self.ledger_app.session.identity
-        if not self.parties_chosen:
-            self.parties = identity.readable()
-        self._open_and_load(None)
+        parties = self.parties if self.parties_chosen else self.ledger_app.session.identity.readable()
+        self._read(parties, None)
 
     def on_identity_changed(self, _: IdentityChanged) -> None:
         self.parties_chosen = False
         self.templates = frozenset()
         self.start()
 
-    def worker_failed(self, worker) -> None:
-        if worker.group in ("acs-load", "acs-view"):
+    def worker_failed(self, worker: Worker) -> None:
+        if worker.group in ("acs-load", "acs-grow", "acs-view", "acs-failed"):
             self.reading = self.building = False
             self._progress("")
 
-    async def on_unmount(self) -> None:
-        await self.ledger_app.workspace.acs.close()
+    @on(Unmount)
+    async def _close_cache(self, _: Unmount) -> None:
+        await self.loader.close()
+
+    @property
+    def loader(self) -> AcsLoader:
+        """What reads the ACS at an offset into the workspace's cache; this screen asks it and draws what it tells."""
+        return self.ledger_app.workspace.acs_loader
 
     @property
     def snapshot(self) -> Snapshot | None:
-        """The workspace's local copy of the ACS, which this screen fills and shows."""
+        """The workspace's local copy of the ACS, which this screen shows."""
         return self.ledger_app.workspace.acs.snapshot
 
     @property
     def timeline(self) -> AcsTimeline | None:
         return self.ledger_app.workspace.acs.timeline
 
-    # --- loading ------------------------------------------------------------------------------------------------
+    # the ledger offset: Widget's `offset` (where `styles.offset` moves a widget) never moves a screen
+    @property  # type: ignore[misc]
+    def offset(self) -> int | None:  # type: ignore[override]
+        """The ledger offset shown (the cache's); None before the first read."""
+        return self.loader.offset
 
-    def _scope_text(self) -> str:
-        if self.parties is None:
-            who = "all parties"
-        elif not self.parties:
-            who = "no parties"
-        else:
-            who = ", ".join(party_hint(p) for p in self.parties[:4]) + (" …" if len(self.parties) > 4 else "")
-        what = (
-            "all templates"
-            if not self.templates
-            else ", ".join(template_name(t) for t in sorted(self.templates))
-        )
-        return f"{who} · {what}"
+    @property
+    def previous(self) -> int | None:
+        """The offset viewed before, while the rows are compared with it."""
+        return self.loader.previous
+
+    @property
+    def parties(self) -> list[str] | None:
+        """The parties whose contracts are shown (None: every party)."""
+        return self.loader.parties
+
+    # --- loading ------------------------------------------------------------------------------------------------
 
     def _show_info(self) -> None:
         scope = self.query_one("#acs-scope", Label)
-        text = self._scope_text()
+        text = acs_texts.scope(self.parties, self.templates)
         if str(scope.content) != text:
             scope.update(plain(text))
         count = self._count_text()
@@ -234,138 +254,150 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         label.update(plain(count), layout=False)
 
     def _count_text(self) -> str:
-        """What the rows in view are: the contracts of the state, and apart the struck-out comparison rows."""
         table = self.query_one(ContractTable)
-        gone = self.snapshot.view_removed if self.snapshot is not None else 0
-        text = counted(table.count - gone, "contract")
-        if self.text:
-            text += f" matching “{self.text}”"
-        if gone:
-            text += f" · {gone:,} {self._struck_out()}, shown struck out"
-        if self.sort.startswith("payload.") and all(c.key != self.sort for c in table.columns):
-            # the order is by a field no column shows: said here, as a column's header would say it
-            text += f" · by {self.sort.removeprefix('payload.')} {'▼' if self.descending else '▲'}"
-        return text
-
-    def _struck_out(self) -> str:
-        """What the struck-out rows are: contracts of the offset viewed before, not of this one. Stepped forward
-        they are gone since; stepped back they are not yet created here (they came after)."""
-        if self.previous is not None and self.offset is not None and self.offset < self.previous:
-            return f"not yet created at {self.offset}, active at {self.previous}"
-        return f"gone since {self.previous}"
+        unshown = self.sort.startswith("payload.") and all(c.key != self.sort for c in table.columns)
+        return acs_texts.count(
+            table.count,
+            self.snapshot.view_removed if self.snapshot is not None else 0,
+            text=self.text,
+            offset=self.offset,
+            previous=self.previous,
+            unshown_sort=self.sort.removeprefix("payload.") if unshown else None,
+            descending=self.descending,
+        )
 
     def _progress(self, text: str) -> None:
         self.query_one("#acs-progress", Label).update(plain(text), layout=False)
 
-    @work(exclusive=True, group="acs-load", exit_on_error=False)
-    async def _open_and_load(self, offset: int | None) -> None:
-        app = self.ledger_app
+    def _read(self, parties: list[str] | None, offset: int | None) -> None:
+        """Have the workspace read the contracts of `parties` at `offset` (None: the ledger end)."""
+        self.loader.load(parties, offset)
+        if parties is None or parties:
+            self.query_one("#acs-empty", Static).remove_class("shown")
+            # the choice, even if reading it fails
+            self.query_one("#acs-scope", Label).update(plain(acs_texts.scope(parties, self.templates)))
+
+    def _acs_told(self, event: AcsEvent) -> None:
+        """What the workspace's reading of the ACS did: drawn here, in the order told."""
+        match event:
+            case Reading():
+                self._reading_started(event)
+            case Loaded():
+                self._loaded(event)
+            case Read():
+                self.workers.cancel_group(self, "acs-grow")  # the whole view is built next
+                self._growing = False
+                self._show_read(event)
+            case Moving(target=target):
+                self._drawing_superseded()
+                self._progress(f"moving to offset {target}…")
+            case Stepping(direction=direction):
+                self._drawing_superseded()
+                self._progress(
+                    "looking for the previous change…" if direction < 0 else "looking for the next change…"
+                )
+            case Moved():
+                self._show_banner()
+                self._show_moved(event)
+            case NoChange(offset=offset, end=end):
+                self._progress("")
+                self.notify(f"No change after offset {offset} up to the ledger end ({end}).", timeout=4)
+            case AtLedgerEnd(end=end):
+                self.notify(f"Already at the ledger end ({end}).", timeout=3)
+            case NoParties():
+                self._drawing_superseded()
+                self._no_parties()
+            case Failed():
+                self._failed(event)
+
+    def _no_parties(self) -> None:
         empty = self.query_one("#acs-empty", Static)
-        if self.parties is not None and not self.parties:
-            empty.update(
-                "This user can read no party's contracts. Press p to choose parties, or U to act as "
-                "another user."
-                if app.session.can_switch_user
-                else "This user can read no party's contracts. Press p to choose parties."
-            )
-            empty.add_class("shown")
-            self.query_one(ContractTable).set_view(0, [], sort_key=self.sort, descending=self.descending)
-            self._show_info()
-            self._read_packages()
-            return
-        empty.remove_class("shown")
-        # the choice, even if reading it fails
-        self.query_one("#acs-scope", Label).update(plain(self._scope_text()))
-        await app.workspace.acs.open(app.session.client, self.parties)
-        if offset is None:
-            offset = await app.session.client.ledger_end()
-            app.workspace.ledger_end.saw(offset)
-        await self._load(offset)
+        empty.update(acs_texts.no_parties(self.ledger_app.session.can_switch_user))
+        empty.add_class("shown")
+        self.query_one(ContractTable).set_view(0, [], sort_key=self.sort, descending=self.descending)
+        self._show_info()
+        self._read_packages()
 
-    async def _load(self, offset: int) -> None:
-        assert self.timeline is not None and self.snapshot is not None
+    def _drawing_superseded(self) -> None:
+        """A new request: what the screen still draws of the one before (its rows growing, its whole view being
+        built) would show what is no longer asked for."""
+        self.workers.cancel_group(self, "acs-grow")
+        self.workers.cancel_group(self, "acs-load")
+        self._growing = False
+        self.reading = False
+
+    def _reading_started(self, event: Reading) -> None:
+        self._drawing_superseded()
         self.reading = True
-        self.previous = None
-        self.offset = offset
-        self._samples.clear()
-        self._progress(f"reading the snapshot at offset {offset}…")
-        started = time.monotonic()
-        table = self.query_one(ContractTable)
-        spec = self._spec()
-        first = True
+        self._first_drawn = False
+        self._progress_shown = 0.0
+        self._view_columns.forget_samples()
+        self._show_banner()
+        self._progress(f"reading the snapshot at offset {event.offset}…")
 
-        shown = 0.0
+    def _loaded(self, event: Loaded) -> None:
+        """A batch is in the cache: say how many, now and then, and let the table grow to them (at most every
+        `GROW_EVERY_S`, one growth at a time: the rows are counted in the cache while it goes on filling)."""
+        now = time.monotonic()
+        if now - self._progress_shown >= PROGRESS_EVERY_S:
+            self._progress_shown = now
+            self._progress(acs_texts.reading(event.loaded, event.form, event.seconds))
+        if not self._growing and (not self._first_drawn or now - self._last_grow > GROW_EVERY_S):
+            self._last_grow = now
+            self._growing = True
+            self._grow(event.offset)
 
-        def progress(p: Progress) -> None:
-            nonlocal shown
-            now = time.monotonic()
-            if now - shown < PROGRESS_EVERY_S:
-                return
-            shown = now
-            rate = p.loaded / max(0.001, now - started)
-            self._progress(
-                f"reading: {counted(p.loaded, 'contract')} ({p.form}, {rate:,.0f}/s) · escape cancels"
-            )
-
+    @work(exclusive=True, group="acs-grow", exit_on_error=False)
+    async def _grow(self, offset: int) -> None:
         try:
-            async for loaded in self._read_batches(offset, progress):
-                now = time.monotonic()
-                if first or now - self._last_grow > GROW_EVERY_S:
-                    self._last_grow = now
-                    count = await self.snapshot.build_view(spec)
-                    if first:
-                        await self._apply_view(spec, count)
-                        first = False
-                    else:
-                        table.grow(count)
-                    self._show_info()
-                del loaded
-        except errors.LedgerApiError as e:
-            self.reading = False
-            self._progress("")
-            self.ledger_app.show_error(e, "Reading the contracts failed")
-            self._read_packages()
-            return
-        elapsed = time.monotonic() - started
-        total = await self.snapshot.count()
+            if self.snapshot is None:
+                return
+            spec = self._spec()
+            count = await self.snapshot.build_view(spec)
+            if not self.reading or self.offset != offset:
+                return  # read whole, or another offset asked for, meanwhile: the view is built again for that
+            if self._first_drawn:
+                self.query_one(ContractTable).grow(count)
+            else:
+                self._first_drawn = True
+                await self._apply_view(spec, count)
+            self._show_info()
+        finally:
+            self._growing = False
+
+    @work(exclusive=True, group="acs-load", exit_on_error=False)
+    async def _show_read(self, event: Read) -> None:
         # a template's columns were chosen from the contracts read so far (none, it may be): choose them again from
         # the whole snapshot
-        self._samples.clear()
+        self._view_columns.forget_samples()
         await self._rebuild()
         self.reading = False
         self._show_banner()
-        self._progress(f"read {total:,} in {elapsed:.1f} s" if elapsed > 1 else "")
+        self._progress(f"read {event.total:,} in {event.seconds:.1f} s" if event.seconds > 1 else "")
         self._read_packages()  # after the contracts, which come first (a screen that needs them asks sooner)
 
-    async def _read_batches(self, offset: int, progress):
-        """Run the timeline's load, yielding after each batch so the table can grow while it reads."""
-        import asyncio
+    def _failed(self, event: Failed) -> None:
+        self._drawing_superseded()
+        self._progress("")
+        error = event.error
+        if not isinstance(error, errors.LedgerApiError):
+            self._failed_internally(error)
+            return
+        if event.doing == "read":
+            self.ledger_app.show_error(error, "Reading the contracts failed")
+            self._read_packages()
+        elif event.doing == "move":
+            self.ledger_app.show_error(error, f"Cannot show offset {event.offset}")
+        elif event.doing == "step":
+            self.ledger_app.show_error(error, "Cannot step through the history")
+        else:
+            self.ledger_app.show_error(error)
 
-        assert self.timeline is not None
-        queue: asyncio.Queue = asyncio.Queue()
-        done = object()
-
-        def on_progress(p: Progress) -> None:
-            progress(p)
-            queue.put_nowait(p.loaded)
-
-        async def run() -> None:
-            try:
-                await self.timeline.load(offset, on_progress)
-            finally:
-                queue.put_nowait(done)
-
-        task = asyncio.create_task(run())
-        try:
-            while True:
-                item = await queue.get()
-                if item is done:
-                    break
-                yield item
-            await task  # raises what the load raised
-        finally:
-            if not task.done():
-                task.cancel()
+    @work(group="acs-failed", exit_on_error=False)
+    async def _failed_internally(self, error: Exception) -> None:
+        """A fault of this program while reading the ACS: raised again in a worker, whose failure the app reports
+        (its traceback in the log file) as it reports any worker's."""
+        raise error
 
     def _spec(self) -> ViewSpec:
         return ViewSpec(
@@ -377,37 +409,21 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             descending=self.descending,
         )
 
-    async def _columns(self) -> list:
-        assert self.snapshot is not None and self._choices is not None
-        if len(self.templates) == 1:
-            (template,) = self.templates
-            sample = await self._sample(template)
-            keys = self._choices.get(template) or default_for_template(
-                sample, self._declared_fields(template)
-            )
-            return build_columns(keys, sample, [template])
-        keys = self._choices.get(ALL_TEMPLATES) or DEFAULT_MIXED
-        in_view = self.templates or await self.snapshot.template_ids()
-        return build_columns(keys, [], sorted(in_view))
-
-    def _declared_fields(self, template: str) -> list[str]:
-        """The template's fields as its package declares them; none while the packages are not read."""
-        catalog = self.ledger_app.workspace.packages
-        signature = catalog.template_of(template) if catalog is not None else None
-        return [f.name for f in signature.fields] if signature is not None else []
-
     @work(exclusive=True, group="acs-packages", exit_on_error=False)
     async def _read_packages(self) -> None:
-        """Read the packages (for every screen) and show a template's declared columns once they are known."""
+        """Have the workspace read the packages (for every screen), unless it has: it tells `_packages_read`."""
         if self.ledger_app.workspace.packages is None:
             await self.ledger_app.workspace.read_packages()
-            if len(self.templates) == 1 and self.snapshot is not None:
-                await self._rebuild()
 
-    async def _sample(self, template: str) -> list:
-        if template not in self._samples and self.snapshot is not None:
-            self._samples[template] = await self.snapshot.sample_payloads(template)
-        return self._samples.get(template, [])
+    def _packages_read(self, _: PackageCatalog) -> None:
+        """A new reading of the packages, whichever screen asked: a template shown alone gets its declared fields
+        as columns (the rows read meanwhile are shown at once, without them)."""
+        if len(self.templates) == 1 and self.snapshot is not None and not self.reading:
+            self._show_declared_columns()
+
+    @work(exclusive=True, group="acs-packages-shown", exit_on_error=False)
+    async def _show_declared_columns(self) -> None:
+        await self._rebuild()
 
     async def _apply_view(
         self, spec: ViewSpec, count: int, *, cursor: int | None = None, keep_rows: bool = False
@@ -415,7 +431,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         table = self.query_one(ContractTable)
         table.set_view(
             count,
-            await self._columns(),
+            await self._view_columns.columns(self.templates),
             sort_key=spec.sort,
             descending=spec.descending,
             cursor=cursor,
@@ -433,7 +449,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             return
         spec = self._spec()
         table = self.query_one(ContractTable)
-        columns = await self._columns()
+        columns = await self._view_columns.columns(self.templates)
         shown = self._shown
         # a new order of the same rows has the count of the old one; a new filter's count is known at the end
         same_rows = shown is not None and (shown.offset, shown.previous, shown.templates, shown.text) == (
@@ -507,85 +523,30 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         banner = self.query_one("#acs-banner", Static)
         end = self.ledger_app.workspace.ledger_end.value
         if end is not None and self.offset is not None and end > self.offset and not self.reading:
-            ahead = end - self.offset
-            banner.update(
-                plain(
-                    f"Viewing offset {self.offset}; the ledger end is {end}, {counted(ahead, 'offset')} later. "
-                    "Press e to view the ledger end."
-                )
-            )
+            banner.update(plain(acs_texts.behind_the_end(self.offset, end)))
             banner.add_class("shown")
         else:
             banner.remove_class("shown")
 
-    def watch_offset(self, offset: int | None) -> None:
-        self.ledger_app.workspace.acs.view(offset)
-        if self.is_mounted:
-            self._show_banner()
-
     # --- moving through offsets ---------------------------------------------------------------------------------
 
     @work(exclusive=True, group="acs-load", exit_on_error=False)
-    async def _move(self, target: int) -> None:
-        assert self.timeline is not None and self.offset is not None
-        old = self.offset
-        if target == old:
-            return
-        self._progress(f"moving to offset {target}…")
-        try:
-            await self.timeline.move_to(target)
-        except errors.LedgerApiError as e:
-            self._progress("")
-            self.ledger_app.show_error(e, f"Cannot show offset {target}")
-            return
-        self.previous = old if self.timeline.interval.covers(old) else None
-        self.offset = target
+    async def _show_moved(self, event: Moved) -> None:
         await self._rebuild(on_first_change=True)
         changed = await self.snapshot.first_changed() if self.snapshot is not None else None
         if changed is not None:
             self.query_one(ContractTable).move_to(changed)
-        self._progress(f"offset {old} → {target}" + ("" if self.previous is not None else " (new snapshot)"))
-
-    @work(exclusive=True, group="acs-load", exit_on_error=False)
-    async def _step(self, direction: int) -> None:
-        assert self.timeline is not None and self.offset is not None
-        end = self.ledger_app.workspace.ledger_end.value or self.offset
         self._progress(
-            "looking for the previous change…" if direction < 0 else "looking for the next change…"
+            f"offset {event.old} → {event.offset}" + ("" if event.previous is not None else " (new snapshot)")
         )
-        try:
-            if direction < 0:
-                target = await self.timeline.previous_change(self.offset)
-            else:
-                target = await self.timeline.next_change(self.offset, end)
-        except errors.LedgerApiError as e:
-            self._progress("")
-            self.ledger_app.show_error(e, "Cannot step through the history")
-            return
-        if target is None:
-            self._progress("")
-            self.notify(f"No change after offset {self.offset} up to the ledger end ({end}).", timeout=4)
-            return
-        self._move(target)
 
     def action_step(self, direction: int) -> None:
         if self.timeline is None or self.offset is None or self.reading:
             return
-        self._step(direction)
+        self.loader.step(direction)
 
     def action_ledger_end(self) -> None:
-        if self.timeline is None or self.offset is None:
-            return
-        self._goto_end()
-
-    @work(exclusive=True, group="acs-end", exit_on_error=False)
-    async def _goto_end(self) -> None:
-        end = await self.ledger_app.session.client.ledger_end()
-        self.ledger_app.workspace.ledger_end.saw(end)
-        if end == self.offset:
-            self.notify(f"Already at the ledger end ({end}).", timeout=3)
-            return
-        self._move(end)
+        self.loader.to_ledger_end()
 
     def action_goto_offset(self) -> None:
         end = self.ledger_app.workspace.ledger_end.value
@@ -599,9 +560,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
 
         def chosen(value: str | None) -> None:
             if value:
-                if self.timeline is None:
-                    return
-                self._move(int(value))
+                self.loader.move_to(int(value))
 
         self.app.push_screen(
             PromptDialog(
@@ -614,17 +573,12 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         )
 
     def action_reload(self) -> None:
-        if self.offset is not None:
-            self._reload(self.offset)
-
-    @work(exclusive=True, group="acs-load", exit_on_error=False)
-    async def _reload(self, offset: int) -> None:
-        await self._load(offset)
+        self.loader.reload()
 
     def action_escape(self) -> None:
         if self.reading:
-            self.workers.cancel_group(self, "acs-load")
-            self.reading = False
+            self.loader.cancel()
+            self._drawing_superseded()
             self._progress("reading cancelled: the rows read so far are shown")
             self.rebuild()
         elif self.text:
@@ -678,7 +632,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         table = self.query_one(ContractTable)
         shown = [(c.label, c.key) for c in table.columns if c.key != "payload"]
         keys = {key for _, key in shown}
-        fields = [(f"payload: {f}", f"payload.{f}") for f in await self._payload_fields()]
+        fields = [
+            (f"payload: {f}", f"payload.{f}") for f in await self._view_columns.payload_fields(self.templates)
+        ]
         choices = [("arrival order (as the participant lists them)", "arrival")]
         choices += [
             (label + (" (descending next)" if key == self.sort and not self.descending else ""), key)
@@ -695,19 +651,6 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             self.sort, self.descending = key, False
         selected = table.selected
         self.rebuild(selected.contract_id if selected else None)
-
-    async def _payload_fields(self) -> list[str]:
-        """The payload fields of the templates in view, to sort by: each template's declared fields (once its
-        package is read) in their order, then any other its contracts hold."""
-        if self.snapshot is None:
-            return []
-        fields: dict[str, None] = {}
-        for template in sorted(self.templates or await self.snapshot.template_ids())[:SORT_TEMPLATES]:
-            fields.update(dict.fromkeys(self._declared_fields(template)))
-            for payload in await self._sample(template):
-                if isinstance(payload, dict):
-                    fields.update(dict.fromkeys(payload))
-        return list(fields)
 
     @work(exclusive=True, group="acs-dialog", exit_on_error=False)
     async def action_templates(self) -> None:
@@ -764,20 +707,18 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         )
         if chosen is None:
             return
-        self.parties = None if "*" in chosen else [p for p in chosen if p != "*"]
         self.parties_chosen = True
         self.templates = frozenset()
-        self._open_and_load(self.offset)
+        self._read(None if "*" in chosen else [p for p in chosen if p != "*"], self.offset)
 
     @work(exclusive=True, group="acs-dialog", exit_on_error=False)
     async def action_columns(self) -> None:
-        if self.snapshot is None or self._choices is None:
+        if self.snapshot is None:
             return
         key = next(iter(self.templates)) if len(self.templates) == 1 else ALL_TEMPLATES
-        sample = await self._sample(key) if key != ALL_TEMPLATES else []
         table = self.query_one(ContractTable)
         current = [c.key for c in table.columns]
-        options = available(sample, self._declared_fields(key) if key != ALL_TEMPLATES else [])
+        options = await self._view_columns.options(key)
         ordered = [(label, k, k in current) for k, label in options]
         title = "Columns for " + (
             template_name(key)
@@ -788,7 +729,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         if chosen is None:
             return
         keys = [k for k in current if k in chosen] + [k for k in chosen if k not in current]
-        self._choices.set(key, keys or ["contract"])
+        self._view_columns.choices.set(key, keys or ["contract"])
         await self._rebuild(keep_cursor_on=table.selected.contract_id if table.selected else None)
 
     # --- rows -----------------------------------------------------------------------------------------------------
@@ -800,30 +741,11 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         if row is None:
             detail.update("")
             return
-        parts = [template_name(row.template_id), f"created at offset {row.created_offset}"]
-        location = row.location(party_hint)
-        if row.in_flight:
-            assert row.move is not None
-            parts[1] = f"{location} (reassignment {shorten(row.move.reassignment_id, 16)}; 4 to complete it)"
-        elif location:  # a state that an assignment began
-            parts[1] = location
-        if row.archived_offset is not None:
-            parts.append(f"{'moved on' if row.moved_on else 'archived'} at offset {row.archived_offset}")
-        if row.status == ADDED:
-            parts.insert(0, f"+ active here, not at offset {self.previous}")
-        elif row.status == REMOVED and self.offset is not None and row.created_offset > self.offset:
-            parts.insert(
-                0, f"- not yet created at offset {self.offset}: active at {self.previous} (for comparison)"
+        detail.update(
+            Content.assemble(
+                plain(row.contract_id), "\n", plain(acs_texts.row_detail(row, self.offset, self.previous))
             )
-        elif row.status == CHANGED:
-            parts.insert(
-                0, f"{row_mark(row)} elsewhere at offset {self.previous} (moved between synchronizers)"
-            )
-        elif row.status == REMOVED:
-            parts.insert(0, f"- active at offset {self.previous}, not here (shown for comparison)")
-        if row.workflow_id:
-            parts.append(f"workflow {row.workflow_id}")
-        detail.update(Content.assemble(plain(row.contract_id), "\n", plain(" · ".join(parts))))
+        )
 
     @on(ContractTable.Chosen)
     def _chosen(self, event: ContractTable.Chosen) -> None:
@@ -867,82 +789,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         if self.snapshot is None or not self.snapshot.view_contracts:
             self.notify("Nothing to export: the view is empty.", timeout=3)
             return
-        self._ask_export_path(str(Path.cwd() / f"contracts-at-{self.offset}.jsonl"))
-
-    def _ask_export_path(self, value: str) -> None:
-        """Ask where to export, starting from `value`; a file that exists is replaced only once the user says so,
-        and saying no asks again from the path typed."""
-        assert self.snapshot is not None
-        contracts, gone = self.snapshot.view_contracts, self.snapshot.view_removed
-
-        def check(text: str) -> str | None:
-            if not text.endswith((".jsonl", ".csv")):
-                return "the file name must end with .jsonl (JSON lines) or .csv"
-            path = Path(text).expanduser()
-            if path.is_dir():
-                return f"{path} is a directory"
-            return None if path.parent.is_dir() else f"no such directory: {path.parent}"
-
-        def chosen(typed: str | None) -> None:
-            if not typed:
-                return
-            path = Path(typed).expanduser()
-            if not path.exists():
-                self._export(path, overwrite=False)
-                return
-
-            def answered(overwrite: bool | None) -> None:
-                if overwrite:
-                    self._export(path, overwrite=True)
-                else:
-                    self._ask_export_path(typed)
-
-            self.app.push_screen(
-                ChoiceDialog(
-                    f"{path} exists.",  # the dialog shows its title as plain text
-                    [("Overwrite it", True), ("Cancel: choose another file", False)],
-                ),
-                answered,
-            )
-
-        self.app.push_screen(
-            PromptDialog(
-                f"Export the {counted(contracts, 'contract')} at offset {self.offset} to",
-                value=value,
-                validate=check,
-                hint=".jsonl writes each contract's create event fields "
-                "as JSON; .csv the columns in view, with full ids"
-                + (
-                    f"; the {counted(gone, 'struck-out row')} ({self._struck_out()}) are left out"
-                    if gone
-                    else ""
-                ),
-            ),
-            chosen,
-        )
-
-    @work(exclusive=True, group="acs-export", exit_on_error=False)
-    async def _export(self, path: Path, *, overwrite: bool) -> None:
-        assert self.snapshot is not None
-        table = self.query_one(ContractTable)
-        fmt = "csv" if path.suffix == ".csv" else "jsonl"
-        self._progress(f"exporting to {path.name}…")
-        try:
-            written = await self.snapshot.export(
-                path, fmt, row_export_columns(table.columns), overwrite=overwrite
-            )
-        except OSError as e:
-            self._progress("")
-            self.notify(f"Cannot write {path}: {e.strerror or e}", severity="error", title="Export failed")
-            return
-        self._progress("")
-        gone = self.snapshot.view_removed
-        left_out = f"; not in it: {counted(gone, 'struck-out row')} ({self._struck_out()})" if gone else ""
-        self.notify(
-            f"Wrote the {counted(written, 'contract')} at offset {self.offset} to {path}{left_out}",
-            title="Exported",
-            timeout=6,
-        )
+        columns = self.query_one(ContractTable).columns
+        struck_out = acs_texts.struck_out(self.offset, self.previous)
+        ask_export(self, InView(self.snapshot, self.offset, columns, struck_out), self._progress)
 
     def select_contract(self, contract_id: str) -> None:
         """Put the cursor on a contract if it is in view (after an inspector or composer returns)."""

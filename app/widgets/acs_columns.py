@@ -4,7 +4,7 @@ starts with. Users choose per template; the choice is kept in the data directory
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -159,7 +159,7 @@ def available(sample: list, declared: Sequence[str] = ()) -> list[tuple[str, str
     ]
 
 
-def row_export_columns(columns: list[Column]) -> list[tuple[str, object]]:
+def row_export_columns(columns: list[Column]) -> list[tuple[str, Callable[[Row], object]]]:
     """CSV columns: full values, not the shortened ones the table shows."""
 
     def full(key: str):

@@ -1,6 +1,7 @@
 """What the screens share, with one owner and no UI code: the session with the participant, whether writing is
-off, the ledger end, the local copy of the ACS and the offset viewed, the participant's packages, its parties and
-users, and what was learned of the user's Daml. The app builds it; screens see it through the `LedgerHost` protocol."""
+off, the ledger end, the local copy of the ACS with what reads it at an offset and the offset viewed, the
+participant's packages, its parties and users, and what was learned of the user's Daml. The app builds it; screens
+see it through the `LedgerHost` protocol."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING
 from app.learned import Learned
 from app.locations import Locations
 from app.workspace.acs_cache import AcsCache
+from app.workspace.acs_loader import AcsLoader
 from app.workspace.directory import Directory
 from app.workspace.ledger_end import LedgerEnd
 from app.workspace.subscribers import Subscribers
@@ -34,6 +36,8 @@ class Workspace:
         self.learned = Learned()
         self.ledger_end = LedgerEnd()
         self.acs = AcsCache(self.snapshot_path)
+        self.acs_loader = AcsLoader(self.acs, self.ledger_end, self._client)
+        """What reads the ACS at an offset into `acs`, and tells the contracts screen how it goes."""
         self.directory = Directory(lambda: self.session)
         """The participant's parties and users, and the changes made to them from here."""
         self._snapshot_ids = count(1)
@@ -64,6 +68,10 @@ class Workspace:
             learned=self.learned,
         )
         return self.session
+
+    def _client(self) -> LedgerClient:
+        assert self.session is not None, "the ACS is read once connected"
+        return self.session.client
 
     def snapshot_path(self) -> Path:
         """A new cache file of this process (`acs_cache.clean_stale_snapshots` knows them by the process id)."""
