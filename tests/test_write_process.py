@@ -87,6 +87,7 @@ async def test_the_wal_starts_over_instead_of_growing(store):
 async def test_an_interrupt_for_the_server_does_not_stop_the_write_process(store):
     """Ctrl-C in a terminal reaches every process of the group: the server shuts down in order, and its writes
     still need the write process until then."""
+    await set_meta(store, "first", "write")  # once it is up: it starts beside the opening of the store
     [pid] = write_processes()
     os.kill(pid, signal.SIGINT)
     os.kill(pid, signal.SIGTERM)

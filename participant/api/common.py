@@ -1,12 +1,14 @@
-"""Small protobuf well-known types that several API areas share."""
+"""Small protobuf well-known types, and the one enumeration, that several API areas share."""
 
 from __future__ import annotations
+
+from typing import Literal
 
 from pydantic import Field
 
 from .base import Int32, Int64, WireModel
 
-__all__ = ["Duration", "Empty", "FieldMask", "ProtoField", "UnknownFieldSet"]
+__all__ = ["Duration", "Empty", "FieldMask", "ParticipantPermission", "ProtoField", "UnknownFieldSet"]
 
 
 class Empty(WireModel):
@@ -50,3 +52,13 @@ class FieldMask(WireModel):
 
     paths: list[str] = Field(default_factory=list)
     unknown_fields: UnknownFieldSet = Field(default_factory=UnknownFieldSet)
+
+
+# A party's permission on a participant: in the topology events of the update streams and the connected
+# synchronizers of the state service.
+ParticipantPermission = Literal[
+    "PARTICIPANT_PERMISSION_UNSPECIFIED",
+    "PARTICIPANT_PERMISSION_SUBMISSION",
+    "PARTICIPANT_PERMISSION_CONFIRMATION",
+    "PARTICIPANT_PERMISSION_OBSERVATION",
+]

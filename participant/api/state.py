@@ -5,9 +5,9 @@ from __future__ import annotations
 from pydantic import Field
 
 from .base import Base64, Int32, Int64, Variant, WireModel, alt
+from .common import ParticipantPermission
 from .events import CreatedEvent, JsAssignedEvent, UnassignedEvent
 from .filters import EventFormat, TransactionFilter
-from .updates import ParticipantPermission
 
 __all__ = [
     "ConnectedSynchronizer",

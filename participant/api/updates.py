@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import Field
 
 from .base import Base64, Int32, Int64, Timestamp, Variant, WireModel, alt
 from .commands import JsTransaction
-from .common import Empty
+from .common import Empty, ParticipantPermission
 from .events import JsReassignmentEvent, OffsetCheckpoint, TraceContext
 from .filters import TransactionFilter, TransactionFormat, UpdateFormat
 
@@ -104,13 +102,6 @@ class JsReassignment(WireModel):
 
 
 # --- topology ----------------------------------------------------------------
-
-ParticipantPermission = Literal[
-    "PARTICIPANT_PERMISSION_UNSPECIFIED",
-    "PARTICIPANT_PERMISSION_SUBMISSION",
-    "PARTICIPANT_PERMISSION_CONFIRMATION",
-    "PARTICIPANT_PERMISSION_OBSERVATION",
-]
 
 
 class ParticipantAuthorizationAdded1(WireModel):

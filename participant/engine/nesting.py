@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from participant.daml_lf.eval import values as rt
 from participant.daml_lf.eval.budget import WALK_CHECK_EVERY, walked
 from participant.engine import values as codec
 
@@ -30,6 +29,10 @@ _ENCODED_BYTES = (
 def nesting_exceeds(value: Any, limit: int = MAXIMUM_NESTING) -> bool:
     """Whether `value` nests deeper than `limit` levels. Knows the evaluator's runtime values (Daml-LF packages)
     and the codec's (`RecordValue`, `VariantValue`, lists, tuples, dicts: the Python packages')."""
+    # here, not at the top: the Python packages' templates (the demo's) import this module, and the participant
+    # starts without the evaluator's values and the Daml-LF syntax behind them
+    from participant.daml_lf.eval import values as rt
+
     stack: list[tuple[Any, int]] = [(value, limit)]
     pop, push = stack.pop, stack.append
     countdown = WALK_CHECK_EVERY

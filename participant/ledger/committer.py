@@ -11,8 +11,8 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from functools import partial
-from typing import TypeVar
+from functools import cached_property, partial
+from typing import TYPE_CHECKING, TypeVar
 
 import orjson
 
@@ -23,7 +23,6 @@ from participant.base.transactions import ContractSource, Transaction
 from participant.engine import reassignment
 from participant.engine.commands import Submission
 from participant.engine.ids import IdGenerator
-from participant.engine.interpreter import Engine
 from participant.engine.reassignment import ReassignmentCommand
 from participant.ledger.clock import LedgerClock, WallClock
 from participant.ledger.evaluation import EvaluationWorkers, LoopSource
@@ -33,6 +32,10 @@ from participant.store.batch import Batch
 from participant.store.rows import CompletionRow, UpdateRow
 from participant.store.store import Store
 from participant.store.writer import SubmitJob, open_lookup_connection
+
+if TYPE_CHECKING:
+    from participant.engine.interpreter import Engine
+    from participant.engine.registry import PackageRegistry
 
 # An interpretation still running past its ledger time plus the ledger-time-record-time tolerance is aborted, as
 # Canton's command executor does.
@@ -101,7 +104,7 @@ class Committer:
     def __init__(
         self,
         store: Store,
-        engine: Engine,
+        registry: PackageRegistry,
         identity: Identity,
         *,
         max_deduplication: timedelta = timedelta(days=7),
@@ -113,7 +116,7 @@ class Committer:
         self.store = store
         # Ledger and record times: the wall clock, or the static clock of `serve --static-time`.
         self.clock: LedgerClock = clock or WallClock()
-        self.engine = engine
+        self.registry = registry
         self.identity = identity
         self.max_deduplication = max_deduplication
         self.ledger_time_tolerance = ledger_time_tolerance
@@ -126,6 +129,14 @@ class Committer:
         self._readers = threading.local()  # each worker's connection to the committed ledger
         self.ids = IdGenerator()
         self._known_parties: set[str] = set()
+
+    @cached_property
+    def engine(self) -> Engine:
+        """The interpreter, loaded with the first submission: what the participant answers before (the ledger end,
+        its contracts, its users) never needs it, and importing it was a fifth of the participant's start."""
+        from participant.engine.interpreter import Engine
+
+        return Engine(self.registry)
 
     def stop(self) -> None:
         """End every evaluation at its next budget check, and the workers: the server is stopping."""

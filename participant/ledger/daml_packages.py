@@ -8,17 +8,16 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from participant.base import errors
-from participant.daml_lf import ast
-from participant.daml_lf.archive import read_payload
-from participant.daml_lf.decode import decode_package
-from participant.daml_lf.errors import DamlLfError
-from participant.daml_lf.packages import PackageSet
-from participant.engine.lf.definitions import LfPackages
-from participant.engine.registry import PackageRegistry
 from participant.store.packages import PackageRow, package_payload
 from participant.store.store import Store
+
+if TYPE_CHECKING:
+    from participant.daml_lf import ast
+    from participant.engine.lf.definitions import LfPackages
+    from participant.engine.registry import PackageRegistry
 
 log = logging.getLogger(__name__)
 
@@ -35,15 +34,28 @@ class DamlPackages:
         """``code``: packages decoded and compiled before, shared with this participant (a test run's ledgers, one
         per script, share the DARs' code: decoded and compiled once per process); packages loaded later join it."""
         self._by_id: dict[str, PackageRow] = {}
-        if code is None:
-            # One set over every loaded package (it grows as DARs load): no package of it is the main one.
-            code = LfPackages(PackageSet("", {}), {})
-        packages, payloads = code.packages.packages, code.payloads
-        assert isinstance(packages, dict) and isinstance(payloads, dict), "a shared code's packages must grow"
-        self._decoded: dict[str, ast.Package] = packages
-        self._payloads: dict[str, bytes] = payloads
-        self.code = code
+        self._decoded: dict[str, ast.Package] = {}
+        self._payloads: dict[str, bytes] = {}
+        self._code = code
+        if code is not None:
+            packages, payloads = code.packages.packages, code.payloads
+            assert isinstance(packages, dict) and isinstance(payloads, dict), (
+                "a shared code's packages must grow"
+            )
+            self._decoded, self._payloads = packages, payloads
         self.add(rows)
+
+    @property
+    def code(self) -> LfPackages:
+        """The loaded packages as code the engine runs. Made at its first use, not at the start: the evaluator
+        behind it is loaded with the first package that has templates, or the first script run."""
+        if self._code is None:
+            from participant.daml_lf.packages import PackageSet
+            from participant.engine.lf.definitions import LfPackages
+
+            # One set over every loaded package (it grows as DARs load): no package of it is the main one.
+            self._code = LfPackages(PackageSet("", self._decoded), self._payloads)
+        return self._code
 
     def add(self, rows: Iterable[PackageRow]) -> None:
         for row in rows:
@@ -56,6 +68,10 @@ class DamlPackages:
         rows = list(rows)
         known = [row for row in rows if row.package_id in self._decoded]
         new = [row for row in rows if row.package_id not in self._decoded]
+        if new:  # the reader loads with the first package to decode: a ledger without DARs never needs it
+            from participant.daml_lf.archive import read_payload
+            from participant.daml_lf.decode import decode_package
+            from participant.daml_lf.errors import DamlLfError
         for row in list(new):
             payload = await package_payload(store, row.package_id)
             if payload is None:

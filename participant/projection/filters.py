@@ -24,7 +24,6 @@ from participant.api import (
 )
 from participant.base import errors
 from participant.engine import ids
-from participant.engine.views import interface_views
 
 ACS_DELTA = "TRANSACTION_SHAPE_ACS_DELTA"
 LEDGER_EFFECTS: Final = "TRANSACTION_SHAPE_LEDGER_EFFECTS"
@@ -299,6 +298,9 @@ def resolve_event_format(event_format, registry) -> EventFilter:
         by_party[party] = _party_filter(filters, registry)
     any_party = None if any_wire is None else _party_filter(any_wire, registry)
     asks_views = any(f.views for f in [*by_party.values(), *([any_party] if any_party else [])])
+    if asks_views:
+        # the evaluator behind the views loads with the first filter that asks for one, not at the start
+        from participant.engine.views import interface_views
     return EventFilter(
         by_party,
         any_party,

@@ -4,30 +4,42 @@ from __future__ import annotations
 
 from starlette.routing import BaseRoute
 
+from participant.routes.lazy import LazyRoutes
+
+# The services a client does not need for its first answers, each imported at its first request (the submission
+# service and the interpreter behind it, the update shapes): every path of a module starts with one of its prefixes.
+LOADED_AT_FIRST_REQUEST: dict[str, tuple[str, ...]] = {
+    "participant.routes.commands": ("/v2/commands/",),
+    "participant.routes.reassignments": ("/v2/commands/",),
+    "participant.routes.contracts": ("/v2/contracts/", "/v2/events/"),
+    "participant.routes.updates": ("/v2/updates",),
+}
+
+
+def _lazy(module: str) -> LazyRoutes:
+    return LazyRoutes(module, LOADED_AT_FIRST_REQUEST[module])
+
 
 def all_routes(static_time: bool = False) -> list[BaseRoute]:
-    """Every route; the time endpoints (ours, not Canton's) only with a static clock."""
+    """Every route, in the order they are matched; the time endpoints (ours, not Canton's) only with a static
+    clock."""
     from participant.routes import (
-        commands,
-        contracts,
         idps,
         packages,
         parties,
-        reassignments,
         state,
         time,
         unsupported,
-        updates,
         users,
         version,
     )
 
     return [
         *state.routes,
-        *commands.routes,
-        *reassignments.routes,
-        *contracts.routes,
-        *updates.routes,
+        _lazy("participant.routes.commands"),
+        _lazy("participant.routes.reassignments"),
+        _lazy("participant.routes.contracts"),
+        _lazy("participant.routes.updates"),
         *parties.routes,
         *users.routes,
         *version.routes,

@@ -9,7 +9,7 @@ from starlette.routing import Route
 from participant.api import GetPreferredPackagesRequest, UploadDarFileResponse
 from participant.base.errors import BadRequestBody
 from participant.routes.common import claims, context, decode, json, read_body
-from participant.services import dars, packages
+from participant.services import packages
 
 
 async def list_packages(request: Request):
@@ -42,6 +42,8 @@ async def upload_dar(request: Request):
     c = await claims(request)
     c.require_admin()
     data = await read_body(request)
+    from participant.services import dars  # the Daml-LF reader, loaded with the first DAR (not at the start)
+
     await dars.upload(context(request), data, request.query_params.get("synchronizerId"), c)
     return json(UploadDarFileResponse())
 
@@ -50,6 +52,8 @@ async def validate_dar(request: Request):
     c = await claims(request)
     c.require_admin()
     data = await read_body(request)
+    from participant.services import dars
+
     await dars.validate(context(request), data, request.query_params.get("synchronizerId"), c)
     return Response(status_code=200)
 

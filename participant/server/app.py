@@ -11,6 +11,7 @@ import logging
 import time
 from collections.abc import Callable
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 import orjson
 from starlette.applications import Starlette
@@ -23,8 +24,6 @@ from starlette.routing import Route
 from participant.auth import Authenticator, TokenVerifier, UserRecord
 from participant.base import errors
 from participant.base.settings import Settings
-from participant.engine.interpreter import Engine
-from participant.engine.lf.definitions import LfPackages
 from participant.engine.registry import PackageRegistry
 from participant.ledger.clock import LedgerClock, StaticClock, WallClock
 from participant.ledger.committer import Committer
@@ -32,10 +31,14 @@ from participant.ledger.daml_packages import DamlPackages
 from participant.ledger.identity import load_identity
 from participant.routes import all_routes
 from participant.routes.common import BodyTooLarge, error_response
+from participant.routes.lazy import LazyRoutes
 from participant.services.context import Context
 from participant.store.admin import ensure_admin_user
 from participant.store.packages import stored_packages
 from participant.store.store import Store
+
+if TYPE_CHECKING:
+    from participant.engine.lf.definitions import LfPackages
 
 log = logging.getLogger("participant")
 access_log = logging.getLogger("participant.access")
@@ -97,7 +100,7 @@ def create_app(
             clock: LedgerClock = await StaticClock.restore(store) if settings.static_time else WallClock()
             committer = Committer(
                 store,
-                Engine(registry),
+                registry,
                 identity,
                 ledger_time_tolerance=timedelta(seconds=settings.ledger_time_tolerance_s),
                 max_interpretation_memory=settings.max_interpretation_memory,
@@ -153,17 +156,31 @@ class ParticipantApp(Starlette):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self._direct: dict[tuple[str, str], Callable] = {}
-        if not self.user_middleware:
+        # built at the first request to one of them: their routes load with it (`participant.routes.lazy`)
+        self._direct: dict[tuple[str, str], Callable] | None = None if not self.user_middleware else {}
+
+    def _direct_endpoint(self, scope) -> Callable | None:
+        if scope["type"] != "http" or scope["path"] not in self.DIRECT_PATHS:
+            return None
+        if self._direct is None:
+            self._direct = {}
             for route in self.router.routes:
-                if isinstance(route, Route) and route.path in self.DIRECT_PATHS:
-                    for method in route.methods or ():
-                        self._direct[(method, route.path)] = route.endpoint
+                if isinstance(route, LazyRoutes):
+                    if not any(route.might_hold(path) for path in self.DIRECT_PATHS):
+                        continue
+                    held = route.routes
+                else:
+                    held = [route]
+                for each in held:
+                    if isinstance(each, Route) and each.path in self.DIRECT_PATHS:
+                        for method in each.methods or ():
+                            self._direct[(method, each.path)] = each.endpoint
+        return self._direct.get((scope.get("method"), scope["path"]))
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] in ("http", "websocket"):
             scope["path"] = route_path(scope["path"])
-        endpoint = self._direct.get((scope.get("method"), scope["path"])) if scope["type"] == "http" else None
+        endpoint = self._direct_endpoint(scope)
         if endpoint is None:
             return await super().__call__(scope, receive, send)
         scope["app"] = self

@@ -116,6 +116,13 @@ class Writer:
         return await future
 
     async def _run(self) -> None:
+        # The write process is a Python interpreter of its own, which takes a quarter of a second to start on a busy
+        # machine: the participant starts (and answers reads) meanwhile, and only its first write waits for it.
+        try:
+            await self._process.ready()
+        except CommitFailed as e:
+            log.critical("%s: nothing can be written; restart the participant", e)
+            self._process.gone = str(e)
         while True:
             jobs = [await self._queue.get()]
             while len(jobs) < MAX_BATCH and not self._queue.empty():
@@ -233,6 +240,7 @@ class WriteProcess(asyncio.SubprocessProtocol):
         self.gone: str | None = None
 
     async def start(self) -> None:
+        """Spawn the process; `ready` waits for it to have opened the database."""
         loop = asyncio.get_running_loop()
         self._ready, self._ended = loop.create_future(), loop.create_future()
         self._transport, _ = await loop.subprocess_exec(
@@ -246,6 +254,10 @@ class WriteProcess(asyncio.SubprocessProtocol):
             stderr=None,
             env=_child_environment(),
         )
+
+    async def ready(self) -> None:
+        """Wait until the process has opened its connection (`start` only spawned it)."""
+        assert self._ready is not None, "started first"
         try:
             error = await self._ready
         except BaseException:  # cancelled while starting
