@@ -26,7 +26,7 @@ from participant.base import errors
 from participant.engine import ids
 from participant.engine.views import interface_views
 
-ACS_DELTA = "TRANSACTION_SHAPE_ACS_DELTA"
+ACS_DELTA: Final = "TRANSACTION_SHAPE_ACS_DELTA"
 LEDGER_EFFECTS: Final = "TRANSACTION_SHAPE_LEDGER_EFFECTS"
 
 

@@ -86,10 +86,12 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class ContractKey:
-    """`key (owner, label) : (Party, Text)` + `maintainer key._1`, as `ContractKey(Tuple2[Party, Text],
+    """`key (owner, label) : (Party, Text)` + `maintainer key._1`, as `ContractKey("Tuple2[Party, Text]",
     of=lambda self: (self.owner, self.label), maintainer=lambda key: [key[0]])`."""
 
-    type: Any
+    type: (
+        Any  # a Daml type, or its annotation's text (resolved as a field's is: a type checker reads it whole)
+    )
     of: Callable[[Any], Any]
     maintainer: Callable[[Any], list[str]]
 
