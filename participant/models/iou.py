@@ -120,9 +120,9 @@ class Iou(Template):
     class IIouForIou:
         """`interface instance IIou for Iou where view = AmountAndCurrency currency amount`."""
 
-        # the instance's functions run on the template's contract, their `self`, not on this holder class
-        def view(self: Iou) -> AmountAndCurrency:  # type: ignore[misc]
-            return AmountAndCurrency(icurrency=self.currency, iamount=self.amount)
+        @staticmethod
+        def view(iou: Iou) -> AmountAndCurrency:
+            return AmountAndCurrency(icurrency=iou.currency, iamount=iou.amount)
 
 
 @package.template("Iou:IouTransfer")

@@ -43,7 +43,9 @@ and `interface instance IShape for Square where view = ...; getOwner = owner` is
         def getOwner(self) -> str: return self.owner
 ```
 
-where `self` is the contract. Interface choices see the contract only through its methods and `view`, and every
+where `self` is the contract. A type checker takes `self` for the holder class: a model that is type-checked
+writes each as a static method of the contract, `@staticmethod def view(square: Square) -> ShapeView`. Interface
+choices see the contract only through its methods and `view`, and every
 interface gets the consuming `Archive` choice too (`tests/engine/shapes_package.py` is this example in full).
 """
 
