@@ -161,6 +161,6 @@ def _value(kind: Any, value: Any, where: str) -> Any:
         if not isinstance(value, dict):
             raise _Invalid(f"{where}: a table expected")
         return {k: _value(item, v, f"{where}.{k}") for k, v in value.items()}
-    if dataclasses.is_dataclass(kind):
+    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
         return _build(kind, value, f"{where}.")
     raise _Invalid(f"{where}: cannot read a setting of type {kind}")

@@ -16,6 +16,7 @@ from app.locations import Locations
 
 if TYPE_CHECKING:
     from app.bundled import BundledParticipant
+    from app.tokens import TokenSource
 
 # The user the bundled participant is opened as after an init script: it acts and reads as every party it allocated.
 SCRIPT_USER = "developer"
@@ -105,7 +106,7 @@ class Choice:
     profile: Profile | None
     label: str
     serve_flags: tuple[str, ...]
-    tokens: object | None
+    tokens: TokenSource | None
     project: str = ""
     """The bundled participant's ledger of these DARs, init script and clock (a directory's name; "": the demo
     ledger)."""
@@ -276,7 +277,7 @@ def _check_readable(path: Path, where: str, what: str) -> None:
         raise ConfigError(f"{where}: cannot read the {what} file {path}: {e.strerror or e}") from None
 
 
-def token_source(profile: Profile, user: str | None = None):
+def token_source(profile: Profile, user: str | None = None) -> TokenSource | None:
     """The token source a profile names (None: a participant without auth)."""
     from app.tokens import ClientCredentials, CommandToken, EnvToken, FileToken, MintedToken
 

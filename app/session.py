@@ -4,7 +4,9 @@ is (version, id, synchronizers). No UI here: the workspace opens it, the screens
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from app.bundled import BundledParticipant
 from app.client import LedgerClient, errors
@@ -12,6 +14,8 @@ from app.learned import Learned
 from app.shared_packages import SharedCatalog
 from app.tokens import MintedToken, TokenSource
 from participant.api import ConnectedSynchronizer, Right
+
+T = TypeVar("T")
 
 BUNDLED_ADMIN = "participant_admin"
 
@@ -99,17 +103,17 @@ class Session:
             self._optional(self.client.connected_synchronizers(), []),
             return_exceptions=True,
         )
-        for outcome in (version, identity):
-            if isinstance(outcome, BaseException):
-                if isinstance(version, str):
-                    self.version = version  # reachable, but the token is refused: the caller says so
-                raise outcome
+        if isinstance(version, BaseException):
+            raise version
+        if isinstance(identity, BaseException):
+            self.version = version  # reachable, but the token is refused: the caller says so
+            raise identity
         self.version, self.identity = version, identity
-        self.participant_id, self.synchronizers = participant_id, synchronizers
+        self.participant_id, self.synchronizers = _succeeded(participant_id), _succeeded(synchronizers)
 
     @staticmethod
-    async def _optional(call, default):
-        """What the status line and the composer can do without."""
+    async def _optional(call: Awaitable[T], default: T) -> T:
+        """What the status line and the composer can do without: a ledger error gives `default`."""
         try:
             return await call
         except errors.LedgerApiError:
@@ -157,3 +161,10 @@ class Session:
             return sorted(u.id for u in await admin.users())
         finally:
             await admin.aclose()
+
+
+def _succeeded(outcome: T | BaseException) -> T:
+    """One of `asyncio.gather(..., return_exceptions=True)`'s results, or what it failed with raised."""
+    if isinstance(outcome, BaseException):
+        raise outcome
+    return outcome

@@ -46,6 +46,7 @@ from pathlib import Path
 import httpx
 import orjson
 from websockets.asyncio.client import connect
+from websockets.typing import Subprotocol
 
 from bench.common import (
     ADMIN_USER,
@@ -83,11 +84,12 @@ async def measure_ws(server: Server, party: str, user: str, *, deflate: bool = F
     async with httpx.AsyncClient(base_url=server.url, headers=bearer(user), timeout=TIMEOUT_S) as http:
         offset = await _ledger_end(http)
     url = server.url.replace("http://", "ws://") + "/v2/state/active-contracts"
-    count, bad = 0, []
+    count = 0
+    bad: list[str] = []
     started = time.perf_counter()
     async with connect(
         url,
-        subprotocols=[f"jwt.token.{token(user)}", "daml.ws.auth"],
+        subprotocols=[Subprotocol(f"jwt.token.{token(user)}"), Subprotocol("daml.ws.auth")],
         compression="deflate" if deflate else None,
         max_size=None,
         max_queue=WS_MAX_QUEUE,
@@ -97,6 +99,8 @@ async def measure_ws(server: Server, party: str, user: str, *, deflate: bool = F
         await ws.send(orjson.dumps(_request(party, offset)).decode())
         async with asyncio.timeout(TIMEOUT_S):
             async for message in ws:
+                if isinstance(message, bytes):  # the server sends text frames only
+                    message = message.decode()
                 if message.startswith('{"workflowId"'):
                     count += 1
                 elif len(bad) < 5:
@@ -111,7 +115,8 @@ async def measure_ws_raw(server: Server, party: str, user: str) -> dict:
     async with httpx.AsyncClient(base_url=server.url, headers=bearer(user), timeout=TIMEOUT_S) as http:
         offset = await _ledger_end(http)
     host, port = server.url.removeprefix("http://").split(":")
-    count, bad = 0, []
+    count = 0
+    bad: list[str] = []
     started = time.perf_counter()
     reader, writer = await asyncio.open_connection(host, int(port), limit=2**22)
     try:

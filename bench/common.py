@@ -17,6 +17,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 import httpx
 import orjson
@@ -70,7 +71,7 @@ class Server:
     process: subprocess.Popen | None = None
     tmp: Path | None = None
     log: Path | None = None
-    _log_file: object = field(default=None, repr=False)
+    _log_file: IO[str] | None = field(default=None, repr=False)
 
     def __enter__(self) -> Server:
         self.start()

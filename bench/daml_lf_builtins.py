@@ -29,7 +29,8 @@ def holding() -> Record:
 
 
 def cases() -> list[tuple[str, Callable[[], Any]]]:
-    run = {name: builtin.run for name, builtin in BUILTINS.items()}
+    # the builtins timed here are pure: each has its function (only those that need the machine have none)
+    run = {name: builtin.run for name, builtin in BUILTINS.items() if builtin.run is not None}
     a, b, three, witness = (
         numeric("1234.5678901234", 10),
         numeric("0.0000000001", 10),

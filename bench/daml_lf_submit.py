@@ -45,6 +45,8 @@ import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
+from unittest.mock import patch
 
 import httpx
 import orjson
@@ -346,7 +348,7 @@ def submissions(dars: Path, levels: list[int], seconds: float, warmup: float, ro
             for level in levels:
                 for workload in [w for n in range(rounds) for w in WORKLOADS[:: 1 if n % 2 == 0 else -1]]:
                     cmd = app if workload == AMULET_WORKLOAD else command(workload, party, observer, marker)
-                    row = {"level": level, "workload": workload}
+                    row: dict[str, Any] = {"level": level, "workload": workload}
                     row |= run_workload(pool, server, party, workload, cmd, level, seconds, warmup)
                     rows.append(row)
                     print(
@@ -386,8 +388,7 @@ async def _interpretation_times(dars: Path, count: int) -> list[float]:
                 r = await http.post(PATH, json=tap, headers=bearer(app.user))
                 r.raise_for_status()
                 coin = amulet.tapped(r.json()["transaction"])
-                Engine.interpret = timed
-                try:
+                with patch.object(Engine, "interpret", timed):
                     for n in range(count):
                         body = amulet.request(
                             amulet.transfer_command(app, coin, "1.0"),
@@ -398,8 +399,6 @@ async def _interpretation_times(dars: Path, count: int) -> list[float]:
                         r = await http.post(PATH, json=body, headers=bearer(app.user))
                         r.raise_for_status()
                         coin = amulet.change(r.json()["transaction"])
-                finally:
-                    Engine.interpret = interpret
     return samples
 
 

@@ -43,9 +43,8 @@ def _serve(db: Path, *extra: str) -> tuple[subprocess.Popen, str, float]:
     )
     while True:
         if process.poll() is not None:
-            raise SystemExit(
-                f"serve exited with {process.returncode}: {process.stderr.read().decode()[-2000:]}"
-            )
+            said = process.stderr.read().decode() if process.stderr is not None else ""
+            raise SystemExit(f"serve exited with {process.returncode}: {said[-2000:]}")
         text = port_file.read_text().strip() if port_file.exists() else ""
         if text:
             url = f"http://127.0.0.1:{text}"

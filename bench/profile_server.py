@@ -55,11 +55,11 @@ def summarize(raw: Path, top: int) -> None:
         total = sum(c for _, c in stacks)
         self_counts: collections.Counter[str] = collections.Counter()
         incl_counts: collections.Counter[str] = collections.Counter()
-        for frames, count in stacks:
-            if frames:
-                self_counts[frames[-1]] += count
-            for f in set(frames):
-                incl_counts[f] += count
+        for stack_frames, samples in stacks:
+            if stack_frames:
+                self_counts[stack_frames[-1]] += samples
+            for f in set(stack_frames):
+                incl_counts[f] += samples
         print(f"\n== {thread}: {total} samples")
         print(f"  {'self %':>7}  function")
         for f, c in self_counts.most_common(top):

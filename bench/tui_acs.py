@@ -42,6 +42,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING
 
 import httpx
 
@@ -58,6 +60,9 @@ from bench.common import (
     seed_ious,
     setup_party,
 )
+
+if TYPE_CHECKING:
+    from textual.app import App
 
 USER = "TuiBench"
 PAGE_PATH = "/v2/state/active-contracts-page"
@@ -211,7 +216,7 @@ class Watch:
 class Probe:
     """Frames and event-loop lateness of an app running in this loop."""
 
-    app: object
+    app: App
     watches: list[Watch] = field(default_factory=list)
     frames: int = 0
     lateness: dict[str, list[tuple[float, float, float]]] = field(
@@ -245,7 +250,7 @@ class Probe:
                     watch.shown_at = now
             self.watches = [w for w in self.watches if w.shown_at is None]
 
-        app._display = shown
+        setattr(app, "_display", shown)  # noqa: B010  # over Textual's method, on this app only
         self._task = asyncio.get_running_loop().create_task(self._monitor())
         if self.stall_stacks:
             self._woke = time.perf_counter()
@@ -260,11 +265,12 @@ class Probe:
             if time.perf_counter() - self._woke < STALL_SAMPLE_AFTER_S:
                 continue
             counts = self.stacks.setdefault(self.phase, collections.Counter())
-            for ident, frame in sys._current_frames().items():
+            for ident, top in sys._current_frames().items():
                 if ident == threading.get_ident():
                     continue
                 name = "loop" if ident == loop_thread else "other"
                 seen = set()
+                frame: FrameType | None = top
                 while frame is not None:
                     code = frame.f_code
                     key = f"{name}: {Path(code.co_filename).name}:{code.co_name}"
@@ -428,11 +434,11 @@ async def run_tui(
             t.focus()
             for _ in range(PAGE_DOWNS):
                 target = min(t.count - 1, t.cursor + max(1, t.scrollable_content_region.height - 1))
-                await timed(
-                    "PgDn",
-                    lambda: press(app, "pagedown"),
-                    lambda target=target: t.cursor == target and rows_shown(t),
-                )
+
+                def at_target(target: int = target) -> bool:
+                    return t.cursor == target and rows_shown(t)
+
+                await timed("PgDn", lambda: press(app, "pagedown"), at_target)
             for _ in range(END_HOME):
                 await timed(
                     "End", lambda: press(app, "end"), lambda: t.cursor == t.count - 1 and rows_shown(t)
@@ -441,32 +447,34 @@ async def run_tui(
 
             # find by id, in the default (arrival) order
             for cid in rng.sample(ids, min(FINDS, len(ids))):
-                await timed(
-                    "find by id",
-                    lambda cid=cid: s.select_contract(cid),
-                    lambda cid=cid: (
-                        t.selected is not None and t.selected.contract_id == cid and rows_shown(t)
-                    ),
-                )
+
+                def find(cid: str = cid) -> None:
+                    s.select_contract(cid)
+
+                def found(cid: str = cid) -> bool:
+                    return t.selected is not None and t.selected.contract_id == cid and rows_shown(t)
+
+                await timed("find by id", find, found)
 
             # sort, as the `s` dialog does on a choice (the cursor stays on its contract)
             for key, descending in SORTS:
                 generation = t.generation
 
-                def sort(key=key, descending=descending) -> None:
+                def sort(key: str = key, descending: bool = descending) -> None:
                     s.sort, s.descending = key, descending
                     s.rebuild(t.selected.contract_id if t.selected else None)
 
-                await timed(
-                    f"sort {key}",
-                    sort,
-                    lambda key=key, descending=descending, generation=generation: (
+                def sorted_(
+                    key: str = key, descending: bool = descending, generation: int = generation
+                ) -> bool:
+                    return (
                         t.sort_key == key
                         and t.descending == descending
                         and t.generation > generation
                         and rows_shown(t)
-                    ),
-                )
+                    )
+
+                await timed(f"sort {key}", sort, sorted_)
             generation = t.generation
             s.sort, s.descending = "arrival", False
             s.rebuild()
@@ -484,23 +492,25 @@ async def run_tui(
                 await probe.shown(lambda: box.has_focus, ACTION_TIMEOUT_S, "the filter box")
                 for ch in text:
                     press(app, ch)
-                await probe.shown(lambda text=text: box.value == text, ACTION_TIMEOUT_S, "the typed text")
+
+                def typed(text: str = text) -> bool:
+                    return box.value == text
+
+                await probe.shown(typed, ACTION_TIMEOUT_S, "the typed text")
                 generation = t.generation
-                await timed(
-                    "filter (enter)",
-                    lambda: press(app, "enter"),
-                    lambda text=text, generation=generation: (
-                        s.text == text and t.generation > generation and rows_shown(t)
-                    ),
-                )
+
+                def filtered(text: str = text, generation: int = generation) -> bool:
+                    return s.text == text and t.generation > generation and rows_shown(t)
+
+                await timed("filter (enter)", lambda: press(app, "enter"), filtered)
                 generation = t.generation
-                await timed(
-                    "filter cleared (escape)",
-                    lambda: press(app, "escape"),
-                    lambda generation=generation: (
+
+                def cleared(generation: int = generation) -> bool:
+                    return (
                         s.text == "" and t.generation > generation and t.count == contracts and rows_shown(t)
-                    ),
-                )
+                    )
+
+                await timed("filter cleared (escape)", lambda: press(app, "escape"), cleared)
             probe.stop()
             out["hwm"] = hwm()
             entries = app.request_log.entries

@@ -351,11 +351,12 @@ def main(argv: list[str] | None = None) -> int:
         f"{'ledger-tui: first rows':<34} {_stats(col(tuis, 'first_rows'))}  < {TARGET_FIRST_ROWS_S * 1000:.0f}"
     )
     print(f"{'ledger-tui: exit after q':<34} {_stats([r.exit_s for r in tuis if r.exit_s is not None])}")
-    ref = percentile(col(hellos, "first_frame"), 50)
+    reference = percentile(col(hellos, "first_frame"), 50)
     print()
     print(
         f"ratios of p50s to the reference's first frame: first frame "
-        f"{percentile(col(tuis, 'first_frame'), 50) / ref:.2f}, first rows {percentile(col(tuis, 'first_rows'), 50) / ref:.2f}"
+        f"{percentile(col(tuis, 'first_frame'), 50) / reference:.2f}, "
+        f"first rows {percentile(col(tuis, 'first_rows'), 50) / reference:.2f}"
     )
     print(
         f"exits: {sum(r.code == 0 for r in tuis)}/{len(tuis)} clean, "

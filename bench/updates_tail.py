@@ -21,6 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime
 
 from websockets.asyncio.client import connect
+from websockets.typing import Subprotocol
 
 from bench.common import Server, ledger_end, median, percentile, setup_party, token, wildcard_event_format
 from bench.submit import run_level
@@ -42,7 +43,7 @@ class Tail:
                 }
             },
         }
-        self.protocols = [f"jwt.token.{token(user)}", "daml.ws.auth"]
+        self.protocols = [Subprotocol(f"jwt.token.{token(user)}"), Subprotocol("daml.ws.auth")]
         self.offsets: list[int] = []
         self.lags: list[float] = []
         self.ready = threading.Event()

@@ -35,7 +35,7 @@ RICH = {
     "outcome": {"tag": "Win", "value": {"prize": "2.50", "tier": "gold"}},
     "fee": "0.10",
 }
-TYPED = [
+TYPED: list[tuple[Scalar | NumericT, str]] = [
     (Scalar("INT64"), "-42"),
     (NumericT(10), "1234.5"),
     (Scalar("DATE"), "2024-02-29"),

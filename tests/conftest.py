@@ -15,9 +15,11 @@ import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+from websockets.typing import Subprotocol
 
 from participant.auth import mint_token
 from participant.base.settings import Settings
@@ -91,6 +93,11 @@ def umask_022() -> Iterator[None]:
 
 def token(user: str, **kwargs) -> str:
     return mint_token(hs256_secret=SECRET, user_id=user, **kwargs)
+
+
+def ws_protocols(jwt: str) -> list[Subprotocol]:
+    """The subprotocols a websocket client of the JSON API offers: its token, then `daml.ws.auth`."""
+    return [Subprotocol(f"jwt.token.{jwt}"), Subprotocol("daml.ws.auth")]
 
 
 def bearer(user: str) -> dict[str, str]:
@@ -217,10 +224,8 @@ class LedgerApi:
         return (await self.get("/v2/state/ledger-end")).json()["offset"]
 
 
-def settings_for(db: Path, **overrides) -> Settings:
-    base = {"db": db, "hs256_secret": SECRET, "log_requests": False}
-    base.update(overrides)
-    return Settings(**base)
+def settings_for(db: Path, **overrides: Any) -> Settings:
+    return Settings(**{"db": db, "hs256_secret": SECRET, "log_requests": False, **overrides})
 
 
 @pytest.fixture
@@ -288,7 +293,8 @@ def start_server(db: Path, *extra: str, port: int | None = None) -> ServerProces
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"server exited with {process.returncode}: {process.stdout.read()}")
+            said = process.stdout.read() if process.stdout is not None else ""
+            raise RuntimeError(f"server exited with {process.returncode}: {said}")
         if not port:
             written = port_file.read_text().strip() if port_file.exists() else ""
             port = int(written) if written else None  # the file is written whole (atomically) once serving

@@ -14,15 +14,16 @@ import orjson
 import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
-from websockets.frames import Opcode
+from websockets.frames import Frame, Opcode
 from websockets.protocol import Protocol, Side
+from websockets.typing import Subprotocol
 
 from participant.projection import acs
 from participant.projection.filters import EventFilter, PartyFilter
 from participant.projection.shaping import AcsRenderer
 from participant.protocols.websocket_protocol import text_frames
 from participant.store import sql
-from tests.conftest import LedgerApi, token
+from tests.conftest import LedgerApi, token, ws_protocols
 from tests.http.helpers import ACS_PAGE, IOU, TRANSFER, acs_body, event_format, template, wildcard
 from tests.spec import validate
 
@@ -148,7 +149,7 @@ def test_only_uniform_filters_take_the_fast_path():
     assert fmt(EventFilter({}, PartyFilter(wildcard=True))) is None
     assert fmt(EventFilter({"A::1": PartyFilter(wildcard=True)}, PartyFilter(wildcard=True))) is None
     # a percent sign in a party id stays literal in the format
-    assert '"witnessParties":["A%%b::1"]' in fmt(EventFilter({"A%b::1": PartyFilter(wildcard=True)}))
+    assert '"witnessParties":["A%%b::1"]' in (fmt(EventFilter({"A%b::1": PartyFilter(wildcard=True)})) or "")
 
 
 def test_the_fast_path_reads_the_columns_the_renderer_does():
@@ -164,7 +165,9 @@ def test_text_frames_read_back_by_a_websocket_parser():
     texts = [b"", b"{}", b"a" * 125, b"b" * 126, b"c" * 65535, b"d" * 65536, "é".encode() * 70_000]
     client = Protocol(Side.CLIENT, max_size=None)
     client.receive_data(text_frames(texts))
-    frames = client.events_received()
+    received = client.events_received()
+    frames = [f for f in received if isinstance(f, Frame)]
+    assert len(frames) == len(received)
     assert [f.opcode for f in frames] == [Opcode.TEXT] * len(texts)
     assert all(f.fin for f in frames)
     assert [bytes(f.data) for f in frames] == texts
@@ -181,8 +184,8 @@ def _request(party: str, offset: int, continuation: str | None = None) -> dict:
     return body
 
 
-def _protocols(user: str) -> list[str]:
-    return [f"jwt.token.{token(user)}", "daml.ws.auth"]
+def _protocols(user: str) -> list[Subprotocol]:
+    return ws_protocols(token(user))
 
 
 async def _converse(url: str, body: dict, user: str, compression: str | None) -> list[bytes]:
@@ -234,7 +237,7 @@ async def test_websocket_messages_are_the_list_entries(carol, compression):
     assert rest == messages[100:]
 
 
-async def _asgi_websocket(app, path: str, subprotocols: list[str], text: str) -> list[dict]:
+async def _asgi_websocket(app, path: str, subprotocols: list[Subprotocol], text: str) -> list[dict]:
     """A websocket conversation with the app in process, as a server without `SEND_TEXTS` holds it: connect, one
     text message in; every message the app sends, until it closes."""
     inbox: asyncio.Queue = asyncio.Queue()

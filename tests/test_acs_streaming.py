@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import AsyncIterator
 
@@ -33,7 +34,7 @@ from tests.http.helpers import (
 @pytest.fixture
 async def make_ledger(tmp_path):
     """A participant with the given list limit, as (ledger, app)."""
-    apps = []
+    apps: list[contextlib.AbstractAsyncContextManager] = []
 
     async def make(max_list_elements: int):
         app = create_app(settings_for(tmp_path / f"acs-{len(apps)}.db", max_list_elements=max_list_elements))

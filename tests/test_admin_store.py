@@ -30,10 +30,10 @@ async def test_updates_in_one_batch_check_versions_against_each_other(tmp_path):
             "PartyRow",
             *["ConcurrentChange"] * 2,
         ]
-        assert (await store.user("u")).resource_version == 1 and (await store.user("u")).annotations == {
-            "i": "0"
-        }
-        assert (await store.party("p::1220ab")).resource_version == 1
+        user = await store.user("u")
+        assert user is not None and user.resource_version == 1 and user.annotations == {"i": "0"}
+        party = await store.party("p::1220ab")
+        assert party is not None and party.resource_version == 1
     finally:
         await store.close()
 

@@ -15,10 +15,12 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 import httpx
 import pydantic
 import pytest
+from starlette.routing import Route, WebSocketRoute
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
@@ -27,7 +29,7 @@ from participant.api import WireModel
 from participant.routes import all_routes
 from participant.routes.lazy import LazyRoutes
 from participant.services.unsupported import ENDPOINTS
-from tests.conftest import SECRET, LedgerApi, bearer, start_server, token
+from tests.conftest import SECRET, LedgerApi, bearer, start_server, token, ws_protocols
 from tests.daml_lf.conftest import DARS_DIR, RICHTYPES
 from tests.http.helpers import (
     IOU,
@@ -79,7 +81,10 @@ def differences(got, sent, path: str = "") -> list[str]:
     return [] if got == sent and type(got) is type(sent) else [f"{path}: dumped {got!r}, sent {sent!r}"]
 
 
-def read_exactly(model: type[WireModel], item) -> WireModel:
+W = TypeVar("W", bound=WireModel)
+
+
+def read_exactly(model: type[W], item) -> W:
     """Lenient and strict reads agree, and the strict model dumps back to the very JSON it was read from."""
     text = json.dumps(item)
     lenient = model.read(text)
@@ -89,7 +94,7 @@ def read_exactly(model: type[WireModel], item) -> WireModel:
     return strict
 
 
-def read_answer(model: type[WireModel], r: httpx.Response, *, each: bool = False) -> list[WireModel]:
+def read_answer(model: type[W], r: httpx.Response, *, each: bool = False) -> list[W]:
     assert r.status_code == 200, r.text
     assert r.headers["content-type"].startswith("application/json"), r.headers
     body = r.json()
@@ -121,7 +126,7 @@ class World:
     txs: dict[str, dict] = field(default_factory=dict)  # transactions (ACS-delta, as submitted) by name
     end: int = 0
 
-    def fill(self, template_: object) -> object:
+    def fill(self, template_: object) -> Any:
         """`{alice}`/`{bob}` in the strings of a JSON value, replaced by the parties."""
         return json.loads(json.dumps(template_).replace("{alice}", self.alice).replace("{bob}", self.bob))
 
@@ -352,7 +357,7 @@ class Case:
     model: type[WireModel]
     request: Callable[[World], dict]  # keyword arguments of `LedgerApi.call`: path, json, params, user
     each: bool = False  # a JSON array of `model`
-    check: Callable[[World, list], None] | None = None
+    check: Callable[[World, list], bool | None] | None = None  # False (or a failed assert) fails the case
 
 
 def _acs(w: World, party: str, **fmt) -> dict:
@@ -1363,6 +1368,7 @@ async def test_the_transaction_shapes_read(world, ledger_api):
                 read_error(r, 404, "UPDATE_NOT_FOUND")
                 continue
             (answer,) = read_answer(api.JsGetUpdateResponse, r)
+            assert answer.update is not None
             for event in answer.update.value.value.events:
                 seen.setdefault(shape, set()).add((event.tag, getattr(event.value, "consuming", None)))
     assert seen["TRANSACTION_SHAPE_ACS_DELTA"] == {("CreatedEvent", None), ("ArchivedEvent", None)}
@@ -1378,12 +1384,12 @@ async def test_the_transaction_shapes_read(world, ledger_api):
 
 async def _converse(world: World, body: dict) -> list:
     url = world.url.replace("http://", "ws://") + "/v2/state/active-contracts"
-    messages = []
+    messages: list[dict] = []
     async with (
         asyncio.timeout(TIMEOUT),
         connect(
             url,
-            subprotocols=[f"jwt.token.{token('Alice')}", "daml.ws.auth"],
+            subprotocols=ws_protocols(token("Alice")),
             open_timeout=TIMEOUT,
             max_size=None,
         ) as ws,
@@ -1413,7 +1419,7 @@ async def _stream(world: World, path: str, body: dict, count: int) -> list:
         asyncio.timeout(TIMEOUT),
         connect(
             url,
-            subprotocols=[f"jwt.token.{token('Alice')}", "daml.ws.auth"],
+            subprotocols=ws_protocols(token("Alice")),
             open_timeout=TIMEOUT,
             max_size=None,
         ) as ws,
@@ -1425,13 +1431,15 @@ async def _stream(world: World, path: str, body: dict, count: int) -> list:
 async def test_websocket_update_streams_parse(world):
     begin = world.txs["merge"]["offset"] - 1
     legacy = {"beginExclusive": begin, "filter": _legacy(world.alice)}
+    model: type[api.JsGetUpdatesResponse | api.JsGetUpdateTreesResponse]
     for path, model in (
         ("/v2/updates", api.JsGetUpdatesResponse),
         ("/v2/updates/flats", api.JsGetUpdatesResponse),
         ("/v2/updates/trees", api.JsGetUpdateTreesResponse),
     ):
         messages = await _stream(world, path, legacy, 3)  # no end: the stream tails, the client closes it
-        assert [read_exactly(model, m).update.tag for m in messages][0] in {"Transaction", "TransactionTree"}
+        first, *_ = [read_exactly(model, m).update for m in messages]
+        assert first is not None and first.tag in {"Transaction", "TransactionTree"}
     body = {"userId": "Alice", "parties": [world.alice], "beginExclusive": 0}
     for m in await _stream(world, "/v2/commands/completions", body, 3):
         read_exactly(api.CompletionStreamResponse, m)
@@ -1454,6 +1462,11 @@ class ErrorCase:
 
 UNKNOWN_CID = "00" + "ab" * 32 + "ca12" + "1220" + "cd" * 32
 UNKNOWN_UPDATE = "1220" + "0" * 64
+
+
+def _unsupported_request(path: str) -> Callable[[World], dict]:
+    return lambda w: {"path": path, "json": {}}
+
 
 ERROR_CASES = [
     ErrorCase(
@@ -1995,7 +2008,7 @@ ERROR_CASES = [
             path,
             501,
             f"Method not found: {endpoint.method}",
-            lambda w, path=path: {"path": path, "json": {}},
+            _unsupported_request(path),
         )
         for (method, path), endpoint in ENDPOINTS.items()
     ],
@@ -2082,6 +2095,7 @@ def _routed() -> set[tuple[str, str]]:
     ]
     for route in expanded:
         methods = getattr(route, "methods", None)
+        assert isinstance(route, Route | WebSocketRoute), route
         for method in {"WEBSOCKET"} if methods is None else methods - {"HEAD"}:
             out.add((method, route.path))
     return out

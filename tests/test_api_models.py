@@ -496,7 +496,8 @@ def test_dumped_models_validate_against_the_spec(cls: type[WireModel], payload: 
 def test_official_example_acs_request() -> None:
     raw = json.loads(ACS_REQUEST)
     req = api.GetActiveContractsRequest.model_validate_json(ACS_REQUEST)
-    assert req.active_at_offset == 5 and req.event_format is None
+    assert req.active_at_offset == 5 and req.event_format is None and req.filter is not None
+    assert req.filter.filters_for_any_party is not None
     flt = req.filter.filters_for_any_party.cumulative[0].identifier_filter
     assert flt.tag == "WildcardFilter" and flt.value.value.include_created_event_blob is True
     # every key comes back; the only addition is the 3.5 token, printed as null
@@ -562,7 +563,9 @@ def test_a_failed_completion_reads_with_the_details_3_5_decodes() -> None:
     payload = json.loads(json.dumps(FAILED_COMPLETION))
     status = payload["completionResponse"]["Completion"]["value"]["status"]
     status["details"][0]["valueDecoded"] = decoded
-    completion = api.CompletionStreamResponse.read(json.dumps(payload)).completion_response.value.value
+    response = api.CompletionStreamResponse.read(json.dumps(payload)).completion_response
+    assert response is not None
+    completion = response.value.value
     assert completion.status.code == 10 and completion.update_id == ""
     assert completion.status.details[0].value_decoded == decoded
 

@@ -471,9 +471,9 @@ def test_read_act_execute_checks():
         with pytest.raises(errors.LedgerError) as exc:
             check(parties)
         assert permission_denied(exc)
-    for check in (claims.require_admin, claims.require_idp_admin, claims.require_read_any_party):
+    for require in (claims.require_admin, claims.require_idp_admin, claims.require_read_any_party):
         with pytest.raises(errors.LedgerError) as exc:
-            check()
+            require()
         assert permission_denied(exc)
 
 

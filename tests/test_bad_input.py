@@ -15,7 +15,7 @@ import pytest
 SEED = 20261122
 MUTATIONS_PER_BODY = 60
 
-ODD_VALUES = [
+ODD_VALUES: list[object] = [
     None,
     0,
     -1,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 
 import httpx
 import pytest
@@ -26,7 +27,7 @@ async def keyed_ledger(tmp_path):
             yield LedgerApi(http)
 
 
-def codes(responses: list[httpx.Response]) -> list[str]:
+def codes(responses: Sequence[httpx.Response]) -> list[str]:
     return sorted("ok" if r.status_code == 200 else r.json()["code"] for r in responses)
 
 
@@ -110,14 +111,14 @@ async def test_a_contract_key_is_taken_once_among_concurrent_creates(keyed_ledge
     responses = await asyncio.gather(*(open_account("savings") for _ in range(CONCURRENT)))
     assert codes(responses) == ["DUPLICATE_CONTRACT_KEY"] * (CONCURRENT - 1) + ["ok"]
     # A key freed and taken again inside one transaction, beside others that commit in the same group.
-    responses = await asyncio.gather(
+    reopened = await asyncio.gather(
         ledger_api.exercise(
             BANK, bank_cid, "OpenCloseReopen", {"label": "checking"}, act_as=[customer], user="Customer"
         ),
         open_account("travel"),
         open_account("travel"),
     )
-    assert codes(responses) == ["DUPLICATE_CONTRACT_KEY", "ok", "ok"]
+    assert codes(reopened) == ["DUPLICATE_CONTRACT_KEY", "ok", "ok"]
     acs = await ledger_api.post(
         "/v2/state/active-contracts",
         {

@@ -7,13 +7,16 @@ import asyncio
 from participant.protocols.http_protocol import CoalescingTransport
 
 
-class RecordingTransport:
+class RecordingTransport(asyncio.Transport):
+    """What the connection's socket was asked to do."""
+
     def __init__(self) -> None:
+        super().__init__()
         self.writes: list[bytes] = []
         self.closed = self.aborted = False
 
-    def write(self, data: bytes) -> None:
-        self.writes.append(data)
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        self.writes.append(bytes(data))
 
     def is_closing(self) -> bool:
         return self.closed or self.aborted

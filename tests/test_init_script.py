@@ -72,6 +72,7 @@ def test_the_init_script_sets_a_new_ledger_up_once(tmp_path, dars_dir) -> None:
         assert server.process.poll() is None
     finally:
         server.stop()
+    assert server.process.stdout is not None
     assert "ran on this ledger before: not run again" in server.process.stdout.read()
 
 

@@ -105,9 +105,9 @@ async def history(server):
 async def test_prune_and_read_around_it(history):
     server, ledger_api, alice, cids = history
     assert await pruned_offset(ledger_api) == 0
-    r = prune(server.db, "--up-to", "5")
-    assert r.returncode == 0, r.stderr
-    assert "5" in r.stdout
+    ran = prune(server.db, "--up-to", "5")
+    assert ran.returncode == 0, ran.stderr
+    assert "5" in ran.stdout
     assert await pruned_offset(ledger_api) == 5
     assert (await ledger_api.get("/v2/state/latest-pruned-offsets")).json()[
         "allDivulgedContractsPrunedUpToInclusive"
@@ -151,22 +151,22 @@ async def test_prune_and_read_around_it(history):
 
 async def test_refused_prunes_change_nothing(history):
     server, ledger_api, alice, cids = history
-    r = prune(server.db, "--up-to", "8")  # beyond the ledger end (7)
-    assert r.returncode == 2
-    assert "ledger end is 7" in r.stderr and r.stdout == ""
+    ran = prune(server.db, "--up-to", "8")  # beyond the ledger end (7)
+    assert ran.returncode == 2
+    assert "ledger end is 7" in ran.stderr and ran.stdout == ""
     assert await pruned_offset(ledger_api) == 0
     assert ids(await acs(ledger_api, alice, 3)) == [cids["iou1"], cids["iou2"]]
     assert (await events(ledger_api, alice, cids["iou2"])).status_code == 200
 
     for bad in ("0", "-1"):
-        r = prune(server.db, "--up-to", bad)
-        assert r.returncode == 2 and "error" in r.stderr
+        ran = prune(server.db, "--up-to", bad)
+        assert ran.returncode == 2 and "error" in ran.stderr
 
     assert prune(server.db, "--up-to", "4").returncode == 0
     for again in ("4", "3"):  # not beyond the current pruning offset
-        r = prune(server.db, "--up-to", again)
-        assert r.returncode == 2
-        assert "already pruned up to 4" in r.stderr
+        ran = prune(server.db, "--up-to", again)
+        assert ran.returncode == 2
+        assert "already pruned up to 4" in ran.stderr
     assert await pruned_offset(ledger_api) == 4
     assert ids(await acs(ledger_api, alice, 4)) == [cids["iou1"]]
     r = await events(ledger_api, alice, cids["iou2"])  # archived exactly at the pruning offset
@@ -175,8 +175,8 @@ async def test_refused_prunes_change_nothing(history):
     assert await pruned_offset(ledger_api) == 6
 
     missing = server.db.parent / "missing.db"
-    r = prune(missing, "--up-to", "1")
-    assert r.returncode == 2 and str(missing) in r.stderr
+    ran = prune(missing, "--up-to", "1")
+    assert ran.returncode == 2 and str(missing) in ran.stderr
     assert not missing.exists()
 
 
@@ -215,8 +215,8 @@ async def test_prune_while_submitting(history):
             results.append(r.status_code)
 
     await asyncio.gather(*(submit(n) for n in range(8)))
-    r = await pruning
-    assert r.returncode == 0, r.stderr
+    ran = await pruning
+    assert ran.returncode == 0, ran.stderr
     assert await pruned_offset(ledger_api) == 7
     assert results == [200] * len(results)
     end = await ledger_api.ledger_end()
@@ -310,8 +310,8 @@ async def test_prune_past_reassignments(server):
         assert r.status_code == 200, r.text
         end = await ledger_api.ledger_end()
         before = (await acs(ledger_api, alice, end)).json()
-        r = prune(server.db, "--up-to", str(end))
-        assert r.returncode == 0, r.stderr
+        ran = prune(server.db, "--up-to", str(end))
+        assert ran.returncode == 0, ran.stderr
         assert (await acs(ledger_api, alice, end)).json() == before
         kinds = {next(iter(e["contractEntry"])) for e in before}
         assert kinds == {"JsActiveContract", "JsIncompleteUnassigned"} and len(before) == 2
@@ -369,20 +369,20 @@ async def test_compact_gives_back_what_pruning_freed_and_keeps_the_ledger(tmp_pa
         end = await ledger_api.ledger_end()
         assert prune(db, "--up-to", str(end)).returncode == 0
         before = (await acs(ledger_api, alice, end)).json()
-        r = compact(db)  # refused: the server holds the database
-        assert r.returncode == 2 and r.stdout == ""
-        assert f"{db} is in use by a running ledger-participant (pid {server.process.pid}" in r.stderr
-        assert "stop it first" in r.stderr
+        ran = compact(db)  # refused: the server holds the database
+        assert ran.returncode == 2 and ran.stdout == ""
+        assert f"{db} is in use by a running ledger-participant (pid {server.process.pid}" in ran.stderr
+        assert "stop it first" in ran.stderr
     size = db.stat().st_size
-    r = compact(db)
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.startswith(f"compacted {db}: ") and "free pages" in r.stdout
+    ran = compact(db)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.startswith(f"compacted {db}: ") and "free pages" in ran.stdout
     assert db.stat().st_size < size / 2
     with sqlite3.connect(db) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
         assert conn.execute("PRAGMA freelist_count").fetchone() == (0,)
-    r = compact(db)
-    assert r.returncode == 0 and "has no free pages: nothing to give back" in r.stdout
+    ran = compact(db)
+    assert ran.returncode == 0 and "has no free pages: nothing to give back" in ran.stdout
 
     async with served(db) as (_, ledger_api):  # the same ledger, served again
         assert await ledger_api.ledger_end() == end
@@ -400,9 +400,9 @@ def test_compact_refuses_what_is_not_a_participant_database(tmp_path, content):
     db = tmp_path / "ledger.db"
     if content is not None:
         db.write_bytes(content)
-    r = compact(db)
-    assert r.returncode == 2 and r.stdout == ""
-    assert r.stderr.startswith("error: ") and str(db) in r.stderr and "Traceback" not in r.stderr
+    ran = compact(db)
+    assert ran.returncode == 2 and ran.stdout == ""
+    assert ran.stderr.startswith("error: ") and str(db) in ran.stderr and "Traceback" not in ran.stderr
     assert (db.read_bytes() == content) if content is not None else not db.exists()
 
 
@@ -418,5 +418,5 @@ async def test_pruned_up_to_the_ledger_end_the_next_offset_still_comes_after_it(
     async with served(db) as (_, ledger_api):
         assert await ledger_api.ledger_end() == end
         assert (await ledger_api.create_iou(alice, alice, user="Alice"))["offset"] == end + 1
-        r = prune(db, "--up-to", str(end))
-        assert r.returncode == 2 and f"already pruned up to {end}" in r.stderr
+        ran = prune(db, "--up-to", str(end))
+        assert ran.returncode == 2 and f"already pruned up to {end}" in ran.stderr

@@ -17,8 +17,9 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.typing import Subprotocol
 
-from tests.conftest import SECRET, ServerProcess, start_server, token
+from tests.conftest import SECRET, ServerProcess, start_server, token, ws_protocols
 from tests.spec import validate
 
 WAIT = 30  # seconds any one wait for the server may take at most
@@ -160,7 +161,7 @@ def ws_url(server: ServerProcess, path: str) -> str:
 
 
 async def test_a_websocket_message_beyond_the_body_limit_closes_with_1009(server):
-    subprotocols = [f"jwt.token.{token('participant_admin')}", "daml.ws.auth"]
+    subprotocols = ws_protocols(token("participant_admin"))
     async with asyncio.timeout(WAIT):
         async with connect(ws_url(server, "/v2/updates"), subprotocols=subprotocols, max_size=None) as ws:
             await ws.send(json.dumps({"beginExclusive": 0, "pad": "x" * 150_000}))
@@ -170,7 +171,7 @@ async def test_a_websocket_message_beyond_the_body_limit_closes_with_1009(server
 
 
 async def test_a_websocket_without_a_valid_token_is_refused_at_the_upgrade(server):
-    for subprotocols in (None, ["daml.ws.auth"], ["jwt.token.not-a-jwt", "daml.ws.auth"]):
+    for subprotocols in (None, [Subprotocol("daml.ws.auth")], ws_protocols("not-a-jwt")):
         async with asyncio.timeout(WAIT):
             with pytest.raises(InvalidStatus) as refused:
                 async with connect(ws_url(server, "/v2/state/active-contracts"), subprotocols=subprotocols):
@@ -183,9 +184,7 @@ async def test_a_websocket_without_a_valid_token_is_refused_at_the_upgrade(serve
     # An unknown user is denied as the HTTP form denies it.
     async with asyncio.timeout(WAIT):
         with pytest.raises(InvalidStatus) as refused:
-            async with connect(
-                ws_url(server, "/v2/updates"), subprotocols=[f"jwt.token.{token('nobody')}", "daml.ws.auth"]
-            ):
+            async with connect(ws_url(server, "/v2/updates"), subprotocols=ws_protocols(token("nobody"))):
                 pass
     assert refused.value.response.status_code == 403
 
@@ -203,7 +202,7 @@ def test_the_frames_of_a_refused_websocket_are_never_read(server):
 
 
 async def test_a_websocket_stream_outlives_the_head_and_body_timeouts(server):
-    subprotocols = [f"jwt.token.{token('participant_admin')}", "daml.ws.auth"]
+    subprotocols = ws_protocols(token("participant_admin"))
     async with asyncio.timeout(WAIT):
         async with connect(ws_url(server, "/v2/updates"), subprotocols=subprotocols) as ws:
             await ws.send(json.dumps({"beginExclusive": 0, "updateFormat": {"includeTopologyEvents": {}}}))

@@ -11,7 +11,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
-from tests.conftest import ADMIN, SECRET, LedgerApi, start_server, token
+from tests.conftest import ADMIN, SECRET, LedgerApi, start_server, token, ws_protocols
 
 TIMEOUT = 30  # seconds for any one conversation
 
@@ -76,11 +76,11 @@ async def test_an_unknown_path_is_still_404(server):
 
 @pytest.mark.parametrize("path", ["//v2/commands/completions", "/v2//commands/completions/"])
 async def test_websocket_with_empty_segments(server, alice, path):
-    protocols = [f"jwt.token.{token('Alice')}", "daml.ws.auth"]
+    protocols = ws_protocols(token("Alice"))
     ws_url = server.url.replace("http://", "ws://") + path
     async with (
         asyncio.timeout(TIMEOUT),
-        connect(ws_url, subprotocols=protocols, open_timeout=TIMEOUT) as ws,  # type: ignore[arg-type]
+        connect(ws_url, subprotocols=protocols, open_timeout=TIMEOUT) as ws,
     ):
         assert ws.subprotocol == "daml.ws.auth"
         await ws.send(json.dumps({"userId": "Alice", "parties": [alice], "beginExclusive": 0}))

@@ -46,6 +46,7 @@ class Serve:
 
     def lines(self, timeout: float = TIMEOUT) -> Iterator[str]:
         """Lines of its standard output as they come, until it closes or `timeout` passes."""
+        assert self.process.stdout is not None
         fd = self.process.stdout.fileno()
         deadline = time.monotonic() + timeout
         while True:
@@ -80,7 +81,8 @@ class Serve:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait(timeout=TIMEOUT)
-        self.process.stdout.close()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
         if self.process.stdin is not None:
             self.process.stdin.close()
 

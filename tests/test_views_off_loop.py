@@ -18,8 +18,9 @@ async def test_the_views_of_a_page_are_computed_in_one_evaluation_on_a_worker() 
     workers = EvaluationWorkers()
     computed_on: list[threading.Thread] = []
 
-    def compute(template_id: str, argument: dict, interfaces: list[str]) -> list[dict]:
+    def compute(template_id: str, argument: object, interfaces: list[str]) -> list[dict]:
         computed_on.append(threading.current_thread())
+        assert isinstance(argument, dict)
         return [{"interfaceId": i, "viewValue": {"amount": argument["amount"]}} for i in interfaces]
 
     wanted = PartyFilter(wildcard=True, views={("assets", "Main:Asset"): {INTERFACE}})

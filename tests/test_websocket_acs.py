@@ -15,8 +15,9 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.typing import Subprotocol
 
-from tests.conftest import LedgerApi, token
+from tests.conftest import LedgerApi, token, ws_protocols
 from tests.spec import validate
 
 IOU = "#model-tests:Iou:Iou"
@@ -48,7 +49,9 @@ def ws_url(server) -> str:
     return server.url.replace("http://", "ws://") + "/v2/state/active-contracts"
 
 
-async def converse(server, body: dict, subprotocols: list[str] | None) -> tuple[list[dict], str | None]:
+async def converse(
+    server, body: dict, subprotocols: list[Subprotocol] | None
+) -> tuple[list[dict], str | None]:
     """Send one request message; collect every message until the server closes (bounded in count and time)."""
     messages: list[dict] = []
     async with asyncio.timeout(TIMEOUT):
@@ -65,8 +68,8 @@ async def converse(server, body: dict, subprotocols: list[str] | None) -> tuple[
     return messages, chosen
 
 
-def protocols(user: str) -> list[str]:
-    return [f"jwt.token.{token(user)}", "daml.ws.auth"]
+def protocols(user: str) -> list[Subprotocol]:
+    return ws_protocols(token(user))
 
 
 def cid(entry: dict) -> str:
@@ -169,12 +172,12 @@ async def test_token_that_is_not_ours_is_an_invalid_field(alice):
 
 async def test_missing_or_invalid_token(alice):
     server, _, party, end = alice
-    unknown_user = [f"jwt.token.{token('nobody-' + os.urandom(3).hex())}", "daml.ws.auth"]
-    forged = [f"jwt.token.{token('Alice')[:-4]}AAAA", "daml.ws.auth"]
+    unknown_user = ws_protocols(token("nobody-" + os.urandom(3).hex()))
+    forged = ws_protocols(f"{token('Alice')[:-4]}AAAA")
     cases = [
         (None, 16),
-        (["daml.ws.auth"], 16),
-        (["jwt.token.not-a-jwt", "daml.ws.auth"], 16),
+        ([Subprotocol("daml.ws.auth")], 16),
+        (ws_protocols("not-a-jwt"), 16),
         (forged, 16),
         (unknown_user, 7),
     ]  # Canton: an unknown user is PERMISSION_DENIED, a bad token UNAUTHENTICATED

@@ -13,8 +13,9 @@ import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.typing import Subprotocol
 
-from tests.conftest import SECRET, LedgerApi, start_server, token
+from tests.conftest import SECRET, LedgerApi, start_server, token, ws_protocols
 from tests.http.helpers import (
     LEDGER_EFFECTS,
     commands,
@@ -54,8 +55,8 @@ def url(server, path: str) -> str:
     return server.url.replace("http://", "ws://") + path
 
 
-def protocols(user: str) -> list[str]:
-    return [f"jwt.token.{token(user)}", "daml.ws.auth"]
+def protocols(user: str) -> list[Subprotocol]:
+    return ws_protocols(token(user))
 
 
 async def converse(server, path: str, body: dict, user: str) -> list[dict]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncGenerator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -225,7 +225,7 @@ async def follow(
     on_state: Callable[[StreamState], None] | None = None,
     backoff: Backoff = Backoff(),
     until: int | None = None,
-) -> AsyncIterator[Update]:
+) -> AsyncGenerator[Update, None]:
     """The updates after offset `after` as they commit, in order, and the offset checkpoints between them (an
     `Update` whose `offset_checkpoint` is set: every update up to it has been seen). With `until`, the updates up
     to that offset (inclusive), and then the iteration ends.

@@ -36,7 +36,7 @@ async def connected(
     args: argparse.Namespace, choice: Choice, locations: Locations
 ) -> AsyncIterator[LedgerClient]:
     if choice.profile is not None:
-        tokens: TokenSource | None = choice.tokens  # type: ignore[assignment]
+        tokens = choice.tokens
         async with _client(choice.profile.url, tokens) as client:
             yield client
         return

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from textual.binding import Binding
     from textual.worker import Worker
 
     from app.client.errors import LedgerApiError
@@ -52,3 +53,7 @@ class LedgerHost(Protocol):
         ...
 
     def action_mode(self, mode: str) -> None: ...
+
+    def key_names(self, binding: Binding) -> str:
+        """The keys of a binding as the footer shows them, remapped ones included."""
+        ...

@@ -431,7 +431,7 @@ implements; `x` lets you pick one of those choices; exercise results are labelle
             if pane not in self._loaded:
                 self._load_transaction(pane)
             if view.transaction is not None:
-                view.tree.focus()
+                view.transaction_tree.focus()
         elif pane == CONTRACT and self.lookup is not None and self.lookup.found:
             self.query_one(PayloadTree).focus()
 
@@ -484,11 +484,11 @@ implements; `x` lets you pick one of those choices; exercise results are labelle
             return
         transaction = update.transaction.value
         self.ledger_app.workspace.learned.note_transaction(transaction)
-        view.tree.types = self._types()
+        view.transaction_tree.types = self._types()
         view.set_full_ids(self.full_ids)
         view.show(transaction, self.contract_id)
         if self.query_one(TabbedContent).active == pane:
-            view.tree.focus()
+            view.transaction_tree.focus()
         self.query_one(ContractDetails).show(lookup, choices=self._choices_seen())
 
     async def _transaction_failure(self, error: errors.LedgerApiError, offset: int) -> Group:

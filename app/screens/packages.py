@@ -114,7 +114,7 @@ Daml location it failed at; a notification says so too.
         yield KeyFooter()
 
     @property
-    def tree(self) -> PackageTree:
+    def package_tree(self) -> PackageTree:
         return self.query_one("#packages-tree", PackageTree)
 
     def on_mount(self) -> None:
@@ -172,7 +172,7 @@ Daml location it failed at; a notification says so too.
             return
         text = self._summary(catalog)
         if self.text:
-            matches = self.tree.matches
+            matches = self.package_tree.matches
             text.append(" · ")
             if matches:
                 text.append(f"match {self.match + 1} of {len(matches)}", "bold")
@@ -207,13 +207,15 @@ Daml location it failed at; a notification says so too.
         catalog = self.catalog
         if catalog is None:
             return
-        tree = self.tree
+        tree = self.package_tree
         tree.show(catalog, self.text.casefold())
         self.match = 0
         self._show_info()
         if tree.matches:
-            tree.select(tree.matches[0])
-            self._details(describe(tree.matches[0].data, catalog))  # type: ignore[arg-type]
+            first = tree.matches[0]
+            tree.select(first)
+            assert first.data is not None  # a match is an entity's node
+            self._details(describe(first.data, catalog))
         elif not tree.root.children:
             self._details(self._empty_text(catalog))
         else:
@@ -233,7 +235,7 @@ Daml location it failed at; a notification says so too.
 
     @property
     def selected(self) -> Entry | None:
-        node = self.tree.cursor_node
+        node = self.package_tree.cursor_node
         return node.data if node is not None else None
 
     def _show_selected(self) -> None:
@@ -281,12 +283,12 @@ Daml location it failed at; a notification says so too.
         self._search_typed()
         if not self.text:
             event.input.remove_class("shown")
-        self.set_focus(self.tree)  # now: an `n` typed right after enter goes to the next match
-        if self.tree.matches:  # back to the first match, wherever the cursor went meanwhile
+        self.set_focus(self.package_tree)  # now: an `n` typed right after enter goes to the next match
+        if self.package_tree.matches:  # back to the first match, wherever the cursor went meanwhile
             self._go_to_match(0)
 
     def action_match(self, step: int) -> None:
-        matches = self.tree.matches
+        matches = self.package_tree.matches
         if not matches:
             self.notify(
                 "Search first with /." if not self.text else f"Nothing holds “{self.text}”.", timeout=3
@@ -296,9 +298,10 @@ Daml location it failed at; a notification says so too.
 
     def _go_to_match(self, index: int) -> None:
         self.match = index
-        node = self.tree.matches[index]
-        self.tree.select(node)
-        self._details(describe(node.data, self.catalog))  # type: ignore[arg-type]
+        node = self.package_tree.matches[index]
+        self.package_tree.select(node)
+        assert node.data is not None  # a match is an entity's node
+        self._details(describe(node.data, self.catalog))
         self._show_info()
 
     def action_escape(self) -> None:
@@ -311,7 +314,7 @@ Daml location it failed at; a notification says so too.
             box.remove_class("shown")
             self.text = ""
             self._rebuild()
-        self.tree.focus()
+        self.package_tree.focus()
 
     # --- from a template ------------------------------------------------------------------------------------------
 

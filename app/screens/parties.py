@@ -6,6 +6,7 @@ What it shows and changes is the workspace's `Directory`, which tells the rest o
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -430,12 +431,12 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
             self.notify(f"Deleted the user {user_id}.", timeout=3)
 
 
-def _short_right(right: Right, party: object) -> str:
+def _short_right(right: Right, party: Callable[[str], str]) -> str:
     """A right in a table cell: "act Alice::1220…", "admin"."""
     tag = right.kind.tag
     short = {"CanActAs": "act", "CanReadAs": "read", "CanExecuteAs": "execute"}.get(tag)
     if short is not None and right.party:
-        return f"{short} {party(right.party)}"  # type: ignore[operator]
+        return f"{short} {party(right.party)}"
     return {
         "ParticipantAdmin": "admin",
         "IdentityProviderAdmin": "idp admin",

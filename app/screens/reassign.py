@@ -274,8 +274,10 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         if row.archived_offset is not None and row.kind != UNASSIGNED:
             state = Content.styled(f"archived at offset {row.archived_offset}", "red")
         elif row.in_flight:
+            moving = row.location(self._alias)
+            assert moving is not None  # a contract in flight is on its way between two synchronizers
             state = Content.assemble(
-                plain(row.location(self._alias), "yellow"),
+                plain(moving, "yellow"),
                 ": ctrl+t completes it (the Assign form below is filled)",
             )
             self._fill_assign(row)

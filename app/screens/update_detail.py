@@ -74,7 +74,7 @@ class UpdateScreen(LedgerScreen):
         self.ledger_app.workspace.learned.note_transaction(transaction)
         self.view.set_full_ids(self.full_ids)
         self.view.show(transaction, "")
-        self.view.tree.focus()
+        self.view.transaction_tree.focus()
 
     def action_open_contract(self) -> None:
         """A reassignment's or a topology event's contract (a transaction's tree opens the one under its cursor)."""

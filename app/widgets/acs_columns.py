@@ -71,13 +71,11 @@ def payload_column(name: str, sample: list) -> Column:
     values = [p.get(name) for p in sample if isinstance(p, dict)]
     numeric = bool(values) and all(isinstance(v, str) and _is_number(v) for v in values if v is not None)
     width = max([len(name), *(len(scalar(v)) for v in values[:50])] or [8])
-    return Column(
-        f"payload.{name}",
-        name,
-        max(6, min(width, 28)),
-        lambda r, name=name: scalar(r.payload.get(name)) if isinstance(r.payload, dict) else "?",
-        right=numeric,
-    )
+
+    def render(row: Row) -> str:
+        return scalar(row.payload.get(name)) if isinstance(row.payload, dict) else "?"
+
+    return Column(f"payload.{name}", name, max(6, min(width, 28)), render, right=numeric)
 
 
 def _is_number(text: str) -> bool:

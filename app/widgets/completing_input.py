@@ -72,7 +72,7 @@ class _Field(FieldInput):
         held, self._held = self._held or [], None
         return held
 
-    def _on_key(self, event: events.Key) -> None:
+    async def _on_key(self, event: events.Key) -> None:
         if self._held is not None:
             self._held.append(events.Key(event.key, event.character))
         elif event.key == "enter":

@@ -67,7 +67,8 @@ class PackageTree(Tree[Entry]):
         self.clear()
         self.matches = []
         by_name: dict[str, list[Package]] = {}
-        for package in [*catalog.packages.values(), *catalog.not_daml_lf.values()]:
+        packages: list[Package] = [*catalog.packages.values(), *catalog.not_daml_lf.values()]
+        for package in packages:
             by_name.setdefault(package.name, []).append(package)
         own = [name for name in by_name if not is_standard_library(name)]
         standard = [name for name in by_name if is_standard_library(name)]

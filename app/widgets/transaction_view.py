@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.visual import VisualType
 from textual.widgets import Static
 from textual.widgets.tree import TreeNode
 
@@ -268,15 +269,15 @@ class TransactionView(Vertical):
         yield TransactionTree(id="tx-tree", classes="hidden")
 
     @property
-    def tree(self) -> TransactionTree:
+    def transaction_tree(self) -> TransactionTree:
         return self.query_one(TransactionTree)
 
-    def show_message(self, message: Text | str) -> None:
+    def show_message(self, message: VisualType) -> None:
         self.transaction = None
         self.query_one("#tx-message", Static).update(message)
         self.query_one("#tx-message").remove_class("hidden")
         self.query_one("#tx-header").add_class("hidden")
-        self.tree.add_class("hidden")
+        self.transaction_tree.add_class("hidden")
 
     def show(self, transaction: JsTransaction, focus_contract: str) -> None:
         self.transaction = transaction
@@ -285,13 +286,13 @@ class TransactionView(Vertical):
         head.update(header(transaction, full=self.full_ids))
         head.border_title = self.title
         head.remove_class("hidden")
-        tree = self.tree
+        tree = self.transaction_tree
         tree.remove_class("hidden")
         tree.full_ids = self.full_ids
         tree.show(transaction, focus_contract)
 
     def set_full_ids(self, full: bool) -> None:
         self.full_ids = full
-        self.tree.full_ids = full
+        self.transaction_tree.full_ids = full
         if self.transaction is not None:
             self.query_one("#tx-header", Static).update(header(self.transaction, full=full))

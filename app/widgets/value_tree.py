@@ -208,16 +208,11 @@ class ValueTree(Tree[ValueNode]):
             self.add_value(node, name, value, unfold=unfold, type_=types[i] if types is not None else None)
         if stop < len(entries):
             rest = len(entries) - stop
-            node.add_leaf(
-                "",
-                ValueNode(
-                    more_from=stop,
-                    populated=True,
-                    label=lambda full, expanded, rest=rest: Text(
-                        f"… {rest:,} more (enter shows the next {min(rest, CHUNK)})", style=MUTED
-                    ),
-                ),
-            )
+
+            def more(full: bool, expanded: bool) -> Text:
+                return Text(f"… {rest:,} more (enter shows the next {min(rest, CHUNK)})", style=MUTED)
+
+            node.add_leaf("", ValueNode(more_from=stop, populated=True, label=more))
 
     @on(Tree.NodeExpanded)
     def _populate_on_expand(self, event: Tree.NodeExpanded[ValueNode]) -> None:

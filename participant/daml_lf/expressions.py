@@ -17,7 +17,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from google.protobuf.descriptor import Descriptor
 from google.protobuf.message import DecodeError, Message
 
 from . import ast
@@ -34,7 +33,7 @@ from .decode import (
     tycon_ref,
 )
 from .errors import MalformedArchive
-from .nesting import read_varint
+from .nesting import MessageDescriptor, read_varint
 
 _Span = tuple[bytes, int, int]  # an encoded expression: the bytes holding it, where it starts and ends
 
@@ -185,7 +184,7 @@ class _Step:
     how: str
     repeated: bool
     oneof: str | None
-    message: Descriptor | None
+    message: MessageDescriptor | None
     enum_names: Mapping[int, str] | None
     sub_plan: _Plan | None = None  # the plan of ``message``, for a field converted generically
 
@@ -217,14 +216,14 @@ _SPECIAL_MESSAGES = {
 _SUFFIXES = ("_interned_str", "_interned_dname", "_interned_name")
 
 
-def _plan(descriptor: Descriptor) -> _Plan:
+def _plan(descriptor: MessageDescriptor) -> _Plan:
     plan = _PLANS.get(descriptor.full_name)
     if plan is None:
         plan = _PLANS[descriptor.full_name] = _make_plan(descriptor)
     return plan
 
 
-def _make_plan(descriptor: Descriptor) -> _Plan:
+def _make_plan(descriptor: MessageDescriptor) -> _Plan:
     # Messages inside an expression reach each other only through Expr fields (bytes here) or the special ones
     # (types, kinds), so making the plans of the messages a message holds always ends.
     name = descriptor.full_name.removeprefix("daml_lf_2_lazy.")
@@ -264,6 +263,7 @@ def _make_plan(descriptor: Descriptor) -> _Plan:
         )
     for step in steps:
         if step.how == _MESSAGE:
+            assert step.message is not None  # a field is _MESSAGE for its message type
             step.sub_plan = _plan(step.message)
     holds = any(s.how == _EXPR or (s.sub_plan is not None and s.sub_plan.may_hold_expr) for s in steps)
     plan = _Plan(name, tuple(steps), holds, {s.number: s for s in steps})
@@ -306,7 +306,8 @@ def _convert_one(ctx: Context, step: _Step, value: Any, kids: list[ast.Expr]) ->
     if how == _SPECIAL:
         return _special(ctx, value)
     if how == _MESSAGE:
-        plan = _plan(step.message)
+        plan = step.sub_plan
+        assert plan is not None  # made with the step's plan
         return ast.Node(
             plan.name,
             tuple(

@@ -12,10 +12,18 @@ messages; no byte is read twice.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TypeAlias
+
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from ._proto import daml_lf2_pb2
 from .errors import MalformedArchive
+
+if TYPE_CHECKING:
+    from google._upb._message import Descriptor as UpbDescriptor
+
+MessageDescriptor: TypeAlias = "Descriptor | UpbDescriptor"
+"""A message type's descriptor: protobuf's Python one or its C (upb) one, whichever backend runs (the same face)."""
 
 RECURSION_LIMIT = 1000
 """Canton's protobuf recursion limit for Daml-LF 2.1 packages: the deepest a message may sit below the package."""
@@ -23,26 +31,28 @@ RECURSION_LIMIT = 1000
 PACKAGE = daml_lf2_pb2.Package.DESCRIPTOR
 
 _VARINT, _FIXED64, _LENGTH, _START_GROUP, _END_GROUP, _FIXED32 = 0, 1, 2, 3, 4, 5
-_MESSAGE_FIELDS: dict[str, dict[int, Descriptor]] = {}
+_MESSAGE_FIELDS: dict[str, dict[int, MessageDescriptor]] = {}
 
 
 class NestedTooDeep(MalformedArchive):
     """Protobuf messages nested beyond the recursion limit."""
 
 
-def _message_fields(descriptor: Descriptor) -> dict[int, Descriptor]:
+def _message_fields(descriptor: MessageDescriptor) -> dict[int, MessageDescriptor]:
     """The fields of a message type that hold messages, by number, with their types."""
     fields = _MESSAGE_FIELDS.get(descriptor.full_name)
     if fields is None:
         fields = _MESSAGE_FIELDS[descriptor.full_name] = {
             field.number: field.message_type
             for field in descriptor.fields
-            if field.type == FieldDescriptor.TYPE_MESSAGE
+            if field.type == FieldDescriptor.TYPE_MESSAGE and field.message_type is not None
         }
     return fields
 
 
-def check_nesting(data: bytes, where: str, root: Descriptor = PACKAGE, limit: int = RECURSION_LIMIT) -> None:
+def check_nesting(
+    data: bytes, where: str, root: MessageDescriptor = PACKAGE, limit: int = RECURSION_LIMIT
+) -> None:
     """Raise ``NestedTooDeep`` if a message of ``data`` (encoded ``root``) nests more than ``limit`` deep, and
     ``MalformedArchive`` for wire bytes that protobuf would not read (a truncated field, a group)."""
     try:
@@ -51,8 +61,8 @@ def check_nesting(data: bytes, where: str, root: Descriptor = PACKAGE, limit: in
         raise MalformedArchive(f"{where}: a protobuf varint is truncated or too long") from None
 
 
-def _scan(data: bytes, where: str, root: Descriptor, limit: int) -> None:
-    enclosing: list[tuple[int, dict[int, Descriptor]]] = []
+def _scan(data: bytes, where: str, root: MessageDescriptor, limit: int) -> None:
+    enclosing: list[tuple[int, dict[int, MessageDescriptor]]] = []
     fields = _message_fields(root)
     pos, end, depth = 0, len(data), 0
     while True:

@@ -169,11 +169,12 @@ class Committer:
         """Interpret and commit one submission as one transaction; returns it once it is durable."""
         synchronizer = self.identity.default_synchronizer
         if meta.synchronizer_id:
-            synchronizer = self.identity.synchronizer(meta.synchronizer_id)
-            if synchronizer is None:
+            chosen = self.identity.synchronizer(meta.synchronizer_id)
+            if chosen is None:
                 raise errors.INVALID_ARGUMENT(
                     f"Cannot submit to synchronizer {meta.synchronizer_id}: not connected to it"
                 )
+            synchronizer = chosen
         dedup = meta.deduplication
         if dedup.duration is not None and dedup.duration > self.max_deduplication:
             raise errors.INVALID_DEDUPLICATION_PERIOD(

@@ -33,7 +33,8 @@ from participant.engine.pydsl import (
 package = Package("model-tests", "1.0.0")
 
 
-def owner(iou: Iou) -> list[str]:
+def iou_owner(iou: Iou) -> list[str]:
+    # named apart from the template's field `owner`, which a type checker would take it for in the class body
     return [iou.owner]
 
 
@@ -67,13 +68,13 @@ class Iou(Template):
     def ensure(self) -> bool:
         return self.amount > 0
 
-    @choice(controller=owner)
+    @choice(controller=iou_owner)
     async def Iou_Split(self, tx: Update, splitAmount: Decimal) -> Tuple2[ContractId[Iou], ContractId[Iou]]:
         split_cid = await tx.create(self.with_(amount=splitAmount))
         rest_cid = await tx.create(self.with_(amount=self.amount - splitAmount))
         return split_cid, rest_cid
 
-    @choice(controller=owner)
+    @choice(controller=iou_owner)
     async def Iou_Merge(self, tx: Update, otherCid: ContractId[Iou]) -> ContractId[Iou]:
         other = await tx.fetch(otherCid, Iou)
         tx.assert_msg(
@@ -83,27 +84,27 @@ class Iou(Template):
         await tx.archive(otherCid)
         return await tx.create(self.with_(amount=self.amount + other.amount))
 
-    @choice(controller=owner)
+    @choice(controller=iou_owner)
     async def Iou_Transfer(self, tx: Update, newOwner: Party) -> ContractId[IouTransfer]:
         return await tx.create(IouTransfer(iou=self, newOwner=newOwner))
 
-    @choice(controller=owner)
+    @choice(controller=iou_owner)
     async def Iou_AddObserver(self, tx: Update, newObserver: Party) -> ContractId[Iou]:
         return await tx.create(self.with_(observers=[newObserver, *self.observers]))
 
-    @choice(controller=owner)
+    @choice(controller=iou_owner)
     async def Iou_RemoveObserver(self, tx: Update, oldObserver: Party) -> ContractId[Iou]:
         return await tx.create(self.with_(observers=[p for p in self.observers if p != oldObserver]))
 
-    @choice(controller=owner, consuming=False)
+    @choice(controller=iou_owner, consuming=False)
     async def DateCheckAddDays(self, tx: Update, payload: Date) -> Date:
         return payload + dt.timedelta(days=31)
 
-    @choice(controller=owner, consuming=False)
+    @choice(controller=iou_owner, consuming=False)
     async def TimestampCheckAddHours(self, tx: Update, payload: Time) -> Time:
         return payload + dt.timedelta(hours=2)
 
-    @choice(controller=owner, consuming=False)
+    @choice(controller=iou_owner, consuming=False)
     async def TextMapCheck(self, tx: Update, payload: TextMap[Int64]) -> TextMap[Int64]:
         return {**payload, "b": 42}
 
@@ -111,7 +112,7 @@ class Iou(Template):
     async def Iou_Inspect(self, tx: Update, viewer: Party) -> Text:
         return f"{show_numeric(self.amount)} {self.currency}"
 
-    @choice(controller=owner)
+    @choice(controller=iou_owner)
     async def Iou_Settle(self, tx: Update) -> Unit:
         return ()
 
@@ -119,8 +120,9 @@ class Iou(Template):
     class IIouForIou:
         """`interface instance IIou for Iou where view = AmountAndCurrency currency amount`."""
 
-        def view(self: Iou) -> AmountAndCurrency:
-            return AmountAndCurrency(icurrency=self.currency, iamount=self.amount)
+        @staticmethod
+        def view(iou: Iou) -> AmountAndCurrency:
+            return AmountAndCurrency(icurrency=iou.currency, iamount=iou.amount)
 
 
 @package.template("Iou:IouTransfer")

@@ -25,7 +25,7 @@ from participant.engine.pydsl import (
     Party,
     Template,
     Text,
-    Tuple2,
+    Tuple2,  # noqa: F401  # named by the key's type, which is resolved in this module
     Unit,
     Update,
     Variant,
@@ -57,7 +57,7 @@ class Account(Template):
     limit: Optional[Limit]
 
     key = ContractKey(
-        Tuple2[Party, Text], of=lambda self: (self.owner, self.label), maintainer=lambda key: [key[0]]
+        "Tuple2[Party, Text]", of=lambda self: (self.owner, self.label), maintainer=lambda key: [key[0]]
     )
 
     def signatory(self) -> list[str]:
@@ -111,7 +111,7 @@ class Bank(Template):
     async def DepositByKey(self, tx: Update, label: Text, amount: Decimal) -> ContractId[Account]:
         return await tx.exercise_by_key(Account, (self.customer, label), "Account_Deposit", amount=amount)
 
-    async def _open(self, tx: Update, label: Text) -> str:
+    async def _open(self, tx: Update, label: Text) -> ContractId[Account]:
         return await tx.create(
             Account(
                 owner=self.customer,

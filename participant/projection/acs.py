@@ -159,9 +159,9 @@ async def rendered(
     moved = await store.moved_contracts(offset, parties)
     if moved:
         ordered = sorted((_position(row), row) for row in moved)
-        rows = [(position, row) for position, row in ordered if position > after_seq]
-        for i in range(0, len(rows), page_size):
-            chunk = rows[i : i + page_size]
+        unsent = [(position, row) for position, row in ordered if position > after_seq]
+        for i in range(0, len(unsent), page_size):
+            chunk = unsent[i : i + page_size]
             yield _encoded(await shaped([event_filter], partial(renderer.render_moved, chunk), evaluate))
 
 

@@ -25,7 +25,7 @@ from participant.api import (
 from participant.base import errors
 from participant.engine import ids
 
-ACS_DELTA = "TRANSACTION_SHAPE_ACS_DELTA"
+ACS_DELTA: Final = "TRANSACTION_SHAPE_ACS_DELTA"
 LEDGER_EFFECTS: Final = "TRANSACTION_SHAPE_LEDGER_EFFECTS"
 
 

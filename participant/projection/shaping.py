@@ -69,8 +69,8 @@ def _created(
     key_hash: str | None,
     blob: str,
     witnesses: list[str],
-    signatories: list[str],
-    observers: list[str],
+    signatories: list[str] | orjson.Fragment,  # a stored row's parties go out as their JSON text, unparsed
+    observers: list[str] | orjson.Fragment,
     created_at: str,
     package_name: str,
     acs_delta: bool,
@@ -488,7 +488,7 @@ def reassignment_events(update: UpdateRow, event_filter: EventFilter) -> list[di
     """One event per contract whose stakeholders the filter lets through; witnesses are the requested
     stakeholders."""
     submitter = update.act_as[0] if update.act_as else ""
-    events = []
+    events: list[dict] = []
     for n in update.nodes:
         if not isinstance(n, UnassignNode | AssignNode):
             continue
@@ -603,7 +603,7 @@ def ledger_effects_events(update: UpdateRow, event_filter: EventFilter) -> list[
     nodes = {n.node_id: n for n in update.nodes}
     witnessed: dict[int, set[str]] = {}
     roots = set(nodes) - {c for n in update.nodes if isinstance(n, ExerciseNode) for c in n.children}
-    stack = [(r, set()) for r in sorted(roots, reverse=True)]
+    stack: list[tuple[int, set[str]]] = [(r, set()) for r in sorted(roots, reverse=True)]
     while stack:
         node_id, inherited = stack.pop()
         node = nodes[node_id]

@@ -63,7 +63,7 @@ def guarded(protocol: type, limits: RequestLimits) -> type:
         # A clock runs only while a head or a body is incomplete at the end of a read; a request read whole in
         # one costs no timer.
 
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        def connection_made(self, transport: asyncio.Transport) -> None:
             super().connection_made(transport)
             self._since = self.loop.time()
             self._watch()  # a connection that never sends a byte is timed too

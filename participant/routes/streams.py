@@ -11,7 +11,7 @@ uvicorn's ping interval and timeout (20 s each) its connection is dropped (`prot
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from typing import TypeVar
 
 import orjson
@@ -27,7 +27,8 @@ from participant.routes.common import decode_bytes, error_response
 from participant.services.context import Context
 
 M = TypeVar("M", bound=pydantic.BaseModel)
-Open = Callable[[Context, M, Claims], Awaitable[AsyncIterator[Sequence[bytes]]]]
+# a generator, not any iterator: a stream left early (the client gone) is closed, its cursor or queue released
+Open = Callable[[Context, M, Claims], Awaitable[AsyncGenerator[Sequence[bytes], None]]]
 
 SEND_BYTES = 64 * 1024  # what one write of a stream carries at most (and one element past it)
 
@@ -79,7 +80,7 @@ async def serve(websocket: WebSocket, model: type[M], open_stream: Open) -> None
     await websocket.close()
 
 
-async def _send_until_closed(websocket: WebSocket, pages: AsyncIterator[Sequence[bytes]]) -> bool:
+async def _send_until_closed(websocket: WebSocket, pages: AsyncGenerator[Sequence[bytes], None]) -> bool:
     """Send the pages' elements until they end (True) or the client closes (False). Later client messages are
     read and ignored, as Canton does; reading them is how a close is seen while the stream waits for commits."""
     sending = asyncio.ensure_future(_send_all(websocket, pages))

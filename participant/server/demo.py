@@ -14,13 +14,14 @@ import secrets
 from collections.abc import Callable
 from decimal import Decimal
 
-from participant.engine.commands import CreateCommand, ExerciseCommand, Submission
+from participant.base.transactions import CreateNode, UnassignNode
+from participant.engine.commands import Command, CreateCommand, ExerciseCommand, Submission
 from participant.engine.reassignment import Assign, Unassign
 from participant.ledger.committer import CommandMeta, ReassignmentMeta
 from participant.services.context import Context
 from participant.services.parties import hosting
 from participant.store import admin
-from participant.store.rows import UserRow
+from participant.store.rows import UpdateRow, UserRow
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +96,7 @@ class _Seeder:
         # seeded again at the next start instead of failing as a duplicate of the first run's commands.
         self.run = secrets.token_hex(4)
 
-    async def _submit(self, act_as: list[str], command) -> object:
+    async def _submit(self, act_as: list[str], command: Command) -> UpdateRow:
         self.count += 1
         meta = CommandMeta(
             user_id="participant_admin", command_id=f"demo-{self.run}-{self.count}", workflow_id=WORKFLOW
@@ -116,9 +117,11 @@ class _Seeder:
                 },
             ),
         )
-        return update.nodes[0].contract.contract_id
+        created = update.nodes[0]
+        assert isinstance(created, CreateNode)  # a create command's transaction is its one create
+        return created.contract.contract_id
 
-    async def exercise(self, party: str, template: str, cid: str, choice: str, argument: dict):
+    async def exercise(self, party: str, template: str, cid: str, choice: str, argument: dict) -> UpdateRow:
         return await self._submit([party], ExerciseCommand(template, cid, choice, argument))
 
     async def history(
@@ -184,6 +187,9 @@ class _Seeder:
                 workflow_id=WORKFLOW,
             )
             out = await self.ctx.committer.reassign([Unassign(cid, source, target)], meta)
+            if out.update is None:  # refused in its commit: say why rather than seed half a history
+                assert out.error is not None
+                raise out.error
             if i == MOVED:
                 return  # in flight
             self.count += 1
@@ -193,10 +199,10 @@ class _Seeder:
                 submitter=parties[owner],
                 workflow_id=WORKFLOW,
             )
-            await self.ctx.committer.reassign(
-                [Assign(out.update.nodes[0].reassignment_id, source, target)], meta
-            )
+            unassigned = out.update.nodes[0]
+            assert isinstance(unassigned, UnassignNode)  # an unassignment's update is its one node
+            await self.ctx.committer.reassign([Assign(unassigned.reassignment_id, source, target)], meta)
 
 
-def _created(update) -> list[str]:
+def _created(update: UpdateRow) -> list[str]:
     return [n.contract.contract_id for n in update.nodes if hasattr(n, "contract")]

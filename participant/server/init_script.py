@@ -23,7 +23,7 @@ import httpx
 from participant.base.settings import Settings
 from participant.services.context import Context
 from participant.store import admin
-from participant.store.rows import UserRow
+from participant.store.rows import Right, UserRow
 
 log = logging.getLogger("participant")
 
@@ -51,7 +51,7 @@ async def _record(ctx: Context, **state: Any) -> None:
 async def grant_every_party(ctx: Context, user_id: str, parties: list[str]) -> None:
     """`user_id` (created if missing) acts and reads as each of `parties` and administers the participant: whoever
     opens the ledger the script set up sees all of it, can act in it, and sets it up further (parties, users)."""
-    rights: list[tuple[str, str | None]] = [("ParticipantAdmin", None)]
+    rights: list[Right] = [("ParticipantAdmin", None)]
     rights += [(kind, party) for party in parties for kind in ("CanActAs", "CanReadAs")]
     if await ctx.store.user(user_id) is None:
         try:

@@ -203,6 +203,10 @@ def junit_xml(results: list[ScriptResult], seconds: float) -> bytes:
     return ET.tostring(suites, encoding="utf-8", xml_declaration=True)
 
 
+def _say_on_stderr(message: str) -> None:
+    sys.stderr.write(visible(message) + "\n")
+
+
 def run_tests_command(
     paths: list[Path],
     name_filter: str | None = None,
@@ -210,7 +214,7 @@ def run_tests_command(
     junit: Path | None = None,
     jobs: int | None = None,
     out: TextIO = sys.stdout,
-    say_error: Callable[[str], None] = lambda message: sys.stderr.write(visible(message) + "\n"),
+    say_error: Callable[[str], None] = _say_on_stderr,
 ) -> int:
     """The ``test`` command: 0 when every script passed, 1 when any failed, 2 when a DAR cannot be read."""
     started = time.perf_counter()

@@ -8,7 +8,7 @@ import asyncio
 import json
 import socket
 import struct
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator
 from contextlib import asynccontextmanager
 
 import httpx
@@ -117,7 +117,8 @@ async def canton34(participant) -> AsyncIterator[tuple[LedgerClient, Canton34]]:
 
 
 def mock_client(
-    handler: Callable[[httpx.Request], httpx.Response | Awaitable[httpx.Response]],
+    handler: Callable[[httpx.Request], httpx.Response]
+    | Callable[[httpx.Request], Coroutine[None, None, httpx.Response]],
     *,
     retry: Retry = FAST_RETRY,
     tokens=None,
@@ -149,7 +150,9 @@ async def raw_server(
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         connections.append(1)
-        tasks.add(asyncio.current_task())
+        task = asyncio.current_task()
+        assert task is not None
+        tasks.add(task)
         try:
             await on_connection(reader, writer)
         finally:

@@ -77,6 +77,7 @@ def test_profiles_keys_and_theme(tmp_path, monkeypatch):
     assert (
         oauth.client_id == "ledger-tui"
         and oauth.scope == "daml_ledger_api"
+        and oauth.audience is not None
         and oauth.audience.endswith("::1220")
     )
 

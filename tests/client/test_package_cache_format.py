@@ -32,7 +32,7 @@ def shapes_module():
 
 def _define(module: types.ModuleType, annotations: dict[str, str]) -> None:
     cls = type("Signature", (), {"__annotations__": annotations, "__module__": module.__name__})
-    module.Signature = dataclass(frozen=True)(cls)
+    vars(module)["Signature"] = dataclass(frozen=True)(cls)
 
 
 def test_a_field_added_renamed_or_retyped_changes_the_format(shapes_module) -> None:

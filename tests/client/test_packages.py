@@ -99,13 +99,16 @@ async def test_the_packages_are_fetched_decoded_and_kept(client_of, tmp_path, da
     assert seen[-1] == Progress(len(listed), 0, len(listed), len(listed), 0) == catalog.progress
     assert len(archive_requests(client)) == len(listed)
 
-    record = catalog.package(dar_ids["richtypes"]).templates["RichTypes:RichRecord"]
+    richtypes = catalog.package(dar_ids["richtypes"])
+    assert richtypes is not None
+    record = richtypes.templates["RichTypes:RichRecord"]
     assert [(f.name, show_type(f.type)) for f in record.fields][:3] == [
         ("owner", "Party"),
         ("count", "Int"),
         ("amount", "Numeric 10"),
     ]
     amulet = catalog.package(dar_ids["splice-amulet"])
+    assert amulet is not None
     assert (amulet.name, amulet.version, len(amulet.templates)) == ("splice-amulet", "0.1.14", 26)
 
     # the demo's Python package: its own JSON description, said to carry no Daml-LF signatures

@@ -107,9 +107,9 @@ async def test_active_contracts_list_form_and_its_limit(client_for):
     assert caught.value.code == "JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED"
     assert str(LIST_LIMIT) in caught.value.message
 
-    with pytest.raises(BadRequest) as caught:
+    with pytest.raises(BadRequest) as refused:
         await client.active_contracts(end + 1000, fmt, limit=1)
-    assert caught.value.code == "OFFSET_AFTER_LEDGER_END"
+    assert refused.value.code == "OFFSET_AFTER_LEDGER_END"
 
 
 async def test_contract_and_its_events(client_for):
@@ -122,7 +122,7 @@ async def test_contract_and_its_events(client_for):
     assert created.contract_id == known.contract_id and created.create_argument == known.create_argument
 
     events = await client.events_by_contract_id(known.contract_id, event_format([alice]))
-    assert isinstance(events, JsGetEventsByContractIdResponse)
+    assert isinstance(events, JsGetEventsByContractIdResponse) and events.created is not None
     assert events.created.created_event.contract_id == known.contract_id
     assert events.archived is None
 
@@ -144,7 +144,9 @@ async def test_updates_of_a_range(client_for):
 
     updates = await client.updates(known.offset - 1, known.offset, fmt)
     assert len(updates) == 1 and isinstance(updates[0], JsGetUpdatesResponse)
-    transaction = updates[0].update.transaction.value
+    update = updates[0].update
+    assert update is not None and update.transaction is not None
+    transaction = update.transaction.value
     assert transaction.offset == known.offset
 
 
@@ -160,6 +162,7 @@ async def test_update_by_offset_and_by_id(client_for):
     except EndpointMissing:
         pytest.skip("this build of the bundled participant does not serve update-by-offset yet (Canton does)")
     assert isinstance(by_offset, JsGetUpdateResponse)
+    assert by_offset.update is not None and by_offset.update.transaction is not None
     assert by_offset.update.transaction.value.update_id == transaction.update_id
 
     by_id = await client.update_by_id(
@@ -197,6 +200,7 @@ async def test_submit_and_wait_for_transaction(client_for):
     assert transaction.command_id == command_id and transaction.offset > before
     (event,) = transaction.events
     created = event.created_event
+    assert created is not None
     assert created.create_argument["currency"] == "CHF" and created.template_id.endswith(":Iou:Iou")
     assert await client.ledger_end() >= transaction.offset
 

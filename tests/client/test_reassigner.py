@@ -4,6 +4,8 @@ lost after the participant accepted, and a completion that never comes."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 import orjson
 import pytest
@@ -86,7 +88,7 @@ def _completion(command_id: str, offset: int, *, failure: str = "") -> dict:
 
 def _stand_in(*, completion=None, lose_first_answer: bool = False):
     """A participant that accepts every reassignment and answers the completions with `completion(command_id)`."""
-    state = {"submitted": [], "lost": False}
+    state: dict[str, Any] = {"submitted": [], "lost": False}
 
     def handler(request):
         path = request.url.path
@@ -109,7 +111,7 @@ def _stand_in(*, completion=None, lose_first_answer: bool = False):
     return handler, state
 
 
-DUPLICATE = {
+DUPLICATE: dict[str, Any] = {
     "code": "DUPLICATE_COMMAND",
     "cause": "A command with the given command id has already been successfully processed",
     "correlationId": None,

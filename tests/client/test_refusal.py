@@ -3,6 +3,8 @@ those the client makes of Canton's answers (`status_error`), as a participant se
 
 from __future__ import annotations
 
+from typing import Any
+
 import orjson
 
 from app.client.http import status_error
@@ -15,7 +17,7 @@ REDACTED = "A security-sensitive error has been received"
 
 
 def canton(status: int, path: str, *, code: str = "NA", cause: str = REDACTED, context: dict | None = None):
-    body = {
+    body: dict[str, Any] = {
         "code": code,
         "cause": cause,
         "correlationId": None,

@@ -9,7 +9,8 @@ import json
 import httpx
 import orjson
 import pytest
-from websockets.asyncio.server import serve
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.typing import Subprotocol
 
 from app.client import LedgerClient, event_format
 from app.client.acs import read_snapshot
@@ -225,6 +226,7 @@ async def test_a_canton_404_carries_the_error():
             await client.events_by_contract_id("00ab", event_format([ALICE]))
     error = caught.value
     assert not isinstance(error, EndpointMissing)
+    assert error.canton is not None
     assert error.canton.code == "CONTRACT_EVENTS_NOT_FOUND" and error.canton.error_category == 11
     assert error.message == "Contract events not found, or not visible."
     assert error.title == "CONTRACT_EVENTS_NOT_FOUND (404)" and error.hint
@@ -363,7 +365,7 @@ async def test_a_canton_error_inside_the_websocket_stream(error, expected, statu
         await ws.send(orjson.dumps(entry).decode())
         await ws.send(orjson.dumps(error).decode())  # as Canton sends it: a text frame, not a close frame
 
-    async with serve(stream, "127.0.0.1", 0, subprotocols=["daml.ws.auth"]) as server:
+    async with serve(stream, "127.0.0.1", 0, subprotocols=[Subprotocol("daml.ws.auth")]) as server:
         port = server.sockets[0].getsockname()[1]
         client = LedgerClient(f"http://127.0.0.1:{port}")
         client.capabilities.acs_page = False
@@ -390,7 +392,10 @@ async def test_a_websocket_refused_with_404_is_a_missing_endpoint():
             b'{"errors":["GET, uri: /v2/state/active-contracts"],"status":404}',
         )
 
-    async with serve(lambda ws: None, "127.0.0.1", 0, process_request=refuse) as server:
+    async def never_served(ws: ServerConnection) -> None:  # every upgrade is refused before it
+        pass
+
+    async with serve(never_served, "127.0.0.1", 0, process_request=refuse) as server:
         port = server.sockets[0].getsockname()[1]
         client = LedgerClient(f"http://127.0.0.1:{port}")
         client.capabilities.acs_page = False
@@ -468,7 +473,7 @@ async def test_a_stalled_websocket_snapshot_times_out(monkeypatch):
         await ws.send(orjson.dumps(entry).decode())
         await release.wait()  # then nothing, with the connection open
 
-    async with serve(stall, "127.0.0.1", 0, subprotocols=["daml.ws.auth"]) as server:
+    async with serve(stall, "127.0.0.1", 0, subprotocols=[Subprotocol("daml.ws.auth")]) as server:
         port = server.sockets[0].getsockname()[1]
         client = LedgerClient(f"http://127.0.0.1:{port}")
         client.capabilities.acs_page = False

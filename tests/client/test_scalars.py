@@ -83,7 +83,7 @@ def test_the_form_checks_and_sends_what_it_is_typed_by_the_same_rules(type_, tex
 
 
 def test_the_codec_and_the_form_refuse_the_same_values() -> None:
-    cases = [
+    cases: list[tuple[codec.DamlType, Scalar | NumericT, list[str]]] = [
         (codec.Int64, Scalar("INT64"), ["12", "-0", "9223372036854775808", "1e3", "12a"]),
         (codec.Numeric(2), NumericT(2), ["1.25", "1.255", "1" * 37, "x", "Infinity"]),
         (codec.Date, Scalar("DATE"), ["2024-02-29", "2023-02-29", "2023-13-01", "0000-01-01", "24-1-1"]),

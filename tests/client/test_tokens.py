@@ -119,7 +119,9 @@ async def test_command_token_is_run_again_near_expiry(tmp_path):
     first = await source.token()
     (tmp_path / "t").write_text(jwt_for("alice", LONG))
     second = await source.token()
-    assert first != second and TokenInfo.of(second).expires_at > TokenInfo.of(first).expires_at
+    first_expiry, second_expiry = TokenInfo.of(first).expires_at, TokenInfo.of(second).expires_at
+    assert first_expiry is not None and second_expiry is not None
+    assert first != second and second_expiry > first_expiry
     assert runs.read_text().count("run") == 2
     await source.token()
     assert runs.read_text().count("run") == 2  # valid for long now: not run again

@@ -9,6 +9,7 @@ import signal
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
+from websockets.typing import Subprotocol
 
 from app.client import LedgerClient
 from app.client.updates import Backoff, StreamState, follow, update_offset, updates_page
@@ -65,7 +66,7 @@ async def test_paging_back_through_a_long_history(long_history):
         assert client.capabilities.updates_page is True
         offsets = [update_offset(u) for u in updates]
         assert offsets == sorted(offsets, reverse=True) and len(set(offsets)) == len(offsets)
-        commands = [command_id(u) for u in updates if u.transaction is not None]
+        commands = [u.transaction.value.command_id or "" for u in updates if u.transaction is not None]
         assert sorted(commands) == sorted(ids)  # every transaction, once
         assert any(u.topology_transaction is not None for u in updates)  # the party's allocation
 
@@ -222,8 +223,8 @@ async def test_a_stream_closed_for_its_policy_is_a_refusal_not_a_break():
         await ws.recv()
         await ws.close(1008, "invalid token")
 
-    async with serve(refuse, "127.0.0.1", 0, subprotocols=["daml.ws.auth"]) as server:
-        port = server.sockets[0].getsockname()[1]  # type: ignore[index]
+    async with serve(refuse, "127.0.0.1", 0, subprotocols=[Subprotocol("daml.ws.auth")]) as server:
+        port = server.sockets[0].getsockname()[1]
         states: list[StreamState] = []
         async with LedgerClient(f"http://127.0.0.1:{port}") as client:
             with pytest.raises(errors.PermissionDenied, match="invalid token"):

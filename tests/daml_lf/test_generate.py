@@ -18,7 +18,9 @@ from participant.daml_lf._proto.generate import (
 )
 from tests.spec import REPO_ROOT
 
-PINNED = re.search(r'"grpcio-tools==([^"]+)"', (REPO_ROOT / "pyproject.toml").read_text()).group(1)
+_PIN = re.search(r'"grpcio-tools==([^"]+)"', (REPO_ROOT / "pyproject.toml").read_text())
+assert _PIN is not None, "pyproject.toml pins grpcio-tools"
+PINNED = _PIN.group(1)
 
 
 def _schema_dir() -> Path:

@@ -9,6 +9,7 @@ from participant.daml_lf import ast
 from participant.daml_lf.archive import read_dar
 from participant.daml_lf.packages import PackageSet
 from participant.daml_lf.signatures import (
+    DataTypeSignature,
     Signatures,
     UnreadablePackage,
     read_package_signature,
@@ -27,6 +28,21 @@ def rich(dar_bytes) -> Signatures:
 
 def _fields(fields: tuple[ast.Field, ...]) -> list[tuple[str, str]]:
     return [(field.name, show_type(field.type)) for field in fields]
+
+
+def _con(type_: ast.Type) -> ast.TypeConRef:
+    assert isinstance(type_, ast.TCon), type_
+    return type_.tycon
+
+
+def _record(data_type: DataTypeSignature) -> tuple[ast.Field, ...]:
+    assert isinstance(data_type.cons, ast.Record), data_type
+    return data_type.cons.fields
+
+
+def _variant(data_type: DataTypeSignature) -> tuple[ast.Field, ...]:
+    assert isinstance(data_type.cons, ast.Variant), data_type
+    return data_type.cons.constructors
 
 
 def test_richtypes_package(rich: Signatures) -> None:
@@ -61,21 +77,21 @@ def test_richtypes_templates_as_the_source_declares_them(rich: Signatures) -> No
     relabel = record.choice("Relabel")
     assert relabel is not None and not relabel.consuming
     assert show_type(relabel.return_type) == "ContractId RichTypes:RichRecord"
-    argument = rich.data_type(relabel.argument_type.tycon)
+    argument = rich.data_type(_con(relabel.argument_type))
     assert argument.qualified_name == "RichTypes:Relabel"
-    assert _fields(argument.cons.fields) == [("newLabel", "Text")]
+    assert _fields(_record(argument)) == [("newLabel", "Text")]
     archive = record.choice("Archive")
-    assert archive.consuming and show_type(archive.return_type) == "()"
-    assert rich.data_type(archive.argument_type.tycon).cons == ast.Record(())
+    assert archive is not None and archive.consuming and show_type(archive.return_type) == "()"
+    assert rich.data_type(_con(archive.argument_type)).cons == ast.Record(())
 
 
 def test_richtypes_data_types(rich: Signatures) -> None:
     profile = rich.main.data_types["RichTypes:Profile"]
-    assert _fields(profile.cons.fields) == [("nickname", "Text"), ("level", "Int")]
+    assert _fields(_record(profile)) == [("nickname", "Text"), ("level", "Int")]
     outcome = rich.main.data_types["RichTypes:Outcome"]
-    assert _fields(outcome.cons.constructors) == [("Win", "RichTypes:Outcome.Win"), ("Pending", "()")]
-    win = rich.data_type(outcome.cons.constructors[0].type.tycon)
-    assert _fields(win.cons.fields) == [("prize", "Numeric 2"), ("tier", "Text")]
+    assert _fields(_variant(outcome)) == [("Win", "RichTypes:Outcome.Win"), ("Pending", "()")]
+    win = rich.data_type(_con(_variant(outcome)[0].type))
+    assert _fields(_record(win)) == [("prize", "Numeric 2"), ("tier", "Text")]
     assert profile.serializable and profile.params == ()
 
 
@@ -89,8 +105,8 @@ def test_amulet_templates_and_choices(amulet_signatures: Signatures) -> None:
     assert transfer is not None and not transfer.consuming
     assert show_type(transfer.argument_type) == "Splice.AmuletRules:AmuletRules_Transfer"
     assert show_type(transfer.return_type) == "Splice.AmuletRules:TransferResult"
-    argument = amulet_signatures.data_type(transfer.argument_type.tycon)
-    assert [f.name for f in argument.cons.fields] == ["transfer", "context", "expectedDso"]
+    argument = amulet_signatures.data_type(_con(transfer.argument_type))
+    assert [f.name for f in _record(argument)] == ["transfer", "context", "expectedDso"]
     amulet = main.templates["Splice.Amulet:Amulet"]
     assert _fields(amulet.fields) == [
         ("dso", "Party"),
@@ -107,8 +123,8 @@ def test_amulet_implements_the_token_standards_holding(amulet_signatures: Signat
     assert holding.qualified_name == "Splice.Api.Token.HoldingV1:Holding"
     assert amulet_signatures.packages[holding_ref.package_id].name == "splice-api-token-holding-v1"
     assert show_type(holding.view_type) == "Splice.Api.Token.HoldingV1:HoldingView"
-    view = amulet_signatures.data_type(holding.view_type.tycon)
-    assert _fields(view.cons.fields) == [
+    view = amulet_signatures.data_type(_con(holding.view_type))
+    assert _fields(_record(view)) == [
         ("owner", "Party"),
         ("instrumentId", "Splice.Api.Token.HoldingV1:InstrumentId"),
         ("amount", "Numeric 10"),
@@ -139,11 +155,11 @@ def test_every_template_choice_and_interface_type_resolves(dar_bytes, name) -> N
     for package in signatures.packages.values():
         for template in package.templates.values():
             for choice in template.choices:
-                signatures.data_type(choice.argument_type.tycon)
+                signatures.data_type(_con(choice.argument_type))
             for ref in template.implements:
                 signatures.interface(ref)
         for interface in package.interfaces.values():
-            signatures.data_type(interface.view_type.tycon)
+            signatures.data_type(_con(interface.view_type))
 
 
 def test_show_type_parenthesises_nested_applications() -> None:
@@ -171,7 +187,7 @@ def test_enums_and_exceptions(amulet: PackageSet, amulet_signatures: Signatures)
     invalid = amulet.main.modules["Splice.AmuletRules"].exceptions["InvalidTransfer"]
     assert invalid.message.encoded  # its message is a body, decoded on request
     record = amulet.main.modules["Splice.AmuletRules"].data_types["InvalidTransfer"].cons
-    assert [f.name for f in record.fields] == ["reason"]
+    assert isinstance(record, ast.Record) and [f.name for f in record.fields] == ["reason"]
 
 
 def test_a_packages_synonyms_are_among_its_signatures(amulet_signatures: Signatures) -> None:

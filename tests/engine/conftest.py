@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from participant.base.transactions import Contract, Transaction
+from participant.base.transactions import Contract, ExerciseNode, Transaction
 from participant.engine import ids
 from participant.engine.commands import CreateCommand, ExerciseCommand, Submission
 from participant.engine.interpreter import Engine
@@ -82,7 +82,9 @@ class Harness:
         tx = await self.submit(
             ExerciseCommand(template, contract_id, choice, argument), act_as=act_as, read_as=read_as
         )
-        return tx, tx.nodes[tx.roots[0]].exercise_result
+        root = tx.nodes[tx.roots[0]]
+        assert isinstance(root, ExerciseNode)
+        return tx, root.exercise_result
 
     def argument(self, contract_id: str) -> dict:
         return self.ledger.contracts[contract_id].argument

@@ -103,7 +103,7 @@ class HostileBuilder:
         return lf.Type(interned_type=len(self.package.interned_types) - 1)
 
     def builtin_type(self, name: str, *args: lf.Type) -> lf.Type:
-        return self.type(lf.Type(builtin=lf.Type.Builtin(builtin=lf.BuiltinType.Value(name), args=args)))
+        return self.type(lf.Type(builtin=lf.Type.Builtin(builtin=name, args=args)))
 
     def arrow(self, argument: lf.Type, result: lf.Type) -> lf.Type:
         return self.builtin_type("ARROW", argument, result)
@@ -134,7 +134,7 @@ class HostileBuilder:
         return lf.Expr(builtin_lit=lf.BuiltinLit(text_interned_str=self.string(value)))
 
     def call(self, builtin: str, *args: lf.Expr) -> lf.Expr:
-        function = lf.Expr(builtin=lf.BuiltinFunction.Value(builtin))
+        function = lf.Expr(builtin=builtin)
         return lf.Expr(app=lf.Expr.App(fun=function, args=args))
 
     def apply(self, function: lf.Expr, *args: lf.Expr) -> lf.Expr:
@@ -147,7 +147,7 @@ class HostileBuilder:
     def if_zero(self, value: lf.Expr, then: lf.Expr, otherwise: lf.Expr) -> lf.Expr:
         scrutinee = self.call("EQUAL", value, self.int64(0))
         alternatives = [
-            lf.CaseAlt(builtin_con=lf.BuiltinCon.Value("CON_TRUE"), body=then),
+            lf.CaseAlt(builtin_con="CON_TRUE", body=then),
             lf.CaseAlt(default=lf.Unit(), body=otherwise),
         ]
         return lf.Expr(case=lf.Case(scrut=scrutinee, alts=alternatives))
@@ -250,7 +250,7 @@ def deep_sum(b: HostileBuilder, depth: int) -> bytes:
     encoder would recurse): a level is `Expr{app: App{fun: ADD_INT64, args: [1, <child>]}}`, whose bytes are a
     prefix (the tags and lengths, which depend on the child's length) then the child's bytes, the child being the
     last field. The prefixes are computed from the inside out and joined once: linear in `depth`."""
-    head = lf.Expr.App(fun=lf.Expr(builtin=lf.BuiltinFunction.Value("ADD_INT64")), args=[b.int64(1)])
+    head = lf.Expr.App(fun=lf.Expr(builtin="ADD_INT64"), args=[b.int64(1)])
     head_bytes = head.SerializeToString()
     innermost = b.int64(0).SerializeToString()
     prefixes: list[bytes] = []

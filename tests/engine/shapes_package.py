@@ -69,7 +69,8 @@ class ShapeView(Record):
 class IShape(Interface):
     viewtype = ShapeView
 
-    def getOwner(self) -> Party: ...
+    def getOwner(self) -> Party:
+        raise NotImplementedError  # a method: each instance defines it
 
     @choice(controller=lambda self: [self.getOwner()], consuming=False)
     async def Shape_Describe(self, tx: Update, prefix: Text) -> Text:
@@ -90,11 +91,13 @@ class Square(Template):
 
     @interface_instance(IShape)
     class IShapeForSquare:
-        def view(self: Square) -> ShapeView:
-            return ShapeView(name=self.name, sides=4)
+        @staticmethod
+        def view(square: Square) -> ShapeView:
+            return ShapeView(name=square.name, sides=4)
 
-        def getOwner(self: Square) -> str:
-            return self.owner
+        @staticmethod
+        def getOwner(square: Square) -> str:
+            return square.owner
 
 
 @package.template("Shapes:Broken")
@@ -106,11 +109,13 @@ class Broken(Template):
 
     @interface_instance(IShape)
     class IShapeForBroken:
-        def view(self: Broken) -> ShapeView:
+        @staticmethod
+        def view(broken: Broken) -> ShapeView:
             raise DamlAssertionError("view crashed")
 
-        def getOwner(self: Broken) -> str:
-            return self.owner
+        @staticmethod
+        def getOwner(broken: Broken) -> str:
+            return broken.owner
 
 
 @package.template("Shapes:Plain")

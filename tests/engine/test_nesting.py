@@ -11,7 +11,7 @@ from participant.daml_lf.eval.budget import Budget, MemoryExceeded, limited
 from participant.daml_lf.eval.values import NIL, Cons, Record, Some, TextMap
 from participant.engine.coding import decode_command, encode
 from participant.engine.nesting import nesting_exceeds
-from participant.engine.values import Int64, ListType
+from participant.engine.values import DamlType, Int64, ListType
 
 T = TypeConRef("pkg", "Main", "T")
 MB = 1 << 20
@@ -57,7 +57,7 @@ def test_a_value_a_hundred_thousand_deep_is_walked_only_to_the_limit() -> None:
 
 
 def test_a_command_value_past_the_limit_fails_preprocessing() -> None:
-    type_ = Int64
+    type_: DamlType = Int64
     for _ in range(101):
         type_ = ListType(type_)
     value: object = 1

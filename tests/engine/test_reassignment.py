@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from participant.base import errors
-from participant.base.transactions import Contract, ReassignmentData, UnassignedContract
+from participant.base.transactions import Contract, Reassignment, ReassignmentData, UnassignedContract
 from participant.engine import ids, reassignment
 from participant.engine.commands import CreateCommand, ExerciseCommand
 from participant.engine.reassignment import Assign, Unassign
@@ -35,7 +35,7 @@ class Source:
     async def reassignment(self, reassignment_id: str) -> ReassignmentData | None:
         return self.data.get(reassignment_id)
 
-    def apply(self, r: reassignment.Reassignment) -> None:
+    def apply(self, r: Reassignment) -> None:
         for c in r.contracts_after():
             self.harness.ledger.contracts[c.contract_id] = c
         self.data[r.reassignment_id] = ReassignmentData(

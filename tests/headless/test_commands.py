@@ -338,8 +338,11 @@ async def test_updates_follow_prints_what_commits(demo, home):
             )
             assert r.status_code == 200, r.text
 
+    lines = follower.stdout
+    assert lines is not None
+
     async def next_command() -> str:
-        line = await asyncio.to_thread(follower.stdout.readline)
+        line = await asyncio.to_thread(lines.readline)
         return json.loads(line)["Transaction"]["value"]["commandId"]
 
     try:
@@ -406,7 +409,9 @@ async def test_reassign_moves_a_contract_and_follows_the_outcome(demo, home):
         synchronizers = [s.synchronizer_id for s in await client.connected_synchronizers()]
         commands = JsCommands.read(json.loads(iou_submission(party, f"to-move-{os.getpid()}"))["commands"])
         created = await client.submit_and_wait_for_transaction(commands)
-        cid = created.events[0].created_event.contract_id
+        created_event = created.events[0].created_event
+        assert created_event is not None
+        cid = created_event.contract_id
         source = created.synchronizer_id
     target = next(s for s in synchronizers if s != source)
     steps = lines(run(home, "reassign", cid, "--to", target, *remote(demo, home)))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.http.helpers import assert_error
@@ -15,7 +17,7 @@ def read_as(party: str) -> dict:
     return {"kind": {"CanReadAs": {"value": {"party": party}}}}
 
 
-ADMIN_RIGHT = {"kind": {"ParticipantAdmin": {"value": {}}}}
+ADMIN_RIGHT: dict[str, Any] = {"kind": {"ParticipantAdmin": {"value": {}}}}
 
 
 async def new_user(ledger_api, user_id: str, rights: list[dict] | None = None, **user):

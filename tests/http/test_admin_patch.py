@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+from typing import Any
 
 import httpx
 import pytest
@@ -14,7 +15,7 @@ from participant.server.app import create_app
 from tests.conftest import LedgerApi, settings_for
 from tests.http.helpers import assert_error
 
-IDP_ADMIN_RIGHT = {"kind": {"IdentityProviderAdmin": {"value": {}}}}
+IDP_ADMIN_RIGHT: dict[str, Any] = {"kind": {"IdentityProviderAdmin": {"value": {}}}}
 
 
 def user_patch(user_id: str, paths: list[str], **user) -> dict:

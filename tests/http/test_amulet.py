@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from typing import Any
 
 import pytest
 
@@ -89,7 +90,7 @@ async def _setup_app(ledger_api, dar_bytes, dars_dir, config: dict, round0_micro
     assert r.status_code == 200, r.text
     [(_, created)] = events_of(r)
     rules_cid = created["contractId"]
-    bootstrap = {"amuletPrice": "1.0", "round0Duration": {"microseconds": str(round0_micros)}}
+    bootstrap: dict[str, Any] = {"amuletPrice": "1.0", "round0Duration": {"microseconds": str(round0_micros)}}
     bootstrap["initialRound"] = None
     r = await submit_tx(
         ledger_api,

@@ -18,7 +18,7 @@ from websockets.exceptions import ConnectionClosed
 import participant.api as api
 from participant.models import iou
 from participant.server.app import create_app
-from tests.conftest import SECRET, LedgerApi, settings_for, start_server, token
+from tests.conftest import SECRET, LedgerApi, settings_for, start_server, token, ws_protocols
 from tests.engine import shapes_package as shapes
 from tests.http.helpers import (
     ACS_DELTA,
@@ -215,9 +215,10 @@ async def test_acs_websocket_with_an_interface_filter(tmp_path):
             offset = await ledger_api.ledger_end()
         url = server.url.replace("http://", "ws://") + "/v2/state/active-contracts"
         body = {"eventFormat": event_format(alice, filters=[interface(IIOU)]), "activeAtOffset": offset}
-        messages = []
+        messages: list[dict] = []
+        protocols = ws_protocols(token("Alice"))
         async with asyncio.timeout(TIMEOUT):
-            async with connect(url, subprotocols=[f"jwt.token.{token('Alice')}", "daml.ws.auth"]) as ws:
+            async with connect(url, subprotocols=protocols) as ws:
                 await ws.send(json.dumps(body))
                 try:
                     while len(messages) < 10:

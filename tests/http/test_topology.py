@@ -29,9 +29,8 @@ async def test_an_allocation_is_a_topology_transaction_at_the_next_offset(ledger
     )
     assert r.status_code == 200, r.text
     (update,) = r.json()
-    assert (
-        JsGetUpdatesResponse.read(update).update.value.value.offset == end
-    )  # what the terminal client reads
+    read = JsGetUpdatesResponse.read(update).update  # what the terminal client reads
+    assert read is not None and read.value.value.offset == end
     tx = update["update"]["TopologyTransaction"]["value"]
     assert tx["offset"] == end and tx["updateId"].startswith("1220")
     assert tx["events"] == [
@@ -55,7 +54,8 @@ async def test_an_allocation_is_a_topology_transaction_at_the_next_offset(ledger
     )
     assert by_offset.status_code == 200, by_offset.text
     assert by_offset.json()["update"]["TopologyTransaction"]["value"] == tx
-    assert JsGetUpdateResponse.read(by_offset.json()).update.tag == "TopologyTransaction"
+    read_one = JsGetUpdateResponse.read(by_offset.json()).update
+    assert read_one is not None and read_one.tag == "TopologyTransaction"
     by_id = await ledger_api.post(
         "/v2/updates/update-by-id", {"updateId": tx["updateId"], "updateFormat": topology()}, user=reader
     )

@@ -363,7 +363,7 @@ async def packages(pilot) -> None:
     screen = app.screen
     node = next(
         n
-        for n in _tree_nodes(screen.tree.root)
+        for n in _tree_nodes(screen.package_tree.root)
         if n.data is not None and n.data.kind == "template" and n.data.entity == "RichTypes:RichRecord"
     )
     parent = node.parent
@@ -371,7 +371,7 @@ async def packages(pilot) -> None:
         parent.expand()
         parent = parent.parent
     await pilot.pause()
-    screen.tree.move_cursor(node)
+    screen.package_tree.move_cursor(node)
     await settle(pilot)
 
 

@@ -179,7 +179,7 @@ async def test_an_archived_contract_shows_its_archive_event_and_transactions(dem
         assert archive.choice in seen[f"#model-tests:{template_name(archive.template_id)}"]
 
         view = screen.query_one(f"#{ARCHIVED}-view", TransactionView)
-        tree = view.tree
+        tree = view.transaction_tree
         child = next(
             e.created_event.contract_id for e in view.transaction.events if e.created_event is not None
         )

@@ -38,7 +38,7 @@ async def test_r_runs_a_packages_script_against_the_participant(static, make_app
         screen = await _packages(app, pilot)
         scripts = {
             n.data.entity
-            for n in _nodes(screen.tree.root)
+            for n in _nodes(screen.package_tree.root)
             if n.data is not None and n.data.kind == "script" and n.data.package is not None
             if n.data.package.name == "splice-amulet-test"
         }

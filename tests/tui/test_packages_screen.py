@@ -38,13 +38,13 @@ def _nodes(node: TreeNode[Entry]):
 def _entities(screen: PackagesScreen) -> set[str]:
     return {
         f"{n.data.package.name}:{n.data.entity}"
-        for n in _nodes(screen.tree.root)
+        for n in _nodes(screen.package_tree.root)
         if n.data is not None and n.data.entity and n.data.package is not None
     }
 
 
 async def _select(pilot, screen: PackagesScreen, package: str, entity: str) -> None:
-    tree = screen.tree
+    tree = screen.package_tree
     node = next(
         n
         for n in _nodes(tree.root)
@@ -64,9 +64,9 @@ async def test_the_packages_their_templates_and_a_signature(loaded, make_app) ->
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         screen = await _packages(app, pilot)
-        names = {str(n.label) for n in screen.tree.root.children}
+        names = {str(n.label) for n in screen.package_tree.root.children}
         assert {"richtypes", "splice-amulet"} <= names
-        assert "Python, no signatures" in "\n".join(str(n.label) for n in _nodes(screen.tree.root))
+        assert "Python, no signatures" in "\n".join(str(n.label) for n in _nodes(screen.package_tree.root))
         text = screen_text(app)
         assert "package names" in text
         assert "model-tests" in text and "No signatures: defined in Python" in text  # the first, selected
@@ -143,7 +143,7 @@ async def test_a_participant_without_the_package_service_says_so(loaded, locatio
     )
     async with app.run_test(size=SIZE) as pilot:
         screen = await _packages(app, pilot)
-        assert not screen.tree.root.children
+        assert not screen.package_tree.root.children
         text = screen_text(app)
         assert "No packages" in text and "does not serve /v2/packages" in text
 
@@ -171,14 +171,14 @@ async def test_a_package_that_cannot_be_read_is_named_with_its_reason(loaded, lo
     )
     async with app.run_test(size=SIZE) as pilot:
         screen = await _packages(app, pilot)
-        names = [str(n.label) for n in screen.tree.root.children]
+        names = [str(n.label) for n in screen.package_tree.root.children]
         assert "richtypes" not in names and "splice-amulet" in names
         assert "unreadable (1)" in names
         assert "1 unreadable" in screen_text(app)
-        unreadable = next(n for n in screen.tree.root.children if str(n.label) == "unreadable (1)")
+        unreadable = next(n for n in screen.package_tree.root.children if str(n.label) == "unreadable (1)")
         unreadable.expand()
         await pilot.pause()
-        screen.tree.move_cursor(unreadable.children[0])
+        screen.package_tree.move_cursor(unreadable.children[0])
         await pilot.pause()
         text = screen_text(app)
         assert richtypes in text and "its archive cannot be fetched" in text
@@ -196,7 +196,7 @@ async def test_a_search_selects_its_first_match_and_goes_from_match_to_match(loa
         screen = await _packages(app, pilot)
         await pilot.press("slash", *"RichRecord", "enter")
         await pilot.pause()
-        assert screen.tree.has_focus
+        assert screen.package_tree.has_focus
         assert _selected(screen) == "richtypes:RichTypes:RichRecord"
         text = screen_text(app)
         assert (
@@ -206,7 +206,7 @@ async def test_a_search_selects_its_first_match_and_goes_from_match_to_match(loa
 
         await pilot.press("escape", "slash", *"Transfer", "enter")
         await pilot.pause()
-        matches = [f"{n.data.package.name}:{n.data.entity}" for n in screen.tree.matches]
+        matches = [f"{n.data.package.name}:{n.data.entity}" for n in screen.package_tree.matches]
         assert len(matches) >= 3 and _selected(screen) == matches[0]
         await pilot.press("n", "n")
         await pilot.pause()
@@ -223,8 +223,10 @@ async def test_the_standard_library_is_one_folded_node_after_the_users_packages(
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         screen = await _packages(app, pilot)
-        top = [str(n.label) for n in screen.tree.root.children]
-        group = next(n for n in screen.tree.root.children if str(n.label).startswith("Daml standard library"))
+        top = [str(n.label) for n in screen.package_tree.root.children]
+        group = next(
+            n for n in screen.package_tree.root.children if str(n.label).startswith("Daml standard library")
+        )
         assert not group.is_expanded
         assert top[-1] == str(group.label)  # after the user's packages (nothing is unreadable here)
         assert not any(name.startswith(("daml-prim", "daml-stdlib", "ghc-stdlib")) for name in top)

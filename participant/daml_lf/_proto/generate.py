@@ -5,7 +5,8 @@
 SCHEMA_DIR holds ``daml_lf.proto`` and ``daml_lf2.proto`` (default ``../shared/reference/daml-lf`` from the
 repository root). Needs grpcio-tools (the ``dev`` extra); the runtime needs only ``protobuf``.
 
-Three modules come out:
+Three modules come out, each with its type stub (``.pyi``, protoc's own) so that the code that reads packages is
+type-checked against the schema (the ``_pb2.py`` modules build their classes at import time, invisible to mypy):
 
 - ``daml_lf_pb2``: the archive envelope (``Archive``, ``ArchivePayload``), verbatim.
 - ``daml_lf2_pb2``: the package schema, verbatim.
@@ -33,7 +34,8 @@ DEFAULT_SCHEMA_DIR = REPO_ROOT / ".." / "shared" / "reference" / "daml-lf"
 IMPORT_PATH = Path("com/digitalasset/daml/lf/archive")
 SOURCES = ("daml_lf.proto", "daml_lf2.proto")
 DERIVED = "daml_lf2_lazy.proto"
-OUTPUTS = ("daml_lf_pb2.py", "daml_lf2_pb2.py", "daml_lf2_lazy_pb2.py")
+MODULES = ("daml_lf_pb2", "daml_lf2_pb2", "daml_lf2_lazy_pb2")
+OUTPUTS = tuple(f"{module}{suffix}" for module in MODULES for suffix in (".py", ".pyi"))
 
 # A field declaration of type Expr, optionally repeated: `  Expr body = 2;`, `  repeated Expr args = 2;`.
 _EXPR_FIELD = re.compile(r"^(\s*(?:repeated\s+)?)Expr(\s+\w+\s*=\s*\d+\s*;)", re.MULTILINE)
@@ -53,7 +55,7 @@ def derive_lazy_schema(schema: str) -> str:
 
 
 def generate(schema_dir: Path, out_dir: Path) -> list[Path]:
-    """Write the three ``_pb2.py`` modules into ``out_dir``; return their paths."""
+    """Write the three ``_pb2.py`` modules and their ``.pyi`` stubs into ``out_dir``; return their paths."""
     from grpc_tools import protoc  # the dev extra: only regeneration needs it
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -66,7 +68,7 @@ def generate(schema_dir: Path, out_dir: Path) -> list[Path]:
         generated = Path(tmp) / "out"
         generated.mkdir()
         # the schema imports nothing of protobuf's own types: the staged files are the whole include path
-        args = ["protoc", f"-I{staged}", f"--python_out={generated}"]
+        args = ["protoc", f"-I{staged}", f"--python_out={generated}", f"--pyi_out={generated}"]
         args += [str(IMPORT_PATH / name) for name in (*SOURCES, DERIVED)]
         if protoc.main(args) != 0:
             raise SystemExit("protoc failed")

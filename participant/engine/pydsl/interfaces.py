@@ -120,9 +120,12 @@ def interface_instance(interface: type[Interface]) -> Callable[[type], PyInstanc
     """Declare, inside a template's class body, how the template implements `interface`."""
 
     def wrap(body: type) -> PyInstance:
-        functions: dict[str, Callable[..., Any]] = {
-            name: f for name, f in vars(body).items() if inspect.isfunction(f)
-        }
+        functions: dict[str, Callable[..., Any]] = {}
+        for name, f in vars(body).items():
+            if isinstance(f, staticmethod):  # the contract named and typed: `def view(square: Square)`
+                f = f.__func__
+            if inspect.isfunction(f):
+                functions[name] = f
         return PyInstance(interface, functions)
 
     return wrap

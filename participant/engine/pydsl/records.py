@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 import sys
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from participant.engine.pydsl.types import to_type
 from participant.engine.values import DamlType, EnumType, RecordType, VariantType, freeze
@@ -87,7 +87,7 @@ class Record:
     def field_values(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in declared_types(type(self))}
 
-    def with_(self, **changes: Any) -> Record:
+    def with_(self, **changes: Any) -> Self:
         """Daml's `this with field = value`."""
         return type(self)(**{**self.field_values(), **changes})
 

@@ -43,7 +43,9 @@ and `interface instance IShape for Square where view = ...; getOwner = owner` is
         def getOwner(self) -> str: return self.owner
 ```
 
-where `self` is the contract. Interface choices see the contract only through its methods and `view`, and every
+where `self` is the contract. A type checker takes `self` for the holder class: a model that is type-checked
+writes each as a static method of the contract, `@staticmethod def view(square: Square) -> ShapeView`. Interface
+choices see the contract only through its methods and `view`, and every
 interface gets the consuming `Archive` choice too (`tests/engine/shapes_package.py` is this example in full).
 """
 
@@ -86,10 +88,12 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class ContractKey:
-    """`key (owner, label) : (Party, Text)` + `maintainer key._1`, as `ContractKey(Tuple2[Party, Text],
+    """`key (owner, label) : (Party, Text)` + `maintainer key._1`, as `ContractKey("Tuple2[Party, Text]",
     of=lambda self: (self.owner, self.label), maintainer=lambda key: [key[0]])`."""
 
-    type: Any
+    type: (
+        Any  # a Daml type, or its annotation's text (resolved as a field's is: a type checker reads it whole)
+    )
     of: Callable[[Any], Any]
     maintainer: Callable[[Any], list[str]]
 

@@ -4,25 +4,18 @@ node of the value type tree (`to_type`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from participant.engine import values
 from participant.engine.values import (
-    Bool,
     ContractIdType,
     DamlType,
-    Date,
-    Decimal,
     GenMapType,
-    Int64,
     ListType,
     Numeric,
     OptionalType,
-    Party,
-    Text,
     TextMapType,
-    Time,
     TupleType,
-    Unit,
 )
 
 __all__ = [
@@ -59,7 +52,7 @@ def to_type(annotation: Any, namespace: dict[str, Any] | None = None) -> DamlTyp
             raise TypeError(f"cannot resolve the annotation {annotation!r}: {error}") from None
         return to_type(evaluated, namespace)
     if annotation is None:
-        return Unit
+        return values.Unit
     daml_type = getattr(annotation, "daml_type", None)
     if callable(daml_type):
         return daml_type()
@@ -84,11 +77,45 @@ class _Constructor:
         return self._name
 
 
-Timestamp = Time
-ContractId = _Constructor(lambda t: ContractIdType(lambda: _template_name(t)), "ContractId")
-List = _Constructor(lambda t: ListType(to_type(t)), "List")
-Optional = _Constructor(lambda t: OptionalType(to_type(t)), "Optional")
-TextMap = _Constructor(lambda t: TextMapType(to_type(t)), "TextMap")
-GenMap = _Constructor(lambda k, v: GenMapType(to_type(k), to_type(v)), "GenMap")
-Tuple2 = _Constructor(lambda a, b: TupleType(to_type(a), to_type(b)), "Tuple2")
-Tuple3 = _Constructor(lambda a, b, c: TupleType(to_type(a), to_type(b), to_type(c)), "Tuple3")
+if TYPE_CHECKING:
+    # To a type checker a model's annotations name the Python values the engine hands its choices and fields (a
+    # party is its id, a Decimal a decimal.Decimal, a contract id its string); at run time they are the Daml types
+    # below, which no type checker reads as types.
+    import datetime
+    import decimal
+    from typing import Generic, TypeAlias, TypeVar
+
+    _A = TypeVar("_A")
+    _B = TypeVar("_B")
+    _C = TypeVar("_C")
+    _T = TypeVar("_T", covariant=True)
+
+    class ContractId(str, Generic[_T]):
+        """A contract id of template ``_T``: only a string at run time, the template told to the type checker."""
+
+    Bool: TypeAlias = bool
+    Int64: TypeAlias = int
+    Decimal: TypeAlias = decimal.Decimal
+    Text: TypeAlias = str
+    Party: TypeAlias = str
+    Date: TypeAlias = datetime.date
+    Time: TypeAlias = datetime.datetime
+    Timestamp: TypeAlias = datetime.datetime
+    Unit: TypeAlias = tuple[()]
+    List: TypeAlias = list[_A]
+    Optional: TypeAlias = _A | None
+    TextMap: TypeAlias = dict[str, _A]
+    GenMap: TypeAlias = dict[_A, _B]
+    Tuple2: TypeAlias = tuple[_A, _B]
+    Tuple3: TypeAlias = tuple[_A, _B, _C]
+else:
+    from participant.engine.values import Bool, Date, Decimal, Int64, Party, Text, Time, Unit
+
+    Timestamp = Time
+    ContractId = _Constructor(lambda t: ContractIdType(lambda: _template_name(t)), "ContractId")
+    List = _Constructor(lambda t: ListType(to_type(t)), "List")
+    Optional = _Constructor(lambda t: OptionalType(to_type(t)), "Optional")
+    TextMap = _Constructor(lambda t: TextMapType(to_type(t)), "TextMap")
+    GenMap = _Constructor(lambda k, v: GenMapType(to_type(k), to_type(v)), "GenMap")
+    Tuple2 = _Constructor(lambda a, b: TupleType(to_type(a), to_type(b)), "Tuple2")
+    Tuple3 = _Constructor(lambda a, b, c: TupleType(to_type(a), to_type(b), to_type(c)), "Tuple3")

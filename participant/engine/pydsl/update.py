@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 
 from participant.engine import update as engine
 
@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from participant.engine.definitions import ChoiceDef
     from participant.engine.pydsl.records import Record
     from participant.engine.pydsl.templates import Template
+    from participant.engine.pydsl.types import ContractId
 
 T = TypeVar("T", bound="Template")
 
@@ -38,8 +39,11 @@ class Update:
         """Daml's `assertMsg message condition`."""
         self._update.assert_msg(message, condition)
 
-    async def create(self, contract: Template) -> str:
-        return await self._update.create(type(contract).__daml__, contract)
+    # A contract id is its string; `ContractId[T]` tells the type checker which template's, known here from the
+    # contract or the template given, hence the casts.
+
+    async def create(self, contract: T) -> ContractId[T]:
+        return cast("ContractId[T]", await self._update.create(type(contract).__daml__, contract))
 
     async def exercise(
         self, contract_id: str, choice: str | ChoiceDef, argument: Record | None = None, **arguments: Any
@@ -54,12 +58,13 @@ class Update:
     async def fetch(self, contract_id: str, template: type[T]) -> T:
         return await self._update.fetch(contract_id, template.__daml__)
 
-    async def lookup_by_key(self, template: type[Template], key: Any) -> str | None:
+    async def lookup_by_key(self, template: type[T], key: Any) -> ContractId[T] | None:
         """Daml's `lookupByKey`: None when no visible contract has the key."""
-        return await self._update.lookup_by_key(template.__daml__, key)
+        return cast("ContractId[T] | None", await self._update.lookup_by_key(template.__daml__, key))
 
-    async def fetch_by_key(self, template: type[T], key: Any) -> tuple[str, T]:
-        return await self._update.fetch_by_key(template.__daml__, key)
+    async def fetch_by_key(self, template: type[T], key: Any) -> tuple[ContractId[T], T]:
+        contract_id, contract = await self._update.fetch_by_key(template.__daml__, key)
+        return cast("ContractId[T]", contract_id), contract
 
     async def exercise_by_key(
         self,

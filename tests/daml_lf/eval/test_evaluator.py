@@ -53,6 +53,12 @@ class Resolver:
     def top_level(self, ref: ast.ValueRef) -> Node:
         return self.top[ref]
 
+    def template_function(self, template: ast.TypeConRef, part: str, name: str = "") -> Any:
+        raise AssertionError("no templates here")
+
+    def implements(self, template: ast.TypeConRef, interface: ast.TypeConRef) -> bool:
+        raise AssertionError("no interfaces here")
+
 
 def messages(type_: ast.TCon) -> Any:
     raise AssertionError("no exception messages here")
@@ -347,6 +353,7 @@ def test_long_folds_and_deep_recursion_use_no_python_stack() -> None:
 class _Forward(Node):
     __slots__ = ("target",)
     atomic = True  # it forwards to a lambda
+    target: Node
 
     def ev(self, machine: Machine, env: list[Any]) -> Any:
         return self.target.ev(machine, env)

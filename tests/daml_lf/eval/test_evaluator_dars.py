@@ -260,7 +260,9 @@ def test_exception_messages_come_from_the_exception_definitions(program: Program
     assert program.call(message, error) == "it broke"
     # splice-amulet's own exception: its message shows the reason through the Show instance Daml derived
     invalid = ast.TypeConRef(main, "Splice.AmuletRules", "InvalidTransfer")
-    reason_type = program.packages.data_type(invalid).cons.fields[0].type
+    invalid_cons = program.packages.data_type(invalid).cons
+    assert isinstance(invalid_cons, ast.Record)
+    reason_type = invalid_cons.fields[0].type
     assert isinstance(reason_type, ast.TCon)
     other = ast.TypeConRef(main, "Splice.AmuletRules", "InvalidTransferReason.ITR_Other")
     payload = Record(other, ("description",), ("why",))

@@ -14,9 +14,11 @@ from participant.daml_lf.eval.values import (
     NIL,
     UNIT,
     Any,
+    Cons,
     ContractId,
     Date,
     FunctionValue,
+    Nil,
     Party,
     Some,
     Struct,
@@ -89,7 +91,7 @@ def test_a_100000_element_list_compares_without_recursion() -> None:
     longer = list_of([*range(100_000), 0])
     assert compare(long, longer) == -1
     assert equal(long, list_of(range(100_000)))
-    nested = NIL
+    nested: Cons | Nil = NIL
     for _ in range(100_000):
         nested = list_of([nested])
     assert equal(nested, nested) and compare(nested, nested) == 0

@@ -155,7 +155,7 @@ async def test_a_constant_interrupted_half_way_is_evaluated_again(richtypes_dar:
     assert len(tx.created) == 1
 
 
-async def nest(harness: Harness, level: int) -> object:
+async def nest(harness: Harness, level: int) -> tuple[object, object]:
     tx = await harness.submit(CreateCommand(hostile.marker_id("hostile-nest"), {"owner": ALICE}))
     [marker] = tx.created
     return await harness.exercise(

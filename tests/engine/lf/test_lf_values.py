@@ -166,6 +166,7 @@ def test_nested_optionals_are_arrays(lf_richtypes: LfPackages) -> None:
     assert isinstance(some_none, rt.Some) and some_none.value is None
     some_some = nested.decode([["5"]])
     assert isinstance(some_some.value, rt.Some) and some_some.value.value == 5
+    json_value: list
     for json_value in ([], [[]], [["5"]]):
         assert nested.encode(nested.decode(json_value)) == json_value
     with pytest.raises(DecodeError) as caught:
