@@ -147,6 +147,7 @@ async def test_a_read_superseded_midway_tells_nothing_more_and_leaves_none_of_it
     await heard.quiet()
 
     assert asked == [earlier]
+    assert isinstance(read, Read)
     assert read == Read(earlier, expected, read.seconds)
     second = heard.events.index(Reading(earlier))
     first_request, second_request = heard.events[:second], heard.events[second:]
