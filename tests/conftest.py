@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import hashlib
 import os
 import shutil
 import socket
@@ -19,6 +20,7 @@ from typing import Any
 
 import httpx
 import pytest
+from filelock import FileLock
 from websockets.typing import Subprotocol
 
 from participant.auth import mint_token
@@ -75,6 +77,12 @@ def pytest_configure(config: pytest.Config) -> None:
         del os.environ["PYTHONDONTWRITEBYTECODE"]
     for var, relative in LOCATION_VARS.items():
         os.environ[var] = str(own / relative)
+    # The demo ledgers start_demo_server seeds, one per set of DARs, are seeded once per run and copied by every
+    # process of it: the first process to get here makes the directory, the parallel workers inherit it.
+    if not os.environ.get(SEEDED_LEDGERS_VAR):
+        seeded = Path(tempfile.mkdtemp(prefix="ledger-demo-templates-"))
+        config.add_cleanup(lambda: shutil.rmtree(seeded, ignore_errors=True))
+        os.environ[SEEDED_LEDGERS_VAR] = str(seeded)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
@@ -310,24 +318,38 @@ def start_server(db: Path, *extra: str, port: int | None = None) -> ServerProces
     raise RuntimeError("server did not start within 60 s")
 
 
-_DEMO_TEMPLATES: dict[tuple[str, ...], Path] = {}
+SEEDED_LEDGERS_VAR = "LEDGER_TESTS_SEEDED_LEDGERS"
+
+
+def seeded_demo_ledger(dars: tuple[str, ...]) -> Path:
+    """The demo ledger with `dars` loaded, seeded by the first process of the run that needs it (under a lock the
+    others wait on) and read by all: seeding takes a server's start and the demo's few hundred submissions, a
+    dozen seconds of CPU that every parallel worker would spend again for the same database."""
+    if not os.environ.get(SEEDED_LEDGERS_VAR):  # outside a test run: this process's own, removed at its exit
+        os.environ[SEEDED_LEDGERS_VAR] = tempfile.mkdtemp(prefix="ledger-demo-templates-")
+        atexit.register(shutil.rmtree, os.environ[SEEDED_LEDGERS_VAR], True)
+    folder = Path(os.environ[SEEDED_LEDGERS_VAR])
+    key = hashlib.sha256("\0".join(str(Path(dar).resolve()) for dar in dars).encode()).hexdigest()[:16]
+    template = folder / f"demo-{key}" / "ledger.db"
+    done = template.parent / "seeded"  # written once the server that seeded it has stopped
+    with FileLock(folder / f"demo-{key}.lock"):
+        if not done.exists():
+            shutil.rmtree(template.parent, ignore_errors=True)  # a seeding interrupted half-way
+            template.parent.mkdir()
+            args = [arg for dar in dars for arg in ("--dar", dar)]
+            start_server(template, "--hs256-secret", SECRET, "--demo", *args).stop()
+            done.touch()
+    return template
 
 
 def start_demo_server(db: Path, *extra: str, port: int | None = None) -> ServerProcess:
     """`start_server(db, "--hs256-secret", SECRET, "--demo", *extra)` on a copy of a demo ledger seeded once per
-    test process (with the DARs `extra` names loaded), where a database of its own would be seeded again: the demo's
+    run (with the DARs `extra` names loaded), where a database of its own would be seeded again: the demo's
     few hundred submissions, each committed durably, took most of a server's start (15 s of 16 under a loaded
     disk). The server is started with the same arguments either way and finds the demo and the DARs already there,
     as on any database it served before. The tests of seeding itself start from an empty database."""
     dars = tuple(arg for i, arg in enumerate(extra) if i > 0 and extra[i - 1] == "--dar")
-    template = _DEMO_TEMPLATES.get(dars)
-    if template is None:
-        folder = Path(tempfile.mkdtemp(prefix="ledger-demo-template-"))
-        atexit.register(shutil.rmtree, folder, True)
-        template = folder / "ledger.db"
-        args = [arg for dar in dars for arg in ("--dar", dar)]
-        start_server(template, "--hs256-secret", SECRET, "--demo", *args).stop()
-        _DEMO_TEMPLATES[dars] = template
+    template = seeded_demo_ledger(dars)
     # Through SQLite's backup, which reads one consistent state whatever the WAL beside it holds; the copy is
     # made 0600 first, as the server makes its database.
     os.close(os.open(db, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))

@@ -26,10 +26,12 @@ WAIT = 30  # seconds any one wait for the server may take at most
 CHUNK = 64 * 1024
 
 
-@pytest.fixture
-def server(tmp_path) -> Iterator[ServerProcess]:
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[ServerProcess]:
+    """One server for the module: each test opens connections of its own, and checks the server still answers
+    after what it did to them."""
     s = start_server(
-        tmp_path / "ledger.db",
+        tmp_path_factory.mktemp("limits") / "ledger.db",
         "--hs256-secret",
         SECRET,
         "--header-timeout",

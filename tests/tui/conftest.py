@@ -3,6 +3,8 @@ real app driven by Textual's Pilot against it, with its own config, data, cache 
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -15,9 +17,13 @@ from app.tokens import MintedToken
 from tests.conftest import SECRET, ServerProcess, start_demo_server
 
 SIZE = (160, 45)
-# pauses of 50 ms: a bound on how long a test waits for the app, not a timing assertion; two minutes, as a parallel
-# run on a busy machine took over 30 s to open the inspector
-WAIT_STEPS = 2_400
+# a bound on how long a test waits for the app, not a timing assertion: five minutes (pytest's timeout is ten), as
+# on a machine running eight suites at once a single step took over two
+WAIT_SECONDS = 300.0
+# how often a waiting test looks again: soon at first (most conditions hold within a few turns of the event loop),
+# then every 50 ms, so that a costly predicate (the screen's text, a query over a large form) does not take the CPU
+# the app needs to get there
+FIRST_LOOK, LAST_LOOK = 0.001, 0.05
 
 
 @pytest.fixture(scope="module")
@@ -66,12 +72,20 @@ def make_app(locations) -> Callable[..., LedgerApp]:
 
 
 async def wait_for(pilot, predicate: Callable[[], object], what: str = "the condition") -> None:
-    """Let the app run until `predicate()` holds (bounded by WAIT_STEPS pauses)."""
-    for _ in range(WAIT_STEPS):
-        if predicate():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError(f"the app never reached {what}")
+    """Let the app run until `predicate()` holds (for at most WAIT_SECONDS).
+
+    The app runs on this event loop: sleeping lets it go on, and the condition is looked at again soon after.
+    Pilot's pause did more each time: it waits until every widget on the screen has emptied its message queue
+    (a message to each, so the longer the more widgets: half a second each on a typed form of a few thousand),
+    which a predicate on the app's state does not need, then sleeps 50 ms however soon the condition held."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    look = FIRST_LOOK
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the app never reached {what}")
+        await asyncio.sleep(look)
+        look = min(look * 2, LAST_LOOK)
+        pilot.app.screen._on_timer_update()  # as Pilot's pause: the layout a refresh asked for, made now
 
 
 def screen_text(app: LedgerApp) -> str:
