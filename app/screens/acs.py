@@ -157,20 +157,20 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self.watch(self.app, "status_connection", self._connection_changed)
         self.watch(self.app, "connect_problem", self._connection_changed)
         self.query_one(ContractTable).focus()
-        if self.ledger_app.connected:
+        if self.ledger_app.connection.connected:
             self.start()
 
     def _connection_changed(self, _: str = "") -> None:
-        app = self.ledger_app
-        if app.connected or app.status_connection != "down":
+        connection = self.ledger_app.connection
+        if connection.connected or connection.state != "down":
             return  # once connected, a lost connection keeps the rows; the status line says it
         empty = self.query_one("#acs-empty", Static)
         again = (
-            f"Trying again every {app.connect_retry_s:g} s; 3 shows the requests and what they were answered."
+            f"Trying again every {connection.retry_s:g} s; 3 shows the requests and what they were answered."
         )
         # a refused token, said until the participant accepts one (the cause quoted is the participant's: text)
-        problem = app.connect_problem
-        text = f"{problem}\n{again}" if problem else f"Not connected to {app.url}. {again}"
+        problem = connection.problem
+        text = f"{problem}\n{again}" if problem else f"Not connected to {connection.url}. {again}"
         empty.update(Content("\n".join(visible(line) for line in text.split("\n"))))
         empty.add_class("shown")
 
@@ -323,7 +323,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         except errors.LedgerApiError as e:
             self.reading = False
             self._progress("")
-            self.ledger_app.show_error(e, "Reading the contracts failed")
+            self.ledger_app.failures.show_error(e, "Reading the contracts failed")
             self._read_packages()
             return
         elapsed = time.monotonic() - started
@@ -536,7 +536,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             await self.timeline.move_to(target)
         except errors.LedgerApiError as e:
             self._progress("")
-            self.ledger_app.show_error(e, f"Cannot show offset {target}")
+            self.ledger_app.failures.show_error(e, f"Cannot show offset {target}")
             return
         self.previous = old if self.timeline.interval.covers(old) else None
         self.offset = target
@@ -560,7 +560,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
                 target = await self.timeline.next_change(self.offset, end)
         except errors.LedgerApiError as e:
             self._progress("")
-            self.ledger_app.show_error(e, "Cannot step through the history")
+            self.ledger_app.failures.show_error(e, "Cannot step through the history")
             return
         if target is None:
             self._progress("")

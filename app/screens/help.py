@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -9,6 +11,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Markdown
 
 from app.screens.dismissal import DismissesOnlyItself
+from app.screens.host import LedgerHost
 
 OVERVIEW = """\
 ### Screens
@@ -69,7 +72,7 @@ class HelpScreen(ModalScreen[None], DismissesOnlyItself):
         for b in bindings:
             if not isinstance(b, Binding) or not b.description:
                 continue
-            key = self.app.key_names(b)
+            key = cast(LedgerHost, self.app).palette.key_names(b)
             lines.append(f"- `{key}` **{b.description}**" + (f" · {b.id}" if b.id else ""))
         return "\n".join(lines)
 

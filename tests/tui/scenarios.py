@@ -275,7 +275,7 @@ async def _upload_richtypes(app) -> None:
 
     token = await MintedToken(SECRET, BUNDLED_ADMIN).token()
     dar = (DARS_DIR / RICHTYPES).read_bytes()
-    async with httpx.AsyncClient(transport=app.transport, base_url=app.url) as http:
+    async with httpx.AsyncClient(transport=app.transport, base_url=app.connection.url) as http:
         answer = await http.post(
             "/v2/dars",
             content=dar,
