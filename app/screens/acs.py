@@ -236,7 +236,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     def _count_text(self) -> str:
         """What the rows in view are: the contracts of the state, and apart the struck-out comparison rows."""
         table = self.query_one(ContractTable)
-        gone = self.snapshot.view_removed if self.snapshot is not None else 0
+        gone = self.snapshot.views.view_removed if self.snapshot is not None else 0
         text = counted(table.count - gone, "contract")
         if self.text:
             text += f" matching “{self.text}”"
@@ -312,7 +312,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
                 now = time.monotonic()
                 if first or now - self._last_grow > GROW_EVERY_S:
                     self._last_grow = now
-                    count = await self.snapshot.build_view(spec)
+                    count = await self.snapshot.views.build_view(spec)
                     if first:
                         await self._apply_view(spec, count)
                         first = False
@@ -327,7 +327,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             self._read_packages()
             return
         elapsed = time.monotonic() - started
-        total = await self.snapshot.count()
+        total = await self.snapshot.views.count()
         # a template's columns were chosen from the contracts read so far (none, it may be): choose them again from
         # the whole snapshot
         self._samples.clear()
@@ -387,7 +387,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             )
             return build_columns(keys, sample, [template])
         keys = self._choices.get(ALL_TEMPLATES) or DEFAULT_MIXED
-        in_view = self.templates or await self.snapshot.template_ids()
+        in_view = self.templates or await self.snapshot.store.template_ids()
         return build_columns(keys, [], sorted(in_view))
 
     def _declared_fields(self, template: str) -> list[str]:
@@ -406,7 +406,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
 
     async def _sample(self, template: str) -> list:
         if template not in self._samples and self.snapshot is not None:
-            self._samples[template] = await self.snapshot.sample_payloads(template)
+            self._samples[template] = await self.snapshot.views.sample_payloads(template)
         return self._samples.get(template, [])
 
     async def _apply_view(
@@ -458,9 +458,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             table.set_rows(0, rows, generation)
             self._progress("ordering the rest…" if same_rows else "filtering the rest…")
 
-        self.snapshot.cancel_view()
+        self.snapshot.views.cancel_view()
         try:
-            count = await self.snapshot.build_view(spec, first)
+            count = await self.snapshot.views.build_view(spec, first)
         except ViewCancelled:
             return
         finally:
@@ -469,9 +469,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         if (
             keep_cursor_on and not early
         ):  # once the first rows are shown, the cursor stays where the user put it
-            cursor = await self.snapshot.position_of(keep_cursor_on)
+            cursor = await self.snapshot.views.position_of(keep_cursor_on)
         elif on_first_change and not early:
-            cursor = await self.snapshot.first_changed()
+            cursor = await self.snapshot.views.first_changed()
         elif early:
             cursor = table.cursor
         await self._apply_view(spec, count, cursor=cursor, keep_rows=early)
@@ -493,7 +493,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     async def _fetch_window(self, start: int, count: int, generation: int) -> None:
         if self.snapshot is None:
             return
-        rows = await self.snapshot.window(start, count)
+        rows = await self.snapshot.views.window(start, count)
         self.query_one(ContractTable).set_rows(start, rows, generation)
         if rows:
             self.call_after_refresh(milestone, "first_rows")
@@ -541,7 +541,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self.previous = old if self.timeline.interval.covers(old) else None
         self.offset = target
         await self._rebuild(on_first_change=True)
-        changed = await self.snapshot.first_changed() if self.snapshot is not None else None
+        changed = await self.snapshot.views.first_changed() if self.snapshot is not None else None
         if changed is not None:
             self.query_one(ContractTable).move_to(changed)
         self._progress(f"offset {old} → {target}" + ("" if self.previous is not None else " (new snapshot)"))
@@ -702,7 +702,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         if self.snapshot is None:
             return []
         fields: dict[str, None] = {}
-        for template in sorted(self.templates or await self.snapshot.template_ids())[:SORT_TEMPLATES]:
+        for template in sorted(self.templates or await self.snapshot.store.template_ids())[:SORT_TEMPLATES]:
             fields.update(dict.fromkeys(self._declared_fields(template)))
             for payload in await self._sample(template):
                 if isinstance(payload, dict):
@@ -713,7 +713,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     async def action_templates(self) -> None:
         if self.snapshot is None or self.offset is None:
             return
-        counts = await self.snapshot.templates(self.offset)
+        counts = await self.snapshot.views.templates(self.offset)
         if not counts:
             self.notify("No contracts at this offset to choose templates from.", timeout=3)
             return
@@ -864,7 +864,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             )
 
     def action_export(self) -> None:
-        if self.snapshot is None or not self.snapshot.view_contracts:
+        if self.snapshot is None or not self.snapshot.views.view_contracts:
             self.notify("Nothing to export: the view is empty.", timeout=3)
             return
         self._ask_export_path(str(Path.cwd() / f"contracts-at-{self.offset}.jsonl"))
@@ -873,7 +873,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         """Ask where to export, starting from `value`; a file that exists is replaced only once the user says so,
         and saying no asks again from the path typed."""
         assert self.snapshot is not None
-        contracts, gone = self.snapshot.view_contracts, self.snapshot.view_removed
+        contracts, gone = self.snapshot.views.view_contracts, self.snapshot.views.view_removed
 
         def check(text: str) -> str | None:
             if not text.endswith((".jsonl", ".csv")):
@@ -928,7 +928,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         fmt = "csv" if path.suffix == ".csv" else "jsonl"
         self._progress(f"exporting to {path.name}…")
         try:
-            written = await self.snapshot.export(
+            written = await self.snapshot.export.write(
                 path, fmt, row_export_columns(table.columns), overwrite=overwrite
             )
         except OSError as e:
@@ -936,7 +936,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             self.notify(f"Cannot write {path}: {e.strerror or e}", severity="error", title="Export failed")
             return
         self._progress("")
-        gone = self.snapshot.view_removed
+        gone = self.snapshot.views.view_removed
         left_out = f"; not in it: {counted(gone, 'struck-out row')} ({self._struck_out()})" if gone else ""
         self.notify(
             f"Wrote the {counted(written, 'contract')} at offset {self.offset} to {path}{left_out}",
@@ -952,7 +952,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     async def _select(self, contract_id: str) -> None:
         if self.snapshot is None:
             return
-        position = await self.snapshot.position_of(contract_id)
+        position = await self.snapshot.views.position_of(contract_id)
         if position is not None:
             self.query_one(ContractTable).move_to(position)
 

@@ -229,7 +229,7 @@ implements; `x` lets you pick one of those choices; exercise results are labelle
         acs = self.ledger_app.workspace.acs
         if acs.snapshot is None:
             return None
-        row = await acs.snapshot.latest(self.contract_id)
+        row = await acs.snapshot.views.latest(self.contract_id)
         location = None if row is None else row.location(party_hint)
         if row is None or location is None:
             return None

@@ -258,7 +258,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
     async def _show_contract(self, contract_id: str, expanded_from: str = "") -> None:
         info = self.query_one("#move-contract-info", Static)
         snapshot = self.ledger_app.workspace.acs.snapshot
-        row = await snapshot.latest(contract_id) if snapshot is not None else None
+        row = await snapshot.views.latest(contract_id) if snapshot is not None else None
         self.contract = row
         if row is None:
             info.update(
@@ -332,7 +332,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         if snapshot is None or offset is None:
             title.update("In flight (the contracts screen has not read the contracts yet)")
             return
-        rows = await snapshot.incomplete(offset)
+        rows = await snapshot.views.incomplete(offset)
         self.in_flight = rows
         title.update(plain(f"In flight at offset {offset} · {len(rows)} · enter completes one"))
         table = self.query_one("#in-flight", DataTable)

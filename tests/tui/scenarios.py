@@ -66,7 +66,7 @@ async def history(pilot) -> None:
 
 async def filtered(pilot) -> None:
     screen = await contracts_ready(pilot)
-    iou = next(t for t, _ in await screen.snapshot.templates(screen.offset) if t.endswith(":Iou:Iou"))
+    iou = next(t for t, _ in await screen.snapshot.views.templates(screen.offset) if t.endswith(":Iou:Iou"))
     screen.templates = frozenset({iou})
     screen.sort, screen.descending = "payload.amount", True
     await pilot.press("slash", *"USD", "enter")
