@@ -15,7 +15,7 @@ from typing import NamedTuple
 from app.client import errors
 from app.client.acs import read_snapshot
 from app.client.ledger import LedgerClient, event_format, update_format
-from app.snapshot import ACTIVE, CreatedRecord, Move, Snapshot
+from app.snapshot import ACTIVE, CreatedRecord, Move, Store
 from participant.api import CreatedEvent, EventFormat, JsGetUpdatesResponse
 
 UPDATES_LIMIT = 200  # Canton's default list limit; lowered when a participant has a smaller one
@@ -33,28 +33,28 @@ class Progress:
 
 
 class AcsTimeline:
-    """The ACS of `parties` (None: every party) over time, cached in `snapshot`."""
+    """The ACS of `parties` (None: every party) over time, cached in `store` (a snapshot's)."""
 
-    def __init__(self, client: LedgerClient, snapshot: Snapshot, parties: Sequence[str] | None) -> None:
+    def __init__(self, client: LedgerClient, store: Store, parties: Sequence[str] | None) -> None:
         self.client = client
-        self.snapshot = snapshot
+        self.store = store
         self.parties = None if parties is None else list(parties)
         self.format: EventFormat = event_format(self.parties)
         self._limit = UPDATES_LIMIT
 
     @property
     def interval(self):
-        return self.snapshot.interval
+        return self.store.interval
 
     async def load(self, offset: int, on_progress: Callable[[Progress], None] | None = None) -> int:
         """Read the snapshot at `offset` into the cache (replacing what it held); returns the number of entries."""
-        await self.snapshot.reset(offset)
+        await self.store.reset(offset)
         loaded = 0
         async for batch in read_snapshot(self.client, offset, self.format):
-            loaded += await self.snapshot.add_snapshot_entries(batch.entries)
+            loaded += await self.store.add_snapshot_entries(batch.entries)
             if on_progress is not None:
                 on_progress(Progress(loaded, batch.form))
-        await self.snapshot.index_ids()  # a second for a million contracts: now rather than at the first find
+        await self.store.index_ids()  # a second for a million contracts: now rather than at the first find
         return loaded
 
     async def move_to(self, offset: int, on_progress: Callable[[Progress], None] | None = None) -> None:
@@ -86,11 +86,9 @@ class AcsTimeline:
         """The offset of the change before the state seen at `offset` (0: the ledger begin, before any change)."""
         window = 100
         while True:
-            known = await self.snapshot.change_before(
-                offset + 1
-            )  # the change that made the state at `offset`
+            known = await self.store.change_before(offset + 1)  # the change that made the state at `offset`
             if known is not None:
-                earlier = await self.snapshot.change_before(known)
+                earlier = await self.store.change_before(known)
                 if earlier is not None:
                     return earlier
             lo = self.interval.lo or 0
@@ -116,13 +114,13 @@ class AcsTimeline:
 
     async def next_change(self, offset: int, ledger_end: int) -> int | None:
         """The offset of the next change after `offset` up to `ledger_end`, None when there is none."""
-        found = await self.snapshot.change_after(offset)
+        found = await self.store.change_after(offset)
         hi = self.interval.hi or 0
         while found is None and hi < ledger_end:
             step = min(ledger_end, hi + max(100, (ledger_end - hi) // 4))
             await self._extend_forward(step, None)
             hi = self.interval.hi or step
-            found = await self.snapshot.change_after(offset)
+            found = await self.store.change_after(offset)
         return found
 
     # --- updates ------------------------------------------------------------------------------------------------
@@ -158,7 +156,7 @@ class AcsTimeline:
             moved = update.update.reassignment.value if update.update and update.update.reassignment else None
             if moved is not None and moved.events:
                 # transactions before it first: a contract's steps apply in ledger order
-                await self.snapshot.apply_forward(moved.offset - 1, created, archived, changes)
+                await self.store.apply_forward(moved.offset - 1, created, archived, changes)
                 created, archived, changes = [], [], []
                 await self._apply_reassignment(moved)
                 continue
@@ -171,7 +169,7 @@ class AcsTimeline:
                     created.append(_record(event.created_event, tx.synchronizer_id, tx.workflow_id or ""))
                 elif event.archived_event is not None:
                     archived.append((event.archived_event.contract_id, event.archived_event.offset))
-        await self.snapshot.apply_forward(hi, created, archived, changes)
+        await self.store.apply_forward(hi, created, archived, changes)
         if on_progress is not None:
             on_progress(Progress(len(changes), "updates"))
 
@@ -197,7 +195,7 @@ class AcsTimeline:
                     ACTIVE,
                 )
                 assigned.append(record)
-        await self.snapshot.apply_reassignment(reassignment.offset, unassigned, assigned)
+        await self.store.apply_reassignment(reassignment.offset, unassigned, assigned)
 
     async def _extend_backward(self, lo: int, on_progress: Callable[[Progress], None] | None) -> Extension:
         """Extend the cache down to `lo`; not done when that would undo a move or take more than `MAX_BACKFILL`
@@ -226,7 +224,7 @@ class AcsTimeline:
                     archived[event.archived_event.contract_id] = event.archived_event.offset
         # Contracts archived in (lo, old] but created at or before lo were active at lo: the cache lacks them.
         candidates = [cid for cid in archived if cid not in created_in_range]
-        missing = await self.snapshot.unknown_ids(candidates)
+        missing = await self.store.unknown_ids(candidates)
         if len(missing) > MAX_BACKFILL:
             return Extension(False, seen)
         records: list[CreatedRecord] = []
@@ -240,7 +238,7 @@ class AcsTimeline:
             record = _record(events.created.created_event, events.created.synchronizer_id, "")
             record.archived_offset = archived[cid]
             records.append(record)
-        await self.snapshot.apply_backward(lo, records, changes)
+        await self.store.apply_backward(lo, records, changes)
         if on_progress is not None:
             on_progress(Progress(len(changes), "updates"))
         return Extension(True, seen)

@@ -1,26 +1,40 @@
 """The App: the composition root. It builds the workspace (what screens share), owns the status line's state, and
-is made of its parts: routing between screens (`routing`), the connection (`connection`), the palette
-(`palette`) and how failures are said (`failures`)."""
+holds its parts, each an object with its own state: the routes between screens (`routing.Routes`), the connection
+(`connection.Connection`), the palette (`palette.Palette`) and how failures are said (`failures.Failures`). What
+Textual looks for on the App class itself (the key bindings and their actions, message handlers, the modes, the
+palette's system commands) stays here, each a call to the part it belongs to."""
 
 from __future__ import annotations
 
 import gc
+import time
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from textual import on
+from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.events import Paste
+from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widget import AwaitMount
+from textual.worker import Worker, WorkerState
 
-from app.app.connection import CONNECT_RETRY_POLLS, HEALTH_CHECK_S, LEDGER_END_POLL_S, Connection
+from app.app.connection import CONNECT_RETRY_POLLS, LEDGER_END_POLL_S, Connection
+from app.app.failures import Failures
 from app.app.palette import Palette
-from app.app.routing import Routing
+from app.app.routing import MODES, Routes
 from app.bundled import BundledParticipant
 from app.client.health import SLOW_AFTER_S, Health
-from app.client.requests_log import RequestLog
+from app.client.requests_log import RequestLog, RequestRecord
 from app.config import Config
 from app.locations import Locations
+from app.messages import ComposeCommand, MoveContract, OpenContract, ShowTemplateContracts
 from app.screens.base import LedgerScreen
+from app.screens.host import LedgerHost
 from app.screens.startup import StartupScreen
 from app.trace import milestone
 from app.untrusted import visible
@@ -36,8 +50,10 @@ if TYPE_CHECKING:  # imported when first needed, after the first frame: the clie
     from app.session import Session
     from app.tokens import TokenSource
 
+HEALTH_CHECK_S = 0.5  # how often the status line looks for a request in flight for too long
 
-class LedgerApp(Routing, Connection, Palette):
+
+class LedgerApp(App):
     CSS_PATH = Path(__file__).parent.with_name("app.tcss")  # absolute: subclasses live elsewhere
     TITLE = "ledger-tui"
     ENABLE_COMMAND_PALETTE = True
@@ -57,6 +73,8 @@ class LedgerApp(Routing, Connection, Palette):
         Binding("ctrl+o", "open_contract", "Open id", id="app.open", show=False),
         Binding("q", "quit", "Quit", id="app.quit"),
     ]
+
+    MODES = MODES
 
     ledger_end_poll_s = LEDGER_END_POLL_S
 
@@ -92,8 +110,6 @@ class LedgerApp(Routing, Connection, Palette):
         drop_widgets_from_style_cache()  # else the last 1,024 widgets drawn outlive their screens (its docstring)
         self.config = config
         self.locations = locations
-        self.url = url
-        self.tokens = tokens
         self.bundled = bundled
         self.workspace = Workspace(locations, readonly=readonly)
         # the status line mirrors what the workspace holds
@@ -101,20 +117,32 @@ class LedgerApp(Routing, Connection, Palette):
         self.workspace.acs.subscribe(self._viewed_moved)
         # a change to the acting user's rights (from the parties screen) reaches every screen as a new identity
         self.workspace.directory.subscribe(self._directory_changed)
-        self.first_user = first_user
-        self.transport = transport  # tests: a stand-in participant in process
-        self.timeouts = timeouts  # None: the client's defaults
         self.label = label or ("bundled" if bundled is not None else (url or ""))
         self.request_log = RequestLog()
         self.request_log.subscribe(self._request_seen)
         self.health = Health(slow_after_s)
-        # the participant's 5xx answers were notified (once, until it answers again)
-        self._failing_said = False
-        self.connected = False
-        self._connect_attempts = 0
-        # the last failure to connect, and when it was shown: retries that fail the same way say it again only once
-        # its notification is gone
-        self._connect_error_shown: tuple[str, float] | None = None
+        self.routes = Routes(self, connected=lambda: self.connection.connected)
+        self.failures = Failures(
+            self,
+            log_file=locations.log_dir / "ledger-tui.log",
+            tokens=lambda: self.connection.tokens_in_use,
+        )
+        self.connection = Connection(
+            self,
+            workspace=self.workspace,
+            routes=self.routes,
+            failures=self.failures,
+            request_log=self.request_log,
+            on_change=self._connection_changed,
+            url=url,
+            tokens=tokens,
+            bundled=bundled,
+            label=self.label,
+            first_user=first_user,
+            transport=transport,
+            timeouts=timeouts,
+        )
+        self.palette = Palette(self, self.routes)
         self.status_participant = self.label
         self.status_readonly = self.workspace.readonly
         if config.keys:
@@ -124,12 +152,19 @@ class LedgerApp(Routing, Connection, Palette):
 
     @property
     def session(self) -> Session:
-        """The workspace's session; None until the first connection attempt opens one."""
-        return self.workspace.session  # type: ignore[return-value]
+        """The workspace's session (opened by the first connection attempt, before any screen asks for it)."""
+        session = self.workspace.session
+        assert session is not None, "the session is opened by the first connection attempt"
+        return session
 
     @property
     def readonly(self) -> bool:
         return self.workspace.readonly
+
+    @property
+    def connected(self) -> bool:
+        """The connection's `connected`: the participant said who we are."""
+        return self.connection.connected
 
     def validate_status_ledger_end(self, end: int | None) -> int | None:
         # the line shows what the workspace keeps, the one writer of the ledger end (readers report to it, and it
@@ -138,7 +173,7 @@ class LedgerApp(Routing, Connection, Palette):
 
     def _ledger_end_moved(self, end: int) -> None:
         self.status_ledger_end = end
-        self._recheck_rights()
+        self.connection.ledger_moved()
 
     def _viewed_moved(self, offset: int | None) -> None:
         self.status_viewed = offset
@@ -146,13 +181,32 @@ class LedgerApp(Routing, Connection, Palette):
     def _directory_changed(self, change: DirectoryChange) -> None:
         if change.identity:
             self.status_user = self.session.identity.label
-            self._announce_identity()
+            self.routes.announce_identity()
+
+    # --- the status line --------------------------------------------------------------------------------------
+
+    def _connection_changed(self) -> None:
+        connection = self.connection
+        self.connect_problem = connection.problem
+        self.status_connection = connection.state
+        if connection.connected:
+            self.status_version = self.session.version
+            self.status_user = self.session.identity.label
+
+    def _request_seen(self, record: RequestRecord) -> None:
+        self.status_in_flight = self.request_log.in_flight
+        self.health.seen(record)
+        self._show_health()
+
+    def _show_health(self) -> None:
+        self.status_health = self.health.state(time.time())
+        self.status_health_cause = self.health.cause
 
     # --- what is drawn ------------------------------------------------------------------------------------------
 
     _drop_controls = DropControls()
 
-    def get_line_filters(self):
+    def get_line_filters(self) -> Sequence[LineFilter]:
         return [*super().get_line_filters(), self._drop_controls]
 
     def notify(
@@ -198,10 +252,63 @@ class LedgerApp(Routing, Connection, Palette):
         # connecting imports the client and its models, which holds the loop for a moment: only once the user
         # has something to look at
         milestone("first_frame")
-        self._connect()
-        self.set_interval(self.ledger_end_poll_s, self._poll_ledger_end)
+        self.connection.start(self.ledger_end_poll_s)
         self.set_interval(HEALTH_CHECK_S, self._show_health)
         clean_stale_snapshots(self.locations.snapshots_dir)
+
+    # --- what Textual looks for on the App: each a call to the part it belongs to ---------------------------------
+
+    def action_mode(self, mode: str) -> None:
+        self.routes.go(mode)
+
+    def action_help(self) -> None:
+        self.routes.help()
+
+    async def action_quit(self) -> None:
+        await self.routes.quit()
+
+    def action_open_contract(self) -> None:
+        self.routes.ask_contract_to_open()
+
+    def action_switch_user(self) -> None:
+        self.connection.switch_user()
+
+    def action_command_palette(self) -> None:
+        self.palette.open()
+
+    @on(OpenContract)
+    def _open_contract(self, message: OpenContract) -> None:
+        self.routes.open_contract(message)
+
+    @on(ComposeCommand)
+    async def _compose(self, message: ComposeCommand) -> None:
+        await self.routes.compose(message)
+
+    @on(ShowTemplateContracts)
+    async def _show_template_contracts(self, message: ShowTemplateContracts) -> None:
+        await self.routes.show_template_contracts(message)
+
+    @on(MoveContract)
+    async def _move_contract(self, message: MoveContract) -> None:
+        await self.routes.move_contract(message)
+
+    def on_paste(self, event: Paste) -> None:
+        self.routes.pasted(event.text)
+
+    def switch_mode(self, mode: str) -> AwaitMount:
+        left = self.current_mode
+        mounted = super().switch_mode(mode)
+        if left != mode:
+            self.palette.mode_left(left)
+        return mounted
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield from self.palette.commands(self.BINDINGS)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.ERROR:
+            self.failures.worker_failed(event.worker)
 
 
 def settle_the_collector() -> None:
@@ -215,6 +322,12 @@ def settle_the_collector() -> None:
     `python -m bench.tui_acs --contracts 100000`)."""
     gc.freeze()
     gc.set_threshold(20_000, 20, 50)
+
+
+if TYPE_CHECKING:
+
+    def _is_a_host(app: LedgerApp) -> LedgerHost:
+        return app  # the screens' view of the app: mypy checks that the app offers all of it
 
 
 __all__ = ["CONNECT_RETRY_POLLS", "LedgerApp", "LedgerScreen"]

@@ -1,209 +1,307 @@
-"""Connecting to the participant (starting the bundled one first when that is the choice), following its health
-and ledger end, trying again while it is down, restarting the bundled participant when it stops, and switching the
-user the bundled participant's tokens are minted for."""
+"""Connecting to the participant (starting the bundled one first when that is the choice), following its ledger
+end, trying again while it is down, restarting the bundled participant when it stops, re-reading the user's rights,
+and switching the user the bundled participant's tokens are minted for."""
 
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
 
-from textual import work
+from textual.app import App
+from textual.worker import Worker
 
 from app.app.failures import ERROR_NOTIFY_S, Failures
+from app.app.routing import Routes
 from app.client import errors
 from app.client.errors import LedgerApiError
-from app.messages import IdentityChanged
-from app.screens.startup import StartupScreen
 from app.trace import milestone
+
+if TYPE_CHECKING:  # imported when first needed, after the first frame: the client and its models take a while
+    import httpx
+
+    from app.bundled import BundledParticipant, StartupState
+    from app.client.http import Timeouts
+    from app.client.requests_log import RequestLog
+    from app.session import Session
+    from app.tokens import TokenSource
+    from app.workspace import Workspace
 
 log = logging.getLogger("ledger_tui")
 
 LEDGER_END_POLL_S = 2.0
 CONNECT_RETRY_POLLS = 2  # after a failed connection, try again every this many polls
-HEALTH_CHECK_S = 0.5  # how often the status line looks for a request in flight for too long
 # The user's rights are read again when the ledger moves, at most this often: a right granted elsewhere (a Daml
 # Script run by `ledger-tui script`, another client, an administrator) is seen without reconnecting; the Ledger API
 # tells no one of a change to rights.
 RIGHTS_RECHECK_S = 5.0
 
 
-class Connection(Failures):
-    @work(exclusive=True, group="connect", exit_on_error=False)
-    async def _connect(self) -> None:
+class Connection:
+    """The app's connection to its participant. Its state: `connected` (once the participant said who we are),
+    `state` (connecting, ok or down: how it answers now), `problem` (why it refuses our token, until it accepts
+    one), `url` and `tokens`. Its face: `start` (connect, then poll the ledger end), `ledger_moved` (re-reads the
+    rights now and then), `switch_user` (the user key) and `retry_s`. It reports through `on_change` (the state,
+    the problem or who we are changed: the status line reads them again) and the routes (every screen told of a
+    new identity; the start-up screen left once the bundled participant is ready)."""
+
+    rights_recheck_s = RIGHTS_RECHECK_S
+
+    def __init__(
+        self,
+        app: App,
+        *,
+        workspace: Workspace,
+        routes: Routes,
+        failures: Failures,
+        request_log: RequestLog,
+        on_change: Callable[[], None],
+        url: str | None,
+        tokens: TokenSource | None,
+        bundled: BundledParticipant | None,
+        label: str,
+        first_user: str,
+        transport: httpx.AsyncBaseTransport | None,
+        timeouts: Timeouts | None,
+    ) -> None:
+        self._app = app
+        self._workspace = workspace
+        self._routes = routes
+        self._failures = failures
+        self._request_log = request_log
+        self._on_change = on_change
+        self.url = url
+        """The participant's URL (the bundled participant's once it has started)."""
+        self.tokens = tokens
+        self._bundled = bundled
+        self._label = label
+        self._first_user = first_user
+        self._transport = transport  # tests: a stand-in participant in process
+        self._timeouts = timeouts  # None: the client's defaults
+        self.connected = False
+        self.state = "connecting"
+        self.problem = ""
+        self.poll_s = LEDGER_END_POLL_S
+        self.polls_down = 0
+        """Polls of the ledger end while down (every `CONNECT_RETRY_POLLS`th connects again)."""
+        # the participant's 5xx answers were notified (once, until it answers again)
+        self._failing_said = False
+        # the last failure to connect, and when it was shown: retries that fail the same way say it again only once
+        # its notification is gone
+        self._error_shown: tuple[str, float] | None = None
+        self._rights_checked = 0.0
+        self._connecting: Worker[None] | None = None
+
+    # --- the face -------------------------------------------------------------------------------------------------
+
+    @property
+    def retry_s(self) -> float:
+        """How often a connection that failed is tried again."""
+        return self.poll_s * CONNECT_RETRY_POLLS
+
+    @property
+    def tokens_in_use(self) -> TokenSource | None:
+        """The tokens the session's client sends (the user switched to), else those the app was started with."""
+        session = self._workspace.session
+        # the client was built here, with one of `app.tokens`' sources (the client knows only their protocol)
+        return cast("TokenSource | None", session.client.tokens) if session is not None else self.tokens
+
+    def start(self, poll_s: float) -> None:
+        """Connect, and poll the ledger end every `poll_s` from now on (which also retries a failed connection)."""
+        self.poll_s = poll_s
+        self._connect()
+        self._app.set_interval(poll_s, self._poll_ledger_end)
+
+    def ledger_moved(self) -> None:
+        """The ledger moved: re-read the user's rights, at most every `rights_recheck_s`."""
+        now = time.monotonic()
+        if not self.connected or now - self._rights_checked < self.rights_recheck_s:
+            return
+        self._rights_checked = now
+        self._run(self._reread_rights, "rights")
+
+    def switch_user(self) -> None:
+        """Ask which user to act as (the bundled participant's tokens are minted here), or say why one cannot."""
+        if not self.connected:
+            return
+        self._run(self._switch_user, "user")
+
+    # --- connecting -----------------------------------------------------------------------------------------------
+
+    def _run(self, work: Callable[[], Any], group: str) -> Worker[Any]:
+        # one at a time in each group, as `textual.work(exclusive=True)`; a failure is said by the app
+        return self._app.run_worker(
+            work, name=getattr(work, "__name__", group), group=group, exclusive=True, exit_on_error=False
+        )
+
+    def _changed(self) -> None:
+        self._on_change()
+
+    @property
+    def _session(self) -> Session:
+        session = self._workspace.session
+        assert session is not None, "a connection attempt opens the session"
+        return session
+
+    def _client_options(self) -> dict[str, Any]:
+        return {} if self._timeouts is None else {"timeouts": self._timeouts}
+
+    def _connect(self) -> None:
+        self._connecting = self._run(self._connect_once, "connect")
+
+    async def _connect_once(self) -> None:
         from app.client.ledger import LedgerClient
         from app.session import BUNDLED_ADMIN
         from app.tokens import MintedToken
 
-        if self.bundled is not None:
+        if self._bundled is not None:
             # the contracts screen, shown once the participant is ready, is loaded while it starts: not before
             # the first frame (which shows the start-up screen), and not after the participant is ready
             import app.screens.acs  # noqa: F401
 
             state = await self._bundled_ready()
             if state.phase != "ready":
-                self.status_connection = "down"
-                self.notify(
+                self.state = "down"
+                self._changed()
+                self._app.notify(
                     state.error, title="The bundled participant did not start", severity="error", timeout=30
                 )
                 return
             self.url = state.url
-            minted = MintedToken(self.bundled.secret(), BUNDLED_ADMIN)
-            first_user = self.first_user
+            minted = MintedToken(self._bundled.secret(), BUNDLED_ADMIN)
+            first_user = self._first_user
             self.tokens = minted.for_user(first_user)
-            client = LedgerClient(self.url, self.tokens, log=self.request_log, **self._client_options())
-            self.workspace.open_session(
-                client, label="bundled", bundled=self.bundled, minted=minted.for_user(first_user)
+            client = LedgerClient(self.url, self.tokens, log=self._request_log, **self._client_options())
+            self._workspace.open_session(
+                client, label="bundled", bundled=self._bundled, minted=minted.for_user(first_user)
             )
         else:
             assert self.url is not None
             client = LedgerClient(
                 self.url,
                 self.tokens,
-                log=self.request_log,
-                transport=self.transport,
+                log=self._request_log,
+                transport=self._transport,
                 **self._client_options(),
             )
-            minted = self.tokens if isinstance(self.tokens, MintedToken) else None
-            self.workspace.open_session(client, label=self.label, minted=minted)
+            minted_token = self.tokens if isinstance(self.tokens, MintedToken) else None
+            self._workspace.open_session(client, label=self._label, minted=minted_token)
         try:
-            await self.session.connect()
+            await self._session.connect()
         except LedgerApiError as e:
-            refusal = self.refusal_of(e)
+            refusal = self._failures.refusal_of(e)
             # a refused token is not a connection failure: the participant answered, and said no
             context = "" if refusal is not None else f"Cannot connect to {self.url}"
-            self.connect_problem = refusal.text if refusal is not None else ""
-            self.status_connection = "down"
-            text, now = self.failure_text(e, context), time.monotonic()
-            shown = self._connect_error_shown
+            self.problem = refusal.text if refusal is not None else ""
+            self.state = "down"
+            self._changed()
+            text, now = self._failures.failure_text(e, context), time.monotonic()
+            shown = self._error_shown
             if shown is None or shown[0] != text or now - shown[1] >= ERROR_NOTIFY_S:
-                self._connect_error_shown = (text, now)
-                self.show_error(e, context)
-            if self.bundled is not None and refusal is not None:
+                self._error_shown = (text, now)
+                self._failures.show_error(e, context)
+            if self._bundled is not None and refusal is not None:
                 await self._fall_back_to_admin()
-                if self.session.identity.user_id is not None:
+                if self._session.identity.user_id is not None:
                     refusal = None
-            if refusal is not None or not self.session.version:
+            if refusal is not None or not self._session.version:
                 return
         milestone("connected")
-        self._connect_error_shown = None
-        self.connect_problem = ""
-        if self._connect_attempts:
-            self.notify(f"Connected to {self.url}.", title="Connected", timeout=4)
+        self._error_shown = None
+        self.problem = ""
+        if self.polls_down:
+            self._app.notify(f"Connected to {self.url}.", title="Connected", timeout=4)
         self.connected = True
         self._rights_checked = time.monotonic()  # just read with the connection
-        self.status_connection = "ok"
-        self.status_version = self.session.version
-        self.status_user = self.session.identity.label
-        self._announce_identity()
+        self.state = "ok"
+        self._changed()
+        self._routes.announce_identity()
 
     async def _fall_back_to_admin(self) -> None:
         from app.session import BUNDLED_ADMIN
 
         try:
-            await self.session.switch_user(BUNDLED_ADMIN)
+            await self._session.switch_user(BUNDLED_ADMIN)
         except LedgerApiError:
             pass
 
-    async def _bundled_ready(self):
-        assert self.bundled is not None
-        if self.bundled.state.phase not in ("ready", "failed"):
-            worker = self.run_worker(
-                self.bundled.wait, thread=True, group="bundled-wait", exit_on_error=False
+    async def _bundled_ready(self) -> StartupState:
+        bundled = self._bundled
+        assert bundled is not None
+        if bundled.state.phase not in ("ready", "failed"):
+            worker = self._app.run_worker(
+                bundled.wait, thread=True, group="bundled-wait", exit_on_error=False
             )
             await worker.wait()
-        if self.bundled.state.phase == "ready":
+        if bundled.state.phase == "ready":
             milestone("participant_ready")
-        # also when it got ready between on_mount, which showed the startup screen, and this worker's start
-        if isinstance(self.screen, StartupScreen):
-            await self.switch_mode("contracts")
-        return self.bundled.state
+        # also when it got ready between the app's mount, which showed the start-up screen, and this worker's start
+        await self._routes.leave_startup()
+        return bundled.state
 
-    rights_recheck_s = RIGHTS_RECHECK_S
-    _rights_checked = 0.0
-
-    def _recheck_rights(self) -> None:
-        now = time.monotonic()
-        if not self.connected or now - self._rights_checked < self.rights_recheck_s:
-            return
-        self._rights_checked = now
-        self._reread_rights()
-
-    @work(exclusive=True, group="rights", exit_on_error=False)
     async def _reread_rights(self) -> None:
-        session = self.session
+        session = self._session
         before = session.identity
         try:
             await session.reload_identity()
         except LedgerApiError:
             return  # the next move tries again; a failure to read is the health line's to show
         if session.identity != before:
-            self.status_user = session.identity.label
-            self._announce_identity()
+            self._changed()
+            self._routes.announce_identity()
 
-    def _announce_identity(self) -> None:
-        for screen in self._mode_screens():
-            screen.post_message(IdentityChanged())
+    # --- following the participant --------------------------------------------------------------------------------
 
-    def _client_options(self) -> dict:
-        return {} if self.timeouts is None else {"timeouts": self.timeouts}
+    def _poll_ledger_end(self) -> None:
+        self._run(self._read_ledger_end, "poll")
 
-    def _request_seen(self, record) -> None:
-        self.status_in_flight = self.request_log.in_flight
-        self.health.seen(record)
-        self._show_health()
-
-    def _show_health(self) -> None:
-        self.status_health = self.health.state(time.time())
-        self.status_health_cause = self.health.cause
-
-    @work(exclusive=True, group="poll", exit_on_error=False)
-    async def _poll_ledger_end(self) -> None:
+    async def _read_ledger_end(self) -> None:
         if not self.connected:
             self._retry_connect()
             return
         try:
-            end = await self.session.client.ledger_end()
+            end = await self._session.client.ledger_end()
         except errors.TransportError as e:
-            if self.status_connection != "down":
-                self.status_connection = "down"
+            if self.state != "down":
+                self.state = "down"
+                self._changed()
                 self._explain_down(e)
             return
         except (errors.Unauthenticated, errors.PermissionDenied) as e:
-            refusal = self.refusal_of(e)  # e.g. the token expired while the app ran
-            if refusal is not None and self.connect_problem != refusal.text:
-                self.connect_problem = refusal.text
-                self.show_error(e)
+            refusal = self._failures.refusal_of(e)  # e.g. the token expired while the app ran
+            if refusal is not None and self.problem != refusal.text:
+                self.problem = refusal.text
+                self._changed()
+                self._failures.show_error(e)
             return
         except errors.ServerError as e:
             if not self._failing_said:
                 self._failing_said = True
-                self.show_error(e, "The participant is failing; the status line shows when it answers again")
+                self._failures.show_error(
+                    e, "The participant is failing; the status line shows when it answers again"
+                )
             return
         except LedgerApiError:
             return
-        if self.status_connection == "down" or self._failing_said or self.connect_problem:
-            self.notify("The participant answers again.", title="Reconnected", timeout=4)
+        if self.state == "down" or self._failing_said or self.problem:
+            self._app.notify("The participant answers again.", title="Reconnected", timeout=4)
         self._failing_said = False
-        self.connect_problem = ""
-        self.status_connection = "ok"
-        self.workspace.ledger_end.saw(end)
-
-    @property
-    def connect_retry_s(self) -> float:
-        return self.ledger_end_poll_s * CONNECT_RETRY_POLLS
+        self.problem = ""
+        self.state = "ok"
+        self._changed()
+        self._workspace.ledger_end.saw(end)
 
     def _retry_connect(self) -> None:
         """After a failed connection, try again every few polls: the participant may come up."""
-        if self.status_connection != "down" or any(
-            w.group == "connect" and not w.is_finished for w in self.workers
-        ):
+        if self.state != "down" or (self._connecting is not None and not self._connecting.is_finished):
             return
-        self._connect_attempts += 1
-        if self._connect_attempts % CONNECT_RETRY_POLLS == 0:
+        self.polls_down += 1
+        if self.polls_down % CONNECT_RETRY_POLLS == 0:
             self._connect()
 
     def _explain_down(self, e: LedgerApiError) -> None:
-        bundled = self.bundled
+        bundled = self._bundled
         if bundled is not None and (
             not bundled.alive if bundled.owned else bundled.running_elsewhere() is None
         ):
@@ -214,42 +312,43 @@ class Connection(Failures):
                 what = (
                     "The ledger-tui that ran the bundled participant has quit, and the participant with it."
                 )
-            self.notify(
-                f"{what} Starting it again… (its log: {self.locations.log_dir / 'participant.log'})",
+            self._app.notify(
+                f"{what} Starting it again… (its log: {bundled.log_dir / 'participant.log'})",
                 title="Bundled participant stopped",
                 severity="warning",
                 timeout=10,
             )
-            self._restart_bundled()
+            self._run(self._restart_bundled, "restart")
         else:
-            self.show_error(e, "The participant stopped answering; retrying every few seconds")
+            self._failures.show_error(e, "The participant stopped answering; retrying every few seconds")
 
-    @work(exclusive=True, group="restart", exit_on_error=False)
     async def _restart_bundled(self) -> None:
-        assert self.bundled is not None
-        self.bundled.start()  # in the main thread: the child's parent-death signal follows this thread
+        bundled = self._bundled
+        assert bundled is not None
+        bundled.start()  # in the main thread: the child's parent-death signal follows this thread
         state = await self._bundled_ready()
         if state.phase != "ready":
-            self.notify(state.error, title="Restart failed", severity="error", timeout=30)
+            self._app.notify(state.error, title="Restart failed", severity="error", timeout=30)
             return
         from app.client.ledger import LedgerClient
 
         self.url = state.url
-        old = self.session.client
-        client = LedgerClient(state.url, old.tokens, log=self.request_log, **self._client_options())
-        self.session.client = client
+        session = self._session
+        old = session.client
+        client = LedgerClient(state.url, old.tokens, log=self._request_log, **self._client_options())
+        session.client = client
         await old.aclose()
-        self.status_connection = "ok"
-        self._announce_identity()
+        self.state = "ok"
+        self._changed()
+        self._routes.announce_identity()
 
-    @work(exclusive=True, group="user", exit_on_error=False)
-    async def action_switch_user(self) -> None:
-        if not self.connected:
-            return
-        session = self.session
+    # --- the user -------------------------------------------------------------------------------------------------
+
+    async def _switch_user(self) -> None:
+        session = self._session
         if not session.can_switch_user:
             identity = session.identity
-            self.notify(
+            self._app.notify(
                 f"Acting as {identity.label} (the token decides). To act as someone else, start ledger-tui "
                 "with another token or profile.",
                 title="User",
@@ -260,7 +359,7 @@ class Connection(Failures):
 
         users = await session.users()
         current = session.identity.user_id
-        choice = await self.push_screen_wait(
+        choice = await self._app.push_screen_wait(
             ChoiceDialog(
                 "Act as user",
                 [(u + ("   (current)" if u == current else ""), u) for u in users],
@@ -271,6 +370,9 @@ class Connection(Failures):
         if choice is None or choice == current:
             return
         await session.switch_user(choice)
-        self.status_user = session.identity.label
-        self.notify(f"Acting as {choice} now.", timeout=3)
-        self._announce_identity()
+        self._changed()
+        self._app.notify(f"Acting as {choice} now.", timeout=3)
+        self._routes.announce_identity()
+
+
+__all__ = ["CONNECT_RETRY_POLLS", "LEDGER_END_POLL_S", "RIGHTS_RECHECK_S", "Connection"]

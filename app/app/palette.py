@@ -9,22 +9,22 @@ dismissal`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
+from typing import Any
 
 from rich.align import Align
 from rich.text import Text
-from textual import work
 from textual.app import App, SystemCommand
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.command import CommandList, CommandPalette
 from textual.events import Mount
 from textual.message import Message
 from textual.screen import Screen
-from textual.widget import AwaitMount
 from textual.widgets import Button, Input, LoadingIndicator, OptionList
 from textual.widgets.option_list import Option
 
+from app.app.routing import MODE_TITLES, MODES, Routes
 from app.screens.dismissal import DismissesOnlyItself
 from app.widgets.option_lists import laid_out
 
@@ -91,29 +91,33 @@ class LedgerPalette(CommandPalette, DismissesOnlyItself):
 CHOICES = (Input.Submitted, Button.Pressed, OptionList.OptionSelected)
 
 
-class Palette(App):
-    def action_command_palette(self) -> None:
-        held = self._palette_in(self.screen_stack)
+class Palette:
+    """One command palette at a time, and its entries. Its face: `open` (ctrl+p), `mode_left` (the app calls it as a
+    mode is left), `commands` (the entries the app adds to Textual's own) and `key_names` (a binding's keys as the
+    footer shows them, also for help)."""
+
+    def __init__(self, app: App, routes: Routes) -> None:
+        self._app = app
+        self._routes = routes
+
+    def open(self) -> None:
+        """The palette of the stack shown, brought back if it is there (under help), else a new one."""
+        app = self._app
+        held = _palette_in(app.screen_stack)
         if held is not None:
-            if held is not self.screen:
+            if held is not app.screen:
                 held.pop_until_active()  # close what was opened over it (help)
             return
-        if self.use_command_palette:
+        if app.use_command_palette:
             # no id: a palette closed with its mode is removed a moment later, and a new one with Textual's fixed
             # id, opened meanwhile, raised DuplicateIds
-            self.push_screen(LedgerPalette())
+            app.push_screen(LedgerPalette())
 
-    def switch_mode(self, mode: str) -> AwaitMount:
-        left = self.current_mode
-        mounted = super().switch_mode(mode)
-        if left != mode:
-            self._close_palette_of(left)
-        return mounted
-
-    def _close_palette_of(self, mode: str) -> None:
+    def mode_left(self, mode: str) -> None:
         """Take the palette out of `mode`'s stack (no longer shown), with what was opened over it."""
-        stack = self._screen_stacks.get(mode, [])
-        palette = self._palette_in(stack)
+        app = self._app
+        stack = app._screen_stacks.get(mode, [])
+        palette = _palette_in(stack)
         if palette is None:
             return
         closed = stack[stack.index(palette) :]
@@ -121,25 +125,20 @@ class Palette(App):
         palette._cancel_gather_commands()
         for screen in reversed(closed):
             screen._pop_result_callback()
-            self.call_later(self._replace_screen, screen)  # removes it, as a pop does
+            app.call_later(app._replace_screen, screen)  # removes it, as a pop does
 
-    @staticmethod
-    def _palette_in(stack: list[Screen]) -> CommandPalette | None:
-        """Ours, or Textual's own (its theme picker, a system command, is a palette too)."""
-        return next((s for s in stack if isinstance(s, CommandPalette)), None)
-
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        for mode, factory in self.MODES.items():
-            title = self.MODE_TITLES[mode]
+    def commands(self, bindings: Iterable[BindingType]) -> Iterable[SystemCommand]:
+        """The palette's entries beside Textual's own: each screen's keys, by screen, and `bindings` (the app's)."""
+        for mode, factory in MODES.items():
+            title = MODE_TITLES[mode]
             cls = factory if isinstance(factory, type) else None
-            bindings = getattr(cls, "BINDINGS", []) if cls else _bindings_of(mode)
+            mode_bindings = getattr(cls, "BINDINGS", []) if cls else _bindings_of(mode)
             yield SystemCommand(
                 f"{title}: open",
-                f"Go to the {title.lower()} screen · key {list(self.MODES).index(mode) + 1}",
-                lambda mode=mode: self.action_mode(mode),
+                f"Go to the {title.lower()} screen · key {list(MODES).index(mode) + 1}",
+                lambda mode=mode: self._routes.go(mode),
             )
-            for binding in bindings:
+            for binding in mode_bindings:
                 if not isinstance(binding, Binding) or not binding.description or binding.action == "escape":
                     continue
                 yield SystemCommand(
@@ -147,7 +146,7 @@ class Palette(App):
                     f"key {self.key_names(binding)}",
                     lambda mode=mode, action=binding.action: self._run_in_mode(mode, action),
                 )
-        for binding in self.BINDINGS:
+        for binding in bindings:
             # the screens' keys (1 to 7) are the "open" entries above
             if (
                 isinstance(binding, Binding)
@@ -157,25 +156,35 @@ class Palette(App):
                 yield SystemCommand(
                     binding.description,
                     f"key {self.key_names(binding)}",
-                    lambda action=binding.action: self.run_action(action),
+                    lambda action=binding.action: self._app.run_action(action),
                 )
 
     def key_names(self, binding: Binding) -> str:
         """The keys of a binding as the footer shows them ("[", "^s"), remapped ones included."""
-        remapped = self._keymap.get(binding.id) if binding.id else None
+        app = self._app
+        remapped = app._keymap.get(binding.id) if binding.id else None
         if binding.key_display and not remapped:
             return binding.key_display
         keys = (remapped or binding.key).split(",")
-        return " ".join(self.get_key_display(Binding(key.strip(), binding.action)) for key in keys)
+        return " ".join(app.get_key_display(Binding(key.strip(), binding.action)) for key in keys)
 
-    @work(group="palette", exit_on_error=False)
-    async def _run_in_mode(self, mode: str, action: str) -> None:
-        if self.current_mode != mode:
-            await self.switch_mode(mode)
-        await self.screen.run_action(action)
+    def _run_in_mode(self, mode: str, action: str) -> None:
+        run: Callable[[], Any] = partial(self._in_mode, mode, action)  # a coroutine function to Textual
+        self._app.run_worker(run, group="palette", exit_on_error=False)
+
+    async def _in_mode(self, mode: str, action: str) -> None:
+        app = self._app
+        if app.current_mode != mode:
+            await app.switch_mode(mode)
+        await app.screen.run_action(action)
 
 
-def _bindings_of(mode: str) -> list:
+def _palette_in(stack: list[Screen]) -> CommandPalette | None:
+    """Ours, or Textual's own (its theme picker, a system command, is a palette too)."""
+    return next((s for s in stack if isinstance(s, CommandPalette)), None)
+
+
+def _bindings_of(mode: str) -> Sequence[BindingType]:
     if mode == "contracts":
         from app.screens.acs import AcsScreen
 

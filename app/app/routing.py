@@ -3,102 +3,132 @@ another (open a contract, compose, show a template's contracts, move a contract)
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
-from textual import on, work
 from textual.app import App
 from textual.screen import Screen
 
 from app.daml import looks_like_contract_id
-from app.messages import ComposeCommand, MoveContract, OpenContract, ShowTemplateContracts
+from app.messages import ComposeCommand, IdentityChanged, MoveContract, OpenContract, ShowTemplateContracts
 from app.screens.base import LedgerScreen
+from app.screens.startup import StartupScreen
 
 if TYPE_CHECKING:
     from app.screens.acs import AcsScreen
 
 
-def _contracts():
+def _contracts() -> Screen:
     # imported when the screen is first made, not with the app: bundled, the first frame is the start-up screen,
-    # and the contracts screen's modules load while the participant starts (`Connection._connect`)
+    # and the contracts screen's modules load while the participant starts (`Connection.connect`)
     from app.screens.acs import AcsScreen
 
     return AcsScreen()
 
 
-def _composer():
+def _composer() -> Screen:
     from app.screens.composer import ComposerScreen
 
     return ComposerScreen()
 
 
-def _requests():
+def _requests() -> Screen:
     from app.screens.requests import RequestsScreen
 
     return RequestsScreen()
 
 
-def _reassign():
+def _reassign() -> Screen:
     from app.screens.reassign import ReassignScreen
 
     return ReassignScreen()
 
 
-def _packages():
+def _packages() -> Screen:
     from app.screens.packages import PackagesScreen
 
     return PackagesScreen()
 
 
-def _transactions():
+def _transactions() -> Screen:
     from app.screens.transactions import TransactionsScreen
 
     return TransactionsScreen()
 
 
-def _parties():
+def _parties() -> Screen:
     from app.screens.parties import PartiesScreen
 
     return PartiesScreen()
 
 
-class Routing(App):
-    MODES = {
-        "contracts": _contracts,
-        "compose": _composer,
-        "requests": _requests,
-        "reassign": _reassign,
-        "packages": _packages,
-        "transactions": _transactions,
-        "parties": _parties,
-    }
-    MODE_TITLES = {
-        "contracts": "Contracts",
-        "compose": "Compose",
-        "requests": "Requests",
-        "reassign": "Reassign",
-        "packages": "Packages",
-        "transactions": "Transactions",
-        "parties": "Parties & users",
-    }
+MODES: dict[str, str | Callable[[], Screen]] = {
+    "contracts": _contracts,
+    "compose": _composer,
+    "requests": _requests,
+    "reassign": _reassign,
+    "packages": _packages,
+    "transactions": _transactions,
+    "parties": _parties,
+}
+"""Each mode's screen, made when the mode is first shown (the app's `MODES`, in the order of the number keys)."""
 
-    def _mode_screens(self) -> Iterable[Screen]:
-        for mode in self.MODES:
-            stack = self._screen_stacks.get(mode) or []
-            yield from stack
+MODE_TITLES = {
+    "contracts": "Contracts",
+    "compose": "Compose",
+    "requests": "Requests",
+    "reassign": "Reassign",
+    "packages": "Packages",
+    "transactions": "Transactions",
+    "parties": "Parties & users",
+}
 
-    async def _show_mode(self, mode: str) -> None:
+
+class Routes:
+    """Which screen is shown, and the way to another. Its face: `go` (a number key), `show` (a mode's own screen,
+    awaited), `screens` (every mode's), `contracts_screen`, `show_ledger_end`, `announce_identity`, and one method for
+    each message a screen sends for another (`open_contract`, `compose`, `show_template_contracts`,
+    `move_contract`); the app's key actions and message handlers call these. A route to a screen that needs the
+    participant is taken only while `connected()`."""
+
+    def __init__(self, app: App, *, connected: Callable[[], bool]) -> None:
+        self._app = app
+        self._connected = connected
+
+    def screens(self) -> Iterable[Screen]:
+        """Every screen on every mode's stack (a mode's own and what was opened over it)."""
+        stacks = self._app._screen_stacks
+        for mode in MODES:
+            yield from stacks.get(mode) or []
+
+    async def show(self, mode: str) -> None:
         """A mode's own screen, above whatever was opened on top of it (an inspector opened there)."""
-        if self.current_mode != mode:
-            await self.switch_mode(mode)
-        while len(self.screen_stack) > 1:
-            await self.pop_screen()
+        app = self._app
+        if app.current_mode != mode:
+            await app.switch_mode(mode)
+        while len(app.screen_stack) > 1:
+            await app.pop_screen()
 
-    def _contracts_screen(self) -> AcsScreen | None:
+    def go(self, mode: str) -> None:
+        """A number key: that mode's own screen, always (not an inspector or an update opened from it earlier,
+        which the key would otherwise bring back); a dialog open there stays, as it waits for its answer."""
+        app = self._app
+        if app.current_mode != mode:
+            app.switch_mode(mode)
+        while len(app.screen_stack) > 1 and isinstance(app.screen, LedgerScreen):
+            app.pop_screen()
+
+    async def leave_startup(self) -> None:
+        """The contracts screen in place of the start-up screen, if that is still shown (the participant is ready)."""
+        if isinstance(self._app.screen, StartupScreen):
+            await self._app.switch_mode("contracts")
+
+    def contracts_screen(self) -> AcsScreen | None:
         """The contracts screen, once it exists."""
         from app.screens.acs import AcsScreen
 
-        for screen in self._screen_stacks.get("contracts", []):
+        for screen in self._app._screen_stacks.get("contracts", []):
             if isinstance(screen, AcsScreen):
                 return screen
         return None
@@ -106,43 +136,42 @@ class Routing(App):
     def show_ledger_end(self) -> None:
         """Have the contracts screen show the ledger end (after a change made elsewhere, e.g. a move); the other
         screens follow the offset it shows through the workspace."""
-        screen = self._contracts_screen()
+        screen = self.contracts_screen()
         if screen is not None:
             screen.action_ledger_end()
 
-    def action_mode(self, mode: str) -> None:
-        """A number key: that mode's own screen, always (not an inspector or an update opened from it earlier,
-        which the key would otherwise bring back); a dialog open there stays, as it waits for its answer."""
-        if self.current_mode != mode:
-            self.switch_mode(mode)
-        while len(self.screen_stack) > 1 and isinstance(self.screen, LedgerScreen):
-            self.pop_screen()
+    def announce_identity(self) -> None:
+        """Tell every screen that the user, or what the user may do, changed."""
+        for screen in self.screens():
+            screen.post_message(IdentityChanged())
 
-    def action_help(self) -> None:
+    def help(self) -> None:
+        """Help for the screen shown, or closed if it is the one shown."""
         from app.screens.help import HelpScreen
 
-        if isinstance(self.screen, HelpScreen):
-            self.screen.dismiss(None)
+        app = self._app
+        if isinstance(app.screen, HelpScreen):
+            app.screen.dismiss(None)
         else:
-            self.push_screen(HelpScreen(self.screen))
+            app.push_screen(HelpScreen(app.screen))
 
-    async def action_quit(self) -> None:
+    async def quit(self) -> None:
         """Quit, after asking when a screen holds work that quitting would lose (an unsent command)."""
         unsent = [
             text
-            for screen in self._mode_screens()
+            for screen in self.screens()
             if isinstance(screen, LedgerScreen) and (text := screen.unsent())
         ]
         if not unsent:
-            self.exit()
+            self._app.exit()
             return
-        self._confirm_quit(unsent)
+        confirm: Callable[[], Any] = partial(self._confirm_quit, unsent)  # a coroutine function to Textual
+        self._app.run_worker(confirm, group="quit", exclusive=True, exit_on_error=False)
 
-    @work(exclusive=True, group="quit", exit_on_error=False)
     async def _confirm_quit(self, unsent: list[str]) -> None:
         from app.screens.dialogs import ChoiceDialog
 
-        quit_anyway = await self.push_screen_wait(
+        quit_anyway = await self._app.push_screen_wait(
             ChoiceDialog(
                 "Quit and lose the unsent command?",
                 [("Stay", False), ("Quit and lose it", True)],
@@ -151,50 +180,47 @@ class Routing(App):
             )
         )
         if quit_anyway:
-            self.exit()
+            self._app.exit()
 
-    @on(OpenContract)
-    def _open_contract(self, message: OpenContract) -> None:
+    def open_contract(self, message: OpenContract) -> None:
         from app.screens.inspector import InspectorScreen
 
-        if not self.connected:
+        if not self._connected():
             return
-        self.push_screen(InspectorScreen(message.contract_id))
+        self._app.push_screen(InspectorScreen(message.contract_id))
 
-    @on(ComposeCommand)
-    async def _compose(self, message: ComposeCommand) -> None:
-        if not self.connected:
+    async def compose(self, message: ComposeCommand) -> None:
+        if not self._connected():
             return
-        await self._show_mode("compose")
-        screen = self.screen
-        prefill = getattr(screen, "prefill", None)
+        await self.show("compose")
+        prefill = getattr(self._app.screen, "prefill", None)
         if prefill is not None:
             prefill(message)
 
-    @on(ShowTemplateContracts)
-    async def _show_template_contracts(self, message: ShowTemplateContracts) -> None:
-        if not self.connected:
+    async def show_template_contracts(self, message: ShowTemplateContracts) -> None:
+        if not self._connected():
             return
-        await self._show_mode("contracts")
-        screen = self._contracts_screen()
+        await self.show("contracts")
+        screen = self.contracts_screen()
         if screen is not None:
             screen.show_templates(frozenset({message.template_id}))
 
-    @on(MoveContract)
-    async def _move_contract(self, message: MoveContract) -> None:
-        if not self.connected:
+    async def move_contract(self, message: MoveContract) -> None:
+        if not self._connected():
             return
-        await self._show_mode("reassign")
-        choose = getattr(self.screen, "choose", None)
+        await self.show("reassign")
+        choose = getattr(self._app.screen, "choose", None)
         if choose is not None:
             choose(message.contract_id)
 
-    def action_open_contract(self) -> None:
+    def ask_contract_to_open(self) -> None:
+        """The open-a-contract prompt (ctrl+o)."""
         from app.screens.id_help import ask_contract_to_open
 
-        ask_contract_to_open(self)
+        ask_contract_to_open(self._app)
 
-    def on_paste(self, event) -> None:
-        text = event.text.strip()
-        if looks_like_contract_id(text) and self.connected:
-            self.post_message(OpenContract(text))
+    def pasted(self, text: str) -> None:
+        """A contract id pasted anywhere opens it."""
+        text = text.strip()
+        if looks_like_contract_id(text) and self._connected():
+            self._app.post_message(OpenContract(text))

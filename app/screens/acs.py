@@ -171,20 +171,20 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self.watch(self.app, "status_connection", self._connection_changed)
         self.watch(self.app, "connect_problem", self._connection_changed)
         self.query_one(ContractTable).focus()
-        if self.ledger_app.connected:
+        if self.ledger_app.connection.connected:
             self.start()
 
     def _connection_changed(self, _: str = "") -> None:
-        app = self.ledger_app
-        if app.connected or app.status_connection != "down":
+        connection = self.ledger_app.connection
+        if connection.connected or connection.state != "down":
             return  # once connected, a lost connection keeps the rows; the status line says it
         empty = self.query_one("#acs-empty", Static)
         again = (
-            f"Trying again every {app.connect_retry_s:g} s; 3 shows the requests and what they were answered."
+            f"Trying again every {connection.retry_s:g} s; 3 shows the requests and what they were answered."
         )
         # a refused token, said until the participant accepts one (the cause quoted is the participant's: text)
-        problem = app.connect_problem
-        text = f"{problem}\n{again}" if problem else f"Not connected to {app.url}. {again}"
+        problem = connection.problem
+        text = f"{problem}\n{again}" if problem else f"Not connected to {connection.url}. {again}"
         empty.update(Content("\n".join(visible(line) for line in text.split("\n"))))
         empty.add_class("shown")
 
@@ -258,7 +258,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         unshown = self.sort.startswith("payload.") and all(c.key != self.sort for c in table.columns)
         return acs_texts.count(
             table.count,
-            self.snapshot.view_removed if self.snapshot is not None else 0,
+            self.snapshot.views.view_removed if self.snapshot is not None else 0,
             text=self.text,
             offset=self.offset,
             previous=self.previous,
@@ -353,7 +353,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             if self.snapshot is None:
                 return
             spec = self._spec()
-            count = await self.snapshot.build_view(spec)
+            count = await self.snapshot.views.build_view(spec)
             if not self.reading or self.offset != offset:
                 return  # read whole, or another offset asked for, meanwhile: the view is built again for that
             if self._first_drawn:
@@ -384,14 +384,14 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             self._failed_internally(error)
             return
         if event.doing == "read":
-            self.ledger_app.show_error(error, "Reading the contracts failed")
+            self.ledger_app.failures.show_error(error, "Reading the contracts failed")
             self._read_packages()
         elif event.doing == "move":
-            self.ledger_app.show_error(error, f"Cannot show offset {event.offset}")
+            self.ledger_app.failures.show_error(error, f"Cannot show offset {event.offset}")
         elif event.doing == "step":
-            self.ledger_app.show_error(error, "Cannot step through the history")
+            self.ledger_app.failures.show_error(error, "Cannot step through the history")
         else:
-            self.ledger_app.show_error(error)
+            self.ledger_app.failures.show_error(error)
 
     @work(group="acs-failed", exit_on_error=False)
     async def _failed_internally(self, error: Exception) -> None:
@@ -474,9 +474,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             table.set_rows(0, rows, generation)
             self._progress("ordering the rest…" if same_rows else "filtering the rest…")
 
-        self.snapshot.cancel_view()
+        self.snapshot.views.cancel_view()
         try:
-            count = await self.snapshot.build_view(spec, first)
+            count = await self.snapshot.views.build_view(spec, first)
         except ViewCancelled:
             return
         finally:
@@ -485,9 +485,9 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         if (
             keep_cursor_on and not early
         ):  # once the first rows are shown, the cursor stays where the user put it
-            cursor = await self.snapshot.position_of(keep_cursor_on)
+            cursor = await self.snapshot.views.position_of(keep_cursor_on)
         elif on_first_change and not early:
-            cursor = await self.snapshot.first_changed()
+            cursor = await self.snapshot.views.first_changed()
         elif early:
             cursor = table.cursor
         await self._apply_view(spec, count, cursor=cursor, keep_rows=early)
@@ -509,7 +509,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     async def _fetch_window(self, start: int, count: int, generation: int) -> None:
         if self.snapshot is None:
             return
-        rows = await self.snapshot.window(start, count)
+        rows = await self.snapshot.views.window(start, count)
         self.query_one(ContractTable).set_rows(start, rows, generation)
         if rows:
             self.call_after_refresh(milestone, "first_rows")
@@ -533,7 +533,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     @work(exclusive=True, group="acs-load", exit_on_error=False)
     async def _show_moved(self, event: Moved) -> None:
         await self._rebuild(on_first_change=True)
-        changed = await self.snapshot.first_changed() if self.snapshot is not None else None
+        changed = await self.snapshot.views.first_changed() if self.snapshot is not None else None
         if changed is not None:
             self.query_one(ContractTable).move_to(changed)
         self._progress(
@@ -656,7 +656,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     async def action_templates(self) -> None:
         if self.snapshot is None or self.offset is None:
             return
-        counts = await self.snapshot.templates(self.offset)
+        counts = await self.snapshot.views.templates(self.offset)
         if not counts:
             self.notify("No contracts at this offset to choose templates from.", timeout=3)
             return
@@ -786,7 +786,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             )
 
     def action_export(self) -> None:
-        if self.snapshot is None or not self.snapshot.view_contracts:
+        if self.snapshot is None or not self.snapshot.views.view_contracts:
             self.notify("Nothing to export: the view is empty.", timeout=3)
             return
         columns = self.query_one(ContractTable).columns
@@ -801,7 +801,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     async def _select(self, contract_id: str) -> None:
         if self.snapshot is None:
             return
-        position = await self.snapshot.position_of(contract_id)
+        position = await self.snapshot.views.position_of(contract_id)
         if position is not None:
             self.query_one(ContractTable).move_to(position)
 

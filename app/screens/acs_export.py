@@ -33,7 +33,7 @@ def ask_export(
     """Ask where to export, starting from `value` (by default a file named for the offset, in the working
     directory); a file that exists is replaced only once the user says so, and saying no asks again from the path
     typed."""
-    contracts, gone = view.snapshot.view_contracts, view.snapshot.view_removed
+    contracts, gone = view.snapshot.views.view_contracts, view.snapshot.views.view_removed
 
     def check(text: str) -> str | None:
         if not text.endswith((".jsonl", ".csv")):
@@ -95,13 +95,13 @@ async def _export(
     fmt = "csv" if path.suffix == ".csv" else "jsonl"
     progress(f"exporting to {path.name}…")
     try:
-        written = await view.snapshot.export(path, fmt, row_export_columns(view.columns), overwrite=overwrite)
+        written = await view.snapshot.export.write(path, fmt, row_export_columns(view.columns), overwrite=overwrite)
     except OSError as e:
         progress("")
         screen.notify(f"Cannot write {path}: {e.strerror or e}", severity="error", title="Export failed")
         return
     progress("")
-    gone = view.snapshot.view_removed
+    gone = view.snapshot.views.view_removed
     left_out = f"; not in it: {counted(gone, 'struck-out row')} ({view.struck_out})" if gone else ""
     screen.notify(
         f"Wrote the {counted(written, 'contract')} at offset {view.offset} to {path}{left_out}",

@@ -42,7 +42,7 @@ class LedgerScreen(DismissesOnlyItself):
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR:
-            self.ledger_app.worker_failed(event.worker)
+            self.ledger_app.failures.worker_failed(event.worker)
             self.worker_failed(event.worker)
 
     def worker_failed(self, worker: Worker) -> None:

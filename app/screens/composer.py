@@ -199,7 +199,7 @@ class ComposerScreen(LedgerScreen):
             banner.update("Read-only session: submitting is off. The preview and copy as curl work.")
             banner.add_class("shown")
         self._sent = _command_of(self.editor.state())
-        if self.ledger_app.connected:
+        if self.ledger_app.connection.connected:
             self._start()
         # focused now, not deferred as focus() is: a prefill that comes at once (`x` or `n` before Compose was
         # shown) moves the focus on, and a deferred focus here would take it back to the template after that
@@ -270,7 +270,7 @@ class ComposerScreen(LedgerScreen):
     # --- building and previewing --------------------------------------------------------------------------------
 
     def _build(self) -> JsCommands:
-        if not self.ledger_app.connected:
+        if not self.ledger_app.connection.connected:
             raise InvalidForm([Problem("participant", "not connected yet")])
         session = self.ledger_app.session
         return build(
@@ -364,7 +364,7 @@ class ComposerScreen(LedgerScreen):
             self.set_focus(None)
             self.notify("Out of the form: 1, 2, 3 switch screens; tab returns to the form.", timeout=3)
         else:
-            self.ledger_app.action_mode("contracts")
+            self.ledger_app.routes.go("contracts")
 
     def action_new_command_id(self) -> None:
         self.editor.set_command_id(new_command_id())
@@ -463,7 +463,7 @@ class ComposerScreen(LedgerScreen):
             )
         except LedgerApiError as e:
             result.show_failure(e, commands.command_id, failure_context(e, outside_rights))
-            self.ledger_app.show_error(
+            self.ledger_app.failures.show_error(
                 e,
                 "The command was not executed"
                 if isinstance(e, errors.StatusError)

@@ -72,7 +72,7 @@ class HelpScreen(ModalScreen[None], DismissesOnlyItself):
         for b in bindings:
             if not isinstance(b, Binding) or not b.description:
                 continue
-            key = cast(LedgerHost, self.app).key_names(b)
+            key = cast(LedgerHost, self.app).palette.key_names(b)
             lines.append(f"- `{key}` **{b.description}**" + (f" · {b.id}" if b.id else ""))
         return "\n".join(lines)
 

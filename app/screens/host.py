@@ -1,5 +1,5 @@
-"""What a screen may ask of the app that shows it: the workspace (what screens share), the connection's status and a
-few app-wide actions.
+"""What a screen may ask of the app that shows it: the workspace (what screens share), and the faces of the app's
+parts: its connection's state, how failures are said, the routes to other screens, and key names.
 
 Screens see the app through this protocol rather than importing it: the app builds the screens, so a screen that
 imported the app would tie the two into a cycle, and every screen could reach into anything the app holds. Nor do
@@ -22,6 +22,65 @@ if TYPE_CHECKING:
     from app.workspace import Workspace
 
 
+class ConnectionFace(Protocol):
+    """The app's connection to the participant, as screens see it."""
+
+    @property
+    def connected(self) -> bool:
+        """The participant said who we are (the session's identity and version are read)."""
+        ...
+
+    @property
+    def url(self) -> str | None:
+        """The participant's URL (the bundled participant's once it has started)."""
+        ...
+
+    @property
+    def state(self) -> str:
+        """connecting, ok or down: how the participant answers now (the status line shows it too)."""
+        ...
+
+    @property
+    def problem(self) -> str:
+        """Why the participant refuses our token (what happened and what to do), until it accepts one; else empty."""
+        ...
+
+    @property
+    def retry_s(self) -> float:
+        """How often a connection that failed is tried again."""
+        ...
+
+
+class FailuresFace(Protocol):
+    """How the app says what failed."""
+
+    def show_error(self, error: LedgerApiError, context: str = "") -> None:
+        """A client error as a notification (Canton's error id, category and cause), after `context`."""
+        ...
+
+    def worker_failed(self, worker: Worker) -> None:
+        """Say what a screen's worker failed with (a notification and a log line)."""
+        ...
+
+
+class RoutesFace(Protocol):
+    """The way from one screen to another."""
+
+    def go(self, mode: str) -> None:
+        """That mode's own screen (what its number key does)."""
+        ...
+
+    def show_ledger_end(self) -> None:
+        """Have the contracts screen show the ledger end (after a change made elsewhere, e.g. a move)."""
+        ...
+
+
+class PaletteFace(Protocol):
+    def key_names(self, binding: Binding) -> str:
+        """The keys of a binding as the footer shows them ("[", "^s"), remapped ones included."""
+        ...
+
+
 class LedgerHost(Protocol):
     workspace: Workspace
     """What the screens share: the session, read-only, the ledger end, the ACS cache, the packages, what was learned."""
@@ -33,27 +92,15 @@ class LedgerHost(Protocol):
 
     request_log: RequestLog
     locations: Locations
-    url: str | None
-    """The participant's URL (the bundled participant's once it has started)."""
-    connected: bool
-    status_connection: str
-    """connecting, ok or down."""
-    connect_problem: str
-    """Why the participant refused to connect us (a bad token), said until it accepts; else empty."""
-    connect_retry_s: float
 
-    def show_error(self, error: LedgerApiError, context: str = "") -> None: ...
+    @property
+    def connection(self) -> ConnectionFace: ...
 
-    def worker_failed(self, worker: Worker) -> None:
-        """Say what a screen's worker failed with (a notification and a log line)."""
-        ...
+    @property
+    def failures(self) -> FailuresFace: ...
 
-    def show_ledger_end(self) -> None:
-        """Have the contracts screen show the ledger end (after a change made elsewhere, e.g. a move)."""
-        ...
+    @property
+    def routes(self) -> RoutesFace: ...
 
-    def action_mode(self, mode: str) -> None: ...
-
-    def key_names(self, binding: Binding) -> str:
-        """The keys of a binding as the footer shows them, remapped ones included."""
-        ...
+    @property
+    def palette(self) -> PaletteFace: ...

@@ -25,7 +25,7 @@ async def expand_contract_id(host: LedgerHost, typed: str) -> Expansion:
     if looks_like_contract_id(typed) or not typed:
         return expand_prefix(typed, [typed])
     snapshot = host.workspace.acs.snapshot
-    held = await snapshot.ids_with_prefix(typed, MATCHES_READ) if snapshot is not None else []
+    held = await snapshot.views.ids_with_prefix(typed, MATCHES_READ) if snapshot is not None else []
     return expand_prefix(typed, held, "contract: the contracts screen holds none that begins so")
 
 

@@ -229,7 +229,7 @@ implements; `x` lets you pick one of those choices; exercise results are labelle
         acs = self.ledger_app.workspace.acs
         if acs.snapshot is None:
             return None
-        row = await acs.snapshot.latest(self.contract_id)
+        row = await acs.snapshot.views.latest(self.contract_id)
         location = None if row is None else row.location(party_hint)
         if row is None or location is None:
             return None
@@ -383,7 +383,7 @@ implements; `x` lets you pick one of those choices; exercise results are labelle
             views = await interface_views(session.client, self.contract_id, self._parties(), refs)
         except errors.LedgerApiError as e:
             if asked:
-                self.ledger_app.show_error(e, f"The view of {', '.join(refs)} was not computed.")
+                self.ledger_app.failures.show_error(e, f"The view of {', '.join(refs)} was not computed.")
                 self._ask_view(event, interfaces[0])  # keep what was typed, to be corrected
             else:
                 log.info("views of %s not read: %s", refs, e.message)

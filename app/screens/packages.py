@@ -119,7 +119,7 @@ Daml location it failed at; a notification says so too.
 
     def on_mount(self) -> None:
         self.follow(self.ledger_app.workspace.subscribe_packages, self._packages_read)
-        if self.ledger_app.connected:
+        if self.ledger_app.connection.connected:
             self._load()
 
     def on_identity_changed(self, _: IdentityChanged) -> None:
@@ -346,7 +346,7 @@ Daml location it failed at; a notification says so too.
             self.notify("Select a script first (in a module of a package).", timeout=3)
             return
         catalog = self.catalog
-        if catalog is None or not self.ledger_app.connected:
+        if catalog is None or not self.ledger_app.connection.connected:
             return
         if self.ledger_app.workspace.readonly:
             self.notify(

@@ -122,7 +122,7 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
             "User", "Primary party", "Rights", "Deactivated"
         )
         self.follow(self.directory.subscribe, self._directory_changed)
-        if self.ledger_app.connected:
+        if self.ledger_app.connection.connected:
             self._read()
 
     def on_identity_changed(self, _: IdentityChanged) -> None:
@@ -141,7 +141,7 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
             self._say_problem(e, "Cannot read the users")
 
     def action_reload(self) -> None:
-        if self.ledger_app.connected:
+        if self.ledger_app.connection.connected:
             self._say("")
             self._read()
 
@@ -233,12 +233,12 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
 
     def _say_problem(self, error: LedgerApiError, what: str) -> None:
         self._say(f"{what}: {refusal_text(error)}")
-        self.ledger_app.show_error(error, what)
+        self.ledger_app.failures.show_error(error, what)
 
     # --- changing -----------------------------------------------------------------------------------------------
 
     def _may_change(self) -> bool:
-        if not self.ledger_app.connected:
+        if not self.ledger_app.connection.connected:
             return False
         if self.readonly:
             self.notify("Read-only session: changing parties and users is off.", severity="warning")

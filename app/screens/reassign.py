@@ -162,7 +162,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
             banner.update("Read-only session: submitting is off.")
             banner.add_class("shown")
         self.follow(self.ledger_app.workspace.acs.subscribe, self._acs_moved)
-        if self.ledger_app.connected:
+        if self.ledger_app.connection.connected:
             self._start()
         self.query_one("#move-contract").focus()
         if self._pending is not None:
@@ -176,7 +176,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         self._start()
 
     def on_screen_resume(self) -> None:
-        if self.ledger_app.connected:
+        if self.ledger_app.connection.connected:
             self._refresh_in_flight()
 
     @work(exclusive=True, group="reassign-start", exit_on_error=False)
@@ -187,7 +187,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
                 party = session.identity.primary_party or next(iter(session.identity.act_as), None)
                 session.synchronizers = await session.client.connected_synchronizers(party)
             except errors.LedgerApiError as e:
-                self.ledger_app.show_error(e, "Cannot list the connected synchronizers")
+                self.ledger_app.failures.show_error(e, "Cannot list the connected synchronizers")
         self._fill_choices()
         self._refresh_in_flight()
 
@@ -258,7 +258,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
     async def _show_contract(self, contract_id: str, expanded_from: str = "") -> None:
         info = self.query_one("#move-contract-info", Static)
         snapshot = self.ledger_app.workspace.acs.snapshot
-        row = await snapshot.latest(contract_id) if snapshot is not None else None
+        row = await snapshot.views.latest(contract_id) if snapshot is not None else None
         self.contract = row
         if row is None:
             info.update(
@@ -334,7 +334,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         if snapshot is None or offset is None:
             title.update("In flight (the contracts screen has not read the contracts yet)")
             return
-        rows = await snapshot.incomplete(offset)
+        rows = await snapshot.views.incomplete(offset)
         self.in_flight = rows
         title.update(plain(f"In flight at offset {offset} · {len(rows)} · enter completes one"))
         table = self.query_one("#in-flight", DataTable)
@@ -393,7 +393,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         self.query_one("#in-flight", DataTable).focus()
 
     def action_refresh(self) -> None:
-        self.ledger_app.show_ledger_end()  # the in-flight list follows the offset viewed
+        self.ledger_app.routes.show_ledger_end()  # the in-flight list follows the offset viewed
         self._refresh_in_flight()
 
     # --- submitting ---------------------------------------------------------------------------------------------
@@ -441,7 +441,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         if self.readonly:
             self.notify("Read-only session: reassignments are not submitted.", severity="warning", timeout=5)
             return False
-        if not self.ledger_app.connected:
+        if not self.ledger_app.connection.connected:
             self.notify("Not connected to the participant yet.", severity="warning", timeout=4)
             return False
         if self.busy:
@@ -539,7 +539,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         self._after_submission()
 
     def _after_submission(self) -> None:
-        self.ledger_app.show_ledger_end()  # the contracts screen shows where things are now; In flight follows it
+        self.ledger_app.routes.show_ledger_end()  # the contracts screen shows where things are now; In flight follows it
 
     def _step_changed(self, step: Step) -> None:
         if step not in self.steps:
@@ -548,7 +548,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         if step.done and step.state != SUCCEEDED:
             if step.error is not None and step.state == FAILED:
                 refused = isinstance(step.error, errors.StatusError)
-                self.ledger_app.show_error(
+                self.ledger_app.failures.show_error(
                     step.error, f"The {step.kind} was {'refused' if refused else 'not submitted'}"
                 )
             else:
@@ -580,7 +580,7 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         if self.focused is not None:
             self.set_focus(None)
         else:
-            self.ledger_app.action_mode("contracts")
+            self.ledger_app.routes.go("contracts")
 
 
 __all__ = ["ReassignScreen"]

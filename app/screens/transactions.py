@@ -110,7 +110,7 @@ and interfaces; the command id and the text are looked for in the rows. Without 
         self.set_interval(FLUSH_S, self._flush)
         self.follow(self.ledger_app.workspace.ledger_end.subscribe, lambda _: self._show_state())
         self._show_state()
-        if self.ledger_app.connected:
+        if self.ledger_app.connection.connected:
             self._load_head()
 
     def on_identity_changed(self, _: IdentityChanged) -> None:
@@ -379,7 +379,7 @@ and interfaces; the command id and the text are looked for in the rows. Without 
         self.app.push_screen(UpdateScreen(row))
 
     def action_follow(self) -> None:
-        if not self.ledger_app.connected:
+        if not self.ledger_app.connection.connected:
             return
         if self._following:
             self._stop_following()
@@ -390,7 +390,7 @@ and interfaces; the command id and the text are looked for in the rows. Without 
             self._load_head(then_follow=True)
 
     def action_reload(self) -> None:
-        if self.ledger_app.connected:
+        if self.ledger_app.connection.connected:
             self._load_head(then_follow=self._following)
 
     def action_filter(self) -> None:

@@ -11,6 +11,9 @@ active on the target), each with its own offsets; the state at an offset holds o
 compares contracts, not rows, so a move shows as the contract changed, once. Stepping through offsets costs the
 few updates in between, not another snapshot.
 
+The cache is three objects, each with its own state: the `Store` (the file and what fills it), the `Views` over
+it (the current view and the other reads) and the `Export` of the current view; a `Snapshot` holds the three.
+
 A view is the ordered list of rows the table shows (offset, diff against the offset viewed before, template and
 text filters, sort); it is materialized in a temporary table so that any window of it is an indexed read. All
 SQLite work runs in one worker thread, in order; the event loop only awaits it.
@@ -18,6 +21,9 @@ SQLite work runs in one worker thread, in order; the event loop only awaits it.
 Measured here (2 cores) with 1,000,000 contracts: a 60-row window ≈1 ms, rebuilding the default view ≈0.1-0.5 s,
 a text filter ≈0.3-0.8 s, a sort on a payload field ≈1-3 s, at under 60 MB of process memory.
 """
+
+from pathlib import Path
+from typing import Self
 
 from app.snapshot.export import Export
 from app.snapshot.records import (
@@ -30,12 +36,31 @@ from app.snapshot.records import (
     record_of_entry,
 )
 from app.snapshot.spec import ViewSpec
-from app.snapshot.store import Interval
-from app.snapshot.views import ADDED, CHANGED, REMOVED, SAME, STATUS_NAMES, Row, ViewCancelled
+from app.snapshot.store import Interval, Store
+from app.snapshot.views import ADDED, CHANGED, REMOVED, SAME, STATUS_NAMES, Row, ViewCancelled, Views
 
 
-class Snapshot(Export):
-    """One cache file. Create with `await Snapshot.open(path)`; `close()` deletes the file."""
+class Snapshot:
+    """One cache file: `store` fills it, `views` reads it, `export` writes its current view out. Create with
+    `await Snapshot.open(path)`; `close()` deletes the file."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.views = Views(store)
+        self.export = Export(self.views)
+
+    @classmethod
+    async def open(cls, path: Path) -> Self:
+        """A new, empty cache file at `path` (one there already is replaced)."""
+        return cls(await Store.open(path))
+
+    @property
+    def path(self) -> Path:
+        return self.store.path
+
+    async def close(self) -> None:
+        """Close the file and delete it."""
+        await self.store.close()
 
 
 __all__ = [
@@ -48,12 +73,15 @@ __all__ = [
     "STATUS_NAMES",
     "UNASSIGNED",
     "CreatedRecord",
+    "Export",
     "Interval",
     "Move",
     "Row",
     "Snapshot",
+    "Store",
     "ViewCancelled",
     "ViewSpec",
+    "Views",
     "record_of_created_event",
     "record_of_entry",
 ]

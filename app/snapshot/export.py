@@ -14,10 +14,13 @@ from app.snapshot.views import REMOVED, Row, Views
 from app.untrusted import csv_cell, json_safe
 
 
-class Export(Views):
-    """Writing the current view out."""
+class Export:
+    """Writing the current view of `views` out (`write`)."""
 
-    async def export(
+    def __init__(self, views: Views) -> None:
+        self._views = views
+
+    async def write(
         self,
         path: Path,
         fmt: str,
@@ -32,9 +35,9 @@ class Export(Views):
         time, into a private temporary file that then becomes `path`; unless `overwrite`, a `path` that exists by
         then is kept and FileExistsError raised. Ledger text is neutralised (`untrusted.csv_cell`,
         `untrusted.json_safe`)."""
-        return await self._run(self._export, path, fmt, list(columns), on_progress, overwrite)
+        return await self._views.in_worker(self._write, path, fmt, list(columns), on_progress, overwrite)
 
-    def _export(
+    def _write(
         self,
         path: Path,
         fmt: str,
@@ -47,8 +50,8 @@ class Export(Views):
             writer = csv.writer(out) if fmt == "csv" else None
             if writer is not None:
                 writer.writerow([csv_cell(name) for name, _ in columns])
-            for start in range(0, self._view_count, 2000):
-                for row in self._window(start, 2000):
+            for window in self._views.windows(2000):
+                for row in window:
                     if row.status == REMOVED:
                         continue
                     if writer is not None:

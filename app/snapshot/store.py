@@ -1,5 +1,5 @@
 """The cache file: its schema, and filling it (a snapshot, then the updates after and before it). All SQLite work
-runs in one worker thread, in order; the event loop only awaits it."""
+runs in one worker thread, in order; the event loop only awaits it (`Store.run`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import asyncio
 import hashlib
 import itertools
 import sqlite3
-import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -18,7 +17,6 @@ import orjson
 
 from app.private_files import create_private_file, private_dir
 from app.snapshot.records import UNASSIGNED, CreatedRecord, Move, record_of_entry
-from app.snapshot.spec import ViewSpec
 
 T = TypeVar("T")
 
@@ -85,7 +83,11 @@ class _Prepared:
 
 
 class Store:
-    """One cache file and what fills it; `Snapshot` adds the views and the export."""
+    """One cache file and what fills it. Its face, on the event loop: `open`, `close`, the filling (`reset`,
+    `add_snapshot_entries`, `index_ids`, `apply_forward`, `apply_reassignment`, `apply_backward`), `interval` (the
+    offsets it covers), `unknown_ids`, `template_ids`, `change_before` and `change_after`. For what reads it (the
+    views), in its worker thread: `run` (where the rest is called), `db`, `string_id`, `seq_of`, `seqs_of`,
+    `ensure_id_index`, and `when_changed` (told of each change that invalidates what was read)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -95,18 +97,14 @@ class Store:
         self._strings: dict[str, int] = {}
         self._template_ids: set[str] = set()  # of every row stored since the last reset
         self._seq = itertools.count(1)
-        self._view: ViewSpec | None = None
-        self._view_count = 0
-        self._view_removed = 0  # rows of the view that are not in the state: contracts gone, shown struck out
-        self._view_last_seq = 0  # the view holds every matching row up to this seq (default order only)
         self._indexed = False
-        self._cancel = threading.Event()
+        self._listeners: list[Callable[[bool], None]] = []
 
     @classmethod
     async def open(cls, path: Path) -> Self:
-        snapshot = cls(path)
-        await snapshot._run(snapshot._open)
-        return snapshot
+        store = cls(path)
+        await store.run(store._open)
+        return store
 
     def _open(self) -> None:
         private_dir(self.path.parent)
@@ -117,7 +115,8 @@ class Store:
         self._db.executescript(SCHEMA)
 
     async def close(self) -> None:
-        await self._run(self._close)
+        """Close the file and delete it."""
+        await self.run(self._close)
         self._executor.shutdown(wait=False)
 
     def _close(self) -> None:
@@ -127,23 +126,35 @@ class Store:
         for suffix in ("", "-journal", "-wal", "-shm"):
             Path(f"{self.path}{suffix}").unlink(missing_ok=True)
 
-    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """`fn(*args)` in the cache's worker thread, after what was asked before: every read and write of the file
+        runs there, in order."""
         return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
 
     @property
     def db(self) -> sqlite3.Connection:
+        """The file's connection (in the worker thread)."""
         assert self._db is not None, "snapshot is closed"
         return self._db
 
-    def cancel_view(self) -> None:
-        """Abandon a view being built (a newer one supersedes it)."""
-        self._cancel.set()
+    def when_changed(self, listener: Callable[[bool], None]) -> None:
+        """Call `listener` (in the worker thread) after each change of what the cache holds: with True when it was
+        emptied for a new snapshot, with False when updates extended it."""
+        self._listeners.append(listener)
+
+    def _changed(self, emptied: bool) -> None:
+        for listener in self._listeners:
+            listener(emptied)
+
+    def string_id(self, text: str) -> int | None:
+        """The id under which `text` (a template id, a party list) is stored, if any row holds it."""
+        return self._strings.get(text)
 
     # --- filling ------------------------------------------------------------------------------------------------
 
     async def reset(self, offset: int) -> None:
         """Forget everything: the cache is about to be filled from a snapshot at `offset`."""
-        await self._run(self._reset, offset)
+        await self.run(self._reset, offset)
 
     def _reset(self, offset: int) -> None:
         db = self.db
@@ -155,15 +166,11 @@ class Store:
         self._indexed = False
         self._template_ids.clear()
         self.interval = Interval(offset, offset)
-        self._view = None
-        self._view_count = 0
-        self._view_removed = 0
-        self._view_last_seq = 0
-        db.execute("DROP TABLE IF EXISTS temp.view")
+        self._changed(emptied=True)
 
     async def add_snapshot_entries(self, entries: list[dict[str, Any]]) -> int:
         """Store a batch of snapshot elements (at the offset given to `reset`); returns how many were stored."""
-        return await self._run(self._add_entries, entries)
+        return await self.run(self._add_entries, entries)
 
     def _add_entries(self, entries: list[dict[str, Any]]) -> int:
         records = [r for r in map(record_of_entry, entries) if r is not None]
@@ -175,7 +182,12 @@ class Store:
         if sid is None:
             db = self.db
             row = db.execute("SELECT id FROM strings WHERE text = ?", (text,)).fetchone()
-            sid = row[0] if row else db.execute("INSERT INTO strings (text) VALUES (?)", (text,)).lastrowid
+            if row:
+                sid = int(row[0])
+            else:
+                inserted = db.execute("INSERT INTO strings (text) VALUES (?)", (text,)).lastrowid
+                assert inserted is not None  # an INSERT's row
+                sid = inserted
             self._strings[text] = sid
         return sid
 
@@ -185,7 +197,7 @@ class Store:
 
     async def template_ids(self) -> list[str]:
         """The templates of the contracts the cache holds, at any offset (what a view of it may show)."""
-        return await self._run(lambda: sorted(self._template_ids))
+        return await self.run(lambda: sorted(self._template_ids))
 
     def _prepare(self, r: CreatedRecord) -> _Prepared:
         seq = next(self._seq)
@@ -231,23 +243,23 @@ class Store:
 
     async def index_ids(self) -> None:
         """Build the index by contract id now (after a snapshot is stored, before anyone looks one up)."""
-        await self._run(self._index_ids)
+        await self.run(self.ensure_id_index)
 
-    def _index_ids(self) -> None:
+    def ensure_id_index(self) -> None:
         """The index by contract id, built once it is needed: a snapshot is stored faster without it (the rows
         of a snapshot are all new), and one CREATE INDEX is cheaper than a million index updates."""
         if not self._indexed:
             self.db.execute("CREATE INDEX IF NOT EXISTS contracts_cid ON contracts (cid_key)")
             self._indexed = True
 
-    def _seq_of(self, contract_id: str) -> int | None:
+    def seq_of(self, contract_id: str) -> int | None:
         """The row of a contract's latest state (a contract that moved between synchronizers has one per step)."""
-        seqs = self._seqs_of(contract_id)
+        seqs = self.seqs_of(contract_id)
         return seqs[0] if seqs else None
 
-    def _seqs_of(self, contract_id: str) -> list[int]:
+    def seqs_of(self, contract_id: str) -> list[int]:
         """The rows of a contract, latest first."""
-        self._index_ids()
+        self.ensure_id_index()
         return [
             seq
             for seq, cid in self.db.execute(
@@ -265,7 +277,7 @@ class Store:
         change_offsets: Iterable[int],
     ) -> None:
         """Extend the interval to `hi` with the updates in (old hi, hi]: contracts created and archived there."""
-        await self._run(self._apply_forward, hi, list(created), list(archived), list(change_offsets))
+        await self.run(self._apply_forward, hi, list(created), list(archived), list(change_offsets))
 
     def _apply_forward(
         self,
@@ -274,12 +286,12 @@ class Store:
         archived: list[tuple[str, int]],
         change_offsets: list[int],
     ) -> None:
-        new = [r for r in created if self._seq_of(r.contract_id) is None]
+        new = [r for r in created if self.seq_of(r.contract_id) is None]
         self._insert(new)
         db = self.db
         db.execute("BEGIN")
         for contract_id, offset in archived:
-            seq = self._seq_of(contract_id)
+            seq = self.seq_of(contract_id)
             if seq is not None:
                 db.execute(
                     "UPDATE contracts SET archived_offset = ? WHERE seq = ? AND archived_offset IS NULL",
@@ -288,7 +300,7 @@ class Store:
         db.executemany("INSERT OR IGNORE INTO changes VALUES (?)", [(o,) for o in change_offsets])
         db.execute("COMMIT")
         self.interval.hi = max(hi, self.interval.hi or hi)
-        self._view = None
+        self._changed(emptied=False)
 
     async def apply_reassignment(
         self,
@@ -300,7 +312,7 @@ class Store:
         contract: the row it was in ends at `offset` and a new one starts, so that any offset still shows the
         contract as it was then. `unassigned`: (contract id, the move, the new counter) of contracts that left
         their synchronizer (incomplete until assigned); `assigned`: the contracts active on their target now."""
-        await self._run(self._apply_reassignment, offset, list(unassigned), list(assigned))
+        await self.run(self._apply_reassignment, offset, list(unassigned), list(assigned))
 
     def _apply_reassignment(
         self, offset: int, unassigned: list[tuple[str, Move, int | None]], assigned: list[CreatedRecord]
@@ -309,7 +321,7 @@ class Store:
         records: list[CreatedRecord] = []
         ended: list[int] = []
         for contract_id, move, counter in unassigned:
-            seq = self._seq_of(contract_id)
+            seq = self.seq_of(contract_id)
             if seq is None:
                 continue  # not one of ours at the time
             (template, created, sigs, obs, created_at, workflow_id, payload) = db.execute(
@@ -336,7 +348,7 @@ class Store:
                 )
             )
         for record in assigned:
-            seq = self._seq_of(record.contract_id)
+            seq = self.seq_of(record.contract_id)
             if seq is not None:
                 ended.append(seq)
             records.append(record)
@@ -350,11 +362,11 @@ class Store:
         db.execute("COMMIT")
         self._insert(records)
         self.interval.hi = max(offset, self.interval.hi or offset)
-        self._view = None
+        self._changed(emptied=False)
 
     async def unknown_ids(self, contract_ids: Sequence[str]) -> list[str]:
         """Those of `contract_ids` that the cache does not hold."""
-        return await self._run(lambda: [c for c in contract_ids if self._seq_of(c) is None])
+        return await self.run(lambda: [c for c in contract_ids if self.seq_of(c) is None])
 
     async def apply_backward(
         self, lo: int, archived_before: Sequence[CreatedRecord], change_offsets: Iterable[int]
@@ -362,31 +374,31 @@ class Store:
         """Extend the interval down to `lo` with the updates in (lo, old lo]. `archived_before` are the contracts
         active at `lo` but archived in that range (their create events, with `archived_offset` set); contracts
         created in that range are in the cache already (or were archived in it too, and never visible)."""
-        await self._run(self._apply_backward, lo, list(archived_before), list(change_offsets))
+        await self.run(self._apply_backward, lo, list(archived_before), list(change_offsets))
 
     def _apply_backward(
         self, lo: int, archived_before: list[CreatedRecord], change_offsets: list[int]
     ) -> None:
-        self._insert([r for r in archived_before if self._seq_of(r.contract_id) is None])
+        self._insert([r for r in archived_before if self.seq_of(r.contract_id) is None])
         db = self.db
         db.execute("BEGIN")
         db.executemany("INSERT OR IGNORE INTO changes VALUES (?)", [(o,) for o in change_offsets])
         db.execute("COMMIT")
         self.interval.lo = min(lo, self.interval.lo if self.interval.lo is not None else lo)
-        self._view = None
+        self._changed(emptied=False)
 
     # --- change offsets -----------------------------------------------------------------------------------------
 
     async def change_before(self, offset: int) -> int | None:
         """The last offset below `offset` (within the interval) where this ACS changed."""
-        return await self._run(
+        return await self.run(
             lambda: first_value(
                 self.db.execute("SELECT max(offset) FROM changes WHERE offset < ?", (offset,)).fetchone()
             )
         )
 
     async def change_after(self, offset: int) -> int | None:
-        return await self._run(
+        return await self.run(
             lambda: first_value(
                 self.db.execute("SELECT min(offset) FROM changes WHERE offset > ?", (offset,)).fetchone()
             )

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
 from app.snapshot.records import ACTIVE, UNASSIGNED, Move
 from app.snapshot.spec import ViewSpec
 from app.snapshot.store import Store, first_value
+
+T = TypeVar("T")
 
 # diff status of a row against the offset viewed before: the same state, a contract not there before, one gone
 # since (its state there, shown for comparison), or the same contract in another state (moved between synchronizers)
@@ -94,8 +97,44 @@ class ViewCancelled(Exception):
     """A view build was abandoned for a newer one."""
 
 
-class Views(Store):
-    """The queries of the views over the cache."""
+class Views:
+    """The current view over a store, and the other reads of it. Its face: `build_view` (and `cancel_view` to abandon
+    one being built), `view_count`, `view_removed` and `view_contracts`, `window`, `position_of`, `first_changed`;
+    lookups that do not depend on the view (`latest`, `incomplete`, `ids_with_prefix`, `templates`,
+    `sample_payloads`, `count`); and for what writes a view out, `in_worker` and `windows`. The view is the store's
+    to invalidate: a change to the cache drops it (`Store.when_changed`), and it is built again on request."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._view: ViewSpec | None = None
+        self._view_count = 0
+        self._view_removed = 0  # rows of the view that are not in the state: contracts gone, shown struck out
+        self._view_last_seq = 0  # the view holds every matching row up to this seq (default order only)
+        self._cancel = threading.Event()
+        store.when_changed(self._store_changed)
+
+    def _store_changed(self, emptied: bool) -> None:
+        # in the store's worker thread, right after the change
+        self._view = None
+        if emptied:
+            self._view_count = 0
+            self._view_removed = 0
+            self._view_last_seq = 0
+            self._store.db.execute("DROP TABLE IF EXISTS temp.view")
+
+    def cancel_view(self) -> None:
+        """Abandon a view being built (a newer one supersedes it)."""
+        self._cancel.set()
+
+    async def in_worker(self, fn: Callable[..., T], *args: Any) -> T:
+        """`fn(*args)` in the store's worker thread, in order with every other read and write: where `windows`
+        is iterated."""
+        return await self._store.run(fn, *args)
+
+    def windows(self, size: int) -> Iterator[list[Row]]:
+        """The current view's rows, `size` at a time, in order (in the worker thread: `in_worker`)."""
+        for start in range(0, self._view_count, size):
+            yield self._window(start, size)
 
     def _where(self, spec: ViewSpec) -> tuple[str, str, dict[str, Any]]:
         """(WHERE clause, status expression, parameters) of a view.
@@ -109,7 +148,7 @@ class Views(Store):
         visible = _visible("c", "o")
         status = str(SAME)
         where = visible
-        if p is not None and p != o and self.interval.covers(p):
+        if p is not None and p != o and self._store.interval.covers(p):
             params["p"] = p
             before = _visible("c", "p")
             status = (
@@ -118,7 +157,7 @@ class Views(Store):
             )
             where = f"({visible} OR ({before} AND NOT {_other_state('o')}))"
         if spec.templates:
-            ids = [self._strings[t] for t in spec.templates if t in self._strings] or [-1]
+            ids = [i for t in spec.templates if (i := self._store.string_id(t)) is not None] or [-1]
             where += f" AND c.template IN ({','.join(str(i) for i in ids)})"
         if spec.text:
             params["text"] = (
@@ -139,7 +178,7 @@ class Views(Store):
         return f"{expr} {direction}, c.seq {direction}"
 
     def _numeric(self, expr: str) -> bool:
-        values = [v for (v,) in self.db.execute(f"SELECT {expr} FROM details d LIMIT 200")]
+        values = [v for (v,) in self._store.db.execute(f"SELECT {expr} FROM details d LIMIT 200")]
         values = [v for v in values if v is not None]
         if not values:
             return False
@@ -160,7 +199,7 @@ class Views(Store):
         of that time, and handed to `first` (on the event loop) while the rest is built."""
         self._cancel.clear()
         loop = asyncio.get_running_loop()
-        return await self._run(self._build_view, spec, first, loop)
+        return await self._store.run(self._build_view, spec, first, loop)
 
     def _build_view(
         self,
@@ -168,7 +207,7 @@ class Views(Store):
         first: Callable[[list[Row]], None] | None = None,
         loop: asyncio.AbstractEventLoop | None = None,
     ) -> int:
-        db = self.db
+        db = self._store.db
         incremental = (
             self._view == spec
             and spec.sort == "arrival"
@@ -176,7 +215,7 @@ class Views(Store):
             and spec.previous in (None, spec.offset)
         )
         if spec.previous is not None:
-            self._index_ids()  # the comparison finds a contract's other state by its id
+            self._store.ensure_id_index()  # the comparison finds a contract's other state by its id
         where, status, params = self._where(spec)
         if incremental:
             params["last"] = self._view_last_seq
@@ -220,12 +259,12 @@ class Views(Store):
 
     def _large(self) -> bool:
         return (
-            first_value(self.db.execute("SELECT max(seq) FROM contracts").fetchone()) or 0
+            first_value(self._store.db.execute("SELECT max(seq) FROM contracts").fetchone()) or 0
         ) >= QUICK_VIEW_ABOVE
 
     def _first_rows(self, spec: ViewSpec, where: str, status: str, params: dict[str, Any]) -> list[Row]:
         """The first FIRST_ROWS rows the view will have (same order, ties broken by arrival)."""
-        found = self.db.execute(
+        found = self._store.db.execute(
             f"SELECT c.seq, {status} FROM contracts c JOIN details d USING (seq) WHERE {where} "
             f"ORDER BY {self._order(spec)} LIMIT {FIRST_ROWS}",
             params,
@@ -233,7 +272,7 @@ class Views(Store):
         by_seq = {seq: (position, st) for position, (seq, st) in enumerate(found)}
         if not by_seq:
             return []
-        rows = self.db.execute(
+        rows = self._store.db.execute(
             f"SELECT c.seq, {ROW_COLUMNS} FROM contracts c JOIN details d USING (seq) {ROW_JOINS} "
             f"WHERE c.seq IN ({','.join('?' * len(by_seq))})",
             list(by_seq),
@@ -259,12 +298,12 @@ class Views(Store):
 
     async def window(self, start: int, count: int) -> list[Row]:
         """Rows `start` .. `start + count - 1` (0-based) of the current view."""
-        return await self._run(self._window, start, count)
+        return await self._store.run(self._window, start, count)
 
     def _window(self, start: int, count: int) -> list[Row]:
         if self._view is None:
             return []
-        rows = self.db.execute(
+        rows = self._store.db.execute(
             f"SELECT v.pos, v.status, {ROW_COLUMNS} FROM temp.view v JOIN contracts c ON c.seq = v.seq "
             f"JOIN details d ON d.seq = v.seq {ROW_JOINS} WHERE v.pos BETWEEN ? AND ? ORDER BY v.pos",
             (start + 1, start + count),
@@ -275,24 +314,24 @@ class Views(Store):
         """A contract's latest state in the cache (where it is, its counter, the move it is half of), if held."""
 
         def find() -> Row | None:
-            seq = self._seq_of(contract_id)
+            seq = self._store.seq_of(contract_id)
             if seq is None:
                 return None
-            columns = self.db.execute(
+            columns = self._store.db.execute(
                 f"SELECT {ROW_COLUMNS} FROM contracts c JOIN details d USING (seq) "
                 f"{ROW_JOINS} WHERE c.seq = ?",
                 (seq,),
             ).fetchone()
             return _row(0, SAME, columns)
 
-        return await self._run(find)
+        return await self._store.run(find)
 
     async def incomplete(self, offset: int) -> list[Row]:
         """The incomplete entries at `offset` (contracts unassigned and not yet assigned, or the reverse), in
         arrival order, with the reassignment each is half of."""
 
         def find() -> list[Row]:
-            rows = self.db.execute(
+            rows = self._store.db.execute(
                 f"SELECT {ROW_COLUMNS} FROM contracts c JOIN details d USING (seq) {ROW_JOINS} "
                 f"WHERE c.kind != {ACTIVE} AND c.created_offset <= ? "
                 f"AND (c.archived_offset IS NULL OR c.archived_offset > ?) ORDER BY c.seq",
@@ -300,29 +339,29 @@ class Views(Store):
             ).fetchall()
             return [_row(i, SAME, rest) for i, rest in enumerate(rows)]
 
-        return await self._run(find)
+        return await self._store.run(find)
 
     async def position_of(self, contract_id: str) -> int | None:
         """Where a contract is in the current view (0-based), if it is there."""
-        return await self._run(self._position_of, contract_id)
+        return await self._store.run(self._position_of, contract_id)
 
     def _position_of(self, contract_id: str) -> int | None:
         if self._view is None:
             return None
         found = None
-        for seq in self._seqs_of(
+        for seq in self._store.seqs_of(
             contract_id
         ):  # its latest state in view, one shown for comparison if no other
             if self._view.sort == "arrival":
                 pos = self._bisect(seq, self._view.descending)
             else:
                 pos = first_value(
-                    self.db.execute("SELECT pos FROM temp.view WHERE seq = ?", (seq,)).fetchone()
+                    self._store.db.execute("SELECT pos FROM temp.view WHERE seq = ?", (seq,)).fetchone()
                 )
             if pos is None:
                 continue
             status = first_value(
-                self.db.execute("SELECT status FROM temp.view WHERE pos = ?", (pos,)).fetchone()
+                self._store.db.execute("SELECT status FROM temp.view WHERE pos = ?", (pos,)).fetchone()
             )
             if status != REMOVED:
                 return pos - 1
@@ -335,7 +374,9 @@ class Views(Store):
         lo, hi = 1, self._view_count
         while lo <= hi:
             mid = (lo + hi) // 2
-            found = first_value(self.db.execute("SELECT seq FROM temp.view WHERE pos = ?", (mid,)).fetchone())
+            found = first_value(
+                self._store.db.execute("SELECT seq FROM temp.view WHERE pos = ?", (mid,)).fetchone()
+            )
             if found is None:
                 return None
             if found == seq:
@@ -350,9 +391,9 @@ class Views(Store):
         """The position of the first row marked added or removed in the current view."""
         if self._view is None:
             return None
-        return await self._run(
+        return await self._store.run(
             lambda: _none_or_pos(
-                self.db.execute(f"SELECT min(pos) FROM temp.view WHERE status != {SAME}").fetchone()
+                self._store.db.execute(f"SELECT min(pos) FROM temp.view WHERE status != {SAME}").fetchone()
             )
         )
 
@@ -360,48 +401,48 @@ class Views(Store):
         """Up to `limit` contract ids of the cache that start with `prefix` (to expand an id typed short)."""
 
         def find() -> list[str]:
-            rows = self.db.execute(
+            rows = self._store.db.execute(
                 "SELECT DISTINCT cid FROM details WHERE cid LIKE ? ESCAPE '\\' LIMIT ?",
                 (prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%", limit),
             ).fetchall()
             return [row[0] for row in rows]
 
-        return await self._run(find)
+        return await self._store.run(find)
 
     async def templates(self, offset: int) -> list[tuple[str, int]]:
         """Template ids active at `offset`, with their contract counts, most frequent first."""
 
         def count() -> list[tuple[str, int]]:
-            return self.db.execute(
+            return self._store.db.execute(
                 "SELECT t.text, n FROM (SELECT template, count(*) AS n FROM contracts c WHERE c.created_offset <= ? "
                 "AND (c.archived_offset IS NULL OR c.archived_offset > ?) GROUP BY template) "
                 "JOIN strings t ON t.id = template ORDER BY n DESC, t.text",
                 (offset, offset),
             ).fetchall()
 
-        return await self._run(count)
+        return await self._store.run(count)
 
     async def sample_payloads(self, template_id: str, limit: int = 50) -> list[Any]:
         """Some payloads of a template (to choose its telling columns, or a skeleton for a new contract)."""
 
         def sample() -> list[Any]:
-            sid = self._strings.get(template_id)
+            sid = self._store.string_id(template_id)
             if sid is None:
                 return []
             return [
                 orjson.loads(p)
-                for (p,) in self.db.execute(
+                for (p,) in self._store.db.execute(
                     "SELECT d.payload FROM contracts c JOIN details d USING (seq) WHERE c.template = ? "
                     "ORDER BY c.seq DESC LIMIT ?",
                     (sid, limit),
                 )
             ]
 
-        return await self._run(sample)
+        return await self._store.run(sample)
 
     async def count(self) -> int:
-        return await self._run(
-            lambda: first_value(self.db.execute("SELECT count(*) FROM contracts").fetchone()) or 0
+        return await self._store.run(
+            lambda: first_value(self._store.db.execute("SELECT count(*) FROM contracts").fetchone()) or 0
         )
 
 

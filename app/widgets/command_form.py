@@ -390,9 +390,9 @@ class CommandEditor(VerticalScroll):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         # a widget's worker reports to the widget alone: the app says what failed, as for every worker
         if event.state == WorkerState.ERROR:
-            failed = getattr(self.app, "worker_failed", None)
-            if failed is not None:
-                failed(event.worker)
+            failures = getattr(self.app, "failures", None)  # the app's (`app.screens.host.FailuresFace`)
+            if failures is not None:
+                failures.worker_failed(event.worker)
 
     def offer_skeleton(self) -> None:
         """Start the create arguments from the newest contract of the template (unless the user wrote some)."""

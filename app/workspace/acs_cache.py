@@ -33,7 +33,7 @@ class AcsCache:
             self.snapshot = await Snapshot.open(self._path_of())  # which makes its directory
         from app.timeline import AcsTimeline  # the client's modules: loaded after the first frame
 
-        self.timeline = AcsTimeline(client, self.snapshot, parties)
+        self.timeline = AcsTimeline(client, self.snapshot.store, parties)
         return self.timeline
 
     async def close(self) -> None:

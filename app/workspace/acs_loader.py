@@ -279,7 +279,7 @@ class AcsLoader:
         except errors.LedgerApiError as e:
             self._tell(request, Failed(e, "read", offset))
             return
-        total = await snapshot.count()
+        total = await snapshot.views.count()
         self._reading = False
         self._tell(request, Read(offset, total, time.monotonic() - started))
 

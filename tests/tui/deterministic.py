@@ -117,6 +117,7 @@ class FixedLedgerApp(LedgerApp):
         self._participant = create_app(
             Settings(db=tmp / "ledger.db", hs256_secret=SECRET, demo=True, log_requests=False)
         )
+        self.transport = httpx.ASGITransport(app=self._participant)  # the client's, and a test's own requests
         locations = Locations(
             config_file=tmp / "config.toml",
             data_dir=tmp / "data",
@@ -129,7 +130,7 @@ class FixedLedgerApp(LedgerApp):
             url=URL,
             tokens=MintedToken(SECRET, user),
             label="participant.test",
-            transport=httpx.ASGITransport(app=self._participant),
+            transport=self.transport,
             **kwargs,
         )
         self._lifespan = None

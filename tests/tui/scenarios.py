@@ -66,7 +66,7 @@ async def history(pilot) -> None:
 
 async def filtered(pilot) -> None:
     screen = await contracts_ready(pilot)
-    iou = next(t for t, _ in await screen.snapshot.templates(screen.offset) if t.endswith(":Iou:Iou"))
+    iou = next(t for t, _ in await screen.snapshot.views.templates(screen.offset) if t.endswith(":Iou:Iou"))
     screen.templates = frozenset({iou})
     screen.sort, screen.descending = "payload.amount", True
     await pilot.press("slash", *"USD", "enter")
@@ -275,7 +275,7 @@ async def _upload_richtypes(app) -> None:
 
     token = await MintedToken(SECRET, BUNDLED_ADMIN).token()
     dar = (DARS_DIR / RICHTYPES).read_bytes()
-    async with httpx.AsyncClient(transport=app.transport, base_url=app.url) as http:
+    async with httpx.AsyncClient(transport=app.transport, base_url=app.connection.url) as http:
         answer = await http.post(
             "/v2/dars",
             content=dar,

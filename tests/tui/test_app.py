@@ -75,7 +75,7 @@ async def test_retries_that_fail_the_same_way_do_not_repeat_the_notification(mak
         await wait_for(
             pilot,
             lambda: (
-                app._connect_attempts >= 3 * CONNECT_RETRY_POLLS
+                app.connection.polls_down >= 3 * CONNECT_RETRY_POLLS
                 and not any(w.group == "connect" and not w.is_finished for w in app.workers)
             ),
             "three more attempts",

@@ -82,9 +82,9 @@ def _entry(i: int, payload: dict) -> dict:
 @pytest.fixture
 async def hostile_snapshot(tmp_path):
     snapshot = await Snapshot.open(tmp_path / "cache" / "view.db")
-    await snapshot.reset(10)
-    await snapshot.add_snapshot_entries([_entry(1, {**HOSTILE, "\x1b[8mhidden": "x"})])
-    await snapshot.build_view(ViewSpec(offset=10))
+    await snapshot.store.reset(10)
+    await snapshot.store.add_snapshot_entries([_entry(1, {**HOSTILE, "\x1b[8mhidden": "x"})])
+    await snapshot.views.build_view(ViewSpec(offset=10))
     yield snapshot
     await snapshot.close()
 
@@ -96,7 +96,7 @@ def _columns(keys: list[str]) -> list[tuple[str, object]]:
 async def test_csv_cells_are_neutralised_and_numbers_kept(hostile_snapshot, tmp_path):
     path = tmp_path / "out.csv"
     keys = [f"payload.{name}" for name in HOSTILE] + ["payload.\x1b[8mhidden", "payload"]
-    assert await hostile_snapshot.export(path, "csv", _columns(keys)) == 1
+    assert await hostile_snapshot.export.write(path, "csv", _columns(keys)) == 1
     raw = path.read_text(encoding="utf-8")
     assert not [c for c in RAW_FORBIDDEN if c in raw]
     with open(path, newline="", encoding="utf-8") as f:
@@ -112,7 +112,7 @@ async def test_csv_cells_are_neutralised_and_numbers_kept(hostile_snapshot, tmp_
 
 async def test_json_lines_escape_what_json_leaves_raw_and_keep_every_value(hostile_snapshot, tmp_path):
     path = tmp_path / "out.jsonl"
-    assert await hostile_snapshot.export(path, "jsonl", []) == 1
+    assert await hostile_snapshot.export.write(path, "jsonl", []) == 1
     raw = path.read_text(encoding="utf-8")
     assert not [c for c in RAW_FORBIDDEN if c in raw]
     assert "\\u009b" in raw and "\\u202e" in raw and "\\u007f" in raw
@@ -125,10 +125,10 @@ async def test_an_export_replaces_a_file_only_when_told(hostile_snapshot, tmp_pa
     path = tmp_path / "out.jsonl"
     path.write_text("kept\n")
     with pytest.raises(FileExistsError):
-        await hostile_snapshot.export(path, "jsonl", [])
+        await hostile_snapshot.export.write(path, "jsonl", [])
     assert path.read_text() == "kept\n" and mode(path) == 0o644
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary file left
-    await hostile_snapshot.export(path, "jsonl", [], overwrite=True)
+    await hostile_snapshot.export.write(path, "jsonl", [], overwrite=True)
     assert path.read_text() != "kept\n" and mode(path) == 0o600
 
 

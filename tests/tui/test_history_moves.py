@@ -18,7 +18,7 @@ from tests.tui.test_reassign import contracts_ready, move_selected, steps_done, 
 
 async def shown(acs: AcsScreen) -> dict[str, tuple]:
     """Every row in view, by contract id: (mark, kind, synchronizer, counter). A contract twice fails here."""
-    rows = await acs.snapshot.window(0, acs.query_one(ContractTable).count)
+    rows = await acs.snapshot.views.window(0, acs.query_one(ContractTable).count)
     ids = [r.contract_id for r in rows]
     assert len(set(ids)) == len(ids), "a contract shown twice"
     return {r.contract_id: (row_mark(r), r.kind, r.synchronizer, r.counter) for r in rows}
@@ -93,7 +93,7 @@ async def test_a_move_shows_its_contract_once_however_its_offsets_are_reached(de
         rows = await shown(acs)
         private = synchronizer_ids(app)["private"]
         assert rows[cid] == ("*", ACTIVE, private, 1)
-        (row,) = await acs.snapshot.window(await acs.snapshot.position_of(cid), 1)
+        (row,) = await acs.snapshot.views.window(await acs.snapshot.views.position_of(cid), 1)
         assert row.status == CHANGED
         assert count_text(acs) == f"{len(rows):,} contracts"
 
@@ -109,10 +109,10 @@ async def test_the_count_and_the_export_leave_out_the_struck_out_rows(demo_writa
             await pilot.press("left_square_bracket")
             await wait_for(pilot, lambda here=here: acs.offset != here and not acs.reading, "a step back")
             await pilot.pause()
-            if acs.snapshot.view_removed:
+            if acs.snapshot.views.view_removed:
                 break
             assert acs.offset > 0, "no archive in the demo ledger's history"
-        gone = acs.snapshot.view_removed
+        gone = acs.snapshot.views.view_removed
         contracts = table.count - gone
         assert (
             count_text(acs)

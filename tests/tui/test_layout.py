@@ -80,7 +80,7 @@ async def test_a_truncated_sorted_column_keeps_its_arrow(demo_server, make_app):
     app = make_app(demo_server)
     async with app.run_test(size=SMALL) as pilot:
         acs = await contracts_ready(pilot, app)
-        iou = next(t for t, _ in await acs.snapshot.templates(acs.offset) if t.endswith(":Iou:Iou"))
+        iou = next(t for t, _ in await acs.snapshot.views.templates(acs.offset) if t.endswith(":Iou:Iou"))
         acs.templates = frozenset({iou})
         acs.sort, acs.descending = "payload.amount", True
         acs.action_reload()

@@ -335,7 +335,7 @@ async def test_rights_granted_elsewhere_reach_the_client_when_the_ledger_moves(f
         tokens=MintedToken(SECRET, "carol"),
         label=fresh.url,
     )
-    app.rights_recheck_s = 0  # every move; the client's own pace is a few seconds
+    app.connection.rights_recheck_s = 0  # every move; the client's own pace is a few seconds
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.connected, "the connection")
         assert app.session.identity.readable() == []

@@ -140,8 +140,8 @@ async def test_unassign_then_complete_from_the_in_flight_list(demo_writable, mak
         assert flying.counter == 1
         # the contracts screen marks it in flight, going to private
         table = acs.query_one(ContractTable)
-        position = await acs.snapshot.position_of(cid)
-        row = (await acs.snapshot.window(position, 1))[0]
+        position = await acs.snapshot.views.position_of(cid)
+        row = (await acs.snapshot.views.window(position, 1))[0]
         assert (
             row.kind == UNASSIGNED
             and table.columns
@@ -155,7 +155,7 @@ async def test_unassign_then_complete_from_the_in_flight_list(demo_writable, mak
         await steps_done(pilot, screen, 2)
         assert screen.steps[1].kind == "assign" and screen.steps[1].state == SUCCEEDED
         await wait_for(pilot, lambda: len(screen.in_flight) == before, "the in-flight list without it")
-        latest = await acs.snapshot.latest(cid)
+        latest = await acs.snapshot.views.latest(cid)
         assert latest.kind != UNASSIGNED and latest.counter == 1
 
 
@@ -213,8 +213,8 @@ async def test_stepping_back_through_a_move_shows_each_state(demo_writable, make
         acs.query_one(ContractTable).focus()
 
         async def state_of_contract():
-            position = await acs.snapshot.position_of(cid)
-            return None if position is None else (await acs.snapshot.window(position, 1))[0]
+            position = await acs.snapshot.views.position_of(cid)
+            return None if position is None else (await acs.snapshot.views.window(position, 1))[0]
 
         await pilot.press("left_square_bracket")  # the change before the assign: the unassign, in flight
         await wait_for(

@@ -138,7 +138,7 @@ async def test_stays_current_with_a_full_log_updating_in_place(demo_server, make
     app = make_app(demo_server, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await _requests_pane(app, pilot)
-        app.connected = False  # pauses the polling: the log then holds only what the test sends
+        app.connection.connected = False  # pauses the polling: the log then holds only what the test sends
         log = app.request_log
         request_list = screen.query_one(RequestList)
 

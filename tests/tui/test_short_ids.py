@@ -27,7 +27,7 @@ async def held_ids(pilot, app) -> list[str]:
     acs = app.screen
     assert isinstance(acs, AcsScreen)
     await wait_for(pilot, lambda: acs.query_one(ContractTable).count > 0 and not acs.reading, "the contracts")
-    return await acs.snapshot.ids_with_prefix("", 100_000)
+    return await acs.snapshot.views.ids_with_prefix("", 100_000)
 
 
 def unique_prefix(contract_id: str, ids: list[str]) -> str:

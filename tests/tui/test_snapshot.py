@@ -26,21 +26,21 @@ def _entry(i: int) -> dict:
 async def test_finds_each_contract_in_views_of_every_order(tmp_path):
     snapshot = await Snapshot.open(tmp_path / "cache.db")
     try:
-        await snapshot.reset(10)
-        await snapshot.add_snapshot_entries([_entry(i) for i in range(257)])
+        await snapshot.store.reset(10)
+        await snapshot.store.add_snapshot_entries([_entry(i) for i in range(257)])
         for sort, descending in (
             ("arrival", False),
             ("arrival", True),
             ("payload.amount", False),
             ("contract", True),
         ):
-            count = await snapshot.build_view(ViewSpec(offset=10, sort=sort, descending=descending))
-            rows = await snapshot.window(0, count)
+            count = await snapshot.views.build_view(ViewSpec(offset=10, sort=sort, descending=descending))
+            rows = await snapshot.views.window(0, count)
             for row in rows[::7] + rows[-1:]:
-                assert await snapshot.position_of(row.contract_id) == row.position, (sort, descending)
-        await snapshot.build_view(ViewSpec(offset=10, text=f"{7:064x}"))
-        assert await snapshot.position_of(f"00{3:064x}") is None  # not in this view
-        assert await snapshot.position_of("00" + "f" * 64) is None  # not in the cache
+                assert await snapshot.views.position_of(row.contract_id) == row.position, (sort, descending)
+        await snapshot.views.build_view(ViewSpec(offset=10, text=f"{7:064x}"))
+        assert await snapshot.views.position_of(f"00{3:064x}") is None  # not in this view
+        assert await snapshot.views.position_of("00" + "f" * 64) is None  # not in the cache
     finally:
         await snapshot.close()
 
@@ -53,23 +53,23 @@ async def test_a_large_view_hands_over_its_first_rows_before_the_rest(tmp_path, 
     monkeypatch.setattr(app.snapshot.views, "FIRST_ROWS", 20)
     snapshot = await Snapshot.open(tmp_path / "cache.db")
     try:
-        await snapshot.reset(10)
-        await snapshot.add_snapshot_entries([_entry(i) for i in range(257)])
+        await snapshot.store.reset(10)
+        await snapshot.store.add_snapshot_entries([_entry(i) for i in range(257)])
         for spec in (
             ViewSpec(offset=10, sort="payload.amount"),
             ViewSpec(offset=10, sort="contract", descending=True),
             ViewSpec(offset=10, text="9", sort="created_at"),
         ):
             early: list = []
-            count = await snapshot.build_view(spec, early.append)
+            count = await snapshot.views.build_view(spec, early.append)
             (first,) = early
-            final = await snapshot.window(0, count)
+            final = await snapshot.views.window(0, count)
             assert [(r.position, r.contract_id, r.status) for r in first] == [
                 (r.position, r.contract_id, r.status) for r in final[:20]
             ], spec
         small: list = []
-        await snapshot.build_view(ViewSpec(offset=10, sort="arrival"), small.append)
-        await snapshot.build_view(
+        await snapshot.views.build_view(ViewSpec(offset=10, sort="arrival"), small.append)
+        await snapshot.views.build_view(
             ViewSpec(offset=10, sort="arrival"), small.append
         )  # only new rows: no early ones
         assert len(small) == 1

@@ -182,7 +182,7 @@ async def test_the_contracts_screen_shows_a_template_s_fields_before_any_contrac
         await wait_for(pilot, lambda: app.connected, "the connection")
         await wait_for(pilot, lambda: app.session.packages.current is not None, "the packages read")
         app.post_message(ShowTemplateContracts(f"{rich_package}:RichTypes:RichRecord"))
-        screen = app._contracts_screen()
+        screen = app.routes.contracts_screen()
         assert isinstance(screen, AcsScreen)
         table = screen.query_one(ContractTable)
         await wait_for(
