@@ -95,7 +95,9 @@ async def _export(
     fmt = "csv" if path.suffix == ".csv" else "jsonl"
     progress(f"exporting to {path.name}…")
     try:
-        written = await view.snapshot.export.write(path, fmt, row_export_columns(view.columns), overwrite=overwrite)
+        written = await view.snapshot.export.write(
+            path, fmt, row_export_columns(view.columns), overwrite=overwrite
+        )
     except OSError as e:
         progress("")
         screen.notify(f"Cannot write {path}: {e.strerror or e}", severity="error", title="Export failed")
