@@ -119,7 +119,7 @@ async def test_reading_the_ledger_end_tells_its_progress_then_the_whole(workspac
     assert (loader.offset, loader.previous, loader.parties) == (end, None, parties)
     assert not loader.reading and not loader.busy
     assert workspace.acs.viewing == end  # the other screens hear of the offset shown
-    assert workspace.acs.snapshot is not None and await workspace.acs.snapshot.count() == read.total
+    assert workspace.acs.snapshot is not None and await workspace.acs.snapshot.views.count() == read.total
 
 
 async def test_a_read_superseded_midway_tells_nothing_more_and_leaves_none_of_its_rows(workspace):
@@ -158,7 +158,7 @@ async def test_a_read_superseded_midway_tells_nothing_more_and_leaves_none_of_it
     assert all(getattr(e, "offset", earlier) == earlier for e in second_request), second_request
     assert heard.events[-1] is read  # nothing after it
     snapshot = workspace.acs.snapshot
-    assert snapshot is not None and await snapshot.count() == expected
+    assert snapshot is not None and await snapshot.views.count() == expected
     assert loader.offset == earlier and workspace.acs.viewing == earlier
 
 
