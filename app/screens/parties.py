@@ -6,13 +6,15 @@ What it shows and changes is the workspace's `Directory`, which tells the rest o
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.screen import Screen
 from textual.widgets import DataTable, Label, Static
 
 from app.client.errors import LedgerApiError, StatusError, category_words
@@ -21,6 +23,7 @@ from app.messages import IdentityChanged
 from app.screens.base import LedgerScreen
 from app.screens.dialogs import ChoiceDialog, MultiChoiceDialog, PromptDialog
 from app.untrusted import visible
+from app.widgets.key_keeper import replay
 from app.widgets.keys import KeyFooter
 from app.widgets.status_bar import StatusBar
 from app.widgets.untrusted_text import plain
@@ -31,6 +34,13 @@ if TYPE_CHECKING:
     from participant.api import Right
 
 NO_PRIMARY_PARTY = ""
+
+T = TypeVar("T")
+
+# The keys that change parties and users, by action: taken by the screen itself (see `on_key`).
+ADMINISTRATORS = "administrators"
+CHANGE_KEYS = {"a": "allocate", "n": "create_user", "g": "grant", "r": "revoke", "d": "delete_user"}
+CHANGE_ACTIONS = frozenset(CHANGE_KEYS.values())
 
 
 def refusal_text(error: LedgerApiError) -> str:
@@ -64,11 +74,12 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
 """
 
     BINDINGS = [
-        Binding("a", "allocate", "Allocate party", id="parties.allocate"),
-        Binding("n", "create_user", "New user", id="parties.create_user"),
-        Binding("g", "grant", "Grant", id="parties.grant"),
-        Binding("r", "revoke", "Revoke", id="parties.revoke"),
-        Binding("d", "delete_user", "Delete user", id="parties.delete_user"),
+        # the tooltip is said in help, where these stay listed when hidden from a user who is no administrator
+        Binding("a", "allocate", "Allocate party", id="parties.allocate", tooltip=ADMINISTRATORS),
+        Binding("n", "create_user", "New user", id="parties.create_user", tooltip=ADMINISTRATORS),
+        Binding("g", "grant", "Grant", id="parties.grant", tooltip=ADMINISTRATORS),
+        Binding("r", "revoke", "Revoke", id="parties.revoke", tooltip=ADMINISTRATORS),
+        Binding("d", "delete_user", "Delete user", id="parties.delete_user", tooltip=ADMINISTRATORS),
         Binding("ctrl+r", "reload", "Reload", id="parties.reload"),
         Binding("f", "full_ids", "Full ids", id="parties.full_ids", show=False),
     ]
@@ -94,6 +105,10 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
         # group would cancel an allocation in flight, and the lists' reading after it, when `n` was pressed at
         # once); a dialog that lists parties or rights waits for the change before it to be read.
         self._changing = asyncio.Lock()
+        self._ahead: list[events.Key] | None = None
+        """The keys typed behind a change key, for its dialogs (None: no dialog of a change is coming)."""
+        self._asked: object = None
+        """The dialog asked last (or a change being waited for before the next): the flow of dialogs goes on."""
 
     def compose(self) -> ComposeResult:
         yield StatusBar(mode="parties")
@@ -123,6 +138,13 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
         self.follow(self.directory.subscribe, self._directory_changed)
         if self.ledger_app.connected:
             self._read()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The keys that change parties and users are hidden from a user the participant says is no administrator
+        (pressing them would only show its refusal); shown until that is known."""
+        if action in CHANGE_ACTIONS and self.directory.admin is False:
+            return False
+        return True
 
     def on_identity_changed(self, _: IdentityChanged) -> None:
         self._read()
@@ -154,6 +176,7 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
     def _show(self) -> None:
         from app.client.admin import display_name
 
+        self.refresh_bindings()  # whether the user is an administrator may have become known, or changed
         directory = self.directory
         parties = self.query_one("#parties-table", DataTable)
         users = self.query_one("#users-table", DataTable)
@@ -244,71 +267,155 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
             return False
         return True
 
-    async def _confirm(self, title: str, action: str, details: str, *, default: bool = True) -> bool:
-        answer = await self.app.push_screen_wait(
-            ChoiceDialog(title, [(action, True), ("Cancel", False)], selected=default, hint=details)
-        )
-        return bool(answer)
+    # --- keys typed ahead -----------------------------------------------------------------------------------------
+    # Keys typed in one burst (`a bob⏎Bob⏎⏎`, a paste, tmux) reach the lists before the first dialog is up, and a
+    # binding runs only once its key has gone round the widgets, after the keys behind it: they went to the lists.
+    # So the screen takes its change keys itself, in turn with the keys behind them, opens the dialog at once, keeps
+    # the keys that follow, and hands each dialog its share (up to the enter or escape that answers it) once it has
+    # the focus; what is left when the dialogs are done is typed again on the screen.
 
-    async def _settled(self) -> None:
-        """Once the change in flight, if any, is done and the lists read after it."""
-        async with self._changing:
-            pass
+    def on_key(self, event: events.Key) -> None:
+        if self._ahead is not None:
+            event.stop()
+            event.prevent_default()
+            self._ahead.append(events.Key(event.key, event.character))
+            return
+        action = CHANGE_KEYS.get(event.key)
+        if action is None or not self.check_action(action, ()):
+            return
+        event.stop()
+        event.prevent_default()
+        self._ahead, self._asked = [], None
+        getattr(self, f"action_{action}")()
+        if self._asked is None:  # refused before any dialog (read-only, no user under the cursor)
+            self._typed_on()
 
-    async def _attempt(self, what: str, change) -> bool:
-        """Run a change, saying the participant's refusal (Canton's error id and cause) when it refuses."""
-        try:
+    def _feed(self, dialog: Screen) -> None:
+        """Hand `dialog` the keys typed ahead for it, once it is the screen and has the focus."""
+        if self._ahead is None or not dialog.is_attached or self.app.screen is not dialog:
+            return
+        if dialog.focused is None:
+            dialog.call_after_refresh(self._feed, dialog)
+            return
+        share: list[events.Key] = []
+        while self._ahead:
+            share.append(self._ahead.pop(0))
+            if share[-1].key in ("enter", "escape"):
+                break
+        replay(self.app, share)
+
+    def _typed_on(self) -> None:
+        """The dialogs are done: the keys left are typed again, on the screen."""
+        rest, self._ahead = self._ahead or [], None
+        replay(self.app, rest)
+
+    def _ask(self, dialog: Screen[T | None], then: Callable[[T], object]) -> None:
+        """Open `dialog` now, in the key's own handling (a dialog opened by a worker opens after the keys typed
+        behind the key); `then` takes its answer, unless cancelled."""
+        self._asked = dialog
+
+        def answered(answer: T | None) -> None:
+            if answer is not None:
+                then(answer)
+            if self._asked is dialog:  # nothing asked after it: the keys left are the screen's
+                self._typed_on()
+
+        self.app.push_screen(dialog, answered)
+        if self._ahead is not None:
+            dialog.call_after_refresh(self._feed, dialog)
+
+    def _confirm(
+        self, title: str, action: str, details: str, then: Callable[[], object], *, default: bool = True
+    ) -> None:
+        dialog = ChoiceDialog(title, [(action, True), ("Cancel", False)], selected=default, hint=details)
+        self._ask(dialog, lambda yes: then() if yes else None)
+
+    def _when_settled(self, then: Callable[[], object]) -> None:
+        """`then` once the change in flight, if any, is done and the lists read after it: at once when none is
+        (the common case, so that its dialog opens before the next key), else after it."""
+        if not self._changing.locked():
+            then()
+            return
+        self._asked = waiting = object()
+
+        async def settled() -> None:
             async with self._changing:
-                await change
-        except LedgerApiError as e:
-            self._say_problem(e, f"{what} refused")
-            return False
-        self._say("")
-        return True
+                pass
+            then()
+            if self._asked is waiting:
+                self._typed_on()
 
-    @work(group="parties-change", exit_on_error=False)
-    async def action_allocate(self) -> None:
+        self.run_worker(settled(), group="parties-change", exit_on_error=False)
+
+    def _change(self, what: str, change: Callable[[], Awaitable[object]], done: str) -> None:
+        """Run a confirmed change in a worker of its own (none cancels another: they queue on the lock), saying
+        `done` when it goes through and the participant's refusal (Canton's error id and cause) when it refuses."""
+
+        async def attempt() -> None:
+            try:
+                async with self._changing:
+                    await change()
+            except LedgerApiError as e:
+                self._say_problem(e, f"{what} refused")
+                return
+            self._say("")
+            self.notify(done, timeout=3)
+
+        self.run_worker(attempt(), group="parties-change", exit_on_error=False)
+
+    def action_allocate(self) -> None:
         if not self._may_change():
             return
-        hint = await self.app.push_screen_wait(
+        self._ask(
             PromptDialog(
                 "Allocate a party: its name (the hint for its id)",
                 placeholder="e.g. alice (empty: the participant picks one)",
                 hint="The id becomes NAME::<the participant's fingerprint>.",
-            )
+            ),
+            self._allocate_named,
         )
-        if hint is None:
-            return
-        name = await self.app.push_screen_wait(
+
+    def _allocate_named(self, hint: str) -> None:
+        self._ask(
             PromptDialog(
                 f"Display name of {hint or 'the new party'}",
                 placeholder="e.g. Alice Liddell (empty: none)",
                 hint="Kept in the party's local metadata (the annotation displayName); empty for none.",
-            )
+            ),
+            lambda name: self._allocate_confirm(hint, name),
         )
-        if name is None:
-            return
+
+    def _allocate_confirm(self, hint: str, name: str) -> None:
         described = f"Allocate the party {hint or '(a name the participant picks)'}" + (
             f" with the display name {name!r}" if name else " without a display name"
         )
-        if not await self._confirm(f"{described}?", "Allocate", f"{described} on this participant."):
-            return
-        if await self._attempt("Allocating the party", self.directory.allocate_party(hint, name)):
-            self.notify(f"Allocated {hint or 'a party'}.", timeout=3)
+        self._confirm(
+            f"{described}?",
+            "Allocate",
+            f"{described} on this participant.",
+            lambda: self._change(
+                "Allocating the party",
+                lambda: self.directory.allocate_party(hint, name),
+                f"Allocated {hint or 'a party'}.",
+            ),
+        )
 
     def _party_choices(self) -> list[str]:
         own = self.ledger_app.session.identity
         known = [p.party for p in self.directory.parties]
         return list(dict.fromkeys([*known, *own.act_as, *own.read_as]))
 
-    async def _choose_rights(
-        self, title: str, offered: list[tuple[str, Right]], chosen: set[str]
-    ) -> list[Right] | None:
-        """Rights picked from `offered` (label, right); `chosen`: the labels ticked at first. None: cancelled."""
-        picked = await self.app.push_screen_wait(
-            MultiChoiceDialog(title, [(label, right, label in chosen) for label, right in offered])
+    def _choose_rights(
+        self,
+        title: str,
+        offered: list[tuple[str, Right]],
+        chosen: set[str],
+        then: Callable[[list[Right]], object],
+    ) -> None:
+        """Rights picked from `offered` (label, right), `chosen` the labels ticked at first, given to `then`."""
+        self._ask(
+            MultiChoiceDialog(title, [(label, right, label in chosen) for label, right in offered]), then
         )
-        return picked
 
     def _rights_offered(self, parties: list[str]) -> list[tuple[str, Right]]:
         from app.client.admin import right_text
@@ -318,42 +425,54 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
         rights.append(Right.participant_admin())
         return [(right_text(r), r) for r in rights]
 
-    @work(group="parties-change", exit_on_error=False)
-    async def action_create_user(self) -> None:
+    def action_create_user(self) -> None:
         if not self._may_change():
             return
-        user_id = await self.app.push_screen_wait(
-            PromptDialog("New user: its id", placeholder="e.g. alice", validate=_required("a user id"))
+        self._ask(
+            PromptDialog("New user: its id", placeholder="e.g. alice", validate=_required("a user id")),
+            lambda user_id: self._when_settled(lambda: self._create_user_primary(user_id)),
         )
-        if user_id is None:
-            return
-        await self._settled()
+
+    def _create_user_primary(self, user_id: str) -> None:
         parties = self._party_choices()
-        primary = await self.app.push_screen_wait(
+        self._ask(
             ChoiceDialog(
                 f"Primary party of {user_id}",
                 [("no primary party", NO_PRIMARY_PARTY), *((p, p) for p in parties)],
                 selected=parties[0] if parties else NO_PRIMARY_PARTY,
-            )
+            ),
+            lambda primary: self._create_user_rights(user_id, primary, parties),
         )
-        if primary is None:
-            return
+
+    def _create_user_rights(self, user_id: str, primary: str, parties: list[str]) -> None:
         from app.client.admin import right_text
 
         offered = self._rights_offered(parties)
         first = {
             right_text(r) for _, r in offered if primary and r.party == primary and r.kind.tag == "CanActAs"
         }
-        rights = await self._choose_rights(f"Rights of {user_id}", offered, first)
-        if rights is None:
-            return
+        self._choose_rights(
+            f"Rights of {user_id}",
+            offered,
+            first,
+            lambda rights: self._create_user_confirm(user_id, primary, rights),
+        )
+
+    def _create_user_confirm(self, user_id: str, primary: str, rights: list[Right]) -> None:
+        from app.client.admin import right_text
+
         listed = "; ".join(right_text(r) for r in rights) or "no rights"
         primary_said = f"primary party {primary}" if primary else "no primary party"
-        details = f"Create the user {user_id} with {primary_said} and the rights: {listed}."
-        if not await self._confirm(f"Create the user {user_id}?", "Create user", details):
-            return
-        if await self._attempt("Creating the user", self.directory.create_user(user_id, primary, rights)):
-            self.notify(f"Created the user {user_id}.", timeout=3)
+        self._confirm(
+            f"Create the user {user_id}?",
+            "Create user",
+            f"Create the user {user_id} with {primary_said} and the rights: {listed}.",
+            lambda: self._change(
+                "Creating the user",
+                lambda: self.directory.create_user(user_id, primary, rights),
+                f"Created the user {user_id}.",
+            ),
+        )
 
     def _chosen_or_say(self) -> UserWithRights | None:
         chosen = self.selected_user()
@@ -361,73 +480,84 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
             self.notify("No user under the cursor.", severity="warning")
         return chosen
 
-    @work(group="parties-change", exit_on_error=False)
-    async def action_grant(self) -> None:
+    def action_grant(self) -> None:
         if not self._may_change() or (chosen := self._chosen_or_say()) is None:
             return
+        self._when_settled(lambda: self._grant(self.selected_user() or chosen))
+
+    def _grant(self, chosen: UserWithRights) -> None:
         from app.client.admin import right_text
 
-        await self._settled()
-        chosen = self.selected_user() or chosen
         user_id = chosen.user.id
         held = {right_text(r) for r in chosen.rights}
         offered = [
             (label, r) for label, r in self._rights_offered(self._party_choices()) if label not in held
         ]
-        rights = await self._choose_rights(f"Grant {user_id} the rights", offered, set())
-        if not rights:
-            return
-        listed = "; ".join(right_text(r) for r in rights)
-        if not await self._confirm(
-            f"Grant {user_id} {len(rights)} right{'s' if len(rights) != 1 else ''}?",
-            "Grant",
-            f"Grant the user {user_id}: {listed}.",
-        ):
-            return
-        if await self._attempt("Granting the rights", self.directory.grant(user_id, rights)):
-            self.notify(f"Granted {user_id}: {listed}.", timeout=3)
 
-    @work(group="parties-change", exit_on_error=False)
-    async def action_revoke(self) -> None:
+        def confirm(rights: list[Right]) -> None:
+            if not rights:
+                return
+            listed = "; ".join(right_text(r) for r in rights)
+            self._confirm(
+                f"Grant {user_id} {len(rights)} right{'s' if len(rights) != 1 else ''}?",
+                "Grant",
+                f"Grant the user {user_id}: {listed}.",
+                lambda: self._change(
+                    "Granting the rights",
+                    lambda: self.directory.grant(user_id, rights),
+                    f"Granted {user_id}: {listed}.",
+                ),
+            )
+
+        self._choose_rights(f"Grant {user_id} the rights", offered, set(), confirm)
+
+    def action_revoke(self) -> None:
         if not self._may_change() or (chosen := self._chosen_or_say()) is None:
             return
+        self._when_settled(lambda: self._revoke(self.selected_user() or chosen))
+
+    def _revoke(self, chosen: UserWithRights) -> None:
         from app.client.admin import right_text
 
-        await self._settled()
-        chosen = self.selected_user() or chosen
         user_id = chosen.user.id
         if not chosen.rights:
             self.notify(f"{user_id} has no rights to revoke.", severity="warning")
             return
         offered = [(right_text(r), r) for r in chosen.rights]
-        rights = await self._choose_rights(f"Revoke rights of {user_id}", offered, set())
-        if not rights:
-            return
-        listed = "; ".join(right_text(r) for r in rights)
-        if not await self._confirm(
-            f"Revoke {len(rights)} right{'s' if len(rights) != 1 else ''} of {user_id}?",
-            "Revoke",
-            f"Revoke from the user {user_id}: {listed}.",
-            default=False,
-        ):
-            return
-        if await self._attempt("Revoking the rights", self.directory.revoke(user_id, rights)):
-            self.notify(f"Revoked from {user_id}: {listed}.", timeout=3)
 
-    @work(group="parties-change", exit_on_error=False)
-    async def action_delete_user(self) -> None:
+        def confirm(rights: list[Right]) -> None:
+            if not rights:
+                return
+            listed = "; ".join(right_text(r) for r in rights)
+            self._confirm(
+                f"Revoke {len(rights)} right{'s' if len(rights) != 1 else ''} of {user_id}?",
+                "Revoke",
+                f"Revoke from the user {user_id}: {listed}.",
+                lambda: self._change(
+                    "Revoking the rights",
+                    lambda: self.directory.revoke(user_id, rights),
+                    f"Revoked from {user_id}: {listed}.",
+                ),
+                default=False,
+            )
+
+        self._choose_rights(f"Revoke rights of {user_id}", offered, set(), confirm)
+
+    def action_delete_user(self) -> None:
         if not self._may_change() or (chosen := self._chosen_or_say()) is None:
             return
         user_id = chosen.user.id
-        if not await self._confirm(
+        self._confirm(
             f"Delete the user {user_id}?",
             "Delete user",
             f"Delete the user {user_id} and its rights. Its parties and their contracts stay.",
+            lambda: self._change(
+                "Deleting the user",
+                lambda: self.directory.delete_user(user_id),
+                f"Deleted the user {user_id}.",
+            ),
             default=False,
-        ):
-            return
-        if await self._attempt("Deleting the user", self.directory.delete_user(user_id)):
-            self.notify(f"Deleted the user {user_id}.", timeout=3)
+        )
 
 
 def _short_right(right: Right, party: object) -> str:
