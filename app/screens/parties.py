@@ -6,6 +6,7 @@ What it shows and changes is the workspace's `Directory`, which tells the rest o
 from __future__ import annotations
 
 import asyncio
+import textwrap
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TypeVar
 
@@ -18,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Label, Static
 
 from app.client.errors import LedgerApiError, StatusError, category_words
+from app.cut import MARK, cells, cut
 from app.daml_values import show_party
 from app.messages import IdentityChanged
 from app.screens.base import LedgerScreen
@@ -39,6 +41,13 @@ T = TypeVar("T")
 
 # The keys that change parties and users, by action: taken by the screen itself (see `on_key`).
 ADMINISTRATORS = "administrators"
+
+USER_COLUMNS = ("User", "Primary party", "Rights", "Off")
+OFF_MARK = "✗"  # a deactivated user, in the short column at the end ("Off")
+MAX_USER_WIDTH = 20
+MAX_PARTY_WIDTH = 28
+MIN_RIGHTS_WIDTH = 8
+TABLE_CHROME = 2  # the vertical scroll bar's room
 CHANGE_KEYS = {"a": "allocate", "n": "create_user", "g": "grant", "r": "revoke", "d": "delete_user"}
 CHANGE_ACTIONS = frozenset(CHANGE_KEYS.values())
 
@@ -59,7 +68,8 @@ class PartiesScreen(LedgerScreen):
     TITLE_TEXT = "Parties & users"
     HELP = """\
 **Parties & users** lists the participant's parties (their id, display name and whether this participant hosts
-them) and its users (their id, primary party, rights and whether they are deactivated). The line under the lists
+them) and its users (their id, primary party, rights, cut with `…` when the screen is narrow, and ✗ under Off when
+deactivated). The line under the lists
 shows every right of the user under the cursor.
 
 An administrator (a user with the ParticipantAdmin right) changes them here: `a` allocates a party (a hint for its
@@ -132,9 +142,6 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
 
     def on_mount(self) -> None:
         self.query_one("#parties-table", DataTable).add_columns("Party", "Display name", "Local")
-        self.query_one("#users-table", DataTable).add_columns(
-            "User", "Primary party", "Rights", "Deactivated"
-        )
         self.follow(self.directory.subscribe, self._directory_changed)
         if self.ledger_app.connected:
             self._read()
@@ -145,6 +152,9 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
         if action in CHANGE_ACTIONS and self.directory.admin is False:
             return False
         return True
+
+    def on_resize(self) -> None:
+        self._show()  # the users' columns are sized to the screen
 
     def on_identity_changed(self, _: IdentityChanged) -> None:
         self._read()
@@ -189,15 +199,23 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
                 Text("yes" if p.is_local else "no"),
                 key=p.party,
             )
-        users.clear()
-        for u in sorted(directory.users, key=lambda u: u.user.id.lower()):
-            rights = ", ".join(_short_right(r, self._party) for r in u.rights) or "none"
+        rows = [
+            (
+                visible(u.user.id),
+                self._party(u.user.primary_party) if u.user.primary_party else "—",
+                ", ".join(_short_right(r, self._party) for r in u.rights) or "none",
+                OFF_MARK if u.user.is_deactivated else "",
+                u.user.id,
+            )
+            for u in sorted(directory.users, key=lambda u: u.user.id.lower())
+        ]
+        widths = _user_column_widths(rows, self.app.size.width)
+        users.clear(columns=True)
+        for label, width in zip(USER_COLUMNS, widths, strict=True):
+            users.add_column(label, width=width)
+        for *texts, key in rows:
             users.add_row(
-                Text(visible(u.user.id)),
-                Text(self._party(u.user.primary_party) if u.user.primary_party else "—"),
-                Text(rights),
-                Text("yes" if u.user.is_deactivated else "no"),
-                key=u.user.id,
+                *(Text(cut(text, width)) for text, width in zip(texts, widths, strict=True)), key=key
             )
         if kept_user is not None and kept_user in users.rows:
             users.move_cursor(row=users.get_row_index(kept_user))
@@ -327,8 +345,25 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
     def _confirm(
         self, title: str, action: str, details: str, then: Callable[[], object], *, default: bool = True
     ) -> None:
-        dialog = ChoiceDialog(title, [(action, True), ("Cancel", False)], selected=default, hint=details)
+        dialog = ChoiceDialog(
+            title, [(action, True), ("Cancel", False)], selected=default, hint=self._fit_dialog(details, 2)
+        )
         self._ask(dialog, lambda yes: then() if yes else None)
+
+    def _fit_dialog(self, details: str, options: int) -> str:
+        """`details` in the lines a dialog of `options` options has left on this screen, the last line cut with
+        `…` when they do not fit (the dialog would otherwise clip them unmarked, mid-id, at 80×24)."""
+        width, height = self.app.size
+        # the dialog's box: 80% of the width up to 110, 85% of the height; its border and padding take 3 cells on
+        # either side and 4 lines; its title 2 lines, the options their count and a border, the details' margin 1,
+        # and a line to spare for the difference between this wrapping and the terminal's
+        room = min(110, width * 80 // 100) - 6
+        lines = height * 85 // 100 - 4 - 2 - (options + 2) - 1 - 1
+        wrapped = textwrap.wrap(details, max(room, 10))
+        if len(wrapped) <= max(lines, 1):
+            return details
+        kept = wrapped[: max(lines, 1)]
+        return " ".join(kept[:-1] + [cut(kept[-1] + " " + MARK, room)])
 
     def _when_settled(self, then: Callable[[], object]) -> None:
         """`then` once the change in flight, if any, is done and the lists read after it: at once when none is
@@ -461,8 +496,8 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
     def _create_user_confirm(self, user_id: str, primary: str, rights: list[Right]) -> None:
         from app.client.admin import right_text
 
-        listed = "; ".join(right_text(r) for r in rights) or "no rights"
-        primary_said = f"primary party {primary}" if primary else "no primary party"
+        listed = "; ".join(_with_party(right_text(r), r, self._party) for r in rights) or "no rights"
+        primary_said = f"primary party {self._party(primary)}" if primary else "no primary party"
         self._confirm(
             f"Create the user {user_id}?",
             "Create user",
@@ -577,6 +612,19 @@ def _short_right(right: Right, party: object) -> str:
 def _with_party(said: str, right: Right, party) -> str:
     """`said` of a right with its party shown as the screen shows parties (short unless whole ids are on)."""
     return said.removesuffix(right.party) + party(right.party) if right.party else said
+
+
+def _user_column_widths(rows: list[tuple[str, str, str, str, str]], screen_width: int) -> list[int]:
+    """The widths of the users' columns (user, primary party, rights, deactivated) on a screen `screen_width`
+    wide: the user and the primary party as wide as they need up to a bound, the deactivated mark short, and the
+    rights the room left (they are cut, marked `…`, rather than run off the edge, which would hide the mark)."""
+    user = min(max([cells(USER_COLUMNS[0]), *(cells(r[0]) for r in rows)]), MAX_USER_WIDTH)
+    primary = min(max([cells(USER_COLUMNS[1]), *(cells(r[1]) for r in rows)]), MAX_PARTY_WIDTH)
+    off = cells(USER_COLUMNS[3])
+    # each column has a cell of padding on either side; the table's scroll bar and border take the rest
+    room = screen_width - TABLE_CHROME - 2 * len(USER_COLUMNS) - user - primary - off
+    wanted = max([cells(USER_COLUMNS[2]), *(cells(r[2]) for r in rows)])
+    return [user, primary, max(min(wanted, room), MIN_RIGHTS_WIDTH), off]
 
 
 def _count(n: int, noun: str, nouns: str = "") -> str:

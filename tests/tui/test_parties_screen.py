@@ -16,6 +16,7 @@ from app.app import LedgerApp
 from app.client import LedgerClient
 from app.client import admin as api
 from app.config import Config
+from app.daml_values import show_party
 from app.screens.dialogs import ChoiceDialog, MultiChoiceDialog, PromptDialog
 from app.screens.parties import PartiesScreen
 from app.tokens import MintedToken
@@ -126,8 +127,9 @@ async def test_an_admin_sets_up_a_fresh_participant_from_the_screen(fresh, make_
         await choose(app, pilot, alice)
         await tick(app, pilot, f"read as {bob}")
         confirm = await dialog(app, pilot, ChoiceDialog)
-        assert f"primary party {alice}" in confirm.hint
-        assert f"act as {alice}; read as {bob}" in confirm.hint
+        # the parties as the screen shows them (their ids cut, marked `…`)
+        assert f"primary party {show_party(alice)}" in confirm.hint and show_party(alice).endswith("…")
+        assert f"act as {show_party(alice)}; read as {show_party(bob)}" in confirm.hint
         await pilot.press("enter")
         await wait_for(pilot, lambda: any(u.user.id == "trader" for u in screen.directory.users), "trader")
         async with as_user(fresh, ADMIN) as client:
@@ -397,3 +399,39 @@ async def test_keys_typed_in_one_burst_after_n_reach_the_dialogs(fresh, make_app
         # the id, the first party offered as primary, its act-as right ticked for it, then Create
         burst(app, "n", "t", "o", "m", "enter", "enter", "enter", "enter")
         await wait_for(pilot, lambda: any(u.user.id == "tom" for u in screen.directory.users), "tom")
+
+
+async def test_at_80x24_the_users_columns_fit_and_a_cut_is_marked(fresh, make_app):
+    """The rights of a user with many run past 80 columns: they are cut with `…`, and the columns after them (the
+    deactivated mark) stay on screen."""
+    async with as_user(fresh, ADMIN) as client:
+        named = [(await api.allocate_party(client, name)).party for name in ("alice", "bob", "carol")]
+        await api.create_user(client, "trader", named[0], api.rights_for(act_as=named, read_as=named))
+    app = make_app(fresh, ADMIN)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await parties_screen(app, pilot)
+        await wait_for(pilot, lambda: len(screen.directory.users) == 2, "the two users")
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        header = next(line for line in lines if "Primary party" in line)
+        assert "Rights" in header and "Off" in header, header
+        row = next(line for line in lines if "trader" in line)
+        assert "act alice::" in row and "…" in row, row
+        assert row.index("…") < header.index("Off"), (row, header)
+
+
+async def test_at_80x24_a_confirmation_too_long_for_its_dialog_is_cut_with_a_mark(fresh, make_app):
+    async with as_user(fresh, ADMIN) as client:
+        named = [(await api.allocate_party(client, f"party{n}")).party for n in range(8)]
+    app = make_app(fresh, ADMIN)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await parties_screen(app, pilot)
+        await pilot.press("n")
+        await answer_prompt(app, pilot, "trader")
+        await choose(app, pilot, named[0])
+        await tick(app, pilot, *(f"read as {party}" for party in named), *(f"act as {p}" for p in named[1:]))
+        confirm = await dialog(app, pilot, ChoiceDialog)
+        assert confirm.hint.endswith("…"), confirm.hint
+        # its last line shown ends with the mark (it was clipped mid-id, unmarked)
+        assert "read as …" in screen_text(app)
+        assert "Create the user trader with primary party party0::" in screen_text(app)
