@@ -286,8 +286,9 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
         return True
 
     # --- keys typed ahead -----------------------------------------------------------------------------------------
-    # Keys typed in one burst (`a bob⏎Bob⏎⏎` sent by tmux as one string) reach the lists before the first dialog is up, and a
-    # binding runs only once its key has gone round the widgets, after the keys behind it: they went to the lists.
+    # Keys typed in one burst (`a bob⏎Bob⏎⏎` sent by tmux as one string) reach the lists before the first dialog is
+    # up, and a binding runs only once its key has gone round the widgets, after the keys behind it: they went to the
+    # lists.
     # So the screen takes its change keys itself, in turn with the keys behind them, opens the dialog at once, keeps
     # the keys that follow, and hands each dialog its share (up to the enter or escape that answers it) once it has
     # the focus; what is left when the dialogs are done is typed again on the screen.
