@@ -22,8 +22,20 @@ if TYPE_CHECKING:
 SCRIPT_USER = "developer"
 
 
-def add_participant_options(p: argparse.ArgumentParser) -> None:
-    """--url/--profile, the token sources, --user, and the bundled participant's own options."""
+# --user in the terminal client, and in a headless command (which acts as the user throughout: no key switches it)
+USER_HELP = (
+    "the user to act as first with minted tokens (the bundled participant, --hs256-secret-file): default Alice; "
+    "U switches"
+)
+HEADLESS_USER_HELP = (
+    "the user the command acts as, with tokens minted for it (the bundled participant, --hs256-secret-file): "
+    "Alice on the demo ledger, else the participant's administrator"
+)
+
+
+def add_participant_options(p: argparse.ArgumentParser, *, user_help: str = USER_HELP) -> None:
+    """--url/--profile, the token sources, --user (said with `user_help`), and the bundled participant's own
+    options."""
     where = p.add_argument_group("participant")
     where.add_argument("--url", metavar="URL", help="the participant's JSON API, e.g. http://localhost:7575")
     where.add_argument("--profile", metavar="NAME", help="a saved profile of the config file")
@@ -66,12 +78,7 @@ def add_participant_options(p: argparse.ArgumentParser) -> None:
     )
     token.add_argument("--oauth-audience", metavar="AUDIENCE", help="the audience to ask the token for")
     token.add_argument("--oauth-scope", metavar="SCOPE", help="the scope to ask the token for")
-    p.add_argument(
-        "--user",
-        default=None,
-        help="the user to act as first with minted tokens (the bundled "
-        "participant, --hs256-secret-file): default Alice; U switches",
-    )
+    p.add_argument("--user", default=None, help=user_help)
     bundled = p.add_argument_group("bundled participant (without --url)")
     bundled.add_argument("--no-demo", action="store_true", help="start with an empty ledger (no demo data)")
     bundled.add_argument(

@@ -13,7 +13,7 @@ import orjson
 
 from app.config import Config, ConfigError
 from app.locations import Locations
-from app.options import add_participant_options, choose
+from app.options import HEADLESS_USER_HELP, add_participant_options, choose
 from app.untrusted import VisibleArgumentParser, json_safe, visible, visible_traceback
 
 OK, REFUSED, USAGE = 0, 1, 2
@@ -44,7 +44,7 @@ def parser() -> argparse.ArgumentParser:
     def command(name: str, help: str) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=help, description=help, epilog=EPILOG)
         sub.formatter_class = argparse.RawDescriptionHelpFormatter
-        add_participant_options(sub)
+        add_participant_options(sub, user_help=HEADLESS_USER_HELP)
         sub.add_argument("--table", action="store_true", help="a plain table instead of JSON lines")
         return sub
 

@@ -73,7 +73,8 @@ class HelpScreen(ModalScreen[None], DismissesOnlyItself):
             if not isinstance(b, Binding) or not b.description:
                 continue
             key = cast(LedgerHost, self.app).palette.key_names(b)
-            lines.append(f"- `{key}` **{b.description}**" + (f" · {b.id}" if b.id else ""))
+            said = f" ({b.tooltip})" if b.tooltip else ""  # who may use it, where the footer may hide it
+            lines.append(f"- `{key}` **{b.description}**{said}" + (f" · {b.id}" if b.id else ""))
         return "\n".join(lines)
 
     def action_close(self) -> None:

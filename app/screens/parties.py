@@ -6,22 +6,26 @@ What it shows and changes is the workspace's `Directory`, which tells the rest o
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+import textwrap
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.screen import Screen
 from textual.widgets import DataTable, Label, Static
 
 from app.client.errors import LedgerApiError, StatusError, category_words
+from app.cut import MARK, cells, cut
 from app.daml_values import show_party
 from app.messages import IdentityChanged
 from app.screens.base import LedgerScreen
 from app.screens.dialogs import ChoiceDialog, MultiChoiceDialog, PromptDialog
 from app.untrusted import visible
+from app.widgets.key_keeper import replay
 from app.widgets.keys import KeyFooter
 from app.widgets.status_bar import StatusBar
 from app.widgets.untrusted_text import plain
@@ -32,6 +36,20 @@ if TYPE_CHECKING:
     from participant.api import Right
 
 NO_PRIMARY_PARTY = ""
+
+T = TypeVar("T")
+
+# The keys that change parties and users, by action: taken by the screen itself (see `on_key`).
+ADMINISTRATORS = "administrators"
+
+USER_COLUMNS = ("User", "Primary party", "Rights", "Off")
+OFF_MARK = "✗"  # a deactivated user, in the short column at the end ("Off")
+MAX_USER_WIDTH = 20
+MAX_PARTY_WIDTH = 28
+MIN_RIGHTS_WIDTH = 8
+TABLE_CHROME = 2  # the vertical scroll bar's room
+CHANGE_KEYS = {"a": "allocate", "n": "create_user", "g": "grant", "r": "revoke", "d": "delete_user"}
+CHANGE_ACTIONS = frozenset(CHANGE_KEYS.values())
 
 
 def refusal_text(error: LedgerApiError) -> str:
@@ -50,7 +68,8 @@ class PartiesScreen(LedgerScreen):
     TITLE_TEXT = "Parties & users"
     HELP = """\
 **Parties & users** lists the participant's parties (their id, display name and whether this participant hosts
-them) and its users (their id, primary party, rights and whether they are deactivated). The line under the lists
+them) and its users (their id, primary party, rights, cut with `…` when the screen is narrow, and ✗ under Off when
+deactivated). The line under the lists
 shows every right of the user under the cursor.
 
 An administrator (a user with the ParticipantAdmin right) changes them here: `a` allocates a party (a hint for its
@@ -65,11 +84,12 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
 """
 
     BINDINGS = [
-        Binding("a", "allocate", "Allocate party", id="parties.allocate"),
-        Binding("n", "create_user", "New user", id="parties.create_user"),
-        Binding("g", "grant", "Grant", id="parties.grant"),
-        Binding("r", "revoke", "Revoke", id="parties.revoke"),
-        Binding("d", "delete_user", "Delete user", id="parties.delete_user"),
+        # the tooltip is said in help, where these stay listed when hidden from a user who is no administrator
+        Binding("a", "allocate", "Allocate party", id="parties.allocate", tooltip=ADMINISTRATORS),
+        Binding("n", "create_user", "New user", id="parties.create_user", tooltip=ADMINISTRATORS),
+        Binding("g", "grant", "Grant", id="parties.grant", tooltip=ADMINISTRATORS),
+        Binding("r", "revoke", "Revoke", id="parties.revoke", tooltip=ADMINISTRATORS),
+        Binding("d", "delete_user", "Delete user", id="parties.delete_user", tooltip=ADMINISTRATORS),
         Binding("ctrl+r", "reload", "Reload", id="parties.reload"),
         Binding("f", "full_ids", "Full ids", id="parties.full_ids", show=False),
     ]
@@ -95,6 +115,10 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
         # group would cancel an allocation in flight, and the lists' reading after it, when `n` was pressed at
         # once); a dialog that lists parties or rights waits for the change before it to be read.
         self._changing = asyncio.Lock()
+        self._ahead: list[events.Key] | None = None
+        """The keys typed behind a change key, for its dialogs (None: no dialog of a change is coming)."""
+        self._asked: object = None
+        """The dialog asked last (or a change being waited for before the next): the flow of dialogs goes on."""
 
     def compose(self) -> ComposeResult:
         yield StatusBar(mode="parties")
@@ -118,12 +142,19 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
 
     def on_mount(self) -> None:
         self.query_one("#parties-table", DataTable).add_columns("Party", "Display name", "Local")
-        self.query_one("#users-table", DataTable).add_columns(
-            "User", "Primary party", "Rights", "Deactivated"
-        )
         self.follow(self.directory.subscribe, self._directory_changed)
         if self.ledger_app.connection.connected:
             self._read()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The keys that change parties and users are hidden from a user the participant says is no administrator
+        (pressing them would only show its refusal); shown until that is known."""
+        if action in CHANGE_ACTIONS and self.directory.admin is False:
+            return False
+        return True
+
+    def on_resize(self) -> None:
+        self._show()  # the users' columns are sized to the screen
 
     def on_identity_changed(self, _: IdentityChanged) -> None:
         self._read()
@@ -155,6 +186,7 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
     def _show(self) -> None:
         from app.client.admin import display_name
 
+        self.refresh_bindings()  # whether the user is an administrator may have become known, or changed
         directory = self.directory
         parties = self.query_one("#parties-table", DataTable)
         users = self.query_one("#users-table", DataTable)
@@ -167,15 +199,23 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
                 Text("yes" if p.is_local else "no"),
                 key=p.party,
             )
-        users.clear()
-        for u in sorted(directory.users, key=lambda u: u.user.id.lower()):
-            rights = ", ".join(_short_right(r, self._party) for r in u.rights) or "none"
+        rows = [
+            (
+                visible(u.user.id),
+                self._party(u.user.primary_party) if u.user.primary_party else "—",
+                ", ".join(_short_right(r, self._party) for r in u.rights) or "none",
+                OFF_MARK if u.user.is_deactivated else "",
+                u.user.id,
+            )
+            for u in sorted(directory.users, key=lambda u: u.user.id.lower())
+        ]
+        widths = _user_column_widths(rows, self.app.size.width)
+        users.clear(columns=True)
+        for label, width in zip(USER_COLUMNS, widths, strict=True):
+            users.add_column(label, width=width)
+        for *texts, key in rows:
             users.add_row(
-                Text(visible(u.user.id)),
-                Text(self._party(u.user.primary_party) if u.user.primary_party else "—"),
-                Text(rights),
-                Text("yes" if u.user.is_deactivated else "no"),
-                key=u.user.id,
+                *(Text(cut(text, width)) for text, width in zip(texts, widths, strict=True)), key=key
             )
         if kept_user is not None and kept_user in users.rows:
             users.move_cursor(row=users.get_row_index(kept_user))
@@ -245,71 +285,173 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
             return False
         return True
 
-    async def _confirm(self, title: str, action: str, details: str, *, default: bool = True) -> bool:
-        answer = await self.app.push_screen_wait(
-            ChoiceDialog(title, [(action, True), ("Cancel", False)], selected=default, hint=details)
+    # --- keys typed ahead -----------------------------------------------------------------------------------------
+    # Keys typed in one burst (`a bob⏎Bob⏎⏎` sent by tmux as one string) reach the lists before the first dialog is
+    # up, and a binding runs only once its key has gone round the widgets, after the keys behind it: they went to the
+    # lists.
+    # So the screen takes its change keys itself, in turn with the keys behind them, opens the dialog at once, keeps
+    # the keys that follow, and hands each dialog its share (up to the enter or escape that answers it) once it has
+    # the focus; what is left when the dialogs are done is typed again on the screen.
+
+    def on_key(self, event: events.Key) -> None:
+        if self._ahead is not None:
+            event.stop()
+            event.prevent_default()
+            self._ahead.append(events.Key(event.key, event.character))
+            return
+        action = CHANGE_KEYS.get(event.key)
+        if action is None or not self.check_action(action, ()):
+            return
+        event.stop()
+        event.prevent_default()
+        self._ahead, self._asked = [], None
+        getattr(self, f"action_{action}")()
+        if self._asked is None:  # refused before any dialog (read-only, no user under the cursor)
+            self._typed_on()
+
+    def _feed(self, dialog: Screen) -> None:
+        """Hand `dialog` the keys typed ahead for it, once it is the screen and has the focus."""
+        if self._ahead is None or not dialog.is_attached or self.app.screen is not dialog:
+            return
+        if dialog.focused is None:
+            dialog.call_after_refresh(self._feed, dialog)
+            return
+        share: list[events.Key] = []
+        while self._ahead:
+            share.append(self._ahead.pop(0))
+            if share[-1].key in ("enter", "escape"):
+                break
+        replay(self.app, share)
+
+    def _typed_on(self) -> None:
+        """The dialogs are done: the keys left are typed again, on the screen."""
+        rest, self._ahead = self._ahead or [], None
+        replay(self.app, rest)
+
+    def _ask(self, dialog: Screen[T | None], then: Callable[[T], object]) -> None:
+        """Open `dialog` now, in the key's own handling (a dialog opened by a worker opens after the keys typed
+        behind the key); `then` takes its answer, unless cancelled."""
+        self._asked = dialog
+
+        def answered(answer: T | None) -> None:
+            if answer is not None:
+                then(answer)
+            if self._asked is dialog:  # nothing asked after it: the keys left are the screen's
+                self._typed_on()
+
+        self.app.push_screen(dialog, answered)
+        if self._ahead is not None:
+            dialog.call_after_refresh(self._feed, dialog)
+
+    def _confirm(
+        self, title: str, action: str, details: str, then: Callable[[], object], *, default: bool = True
+    ) -> None:
+        dialog = ChoiceDialog(
+            title, [(action, True), ("Cancel", False)], selected=default, hint=self._fit_dialog(details, 2)
         )
-        return bool(answer)
+        self._ask(dialog, lambda yes: then() if yes else None)
 
-    async def _settled(self) -> None:
-        """Once the change in flight, if any, is done and the lists read after it."""
-        async with self._changing:
-            pass
+    def _fit_dialog(self, details: str, options: int) -> str:
+        """`details` in the lines a dialog of `options` options has left on this screen, the last line cut with
+        `…` when they do not fit (the dialog would otherwise clip them unmarked, mid-id, at 80×24)."""
+        width, height = self.app.size
+        # the dialog's box: 80% of the width up to 110, 85% of the height; its border and padding take 3 cells on
+        # either side and 4 lines; its title 2 lines, the options their count and a border, the details' margin 1,
+        # and a line to spare for the difference between this wrapping and the terminal's
+        room = min(110, width * 80 // 100) - 6
+        lines = height * 85 // 100 - 4 - 2 - (options + 2) - 1 - 1
+        wrapped = textwrap.wrap(details, max(room, 10))
+        if len(wrapped) <= max(lines, 1):
+            return details
+        kept = wrapped[: max(lines, 1)]
+        return " ".join(kept[:-1] + [cut(kept[-1] + " " + MARK, room)])
 
-    async def _attempt(self, what: str, change) -> bool:
-        """Run a change, saying the participant's refusal (Canton's error id and cause) when it refuses."""
-        try:
+    def _when_settled(self, then: Callable[[], object]) -> None:
+        """`then` once the change in flight, if any, is done and the lists read after it: at once when none is
+        (the common case, so that its dialog opens before the next key), else after it."""
+        if not self._changing.locked():
+            then()
+            return
+        self._asked = waiting = object()
+
+        async def settled() -> None:
             async with self._changing:
-                await change
-        except LedgerApiError as e:
-            self._say_problem(e, f"{what} refused")
-            return False
-        self._say("")
-        return True
+                pass
+            then()
+            if self._asked is waiting:
+                self._typed_on()
 
-    @work(group="parties-change", exit_on_error=False)
-    async def action_allocate(self) -> None:
+        self.run_worker(settled(), group="parties-change", exit_on_error=False)
+
+    def _change(self, what: str, change: Callable[[], Awaitable[object]], done: str) -> None:
+        """Run a confirmed change in a worker of its own (none cancels another: they queue on the lock), saying
+        `done` when it goes through and the participant's refusal (Canton's error id and cause) when it refuses."""
+
+        async def attempt() -> None:
+            try:
+                async with self._changing:
+                    await change()
+            except LedgerApiError as e:
+                self._say_problem(e, f"{what} refused")
+                return
+            self._say("")
+            self.notify(done, timeout=3)
+
+        self.run_worker(attempt(), group="parties-change", exit_on_error=False)
+
+    def action_allocate(self) -> None:
         if not self._may_change():
             return
-        hint = await self.app.push_screen_wait(
+        self._ask(
             PromptDialog(
                 "Allocate a party: its name (the hint for its id)",
                 placeholder="e.g. alice (empty: the participant picks one)",
                 hint="The id becomes NAME::<the participant's fingerprint>.",
-            )
+            ),
+            self._allocate_named,
         )
-        if hint is None:
-            return
-        name = await self.app.push_screen_wait(
+
+    def _allocate_named(self, hint: str) -> None:
+        self._ask(
             PromptDialog(
                 f"Display name of {hint or 'the new party'}",
                 placeholder="e.g. Alice Liddell (empty: none)",
                 hint="Kept in the party's local metadata (the annotation displayName); empty for none.",
-            )
+            ),
+            lambda name: self._allocate_confirm(hint, name),
         )
-        if name is None:
-            return
+
+    def _allocate_confirm(self, hint: str, name: str) -> None:
         described = f"Allocate the party {hint or '(a name the participant picks)'}" + (
             f" with the display name {name!r}" if name else " without a display name"
         )
-        if not await self._confirm(f"{described}?", "Allocate", f"{described} on this participant."):
-            return
-        if await self._attempt("Allocating the party", self.directory.allocate_party(hint, name)):
-            self.notify(f"Allocated {hint or 'a party'}.", timeout=3)
+        self._confirm(
+            f"{described}?",
+            "Allocate",
+            f"{described} on this participant.",
+            lambda: self._change(
+                "Allocating the party",
+                lambda: self.directory.allocate_party(hint, name),
+                f"Allocated {hint or 'a party'}.",
+            ),
+        )
 
     def _party_choices(self) -> list[str]:
         own = self.ledger_app.session.identity
         known = [p.party for p in self.directory.parties]
         return list(dict.fromkeys([*known, *own.act_as, *own.read_as]))
 
-    async def _choose_rights(
-        self, title: str, offered: list[tuple[str, Right]], chosen: set[str]
-    ) -> list[Right] | None:
-        """Rights picked from `offered` (label, right); `chosen`: the labels ticked at first. None: cancelled."""
-        picked = await self.app.push_screen_wait(
-            MultiChoiceDialog(title, [(label, right, label in chosen) for label, right in offered])
+    def _choose_rights(
+        self,
+        title: str,
+        offered: list[tuple[str, Right]],
+        chosen: set[str],
+        then: Callable[[list[Right]], object],
+    ) -> None:
+        """Rights picked from `offered` (label, right), `chosen` the labels ticked at first, given to `then`."""
+        self._ask(
+            MultiChoiceDialog(title, [(label, right, label in chosen) for label, right in offered]), then
         )
-        return picked
 
     def _rights_offered(self, parties: list[str]) -> list[tuple[str, Right]]:
         from app.client.admin import right_text
@@ -319,42 +461,54 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
         rights.append(Right.participant_admin())
         return [(right_text(r), r) for r in rights]
 
-    @work(group="parties-change", exit_on_error=False)
-    async def action_create_user(self) -> None:
+    def action_create_user(self) -> None:
         if not self._may_change():
             return
-        user_id = await self.app.push_screen_wait(
-            PromptDialog("New user: its id", placeholder="e.g. alice", validate=_required("a user id"))
+        self._ask(
+            PromptDialog("New user: its id", placeholder="e.g. alice", validate=_required("a user id")),
+            lambda user_id: self._when_settled(lambda: self._create_user_primary(user_id)),
         )
-        if user_id is None:
-            return
-        await self._settled()
+
+    def _create_user_primary(self, user_id: str) -> None:
         parties = self._party_choices()
-        primary = await self.app.push_screen_wait(
+        self._ask(
             ChoiceDialog(
                 f"Primary party of {user_id}",
                 [("no primary party", NO_PRIMARY_PARTY), *((p, p) for p in parties)],
                 selected=parties[0] if parties else NO_PRIMARY_PARTY,
-            )
+            ),
+            lambda primary: self._create_user_rights(user_id, primary, parties),
         )
-        if primary is None:
-            return
+
+    def _create_user_rights(self, user_id: str, primary: str, parties: list[str]) -> None:
         from app.client.admin import right_text
 
         offered = self._rights_offered(parties)
         first = {
             right_text(r) for _, r in offered if primary and r.party == primary and r.kind.tag == "CanActAs"
         }
-        rights = await self._choose_rights(f"Rights of {user_id}", offered, first)
-        if rights is None:
-            return
-        listed = "; ".join(right_text(r) for r in rights) or "no rights"
-        primary_said = f"primary party {primary}" if primary else "no primary party"
-        details = f"Create the user {user_id} with {primary_said} and the rights: {listed}."
-        if not await self._confirm(f"Create the user {user_id}?", "Create user", details):
-            return
-        if await self._attempt("Creating the user", self.directory.create_user(user_id, primary, rights)):
-            self.notify(f"Created the user {user_id}.", timeout=3)
+        self._choose_rights(
+            f"Rights of {user_id}",
+            offered,
+            first,
+            lambda rights: self._create_user_confirm(user_id, primary, rights),
+        )
+
+    def _create_user_confirm(self, user_id: str, primary: str, rights: list[Right]) -> None:
+        from app.client.admin import right_text
+
+        listed = "; ".join(_with_party(right_text(r), r, self._party) for r in rights) or "no rights"
+        primary_said = f"primary party {self._party(primary)}" if primary else "no primary party"
+        self._confirm(
+            f"Create the user {user_id}?",
+            "Create user",
+            f"Create the user {user_id} with {primary_said} and the rights: {listed}.",
+            lambda: self._change(
+                "Creating the user",
+                lambda: self.directory.create_user(user_id, primary, rights),
+                f"Created the user {user_id}.",
+            ),
+        )
 
     def _chosen_or_say(self) -> UserWithRights | None:
         chosen = self.selected_user()
@@ -362,73 +516,84 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
             self.notify("No user under the cursor.", severity="warning")
         return chosen
 
-    @work(group="parties-change", exit_on_error=False)
-    async def action_grant(self) -> None:
+    def action_grant(self) -> None:
         if not self._may_change() or (chosen := self._chosen_or_say()) is None:
             return
+        self._when_settled(lambda: self._grant(self.selected_user() or chosen))
+
+    def _grant(self, chosen: UserWithRights) -> None:
         from app.client.admin import right_text
 
-        await self._settled()
-        chosen = self.selected_user() or chosen
         user_id = chosen.user.id
         held = {right_text(r) for r in chosen.rights}
         offered = [
             (label, r) for label, r in self._rights_offered(self._party_choices()) if label not in held
         ]
-        rights = await self._choose_rights(f"Grant {user_id} the rights", offered, set())
-        if not rights:
-            return
-        listed = "; ".join(right_text(r) for r in rights)
-        if not await self._confirm(
-            f"Grant {user_id} {len(rights)} right{'s' if len(rights) != 1 else ''}?",
-            "Grant",
-            f"Grant the user {user_id}: {listed}.",
-        ):
-            return
-        if await self._attempt("Granting the rights", self.directory.grant(user_id, rights)):
-            self.notify(f"Granted {user_id}: {listed}.", timeout=3)
 
-    @work(group="parties-change", exit_on_error=False)
-    async def action_revoke(self) -> None:
+        def confirm(rights: list[Right]) -> None:
+            if not rights:
+                return
+            listed = "; ".join(right_text(r) for r in rights)
+            self._confirm(
+                f"Grant {user_id} {len(rights)} right{'s' if len(rights) != 1 else ''}?",
+                "Grant",
+                f"Grant the user {user_id}: {listed}.",
+                lambda: self._change(
+                    "Granting the rights",
+                    lambda: self.directory.grant(user_id, rights),
+                    f"Granted {user_id}: {listed}.",
+                ),
+            )
+
+        self._choose_rights(f"Grant {user_id} the rights", offered, set(), confirm)
+
+    def action_revoke(self) -> None:
         if not self._may_change() or (chosen := self._chosen_or_say()) is None:
             return
+        self._when_settled(lambda: self._revoke(self.selected_user() or chosen))
+
+    def _revoke(self, chosen: UserWithRights) -> None:
         from app.client.admin import right_text
 
-        await self._settled()
-        chosen = self.selected_user() or chosen
         user_id = chosen.user.id
         if not chosen.rights:
             self.notify(f"{user_id} has no rights to revoke.", severity="warning")
             return
         offered = [(right_text(r), r) for r in chosen.rights]
-        rights = await self._choose_rights(f"Revoke rights of {user_id}", offered, set())
-        if not rights:
-            return
-        listed = "; ".join(right_text(r) for r in rights)
-        if not await self._confirm(
-            f"Revoke {len(rights)} right{'s' if len(rights) != 1 else ''} of {user_id}?",
-            "Revoke",
-            f"Revoke from the user {user_id}: {listed}.",
-            default=False,
-        ):
-            return
-        if await self._attempt("Revoking the rights", self.directory.revoke(user_id, rights)):
-            self.notify(f"Revoked from {user_id}: {listed}.", timeout=3)
 
-    @work(group="parties-change", exit_on_error=False)
-    async def action_delete_user(self) -> None:
+        def confirm(rights: list[Right]) -> None:
+            if not rights:
+                return
+            listed = "; ".join(right_text(r) for r in rights)
+            self._confirm(
+                f"Revoke {len(rights)} right{'s' if len(rights) != 1 else ''} of {user_id}?",
+                "Revoke",
+                f"Revoke from the user {user_id}: {listed}.",
+                lambda: self._change(
+                    "Revoking the rights",
+                    lambda: self.directory.revoke(user_id, rights),
+                    f"Revoked from {user_id}: {listed}.",
+                ),
+                default=False,
+            )
+
+        self._choose_rights(f"Revoke rights of {user_id}", offered, set(), confirm)
+
+    def action_delete_user(self) -> None:
         if not self._may_change() or (chosen := self._chosen_or_say()) is None:
             return
         user_id = chosen.user.id
-        if not await self._confirm(
+        self._confirm(
             f"Delete the user {user_id}?",
             "Delete user",
             f"Delete the user {user_id} and its rights. Its parties and their contracts stay.",
+            lambda: self._change(
+                "Deleting the user",
+                lambda: self.directory.delete_user(user_id),
+                f"Deleted the user {user_id}.",
+            ),
             default=False,
-        ):
-            return
-        if await self._attempt("Deleting the user", self.directory.delete_user(user_id)):
-            self.notify(f"Deleted the user {user_id}.", timeout=3)
+        )
 
 
 def _short_right(right: Right, party: Callable[[str], str]) -> str:
@@ -448,6 +613,19 @@ def _short_right(right: Right, party: Callable[[str], str]) -> str:
 def _with_party(said: str, right: Right, party) -> str:
     """`said` of a right with its party shown as the screen shows parties (short unless whole ids are on)."""
     return said.removesuffix(right.party) + party(right.party) if right.party else said
+
+
+def _user_column_widths(rows: list[tuple[str, str, str, str, str]], screen_width: int) -> list[int]:
+    """The widths of the users' columns (user, primary party, rights, deactivated) on a screen `screen_width`
+    wide: the user and the primary party as wide as they need up to a bound, the deactivated mark short, and the
+    rights the room left (they are cut, marked `…`, rather than run off the edge, which would hide the mark)."""
+    user = min(max([cells(USER_COLUMNS[0]), *(cells(r[0]) for r in rows)]), MAX_USER_WIDTH)
+    primary = min(max([cells(USER_COLUMNS[1]), *(cells(r[1]) for r in rows)]), MAX_PARTY_WIDTH)
+    off = cells(USER_COLUMNS[3])
+    # each column has a cell of padding on either side; the table's scroll bar and border take the rest
+    room = screen_width - TABLE_CHROME - 2 * len(USER_COLUMNS) - user - primary - off
+    wanted = max([cells(USER_COLUMNS[2]), *(cells(r[2]) for r in rows)])
+    return [user, primary, max(min(wanted, room), MIN_RIGHTS_WIDTH), off]
 
 
 def _count(n: int, noun: str, nouns: str = "") -> str:

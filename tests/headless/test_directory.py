@@ -185,3 +185,6 @@ def test_help_describes_each_option_once(home, command):
     assert "--token-file" in described and len(described) == len(set(described))
     wanted = {"parties": ["--display-name"], "users": ["--primary-party", "--act-as", "--read-as", "--admin"]}
     assert set(wanted[command]) <= set(described)
+    said = " ".join(r.stdout.split())
+    # --user said as it is here, where no key switches users
+    assert "U switches" not in said and "--user USER the user the command acts as" in said

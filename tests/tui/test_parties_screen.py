@@ -16,6 +16,7 @@ from app.app import LedgerApp
 from app.client import LedgerClient
 from app.client import admin as api
 from app.config import Config
+from app.daml_values import show_party
 from app.screens.dialogs import ChoiceDialog, MultiChoiceDialog, PromptDialog
 from app.screens.parties import PartiesScreen
 from app.tokens import MintedToken
@@ -97,6 +98,7 @@ async def test_an_admin_sets_up_a_fresh_participant_from_the_screen(fresh, make_
         screen = await parties_screen(app, pilot)
         assert screen.directory.admin is True
         assert "not an administrator" not in screen_text(app)
+        assert "Allocate party" in screen_text(app)  # the footer offers the administrator's keys
 
         # allocate two parties, the first with a display name
         for hint, name in (("alice", "Alice Liddell"), ("bob", "")):
@@ -125,8 +127,9 @@ async def test_an_admin_sets_up_a_fresh_participant_from_the_screen(fresh, make_
         await choose(app, pilot, alice)
         await tick(app, pilot, f"read as {bob}")
         confirm = await dialog(app, pilot, ChoiceDialog)
-        assert f"primary party {alice}" in confirm.hint
-        assert f"act as {alice}; read as {bob}" in confirm.hint
+        # the parties as the screen shows them (their ids cut, marked `…`)
+        assert f"primary party {show_party(alice)}" in confirm.hint and show_party(alice).endswith("…")
+        assert f"act as {show_party(alice)}; read as {show_party(bob)}" in confirm.hint
         await pilot.press("enter")
         await wait_for(pilot, lambda: any(u.user.id == "trader" for u in screen.directory.users), "trader")
         async with as_user(fresh, ADMIN) as client:
@@ -205,7 +208,23 @@ async def test_a_user_who_is_no_admin_sees_its_own_user_and_the_refusal(fresh, m
         assert [u.user.id for u in screen.directory.users] == ["dave"]
         assert [p.party for p in screen.directory.parties] == [dave]
         assert "Dave" in text  # its display name, which the user may look up
-        await pilot.press("a")
+        # the keys that change parties and users are not offered (the footer) and do nothing; help lists them as
+        # the administrators'
+        for key, said in (("a", "Allocate party"), ("n", "New user"), ("g", "Grant"), ("d", "Delete user")):
+            assert said not in text, said
+            await pilot.press(key)
+            await pilot.pause()
+            assert app.screen is screen, key
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "HelpScreen", "the help")
+        help_text = " ".join(screen_text(app).split()).replace("`", "")
+        assert "a Allocate party (administrators)" in help_text
+        assert "d Delete user (administrators)" in help_text
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen, "the screen again")
+        # asked for all the same (from the palette before the screen learned it is no administrator), the change is
+        # refused by the participant, and the refusal shown
+        screen.action_allocate()
         await answer_prompt(app, pilot, "mallory")
         await answer_prompt(app, pilot, "")
         await dialog(app, pilot, ChoiceDialog)
@@ -345,3 +364,74 @@ async def test_rights_granted_elsewhere_reach_the_client_when_the_ledger_moves(f
         await wait_for(
             pilot, lambda: app.session.identity.readable() == [dave], "the right granted elsewhere"
         )
+
+
+def burst(app, *keys: str) -> None:
+    """Keys posted to the app at once, as a terminal delivers keys typed (or pasted, or sent by tmux) faster than
+    the app handles them: none waits for the app to handle the one before."""
+    from textual import events
+
+    named = {"enter": "\r", "space": " "}
+    for key in keys:
+        app.post_message(events.Key(key, named.get(key, key if len(key) == 1 else None)))
+
+
+async def test_keys_typed_in_one_burst_after_a_reach_the_dialogs(fresh, make_app):
+    """`a bob Enter Bob Enter Enter` typed at once allocates bob with the display name Bob: the dialog opens on the
+    key itself, so that the keys after it reach it, and so do the next dialog's."""
+    app = make_app(fresh, ADMIN)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await parties_screen(app, pilot)
+        burst(app, "a", "b", "o", "b", "enter", "B", "o", "b", "enter", "enter")
+        await wait_for(
+            pilot, lambda: any(p.party.startswith("bob::") for p in screen.directory.parties), "bob"
+        )
+        await wait_for(pilot, lambda: isinstance(app.screen, PartiesScreen), "the screen again")
+        assert "Bob" in screen_text(app)
+
+
+async def test_keys_typed_in_one_burst_after_n_reach_the_dialogs(fresh, make_app):
+    async with as_user(fresh, ADMIN) as client:
+        await api.allocate_party(client, "alice")
+    app = make_app(fresh, ADMIN)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await parties_screen(app, pilot)
+        # the id, the first party offered as primary, its act-as right ticked for it, then Create
+        burst(app, "n", "t", "o", "m", "enter", "enter", "enter", "enter")
+        await wait_for(pilot, lambda: any(u.user.id == "tom" for u in screen.directory.users), "tom")
+
+
+async def test_at_80x24_the_users_columns_fit_and_a_cut_is_marked(fresh, make_app):
+    """The rights of a user with many run past 80 columns: they are cut with `…`, and the columns after them (the
+    deactivated mark) stay on screen."""
+    async with as_user(fresh, ADMIN) as client:
+        named = [(await api.allocate_party(client, name)).party for name in ("alice", "bob", "carol")]
+        await api.create_user(client, "trader", named[0], api.rights_for(act_as=named, read_as=named))
+    app = make_app(fresh, ADMIN)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await parties_screen(app, pilot)
+        await wait_for(pilot, lambda: len(screen.directory.users) == 2, "the two users")
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        header = next(line for line in lines if "Primary party" in line)
+        assert "Rights" in header and "Off" in header, header
+        row = next(line for line in lines if "trader" in line)
+        assert "act alice::" in row and "…" in row, row
+        assert row.index("…") < header.index("Off"), (row, header)
+
+
+async def test_at_80x24_a_confirmation_too_long_for_its_dialog_is_cut_with_a_mark(fresh, make_app):
+    async with as_user(fresh, ADMIN) as client:
+        named = [(await api.allocate_party(client, f"party{n}")).party for n in range(8)]
+    app = make_app(fresh, ADMIN)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await parties_screen(app, pilot)
+        await pilot.press("n")
+        await answer_prompt(app, pilot, "trader")
+        await choose(app, pilot, named[0])
+        await tick(app, pilot, *(f"read as {party}" for party in named), *(f"act as {p}" for p in named[1:]))
+        confirm = await dialog(app, pilot, ChoiceDialog)
+        assert confirm.hint.endswith("…"), confirm.hint
+        # its last line shown ends with the mark (it was clipped mid-id, unmarked)
+        assert "read as …" in screen_text(app)
+        assert "Create the user trader with primary party party0::" in screen_text(app)
