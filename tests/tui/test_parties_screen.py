@@ -387,7 +387,7 @@ async def test_keys_typed_in_one_burst_after_a_reach_the_dialogs(fresh, make_app
             pilot, lambda: any(p.party.startswith("bob::") for p in screen.directory.parties), "bob"
         )
         await wait_for(pilot, lambda: isinstance(app.screen, PartiesScreen), "the screen again")
-        assert "Bob" in screen_text(app)
+        await wait_for(pilot, lambda: "Bob" in screen_text(app), "the display name Bob shown")
 
 
 async def test_keys_typed_in_one_burst_after_n_reach_the_dialogs(fresh, make_app):
