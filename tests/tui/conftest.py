@@ -77,15 +77,20 @@ async def wait_for(pilot, predicate: Callable[[], object], what: str = "the cond
     The app runs on this event loop: sleeping lets it go on, and the condition is looked at again soon after.
     Pilot's pause did more each time: it waits until every widget on the screen has emptied its message queue
     (a message to each, so the longer the more widgets: half a second each on a typed form of a few thousand),
-    which a predicate on the app's state does not need, then sleeps 50 ms however soon the condition held."""
+    which a predicate on the app's state does not need, then sleeps 50 ms however soon the condition held.
+    Once it holds, one pause lets the messages it set off be handled: what the test reads next (the screen's
+    text, another widget) is drawn from the same state, as a person would see it a moment later."""
     deadline = time.monotonic() + WAIT_SECONDS
     look = FIRST_LOOK
+    if predicate():
+        return
     while not predicate():
         if time.monotonic() > deadline:
             raise AssertionError(f"the app never reached {what}")
         await asyncio.sleep(look)
         look = min(look * 2, LAST_LOOK)
         pilot.app.screen._on_timer_update()  # as Pilot's pause: the layout a refresh asked for, made now
+    await pilot.pause()
 
 
 def screen_text(app: LedgerApp) -> str:
