@@ -27,7 +27,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.content import Content
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
@@ -323,8 +323,10 @@ class TypedForm(Widget, can_focus=True):
         Meanwhile the form holds the focus, and keeps the keys typed for the input."""
         editor = self.editor
         if editor is not None and editor.row is row:
-            if editor.is_mounted:
-                self._hand_on(editor, last, HAND_ON_TRIES)
+            controls = editor.controls()
+            if controls and all(c.is_mounted for c in controls):
+                self.screen.set_focus(controls[-1] if last else controls[0], scroll_visible=False)
+                self.call_after_refresh(self._show, editor)
             return
         if self.screen.focused is not self:
             self._entry = (row, last)
@@ -352,10 +354,27 @@ class TypedForm(Widget, can_focus=True):
                 self.call_after_refresh(self._hand_on, editor, last, tries - 1)
             return
         target = controls[-1] if last else controls[0]
-        self.screen.set_focus(target)
+        self.screen.set_focus(target, scroll_visible=False)
+        # once laid out over its line (its region is not known before): scrolled into view
+        self.call_after_refresh(self._show, editor)
         kept, self._kept = self._kept, []
         for key in kept:
             self.app.post_message(events.Key(key.key, key.character))
+
+    def _show(self, editor: RowEditor) -> None:
+        """Scroll the open row's lines into view, in the nearest container that scrolls (the editor's own region,
+        laid over the line, is not one Textual's `scroll_visible` follows through the form)."""
+        line = self.rows.line_of(editor.row)
+        if editor is not self.editor or line is None or not self.is_attached:
+            return
+        scroller = next(
+            (a for a in self.ancestors if isinstance(a, Widget) and a.allow_vertical_scroll), None
+        )
+        if scroller is not None:
+            top = self.region.y - scroller.content_region.y + round(scroller.scroll_y) + line
+            row = editor.row
+            height = 1 + bool(row.problem) + bool(row.note)  # its problem and note in view with it
+            scroller.scroll_to_region(Region(0, top, 1, height), animate=False, immediate=True)
 
     def _close(self) -> None:
         editor, self.editor = self.editor, None
