@@ -1,11 +1,12 @@
 """A typed form larger than the screen, against a real participant with the splice-amulet DAR: the filled
 AmuletRules_Transfer argument (75 rows), whose rows are drawn only when in view and have widgets only while they
 have the focus. Tab goes on from the last row in view to the rows below it, a problem on a row out of view is
-reached and scrolled into view."""
+reached and scrolled into view, and a row scrolled away and back shows what was typed into it."""
 
 from __future__ import annotations
 
 import orjson
+from textual.widgets import Input
 
 from app.compose.form_rows import FormRow
 from app.screens.composer import ComposerScreen
@@ -109,3 +110,26 @@ async def test_a_problem_on_a_row_out_of_view_is_reached_and_shown(loaded, make_
         assert editor is not None
         await wait_for(pilot, lambda: widget_in_view(screen, editor), "the row scrolled into view")
         assert bad.problem and "a party id has letters" in bad.problem
+
+
+async def test_a_row_scrolled_away_and_back_keeps_what_was_typed(loaded, make_app) -> None:  # noqa: F811
+    app = make_app(loaded)
+    async with app.run_test(size=SIZE) as pilot:
+        screen, form = await filled_transfer(pilot, app, filled(3))
+        await pilot.press("ctrl+u", *"Alice")
+        sender = form.rows.find(SENDER)
+        assert sender is not None and sender.node.text == "Alice"
+        last = [row for row in form.rows.rows if row.takes_focus][-1]
+        form.focus_path(last.path)  # far down: the sender's row out of view, and its widgets gone
+        await wait_for(pilot, lambda: path_focused(screen) == last.path, "the focus in the last row")
+        await wait_for(pilot, lambda: not in_view(screen, form, sender), "the sender scrolled away")
+        assert form.current is not sender
+        for _ in range(len(form.rows.rows) * 4):
+            if path_focused(screen) == SENDER:
+                break
+            await pilot.press("shift+tab")
+        assert path_focused(screen) == SENDER
+        editor = form.editor
+        assert editor is not None
+        assert editor.query_one(Input).value == "Alice" and sender.node.text == "Alice"
+        assert form.form.to_json()["transfer"]["sender"].startswith("Alice::")
