@@ -6,12 +6,12 @@ event-loop stalls while it is.
 The signatures are read from the DAR once (not timed: the package catalog's bench times that). Each run, in a
 Textual app headless at 160x45 under Pilot, the form is built from the choice's argument type (`TypeResolver`,
 `ValueForm`) and its `TypedForm` mounted; the time runs until the first frame after the mount is painted (the
-form's first screenful of rows: the rest are mounted a few at a time after it), then until every row is mounted and
-Pilot's pause returns (every message handled, the screen refreshed). Two shapes: the form as it opens (empty lists, Optionals
+form draws the lines in view; no row has widgets until it has the focus), then until Pilot's pause returns (every
+message handled, the screen refreshed). Two shapes: the form as it opens (empty lists, Optionals
 none) and a filled one, loaded from JSON, with `--items` inputs and outputs, every output's lock set (more than a
 hundred inputs). A task on the app's loop sleeps 5 ms in a loop and records how late it wakes: its worst lateness
 while a shape is built and shown is that shape's longest stall. Prints, per shape, the rows and the widgets laid
-out, the first paint (median and max) and the longest stall. Targets, for the filled form: first paint <= 150 ms,
+out, the first paint (median and max), the time until settled and the longest stall. Targets, for the filled form: first paint <= 150 ms,
 no stall over 50 ms.
 """
 
@@ -104,7 +104,7 @@ async def watch_loop(lateness: list[float], stop: asyncio.Event) -> None:
 async def bench(signatures: Signatures, runs: int, items: int) -> None:
     app = Host()
     timings: dict[str, list[float]] = {"as it opens": [], f"filled ({items} inputs and outputs)": []}
-    complete: dict[str, list[float]] = {shape: [] for shape in timings}  # every row mounted
+    complete: dict[str, list[float]] = {shape: [] for shape in timings}  # every message handled
     rows: dict[str, int] = {}
     widgets: dict[str, int] = {}
     stalls: dict[str, float] = dict.fromkeys(timings, 0.0)
@@ -130,11 +130,10 @@ async def bench(signatures: Signatures, runs: int, items: int) -> None:
                 typed.call_after_refresh(painted.set)
                 await painted.wait()
                 timings[shape].append((time.perf_counter() - started) * 1000)
-                await typed.settled()
                 await pilot.pause()
                 complete[shape].append((time.perf_counter() - started) * 1000)
-                rows[shape] = len(typed.query_children(".tf-row"))
-                widgets[shape] = len(typed.query("*"))
+                rows[shape] = len(typed.rows.rows)
+                widgets[shape] = len(typed.query("*")) + 1  # the form's own widget and those of a row open
                 stalls[shape] = max(stalls[shape], *lateness, 0.0)
         stop.set()
         await watcher
@@ -142,7 +141,7 @@ async def bench(signatures: Signatures, runs: int, items: int) -> None:
     for shape, values in timings.items():
         print(
             f"{shape:<32} {rows[shape]:3d} rows {widgets[shape]:4d} widgets   first paint median"
-            f" {statistics.median(values):6.1f} ms   max {max(values):6.1f} ms (<= 150)   every row"
+            f" {statistics.median(values):6.1f} ms   max {max(values):6.1f} ms (<= 150)   settled"
             f" {statistics.median(complete[shape]):6.1f} ms   longest stall {stalls[shape] * 1000:6.1f} ms (<= 50)"
         )
 

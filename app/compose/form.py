@@ -109,6 +109,8 @@ class Node(ABC):
 class TextNode(Node):
     """Party, Text, Int64, Numeric, Date, Time and ContractId: the text typed."""
 
+    type: Scalar | NumericT | ContractIdT
+
     def __init__(self, type_: Scalar | NumericT | ContractIdT, context: FormContext) -> None:
         self.type = type_
         self.context = context
@@ -191,6 +193,8 @@ class TextNode(Node):
 
 
 class BoolNode(Node):
+    type: Scalar
+
     def __init__(self, type_: Scalar) -> None:
         self.type = type_
         self.value = False
@@ -209,6 +213,8 @@ class BoolNode(Node):
 
 
 class UnitNode(Node):
+    type: Scalar
+
     def __init__(self, type_: Scalar) -> None:
         self.type = type_
 
@@ -223,6 +229,8 @@ class UnitNode(Node):
 
 
 class EnumNode(Node):
+    type: EnumT
+
     def __init__(self, type_: EnumT) -> None:
         self.type = type_
         self.constructor = type_.constructors[0] if type_.constructors else ""
@@ -243,6 +251,8 @@ class EnumNode(Node):
 
 class RawNode(Node):
     """A value of a type the form cannot offer inputs for: JSON text."""
+
+    type: Opaque
 
     def __init__(self, type_: Opaque) -> None:
         self.type = type_
@@ -271,6 +281,8 @@ class RawNode(Node):
 
 class OptionalNode(Node):
     """None or some value; the value typed is kept while it is none. Nested Optionals are arrays on the wire."""
+
+    type: OptionalT
 
     def __init__(self, type_: OptionalT, context: FormContext, *, in_optional: bool = False) -> None:
         self.type = type_
@@ -310,6 +322,8 @@ class OptionalNode(Node):
 
 
 class ListNode(Node):
+    type: ListT
+
     def __init__(self, type_: ListT, context: FormContext) -> None:
         self.type = type_
         self.context = context
@@ -348,6 +362,8 @@ class ListNode(Node):
 
 class MapNode(Node):
     """TextMap (an object on the wire) or GenMap (a list of [key, value] pairs): rows of a key and a value."""
+
+    type: TextMapT | GenMapT
 
     def __init__(self, type_: TextMapT | GenMapT, context: FormContext) -> None:
         self.type = type_
@@ -404,6 +420,8 @@ class MapNode(Node):
 
 
 class RecordNode(Node):
+    type: RecordT
+
     def __init__(self, type_: RecordT, context: FormContext) -> None:
         self.type = type_
         self.fields: dict[str, Node] = {name: node_for(t, context) for name, t in type_.fields}
@@ -434,6 +452,8 @@ class RecordNode(Node):
 
 class VariantNode(Node):
     """A constructor and its payload; each constructor's payload is kept while another is chosen."""
+
+    type: VariantT
 
     def __init__(self, type_: VariantT, context: FormContext) -> None:
         self.type = type_

@@ -48,7 +48,7 @@ from app.widgets.json_editor import JsonEditor
 from app.widgets.key_keeper import KeyKeeper, replay
 from app.widgets.keys import FieldInput
 from app.widgets.option_lists import PagedSelect
-from app.widgets.typed_form import FieldWidget, TypedForm
+from app.widgets.typed_form import RowEditor, TypedForm
 from app.widgets.untrusted_text import plain
 
 if TYPE_CHECKING:
@@ -559,7 +559,7 @@ class CommandEditor(VerticalScroll):
         self._landing, self._held_by = after, left
         keeper = self.query_one(KeyKeeper)
         near = self.query_one("#choice-hint") if after == "choice" else self._completing("#template").parent
-        if near is not None and keeper.parent is self:
+        if isinstance(near, Widget) and keeper.parent is self:
             self.move_child(keeper, after=near)  # where the form appears
         keeper.hold("the form" if self.packages is not None else "the command")
         self.offer_forms()
@@ -748,11 +748,15 @@ class CommandEditor(VerticalScroll):
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """The focused row of a typed form: its whole path and type on the line at the bottom (its name in the
         form may be cut, and says nothing of the records it is in)."""
-        row = next((a for a in event.widget.ancestors_with_self if isinstance(a, FieldWidget)), None)
+        widget = event.widget
+        editor = next((a for a in widget.ancestors_with_self if isinstance(a, RowEditor)), None)
+        row = (
+            editor.row if editor is not None else (widget.current if isinstance(widget, TypedForm) else None)
+        )
         line = self.query_one("#focus-path", Static)
         line.set_class(row is not None, "-shown")
         if row is not None:
-            kind = row.node.type.shown
+            kind = row.type_shown
             room = max(8, self.size.width - cells(kind) - 4)
             line.update(
                 Content.assemble(plain(cut(row.path, room, keep="end"), "bold"), plain(f"  {kind}", "dim"))

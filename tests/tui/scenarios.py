@@ -414,7 +414,7 @@ async def transaction(pilot) -> None:
 async def composer_typed(pilot) -> None:
     """A RichRecord's create arguments in the typed form, partly filled, one value with a problem."""
     from app.screens.composer import ComposerScreen
-    from app.widgets.typed_form import FieldWidget
+    from app.widgets.typed_form import TypedForm
 
     app = pilot.app
     await contracts_ready(pilot)
@@ -429,17 +429,17 @@ async def composer_typed(pilot) -> None:
     await pilot.press("ctrl+t")  # Create
     screen.query_one("#template").focus()
     await pilot.press(*"#richtypes:RichTypes:RichRecord", "enter")
-    await wait_for(pilot, lambda: screen.query("#create-form-typed FieldWidget"), "the typed form")
-    fields = {f.path: f for f in screen.query(FieldWidget)}
+    await wait_for(pilot, lambda: screen.query("#create-form-typed"), "the typed form")
+    form = screen.query_one("#create-form-typed", TypedForm)
     for path, text in (
         ("createArguments.owner", "Alice"),
         ("createArguments.count", "42"),
         ("createArguments.amount", "12.123456789012"),
         ("createArguments.label", "typed"),
     ):
-        fields[path].focus_input()
+        form.focus_path(path)
         await pilot.press(*text)
-    fields["createArguments.label"].focus_input()
+    form.focus_path("createArguments.label")
     await settle(pilot)
 
 

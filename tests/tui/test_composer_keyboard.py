@@ -12,12 +12,13 @@ import orjson
 from textual import events
 from textual.widgets import Select
 
+from app.compose.form_rows import FormRow
 from app.messages import ComposeCommand
 from app.screens.composer import ComposerScreen
 from app.widgets.completing_input import CompletingInput
 from app.widgets.request_preview import RequestPreview
 from app.widgets.transaction_result import TransactionResult
-from app.widgets.typed_form import FieldWidget
+from app.widgets.typed_form import RowEditor, TypedForm
 from tests.client.test_packages import loaded  # noqa: F401  (the participant with richtypes and splice-amulet)
 from tests.daml_lf.conftest import dars_dir  # noqa: F401
 from tests.tui.conftest import SIZE, screen_text, wait_for
@@ -33,13 +34,13 @@ def type_at_once(app, *keys: str) -> None:
         app.post_message(events.Key(key, key if len(key) == 1 else None))
 
 
-def focused_row(screen: ComposerScreen) -> FieldWidget | None:
+def focused_row(screen: ComposerScreen) -> FormRow | None:
+    """The row of the typed form whose input has the focus."""
     focused = screen.focused
-    return (
-        next((a for a in focused.ancestors_with_self if isinstance(a, FieldWidget)), None)
-        if focused
-        else None
+    editor = (
+        next((a for a in focused.ancestors_with_self if isinstance(a, RowEditor)), None) if focused else None
     )
+    return editor.row if editor is not None else None
 
 
 async def settled(pilot, screen: ComposerScreen) -> None:
@@ -89,8 +90,12 @@ async def test_keys_typed_at_once_after_choosing_a_template_go_into_its_first_ar
         assert focused_row(screen) is owner
 
 
-def label_marked(row: FieldWidget) -> bool:
-    style = row.query_one(".tf-name").styles.text_style
+def label_marked(screen: ComposerScreen, row: FormRow) -> bool:
+    """The row's name is drawn marked: it is the open row, its label bold and reversed."""
+    form = screen.query_one("#create-form-typed", TypedForm)
+    if form.current is not row or form.editor is None:
+        return False
+    style = form.editor.query_one(".tf-name").styles.text_style
     return bool(style.bold and style.reverse)
 
 
@@ -101,12 +106,13 @@ async def test_the_focused_row_s_label_is_marked(loaded, make_app):  # noqa: F81
         await choose_template(pilot, screen, "Create", "#richtypes:RichTypes:RichRecord")
         owner = await field(pilot, screen, "createArguments.owner")
         count = await field(pilot, screen, "createArguments.count")
-        count.focus_input()
-        await pilot.pause()
-        assert label_marked(count) and not label_marked(owner)
-        owner.focus_input()
-        await pilot.pause()
-        assert label_marked(owner) and not label_marked(count)
+        form = screen.query_one("#create-form-typed", TypedForm)
+        form.focus_path(count.path)
+        await wait_for(pilot, lambda: focused_row(screen) is count, "the focus in count")
+        assert label_marked(screen, count) and not label_marked(screen, owner)
+        form.focus_path(owner.path)
+        await wait_for(pilot, lambda: focused_row(screen) is owner, "the focus in owner")
+        assert label_marked(screen, owner) and not label_marked(screen, count)
 
 
 async def test_ctrl_u_clears_a_field_and_u_outside_one_picks_the_user(loaded, make_app):  # noqa: F811
@@ -137,7 +143,8 @@ async def test_an_exercise_opened_after_a_refused_create_starts_clean(loaded, ma
         await choose_template(pilot, screen, "Create", "#richtypes:RichTypes:RichRecord")
         await pilot.press("ctrl+s")  # refused: every field marked
         await wait_for(pilot, lambda: "createArguments.count" in preview_text(screen), "the problems listed")
-        assert screen.query(".tf-problem")
+        form = screen.query_one("#create-form-typed", TypedForm)
+        assert any(row.problem for row in form.rows.rows)
         contract = "00" + "ab" * 32
         app.post_message(ComposeCommand(kind="Exercise", template_id=MARKER, contract_id=contract))
         await wait_for(pilot, lambda: screen.editor.kind == "Exercise", "the prefill")
@@ -154,7 +161,7 @@ async def test_a_result_beside_another_command_is_marked_as_earlier(loaded, make
         screen = await open_composer(pilot, app)
         await choose_template(pilot, screen, "Create", MARKER)
         owner = await field(pilot, screen, "createArguments.owner")
-        owner.focus_input()
+        screen.query_one("#create-form-typed", TypedForm).focus_path(owner.path)
         await pilot.press(*"Alice", "ctrl+s")
         result = await outcome(pilot, screen, "-ok", "the Marker created")
         assert "Earlier command" not in screen_text(app)

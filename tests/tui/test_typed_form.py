@@ -11,10 +11,11 @@ import orjson
 import pytest
 from textual.widgets import Button, Checkbox, Select
 
+from app.compose.form_rows import FormRow
 from app.screens.composer import ComposerScreen
 from app.widgets.completing_input import CompletingInput
 from app.widgets.json_editor import JsonEditor
-from app.widgets.typed_form import FieldWidget, TypedForm
+from app.widgets.typed_form import TypedForm
 from tests.client.test_packages import loaded  # noqa: F401  (the participant with richtypes and splice-amulet)
 from tests.conftest import ServerProcess, start_demo_server
 from tests.daml_lf.conftest import RICHTYPES, dars_dir  # noqa: F401
@@ -61,40 +62,54 @@ def app_workers(screen: ComposerScreen) -> list:
     return [w for w in screen.app.workers if w.is_running]
 
 
-async def field(pilot, screen: ComposerScreen, path: str) -> FieldWidget:
-    def found() -> FieldWidget | None:  # the innermost: an Optional's value has the Optional's path
-        return next((f for f in reversed(list(screen.query(FieldWidget))) if f.path == path), None)
+def row_of(screen: ComposerScreen, path: str, *, outermost: bool = False) -> tuple[TypedForm, FormRow] | None:
+    """The form and the row of `path` (the innermost: an Optional's value has the Optional's path), in view or not."""
+    for form in screen.query(TypedForm):
+        row = form.rows.outermost(path) if outermost else form.rows.find(path)
+        if row is not None:
+            return form, row
+    return None
 
-    await wait_for(pilot, found, f"the field {path}")
-    widget = found()
-    assert widget is not None
-    return widget
+
+async def field(pilot, screen: ComposerScreen, path: str) -> FormRow:
+    await wait_for(pilot, lambda: row_of(screen, path), f"the field {path}")
+    found = row_of(screen, path)
+    assert found is not None
+    return found[1]
 
 
-async def type_into(pilot, screen: ComposerScreen, path: str, text: str) -> FieldWidget:
-    widget = await field(pilot, screen, path)
-    widget.focus_input()
+def focus_within(form: TypedForm, row: FormRow) -> bool:
+    """The focus is in the widgets of `row` or of a row under it."""
+    editor = form.editor
+    return editor is not None and editor.row in list(row.walk()) and editor.has_focus_within
+
+
+async def type_into(pilot, screen: ComposerScreen, path: str, text: str) -> FormRow:
+    """Send the focus to the row of `path` and type `text` at once (the keys typed while its input is made are
+    kept for it)."""
+    row = await field(pilot, screen, path)
+    found = row_of(screen, path)
+    assert found is not None
+    found[0].focus_path(path)
     await pilot.press(*text)
     await pilot.pause()
-    return widget
+    return row
 
 
 async def press_in(pilot, screen: ComposerScreen, path: str, kind: type, *keys: str, index: int = 0) -> None:
-    """Focus the `index`th control of `kind` on the field's row and press `keys` there (an item's buttons are
-    made once the focus is in the item)."""
+    """Open the row of `path` (the outermost: the Optional itself), focus the `index`th control of `kind` on it
+    and press `keys` there."""
     await field(pilot, screen, path)
-    widget = next(
-        f for f in screen.query(FieldWidget) if f.path == path
-    )  # the outermost: the Optional itself
-    if kind is Button and widget.buttons:
-        widget.focus_input()
-        await wait_for(
-            pilot, lambda: widget.trailing and widget.trailing[-1].is_mounted, f"the buttons of {path}"
-        )
-    widget.open()  # a row is closed (drawn, no widgets) until the focus comes to it
+    found = row_of(screen, path, outermost=True)
+    assert found is not None
+    form, row = found
+    form.open_row(row)
 
     def controls() -> list:
-        return [c for c in widget.children if isinstance(c, kind) and c.is_mounted]
+        editor = form.editor
+        if editor is None or editor.row is not row:
+            return []
+        return [c for c in editor.children if isinstance(c, kind) and c.is_mounted]
 
     await wait_for(pilot, lambda: len(controls()) > index, "its controls")
     control = controls()[index]
@@ -104,11 +119,13 @@ async def press_in(pilot, screen: ComposerScreen, path: str, kind: type, *keys: 
     await pilot.pause()
 
 
-async def add_item(pilot, screen: ComposerScreen, path: str, index: int) -> FieldWidget:
+async def add_item(pilot, screen: ComposerScreen, path: str, index: int) -> FormRow:
     """Press `+ add` of the list (or map) at `path`: its item `index` appears, with the focus in it."""
     await press_in(pilot, screen, path, Button, "enter")
     item = await field(pilot, screen, f"{path}[{index}]")
-    await wait_for(pilot, item.holds_focus, f"the focus in {path}[{index}]")
+    found = row_of(screen, item.path)
+    assert found is not None
+    await wait_for(pilot, lambda: focus_within(found[0], item), f"the focus in {path}[{index}]")
     return item
 
 
@@ -129,7 +146,7 @@ async def test_a_rich_record_made_entirely_through_the_form_then_relabelled(rich
         # a Marker first, its owner a short name: the contract a ContractId field picks
         await choose_template(pilot, screen, "Create", MARKER)
         owner = await type_into(pilot, screen, "createArguments.owner", "Alice")
-        assert "= Alice::" in str(owner.line("tf-note").render())
+        assert owner.note.startswith("= Alice::")
         await pilot.press("ctrl+s")
         await outcome(pilot, screen, "-ok", "the Marker created")
         marker = created_of(app)
@@ -153,10 +170,9 @@ async def test_a_rich_record_made_entirely_through_the_form_then_relabelled(rich
         await add_item(pilot, screen, "createArguments.attributes", 0)
         await pilot.press(*"colour")  # its key has the focus
         await type_into(pilot, screen, "createArguments.attributes[0].value", "blue")
-        marker_field = await field(pilot, screen, "createArguments.marker")
-        marker_field.focus_input()
+        await type_into(pilot, screen, "createArguments.marker", "")
         await pilot.press("down")  # the active Markers
-        completing = marker_field.query_one(CompletingInput)
+        completing = screen.query_one("#create-form-typed RowEditor CompletingInput", CompletingInput)
         await wait_for(pilot, lambda: completing.matches() == [marker["contractId"]], "the Marker offered")
         await pilot.press("enter")
         await type_into(pilot, screen, "createArguments.profile.nickname", "al")
@@ -214,7 +230,7 @@ async def test_bad_values_show_their_path_and_block_the_submit(rich_server, make
         await choose_template(pilot, screen, "Create", RICH_RECORD)
         fee = await type_into(pilot, screen, "createArguments.fee", "1.234")
         # checked as typed, under the field
-        assert "Numeric 2 has at most 2 decimals" in str(fee.line("tf-problem").render())
+        assert fee.problem is not None and "Numeric 2 has at most 2 decimals" in fee.problem
         await add_item(pilot, screen, "createArguments.tags", 0)
         await add_item(pilot, screen, "createArguments.tags", 1)
         await type_into(pilot, screen, "createArguments.outcome.Win.prize", "x")
@@ -230,7 +246,7 @@ async def test_bad_values_show_their_path_and_block_the_submit(rich_server, make
         assert "createArguments.fee: Numeric 2 has at most 2 decimals" in text  # listed in the preview
         # the refused submit marks every field with a problem, empty ones too
         owner = await field(pilot, screen, "createArguments.owner")
-        assert "required" in str(owner.line("tf-problem").render())
+        assert owner.problem is not None and "required" in owner.problem
 
 
 async def test_the_json_view_is_the_same_value_both_ways(rich_server, make_app) -> None:
@@ -298,8 +314,8 @@ async def test_a_command_recalled_from_the_history_fills_the_form_again(rich_ser
         await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen), "the form again")
 
         def shown_owner() -> str:
-            fields = [f for f in screen.query(FieldWidget) if f.path == "createArguments.owner"]
-            return fields[0].node.text if fields else ""
+            found = row_of(screen, "createArguments.owner")
+            return found[1].node.text if found else ""
 
         await wait_for(pilot, lambda: shown_owner() == alice, "the recalled owner in the form")
         assert orjson.loads(screen.editor.state().create_arguments) == {"owner": alice}
@@ -343,12 +359,11 @@ async def test_a_contract_id_typed_short_expands_among_the_contracts_held(rich_s
         marker = await type_into(pilot, screen, "createArguments.marker", short)
         form = screen.query_one("#create-form-typed", TypedForm)
         await wait_for(pilot, lambda: form.form.to_json()["marker"] == target, "the id expanded")
-        note = marker.line("tf-note")
-        assert note is not None and f"= {target[:24]}" in str(note.render())
+        assert f"= {target[:24]}" in marker.note
         assert not [p for p in form.form.problems() if p.path == "createArguments.marker"]
         # a beginning that several share is refused, with how many
         prefix, count = shared_prefix(ids)
-        marker.focus_input()
+        form.focus_path(marker.path)
         await pilot.press(*(["backspace"] * len(short)), *prefix)
         await wait_for(
             pilot,
@@ -379,7 +394,7 @@ async def test_a_list_item_and_a_text_map_row_removed_through_the_form(rich_serv
         value = form.form.to_json()
         assert value["tags"] == ["a", "c"] and value["attributes"] == {"size": "L"}
         # the rows shown are those of the value: no row left of what was removed
-        paths = [f.path for f in screen.query(FieldWidget)]
+        paths = [row.path for row in form.rows.rows]
         assert "createArguments.tags[2]" not in paths and "createArguments.attributes[1].key" not in paths
         assert (await field(pilot, screen, "createArguments.attributes[0].key")).node.text == "size"
 

@@ -1,0 +1,135 @@
+"""A typed form larger than the screen, against a real participant with the splice-amulet DAR: the filled
+AmuletRules_Transfer argument (75 rows), whose rows are drawn only when in view and have widgets only while they
+have the focus. Tab goes on from the last row in view to the rows below it, a problem on a row out of view is
+reached and scrolled into view, and a row scrolled away and back shows what was typed into it."""
+
+from __future__ import annotations
+
+import orjson
+from textual.widgets import Input
+
+from app.compose.form_rows import FormRow
+from app.screens.composer import ComposerScreen
+from app.widgets.json_editor import JsonEditor
+from app.widgets.typed_form import TypedForm
+from bench.tui_form import CONTRACT, filled
+from tests.client.test_packages import loaded  # noqa: F401  (the participant with richtypes and splice-amulet)
+from tests.daml_lf.conftest import dars_dir  # noqa: F401
+from tests.tui.conftest import SIZE, wait_for
+from tests.tui.test_composer_keyboard import AMULET_RULES, focused_row
+from tests.tui.test_typed_form import open_composer
+
+SENDER = "choiceArgument.transfer.sender"
+
+
+async def filled_transfer(pilot, app, value: dict) -> tuple[ComposerScreen, TypedForm]:
+    """The composer with AmuletRules_Transfer chosen and its argument filled with `value` through the JSON view
+    (F2 and back), the focus in the form's first row."""
+    screen = await open_composer(pilot, app)
+    while screen.editor.kind != "Exercise":
+        await pilot.press("ctrl+t")
+    screen.query_one("#template").focus()
+    await pilot.press(*AMULET_RULES, "enter")
+    await wait_for(pilot, lambda: screen.focused is screen.query_one("#contract-id"), "the contract id")
+    await pilot.press(*CONTRACT)
+    await wait_for(pilot, lambda: "AmuletRules_Transfer" in screen.editor.choices(), "its choices")
+    screen.query_one("#choice").focus()
+    await pilot.press(*"AmuletRules_Transfer", "enter")
+    await wait_for(pilot, lambda: focused_row(screen) is not None, "the focus in the form")
+    await pilot.press("f2")
+    json_editor = screen.query_one("#choice-argument", JsonEditor)
+    await wait_for(pilot, lambda: json_editor.display, "the JSON view")
+    json_editor.set_text(orjson.dumps(value).decode())
+    await pilot.press("f2")
+    form = screen.query_one("#choice-form-typed", TypedForm)
+    await wait_for(pilot, lambda: screen.editor.form_view and len(form.rows.rows) > 70, "the filled form")
+    form.focus_path(SENDER)
+    await wait_for(pilot, lambda: path_focused(screen) == SENDER, "the focus in the sender")
+    return screen, form
+
+
+def path_focused(screen: ComposerScreen) -> str | None:
+    row = focused_row(screen)
+    return row.path if row is not None else None
+
+
+def in_view(screen: ComposerScreen, form: TypedForm, row: FormRow) -> bool:
+    """The row's line is inside the composer's scrolled region."""
+    line = form.rows.line_of(row)
+    return line is not None and screen.editor.region.y <= form.region.y + line < screen.editor.region.bottom
+
+
+def widget_in_view(screen: ComposerScreen, widget) -> bool:
+    return screen.editor.region.contains_region(widget.region)
+
+
+async def test_tab_goes_on_from_the_last_row_in_view_to_the_rows_below_it(loaded, make_app) -> None:  # noqa: F811
+    app = make_app(loaded)
+    async with app.run_test(size=SIZE) as pilot:
+        screen, form = await filled_transfer(pilot, app, filled(3))
+        below = [row for row in form.rows.rows if row.takes_focus and not in_view(screen, form, row)]
+        assert below, "the form fits the screen: nothing to test"
+        target = below[0]
+        assert form.editor is not None and form.editor.row is form.rows.find(SENDER)
+        order = [row.path for row in form.rows.rows]
+        seen = [SENDER]
+        for _ in range(4 * len(order)):
+            if path_focused(screen) == target.path:
+                break
+            await pilot.press("tab")
+            await wait_for(pilot, lambda: path_focused(screen) is not None, "the focus in a row")
+            seen.append(path_focused(screen))
+        assert path_focused(screen) == target.path, seen
+        # in the rows' order, never out of the form on the way
+        positions = [order.index(path) for path in seen if path is not None]
+        assert positions == sorted(positions)
+        editor = form.editor
+        assert editor is not None
+        await wait_for(pilot, lambda: widget_in_view(screen, editor), "the row scrolled into view")
+        assert len(form.query("RowEditor")) == 1  # one row has widgets: the one with the focus
+        await pilot.press("shift+tab")
+        await wait_for(pilot, lambda: path_focused(screen) != target.path, "the focus back")
+        assert order.index(path_focused(screen)) < order.index(target.path)
+
+
+async def test_a_problem_on_a_row_out_of_view_is_reached_and_shown(loaded, make_app) -> None:  # noqa: F811
+    app = make_app(loaded)
+    async with app.run_test(size=SIZE) as pilot:
+        value = filled(3)
+        value["expectedDso"] = "not a party!"
+        screen, form = await filled_transfer(pilot, app, value)
+        problems = form.form.problems()
+        assert [p.path for p in problems] == ["choiceArgument.expectedDso"]
+        bad = form.rows.find("choiceArgument.expectedDso")
+        assert bad is not None and not in_view(screen, form, bad)
+        await pilot.press("ctrl+g")  # to the first problem
+        await wait_for(
+            pilot, lambda: path_focused(screen) == "choiceArgument.expectedDso", "the problem's row"
+        )
+        editor = form.editor
+        assert editor is not None
+        await wait_for(pilot, lambda: widget_in_view(screen, editor), "the row scrolled into view")
+        assert bad.problem and "a party id has letters" in bad.problem
+
+
+async def test_a_row_scrolled_away_and_back_keeps_what_was_typed(loaded, make_app) -> None:  # noqa: F811
+    app = make_app(loaded)
+    async with app.run_test(size=SIZE) as pilot:
+        screen, form = await filled_transfer(pilot, app, filled(3))
+        await pilot.press("ctrl+u", *"Alice")
+        sender = form.rows.find(SENDER)
+        assert sender is not None and sender.node.text == "Alice"
+        last = [row for row in form.rows.rows if row.takes_focus][-1]
+        form.focus_path(last.path)  # far down: the sender's row out of view, and its widgets gone
+        await wait_for(pilot, lambda: path_focused(screen) == last.path, "the focus in the last row")
+        await wait_for(pilot, lambda: not in_view(screen, form, sender), "the sender scrolled away")
+        assert form.current is not sender
+        for _ in range(len(form.rows.rows) * 4):
+            if path_focused(screen) == SENDER:
+                break
+            await pilot.press("shift+tab")
+        assert path_focused(screen) == SENDER
+        editor = form.editor
+        assert editor is not None
+        assert editor.query_one(Input).value == "Alice" and sender.node.text == "Alice"
+        assert form.form.to_json()["transfer"]["sender"].startswith("Alice::")
