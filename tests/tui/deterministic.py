@@ -75,6 +75,7 @@ def deterministic(monkeypatch):
     import app.compose.commands
     import app.reassign
     import app.screens.acs
+    import app.workspace.acs_loader
     import participant.base.errors
     import participant.engine.ids
     import participant.ledger.clock
@@ -101,6 +102,9 @@ def deterministic(monkeypatch):
     # the contracts screen says how long a slow read took ("read 180 in 1.2 s"): a clock that ticks per reading
     reads = itertools.count()
     monkeypatch.setattr(app.screens.acs, "time", SimpleNamespace(monotonic=lambda: next(reads) * 0.001))
+    monkeypatch.setattr(
+        app.workspace.acs_loader, "time", SimpleNamespace(monotonic=lambda: next(reads) * 0.001)
+    )
     monkeypatch.setattr(app.compose.commands, "uuid", _Uuids(counter))  # command ids
     monkeypatch.setattr(app.reassign, "uuid", _Uuids(counter))
     monkeypatch.setenv("TZ", "UTC")
