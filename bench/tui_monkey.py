@@ -295,6 +295,9 @@ async def _app_caught_up(app) -> None:
 
 
 def _note_where(app, gesture, report: MonkeyReport) -> None:
+    # imported here, as the app imports it: with the composer, not at start
+    from app.widgets.typed_form import TypedForm
+
     if app._exception is not None or not app.screen_stack:
         return
     screen = app.screen
@@ -304,7 +307,7 @@ def _note_where(app, gesture, report: MonkeyReport) -> None:
     if (
         isinstance(gesture, tuple)
         and "@template" in gesture
-        and screen.query("#create-form-typed FieldWidget")
+        and any(isinstance(form, TypedForm) and form.rows.rows for form in screen.query("#create-form-typed"))
     ):
         report.typed_forms += 1
 
