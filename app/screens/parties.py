@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import textwrap
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 from rich.text import Text
@@ -15,16 +15,18 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import DataTable, Label, Static
 
 from app.client.errors import LedgerApiError, StatusError, category_words
-from app.cut import MARK, cells, cut
+from app.cut import MARK, cut
 from app.daml_values import show_party
 from app.messages import IdentityChanged
 from app.screens.base import LedgerScreen
 from app.screens.dialogs import ChoiceDialog, MultiChoiceDialog, PromptDialog
 from app.untrusted import visible
+from app.widgets.column_widths import fit_widths, wanted_widths
 from app.widgets.key_keeper import replay
 from app.widgets.keys import KeyFooter
 from app.widgets.status_bar import StatusBar
@@ -42,12 +44,14 @@ T = TypeVar("T")
 # The keys that change parties and users, by action: taken by the screen itself (see `on_key`).
 ADMINISTRATORS = "administrators"
 
+PARTY_COLUMNS = ("Party", "Display name", "Local")
 USER_COLUMNS = ("User", "Primary party", "Rights", "Off")
 OFF_MARK = "✗"  # a deactivated user, in the short column at the end ("Off")
-MAX_USER_WIDTH = 20
-MAX_PARTY_WIDTH = 28
-MIN_RIGHTS_WIDTH = 8
+# the cells a column keeps however narrow the screen (a party's name and the start of its fingerprint, `alice::12…`)
+PARTY_LEAST = (16, 12, 5)
+USER_LEAST = (12, 16, 8, 3)
 TABLE_CHROME = 2  # the vertical scroll bar's room
+CELL_PADDING = 2  # a cell of padding on either side of each column
 CHANGE_KEYS = {"a": "allocate", "n": "create_user", "g": "grant", "r": "revoke", "d": "delete_user"}
 CHANGE_ACTIONS = frozenset(CHANGE_KEYS.values())
 
@@ -97,6 +101,9 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
     DEFAULT_CSS = """
     PartiesScreen #parties-banner { height: auto; padding: 0 1; color: $warning; display: none; }
     PartiesScreen #parties-banner.shown { display: block; }
+    PartiesScreen #parties-waiting { height: auto; padding: 1 1; color: $text-muted; display: none; }
+    PartiesScreen.-waiting #parties-waiting { display: block; }
+    PartiesScreen.-waiting #parties-lists, PartiesScreen.-waiting #user-rights { display: none; }
     PartiesScreen .title { padding: 0 1; text-style: bold; background: $boost; width: 1fr; }
     PartiesScreen #parties-lists { height: 1fr; }
     PartiesScreen DataTable { height: auto; max-height: 45%; }
@@ -115,6 +122,7 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
         # group would cancel an allocation in flight, and the lists' reading after it, when `n` was pressed at
         # once); a dialog that lists parties or rights waits for the change before it to be read.
         self._changing = asyncio.Lock()
+        self._reading = False
         self._ahead: list[events.Key] | None = None
         """The keys typed behind a change key, for its dialogs (None: no dialog of a change is coming)."""
         self._asked: object = None
@@ -123,6 +131,7 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
     def compose(self) -> ComposeResult:
         yield StatusBar(mode="parties")
         yield Static("", id="parties-banner")
+        yield Static("", id="parties-waiting")
         with Vertical(id="parties-lists"):
             yield Label("Parties", id="parties-title", classes="title")
             yield DataTable(id="parties-table", cursor_type="row", zebra_stripes=True)
@@ -141,16 +150,26 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
         return self.ledger_app.workspace.readonly
 
     def on_mount(self) -> None:
-        self.query_one("#parties-table", DataTable).add_columns("Party", "Display name", "Local")
         self.follow(self.directory.subscribe, self._directory_changed)
+        # until connected the screen says what it waits for; once connected, the lists are read (`IdentityChanged`)
+        self.watch(self.app, "status_connection", self._connection_changed, init=False)
+        self.watch(self.app, "connect_problem", self._connection_changed, init=False)
         if self.ledger_app.connection.connected:
             self._read()
+        self._show()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The keys that change parties and users are hidden from a user the participant says is no administrator
-        (pressing them would only show its refusal); shown until that is known."""
-        if action in CHANGE_ACTIONS and self.directory.admin is False:
-            return False
+        """The footer offers only what the user may do: no change before the participant is reached, in a
+        read-only session, or for a user who is no administrator (pressing them would only show its refusal); the
+        rights the connection read say so until the lists are read. Reading again needs the participant."""
+        connected = self.ledger_app.connection.connected
+        if action in CHANGE_ACTIONS:
+            if not connected or self.readonly:
+                return False
+            admin = self.directory.admin
+            return admin if admin is not None else self.ledger_app.session.identity.admin
+        if action == "reload":
+            return connected
         return True
 
     def on_resize(self) -> None:
@@ -162,14 +181,46 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
     def _directory_changed(self, _: DirectoryChange) -> None:
         self._show()
 
+    def _connection_changed(self, _: str = "") -> None:
+        self._show()
+
     # --- reading and showing ------------------------------------------------------------------------------------
 
     @work(exclusive=True, group="parties-read", exit_on_error=False)
     async def _read(self) -> None:
+        self._reading = True
+        self._show()
         try:
             await self.directory.read()
         except LedgerApiError as e:
             self._say_problem(e, "Cannot read the users")
+        finally:
+            self._reading = False
+            self._show()
+
+    def _waiting(self) -> str:
+        """What the lists wait for, said in their place until they are first read ("" once read): a connection,
+        or their reading."""
+        if self.directory.admin is not None:
+            return ""
+        connection = self.ledger_app.connection
+        then = "The parties and users are shown once it answers."
+        if connection.connected:
+            if self._reading:
+                return f"Reading the parties and users of {connection.url}…"
+            return "The parties and users could not be read (the reason is below); ctrl+r reads them again."
+        if (
+            connection.problem
+        ):  # the participant refuses the token (its cause quoted: text from the participant)
+            return f"Not connected: {connection.problem}\nThe parties and users are shown once it accepts a token."
+        if connection.url is None:
+            return f"Not connected yet: waiting for the bundled participant to start. {then}"
+        if connection.state == "down":
+            return (
+                f"Not connected: {connection.url} does not answer (trying again every {connection.retry_s:g} s). "
+                f"{then}"
+            )
+        return f"Not connected yet: connecting to {connection.url}. {then}"
 
     def action_reload(self) -> None:
         if self.ledger_app.connection.connected:
@@ -187,19 +238,27 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
         from app.client.admin import display_name
 
         self.refresh_bindings()  # whether the user is an administrator may have become known, or changed
+        waiting = self._waiting()
+        self.set_class(bool(waiting), "-waiting")
+        self.query_one("#parties-waiting", Static).update(
+            Content("\n".join(visible(line) for line in waiting.split("\n")))
+        )
         directory = self.directory
         parties = self.query_one("#parties-table", DataTable)
         users = self.query_one("#users-table", DataTable)
-        kept_user = self.selected_user_id()
-        parties.clear()
-        for p in sorted(directory.parties, key=lambda p: p.party.lower()):
-            parties.add_row(
-                Text(self._party(p.party)),
-                Text(visible(display_name(p))),
-                Text("yes" if p.is_local else "no"),
-                key=p.party,
+        kept_party, kept_user = _row_key(parties), self.selected_user_id()
+        width = self.app.size.width
+        party_rows = [
+            (
+                self._party(p.party),
+                visible(display_name(p)),
+                "yes" if p.is_local else "no",
+                p.party,
             )
-        rows = [
+            for p in sorted(directory.parties, key=lambda p: p.party.lower())
+        ]
+        _fill(parties, PARTY_COLUMNS, party_rows, PARTY_LEAST, width)
+        user_rows = [
             (
                 visible(u.user.id),
                 self._party(u.user.primary_party) if u.user.primary_party else "—",
@@ -209,14 +268,9 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
             )
             for u in sorted(directory.users, key=lambda u: u.user.id.lower())
         ]
-        widths = _user_column_widths(rows, self.app.size.width)
-        users.clear(columns=True)
-        for label, width in zip(USER_COLUMNS, widths, strict=True):
-            users.add_column(label, width=width)
-        for *texts, key in rows:
-            users.add_row(
-                *(Text(cut(text, width)) for text, width in zip(texts, widths, strict=True)), key=key
-            )
+        _fill(users, USER_COLUMNS, user_rows, USER_LEAST, width)
+        if kept_party is not None and kept_party in parties.rows:
+            parties.move_cursor(row=parties.get_row_index(kept_party))
         if kept_user is not None and kept_user in users.rows:
             users.move_cursor(row=users.get_row_index(kept_user))
         parties_said = _count(len(directory.parties), "party", "parties")
@@ -257,11 +311,7 @@ ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole 
         line.update(plain(f"{chosen.user.id}: {rights}"))
 
     def selected_user_id(self) -> str | None:
-        table = self.query_one("#users-table", DataTable)
-        if not table.row_count:
-            return None
-        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
-        return key.value
+        return _row_key(self.query_one("#users-table", DataTable))
 
     def selected_user(self) -> UserWithRights | None:
         user_id = self.selected_user_id()
@@ -615,17 +665,31 @@ def _with_party(said: str, right: Right, party) -> str:
     return said.removesuffix(right.party) + party(right.party) if right.party else said
 
 
-def _user_column_widths(rows: list[tuple[str, str, str, str, str]], screen_width: int) -> list[int]:
-    """The widths of the users' columns (user, primary party, rights, deactivated) on a screen `screen_width`
-    wide: the user and the primary party as wide as they need up to a bound, the deactivated mark short, and the
-    rights the room left (they are cut, marked `…`, rather than run off the edge, which would hide the mark)."""
-    user = min(max([cells(USER_COLUMNS[0]), *(cells(r[0]) for r in rows)]), MAX_USER_WIDTH)
-    primary = min(max([cells(USER_COLUMNS[1]), *(cells(r[1]) for r in rows)]), MAX_PARTY_WIDTH)
-    off = cells(USER_COLUMNS[3])
-    # each column has a cell of padding on either side; the table's scroll bar and border take the rest
-    room = screen_width - TABLE_CHROME - 2 * len(USER_COLUMNS) - user - primary - off
-    wanted = max([cells(USER_COLUMNS[2]), *(cells(r[2]) for r in rows)])
-    return [user, primary, max(min(wanted, room), MIN_RIGHTS_WIDTH), off]
+def _fill(
+    table: DataTable,
+    labels: Sequence[str],
+    rows: Sequence[tuple[str, ...]],
+    least: Sequence[int],
+    screen_width: int,
+) -> None:
+    """`table` laid out again with `rows` (their texts, then their key), its columns sized to their values within
+    the screen's width (`fit_widths`: the widest cut first) and each text cut to its column, marked `…`."""
+    texts = [row[:-1] for row in rows]
+    room = screen_width - TABLE_CHROME - CELL_PADDING * len(labels)
+    widths = fit_widths(wanted_widths(labels, texts), room, least)
+    table.clear(columns=True)
+    for label, width in zip(labels, widths, strict=True):
+        table.add_column(cut(label, width), width=width)
+    for row in rows:
+        cut_texts = (Text(cut(text, width)) for text, width in zip(row[:-1], widths, strict=True))
+        table.add_row(*cut_texts, key=row[-1])
+
+
+def _row_key(table: DataTable) -> str | None:
+    """The key of the row under `table`'s cursor (None: no row)."""
+    if not table.row_count:
+        return None
+    return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
 
 
 def _count(n: int, noun: str, nouns: str = "") -> str:

@@ -435,3 +435,95 @@ async def test_at_80x24_a_confirmation_too_long_for_its_dialog_is_cut_with_a_mar
         # its last line shown ends with the mark (it was clipped mid-id, unmarked)
         assert "read as …" in screen_text(app)
         assert "Create the user trader with primary party party0::" in screen_text(app)
+
+
+def footer(app) -> str:
+    return screen_text(app).splitlines()[-1]
+
+
+async def test_before_the_participant_answers_the_screen_says_so_and_offers_no_change(tmp_path, make_app):
+    """Not connected (the participant down), the screen says what it waits for rather than "0 parties · 0 users",
+    and the footer offers no key that changes anything (nor reading again); once the participant is up the lists
+    are read and the administrator's keys offered."""
+    from tests.conftest import free_port
+
+    port = free_port()
+    pending = ServerProcess(f"http://127.0.0.1:{port}", tmp_path / "ledger.db", None, [])  # type: ignore[arg-type]
+    app = make_app(pending, ADMIN)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.status_connection == "down", "the participant found down")
+        await pilot.press("7")
+        await wait_for(pilot, lambda: isinstance(app.screen, PartiesScreen), "the parties screen")
+        screen = app.screen
+        await wait_for(
+            pilot, lambda: "Not connected" in screen_text(app), "the screen saying it is not connected"
+        )
+        text = " ".join(screen_text(app).split())
+        assert f"http://127.0.0.1:{port} does not answer" in text
+        assert "0 parties" not in text and "0 users" not in text
+        for said in ("Allocate party", "New user", "Grant", "Revoke", "Delete user", "Reload"):
+            assert said not in footer(app), said
+        await pilot.press("a")
+        await pilot.pause()
+        assert app.screen is screen  # no dialog
+        server = start_server(tmp_path / "ledger.db", "--hs256-secret", SECRET, port=port)
+        try:
+            await wait_for(pilot, lambda: screen.directory.admin is True, "the lists read once connected")
+            await wait_for(pilot, lambda: "Allocate party" in footer(app), "the administrator's keys")
+            text = " ".join(screen_text(app).split())
+            assert "Not connected" not in text
+            assert "1 user" in text and ADMIN in text
+        finally:
+            server.stop()
+
+
+LONG_DISPLAY_NAME = "Alice Liddell of Wonderland Holdings Limited"
+LONG_HINT = "bob_the_very_long_named_market_maker_party"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+async def test_the_parties_columns_fit_the_screen_and_mark_their_cuts(fresh, make_app, size):
+    """Long display names and ids (whole with `f`) fit the width: every column on screen (the last, Local, too),
+    no horizontal scrolling, and a value cut shows `…` where it goes on."""
+    async with as_user(fresh, ADMIN) as client:
+        alice = (await api.allocate_party(client, "alice", LONG_DISPLAY_NAME)).party
+        bob = (await api.allocate_party(client, LONG_HINT, "Bob")).party
+        await api.create_user(client, "trader", alice, api.rights_for(act_as=[alice], read_as=[alice, bob]))
+    app = make_app(fresh, ADMIN)
+    width = size[0]
+    async with app.run_test(size=size) as pilot:
+        screen = await parties_screen(app, pilot)
+        await wait_for(pilot, lambda: len(screen.directory.parties) == 2, "the two parties")
+        for full in (False, True):
+            if full:
+                await pilot.press("f")
+                await pilot.pause()
+            tables = screen.query(DataTable)
+            for table in tables:
+                assert table.virtual_size.width <= table.scrollable_content_region.width, (full, table.id)
+            lines = screen_text(app).splitlines()
+            header = next(line for line in lines if "Display name" in line)
+            assert header.rstrip().endswith("Local"), header
+            bob_row = next(line for line in lines if "bob_the" in line)
+            assert bob_row.rstrip().endswith("yes"), bob_row
+            assert "Bob" in bob_row
+            alice_row = next(line for line in lines if line.lstrip().startswith("alice::"))
+            shown_party = alice_row.split()[0]
+            assert alice.startswith(shown_party.removesuffix("…")), shown_party
+            if shown_party != alice:
+                assert shown_party.endswith("…"), shown_party
+            if LONG_DISPLAY_NAME not in alice_row:  # cut: marked
+                assert "Alice Liddell…" in alice_row or "Alice Lid" in alice_row and "…" in alice_row
+                assert width == 80 or full, (width, full, alice_row)
+            user_header = next(line for line in lines if "Primary party" in line)
+            assert user_header.rstrip().endswith("Off"), user_header
+            trader = next(line for line in lines if line.lstrip().startswith("trader"))
+            rights = trader[user_header.index("Rights") :]
+            assert rights.startswith("act alice::"), trader
+            assert bob in rights or "…" in rights, trader
+        if width == 160:  # short ids (f off again): the display names whole, the rights whole
+            await pilot.press("f")
+            await pilot.pause()
+            text = screen_text(app)
+            assert LONG_DISPLAY_NAME in text
+            assert f"read {show_party(bob)}" in text
