@@ -111,3 +111,18 @@ def expand_template_id(typed: str, package_ids: Iterable[str]) -> Expansion:
 
 
 __all__ = ["Expansion", "expand_parties", "expand_party", "expand_prefix", "expand_template_id"]
+
+
+def distinguishing_length(ids: Iterable[str], least: int) -> int:
+    """How many first characters tell each of `ids` apart from the others (at least `least`): one more than the
+    longest beginning two of them share. Neighbours in sorted order share the longest beginnings."""
+    ordered = sorted(set(ids))
+    shared = 0
+    for before, after in zip(ordered, ordered[1:], strict=False):
+        same = 0
+        for a, b in zip(before, after, strict=False):
+            if a != b:
+                break
+            same += 1
+        shared = max(shared, same)
+    return max(least, shared + 1)

@@ -20,11 +20,24 @@ from textual.suggester import Suggester
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
+from app.cut import MARK
 from app.widgets.keys import FieldInput
 from app.widgets.untrusted_text import escaped, plain
 
 MAX_LISTED = 32  # with nothing typed yet: the list scrolls, ten lines at a time
+LIST_LINES = 8  # the options the list shows at once (its height, 10, less its border)
+LIST_CHROME = (
+    4  # the cells of the list's width that are not its options': its border and each option's padding
+)
 _LAST_ITEM = re.compile(r"^(?P<head>.*[,\s])?(?P<token>[^,\s]*)$", re.S)
+
+
+def _cut_content(label: Content, width: int) -> Content:
+    """`label` in at most `width` cells, marked `…` where it is cut (an option wrapped to a second line would read
+    as another option)."""
+    if label.cell_length <= width:
+        return label
+    return Content.assemble(label.truncate(max(width - 1, 0)), MARK)
 
 
 def _split(value: str, separated: bool) -> tuple[str, str]:
@@ -213,10 +226,24 @@ class CompletingInput(Vertical):
         options = self._options()
         if shown != self._shown:
             self._shown = shown
-            options.set_options(Option(escaped(self.label(c)) if self.label else plain(c)) for c in shown)
+            labels = [escaped(self.label(c)) if self.label else plain(c) for c in shown]
+            inner = self._size_list(options, labels)
+            options.set_options(Option(_cut_content(label, inner)) for label in labels)
         self.set_class(bool(shown), "-open")
         if shown and options.highlighted is None:
             options.highlighted = 0
+
+    def _size_list(self, options: OptionList, labels: list[Content]) -> int:
+        """Make the list as wide as its widest label needs, from the field's width up to the screen's right edge
+        (it lies over what is beside the field: a field squeezed by a long name and type would otherwise list ids
+        in 16 to 20 columns, each wrapped); the cells left for a label."""
+        scroll_bar = options.styles.scrollbar_size_vertical if len(labels) > LIST_LINES else 0
+        chrome = LIST_CHROME + scroll_bar
+        widest = max((label.cell_length for label in labels), default=0) + chrome
+        room = self.screen.size.width - self.region.x if self.region.width else self.screen.size.width
+        width = max(min(widest, room), min(self.region.width, room), chrome + 1)
+        options.styles.width = width
+        return width - chrome
 
     def _close(self) -> None:
         self.remove_class("-open")

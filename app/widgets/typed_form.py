@@ -49,8 +49,8 @@ from app.compose.form import (
 from app.compose.form_rows import FormRow, FormRows, placeholder
 from app.compose.types import ContractIdT, Scalar
 from app.cut import cells, fit, shorten
-from app.daml import looks_like_contract_id, party_hint, short_party
-from app.ids import Expansion, could_begin_contract_id
+from app.daml import looks_like_contract_id, party_hint, short_party, template_name
+from app.ids import Expansion, could_begin_contract_id, distinguishing_length
 from app.untrusted import visible
 from app.widgets.completing_input import CompletingInput
 from app.widgets.keys import FieldInput
@@ -98,6 +98,11 @@ class Sources(Protocol):
 
 def _party_label(party: str) -> Content:
     return Content.assemble(plain(party_hint(party), "bold"), plain(f"  {short_party(party)}", "dim"))
+
+
+SHORT_ID = (
+    10  # the characters of a contract id a pick list shows at least ("00" and eight hex digits, as tables do)
+)
 
 
 class TypedForm(Widget, can_focus=True):
@@ -467,6 +472,8 @@ class RowEditor(Horizontal):
         super().__init__(classes="tf-row -invalid" if row.problem else "tf-row")
         self.row = row
         self.form = form
+        self._id_length: tuple[tuple[int, str, str] | None, int] | None = None
+        """How many characters of a contract id its pick list shows, for the ids it was counted on."""
         if row.depth:
             self.styles.padding = (0, 0, 0, 2 * row.depth)
 
@@ -537,7 +544,7 @@ class RowEditor(Horizontal):
             sources.want_contracts(template)
             return CompletingInput(
                 lambda: sources.contract_ids(template),
-                label=self._contract_label,
+                label=lambda contract_id: self._contract_label(contract_id, template),
                 placeholder=placeholder(node),
                 value=node.text,
                 select_on_focus=False,
@@ -550,9 +557,22 @@ class RowEditor(Horizontal):
             select_on_focus=False,  # typing into a filled field goes on from its end, as in an editor
         )
 
-    def _contract_label(self, contract_id: str) -> Content:
-        shown = self.form.sources.contract_label(contract_id)
-        return Content.assemble(plain(shorten(contract_id, 16), "bold"), plain(f"  {shown}", "dim"))
+    def _contract_label(self, contract_id: str, template: str) -> Content:
+        """A contract to pick: its id to the prefix that tells it from the others, its template, its first values
+        (the list cuts what its width leaves no room for from the end)."""
+        sources = self.form.sources
+        ids = sources.contract_ids(template)
+        # sorting every id for each label would cost a list of thousands (Canton Coin's amulets) a stall: the
+        # length is kept while the ids look the same
+        seen = (len(ids), ids[0], ids[-1]) if ids else None
+        if self._id_length is None or self._id_length[0] != seen:
+            self._id_length = (seen, distinguishing_length(ids, SHORT_ID))
+        shown = sources.contract_label(contract_id)
+        return Content.assemble(
+            plain(shorten(contract_id, self._id_length[1]), "bold"),
+            plain(f"  {template_name(template)}", "dim"),
+            plain(f"  {shown}" if shown else "", "dim"),
+        )
 
     @on(Input.Changed)
     def _typed(self, event: Input.Changed) -> None:

@@ -94,3 +94,12 @@ async def test_the_move_form_expands_a_contract_id_s_beginning(demo_server, make
         field.value = prefix
         await wait_for(pilot, lambda: screen.contract is None, "the ambiguity")
         assert f"ambiguous: {count} matches" in str(screen.query_one("#move-contract-info").render())
+
+
+def test_the_distinguishing_length_of_ids_is_one_more_than_the_longest_beginning_two_share():
+    from app.ids import distinguishing_length
+
+    assert distinguishing_length(["00abcdef", "00abxyz", "0099"], 1) == 5
+    assert distinguishing_length(["00abcdef", "00abxyz", "0099"], 10) == 10
+    assert distinguishing_length(["00ab"], 3) == 3 and distinguishing_length([], 3) == 3
+    assert distinguishing_length(["00ab", "00ab"], 2) == 2  # the same id twice is one id
