@@ -63,8 +63,10 @@ The log keeps the last 500 requests, bodies up to 256 KB each.
     DEFAULT_CSS = """
     RequestsScreen #requests-info { height: 1; padding: 0 1; background: $boost; }
     RequestsScreen #requests-info Label { width: auto; margin-right: 2; text-wrap: nowrap; text-overflow: ellipsis; }
-    RequestsScreen #requests-hidden { color: $text-muted; }
-    RequestsScreen #requests-filter-label { color: $accent; }
+    /* the hint takes the room the count and the filter leave, cut with `…` on a narrow screen (auto-sized, it
+       ran off the edge unmarked) */
+    RequestsScreen #requests-info #requests-hidden { color: $text-muted; width: 1fr; }
+    RequestsScreen #requests-filter-label { color: $accent; max-width: 40%; }
     RequestsScreen RequestList { height: 1fr; }
     RequestsScreen #requests-filter { dock: bottom; display: none; margin-bottom: 1; }
     RequestsScreen #requests-filter.shown { display: block; }

@@ -811,5 +811,5 @@ def _payload_summary(created: CreatedEvent) -> str:
     shown = []
     for name, value in list(argument.items())[:3]:
         text = party_hint(value) if isinstance(value, str) else pretty_json(value).replace("\n", " ")
-        shown.append(f"{name}={text[:24]}")
+        shown.append(f"{name}={cut(text, 24)}")
     return " ".join(shown)

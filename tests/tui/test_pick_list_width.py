@@ -95,3 +95,13 @@ def test_a_label_too_wide_for_the_list_is_cut_with_a_mark() -> None:
     assert _cut_content(label, 60) is label
     cut = _cut_content(label, 20)
     assert cut.plain == "00c4ea3930…  RichTy…" and cut.cell_length == 20
+
+
+def test_a_contracts_first_values_are_cut_with_a_mark() -> None:
+    """A long value in a pick list's label says it goes on (`label=the first twenty-four` read as the whole)."""
+    from types import SimpleNamespace
+
+    from app.widgets.command_form import _payload_summary
+
+    created = SimpleNamespace(create_argument={"label": "a label much longer than twenty-four", "n": "1"})
+    assert _payload_summary(created) == "label=a label much longer tha… n=1"  # type: ignore[arg-type]

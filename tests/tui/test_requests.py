@@ -237,3 +237,14 @@ async def test_the_filter_narrows_the_list_and_enter_opens_the_match(demo_server
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, RequestDetailScreen), "the request's detail")
         assert app.screen.record.path == "/v2/users/Alice/rights"
+
+
+async def test_at_80_columns_the_info_line_marks_what_it_cuts(demo_server, make_app):
+    """The line over the list says what is hidden and how to show it: cut by a narrow screen, it says so with `…`
+    (it ran off the edge mid-word: "ledger-end reads hidden: p sho")."""
+    app = make_app(demo_server)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _requests_pane(app, pilot)
+        info = screen_text(app).splitlines()[1].rstrip()
+        assert "requests · the log keeps the last" in info, info
+        assert info.endswith("p shows them") or info.endswith("…"), info
