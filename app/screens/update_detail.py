@@ -13,6 +13,7 @@ from textual.binding import Binding
 from app.client import errors, event_format, update_format
 from app.client.ledger import LEDGER_EFFECTS
 from app.daml import template_name
+from app.daml_values import show_contract_id, show_party
 from app.messages import OpenContract
 from app.screens.base import LedgerScreen
 from app.untrusted import visible
@@ -51,7 +52,7 @@ class UpdateScreen(LedgerScreen):
     async def _load(self) -> None:
         row = self.row
         if row.kind != TRANSACTION:
-            self.view.show_message(_summary(row))
+            self.view.show_message(_summary(row, full=self.full_ids))
             return
         self.view.show_message(Text(f"Reading the transaction at offset {row.offset} …", style="dim"))
         session = self.ledger_app.session
@@ -68,7 +69,7 @@ class UpdateScreen(LedgerScreen):
             self.view.show_message(failure_message(e, row.offset, pruned))
             return
         if update.transaction is None:
-            self.view.show_message(_summary(row))
+            self.view.show_message(_summary(row, full=self.full_ids))
             return
         transaction = update.transaction.value
         self.ledger_app.workspace.learned.note_transaction(transaction)
@@ -89,21 +90,34 @@ class UpdateScreen(LedgerScreen):
 
     def action_full_ids(self) -> None:
         self.full_ids = not self.full_ids
-        self.view.set_full_ids(self.full_ids)
+        if self.view.transaction is None and self.row.kind != TRANSACTION:
+            self.view.show_message(
+                _summary(self.row, full=self.full_ids)
+            )  # its ids, as a transaction's header
+        else:
+            self.view.set_full_ids(self.full_ids)
 
 
-def _summary(row: UpdateRow) -> Group:
-    """What the list knows of an update that is not a transaction (a reassignment, a topology event)."""
+def _summary(row: UpdateRow, *, full: bool) -> Group:
+    """What the list knows of an update that is not a transaction (a reassignment, a topology event): its ids short
+    (`Alice::1220…`) as in a transaction's header, whole when `full`."""
+
+    def ident(value: str) -> str:
+        return visible(show_contract_id(value, full))
+
+    def party(value: str) -> str:
+        return visible(show_party(value, full))
+
     lines = [Text(f"{row.kind.capitalize()} at offset {row.offset}", style="bold")]
-    lines.append(Text(f"update id {visible(row.update_id)} · record time {visible(row.record_time)}"))
+    lines.append(Text(f"update id {ident(row.update_id)} · record time {visible(row.record_time)}"))
     if row.submitter:
-        lines.append(Text(f"submitter {visible(row.submitter)}"))
+        lines.append(Text(f"submitter {party(row.submitter)}"))
     for template in row.templates:
         lines.append(Text(f"template {visible(template_name(template))}"))
     for contract in row.contracts:
-        lines.append(Text(f"contract {visible(contract)}"))
+        lines.append(Text(f"contract {ident(contract)}"))
     if row.parties:
-        lines.append(Text(f"parties {visible(', '.join(sorted(row.parties)))}"))
+        lines.append(Text(f"parties {', '.join(party(p) for p in sorted(row.parties))}"))
     lines += [Text(), Text("o opens the contract · escape goes back to the list", style="dim")]
     return Group(*lines)
 

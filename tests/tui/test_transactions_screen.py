@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from app.daml_values import show_party
 from app.screens.inspector import InspectorScreen
 from app.screens.transactions import LIVE, RECONNECTING, TransactionsScreen
 from app.screens.update_detail import UpdateScreen
@@ -286,3 +287,26 @@ async def test_six_shows_the_list_even_after_an_update_was_opened_from_it(demo_s
         await pilot.press("6")  # again, on the list: still the list
         assert app.screen is screen
         await follow(pilot, screen)  # live follow: one key from the list
+
+
+async def test_f_shows_a_reassignments_ids_short_and_whole(demo_server, make_app) -> None:
+    """An unassignment opened from the list: its ids short as a transaction's header shows them (the party as
+    `Alice::1220…`), and `f`, offered in the footer, shows them whole (it did nothing there)."""
+    app = make_app(demo_server)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await transactions(app, pilot)
+        unassign = next(r for r in screen.window.rows if r.kind == "unassign")
+        while screen.table.selected != unassign:
+            await pilot.press("down")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, UpdateScreen), "the unassignment")
+        await pilot.pause()
+        text = " ".join(screen_text(app).split())
+        assert f"submitter {show_party(unassign.submitter)}" in text, text
+        assert unassign.contracts[0] not in text.replace(" ", "")
+        assert "f Full ids" in screen_text(app).splitlines()[-1]
+        await pilot.press("f")
+        await pilot.pause()
+        text = "".join(screen_text(app).split())  # whole ids wrap at 80 columns
+        assert f"submitter{unassign.submitter}" in text
+        assert unassign.contracts[0] in text
