@@ -84,7 +84,8 @@ and cause) is shown when the token may not. The composer offers a party allocate
 your own user's rights changes what every screen may read and act as.
 
 A user who is no administrator sees its own user and rights, and the parties they name: listing the others needs
-ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole ids.
+ParticipantAdmin. `ctrl+r` reads everything again; `f` shows the parties' whole ids. Until the participant answers,
+the screen says what it waits for and offers no change.
 """
 
     BINDINGS = [
