@@ -124,6 +124,15 @@ class Routes:
         if isinstance(self._app.screen, StartupScreen):
             await self._app.switch_mode("contracts")
 
+    async def show_kept(self) -> None:
+        """The contracts screen, showing the rows the last session kept, in place of the start-up screen."""
+        if isinstance(self._app.screen, StartupScreen):
+            await self._app.switch_mode("contracts")  # which shows them as it mounts
+            return
+        screen = self.contracts_screen()
+        if screen is not None:
+            screen.show_kept()
+
     def contracts_screen(self) -> AcsScreen | None:
         """The contracts screen, once it exists."""
         from app.screens.acs import AcsScreen

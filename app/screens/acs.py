@@ -173,6 +173,13 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self.query_one(ContractTable).focus()
         if self.ledger_app.connection.connected:
             self.start()
+        elif workspace.acs.kept is not None:
+            self.show_kept()
+
+    def show_kept(self) -> None:
+        """The rows the last session kept (the status line says they are not current), until connected."""
+        self._show_info()
+        self.rebuild()
 
     def _connection_changed(self, _: str = "") -> None:
         connection = self.ledger_app.connection
@@ -189,7 +196,17 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         empty.add_class("shown")
 
     def start(self) -> None:
-        """(Re)start from the session's identity: default parties, ledger end."""
+        """(Re)start from the session's identity: default parties, ledger end. The last session's rows, shown
+        meanwhile, are brought up to date when they are this user's and parties' (as the participant says now),
+        and dropped at once otherwise."""
+        workspace = self.ledger_app.workspace
+        kept = workspace.acs.kept
+        if kept is not None:
+            if workspace.kept_is_ours(kept):
+                self.loader.resume()
+                return
+            workspace.acs.kept_current()  # about to be: read again below
+            self.query_one(ContractTable).set_view(0, [], sort_key=self.sort, descending=self.descending)
         parties = self.parties if self.parties_chosen else self.ledger_app.session.identity.readable()
         self._read(parties, None)
 
@@ -205,7 +222,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
 
     @on(Unmount)
     async def _close_cache(self, _: Unmount) -> None:
-        await self.loader.close()
+        await self.loader.close(keep_as=self.ledger_app.workspace.whose_rows())
 
     @property
     def loader(self) -> AcsLoader:
@@ -509,10 +526,13 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     async def _fetch_window(self, start: int, count: int, generation: int) -> None:
         if self.snapshot is None:
             return
+        kept = self.ledger_app.workspace.acs.kept is not None
         rows = await self.snapshot.views.window(start, count)
         self.query_one(ContractTable).set_rows(start, rows, generation)
         if rows:
-            self.call_after_refresh(milestone, "first_rows")
+            self.call_after_refresh(milestone, "first_rows", cached=kept)
+            if not kept:
+                self.call_after_refresh(milestone, "current_rows")
 
     # --- the ledger end moving on -------------------------------------------------------------------------------
 
@@ -682,6 +702,8 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
 
     @work(exclusive=True, group="acs-dialog", exit_on_error=False)
     async def action_parties(self) -> None:
+        if not self.ledger_app.connection.connected:
+            return  # the rows shown are the last session's, or none: the participant says whose they may be
         session = self.ledger_app.session
         identity = session.identity
         known: list[str] = list(dict.fromkeys([*identity.act_as, *identity.read_as]))
