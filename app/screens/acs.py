@@ -3,6 +3,7 @@ the rows added and removed since the offset viewed before."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import TYPE_CHECKING
 
@@ -138,6 +139,8 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         """The table is growing to the rows read so far (once at a time)."""
         self._first_drawn = False
         """The snapshot being read has shown its first rows."""
+        self.kept_drawn = asyncio.Event()
+        """The rows the last session kept are on screen (`show_kept`)."""
 
     def compose(self) -> ComposeResult:
         yield StatusBar(mode="contracts")
@@ -177,9 +180,18 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             self.show_kept()
 
     def show_kept(self) -> None:
-        """The rows the last session kept (the status line says they are not current), until connected."""
+        """The rows the last session kept (the status line says they are not current), until connected;
+        `kept_drawn` is set once they are on screen."""
         self._show_info()
-        self.rebuild()
+        self._show_kept()
+
+    @work(exclusive=True, group="acs-view", exit_on_error=False)
+    async def _show_kept(self) -> None:
+        try:
+            await self._rebuild()
+        finally:
+            if not self.query_one(ContractTable).count:
+                self.kept_drawn.set()  # no rows to draw
 
     def _connection_changed(self, _: str = "") -> None:
         connection = self.ledger_app.connection
@@ -391,6 +403,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self.reading = False
         self._show_banner()
         self._progress(f"read {event.total:,} in {event.seconds:.1f} s" if event.seconds > 1 else "")
+        milestone("rows_read")  # the whole snapshot: what a session may keep for the next one
         self._read_packages()  # after the contracts, which come first (a screen that needs them asks sooner)
 
     def _failed(self, event: Failed) -> None:
@@ -529,6 +542,8 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         kept = self.ledger_app.workspace.acs.kept is not None
         rows = await self.snapshot.views.window(start, count)
         self.query_one(ContractTable).set_rows(start, rows, generation)
+        if kept:
+            self.call_after_refresh(self.kept_drawn.set)
         if rows:
             self.call_after_refresh(milestone, "first_rows", cached=kept)
             if not kept:
@@ -559,6 +574,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self._progress(
             f"offset {event.old} → {event.offset}" + ("" if event.previous is not None else " (new snapshot)")
         )
+        milestone("rows_read")
 
     def action_step(self, direction: int) -> None:
         if self.timeline is None or self.offset is None or self.reading:
