@@ -217,8 +217,8 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             if workspace.kept_is_ours(kept):
                 self.loader.resume()
                 return
-            workspace.acs.kept_current()  # about to be: read again below
             self.query_one(ContractTable).set_view(0, [], sort_key=self.sort, descending=self.descending)
+            workspace.acs.kept_current()  # about to be: read again below
         parties = self.parties if self.parties_chosen else self.ledger_app.session.identity.readable()
         self._read(parties, None)
 

@@ -114,3 +114,37 @@ async def test_another_user_never_sees_them(demo_writable, make_app, locations):
         await wait_for(pilot, lambda: _loaded(app), "Bob's own rows")
         assert app.session.identity.user_id == "Bob"
         assert "cached" not in screen_text(app)
+
+
+async def test_rows_the_participant_does_not_confirm_as_the_users_are_dropped_at_once(
+    demo_writable, make_app, locations
+):
+    count, _, _ = await _a_session(make_app(demo_writable, "Alice"))
+    async with httpx.AsyncClient(base_url=demo_writable.url) as http:  # Alice may read as Bob now
+        api = LedgerApi(http, check_spec=False)
+        bob = (await api.get("/v2/users/Bob", user="Bob")).json()["user"]["primaryParty"]
+        right = {"kind": {"CanReadAs": {"value": {"party": bob}}}}
+        granted = await api.post(
+            "/v2/users/Alice/rights", {"userId": "Alice", "rights": [right], "identityProviderId": ""}
+        )
+        assert granted.status_code == 200, granted.text
+
+    held = NotAnsweringYet()
+    app = _app(demo_writable, locations, "Alice", held)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: _loaded(app) and app.status_stale, "the kept rows")
+        screen: AcsScreen = app.screen
+        table = screen.query_one(ContractTable)
+        rows_when_no_longer_kept: list[int] = []
+        app.workspace.acs.subscribe(
+            lambda _: app.workspace.acs.kept is None and rows_when_no_longer_kept.append(table.count)
+        )
+        held.answering.set()
+        # the participant names other parties for Alice: the kept rows go before anything else is read
+        await wait_for(pilot, lambda: not app.status_stale, "the kept rows dropped")
+        assert rows_when_no_longer_kept[0] == 0
+        await wait_for(pilot, lambda: _loaded(app), "Alice's rows, read again")
+        assert sorted(screen.parties or []) == sorted(app.session.identity.readable() or [])
+        assert bob in (screen.parties or [])
+        assert table.count > count  # Bob's contracts too
+        assert set(SNAPSHOT_PATHS) & set(held.paths)  # a new snapshot, not the kept one brought up to date
