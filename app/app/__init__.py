@@ -49,6 +49,7 @@ if TYPE_CHECKING:  # imported when first needed, after the first frame: the clie
     from app.client.http import Timeouts
     from app.session import Session
     from app.tokens import TokenSource
+    from app.workspace.kept import Kept
 
 HEALTH_CHECK_S = 0.5  # how often the status line looks for a request in flight for too long
 
@@ -146,6 +147,7 @@ class LedgerApp(App):
         )
         self.palette = Palette(self, self.routes)
         self._kept_user = _kept_user(bundled, tokens, first_user)
+        self._kept: Kept | None = None  # what the last session kept, found as the app mounts
         if self._kept_user is not None:
             self.workspace.kept_participant = f"bundled:{bundled.db}" if bundled is not None else url
         self.status_participant = self.label
@@ -245,10 +247,11 @@ class LedgerApp(App):
     def on_mount(self) -> None:
         if self.config.theme in self.available_themes:
             self.theme = self.config.theme
-        if self.bundled is not None and self.bundled.state.phase != "ready":
+        self._kept = kept = self.workspace.find_kept(self._kept_user) if self._kept_user is not None else None
+        if self.bundled is not None and self.bundled.state.phase != "ready" and kept is None:
             # the startup screen alone, the contracts screen built once the participant is ready: built under it,
             # the contracts screen made the first frame cost four times as much (Textual rebuilds every footer as
-            # screens come and go)
+            # screens come and go); with the last session's rows to show, the contracts screen at once
             self.push_screen(StartupScreen(self.bundled))
         else:
             self.switch_mode("contracts")
@@ -260,17 +263,17 @@ class LedgerApp(App):
         milestone("first_frame")
         self.set_interval(HEALTH_CHECK_S, self._show_health)
         clean_stale_snapshots(self.locations.snapshots_dir)
-        if self._kept_user is None:
+        if self._kept is None:
             self.connection.start(self.ledger_end_poll_s)
         else:
-            self.run_worker(self._show_kept_then_connect(self._kept_user), group="kept", exit_on_error=False)
+            self.run_worker(self._show_kept_then_connect(self._kept), group="kept", exit_on_error=False)
 
-    async def _show_kept_then_connect(self, user: str) -> None:
+    async def _show_kept_then_connect(self, kept: Kept) -> None:
         """The rows the last session of this user kept, at once (marked as not current), then the connection that
         brings them up to date: in this order, so that the participant's first answers find them in the cache."""
         try:
-            if await self.workspace.open_kept(user) is not None:
-                await self.routes.show_kept()
+            await self.workspace.open_kept(kept)
+            await self.routes.show_kept()
         finally:
             self.connection.start(self.ledger_end_poll_s)
 

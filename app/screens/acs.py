@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from app.timeline import AcsTimeline
 from app.widgets.acs_columns import ALL_TEMPLATES, ColumnChoices
 from app.widgets.acs_view_columns import ViewColumns
-from app.widgets.contract_table import ContractTable
+from app.widgets.contract_table import FETCH_MARGIN, ContractTable
 from app.widgets.status_bar import StatusBar
 from app.widgets.untrusted_text import plain
 
@@ -183,12 +183,15 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         """The rows the last session kept (the status line says they are not current), until connected;
         `kept_drawn` is set once they are on screen."""
         self._show_info()
+        self._progress("the last session's rows, until the participant answers")
         self._show_kept()
 
     @work(exclusive=True, group="acs-view", exit_on_error=False)
     async def _show_kept(self) -> None:
         try:
-            await self._rebuild()
+            if self.snapshot is not None:
+                spec = self._spec()
+                await self._apply_view_with_rows(spec, await self.snapshot.views.build_view(spec))
         finally:
             if not self.query_one(ContractTable).count:
                 self.kept_drawn.set()  # no rows to draw
@@ -388,8 +391,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             if self._first_drawn:
                 self.query_one(ContractTable).grow(count)
             else:
-                self._first_drawn = True
-                await self._apply_view(spec, count)
+                self._first_drawn = await self._apply_view_with_rows(spec, count)
             self._show_info()
         finally:
             self._growing = False
@@ -471,6 +473,28 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self._show_info()
         self._show_banner()
 
+    async def _apply_view_with_rows(self, spec: ViewSpec, count: int) -> bool:
+        """`_apply_view`, with the rows at the top given at once: the table's first frame draws them, instead of
+        placeholders that ask for them (a frame, a message and a read later). False when superseded meanwhile."""
+        assert self.snapshot is not None
+        table = self.query_one(ContractTable)
+        rows = await self.snapshot.views.window(0, min(count, table.page_size() + 2 * FETCH_MARGIN))
+        if self._spec() != spec:
+            return False  # superseded while they were read: the view is built again for what is asked now
+        await self._apply_view(spec, count)
+        table.set_rows(0, rows, table.generation)  # nothing drawn since the view was set: no await between
+        if rows:
+            self._rows_drawn()
+        return True
+
+    def _rows_drawn(self) -> None:
+        kept = self.ledger_app.workspace.acs.kept is not None
+        if kept:
+            self.call_after_refresh(self.kept_drawn.set)
+        self.call_after_refresh(milestone, "first_rows", cached=kept)
+        if not kept:
+            self.call_after_refresh(milestone, "current_rows")
+
     async def _rebuild(self, *, keep_cursor_on: str | None = None, on_first_change: bool = False) -> None:
         """Materialize the view for the current settings and show it: on a large snapshot, its first rows at
         once and the rest when SQLite has ordered it all. The cursor goes to the contract `keep_cursor_on`, or
@@ -539,15 +563,10 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     async def _fetch_window(self, start: int, count: int, generation: int) -> None:
         if self.snapshot is None:
             return
-        kept = self.ledger_app.workspace.acs.kept is not None
         rows = await self.snapshot.views.window(start, count)
         self.query_one(ContractTable).set_rows(start, rows, generation)
-        if kept:
-            self.call_after_refresh(self.kept_drawn.set)
         if rows:
-            self.call_after_refresh(milestone, "first_rows", cached=kept)
-            if not kept:
-                self.call_after_refresh(milestone, "current_rows")
+            self._rows_drawn()
 
     # --- the ledger end moving on -------------------------------------------------------------------------------
 

@@ -72,18 +72,19 @@ class Workspace:
         )
         return self.session
 
-    async def open_kept(self, first_user: str) -> Kept | None:
-        """Open what the last session of `first_user` on this participant kept, if it did, for its rows to be
-        shown at once (the app marks them as not current until `acs_loader.resume` brings them up to date)."""
+    def find_kept(self, first_user: str) -> Kept | None:
+        """What the last session of `first_user` on this participant kept, if it did (`open_kept` opens it)."""
         if self.kept_participant is None:
             return None
         from app.workspace.kept import KeptKey, find_kept
 
-        kept = find_kept(self.locations.snapshots_dir, KeptKey(self.kept_participant, first_user))
-        if kept is not None:
-            await self.acs.open_kept(kept)
-            self.acs_loader.show_kept(kept)
-        return kept
+        return find_kept(self.locations.snapshots_dir, KeptKey(self.kept_participant, first_user))
+
+    async def open_kept(self, kept: Kept) -> None:
+        """Open what the last session kept, for its rows to be shown at once (the app marks them as not current
+        until `acs_loader.resume` brings them up to date)."""
+        await self.acs.open_kept(kept)
+        self.acs_loader.show_kept(kept)
 
     def kept_is_ours(self, kept: Kept) -> bool:
         """The participant, connected, names the participant, user and parties the kept rows are of."""
