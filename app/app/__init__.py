@@ -272,8 +272,8 @@ class LedgerApp(App):
         """The rows the last session of this user kept, at once (marked as not current), then the connection that
         brings them up to date: in this order, so that the participant's first answers find them in the cache."""
         try:
-            await self.workspace.open_kept(kept)
-            await self.routes.show_kept()
+            if await self.workspace.open_kept(kept):
+                await self.routes.show_kept()
         finally:
             self.connection.start(self.ledger_end_poll_s)
 

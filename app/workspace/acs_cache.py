@@ -29,16 +29,22 @@ class AcsCache:
         """What the cache holds is the last session's (`open_kept`), until the participant's answers replace it or
         bring it up to date (`kept_current`)."""
 
-    async def open_kept(self, kept: Kept) -> None:
+    async def open_kept(self, kept: Kept) -> bool:
         """Hold the file the last session kept (taken from where it was kept: another session of the same user
-        started meanwhile finds none, and starts afresh)."""
+        started meanwhile finds none, and starts afresh); False when it is gone or unreadable."""
+        import sqlite3
+
         from app.snapshot import Interval, Snapshot
 
         path = self._path_of()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        kept.path.replace(path)
-        self.snapshot = await Snapshot.reopen(path, Interval(kept.lo, kept.hi))
+        try:
+            kept.path.replace(path)
+            self.snapshot = await Snapshot.reopen(path, Interval(kept.lo, kept.hi))
+        except (OSError, sqlite3.Error):
+            path.unlink(missing_ok=True)
+            return False
         self.kept = kept
+        return True
 
     def kept_current(self) -> None:
         """The rows are the participant's now (brought up to date, read again, or about to be): the offset viewed

@@ -80,11 +80,14 @@ class Workspace:
 
         return find_kept(self.locations.snapshots_dir, KeptKey(self.kept_participant, first_user))
 
-    async def open_kept(self, kept: Kept) -> None:
+    async def open_kept(self, kept: Kept) -> bool:
         """Open what the last session kept, for its rows to be shown at once (the app marks them as not current
-        until `acs_loader.resume` brings them up to date)."""
-        await self.acs.open_kept(kept)
+        until `acs_loader.resume` brings them up to date); False when it is gone meanwhile (another session took
+        it) or unreadable."""
+        if not await self.acs.open_kept(kept):
+            return False
         self.acs_loader.show_kept(kept)
+        return True
 
     def kept_is_ours(self, kept: Kept) -> bool:
         """The participant, connected, names the participant, user and parties the kept rows are of."""
