@@ -147,7 +147,6 @@ class LedgerApp(App):
         )
         self.palette = Palette(self, self.routes)
         self._kept_user = _kept_user(bundled, tokens, first_user)
-        self._kept: Kept | None = None  # what the last session kept, found as the app mounts
         if self._kept_user is not None:
             self.workspace.kept_participant = f"bundled:{bundled.db}" if bundled is not None else url
         self.status_participant = self.label
@@ -247,8 +246,8 @@ class LedgerApp(App):
     def on_mount(self) -> None:
         if self.config.theme in self.available_themes:
             self.theme = self.config.theme
-        self._kept = kept = self.workspace.find_kept(self._kept_user) if self._kept_user is not None else None
-        if self.bundled is not None and self.bundled.state.phase != "ready" and kept is None:
+        kept = self._kept_user is not None and self.workspace.has_kept(self._kept_user)
+        if self.bundled is not None and self.bundled.state.phase != "ready" and not kept:
             # the startup screen alone, the contracts screen built once the participant is ready: built under it,
             # the contracts screen made the first frame cost four times as much (Textual rebuilds every footer as
             # screens come and go); with the last session's rows to show, the contracts screen at once
@@ -263,10 +262,11 @@ class LedgerApp(App):
         milestone("first_frame")
         self.set_interval(HEALTH_CHECK_S, self._show_health)
         clean_stale_snapshots(self.locations.snapshots_dir)
-        if self._kept is None:
+        kept = self.workspace.find_kept(self._kept_user) if self._kept_user is not None else None
+        if kept is None:
             self.connection.start(self.ledger_end_poll_s)
         else:
-            self.run_worker(self._show_kept_then_connect(self._kept), group="kept", exit_on_error=False)
+            self.run_worker(self._show_kept_then_connect(kept), group="kept", exit_on_error=False)
 
     async def _show_kept_then_connect(self, kept: Kept) -> None:
         """The rows the last session of this user kept, at once (marked as not current), then the connection that

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import sqlite3
 
 KEPT_TABLE = "kept_for_next_session"
 
@@ -61,6 +64,8 @@ COLUMNS = "participant, user, participant_id, user_id, parties, viewed, lo, hi"
 
 def find_kept(directory: Path, key: KeptKey) -> Kept | None:
     """The file kept for `key` in `directory`, if there is one that is readable and says it is `key`'s."""
+    import sqlite3  # not before the first frame, which asks only whether there is a file (`KeptKey.path`)
+
     path = key.path(directory)
     if not path.is_file():
         return None
