@@ -61,7 +61,7 @@ class Locations:
             [
                 f"config file:   {self.config_file}   (${CONFIG_ENV})",
                 f"data:          {self.data_dir}   (${DATA_ENV}; the bundled participant, command history)",
-                f"cache:         {self.cache_dir}   (${CACHE_ENV}; snapshot files, removed on exit; package signatures)",
+                f"cache:         {self.cache_dir}   (${CACHE_ENV}; snapshot files, removed on exit but the last session's; package signatures)",
                 f"logs:          {self.log_dir}   (${LOG_ENV})",
             ]
         )

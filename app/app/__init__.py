@@ -49,6 +49,7 @@ if TYPE_CHECKING:  # imported when first needed, after the first frame: the clie
     from app.client.http import Timeouts
     from app.session import Session
     from app.tokens import TokenSource
+    from app.workspace.kept import Kept
 
 HEALTH_CHECK_S = 0.5  # how often the status line looks for a request in flight for too long
 
@@ -90,6 +91,8 @@ class LedgerApp(App):
     connect_problem: reactive[str] = reactive("")
     """Why the participant refuses our token (what happened and what to do), until it accepts it."""
     status_readonly: reactive[bool] = reactive(False)
+    status_stale: reactive[bool] = reactive(False)
+    """The rows shown are the last session's (kept for this participant and user), until the participant answers."""
 
     def __init__(
         self,
@@ -143,6 +146,9 @@ class LedgerApp(App):
             timeouts=timeouts,
         )
         self.palette = Palette(self, self.routes)
+        self._kept_user = _kept_user(bundled, tokens, first_user)
+        if self._kept_user is not None:
+            self.workspace.kept_participant = f"bundled:{bundled.db}" if bundled is not None else url
         self.status_participant = self.label
         self.status_readonly = self.workspace.readonly
         if config.keys:
@@ -177,6 +183,7 @@ class LedgerApp(App):
 
     def _viewed_moved(self, offset: int | None) -> None:
         self.status_viewed = offset
+        self.status_stale = self.workspace.acs.kept is not None
 
     def _directory_changed(self, change: DirectoryChange) -> None:
         if change.identity:
@@ -239,10 +246,11 @@ class LedgerApp(App):
     def on_mount(self) -> None:
         if self.config.theme in self.available_themes:
             self.theme = self.config.theme
-        if self.bundled is not None and self.bundled.state.phase != "ready":
+        kept = self._kept_user is not None and self.workspace.has_kept(self._kept_user)
+        if self.bundled is not None and self.bundled.state.phase != "ready" and not kept:
             # the startup screen alone, the contracts screen built once the participant is ready: built under it,
             # the contracts screen made the first frame cost four times as much (Textual rebuilds every footer as
-            # screens come and go)
+            # screens come and go); with the last session's rows to show, the contracts screen at once
             self.push_screen(StartupScreen(self.bundled))
         else:
             self.switch_mode("contracts")
@@ -252,9 +260,22 @@ class LedgerApp(App):
         # connecting imports the client and its models, which holds the loop for a moment: only once the user
         # has something to look at
         milestone("first_frame")
-        self.connection.start(self.ledger_end_poll_s)
         self.set_interval(HEALTH_CHECK_S, self._show_health)
         clean_stale_snapshots(self.locations.snapshots_dir)
+        kept = self.workspace.find_kept(self._kept_user) if self._kept_user is not None else None
+        if kept is None:
+            self.connection.start(self.ledger_end_poll_s)
+        else:
+            self.run_worker(self._show_kept_then_connect(kept), group="kept", exit_on_error=False)
+
+    async def _show_kept_then_connect(self, kept: Kept) -> None:
+        """The rows the last session of this user kept, at once (marked as not current), then the connection that
+        brings them up to date: in this order, so that the participant's first answers find them in the cache."""
+        try:
+            if await self.workspace.open_kept(kept):
+                await self.routes.show_kept()
+        finally:
+            self.connection.start(self.ledger_end_poll_s)
 
     # --- what Textual looks for on the App: each a call to the part it belongs to ---------------------------------
 
@@ -309,6 +330,19 @@ class LedgerApp(App):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR:
             self.failures.worker_failed(event.worker)
+
+
+def _kept_user(bundled: BundledParticipant | None, tokens: TokenSource | None, first_user: str) -> str | None:
+    """The user whose contracts are kept from one session to the next: one known before connecting, whose tokens
+    are minted here (the bundled participant's, or with the participant's secret); with a token from elsewhere,
+    only the participant can say whose it is, and no contracts are kept."""
+    if bundled is not None:
+        return first_user
+    if tokens is None:
+        return None
+    from app.tokens import MintedToken  # loaded already: the tokens are one of its sources
+
+    return tokens.user if isinstance(tokens, MintedToken) else None
 
 
 def settle_the_collector() -> None:

@@ -3,6 +3,7 @@ another (open a contract, compose, show a template's contracts, move a contract)
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterable
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -74,6 +75,8 @@ MODES: dict[str, str | Callable[[], Screen]] = {
 }
 """Each mode's screen, made when the mode is first shown (the app's `MODES`, in the order of the number keys)."""
 
+KEPT_DRAWN_WITHIN_S = 2.0  # how long connecting waits for the kept rows to be drawn, at most
+
 MODE_TITLES = {
     "contracts": "Contracts",
     "compose": "Compose",
@@ -123,6 +126,20 @@ class Routes:
         """The contracts screen in place of the start-up screen, if that is still shown (the participant is ready)."""
         if isinstance(self._app.screen, StartupScreen):
             await self._app.switch_mode("contracts")
+
+    async def show_kept(self) -> None:
+        """The contracts screen, showing the rows the last session kept, in place of the start-up screen."""
+        if isinstance(self._app.screen, StartupScreen):
+            await self._app.switch_mode("contracts")  # which shows them as it mounts
+        elif (screen := self.contracts_screen()) is not None:
+            screen.show_kept()
+        screen = self.contracts_screen()
+        if screen is not None:
+            # until they are drawn: what comes next (the client's modules, loaded to connect) holds the loop
+            try:
+                await asyncio.wait_for(screen.kept_drawn.wait(), KEPT_DRAWN_WITHIN_S)
+            except TimeoutError:
+                pass
 
     def contracts_screen(self) -> AcsScreen | None:
         """The contracts screen, once it exists."""

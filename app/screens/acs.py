@@ -3,6 +3,7 @@ the rows added and removed since the offset viewed before."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import TYPE_CHECKING
 
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
     from app.timeline import AcsTimeline
 from app.widgets.acs_columns import ALL_TEMPLATES, ColumnChoices
 from app.widgets.acs_view_columns import ViewColumns
-from app.widgets.contract_table import ContractTable
+from app.widgets.contract_table import FETCH_MARGIN, ContractTable
 from app.widgets.status_bar import StatusBar
 from app.widgets.untrusted_text import plain
 
@@ -138,6 +139,8 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         """The table is growing to the rows read so far (once at a time)."""
         self._first_drawn = False
         """The snapshot being read has shown its first rows."""
+        self.kept_drawn = asyncio.Event()
+        """The rows the last session kept are on screen (`show_kept`)."""
 
     def compose(self) -> ComposeResult:
         yield StatusBar(mode="contracts")
@@ -173,6 +176,25 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self.query_one(ContractTable).focus()
         if self.ledger_app.connection.connected:
             self.start()
+        elif workspace.acs.kept is not None:
+            self.show_kept()
+
+    def show_kept(self) -> None:
+        """The rows the last session kept (the status line says they are not current), until connected;
+        `kept_drawn` is set once they are on screen."""
+        self._show_info()
+        self._progress("the last session's rows, until the participant answers")
+        self._show_kept()
+
+    @work(exclusive=True, group="acs-view", exit_on_error=False)
+    async def _show_kept(self) -> None:
+        try:
+            if self.snapshot is not None:
+                spec = self._spec()
+                await self._apply_view_with_rows(spec, await self.snapshot.views.build_view(spec))
+        finally:
+            if not self.query_one(ContractTable).count:
+                self.kept_drawn.set()  # no rows to draw
 
     def _connection_changed(self, _: str = "") -> None:
         connection = self.ledger_app.connection
@@ -189,7 +211,17 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         empty.add_class("shown")
 
     def start(self) -> None:
-        """(Re)start from the session's identity: default parties, ledger end."""
+        """(Re)start from the session's identity: default parties, ledger end. The last session's rows, shown
+        meanwhile, are brought up to date when they are this user's and parties' (as the participant says now),
+        and dropped at once otherwise."""
+        workspace = self.ledger_app.workspace
+        kept = workspace.acs.kept
+        if kept is not None:
+            if workspace.kept_is_ours(kept):
+                self.loader.resume()
+                return
+            self.query_one(ContractTable).set_view(0, [], sort_key=self.sort, descending=self.descending)
+            workspace.acs.kept_current()  # about to be: read again below
         parties = self.parties if self.parties_chosen else self.ledger_app.session.identity.readable()
         self._read(parties, None)
 
@@ -205,7 +237,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
 
     @on(Unmount)
     async def _close_cache(self, _: Unmount) -> None:
-        await self.loader.close()
+        await self.loader.close(keep_as=self.ledger_app.workspace.whose_rows())
 
     @property
     def loader(self) -> AcsLoader:
@@ -359,8 +391,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             if self._first_drawn:
                 self.query_one(ContractTable).grow(count)
             else:
-                self._first_drawn = True
-                await self._apply_view(spec, count)
+                self._first_drawn = await self._apply_view_with_rows(spec, count)
             self._show_info()
         finally:
             self._growing = False
@@ -374,6 +405,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self.reading = False
         self._show_banner()
         self._progress(f"read {event.total:,} in {event.seconds:.1f} s" if event.seconds > 1 else "")
+        milestone("rows_read")  # the whole snapshot: what a session may keep for the next one
         self._read_packages()  # after the contracts, which come first (a screen that needs them asks sooner)
 
     def _failed(self, event: Failed) -> None:
@@ -440,6 +472,28 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self._shown = spec
         self._show_info()
         self._show_banner()
+
+    async def _apply_view_with_rows(self, spec: ViewSpec, count: int) -> bool:
+        """`_apply_view`, with the rows at the top given at once: the table's first frame draws them, instead of
+        placeholders that ask for them (a frame, a message and a read later). False when superseded meanwhile."""
+        assert self.snapshot is not None
+        table = self.query_one(ContractTable)
+        rows = await self.snapshot.views.window(0, min(count, table.page_size() + 2 * FETCH_MARGIN))
+        if self._spec() != spec:
+            return False  # superseded while they were read: the view is built again for what is asked now
+        await self._apply_view(spec, count)
+        table.set_rows(0, rows, table.generation)  # nothing drawn since the view was set: no await between
+        if rows:
+            self._rows_drawn()
+        return True
+
+    def _rows_drawn(self) -> None:
+        kept = self.ledger_app.workspace.acs.kept is not None
+        if kept:
+            self.call_after_refresh(self.kept_drawn.set)
+        self.call_after_refresh(milestone, "first_rows", cached=kept)
+        if not kept:
+            self.call_after_refresh(milestone, "current_rows")
 
     async def _rebuild(self, *, keep_cursor_on: str | None = None, on_first_change: bool = False) -> None:
         """Materialize the view for the current settings and show it: on a large snapshot, its first rows at
@@ -512,7 +566,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         rows = await self.snapshot.views.window(start, count)
         self.query_one(ContractTable).set_rows(start, rows, generation)
         if rows:
-            self.call_after_refresh(milestone, "first_rows")
+            self._rows_drawn()
 
     # --- the ledger end moving on -------------------------------------------------------------------------------
 
@@ -539,6 +593,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self._progress(
             f"offset {event.old} → {event.offset}" + ("" if event.previous is not None else " (new snapshot)")
         )
+        milestone("rows_read")
 
     def action_step(self, direction: int) -> None:
         if self.timeline is None or self.offset is None or self.reading:
@@ -682,6 +737,8 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
 
     @work(exclusive=True, group="acs-dialog", exit_on_error=False)
     async def action_parties(self) -> None:
+        if not self.ledger_app.connection.connected:
+            return  # the rows shown are the last session's, or none: the participant says whose they may be
         session = self.ledger_app.session
         identity = session.identity
         known: list[str] = list(dict.fromkeys([*identity.act_as, *identity.read_as]))

@@ -54,6 +54,11 @@ class Snapshot:
         """A new, empty cache file at `path` (one there already is replaced)."""
         return cls(await Store.open(path))
 
+    @classmethod
+    async def reopen(cls, path: Path, interval: Interval) -> Self:
+        """The cache file a session kept at `path`, covering `interval` (`Store.keep`)."""
+        return cls(await Store.reopen(path, interval))
+
     @property
     def path(self) -> Path:
         return self.store.path

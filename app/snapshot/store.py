@@ -106,6 +106,51 @@ class Store:
         await store.run(store._open)
         return store
 
+    @classmethod
+    async def reopen(cls, path: Path, interval: Interval) -> Self:
+        """The cache file a session kept at `path` (`keep`), covering `interval`, to be filled on from there."""
+        store = cls(path)
+        store.interval = Interval(interval.lo, interval.hi)
+        await store.run(store._reopen)
+        return store
+
+    def _reopen(self) -> None:
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        db = self._db
+        for pragma in SCHEMA.split(";")[:4]:  # the connection's settings, not the tables, which are there
+            db.execute(pragma)
+        self._strings = {text: sid for sid, text in db.execute("SELECT id, text FROM strings")}
+        self._template_ids = {
+            text
+            for (text,) in db.execute(
+                "SELECT text FROM strings WHERE id IN (SELECT DISTINCT template FROM contracts)"
+            )
+        }
+        self._seq = itertools.count(
+            (first_value(db.execute("SELECT max(seq) FROM contracts").fetchone()) or 0) + 1
+        )
+        self._indexed = (
+            db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'contracts_cid'"
+            ).fetchone()
+            is not None
+        )
+
+    async def keep(self, path: Path, write: Callable[[sqlite3.Connection], None]) -> None:
+        """Close the file and keep it at `path` (one there already is replaced), after `write` has added what
+        the next session needs to know of it."""
+        await self.run(self._keep, path, write)
+        self._executor.shutdown(wait=False)
+
+    def _keep(self, path: Path, write: Callable[[sqlite3.Connection], None]) -> None:
+        if self._db is None:
+            return
+        write(self._db)
+        self._db.close()
+        self._db = None
+        self.path.replace(path)
+        self.path = path
+
     def _open(self) -> None:
         private_dir(self.path.parent)
         for suffix in ("", "-journal", "-wal", "-shm"):

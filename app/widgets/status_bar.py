@@ -46,6 +46,7 @@ class StatusBar(Widget):
     health: reactive[str] = reactive("ok")  # ok, slow, failing
     health_cause: reactive[str] = reactive("")
     readonly: reactive[bool] = reactive(False)
+    stale: reactive[bool] = reactive(False)  # the rows are the last session's, until the participant answers
     frame: reactive[int] = reactive(0)
 
     def __init__(self, mode: str = "", crumb: str = "") -> None:
@@ -66,6 +67,7 @@ class StatusBar(Widget):
             "health",
             "health_cause",
             "readonly",
+            "stale",
         ):
             if hasattr(app, f"status_{name}"):
                 self.watch(app, f"status_{name}", self._mirror(name))
@@ -138,7 +140,9 @@ class StatusBar(Widget):
             t.append("—")
         else:
             behind = self.ledger_end is not None and self.viewed < self.ledger_end
-            t.append(str(self.viewed), style="bold yellow" if behind else "bold")
+            t.append(str(self.viewed), style="bold yellow" if behind or self.stale else "bold")
+            if self.stale:
+                t.append(" cached, not current" if fit.labels else " cached", style="bold yellow")
         if self.readonly:
             t.append(bar, style="dim")
             t.append("read-only" if fit.labels else "ro", style="bold magenta")

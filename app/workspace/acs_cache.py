@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from app.client.ledger import LedgerClient
     from app.snapshot import Snapshot
     from app.timeline import AcsTimeline
+    from app.workspace.kept import Kept, Whose
 
 
 class AcsCache:
@@ -24,6 +25,33 @@ class AcsCache:
         self.timeline: AcsTimeline | None = None
         self._viewing: int | None = None
         self._viewing_subscribers: Subscribers[int | None] = Subscribers()
+        self.kept: Kept | None = None
+        """What the cache holds is the last session's (`open_kept`), until the participant's answers replace it or
+        bring it up to date (`kept_current`)."""
+
+    async def open_kept(self, kept: Kept) -> bool:
+        """Hold the file the last session kept (taken from where it was kept: another session of the same user
+        started meanwhile finds none, and starts afresh); False when it is gone or unreadable."""
+        import sqlite3
+
+        from app.snapshot import Interval, Snapshot
+
+        path = self._path_of()
+        try:
+            kept.path.replace(path)
+            self.snapshot = await Snapshot.reopen(path, Interval(kept.lo, kept.hi))
+        except (OSError, sqlite3.Error):
+            path.unlink(missing_ok=True)
+            return False
+        self.kept = kept
+        return True
+
+    def kept_current(self) -> None:
+        """The rows are the participant's now (brought up to date, read again, or about to be): the offset viewed
+        is told again, no longer the last session's."""
+        if self.kept is not None:
+            self.kept = None
+            self._viewing_subscribers.tell(self._viewing)
 
     async def open(self, client: LedgerClient, parties: list[str] | None) -> AcsTimeline:
         """A timeline for `parties` over the cache file (made on first use): what reads a snapshot into it."""
@@ -36,11 +64,26 @@ class AcsCache:
         self.timeline = AcsTimeline(client, self.snapshot.store, parties)
         return self.timeline
 
-    async def close(self) -> None:
-        """Delete the cache file."""
-        snapshot, self.snapshot, self.timeline = self.snapshot, None, None
-        if snapshot is not None:
+    async def close(self, keep_as: Whose | None = None) -> None:
+        """Delete the cache file, or keep it for the next session of the same user (`app.workspace.kept`)."""
+        snapshot, self.snapshot, self.timeline, self.kept = self.snapshot, None, None, None
+        if snapshot is None:
+            return
+        interval = snapshot.store.interval
+        if (
+            keep_as is None
+            or interval.lo is None
+            or interval.hi is None
+            or not interval.covers(keep_as.viewed)
+        ):
             await snapshot.close()
+            return
+        from app.workspace.kept import describe, forget_the_oldest
+
+        path = keep_as.key.path(snapshot.path.parent)
+        await snapshot.store.keep(path, describe(keep_as, interval.lo, interval.hi))
+        path.touch()  # the most recently kept, whatever the file's last write
+        forget_the_oldest(path.parent)
 
     @property
     def viewing(self) -> int | None:

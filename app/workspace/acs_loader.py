@@ -25,6 +25,7 @@ from app.workspace.subscribers import Subscribers
 if TYPE_CHECKING:  # imported once connected: the client and its models take a while
     from app.client.ledger import LedgerClient
     from app.timeline import AcsTimeline, Progress
+    from app.workspace.kept import Kept, Whose
 
 
 # --- what subscribers are told, in the order it happens -------------------------------------------------------
@@ -169,6 +170,18 @@ class AcsLoader:
         else:
             self._start(lambda request: self._open_and_load(request, self.parties, offset))
 
+    def show_kept(self, kept: Kept) -> None:
+        """The cache holds the last session's rows (`AcsCache.open_kept`): view them where that session did, until
+        `resume` brings them up to date."""
+        self.parties = None if kept.whose.parties is None else list(kept.whose.parties)
+        self._view(kept.whose.viewed)
+
+    def resume(self) -> None:
+        """Bring the last session's rows up to the ledger end by the updates since (a new snapshot when the
+        participant no longer has them); told as a move from the offset they were read at."""
+        if self._cache.kept is not None and self.offset is not None:
+            self._start(lambda request: self._resume(request, self.parties))
+
     def reload(self) -> None:
         """Read the snapshot at the offset viewed again."""
         offset = self.offset
@@ -200,8 +213,11 @@ class AcsLoader:
         self._supersede()
         return running
 
-    async def close(self) -> None:
-        """Stop what is under way and delete the cache file."""
+    async def close(self, keep_as: Whose | None = None) -> None:
+        """Stop what is under way and delete the cache file, or keep it for the next session (`keep_as`), unless
+        it was being filled or moved: then it holds no offset whole."""
+        if self.busy or self._reading:
+            keep_as = None
         tasks = [t for t in (self._task, self._end_task) if t is not None and not t.done()]
         self._supersede()
         if self._end_task is not None:
@@ -209,7 +225,7 @@ class AcsLoader:
         if tasks:
             await asyncio.wait(tasks)  # before the file goes: a cancelled read may still be storing a batch
         self.parties = self.offset = self.previous = None
-        await self._cache.close()
+        await self._cache.close(keep_as)
 
     # --- the current request ------------------------------------------------------------------------------------
 
@@ -282,6 +298,36 @@ class AcsLoader:
         total = await snapshot.views.count()
         self._reading = False
         self._tell(request, Read(offset, total, time.monotonic() - started))
+
+    async def _resume(self, request: int, parties: list[str] | None) -> None:
+        from app.client import errors
+
+        client = self._client()
+        try:
+            timeline = await self._cache.open(client, parties)  # over the kept file
+            end = await client.ledger_end()
+            self._ledger_end.saw(end)
+        except errors.LedgerApiError as e:
+            self._tell(request, Failed(e, "open"))
+            return
+        old = self.offset
+        assert old is not None
+        hi = timeline.interval.hi
+        if hi is not None and end >= hi:
+            self._tell(request, Moving(end))
+            try:
+                await timeline.move_to(end)
+            except errors.LedgerApiError:
+                pass  # the updates since are gone (pruned): a snapshot instead
+            else:
+                self.previous = old if timeline.interval.covers(old) else None
+                self._cache.kept_current()
+                self._view(end)
+                self._tell(request, Moved(end, old, self.previous))
+                return
+        # an end before what was kept: not the ledger the rows were read from (its database made anew)
+        self._cache.kept_current()
+        await self._load(request, end)
 
     # --- moving through offsets ---------------------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # imported once connected: the client and its models take a w
     from app.packages import PackageCatalog, Progress
     from app.session import Session
     from app.tokens import MintedToken
+    from app.workspace.kept import Kept, Whose
 
 
 class Workspace:
@@ -43,6 +44,8 @@ class Workspace:
         self._snapshot_ids = count(1)
         self._packages_read: Subscribers[PackageCatalog] = Subscribers()
         self._packages_told: PackageCatalog | None = None
+        self.kept_participant: str | None = None
+        """The participant, as the contracts kept for the next session name it (None: none are kept)."""
 
     @property
     def readonly(self) -> bool:
@@ -68,6 +71,65 @@ class Workspace:
             learned=self.learned,
         )
         return self.session
+
+    def has_kept(self, first_user: str) -> bool:
+        """The last session of `first_user` on this participant may have kept its rows: there is a file of theirs
+        (whether it holds them, `find_kept` reads)."""
+        if self.kept_participant is None:
+            return False
+        from app.workspace.kept import KeptKey
+
+        return KeptKey(self.kept_participant, first_user).path(self.locations.snapshots_dir).is_file()
+
+    def find_kept(self, first_user: str) -> Kept | None:
+        """What the last session of `first_user` on this participant kept, if it did (`open_kept` opens it)."""
+        if self.kept_participant is None:
+            return None
+        from app.workspace.kept import KeptKey, find_kept
+
+        return find_kept(self.locations.snapshots_dir, KeptKey(self.kept_participant, first_user))
+
+    async def open_kept(self, kept: Kept) -> bool:
+        """Open what the last session kept, for its rows to be shown at once (the app marks them as not current
+        until `acs_loader.resume` brings them up to date); False when it is gone meanwhile (another session took
+        it) or unreadable."""
+        if not await self.acs.open_kept(kept):
+            return False
+        self.acs_loader.show_kept(kept)
+        return True
+
+    def kept_is_ours(self, kept: Kept) -> bool:
+        """The participant, connected, names the participant, user and parties the kept rows are of."""
+        session = self.session
+        if session is None:
+            return False
+        identity = session.identity
+        whose = kept.whose
+        return (whose.participant_id, whose.user_id, whose.parties) == (
+            session.participant_id,
+            identity.user_id,
+            identity.readable(),
+        )
+
+    def whose_rows(self) -> Whose | None:
+        """Whose the cache's rows are, when they may be kept for the next session: those of a user whose tokens are
+        minted here (the user is known before connecting), of the parties a start shows (the user's own), at an
+        offset viewed. The loader keeps none that it is still filling."""
+        loader, kept = self.acs_loader, self.acs.kept
+        if self.kept_participant is None or loader.offset is None:
+            return None
+        if kept is not None:
+            return kept.whose  # not brought up to date: kept again as it was
+        session = self.session
+        if session is None or session.minted is None or not session.version:
+            return None
+        identity = session.identity
+        if loader.parties != identity.readable():
+            return None
+        from app.workspace.kept import KeptKey, Whose
+
+        key = KeptKey(self.kept_participant, session.minted.user)
+        return Whose(key, session.participant_id, identity.user_id, loader.parties, loader.offset)
 
     def _client(self) -> LedgerClient:
         assert self.session is not None, "the ACS is read once connected"
