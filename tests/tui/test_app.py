@@ -70,7 +70,12 @@ async def test_retries_that_fail_the_same_way_do_not_repeat_the_notification(mak
     app = make_app(gone, "Alice")
     said: list[str] = []
     notify = app.notify
-    app.notify = lambda message, **kw: (said.append(message), notify(message, **kw))[1]  # type: ignore[method-assign]
+
+    def notify_and_keep(message, **kw):
+        said.append(message)
+        return notify(message, **kw)
+
+    app.notify = notify_and_keep
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(
             pilot,

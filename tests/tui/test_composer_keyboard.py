@@ -22,6 +22,7 @@ from app.widgets.typed_form import RowEditor, TypedForm
 from tests.client.test_packages import loaded  # noqa: F401  (the participant with richtypes and splice-amulet)
 from tests.daml_lf.conftest import dars_dir  # noqa: F401
 from tests.tui.conftest import SIZE, screen_text, wait_for
+from tests.tui.helpers import text_of
 from tests.tui.test_composer import IOU, outcome
 from tests.tui.test_typed_form import MARKER, choose_template, field, open_composer
 
@@ -66,7 +67,7 @@ async def test_keys_typed_at_once_after_choosing_a_choice_go_into_its_first_argu
         screen.query_one("#choice").focus()
         type_at_once(app, *"AmuletRules_Transfer", "enter", *"Alice")
         sender = await field(pilot, screen, "choiceArgument.transfer.sender")
-        await wait_for(pilot, lambda: sender.node.text == "Alice", "Alice typed into the sender")
+        await wait_for(pilot, lambda: text_of(sender) == "Alice", "Alice typed into the sender")
         assert screen.query_one("#choice", CompletingInput).value == "AmuletRules_Transfer"
         assert focused_row(screen) is sender
         await settled(pilot, screen)
@@ -85,7 +86,7 @@ async def test_keys_typed_at_once_after_choosing_a_template_go_into_its_first_ar
         await pilot.pause()
         type_at_once(app, *MARKER, "enter", *"Alice")
         owner = await field(pilot, screen, "createArguments.owner")
-        await wait_for(pilot, lambda: owner.node.text == "Alice", "Alice typed into the owner")
+        await wait_for(pilot, lambda: text_of(owner) == "Alice", "Alice typed into the owner")
         assert template.value == MARKER
         assert focused_row(screen) is owner
 
@@ -148,7 +149,9 @@ async def test_an_exercise_opened_after_a_refused_create_starts_clean(loaded, ma
         contract = "00" + "ab" * 32
         app.post_message(ComposeCommand(kind="Exercise", template_id=MARKER, contract_id=contract))
         await wait_for(pilot, lambda: screen.editor.kind == "Exercise", "the prefill")
-        await wait_for(pilot, lambda: screen.focused is screen.query_one("#choice").input, "the choice")
+        await wait_for(
+            pilot, lambda: screen.focused is screen.query_one("#choice", CompletingInput).input, "the choice"
+        )
         await pilot.pause(0.3)
         await wait_for(pilot, lambda: "choice" in preview_text(screen), "the preview of the Exercise")
         assert "createArguments" not in preview_text(screen)

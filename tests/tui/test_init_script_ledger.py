@@ -12,7 +12,7 @@ from app.config import Config
 from app.screens.acs import AcsScreen
 from app.widgets.contract_table import ContractTable
 from tests.daml_script.conftest import SPLICE_TEST
-from tests.tui.conftest import SIZE, screen_text, wait_for
+from tests.tui.conftest import SIZE, known, screen_text, wait_for
 
 SETUP = "Splice.Scripts.Util:setupDefaultAppWithUsers"
 BOUND = 300.0  # seconds: how long the participant may take to start and run the script, at most
@@ -63,7 +63,7 @@ async def test_ledger_tui_opens_the_ledger_the_init_script_set_up(tmp_path, dars
             locations=locations,
             bundled=bundled,
             label="bundled",
-            first_user=choice.first_user,
+            first_user=known(choice.first_user),
         )
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: isinstance(app.screen, AcsScreen), "the contracts screen")

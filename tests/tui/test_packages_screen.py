@@ -185,7 +185,10 @@ async def test_a_package_that_cannot_be_read_is_named_with_its_reason(loaded, lo
 
 
 def _selected(screen: PackagesScreen) -> str:
-    entry = screen.selected
+    return _name(screen.selected)
+
+
+def _name(entry: Entry | None) -> str:
     assert entry is not None and entry.package is not None
     return f"{entry.package.name}:{entry.entity}"
 
@@ -206,7 +209,7 @@ async def test_a_search_selects_its_first_match_and_goes_from_match_to_match(loa
 
         await pilot.press("escape", "slash", *"Transfer", "enter")
         await pilot.pause()
-        matches = [f"{n.data.package.name}:{n.data.entity}" for n in screen.package_tree.matches]
+        matches = [_name(n.data) for n in screen.package_tree.matches]
         assert len(matches) >= 3 and _selected(screen) == matches[0]
         await pilot.press("n", "n")
         await pilot.pause()
