@@ -158,7 +158,7 @@ class Connection:
         if self._bundled is not None:
             # the contracts screen, shown once the participant is ready, is loaded while it starts: not before
             # the first frame (which shows the start-up screen), and not after the participant is ready
-            import app.screens.acs  # noqa: F401
+            import app.screens.acs  # noqa: F401  (imported for its loading time, used later)
 
             state = await self._bundled_ready()
             if state.phase != "ready":

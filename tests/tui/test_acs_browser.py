@@ -43,7 +43,10 @@ async def test_steps_back_to_the_previous_change_and_marks_the_difference(demo_s
         assert screen.offset is not None and end is not None
         assert screen.offset < end
         table = screen.query_one(ContractTable)
-        moving = lambda: any(w.group == "acs-load" and w.is_running for w in screen.workers)  # noqa: E731
+
+        def moving() -> bool:
+            return any(w.group == "acs-load" and w.is_running for w in screen.workers)
+
         await wait_for(pilot, lambda: not moving() and table.selected is not None, "the first changed row")
         assert known(table.selected).status in (ADDED, REMOVED, CHANGED)
         assert f"viewing {screen.offset}" in screen_text(app)

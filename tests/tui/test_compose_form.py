@@ -32,7 +32,7 @@ from app.compose.types import (
 )
 from participant.daml_lf import ast
 from participant.daml_lf.signatures import Signatures, signatures_of
-from tests.daml_lf.conftest import amulet, amulet_signatures, dar_bytes, dars_dir, richtypes  # noqa: F401
+from tests.daml_lf.conftest import amulet, amulet_signatures, dar_bytes, dars_dir, richtypes  # noqa: F401  (pytest fixtures, used by name)
 
 ALICE = "Alice::1220" + "ab" * 32
 BOB = "Bob::1220" + "cd" * 32
@@ -41,7 +41,7 @@ CONTEXT = FormContext(lambda: [ALICE, BOB])
 
 
 @pytest.fixture(scope="module")
-def rich(richtypes) -> Signatures:  # noqa: F811
+def rich(richtypes) -> Signatures:  # noqa: F811  (the fixture imported above)
     return signatures_of(richtypes)
 
 
@@ -292,7 +292,7 @@ def transfer_form(signatures: Signatures) -> ValueForm:
     return ValueForm(TypeResolver(signatures.packages).choice_argument(choice), "choiceArgument", CONTEXT)
 
 
-def test_the_amulet_transfer_argument_deeply_nested(amulet_signatures: Signatures) -> None:  # noqa: F811
+def test_the_amulet_transfer_argument_deeply_nested(amulet_signatures: Signatures) -> None:  # noqa: F811  (the fixture imported above)
     form = transfer_form(amulet_signatures)
     transfer = record(record(form.node).fields["transfer"])
     fill(transfer.fields["sender"], "Alice")
@@ -359,7 +359,7 @@ def test_the_amulet_transfer_argument_deeply_nested(amulet_signatures: Signature
     ]
 
 
-def test_an_enum_is_one_of_its_constructors(amulet_signatures: Signatures) -> None:  # noqa: F811
+def test_an_enum_is_one_of_its_constructors(amulet_signatures: Signatures) -> None:  # noqa: F811  (the fixture imported above)
     enums = [
         (package, dt)
         for package in amulet_signatures.packages.values()

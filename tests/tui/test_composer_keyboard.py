@@ -20,7 +20,7 @@ from app.widgets.request_preview import RequestPreview
 from app.widgets.transaction_result import TransactionResult
 from app.widgets.typed_form import RowEditor, TypedForm
 from tests.client.test_packages import loaded  # noqa: F401  (the participant with richtypes and splice-amulet)
-from tests.daml_lf.conftest import dars_dir  # noqa: F401
+from tests.daml_lf.conftest import dars_dir  # noqa: F401  (pytest fixtures, used by name)
 from tests.tui.conftest import SIZE, screen_text, wait_for
 from tests.tui.helpers import text_of
 from tests.tui.test_composer import IOU, outcome
@@ -53,7 +53,7 @@ async def settled(pilot, screen: ComposerScreen) -> None:
     await pilot.pause()
 
 
-async def test_keys_typed_at_once_after_choosing_a_choice_go_into_its_first_argument(loaded, make_app):  # noqa: F811
+async def test_keys_typed_at_once_after_choosing_a_choice_go_into_its_first_argument(loaded, make_app):  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
@@ -74,7 +74,7 @@ async def test_keys_typed_at_once_after_choosing_a_choice_go_into_its_first_argu
         assert screen.query("#choice-form-typed")  # the typed form stayed (no JSON box in its place)
 
 
-async def test_keys_typed_at_once_after_choosing_a_template_go_into_its_first_argument(loaded, make_app):  # noqa: F811
+async def test_keys_typed_at_once_after_choosing_a_template_go_into_its_first_argument(loaded, make_app):  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
@@ -100,7 +100,7 @@ def label_marked(screen: ComposerScreen, row: FormRow) -> bool:
     return bool(style.bold and style.reverse)
 
 
-async def test_the_focused_row_s_label_is_marked(loaded, make_app):  # noqa: F811
+async def test_the_focused_row_s_label_is_marked(loaded, make_app):  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
@@ -116,7 +116,7 @@ async def test_the_focused_row_s_label_is_marked(loaded, make_app):  # noqa: F81
         assert label_marked(screen, owner) and not label_marked(screen, count)
 
 
-async def test_ctrl_u_clears_a_field_and_u_outside_one_picks_the_user(loaded, make_app):  # noqa: F811
+async def test_ctrl_u_clears_a_field_and_u_outside_one_picks_the_user(loaded, make_app):  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
@@ -137,7 +137,7 @@ def preview_text(screen: ComposerScreen) -> str:
     return str(screen.query_one("#preview-head").render())
 
 
-async def test_an_exercise_opened_after_a_refused_create_starts_clean(loaded, make_app):  # noqa: F811
+async def test_an_exercise_opened_after_a_refused_create_starts_clean(loaded, make_app):  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
@@ -158,7 +158,7 @@ async def test_an_exercise_opened_after_a_refused_create_starts_clean(loaded, ma
         assert not [p for p in screen.problems if p.field == "createArguments"]
 
 
-async def test_a_result_beside_another_command_is_marked_as_earlier(loaded, make_app):  # noqa: F811
+async def test_a_result_beside_another_command_is_marked_as_earlier(loaded, make_app):  # noqa: F811  (the fixture imported above)
     app = make_app(loaded, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
@@ -175,7 +175,7 @@ async def test_a_result_beside_another_command_is_marked_as_earlier(loaded, make
         assert isinstance(result, TransactionResult)
 
 
-async def test_the_choice_field_and_the_body_agree_after_fast_typing_and_escape(loaded, make_app):  # noqa: F811
+async def test_the_choice_field_and_the_body_agree_after_fast_typing_and_escape(loaded, make_app):  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)

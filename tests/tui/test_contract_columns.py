@@ -48,7 +48,7 @@ def _template_cells(screen: AcsScreen) -> set[str]:
     return {line[start : start + column.width].rstrip() for line in lines}
 
 
-async def test_the_template_column_is_as_wide_as_its_names_allow(loaded, make_app) -> None:  # noqa: F811
+async def test_the_template_column_is_as_wide_as_its_names_allow(loaded, make_app) -> None:  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=(160, 48)) as pilot:
         screen = await _with_splice_contracts(app, pilot)
@@ -79,7 +79,7 @@ async def _splice_rows(pilot, screen: AcsScreen) -> ContractTable:
     return table
 
 
-async def test_the_payload_fields_are_sort_keys_in_a_view_of_several_templates(loaded, make_app) -> None:  # noqa: F811
+async def test_the_payload_fields_are_sort_keys_in_a_view_of_several_templates(loaded, make_app) -> None:  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=(160, 48)) as pilot:
         screen = await _with_splice_contracts(app, pilot)

@@ -20,7 +20,10 @@ BOUND = 300.0  # seconds: how long the participant may take to start and run the
 
 def test_the_options_name_a_ledger_of_the_project_and_refuse_what_cannot_work(tmp_path, dars_dir, capsys):
     dar = str(dars_dir / SPLICE_TEST)
-    choose = lambda *argv: options.choose(cli.parser().parse_args(list(argv)), Config(), tmp_path / "c.toml")  # noqa: E731
+
+    def choose(*argv: str) -> options.Choice:
+        return options.choose(cli.parser().parse_args(list(argv)), Config(), tmp_path / "c.toml")
+
     setup = choose("--dar", dar, "--init-script", SETUP, "--static-time")
     assert setup.serve_flags == (
         "--dar",

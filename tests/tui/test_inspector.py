@@ -77,7 +77,7 @@ def record_compose(screen: InspectorScreen) -> list[ComposeCommand]:
             return True
         return original(message)
 
-    screen.post_message = post  # type: ignore[method-assign]
+    screen.post_message = post  # type: ignore[method-assign]  # what the screen posts, recorded
     return posted
 
 

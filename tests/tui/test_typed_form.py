@@ -19,7 +19,7 @@ from app.widgets.json_editor import JsonEditor
 from app.widgets.typed_form import TypedForm
 from tests.client.test_packages import loaded  # noqa: F401  (the participant with richtypes and splice-amulet)
 from tests.conftest import ServerProcess, start_demo_server
-from tests.daml_lf.conftest import RICHTYPES, dars_dir  # noqa: F401
+from tests.daml_lf.conftest import RICHTYPES, dars_dir  # noqa: F401  (pytest fixtures, used by name)
 from tests.tui.conftest import SIZE, screen_text, wait_for
 from tests.tui.helpers import text_of
 from tests.tui.test_composer import outcome, submissions
@@ -29,7 +29,7 @@ MARKER = "#richtypes:RichTypes:Marker"
 
 
 @pytest.fixture
-def rich_server(tmp_path, dars_dir) -> Iterator[ServerProcess]:  # noqa: F811
+def rich_server(tmp_path, dars_dir) -> Iterator[ServerProcess]:  # noqa: F811  (the fixture imported above)
     """The demo participant with richtypes, of each test's own: no RichRecord yet (a create starts empty)."""
     s = start_demo_server(tmp_path / "ledger.db", "--dar", str(dars_dir / RICHTYPES))
     yield s
@@ -323,7 +323,7 @@ async def test_a_command_recalled_from_the_history_fills_the_form_again(rich_ser
         assert orjson.loads(screen.editor.state().create_arguments) == {"owner": alice}
 
 
-async def test_a_contract_s_choices_are_its_template_s_and_its_interfaces(loaded, make_app) -> None:  # noqa: F811
+async def test_a_contract_s_choices_are_its_template_s_and_its_interfaces(loaded, make_app) -> None:  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
@@ -412,7 +412,7 @@ async def choose_constructor(pilot, screen: ComposerScreen, path: str, construct
     await wait_for(pilot, lambda: variant.constructor == constructor, f"{constructor} chosen")
 
 
-async def test_the_amulet_transfer_argument_composed_through_the_form(loaded, make_app) -> None:  # noqa: F811
+async def test_the_amulet_transfer_argument_composed_through_the_form(loaded, make_app) -> None:  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)

@@ -14,7 +14,7 @@ from app.widgets.json_editor import JsonEditor
 from app.widgets.typed_form import TypedForm
 from bench.tui_form import CONTRACT, filled
 from tests.client.test_packages import loaded  # noqa: F401  (the participant with richtypes and splice-amulet)
-from tests.daml_lf.conftest import dars_dir  # noqa: F401
+from tests.daml_lf.conftest import dars_dir  # noqa: F401  (pytest fixtures, used by name)
 from tests.tui.conftest import SIZE, known, wait_for
 from tests.tui.helpers import text_of
 from tests.tui.test_composer_keyboard import AMULET_RULES, focused_row
@@ -64,7 +64,7 @@ def widget_in_view(screen: ComposerScreen, widget) -> bool:
     return screen.editor.region.contains_region(widget.region)
 
 
-async def test_tab_goes_on_from_the_last_row_in_view_to_the_rows_below_it(loaded, make_app) -> None:  # noqa: F811
+async def test_tab_goes_on_from_the_last_row_in_view_to_the_rows_below_it(loaded, make_app) -> None:  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         screen, form = await filled_transfer(pilot, app, filled(3))
@@ -93,7 +93,7 @@ async def test_tab_goes_on_from_the_last_row_in_view_to_the_rows_below_it(loaded
         assert order.index(known(path_focused(screen))) < order.index(target.path)
 
 
-async def test_a_problem_on_a_row_out_of_view_is_reached_and_shown(loaded, make_app) -> None:  # noqa: F811
+async def test_a_problem_on_a_row_out_of_view_is_reached_and_shown(loaded, make_app) -> None:  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         value = filled(3)
@@ -113,7 +113,7 @@ async def test_a_problem_on_a_row_out_of_view_is_reached_and_shown(loaded, make_
         assert bad.problem and "a party id has letters" in bad.problem
 
 
-async def test_a_row_scrolled_away_and_back_keeps_what_was_typed(loaded, make_app) -> None:  # noqa: F811
+async def test_a_row_scrolled_away_and_back_keeps_what_was_typed(loaded, make_app) -> None:  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         screen, form = await filled_transfer(pilot, app, filled(3))
