@@ -17,8 +17,8 @@ from participant.engine.lf.definitions import LfPackages
 from participant.engine.views import interface_views
 from tests.daml_lf.eval.test_evaluator import INT, E, N, lam, text, var
 from tests.engine.conftest import ALICE, BOB, Harness
+from tests.engine.lf.rich_record import RICH
 from tests.engine.lf.test_lf_definitions import amulet_json
-from tests.engine.lf.test_lf_values import RICH
 
 RICH_RECORD = "#richtypes:RichTypes:RichRecord"
 
