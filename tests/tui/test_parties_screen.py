@@ -343,30 +343,6 @@ async def test_a_change_reads_again_only_the_user_it_changed(fresh, make_app):
         assert len(screen.directory.users) == 7
 
 
-async def test_rights_granted_elsewhere_reach_the_client_when_the_ledger_moves(fresh, locations):
-    """A right granted by someone else (a Daml Script run by `ledger-tui script`, another client) is seen without
-    reconnecting: the client reads the user's rights again when the ledger moves, and its screens follow."""
-    admin = as_user(fresh, ADMIN)
-    await api.create_user(admin, "carol")
-    app = LedgerApp(
-        config=Config(),
-        locations=locations,
-        url=fresh.url,
-        tokens=MintedToken(SECRET, "carol"),
-        label=fresh.url,
-    )
-    app.connection.rights_recheck_s = 0  # every move; the client's own pace is a few seconds
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.connected, "the connection")
-        assert app.session.identity.readable() == []
-        dave = (await api.allocate_party(admin, "dave")).party
-        await api.grant_rights(admin, "carol", api.rights_for(read_as=[dave]))
-        await api.allocate_party(admin, "erin")  # the ledger moves
-        await wait_for(
-            pilot, lambda: app.session.identity.readable() == [dave], "the right granted elsewhere"
-        )
-
-
 def burst(app, *keys: str) -> None:
     """Keys posted to the app at once, as a terminal delivers keys typed (or pasted, or sent by tmux) faster than
     the app handles them: none waits for the app to handle the one before."""
