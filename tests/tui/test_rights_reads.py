@@ -4,6 +4,7 @@ at every poll). The pace is kept on a clock of the test's own, moved by hand."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -15,18 +16,39 @@ from app.client import admin as api
 from app.config import Config
 from app.screens.acs import AcsScreen
 from app.tokens import MintedToken
-from tests.conftest import SECRET, ServerProcess, start_server
+from participant.api import Command, CreateCommand, JsCommands
+from tests.conftest import SECRET, ServerProcess, start_demo_server
 from tests.tui.conftest import SIZE, screen_of, wait_for
+from tests.tui.helpers import client_for, party_of
 
 ADMIN = "participant_admin"
 
 
 @pytest.fixture
 def ledger(tmp_path) -> Iterator[ServerProcess]:
-    """A participant of its own, without the demo ledger: no party, no user but the administrator."""
-    s = start_server(tmp_path / "ledger.db", "--hs256-secret", SECRET)
+    """A participant with the demo ledger of its own: Alice creates contracts, the ledger moves."""
+    s = start_demo_server(tmp_path / "ledger.db")
     yield s
     s.stop()
+
+
+async def move(alice: LedgerClient) -> int:
+    """An Iou created by Alice: a transaction, the ledger end one further. Returns the new end."""
+    party = await party_of(alice)
+    payload = {"issuer": party, "owner": party, "currency": "CHF", "amount": "1", "observers": []}
+    create = CreateCommand(template_id="#model-tests:Iou:Iou", create_arguments=payload)
+    await alice.submit_and_wait_for_transaction(
+        JsCommands(commands=[Command(create_command=create)], command_id=os.urandom(8).hex(), act_as=[party])
+    )
+    return await alice.ledger_end()
+
+
+async def carol_reading_as_alice(ledger: ServerProcess) -> tuple[LedgerClient, LedgerClient, str]:
+    """The administrator's and Alice's clients, and Alice's party, which the user carol (made here) reads as."""
+    admin, alice = client_for(ledger, ADMIN), client_for(ledger, "Alice")
+    party = await party_of(alice)
+    await api.create_user(admin, "carol", rights=api.rights_for(read_as=[party]))
+    return admin, alice, party
 
 
 class Clock:
@@ -72,9 +94,7 @@ async def move_seen(pilot, app: LedgerApp, end: int) -> None:
 
 
 async def test_the_rights_are_read_at_a_slow_pace_not_as_the_ledger_moves(ledger, locations):
-    admin = LedgerClient(ledger.url, MintedToken(SECRET, ADMIN))
-    dave = (await api.allocate_party(admin, "dave")).party
-    await api.create_user(admin, "carol", rights=api.rights_for(read_as=[dave]))
+    admin, alice, party = await carol_reading_as_alice(ledger)
     clock = Clock()
     app = carol_app(ledger, locations, clock)
     async with app.run_test(size=SIZE) as pilot:
@@ -83,24 +103,21 @@ async def test_the_rights_are_read_at_a_slow_pace_not_as_the_ledger_moves(ledger
         # the ledger moves, a right is granted elsewhere among the moves, and time passes, less than the pace
         erin = (await api.allocate_party(admin, "erin")).party
         await api.grant_rights(admin, "carol", api.rights_for(read_as=[erin]))
-        for hint in ("frank", "grace", "heidi"):
+        for _ in range(3):
             clock.now += RIGHTS_RECHECK_S / 4
-            await api.allocate_party(admin, hint)
-            await move_seen(pilot, app, await admin.ledger_end())
+            await move_seen(pilot, app, await move(alice))
         assert rights_reads(app) == 1
-        assert app.session.identity.readable() == [dave]
+        assert app.session.identity.readable() == [party]
 
         clock.now += RIGHTS_RECHECK_S / 4  # the pace reached: the next poll reads them
-        await wait_for(pilot, lambda: app.session.identity.readable() == [dave, erin], "the right granted")
+        await wait_for(pilot, lambda: app.session.identity.readable() == [party, erin], "the right granted")
         assert rights_reads(app) == 2
         await two_polls(pilot, app)
         assert rights_reads(app) == 2
 
 
 async def test_a_request_refused_for_a_lack_of_rights_reads_them_again(ledger, locations):
-    admin = LedgerClient(ledger.url, MintedToken(SECRET, ADMIN))
-    dave = (await api.allocate_party(admin, "dave")).party
-    await api.create_user(admin, "carol", rights=api.rights_for(read_as=[dave]))
+    admin, _, party = await carol_reading_as_alice(ledger)
     clock = Clock()
     app = carol_app(ledger, locations, clock)
     async with app.run_test(size=SIZE) as pilot:
@@ -108,10 +125,10 @@ async def test_a_request_refused_for_a_lack_of_rights_reads_them_again(ledger, l
         acs = screen_of(app, AcsScreen)
         await wait_for(pilot, lambda: not acs.reading, "the contracts read")
         await api.revoke_rights(
-            admin, "carol", api.rights_for(read_as=[dave])
+            admin, "carol", api.rights_for(read_as=[party])
         )  # elsewhere: the app is not told
-        assert rights_reads(app) == 1 and app.session.identity.readable() == [dave]
-        acs.action_reload()  # reads as dave: refused, 403 PERMISSION_DENIED
+        assert rights_reads(app) == 1 and app.session.identity.readable() == [party]
+        acs.action_reload()  # reads as Alice: refused, 403 PERMISSION_DENIED
         await wait_for(
             pilot,
             lambda: any(r.status == 403 and "active-contracts" in r.path for r in app.request_log.entries),
