@@ -67,9 +67,11 @@ async def script(client: LedgerClient, args: argparse.Namespace) -> None:
             argument = json.loads(Path(args.input_file).read_text(encoding="utf-8"))
         except (OSError, ValueError) as e:
             raise Usage(f"--input-file {args.input_file}: {e}") from None
-    async with plain_http(client) as http:
+    async with plain_http(
+        client
+    ) as http:  # one for the whole run: the DARs' upload, then the script's questions
         await _upload_missing(client, http, dars)
-    outcome = await run_on_participant(client, code, args.script_name, argument)
+        outcome = await run_on_participant(client, code, args.script_name, argument, http=http)
     report: dict[str, Any] = {
         "script": args.script_name,
         "status": "passed" if outcome.passed else "failed",
