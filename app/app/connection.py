@@ -247,11 +247,12 @@ class Connection:
 
     def _read_rights_when_due(self) -> None:
         """Read the rights again if a request was refused for a lack of them or `rights_recheck_s` has passed, and
-        no read of them is under way (a doubt raised meanwhile waits for the next poll)."""
+        no read of them is under way (a doubt raised meanwhile waits for the next poll), and the token is not refused
+        (its refusal is said, and a read of the rights would be refused too, at every poll)."""
         now = self.clock()
         due = self._rights_doubted or now - self._rights_checked >= self.rights_recheck_s
         reading = self._rights_reading is not None and not self._rights_reading.is_finished
-        if not self.connected or not due or reading:
+        if not self.connected or self.problem or not due or reading:
             return
         self._rights_checked, self._rights_doubted = now, False
         self._rights_reading = self._run(self._reread_rights, "rights")
