@@ -10,11 +10,12 @@ allocates (an admin may; without auth nobody needs it). Time: on a participant o
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.client import LedgerClient
-from app.client.plain import plain_http
+from app.client.plain import PlainHttp, plain_http
 from participant.daml_script import Outcome, run_script
 from participant.daml_script.dars import UnreadableDar, code_of
 from participant.daml_script.json_ledger import JsonLedger
@@ -66,10 +67,15 @@ async def run_on_participant(
     argument: Any = None,
     *,
     committed: Callable[[int], None] | None = None,
+    http: PlainHttp | None = None,
 ) -> Outcome:
-    """Run `script_name` of `code` against the client's participant. A script's own failure is in the outcome."""
+    """Run `script_name` of `code` against the client's participant, through `http` (a `plain_http` of the
+    client the caller has open for more than the run), else through one of its own. A script's own failure is in
+    the outcome."""
     user_id, grants = await acting_user(client)
-    async with plain_http(client) as http:
+    async with contextlib.AsyncExitStack() as stack:
+        if http is None:
+            http = await stack.enter_async_context(plain_http(client))
         ledger = ActingLedger(http, code, user_id=user_id, grants=grants, committed=committed)
         return await run_script(code, script_name, ledger, argument)
 

@@ -69,7 +69,7 @@ def count_checks(budget: Budget) -> list[int]:
         checks[0] += 1
         check(depth)
 
-    budget.check = counting  # type: ignore[method-assign]
+    budget.check = counting  # type: ignore[method-assign]  # each check counted
     return checks
 
 
@@ -157,7 +157,7 @@ async def _flows(dars: Path, rounds: int) -> dict[tuple[str, bool], list[float]]
                 coin = amulet.tapped(
                     await submit("warm", amulet.tap_command(app, "1000000.0"), [app.sender], 0)
                 )
-                Engine.interpret = measured  # type: ignore[method-assign]
+                Engine.interpret = measured  # type: ignore[method-assign]  # each run timed
                 try:
                     for n in range(rounds + 2):  # the first two rounds compile what they run: left out
                         current[1] = n % 2 == 1
@@ -170,7 +170,7 @@ async def _flows(dars: Path, rounds: int) -> dict[tuple[str, bool], list[float]]
                         if n < 2:
                             samples.clear()
                 finally:
-                    Engine.interpret = interpret  # type: ignore[method-assign]
+                    Engine.interpret = interpret  # type: ignore[method-assign]  # the original back
     return samples
 
 

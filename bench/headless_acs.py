@@ -92,10 +92,10 @@ def headless_read(
     env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "PYTHONPYCACHEPREFIX": str(home / "pycache")}
     started = time.perf_counter()
     child = subprocess.Popen(args, cwd=home, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert child.stdout is not None
+    assert child.stdout is not None and child.stderr is not None
     lines = size = 0
     first = 0.0
-    while chunk := child.stdout.read1(1 << 20):  # type: ignore[attr-defined]
+    while chunk := child.stdout.read1(1 << 20):  # type: ignore[attr-defined]  # a pipe is a BufferedReader, typed as IO
         if not lines and b"\n" in chunk:
             first = time.perf_counter() - started
         lines += chunk.count(b"\n")
@@ -103,7 +103,7 @@ def headless_read(
     code = child.wait()
     seconds = time.perf_counter() - started
     if code != 0:
-        raise RuntimeError(f"headless acs exited with {code}: {child.stderr.read()[-2000:]!r}")  # type: ignore[union-attr]
+        raise RuntimeError(f"headless acs exited with {code}: {child.stderr.read()[-2000:]!r}")
     return lines, seconds, size, first
 
 

@@ -75,13 +75,13 @@ def headless_first_line(args: list[str], home: Path) -> float:
     child = subprocess.Popen(
         args, env={**os.environ, "HOME": str(home)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=home
     )
-    assert child.stdout is not None
+    assert child.stdout is not None and child.stderr is not None
     line = child.stdout.readline()
     took = time.time() - started
     child.kill()
     child.wait()
     if not line.startswith(b"{"):
-        raise RuntimeError(f"headless acs printed no contract: {child.stderr.read()[-500:]!r}")  # type: ignore[union-attr]
+        raise RuntimeError(f"headless acs printed no contract: {child.stderr.read()[-500:]!r}")
     return took
 
 

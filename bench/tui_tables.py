@@ -25,6 +25,7 @@ from app.widgets.acs_columns import DEFAULT_MIXED, build_columns
 from app.widgets.contract_table import ContractTable
 from app.widgets.request_list import RequestList
 from app.widgets.update_table import UpdateTable
+from app.widgets.windowed_table import WindowedTable
 
 SIZE = (160, 45)
 SCREENS = 20  # screens drawn per run, afresh and again
@@ -108,7 +109,9 @@ def best(repeat: int, run: Callable[[], int]) -> float:
     return out
 
 
-async def measure(name: str, table: Widget, fill: Callable[[], None], steps: int, repeat: int) -> None:
+async def measure(
+    name: str, table: WindowedTable | UpdateTable, fill: Callable[[], None], steps: int, repeat: int
+) -> None:
     app = Tables(table)
     async with app.run_test(size=SIZE) as pilot:
         fill()
@@ -132,7 +135,7 @@ async def measure(name: str, table: Widget, fill: Callable[[], None], steps: int
 
         def walk(action: Callable[[int], None]) -> Callable[[], int]:
             def run() -> int:
-                table.action_first()  # type: ignore[attr-defined]
+                table.action_first()
                 lines = 0
                 for _ in range(steps):
                     action(1)
@@ -144,8 +147,8 @@ async def measure(name: str, table: Widget, fill: Callable[[], None], steps: int
         results = {
             "afresh": best(repeat, cold),
             "again": best(repeat, again),
-            "down": best(repeat, walk(table.action_cursor)),  # type: ignore[attr-defined]
-            "page down": best(repeat, walk(table.action_page)),  # type: ignore[attr-defined]
+            "down": best(repeat, walk(table.action_cursor)),
+            "page down": best(repeat, walk(table.action_page)),
         }
         print(f"{name:<14} " + "  ".join(f"{k} {v:6.1f}" for k, v in results.items()) + "  µs/line")
 

@@ -15,26 +15,11 @@ from pathlib import Path
 from app.compose.form import FormContext, TextNode
 from app.compose.types import NumericT, Scalar
 from participant.engine.lf.definitions import LfPackages
+from tests.engine.lf.conftest import ALICE
+from tests.engine.lf.rich_record import RICH, rich_type
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DAR = REPO_ROOT / ".." / "shared" / "dars" / "richtypes" / "richtypes.dar"
-ALICE = "alice::1220" + "aa" * 32
-RICH = {
-    "owner": ALICE,
-    "count": "-42",
-    "amount": "1234.5000000000",
-    "label": "héllo",
-    "active": True,
-    "asOf": "2024-02-29",
-    "observedAt": "2024-01-02T03:04:05.123456Z",
-    "note": "a note",
-    "tags": ["b", "a"],
-    "attributes": {"a": "1", "z": "2"},
-    "marker": "00" + "ab" * 32,
-    "profile": {"nickname": "al", "level": "3"},
-    "outcome": {"tag": "Win", "value": {"prize": "2.50", "tier": "gold"}},
-    "fee": "0.10",
-}
 TYPED: list[tuple[Scalar | NumericT, str]] = [
     (Scalar("INT64"), "-42"),
     (NumericT(10), "1234.5"),
@@ -60,7 +45,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--values", type=int, default=2000)
     args = parser.parse_args()
-    rich = LfPackages.from_dar(args.dar.read_bytes()).main.templates["RichTypes:RichRecord"].argument_type
+    rich = rich_type(LfPackages.from_dar(args.dar.read_bytes()))
     decoded = rich.decode(RICH)
     assert rich.encode(decoded) == RICH
     nodes = []

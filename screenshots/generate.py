@@ -20,8 +20,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from tests.tui.deterministic import FixedLedgerApp, deterministic  # noqa: E402
-from tests.tui.scenarios import SCREENS  # noqa: E402
+from tests.tui.deterministic import FixedLedgerApp, deterministic  # noqa: E402  (once the project is on the path)
+from tests.tui.scenarios import SCREENS  # noqa: E402  (once the project is on the path)
 
 
 class _Patches:

@@ -37,7 +37,7 @@ STALLED = 6
 def _observed_protocol():
     """The server's websocket protocol, recording each connection and when its send buffer first fills."""
 
-    class Observed(protocol_class()):  # type: ignore[misc]
+    class Observed(protocol_class()):  # type: ignore[misc]  # the base is the one the server picks at run time
         def connection_made(self, transport) -> None:
             super().connection_made(transport)
             self.first_paused = asyncio.Event()

@@ -179,7 +179,6 @@ class LedgerApp(App):
 
     def _ledger_end_moved(self, end: int) -> None:
         self.status_ledger_end = end
-        self.connection.ledger_moved()
 
     def _viewed_moved(self, offset: int | None) -> None:
         self.status_viewed = offset

@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # imported when first needed, after the first frame: the clie
 
     from app.bundled import BundledParticipant, StartupState
     from app.client.http import Timeouts
-    from app.client.requests_log import RequestLog
+    from app.client.requests_log import RequestLog, RequestRecord
     from app.session import Session
     from app.tokens import TokenSource
     from app.workspace import Workspace
@@ -32,17 +32,19 @@ log = logging.getLogger("ledger_tui")
 
 LEDGER_END_POLL_S = 2.0
 CONNECT_RETRY_POLLS = 2  # after a failed connection, try again every this many polls
-# The user's rights are read again when the ledger moves, at most this often: a right granted elsewhere (a Daml
-# Script run by `ledger-tui script`, another client, an administrator) is seen without reconnecting; the Ledger API
-# tells no one of a change to rights.
-RIGHTS_RECHECK_S = 5.0
+# The user's rights are read at connecting, after a change made from this client (the parties screen reads them
+# itself), after a request refused for a lack of rights (403, PERMISSION_DENIED), and at this slow pace besides: the
+# Ledger API tells no one of a change to rights, and a right granted elsewhere (a Daml Script run by `ledger-tui
+# script`, another client, an administrator) is seen within this much without reconnecting. Not as the ledger moves:
+# a busy ledger moves at every poll, and two requests each time for what seldom changes were most of the polling.
+RIGHTS_RECHECK_S = 60.0
 
 
 class Connection:
     """The app's connection to its participant. Its state: `connected` (once the participant said who we are),
     `state` (connecting, ok or down: how it answers now), `problem` (why it refuses our token, until it accepts
-    one), `url` and `tokens`. Its face: `start` (connect, then poll the ledger end), `ledger_moved` (re-reads the
-    rights now and then), `switch_user` (the user key) and `retry_s`. It reports through `on_change` (the state,
+    one), `url` and `tokens`. Its face: `start` (connect, then poll the ledger end and now and then the rights),
+    `switch_user` (the user key) and `retry_s`. It reports through `on_change` (the state,
     the problem or who we are changed: the status line reads them again) and the routes (every screen told of a
     new identity; the start-up screen left once the bundled participant is ready)."""
 
@@ -90,8 +92,14 @@ class Connection:
         # the last failure to connect, and when it was shown: retries that fail the same way say it again only once
         # its notification is gone
         self._error_shown: tuple[str, float] | None = None
+        self.clock: Callable[[], float] = (
+            time.monotonic
+        )  # when the rights were read (tests: a clock of their own)
         self._rights_checked = 0.0
+        self._rights_doubted = False  # a request was refused for a lack of rights: read them at once
+        self._rights_reading: Worker[None] | None = None
         self._connecting: Worker[None] | None = None
+        request_log.subscribe(self._request_seen)
 
     # --- the face -------------------------------------------------------------------------------------------------
 
@@ -112,14 +120,6 @@ class Connection:
         self.poll_s = poll_s
         self._connect()
         self._app.set_interval(poll_s, self._poll_ledger_end)
-
-    def ledger_moved(self) -> None:
-        """The ledger moved: re-read the user's rights, at most every `rights_recheck_s`."""
-        now = time.monotonic()
-        if not self.connected or now - self._rights_checked < self.rights_recheck_s:
-            return
-        self._rights_checked = now
-        self._run(self._reread_rights, "rights")
 
     def switch_user(self) -> None:
         """Ask which user to act as (the bundled participant's tokens are minted here), or say why one cannot."""
@@ -158,7 +158,7 @@ class Connection:
         if self._bundled is not None:
             # the contracts screen, shown once the participant is ready, is loaded while it starts: not before
             # the first frame (which shows the start-up screen), and not after the participant is ready
-            import app.screens.acs  # noqa: F401
+            import app.screens.acs  # noqa: F401  (imported for its loading time, used later)
 
             state = await self._bundled_ready()
             if state.phase != "ready":
@@ -213,7 +213,7 @@ class Connection:
         if self.polls_down:
             self._app.notify(f"Connected to {self.url}.", title="Connected", timeout=4)
         self.connected = True
-        self._rights_checked = time.monotonic()  # just read with the connection
+        self._rights_checked, self._rights_doubted = self.clock(), False  # just read with the connection
         self.state = "ok"
         self._changed()
         self._routes.announce_identity()
@@ -240,13 +240,30 @@ class Connection:
         await self._routes.leave_startup()
         return bundled.state
 
+    def _request_seen(self, record: RequestRecord) -> None:
+        if record.status == 403 and not _reads_rights(record):
+            self._rights_doubted = True
+            self._read_rights_when_due()
+
+    def _read_rights_when_due(self) -> None:
+        """Read the rights again if a request was refused for a lack of them or `rights_recheck_s` has passed, and
+        no read of them is under way (a doubt raised meanwhile waits for the next poll), and the token is not refused
+        (its refusal is said, and a read of the rights would be refused too, at every poll)."""
+        now = self.clock()
+        due = self._rights_doubted or now - self._rights_checked >= self.rights_recheck_s
+        reading = self._rights_reading is not None and not self._rights_reading.is_finished
+        if not self.connected or self.problem or not due or reading:
+            return
+        self._rights_checked, self._rights_doubted = now, False
+        self._rights_reading = self._run(self._reread_rights, "rights")
+
     async def _reread_rights(self) -> None:
         session = self._session
         before = session.identity
         try:
             await session.reload_identity()
         except LedgerApiError:
-            return  # the next move tries again; a failure to read is the health line's to show
+            return  # read again at the next interval; a failure to read is the health line's to show
         if session.identity != before:
             self._changed()
             self._routes.announce_identity()
@@ -255,6 +272,7 @@ class Connection:
 
     def _poll_ledger_end(self) -> None:
         self._run(self._read_ledger_end, "poll")
+        self._read_rights_when_due()
 
     async def _read_ledger_end(self) -> None:
         if not self.connected:
@@ -376,3 +394,12 @@ class Connection:
 
 
 __all__ = ["CONNECT_RETRY_POLLS", "LEDGER_END_POLL_S", "RIGHTS_RECHECK_S", "Connection"]
+
+
+def _reads_rights(record: RequestRecord) -> bool:
+    """One of the requests that read the user and its rights: refused, it says nothing new of them (and must not
+    start another read of them)."""
+    path = record.path
+    return record.method == "GET" and (
+        path == "/v2/authenticated-user" or (path.startswith("/v2/users/") and path.endswith("/rights"))
+    )

@@ -100,7 +100,7 @@ class StatusError(LedgerApiError):
         return self.canton.code if self.canton is not None else None
 
     @property
-    def title(self) -> str:  # type: ignore[override]
+    def title(self) -> str:  # type: ignore[override]  # the base's class attribute, worked out here
         if self.canton is not None:
             return f"{self.canton.code} ({self.status})"
         return f"HTTP {self.status}"

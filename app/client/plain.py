@@ -12,6 +12,8 @@ from app.client.ledger import LedgerClient
 
 SCRIPT_TIMEOUT_S = 120.0  # a submission of a script may interpret for a while
 
+PlainHttp = httpx.AsyncClient  # what `plain_http` makes, named for modules that may not import httpx
+
 
 class _Bearer(httpx.Auth):
     def __init__(self, tokens: TokenSource) -> None:

@@ -22,7 +22,7 @@ OK, REFUSED, USAGE = 0, 1, 2
 # with Textual): a fifth of a second of imports, and Rich, which nothing here uses. Without the module, httpx
 # defines a stand-in for that tool instead.
 if "httpx" not in sys.modules:
-    sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
+    sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]  # None: the import system's "absent"
 
 EPILOG = """\
 output: one JSON document per line (the API's own shapes), or with --table a plain table.
@@ -201,7 +201,7 @@ async def _run(args: argparse.Namespace, choice: Any, locations: Locations) -> i
         return REFUSED
     except failures as e:
         out.close()
-        _error(e.document)  # type: ignore[attr-defined]
+        _error(e.document)  # type: ignore[attr-defined]  # each failure class carries its document
         return REFUSED
     except errors.LedgerApiError as e:
         out.close()

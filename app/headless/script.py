@@ -3,7 +3,8 @@ the JSON Ledger API v2, the interpreter in this process (`participant.daml_scrip
 
 Every question of the script becomes the JSON API calls it maps to, on the participant the options name (without
 --url, the bundled one). The DAR's packages must be on the participant: one missing is uploaded first (which needs
-a participant admin). The script acts through the token's user, as `app.script_runs` says, with the
+a participant admin). The script's code is its own DAR's (its main package and the dependencies the DAR carries),
+whatever other DARs are named. The script acts through the token's user, as `app.script_runs` says, with the
 participant's clock where it is static.
 """
 
@@ -20,7 +21,7 @@ from app.client.plain import plain_http
 from app.private_files import private_replacement
 from app.script_runs import run_on_participant
 from app.untrusted import json_safe, visible
-from participant.daml_script.dars import Dars, UnreadableDar, read_dars
+from participant.daml_script.dars import ScriptDars, UnreadableDar, read_script_dars
 
 
 class Usage(Exception):
@@ -35,7 +36,7 @@ class Failed(Exception):
         self.document = document
 
 
-async def _upload_missing(client: LedgerClient, http: Any, dars: Dars) -> None:
+async def _upload_missing(client: LedgerClient, http: Any, dars: ScriptDars) -> None:
     """Upload each DAR whose main package the participant does not have (the script's commands need it)."""
     present = set(await client.packages())
     for (_, data), main in zip(dars.contents, dars.main_package_ids, strict=True):
@@ -57,7 +58,7 @@ async def _upload_missing(client: LedgerClient, http: Any, dars: Dars) -> None:
 
 async def script(client: LedgerClient, args: argparse.Namespace) -> None:
     try:
-        dars = read_dars(args.script_dar)
+        dars = read_script_dars(args.script_dar, args.script_name)
     except UnreadableDar as e:
         raise Usage(str(e)) from None
     code = dars.code
@@ -67,9 +68,11 @@ async def script(client: LedgerClient, args: argparse.Namespace) -> None:
             argument = json.loads(Path(args.input_file).read_text(encoding="utf-8"))
         except (OSError, ValueError) as e:
             raise Usage(f"--input-file {args.input_file}: {e}") from None
-    async with plain_http(client) as http:
+    async with plain_http(
+        client
+    ) as http:  # one for the whole run: the DARs' upload, then the script's questions
         await _upload_missing(client, http, dars)
-    outcome = await run_on_participant(client, code, args.script_name, argument)
+        outcome = await run_on_participant(client, code, args.script_name, argument, http=http)
     report: dict[str, Any] = {
         "script": args.script_name,
         "status": "passed" if outcome.passed else "failed",

@@ -28,7 +28,7 @@ from participant.api import JsCommands, TransactionFormat
 def read_commands(source: str) -> dict:
     """The JsCommands document of a file, or of stdin for "-"; a whole request ({"commands": {...}}) is taken too."""
     try:
-        raw = sys.stdin.buffer.read() if source == "-" else open(source, "rb").read()  # noqa: SIM115
+        raw = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
     except OSError as e:
         raise Usage(f"cannot read {source}: {e.strerror or e}") from None
     try:

@@ -254,8 +254,8 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         return self.ledger_app.workspace.acs.timeline
 
     # the ledger offset: Widget's `offset` (where `styles.offset` moves a widget) never moves a screen
-    @property  # type: ignore[misc]
-    def offset(self) -> int | None:  # type: ignore[override]
+    @property  # type: ignore[misc]  # a property over Widget's settable `offset` (see above)
+    def offset(self) -> int | None:  # type: ignore[override]  # the ledger's offset, not the layout's
         """The ledger offset shown (the cache's); None before the first read."""
         return self.loader.offset
 

@@ -30,4 +30,4 @@ def _get_inner_outer(self: StylesCache, base_background: Color, background: Colo
 def drop_widgets_from_style_cache() -> None:
     """Cache Textual's inner and outer background styles by their colours alone (idempotent)."""
     # Textual declares the method as its lru_cache wrapper: a plain function is what replaces the cache
-    StylesCache.get_inner_outer = _get_inner_outer  # type: ignore[method-assign, assignment]
+    StylesCache.get_inner_outer = _get_inner_outer  # type: ignore[method-assign, assignment]  # see above

@@ -74,8 +74,8 @@ class TokenVerifier:
             self._single = _Key(hs256_secret, "HS256")
         elif public_key_pem is not None:
             self._single = _pin_algorithm(_load_pem(public_key_pem))
-        else:
-            self._by_kid = load_jwks(Path(jwks_path))  # type: ignore[arg-type]
+        elif jwks_path is not None:
+            self._by_kid = load_jwks(Path(jwks_path))
 
     def verify(self, token: str) -> VerifiedToken:
         key = self._key_for(token)

@@ -97,41 +97,23 @@ class JsonLedger:
 
     def _command_json(self, command: lg.Command) -> dict[str, Any]:
         code = self.code
+        body: dict[str, Any] = {"templateId": template_id(command.template, command.by_package_name, code)}
         if isinstance(command, lg.CreateCmd):
-            return {
-                "CreateCommand": {
-                    "templateId": template_id(command.template, command.by_package_name, code),
-                    "createArguments": self._encode(ast.TCon(command.template), command.argument),
-                }
-            }
+            body["createArguments"] = self._encode(ast.TCon(command.template), command.argument)
+            return {"CreateCommand": body}
         if isinstance(command, lg.ExerciseCmd):
-            return {
-                "ExerciseCommand": {
-                    "templateId": template_id(command.template, command.by_package_name, code),
-                    "contractId": command.contract_id,
-                    "choice": command.choice,
-                    "choiceArgument": self._encode(command.argument_type, command.argument),
-                }
-            }
+            body["contractId"] = command.contract_id
+            return {"ExerciseCommand": body | self._choice_json(command.choice)}
         if isinstance(command, lg.ExerciseByKeyCmd):
             key = code.packages.template(command.template).key
             assert key is not None
-            return {
-                "ExerciseByKeyCommand": {
-                    "templateId": template_id(command.template, command.by_package_name, code),
-                    "contractKey": self._encode(key.type, command.key),
-                    "choice": command.choice,
-                    "choiceArgument": self._encode(command.argument_type, command.argument),
-                }
-            }
-        return {
-            "CreateAndExerciseCommand": {
-                "templateId": template_id(command.template, command.by_package_name, code),
-                "createArguments": self._encode(ast.TCon(command.template), command.argument),
-                "choice": command.choice,
-                "choiceArgument": self._encode(command.argument_type, command.choice_argument),
-            }
-        }
+            body["contractKey"] = self._encode(key.type, command.key)
+            return {"ExerciseByKeyCommand": body | self._choice_json(command.choice)}
+        body["createArguments"] = self._encode(ast.TCon(command.template), command.argument)
+        return {"CreateAndExerciseCommand": body | self._choice_json(command.choice)}
+
+    def _choice_json(self, choice: lg.ChoiceCall) -> dict[str, Any]:
+        return {"choice": choice.name, "choiceArgument": self._encode(choice.argument_type, choice.argument)}
 
     def _choice(self, owner: ast.TypeConRef, name: str) -> ast.Choice:
         module = self.code.packages.module(owner.package_id, owner.module)

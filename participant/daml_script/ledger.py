@@ -33,40 +33,44 @@ class NotSupported(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class CreateCmd:
-    template: ast.TypeConRef
+class ChoiceCall:
+    """The choice an exercising command names, and its argument with the argument's type (how it is encoded)."""
+
+    name: str
+    argument_type: ast.Type
     argument: Any
-    by_package_name: bool = False
 
 
 @dataclass(frozen=True, slots=True)
-class ExerciseCmd:
-    template: ast.TypeConRef  # a template, or the interface whose choice it is
+class TemplateCmd:
+    """What every command names: its template (an exercise's may be the interface whose choice it is), by package
+    name (`#name:Module:Entity`, the participant picks the package) or by package id."""
+
+    template: ast.TypeConRef
+    by_package_name: bool = field(default=False, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class CreateCmd(TemplateCmd):
+    argument: Any
+
+
+@dataclass(frozen=True, slots=True)
+class ExerciseCmd(TemplateCmd):
     contract_id: str
-    choice: str
-    argument_type: ast.Type
-    argument: Any
-    by_package_name: bool = False
+    choice: ChoiceCall
 
 
 @dataclass(frozen=True, slots=True)
-class ExerciseByKeyCmd:
-    template: ast.TypeConRef
+class ExerciseByKeyCmd(TemplateCmd):
     key: Any
-    choice: str
-    argument_type: ast.Type
-    argument: Any
-    by_package_name: bool = False
+    choice: ChoiceCall
 
 
 @dataclass(frozen=True, slots=True)
-class CreateAndExerciseCmd:
-    template: ast.TypeConRef
+class CreateAndExerciseCmd(TemplateCmd):
     argument: Any
-    choice: str
-    argument_type: ast.Type
-    choice_argument: Any
-    by_package_name: bool = False
+    choice: ChoiceCall
 
 
 Command = CreateCmd | ExerciseCmd | ExerciseByKeyCmd | CreateAndExerciseCmd

@@ -75,6 +75,11 @@ def _choice_name(argument_type: ast.Type) -> str:
     return argument_type.tycon.name
 
 
+def _choice_call(any_choice: Any) -> lg.ChoiceCall:
+    """The choice of a library's `AnyChoice`: its argument's type names it."""
+    return lg.ChoiceCall(_choice_name(any_choice.type), any_choice.type, any_choice.value)
+
+
 def _command(library: Library, meta: Any) -> lg.Command:
     command = field(meta, "command")
     by_name = field(meta, "explicitPackageId") is not True
@@ -82,38 +87,31 @@ def _command(library: Library, meta: Any) -> lg.Command:
     kind = command.constructor
     if kind == "Create":
         any_template = field(field(body, "argC"), "getAnyTemplate")
-        return lg.CreateCmd(template_of_rep(rt.TypeRep(any_template.type)), any_template.value, by_name)
+        return lg.CreateCmd(
+            template_of_rep(rt.TypeRep(any_template.type)), any_template.value, by_package_name=by_name
+        )
     if kind == "Exercise":
-        choice = field(field(body, "argE"), "getAnyChoice")
         return lg.ExerciseCmd(
             template_of_rep(field(body, "tplId")),
             str(field(body, "cId")),
-            _choice_name(choice.type),
-            choice.type,
-            choice.value,
-            by_name,
+            _choice_call(field(field(body, "argE"), "getAnyChoice")),
+            by_package_name=by_name,
         )
     if kind == "ExerciseByKey":
-        choice = field(field(body, "argE"), "getAnyChoice")
         key = field(field(body, "keyE"), "getAnyContractKey")
         return lg.ExerciseByKeyCmd(
             template_of_rep(field(body, "tplId")),
             key.value,
-            _choice_name(choice.type),
-            choice.type,
-            choice.value,
-            by_name,
+            _choice_call(field(field(body, "argE"), "getAnyChoice")),
+            by_package_name=by_name,
         )
     if kind == "CreateAndExercise":
         any_template = field(field(body, "tplArgCE"), "getAnyTemplate")
-        choice = field(field(body, "choiceArgCE"), "getAnyChoice")
         return lg.CreateAndExerciseCmd(
             template_of_rep(rt.TypeRep(any_template.type)),
             any_template.value,
-            _choice_name(choice.type),
-            choice.type,
-            choice.value,
-            by_name,
+            _choice_call(field(field(body, "choiceArgCE"), "getAnyChoice")),
+            by_package_name=by_name,
         )
     raise ScriptFailure(f"unknown command {kind}")
 

@@ -87,7 +87,7 @@ async def interpret(
             raise _unresolved(synchronizer)
     if isinstance(first, Assign):
         return await _assign(first, submitter, source)
-    return await _unassign(commands, submitter, source, generator)  # type: ignore[arg-type]
+    return await _unassign(commands, submitter, source, generator)  # type: ignore[arg-type]  # check_batch: no Assign
 
 
 async def _unassign(

@@ -31,7 +31,7 @@ from participant.daml_lf.scalars import (  # noqa: F401  (the codec's names for 
     is_contract_id,
     show_numeric,
 )
-from participant.daml_lf.scalars import is_party_id as is_party_id_string  # noqa: F401
+from participant.daml_lf.scalars import is_party_id as is_party_id_string  # noqa: F401  (re-exported)
 
 Json = Any
 

@@ -63,5 +63,5 @@ class CoalescingTransport:
 
 
 class CoalescingHttpToolsProtocol(HttpToolsProtocol):
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(CoalescingTransport(transport, self.loop))  # type: ignore[arg-type]
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # a TCP server's
+        super().connection_made(CoalescingTransport(transport, self.loop))  # type: ignore[arg-type]  # duck-typed

@@ -457,6 +457,7 @@ def _serve(args) -> int:
         )
     claim = _claim(args.db, "is in use by another ledger-participant", "stop it or use another --db")
     try:
+        _writable(args.db)
         if args.dar:
             asyncio.run(_load_dars(args.db, args.dar, tuple(args.package), args.max_dar_bytes))
         if args.init_script is not None:
@@ -790,7 +791,39 @@ def _claim(db: Path, in_use: str, advice: str):
         claim.acquire()
     except DatabaseInUse as e:
         raise Refused(f"{db} {in_use} ({_holder(e.info)}); {advice}") from None
+    except OSError as e:  # the lock file beside it cannot be made: nor can the database (its directory, say)
+        raise Refused(f"cannot open {db}: {_os_reason(e)}") from None
     return claim
+
+
+def _os_reason(e: OSError) -> str:
+    return f"{e.strerror or e}" + (f": {e.filename}" if e.filename else "")
+
+
+def _writable(db: Path) -> None:
+    """Refuse, before anything is served, a database this server could not write: the write process starts beside
+    the server (which answers reads meanwhile) and would find out only at the first write. A file not there yet is
+    made by the store; one that another program is writing now (busy) is left to wait for as every write does."""
+    import sqlite3
+
+    from participant.store.schema import NotADatabase
+    from participant.store.write_process import prove_writable
+
+    if not db.exists():
+        return
+    try:
+        conn = sqlite3.connect(db, timeout=0, isolation_level=None)
+        try:
+            prove_writable(conn)
+        finally:
+            conn.close()
+    except sqlite3.Error as e:
+        code = getattr(e, "sqlite_errorname", "")
+        if code in ("SQLITE_BUSY", "SQLITE_LOCKED"):
+            return
+        if code == "SQLITE_NOTADB":
+            raise NotADatabase(f"{db} is not a participant database ({e})") from None
+        raise Refused(f"cannot open {db} for writing: {e}") from None
 
 
 def _compact(args) -> int:

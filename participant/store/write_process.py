@@ -6,9 +6,9 @@ the server's process, the commit's Python work (binding every value of every row
 the event loop needs, and the loop would wait its turn after each statement; here it runs on the other core.
 
 The conversation, over the process's standard input and output: each message is a 4-byte big-endian length and a
-pickle. The process answers `None` once its connection is open (or the error that prevented it), then, for each
-list of `(statement, params)` it reads, `None` when the transaction is committed and synced, or the error that
-rolled it back. Anything else it would print goes to standard error. It ends at the end of its input, which also
+pickle. The process answers `None` once its connection is open and has shown it may write (or the error that
+prevented it), then, for each list of `(statement, params)` it reads, `None` when the transaction is committed and
+synced, or the error that rolled it back. Anything else it would print goes to standard error. It ends at the end of its input, which also
 comes when the server dies however it dies:
 a transaction it was writing then either commits whole or not at all, as SQLite makes it, and nobody was told
 either way. Interrupts and termination signals are left to the server, which closes the process's input once
@@ -48,16 +48,29 @@ Statements = list[tuple[str, Sequence]]
 
 
 def open_write_connection(path: str) -> sqlite3.Connection:
-    """The only connection that writes (settings: `pragmas.READ_PRAGMAS`, `pragmas.WRITE_PRAGMAS`)."""
+    """The only connection that writes (settings: `pragmas.READ_PRAGMAS`, `pragmas.WRITE_PRAGMAS`), once it has
+    shown it may write (`prove_writable`)."""
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     try:
         for pragma in pragmas.READ_PRAGMAS + pragmas.WRITE_PRAGMAS:
             conn.execute(pragma)
         conn.execute(f"PRAGMA wal_autocheckpoint = {WRITER_AUTOCHECKPOINT}")
+        prove_writable(conn)
     except BaseException:
         conn.close()
         raise
     return conn
+
+
+def prove_writable(conn: sqlite3.Connection) -> None:
+    """Write, and roll back: SQLite opens a file it may not write (a read-only file, one on a read-only file
+    system) read-only without a word, and in WAL mode even takes the write lock; it says so at the first write.
+    Nothing reaches the file (the change stays in the connection's cache until the rollback drops it)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("CREATE TABLE write_probe (x)")
+    finally:
+        conn.execute("ROLLBACK")
 
 
 def write_transaction(conn: sqlite3.Connection, statements: Statements) -> None:

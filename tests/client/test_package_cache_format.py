@@ -13,7 +13,7 @@ import pytest
 from app import packages
 from app.packages import CACHE_FORMAT, PackageCache, read_entry, shapes_version
 from participant.daml_lf.archive import read_dar
-from tests.daml_lf.conftest import RICHTYPES, dar_bytes, dars_dir  # noqa: F401
+from tests.daml_lf.conftest import RICHTYPES, dar_bytes, dars_dir  # noqa: F401  (pytest fixtures, used by name)
 
 
 def test_the_format_is_the_digest_of_the_pickled_classes_shapes() -> None:
@@ -51,7 +51,7 @@ def test_a_field_added_renamed_or_retyped_changes_the_format(shapes_module) -> N
     assert shapes_version([shapes_module.__name__]) == before
 
 
-def test_entries_of_another_format_are_not_read(tmp_path, dar_bytes, monkeypatch) -> None:  # noqa: F811
+def test_entries_of_another_format_are_not_read(tmp_path, dar_bytes, monkeypatch) -> None:  # noqa: F811  (the fixture imported above)
     dalf = read_dar(dar_bytes(RICHTYPES)).main
     entry = read_entry(dalf.package_id, dalf.payload)
     PackageCache(tmp_path).write(entry, dalf.payload)

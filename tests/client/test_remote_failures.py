@@ -12,7 +12,7 @@ import pytest
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.typing import Subprotocol
 
-from app.client import LedgerClient, event_format
+from app.client import LedgerClient, event_format, update_format
 from app.client.acs import read_snapshot
 from app.client.errors import (
     BadRequest,
@@ -238,7 +238,7 @@ async def test_a_legacy_404_is_a_missing_endpoint():
     )
     async with client:
         with pytest.raises(EndpointMissing) as caught:
-            await client.update_by_id("1220ab", None)  # type: ignore[arg-type]
+            await client.update_by_id("1220ab", update_format(event_format([ALICE])))
     assert caught.value.status == 404 and caught.value.code is None
 
 

@@ -267,9 +267,9 @@ def test_unknown_builtins_are_refused() -> None:
     ctx = _context()
     with pytest.raises(MalformedArchive, match="unknown value 999 of builtin"):
         # protobuf takes any number for an enum, its stubs only the known values: an unknown one is the point
-        decode_expr(ast.ExprBody(lf.Expr(builtin=999).SerializeToString(), ctx))  # type: ignore[arg-type]
+        decode_expr(ast.ExprBody(lf.Expr(builtin=999).SerializeToString(), ctx))  # type: ignore[arg-type]  # see above
     with pytest.raises(MalformedArchive, match="unknown builtin type 999"):
-        decode_type(ctx, lf.Type(builtin=lf.Type.Builtin(builtin=999)))  # type: ignore[arg-type]
+        decode_type(ctx, lf.Type(builtin=lf.Type.Builtin(builtin=999)))  # type: ignore[arg-type]  # unknown on purpose
 
 
 def test_interned_kinds() -> None:

@@ -189,7 +189,9 @@ def build() -> HandPackage:
 
     async def shout(target: tuple[TemplateDef, RecordValue], update: Update, argument: RecordValue) -> str:
         template, contract = target
-        return str(template.instance_of(itext).view(contract).fields["text"]).upper()  # type: ignore[union-attr]
+        instance = template.instance_of(itext)
+        assert instance is not None  # the choice is the interface's: the contract's template implements it
+        return str(instance.view(contract).fields["text"]).upper()
 
     note.choices = {
         "Archive": _archive(lambda contract, argument: note.signatories(contract), template=note),

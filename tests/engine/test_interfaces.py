@@ -79,7 +79,7 @@ def test_an_interface_needs_a_viewtype():
     with pytest.raises(TypeError, match="declares no viewtype"):
 
         @package.interface("M:I")
-        class I(Interface):  # noqa: E742
+        class I(Interface):  # noqa: E742  (the Daml interface's name, M:I)
             pass
 
 

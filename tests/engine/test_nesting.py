@@ -67,7 +67,8 @@ def test_a_command_value_past_the_limit_fails_preprocessing() -> None:
         decode_command(type_, value, "createArguments")
     assert caught.value.code is errors.COMMAND_PREPROCESSING_FAILED
     assert caught.value.cause == "Provided value exceeds maximum nesting level of 100"
-    assert decode_command(type_.element, value[0], "createArguments") is not None  # type: ignore[attr-defined,index]
+    assert isinstance(type_, ListType) and isinstance(value, list)
+    assert decode_command(type_.element, value[0], "createArguments") is not None
 
 
 def test_a_stored_value_past_the_limit_is_value_nesting() -> None:

@@ -8,7 +8,7 @@ import pytest
 from app.compose.types import ListT, OptionalT, Scalar, TextMapT, TypeResolver
 from app.headless.argument_parties import could_name_a_party, expand_parties
 from participant.daml_lf.signatures import Signatures, signatures_of
-from tests.daml_lf.conftest import dar_bytes, dars_dir, richtypes  # noqa: F401
+from tests.daml_lf.conftest import dar_bytes, dars_dir, richtypes  # noqa: F401  (pytest fixtures, used by name)
 
 ALICE = "Alice::1220" + "ab" * 32
 BOB = "Bob::1220" + "cd" * 32
@@ -20,7 +20,7 @@ def expand(typed: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def rich(richtypes) -> Signatures:  # noqa: F811
+def rich(richtypes) -> Signatures:  # noqa: F811  (the fixture imported above)
     return signatures_of(richtypes)
 
 

@@ -22,7 +22,7 @@ from app.tokens import MintedToken
 from participant.api import JsCommands
 from participant.auth import mint_token
 from tests.conftest import ADMIN, SECRET, LedgerApi, ServerProcess, start_demo_server, token
-from tests.daml_lf.conftest import RICHTYPES, dars_dir  # noqa: F401
+from tests.daml_lf.conftest import RICHTYPES, dars_dir  # noqa: F401  (pytest fixtures, used by name)
 from tests.history import iou_submission
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -199,7 +199,7 @@ async def test_a_party_s_short_name_is_resolved_as_the_client_resolves_it(demo, 
 
 
 @pytest.fixture(scope="module")
-def rich(tmp_path_factory, dars_dir) -> Iterator[ServerProcess]:  # noqa: F811
+def rich(tmp_path_factory, dars_dir) -> Iterator[ServerProcess]:  # noqa: F811  (the fixture imported above)
     """The demo participant with a Daml-LF DAR: its templates' types say which arguments are parties."""
     db = tmp_path_factory.mktemp("rich") / "ledger.db"
     s = start_demo_server(db, "--dar", str(dars_dir / RICHTYPES))

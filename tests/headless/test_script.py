@@ -4,6 +4,7 @@ DAR uploaded by the command), its result and exit codes; and what a wall-clock p
 
 from __future__ import annotations
 
+import argparse
 import json
 from collections.abc import Iterator
 
@@ -98,3 +99,34 @@ def test_without_url_the_bundled_participant_runs_it_on_a_static_time_ledger_of_
     assert r.returncode == 0, r.stderr
     [report] = [json.loads(line) for line in r.stdout.splitlines()]
     assert report["status"] == "passed" and report["transactions"] > 10
+
+
+async def test_the_upload_and_the_script_share_one_http_client(static, dars_dir, monkeypatch, capsys) -> None:
+    """The DAR's upload and then the script's questions go through one HTTP client of the participant (one pool of
+    connections, kept open from the upload to the last question), not one each."""
+    from app import script_runs
+    from app.client import LedgerClient
+    from app.client.plain import plain_http
+    from app.headless import script as command
+    from app.tokens import MintedToken
+
+    made = []
+
+    def counted(client):
+        made.append(client)
+        return plain_http(client)
+
+    monkeypatch.setattr(command, "plain_http", counted)
+    monkeypatch.setattr(script_runs, "plain_http", counted)
+    args = argparse.Namespace(
+        script_dar=[dars_dir / SPLICE_TEST],
+        script_name=TEST_TAP,
+        input_file=None,
+        output_file=None,
+        json=True,
+    )
+    async with LedgerClient(static.url, MintedToken(SECRET, "participant_admin")) as client:
+        await command.script(client, args)
+    said = capsys.readouterr()
+    assert "uploading the DAR" in said.err and json.loads(said.out)["status"] == "passed"
+    assert len(made) == 1

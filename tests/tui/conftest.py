@@ -7,8 +7,11 @@ import asyncio
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
+from textual.app import App
+from textual.screen import Screen
 
 from app.app import LedgerApp
 from app.config import Config
@@ -93,7 +96,7 @@ async def wait_for(pilot, predicate: Callable[[], object], what: str = "the cond
     await pilot.pause()
 
 
-def screen_text(app: LedgerApp) -> str:
+def screen_text(app: App) -> str:
     """What the screen shows, as plain text lines (what a person reading the terminal sees)."""
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
@@ -102,3 +105,21 @@ def tmp_config(path: Path, text: str) -> Config:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return Config.load(path)
+
+
+T = TypeVar("T")
+S = TypeVar("S", bound=Screen)
+
+
+def known(value: T | None, what: str = "the value") -> T:
+    """`value`, which the test needs there at this point: the type checker's narrowing, and a failure that says
+    what was missing rather than an AttributeError on None further on."""
+    assert value is not None, f"{what} is missing"
+    return value
+
+
+def screen_of(app: App, kind: type[S]) -> S:
+    """The screen on top, which the test expects to be a `kind`."""
+    screen = app.screen
+    assert isinstance(screen, kind), f"{type(screen).__name__} is shown, not {kind.__name__}"
+    return screen

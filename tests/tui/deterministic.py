@@ -137,11 +137,12 @@ class FixedLedgerApp(LedgerApp):
             transport=self.transport,
             **kwargs,
         )
-        self._lifespan = None
+        self._lifespan: contextlib.AbstractAsyncContextManager[object] | None = None
 
     async def on_load(self) -> None:
-        self._lifespan = self._participant.router.lifespan_context(self._participant)
-        await self._lifespan.__aenter__()
+        lifespan = self._participant.router.lifespan_context(self._participant)
+        self._lifespan = lifespan
+        await lifespan.__aenter__()
 
     async def on_unmount(self) -> None:
         if self._lifespan is not None:

@@ -4,15 +4,34 @@ through the API, and a transport that makes a participant look like one without 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import httpx
 
 from app.client import LedgerClient, event_format, update_format
 from app.client.ledger import LEDGER_EFFECTS
+from app.compose.form import TextNode
 from app.daml import template_name
 from app.tokens import MintedToken
 from participant.api import ExercisedEvent
 from tests.conftest import SECRET, ServerProcess
+from tests.tui.conftest import known
+
+if TYPE_CHECKING:  # annotations only: a module of helpers need not load the screens
+    from app.compose.form_rows import FormRow
+    from app.screens.acs import AcsScreen
+    from app.snapshot.views import Views
+
+
+def views_of(acs: AcsScreen) -> Views:
+    """The views of the snapshot the contracts screen shows (it has read one by the time a test asks)."""
+    return known(acs.snapshot, "the snapshot").views
+
+
+def text_of(row: FormRow) -> str:
+    """What a text field of the typed form holds."""
+    assert isinstance(row.node, TextNode), f"{row.path} is not a text field"
+    return row.node.text
 
 
 def client_for(

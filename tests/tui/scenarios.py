@@ -7,11 +7,14 @@ import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from textual.widgets import Static
+
 from app.bundled import BundledParticipant, StartupState
 from app.screens.acs import AcsScreen
 from app.screens.startup import StartupScreen
 from app.widgets.contract_table import ContractTable
-from tests.tui.conftest import wait_for
+from tests.tui.conftest import known, wait_for
+from tests.tui.helpers import views_of
 
 IOU = "#model-tests:Iou:Iou"
 
@@ -28,7 +31,7 @@ async def settle(pilot) -> None:
 def describes_selection(screen: AcsScreen) -> bool:
     """The line under the table is about the row under the cursor (it follows the cursor a message later)."""
     selected = screen.query_one(ContractTable).selected
-    return selected is not None and str(screen.query_one("#acs-detail").content).startswith(
+    return selected is not None and str(screen.query_one("#acs-detail", Static).content).startswith(
         selected.contract_id
     )
 
@@ -58,15 +61,17 @@ async def history(pilot) -> None:
     for _ in range(3):
         before = screen.offset
         await pilot.press("left_square_bracket")
-        await wait_for(
-            pilot, lambda before=before: screen.offset != before and not screen.reading, "a step back"
-        )
+
+        def stepped_back(before: int | None = before) -> bool:
+            return screen.offset != before and not screen.reading
+
+        await wait_for(pilot, stepped_back, "a step back")
     await settle(pilot)
 
 
 async def filtered(pilot) -> None:
     screen = await contracts_ready(pilot)
-    iou = next(t for t, _ in await screen.snapshot.views.templates(screen.offset) if t.endswith(":Iou:Iou"))
+    iou = next(t for t, _ in await views_of(screen).templates(known(screen.offset)) if t.endswith(":Iou:Iou"))
     screen.templates = frozenset({iou})
     screen.sort, screen.descending = "payload.amount", True
     await pilot.press("slash", *"USD", "enter")

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from functools import partial
+
+from app.app import LedgerApp
 from app.screens.acs import AcsScreen
 from app.snapshot import ADDED, CHANGED, REMOVED
 from app.widgets.contract_table import ContractTable
-from tests.tui.conftest import SIZE, screen_text, wait_for
+from tests.tui.conftest import SIZE, known, screen_text, wait_for
+from tests.tui.helpers import views_of
 
 
 def _loaded(app) -> bool:
@@ -36,11 +40,15 @@ async def test_steps_back_to_the_previous_change_and_marks_the_difference(demo_s
         end = screen.offset
         await pilot.press("left_square_bracket")
         await wait_for(pilot, lambda: screen.offset != end and not screen.reading, "an earlier offset")
+        assert screen.offset is not None and end is not None
         assert screen.offset < end
         table = screen.query_one(ContractTable)
-        moving = lambda: any(w.group == "acs-load" and w.is_running for w in screen.workers)  # noqa: E731
+
+        def moving() -> bool:
+            return any(w.group == "acs-load" and w.is_running for w in screen.workers)
+
         await wait_for(pilot, lambda: not moving() and table.selected is not None, "the first changed row")
-        assert table.selected.status in (ADDED, REMOVED, CHANGED)
+        assert known(table.selected).status in (ADDED, REMOVED, CHANGED)
         assert f"viewing {screen.offset}" in screen_text(app)
         await pilot.press("e")
         await wait_for(pilot, lambda: screen.offset == app.status_ledger_end, "the ledger end again")
@@ -75,7 +83,7 @@ async def test_clearing_a_filter_of_a_few_rows_scrolls_back_to_the_cursor(demo_s
             pilot, lambda: table.selected is not None and table.cursor == everything - 1, "the last row"
         )
         assert table.scroll_y > 0
-        last = table.selected.contract_id
+        last = known(table.selected).contract_id
         await pilot.press("slash", *last, "enter")  # one row left: nothing to scroll
         await wait_for(
             pilot, lambda: table.count == 1 and table.row_at(0) is not None, "the one matching row"
@@ -105,7 +113,7 @@ async def test_sorts_by_a_column_and_reverses(demo_server, make_app):
         await wait_for(
             pilot, lambda: table.sort_key == "offset" and table.row_at(1) is not None, "sorted rows"
         )
-        first, second = table.row_at(0), table.row_at(1)
+        first, second = known(table.row_at(0)), known(table.row_at(1))
         assert first.created_offset >= second.created_offset
         assert "Offset ▼" in screen_text(app)
         await pilot.press("s")
@@ -114,14 +122,14 @@ async def test_sorts_by_a_column_and_reverses(demo_server, make_app):
             lambda: app.screen is not screen and app.focused is not None and app.focused.screen is app.screen,
             "the sort dialog",
         )
-        selected = table.selected.contract_id
+        selected = known(table.selected).contract_id
         await pilot.press("enter")  # the dialog opens on the current column: choosing it again reverses
         await wait_for(
             pilot, lambda: not table.descending and len(table.visible_rows()) > 2, "ascending rows"
         )
         offsets = [r.created_offset for r in table.visible_rows()]
         assert offsets == sorted(offsets)
-        assert table.selected.contract_id == selected  # the cursor stays on the contract it was on
+        assert known(table.selected).contract_id == selected  # the cursor stays on the contract it was on
 
 
 async def test_reads_a_snapshot_past_the_list_limit_page_by_page(tmp_path, make_app):
@@ -133,19 +141,17 @@ async def test_reads_a_snapshot_past_the_list_limit_page_by_page(tmp_path, make_
             app = make_app(server, "Alice")
             async with app.run_test(size=SIZE) as pilot:
                 if websocket:
-                    await wait_for(pilot, lambda app=app: _loaded(app), "the first read")
+                    await wait_for(pilot, partial(_loaded, app), "the first read")
                     app.session.client.capabilities.acs_page = False
                     app.screen.action_reload()
-                    await wait_for(
-                        pilot,
-                        lambda app=app: any(
-                            r.path.endswith("(websocket)") and r.done for r in app.request_log.entries
-                        ),
-                        "the websocket",
-                    )
-                await wait_for(pilot, lambda app=app: _loaded(app), "all rows")
+
+                    def websocket_read(app: LedgerApp = app) -> bool:
+                        return any(r.path.endswith("(websocket)") and r.done for r in app.request_log.entries)
+
+                    await wait_for(pilot, websocket_read, "the websocket")
+                await wait_for(pilot, partial(_loaded, app), "all rows")
                 screen: AcsScreen = app.screen
-                total = await screen.snapshot.views.count()
+                total = await views_of(screen).count()
                 assert total > 20  # more than the participant's list limit
                 assert screen.query_one(ContractTable).count == total
                 paths = [r.path for r in app.request_log.entries]
@@ -176,7 +182,7 @@ async def test_exports_the_view_as_json_lines_and_csv(demo_server, make_app, tmp
             await wait_for(pilot, lambda: app.screen is not screen, "the export dialog")
             app.screen.query_one(Input).value = str(tmp_path / name)
             await pilot.press("enter")
-            await wait_for(pilot, lambda name=name: (tmp_path / name).exists(), f"{name} written")
+            await wait_for(pilot, (tmp_path / name).exists, f"{name} written")
     lines = (tmp_path / "view.jsonl").read_text().splitlines()
     assert len(lines) == count
     first = json.loads(lines[0])
@@ -193,7 +199,7 @@ async def test_switching_user_shows_that_users_contracts(demo_server, make_app):
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: _loaded(app), "Alice's rows")
         screen: AcsScreen = app.screen
-        assert all(p.startswith("Alice::") for p in screen.parties)
+        assert all(p.startswith("Alice::") for p in known(screen.parties))
         await pilot.press("U")
         await wait_for(pilot, lambda: app.screen is not screen, "the user picker")
         assert "Bob" in screen_text(app) and "participant_admin" in screen_text(app)
@@ -211,7 +217,7 @@ async def test_switching_user_shows_that_users_contracts(demo_server, make_app):
         )
         table = screen.query_one(ContractTable)
         await wait_for(pilot, lambda: table.row_at(0) is not None, "a row of Bob's")
-        row = table.row_at(0)
+        row = known(table.row_at(0))
         assert any(p.startswith("Bob::") for p in row.signatories + row.observers)
 
 
@@ -320,7 +326,7 @@ async def test_one_contract_is_counted_as_one_contract(demo_server, make_app):
         screen: AcsScreen = app.screen
         table = screen.query_one(ContractTable)
         await wait_for(pilot, lambda: table.row_at(0) is not None, "a rendered row")
-        start = table.row_at(0).contract_id[:20]  # the id's start: one contract's
+        start = known(table.row_at(0)).contract_id[:20]  # the id's start: one contract's
         await pilot.press("slash", *start, "enter")
         await wait_for(pilot, lambda: screen.text == start and table.count == 1, "the one contract")
         await pilot.pause()

@@ -44,7 +44,7 @@ async def test_an_unreachable_participant_is_explained_and_nothing_crashes(make_
     from tests.conftest import ServerProcess, free_port
 
     port = free_port()  # nothing listens there
-    gone = ServerProcess(f"http://127.0.0.1:{port}", tmp_path / "none.db", None, [])  # type: ignore[arg-type]
+    gone = ServerProcess(f"http://127.0.0.1:{port}", tmp_path / "none.db", None, [])  # type: ignore[arg-type]  # no process: nothing listens
     app = make_app(gone, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(
@@ -66,11 +66,16 @@ async def test_retries_that_fail_the_same_way_do_not_repeat_the_notification(mak
 
     monkeypatch.setattr(app_module, "ERROR_NOTIFY_S", 3600)  # the first one is still on screen throughout
     port = free_port()
-    gone = ServerProcess(f"http://127.0.0.1:{port}", tmp_path / "none.db", None, [])  # type: ignore[arg-type]
+    gone = ServerProcess(f"http://127.0.0.1:{port}", tmp_path / "none.db", None, [])  # type: ignore[arg-type]  # no process: nothing listens
     app = make_app(gone, "Alice")
     said: list[str] = []
     notify = app.notify
-    app.notify = lambda message, **kw: (said.append(message), notify(message, **kw))[1]  # type: ignore[method-assign]
+
+    def notify_and_keep(message, **kw):
+        said.append(message)
+        return notify(message, **kw)
+
+    app.notify = notify_and_keep
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(
             pilot,
@@ -88,7 +93,7 @@ async def test_the_app_connects_once_the_participant_comes_up(make_app, tmp_path
     from tests.conftest import ServerProcess, free_port, start_demo_server
 
     port = free_port()
-    pending = ServerProcess(f"http://127.0.0.1:{port}", tmp_path / "ledger.db", None, [])  # type: ignore[arg-type]
+    pending = ServerProcess(f"http://127.0.0.1:{port}", tmp_path / "ledger.db", None, [])  # type: ignore[arg-type]  # no process: nothing listens
     app = make_app(pending, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.status_connection == "down", "the participant found down")

@@ -21,6 +21,7 @@ from filelock import FileLock
 
 from app.bundled import BundledParticipant
 from app.tokens import MintedToken
+from tests.tui.conftest import known
 
 BOUND = 120.0  # seconds: how long these tests wait for a process at most
 
@@ -78,7 +79,7 @@ async def test_starts_seeds_serves_with_minted_tokens_and_stops(tmp_path, umask_
             ).json()["offset"]
             > 0
         )
-        pid = bundled.process.pid
+        pid = known(bundled.process).pid
     finally:
         bundled.stop()
     _wait(lambda: _gone(pid), "the participant stop")
@@ -117,7 +118,7 @@ def test_a_database_held_by_a_stopping_participant_is_waited_for_then_served(tmp
     bundled = BundledParticipant(data, tmp_path / "logs")
     bundled.start()
     try:
-        first = bundled.process
+        first = known(bundled.process)
         _wait(lambda: first.poll() is not None, "the first child refused the held database")
         holder.release()
         state = bundled.wait(BOUND)
@@ -163,7 +164,7 @@ def test_the_participant_does_not_outlive_a_killed_client(tmp_path):
         cwd=Path(__file__).resolve().parents[2],
     )
     try:
-        line = client.stdout.readline().split()
+        line = known(client.stdout).readline().split()
         child, phase = int(line[0]), line[1]
         assert phase == "ready"
         client.send_signal(signal.SIGKILL)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 from app.app import LedgerApp
-from app.bundled import StartupState
+from app.bundled import BundledParticipant, StartupState
 from app.config import Config
 from app.screens.acs import AcsScreen
 from app.screens.startup import StartupScreen
@@ -42,10 +43,17 @@ class ReadyJustAfterTheMount:
         return SECRET
 
 
+def stand_in(participant: ReadyJustAfterTheMount) -> BundledParticipant:
+    """The stand-in as the app takes it: it has the members of a bundled participant that the app reads."""
+    return cast(BundledParticipant, participant)
+
+
 async def test_the_contracts_show_when_the_participant_got_ready_during_the_startup_screen(
     demo_server, locations
 ):
-    app = LedgerApp(config=Config(), locations=locations, bundled=ReadyJustAfterTheMount(demo_server.url))
+    app = LedgerApp(
+        config=Config(), locations=locations, bundled=stand_in(ReadyJustAfterTheMount(demo_server.url))
+    )
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, AcsScreen), "the contracts screen")
         table = app.screen.query_one(ContractTable)
@@ -61,9 +69,12 @@ class StillStarting(ReadyJustAfterTheMount):
 async def test_the_first_frame_is_the_startup_screen_alone(locations):
     """The contracts screen is built once the participant is ready, not under the startup screen: built there, it
     made the first frame cost four times as much."""
-    app = LedgerApp(config=Config(), locations=locations, bundled=StillStarting("http://127.0.0.1:9"))
+    app = LedgerApp(
+        config=Config(), locations=locations, bundled=stand_in(StillStarting("http://127.0.0.1:9"))
+    )
     drawn: list[bool] = []
-    app._first_frame_drawn = lambda: drawn.append(  # what was built by the first frame, before connecting
+    app._first_frame_drawn = lambda: drawn.append(  # type: ignore[method-assign]  # the frame's hook, recorded
+        # what was built by the first frame, before connecting
         any(isinstance(s, AcsScreen) for stack in app._screen_stacks.values() for s in stack)
     )
     async with app.run_test(size=SIZE) as pilot:

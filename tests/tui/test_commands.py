@@ -8,6 +8,7 @@ import shlex
 
 import orjson
 import pytest
+from pydantic import BaseModel
 
 from app.catalog import Catalog
 from app.client import LedgerClient
@@ -25,7 +26,7 @@ from app.compose.commands import (
 from app.compose.history import FORMAT as HISTORY_FORMAT
 from app.compose.history import History, HistoryEntry
 from app.session import Identity, Session
-from participant.api import Event, JsCommands
+from participant.api import Event
 
 ALICE = "Alice::1220" + "a" * 64
 BOB = "Bob::1220" + "b" * 64
@@ -37,8 +38,8 @@ def form(**kw) -> CommandForm:
     return CommandForm(**{**base, **kw})
 
 
-def wire(commands: JsCommands) -> dict:
-    return orjson.loads(commands.model_dump_json(by_alias=True))
+def wire(model: BaseModel) -> dict:
+    return orjson.loads(model.model_dump_json(by_alias=True))
 
 
 def problems(f: CommandForm) -> list:

@@ -11,6 +11,7 @@ from app.compose.form import (
     FormContext,
     ListNode,
     MapNode,
+    Node,
     OptionalNode,
     RecordNode,
     TextNode,
@@ -29,8 +30,9 @@ from app.compose.types import (
     TypeResolver,
     VariantT,
 )
+from participant.daml_lf import ast
 from participant.daml_lf.signatures import Signatures, signatures_of
-from tests.daml_lf.conftest import amulet, amulet_signatures, dar_bytes, dars_dir, richtypes  # noqa: F401
+from tests.daml_lf.conftest import amulet, amulet_signatures, dar_bytes, dars_dir, richtypes  # noqa: F401  (pytest fixtures, used by name)
 
 ALICE = "Alice::1220" + "ab" * 32
 BOB = "Bob::1220" + "cd" * 32
@@ -39,7 +41,7 @@ CONTEXT = FormContext(lambda: [ALICE, BOB])
 
 
 @pytest.fixture(scope="module")
-def rich(richtypes) -> Signatures:  # noqa: F811
+def rich(richtypes) -> Signatures:  # noqa: F811  (the fixture imported above)
     return signatures_of(richtypes)
 
 
@@ -55,8 +57,29 @@ def fill(node, text: str) -> None:
     node.text = text
 
 
+def record(node: Node) -> RecordNode:
+    assert isinstance(node, RecordNode)
+    return node
+
+
+def listed(node: Node) -> ListNode:
+    assert isinstance(node, ListNode)
+    return node
+
+
+def mapped(node: Node) -> MapNode:
+    assert isinstance(node, MapNode)
+    return node
+
+
+def optional(node: Node) -> OptionalNode:
+    assert isinstance(node, OptionalNode)
+    return node
+
+
 def test_a_template_s_fields_get_their_types(rich: Signatures) -> None:
     form = rich_record(rich)
+    assert isinstance(form.type, RecordT)
     types = dict(form.type.fields)
     assert types["owner"] == Scalar("PARTY") and types["count"] == Scalar("INT64")
     assert types["amount"] == NumericT(10) and types["fee"] == NumericT(2)
@@ -64,6 +87,7 @@ def test_a_template_s_fields_get_their_types(rich: Signatures) -> None:
     assert types["attributes"] == TextMapT(Scalar("TEXT"))
     assert (
         isinstance(types["marker"], ContractIdT)
+        and types["marker"].template is not None
         and types["marker"].template.qualified_name == "RichTypes:Marker"
     )
     assert isinstance(types["profile"], RecordT) and [n for n, _ in types["profile"].fields] == [
@@ -174,7 +198,7 @@ def test_problems_name_their_path(rich: Signatures) -> None:
         )
         == []
     )
-    attributes = form.node.fields["attributes"]
+    attributes = mapped(record(form.node).fields["attributes"])
     for key in ("k", "k"):
         row_key, row_value = attributes.add()
         fill(row_key, key)
@@ -268,37 +292,37 @@ def transfer_form(signatures: Signatures) -> ValueForm:
     return ValueForm(TypeResolver(signatures.packages).choice_argument(choice), "choiceArgument", CONTEXT)
 
 
-def test_the_amulet_transfer_argument_deeply_nested(amulet_signatures: Signatures) -> None:  # noqa: F811
+def test_the_amulet_transfer_argument_deeply_nested(amulet_signatures: Signatures) -> None:  # noqa: F811  (the fixture imported above)
     form = transfer_form(amulet_signatures)
-    transfer = form.node.fields["transfer"]
+    transfer = record(record(form.node).fields["transfer"])
     fill(transfer.fields["sender"], "Alice")
     fill(transfer.fields["provider"], BOB)
-    inputs = transfer.fields["inputs"]
+    inputs = listed(transfer.fields["inputs"])
     first = inputs.add()
     assert isinstance(first, VariantNode)
     first.constructor = "InputAmulet"
     fill(first.payload, CID)
-    outputs = transfer.fields["outputs"]
+    outputs = listed(transfer.fields["outputs"])
     for amount in ("10", "2.5"):
-        out = outputs.add()
+        out = record(outputs.add())
         fill(out.fields["receiver"], "Bob")
         fill(out.fields["receiverFeeRatio"], "0")
         fill(out.fields["amount"], amount)
         lock = out.fields["lock"]
         assert isinstance(lock, OptionalNode) and isinstance(lock.child, RecordNode)
-    lock = outputs.items[1].fields["lock"]
+    lock = optional(record(outputs.items[1]).fields["lock"])
     lock.present = True
-    holders = lock.child.fields["holders"]
+    holders = listed(record(lock.child).fields["holders"])
     fill(holders.add(), "Alice")
-    fill(lock.child.fields["expiresAt"], "2031-01-01T00:00:00Z")
-    context = form.node.fields["context"]
+    fill(record(lock.child).fields["expiresAt"], "2031-01-01T00:00:00Z")
+    context = record(record(form.node).fields["context"])
     fill(context.fields["openMiningRound"], CID)
     rounds = context.fields["issuingMiningRounds"]
     assert isinstance(rounds, MapNode) and isinstance(rounds.type, GenMapT)
     round_key, round_cid = rounds.add()
-    fill(round_key.fields["number"], "7")
+    fill(record(round_key).fields["number"], "7")
     fill(round_cid, CID)
-    expected = form.node.fields["expectedDso"]
+    expected = optional(record(form.node).fields["expectedDso"])
     expected.present = True
     fill(expected.child, "Bob")
     assert form.problems() == []
@@ -326,7 +350,7 @@ def test_the_amulet_transfer_argument_deeply_nested(amulet_signatures: Signature
     assert again.load(encoded) == []
     assert again.to_json() == encoded
 
-    fill(outputs.items[1].fields["amount"], "0.00000000001")
+    fill(record(outputs.items[1]).fields["amount"], "0.00000000001")
     inputs.add()  # a second input, its constructor's contract id not given
     assert [str(p) for p in form.problems()] == [
         "choiceArgument.transfer.inputs[1].InputAppRewardCoupon: required: the id of a contract of "
@@ -335,7 +359,7 @@ def test_the_amulet_transfer_argument_deeply_nested(amulet_signatures: Signature
     ]
 
 
-def test_an_enum_is_one_of_its_constructors(amulet_signatures: Signatures) -> None:  # noqa: F811
+def test_an_enum_is_one_of_its_constructors(amulet_signatures: Signatures) -> None:  # noqa: F811  (the fixture imported above)
     enums = [
         (package, dt)
         for package in amulet_signatures.packages.values()
@@ -347,6 +371,7 @@ def test_an_enum_is_one_of_its_constructors(amulet_signatures: Signatures) -> No
     resolver = TypeResolver(amulet_signatures.packages)
     form = ValueForm(resolver.data_type(data_type.ref, ()), "value")
     assert isinstance(form.node, EnumNode)
+    assert isinstance(data_type.cons, ast.Enum)
     first, *rest = data_type.cons.constructors
     assert form.to_json() == first
     if rest:

@@ -19,10 +19,11 @@ from app.screens.command_history import HistoryDialog
 from app.screens.composer import ComposerScreen
 from app.screens.dialogs import ChoiceDialog
 from app.widgets.command_form import CommandEditor
+from app.widgets.completing_input import CompletingInput
 from app.widgets.json_editor import JsonEditor
 from app.widgets.request_preview import RequestPreview
 from app.widgets.transaction_result import TransactionResult
-from tests.tui.conftest import SIZE, screen_text, wait_for
+from tests.tui.conftest import SIZE, known, screen_text, wait_for
 
 IOU = "#model-tests:Iou:Iou"
 
@@ -36,7 +37,7 @@ async def open_composer(pilot, app) -> ComposerScreen:
         "the composer",
     )
     screen: ComposerScreen = app.screen
-    await wait_for(pilot, lambda: screen.catalog.template_refs(), "templates learned from the ledger")
+    await wait_for(pilot, lambda: known(screen.catalog).template_refs(), "templates learned from the ledger")
     return screen
 
 
@@ -156,7 +157,7 @@ async def test_acting_without_the_right_asks_first_then_shows_the_403(demo_writa
     app = make_app(demo_writable, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
-        bob = next(p for p in screen.catalog.parties() if p.startswith("Bob::"))
+        bob = next(p for p in known(screen.catalog).parties() if p.startswith("Bob::"))
         form = CommandForm(
             kind="Create",
             template_id=IOU,
@@ -227,9 +228,9 @@ async def test_prefill_from_an_exercise_request(demo_writable, make_app):
         await pilot.press("ctrl+s")
         result = await outcome(pilot, screen, "-ok", "the create")
         (cid,) = result.contract_ids
-        template_id = screen.catalog.examples.newest[
-            IOU
-        ].template_id  # the package-id form, as the ACS shows it
+        template_id = (
+            known(screen.catalog).examples.newest[IOU].template_id
+        )  # the package-id form, as the ACS shows it
         await pilot.press("1")
         app.post_message(ComposeCommand(kind="Exercise", template_id=template_id, contract_id=cid))
         await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen), "the composer")
@@ -240,7 +241,11 @@ async def test_prefill_from_an_exercise_request(demo_writable, make_app):
         offered = screen.editor.choices()
         assert "Archive" in offered and "Iou_Split" in offered
         # the focus lands once the prefilled form is built (docs/architecture.md, "The composer's focus")
-        await wait_for(pilot, lambda: screen.query_one("#choice").input.has_focus, "the focus in the choice")
+        await wait_for(
+            pilot,
+            lambda: screen.query_one("#choice", CompletingInput).input.has_focus,
+            "the focus in the choice",
+        )
         await pilot.press(*"Archive", "enter", "ctrl+s")
         await wait_for(
             pilot, lambda: "Archive" in screen_text(app) and result.contract_ids == [], "the archive"
@@ -411,7 +416,7 @@ async def test_escape_leaves_the_field_then_the_screen(demo_writable, make_app):
     app = make_app(demo_writable, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
-        assert screen.query_one("#template").input.has_focus
+        assert screen.query_one("#template", CompletingInput).input.has_focus
         await pilot.press("1")  # typed: a template id may start with a digit
         assert screen.editor.state().template_id == "1"
         await pilot.press("escape")

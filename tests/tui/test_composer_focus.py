@@ -9,6 +9,7 @@ from textual.widgets import Input, OptionList, Select
 
 from app.compose.commands import CommandForm, new_command_id
 from app.screens.dialogs import ChoiceDialog
+from app.widgets.json_editor import JsonEditor
 from app.widgets.transaction_result import TransactionResult
 from tests.tui.conftest import SIZE, wait_for
 from tests.tui.test_composer import IOU, open_composer, outcome, submissions
@@ -87,7 +88,7 @@ async def test_the_focused_control_shows_by_shape(demo_writable, make_app):
         await pilot.pause()
         assert label_style(kind) == set() and label_style(template) == {"bold", "reverse"}
         # a bordered editor: a heavy border while focused, the usual tall one otherwise
-        create = screen.query_one("#create-arguments").area
+        create = screen.query_one("#create-arguments", JsonEditor).area
         assert border_types(create) == {"tall"}
         create.focus()
         await pilot.pause()

@@ -20,8 +20,9 @@ from app.widgets.request_preview import RequestPreview
 from app.widgets.transaction_result import TransactionResult
 from app.widgets.typed_form import RowEditor, TypedForm
 from tests.client.test_packages import loaded  # noqa: F401  (the participant with richtypes and splice-amulet)
-from tests.daml_lf.conftest import dars_dir  # noqa: F401
+from tests.daml_lf.conftest import dars_dir  # noqa: F401  (pytest fixtures, used by name)
 from tests.tui.conftest import SIZE, screen_text, wait_for
+from tests.tui.helpers import text_of
 from tests.tui.test_composer import IOU, outcome
 from tests.tui.test_typed_form import MARKER, choose_template, field, open_composer
 
@@ -52,7 +53,7 @@ async def settled(pilot, screen: ComposerScreen) -> None:
     await pilot.pause()
 
 
-async def test_keys_typed_at_once_after_choosing_a_choice_go_into_its_first_argument(loaded, make_app):  # noqa: F811
+async def test_keys_typed_at_once_after_choosing_a_choice_go_into_its_first_argument(loaded, make_app):  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
@@ -66,14 +67,14 @@ async def test_keys_typed_at_once_after_choosing_a_choice_go_into_its_first_argu
         screen.query_one("#choice").focus()
         type_at_once(app, *"AmuletRules_Transfer", "enter", *"Alice")
         sender = await field(pilot, screen, "choiceArgument.transfer.sender")
-        await wait_for(pilot, lambda: sender.node.text == "Alice", "Alice typed into the sender")
+        await wait_for(pilot, lambda: text_of(sender) == "Alice", "Alice typed into the sender")
         assert screen.query_one("#choice", CompletingInput).value == "AmuletRules_Transfer"
         assert focused_row(screen) is sender
         await settled(pilot, screen)
         assert screen.query("#choice-form-typed")  # the typed form stayed (no JSON box in its place)
 
 
-async def test_keys_typed_at_once_after_choosing_a_template_go_into_its_first_argument(loaded, make_app):  # noqa: F811
+async def test_keys_typed_at_once_after_choosing_a_template_go_into_its_first_argument(loaded, make_app):  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
@@ -85,7 +86,7 @@ async def test_keys_typed_at_once_after_choosing_a_template_go_into_its_first_ar
         await pilot.pause()
         type_at_once(app, *MARKER, "enter", *"Alice")
         owner = await field(pilot, screen, "createArguments.owner")
-        await wait_for(pilot, lambda: owner.node.text == "Alice", "Alice typed into the owner")
+        await wait_for(pilot, lambda: text_of(owner) == "Alice", "Alice typed into the owner")
         assert template.value == MARKER
         assert focused_row(screen) is owner
 
@@ -99,7 +100,7 @@ def label_marked(screen: ComposerScreen, row: FormRow) -> bool:
     return bool(style.bold and style.reverse)
 
 
-async def test_the_focused_row_s_label_is_marked(loaded, make_app):  # noqa: F811
+async def test_the_focused_row_s_label_is_marked(loaded, make_app):  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
@@ -115,7 +116,7 @@ async def test_the_focused_row_s_label_is_marked(loaded, make_app):  # noqa: F81
         assert label_marked(screen, owner) and not label_marked(screen, count)
 
 
-async def test_ctrl_u_clears_a_field_and_u_outside_one_picks_the_user(loaded, make_app):  # noqa: F811
+async def test_ctrl_u_clears_a_field_and_u_outside_one_picks_the_user(loaded, make_app):  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
@@ -136,7 +137,7 @@ def preview_text(screen: ComposerScreen) -> str:
     return str(screen.query_one("#preview-head").render())
 
 
-async def test_an_exercise_opened_after_a_refused_create_starts_clean(loaded, make_app):  # noqa: F811
+async def test_an_exercise_opened_after_a_refused_create_starts_clean(loaded, make_app):  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
@@ -148,14 +149,16 @@ async def test_an_exercise_opened_after_a_refused_create_starts_clean(loaded, ma
         contract = "00" + "ab" * 32
         app.post_message(ComposeCommand(kind="Exercise", template_id=MARKER, contract_id=contract))
         await wait_for(pilot, lambda: screen.editor.kind == "Exercise", "the prefill")
-        await wait_for(pilot, lambda: screen.focused is screen.query_one("#choice").input, "the choice")
+        await wait_for(
+            pilot, lambda: screen.focused is screen.query_one("#choice", CompletingInput).input, "the choice"
+        )
         await pilot.pause(0.3)
         await wait_for(pilot, lambda: "choice" in preview_text(screen), "the preview of the Exercise")
         assert "createArguments" not in preview_text(screen)
         assert not [p for p in screen.problems if p.field == "createArguments"]
 
 
-async def test_a_result_beside_another_command_is_marked_as_earlier(loaded, make_app):  # noqa: F811
+async def test_a_result_beside_another_command_is_marked_as_earlier(loaded, make_app):  # noqa: F811  (the fixture imported above)
     app = make_app(loaded, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
@@ -172,7 +175,7 @@ async def test_a_result_beside_another_command_is_marked_as_earlier(loaded, make
         assert isinstance(result, TransactionResult)
 
 
-async def test_the_choice_field_and_the_body_agree_after_fast_typing_and_escape(loaded, make_app):  # noqa: F811
+async def test_the_choice_field_and_the_body_agree_after_fast_typing_and_escape(loaded, make_app):  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)

@@ -8,7 +8,7 @@ from app.screens.acs import AcsScreen
 from app.widgets.contract_table import ContractTable
 from participant.api import Command, CreateCommand, JsCommands
 from tests.client.test_packages import dar_ids, loaded  # noqa: F401  (the participant with the two DARs)
-from tests.tui.conftest import screen_text, wait_for
+from tests.tui.conftest import known, screen_text, wait_for
 
 RIGHT = "Splice.Amulet:FeaturedAppRight"
 RULES = "Splice.ExternalPartyAmuletRules:ExternalPartyAmuletRules"
@@ -48,7 +48,7 @@ def _template_cells(screen: AcsScreen) -> set[str]:
     return {line[start : start + column.width].rstrip() for line in lines}
 
 
-async def test_the_template_column_is_as_wide_as_its_names_allow(loaded, make_app) -> None:  # noqa: F811
+async def test_the_template_column_is_as_wide_as_its_names_allow(loaded, make_app) -> None:  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=(160, 48)) as pilot:
         screen = await _with_splice_contracts(app, pilot)
@@ -79,7 +79,7 @@ async def _splice_rows(pilot, screen: AcsScreen) -> ContractTable:
     return table
 
 
-async def test_the_payload_fields_are_sort_keys_in_a_view_of_several_templates(loaded, make_app) -> None:  # noqa: F811
+async def test_the_payload_fields_are_sort_keys_in_a_view_of_several_templates(loaded, make_app) -> None:  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=(160, 48)) as pilot:
         screen = await _with_splice_contracts(app, pilot)
@@ -98,6 +98,6 @@ async def test_the_payload_fields_are_sort_keys_in_a_view_of_several_templates(l
         await wait_for(pilot, lambda: table.descending, "reversed")
         await pilot.press("home")
         await wait_for(pilot, lambda: table.row_at(0) is not None, "the first row")
-        first = table.row_at(0)
+        first = known(table.row_at(0))
         assert first.template_id.endswith(RIGHT)
         assert "by provider ▼" in screen_text(app)

@@ -10,6 +10,7 @@ from app.client.contracts import interface_views, look_up_contract
 from app.client.ledger import LEDGER_EFFECTS
 from app.daml import template_name
 from participant.api import CreatedEvent
+from tests.tui.conftest import known
 from tests.tui.helpers import WithoutEndpoints, archived_iou, client_for, contract_without, party_of
 
 IIOU = "#model-tests:Iou:IIou"
@@ -113,7 +114,7 @@ async def test_interface_views_of_a_contract(demo_server):
         assert raised.value.code == "NO_INTERFACE_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME"
 
         lookup = await look_up_contract(client, iou.contract_id, [alice])
-        assert lookup.event.interface_views == []
+        assert known(lookup.event).interface_views == []
         lookup.add_views(views)
         lookup.add_views(views)  # a view asked again replaces the one shown
-        assert lookup.created.interface_views == views and lookup.by_id.interface_views == views
+        assert known(lookup.created).interface_views == views and known(lookup.by_id).interface_views == views

@@ -69,7 +69,7 @@ async def test_the_demo_iou_amounts_show_whole_or_marked_as_cut(demo_server, mak
 
 
 @pytest.fixture
-def rich_server(tmp_path, dars_dir) -> Iterator[ServerProcess]:  # noqa: F811
+def rich_server(tmp_path, dars_dir) -> Iterator[ServerProcess]:  # noqa: F811  (the fixture imported above)
     s = start_server(tmp_path / "ledger.db", "--hs256-secret", SECRET, "--dar", str(dars_dir / RICHTYPES))
     yield s
     s.stop()

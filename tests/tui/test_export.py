@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 import stat
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from textual.widgets import Input, OptionList
 
 from app.screens.acs import AcsScreen
 from app.screens.dialogs import ChoiceDialog, PromptDialog
-from app.snapshot import Snapshot, ViewSpec
+from app.snapshot import Row, Snapshot, ViewSpec
 from app.widgets.acs_columns import row_export_columns
 from app.widgets.contract_table import Column
 from tests.tui.conftest import SIZE, screen_text, wait_for
@@ -89,7 +90,7 @@ async def hostile_snapshot(tmp_path):
     await snapshot.close()
 
 
-def _columns(keys: list[str]) -> list[tuple[str, object]]:
+def _columns(keys: list[str]) -> list[tuple[str, Callable[[Row], object]]]:
     return row_export_columns([Column(key, key, 10, str) for key in keys])
 
 

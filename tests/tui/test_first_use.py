@@ -10,14 +10,14 @@ from app.widgets.completing_input import CompletingInput
 from app.widgets.contract_table import ContractTable
 from app.widgets.status_bar import StatusBar
 from tests.client.test_packages import loaded  # noqa: F401  (the participant with richtypes and splice-amulet)
-from tests.daml_lf.conftest import dars_dir  # noqa: F401
+from tests.daml_lf.conftest import dars_dir  # noqa: F401  (pytest fixtures, used by name)
 from tests.tui.conftest import wait_for
 from tests.tui.test_composer_keyboard import settled
 
 SMALL = (80, 24)
 
 
-async def test_x_opening_compose_the_first_time_lands_in_the_choice(loaded, make_app):  # noqa: F811
+async def test_x_opening_compose_the_first_time_lands_in_the_choice(loaded, make_app):  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SMALL) as pilot:
         await wait_for(pilot, lambda: app.connected, "the connection")

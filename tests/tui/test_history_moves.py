@@ -12,13 +12,14 @@ from app.counting import count
 from app.screens.acs import AcsScreen
 from app.snapshot import ACTIVE, CHANGED, UNASSIGNED
 from app.widgets.contract_table import ContractTable, row_mark
-from tests.tui.conftest import SIZE, wait_for
+from tests.tui.conftest import SIZE, known, wait_for
+from tests.tui.helpers import views_of
 from tests.tui.test_reassign import contracts_ready, move_selected, steps_done, synchronizer_ids
 
 
 async def shown(acs: AcsScreen) -> dict[str, tuple]:
     """Every row in view, by contract id: (mark, kind, synchronizer, counter). A contract twice fails here."""
-    rows = await acs.snapshot.views.window(0, acs.query_one(ContractTable).count)
+    rows = await views_of(acs).window(0, acs.query_one(ContractTable).count)
     ids = [r.contract_id for r in rows]
     assert len(set(ids)) == len(ids), "a contract shown twice"
     return {r.contract_id: (row_mark(r), r.kind, r.synchronizer, r.counter) for r in rows}
@@ -45,12 +46,12 @@ async def test_a_move_shows_its_contract_once_however_its_offsets_are_reached(de
     app = make_app(demo_writable)
     async with app.run_test(size=SIZE) as pilot:
         acs = await contracts_ready(pilot, app)
-        before = acs.offset
+        before = known(acs.offset, "the ledger end shown")
         screen = await move_selected(pilot, app, acs)
-        cid = screen.contract.contract_id
+        cid = known(screen.contract).contract_id
         await pilot.press("ctrl+b")  # unassign only: the contract in flight
         await steps_done(pilot, screen, 1)
-        unassigned = screen.steps[0].offset
+        unassigned = known(screen.steps[0].offset, "the unassign's offset")
         await pilot.press("escape", "1")
         await wait_for(pilot, lambda: app.screen is acs, "the contracts screen")
 
@@ -61,7 +62,9 @@ async def test_a_move_shows_its_contract_once_however_its_offsets_are_reached(de
         assert acs.previous == before
         stepped = await shown(acs)
         assert stepped[cid][:2] == ("~", UNASSIGNED)
-        assert acs.query_one(ContractTable).selected.contract_id == cid  # the change, not a struck-out twin
+        assert (
+            known(acs.query_one(ContractTable).selected).contract_id == cid
+        )  # the change, not a struck-out twin
         stepped_count = count_text(acs)
         assert "struck out" not in stepped_count
 
@@ -87,13 +90,13 @@ async def test_a_move_shows_its_contract_once_however_its_offsets_are_reached(de
         flight.move_cursor(row=next(i for i, r in enumerate(screen.in_flight) if r.contract_id == cid))
         await pilot.press("enter")
         await steps_done(pilot, screen, 2)
-        assigned = screen.steps[1].offset
+        assigned = known(screen.steps[1].offset, "the assign's offset")
         await settled(pilot, acs, assigned, "the assign's offset")
         assert acs.previous == unassigned
         rows = await shown(acs)
         private = synchronizer_ids(app)["private"]
         assert rows[cid] == ("*", ACTIVE, private, 1)
-        (row,) = await acs.snapshot.views.window(await acs.snapshot.views.position_of(cid), 1)
+        (row,) = await views_of(acs).window(known(await views_of(acs).position_of(cid)), 1)
         assert row.status == CHANGED
         assert count_text(acs) == f"{len(rows):,} contracts"
 
@@ -107,12 +110,16 @@ async def test_the_count_and_the_export_leave_out_the_struck_out_rows(demo_writa
         while True:
             here = acs.offset
             await pilot.press("left_square_bracket")
-            await wait_for(pilot, lambda here=here: acs.offset != here and not acs.reading, "a step back")
+
+            def stepped_back(here: int | None = here) -> bool:
+                return acs.offset != here and not acs.reading
+
+            await wait_for(pilot, stepped_back, "a step back")
             await pilot.pause()
-            if acs.snapshot.views.view_removed:
+            if views_of(acs).view_removed:
                 break
-            assert acs.offset > 0, "no archive in the demo ledger's history"
-        gone = acs.snapshot.views.view_removed
+            assert known(acs.offset) > 0, "no archive in the demo ledger's history"
+        gone = views_of(acs).view_removed
         contracts = table.count - gone
         assert (
             count_text(acs)

@@ -12,7 +12,7 @@ from app.config import Config
 from app.screens.acs import AcsScreen
 from app.widgets.contract_table import ContractTable
 from tests.daml_script.conftest import SPLICE_TEST
-from tests.tui.conftest import SIZE, screen_text, wait_for
+from tests.tui.conftest import SIZE, known, screen_text, wait_for
 
 SETUP = "Splice.Scripts.Util:setupDefaultAppWithUsers"
 BOUND = 300.0  # seconds: how long the participant may take to start and run the script, at most
@@ -20,7 +20,10 @@ BOUND = 300.0  # seconds: how long the participant may take to start and run the
 
 def test_the_options_name_a_ledger_of_the_project_and_refuse_what_cannot_work(tmp_path, dars_dir, capsys):
     dar = str(dars_dir / SPLICE_TEST)
-    choose = lambda *argv: options.choose(cli.parser().parse_args(list(argv)), Config(), tmp_path / "c.toml")  # noqa: E731
+
+    def choose(*argv: str) -> options.Choice:
+        return options.choose(cli.parser().parse_args(list(argv)), Config(), tmp_path / "c.toml")
+
     setup = choose("--dar", dar, "--init-script", SETUP, "--static-time")
     assert setup.serve_flags == (
         "--dar",
@@ -63,7 +66,7 @@ async def test_ledger_tui_opens_the_ledger_the_init_script_set_up(tmp_path, dars
             locations=locations,
             bundled=bundled,
             label="bundled",
-            first_user=choice.first_user,
+            first_user=known(choice.first_user),
         )
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: isinstance(app.screen, AcsScreen), "the contracts screen")

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import orjson
-from textual.widgets import Input
+from textual.widgets import Input, TabbedContent
 
 from app.client import LedgerClient, event_format
 from app.daml import number, short_party, template_name
@@ -17,8 +17,8 @@ from app.screens.dialogs import PromptDialog
 from app.screens.inspector import ARCHIVED, CONTRACT, CREATED, InspectorScreen
 from app.widgets.contract_table import ContractTable
 from app.widgets.transaction_view import TransactionView
-from participant.api import Command, CreateCommand, ExerciseCommand, JsCommands
-from tests.tui.conftest import SIZE, screen_text, wait_for
+from participant.api import Command, CreateCommand, CreatedEvent, ExerciseCommand, JsCommands
+from tests.tui.conftest import SIZE, known, screen_text, wait_for
 from tests.tui.helpers import WithoutEndpoints, archived_iou, client_for, contract_without, party_of
 
 UNKNOWN = "00" + "ab" * 32 + "ca12" + "1220" + "cd" * 32
@@ -35,6 +35,11 @@ def loaded(app, contract_id: str | None = None) -> bool:
         and screen.lookup is not None
         and (contract_id is None or screen.contract_id == contract_id)
     )
+
+
+def event_of(screen: InspectorScreen) -> CreatedEvent:
+    """The create event of the contract the inspector has loaded."""
+    return known(known(screen.lookup, "the lookup").event, "the create event")
 
 
 def transaction_shown(screen: InspectorScreen, pane: str) -> bool:
@@ -72,7 +77,7 @@ def record_compose(screen: InspectorScreen) -> list[ComposeCommand]:
             return True
         return original(message)
 
-    screen.post_message = post  # type: ignore[method-assign]
+    screen.post_message = post  # type: ignore[method-assign]  # what the screen posts, recorded
     return posted
 
 
@@ -87,16 +92,17 @@ async def test_enter_on_a_contract_shows_its_create_event_and_payload(demo_serve
             ),
             "the first rows",
         )
-        row = app.screen.query_one(ContractTable).row_at(0)
+        row = known(app.screen.query_one(ContractTable).row_at(0), "the first row")
         await pilot.press("enter")
         await wait_for(pilot, lambda: loaded(app), "the inspector loaded")
-        screen = inspector(app)
+        screen = known(inspector(app), "the inspector")
         assert screen.contract_id == row.contract_id
         await pilot.pause()
         text = screen_text(app)
         assert "› Inspector" in text and "1 Contracts" in text
         assert "● Active" in text
-        event = screen.lookup.event
+        assert screen.lookup is not None
+        event = known(screen.lookup.event, "the create event")
         assert screen.lookup.created is not None and screen.lookup.by_id is not None
         for shown in [
             "Iou:Iou",
@@ -141,7 +147,7 @@ async def test_an_archived_contract_shows_its_archive_event_and_transactions(dem
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_contract(app, pilot, archive.contract_id)
         await pilot.pause()
-        lookup = screen.lookup
+        lookup = known(screen.lookup, "the lookup")
         assert lookup.archived is not None and lookup.archived.offset == archive.offset
         text = screen_text(app)
         assert f"✕ Archived at offset {archive.offset}" in text
@@ -157,7 +163,7 @@ async def test_an_archived_contract_shows_its_archive_event_and_transactions(dem
         await pilot.pause()
         text = screen_text(app)
         assert f"Created Iou:Iou  {archive.contract_id[:12]}…  ◀ this contract" in text
-        assert f"offset        {lookup.created.offset}" in text
+        assert f"offset        {known(lookup.created, 'the create event').offset}" in text
         for field in (
             "update id",
             "command id",
@@ -181,7 +187,9 @@ async def test_an_archived_contract_shows_its_archive_event_and_transactions(dem
         view = screen.query_one(f"#{ARCHIVED}-view", TransactionView)
         tree = view.transaction_tree
         child = next(
-            e.created_event.contract_id for e in view.transaction.events if e.created_event is not None
+            e.created_event.contract_id
+            for e in known(view.transaction, "the transaction").events
+            if e.created_event is not None
         )
         node = next(
             n for n in walk(tree.root) if n.data and n.data.open_id == child and n.data.label is not None
@@ -192,12 +200,10 @@ async def test_an_archived_contract_shows_its_archive_event_and_transactions(dem
         assert "● Active" in screen_text(app) or "Archived at offset" in screen_text(app)
         await pilot.press("escape")
         await wait_for(pilot, lambda: inspector(app) is screen, "the first inspector again")
-        assert screen.query_one("TabbedContent").active == ARCHIVED
+        assert screen.query_one(TabbedContent).active == ARCHIVED
 
         await pilot.press("escape")
-        await wait_for(
-            pilot, lambda: screen.query_one("TabbedContent").active == CONTRACT, "the contract tab"
-        )
+        await wait_for(pilot, lambda: screen.query_one(TabbedContent).active == CONTRACT, "the contract tab")
         assert inspector(app) is screen
         await pilot.pause()
         assert any(
@@ -211,7 +217,7 @@ async def test_an_unknown_contract_id_says_so(demo_server, make_app):
         screen = await open_contract(app, pilot, UNKNOWN)
         await pilot.pause()
         text = screen_text(app)
-        assert not screen.lookup.found
+        assert not known(screen.lookup).found
         assert "Contract not found" in text
         assert "CONTRACT_PAYLOAD_NOT_FOUND" in text and "Contract payload not found, or not visible." in text
         assert "CONTRACT_EVENTS_NOT_FOUND" in text
@@ -229,7 +235,7 @@ async def test_a_contract_of_other_parties_is_not_shown(demo_server, make_app):
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_contract(app, pilot, hidden)
         await pilot.pause()
-        assert not screen.lookup.found
+        assert not known(screen.lookup).found
         text = screen_text(app)
         assert "CONTRACT_PAYLOAD_NOT_FOUND" in text and "No contract with this id is visible to Alice" in text
 
@@ -248,7 +254,7 @@ async def test_a_participant_without_contract_by_id_still_shows_the_contract(dem
         )
         screen = await open_contract(app, pilot, archive.contract_id)
         await pilot.pause()
-        lookup = screen.lookup
+        lookup = known(screen.lookup)
         assert lookup.found and lookup.by_id is None and not lookup.by_id_served
         assert app.session.client.capabilities.contract_by_id is False
         text = screen_text(app)
@@ -283,7 +289,7 @@ async def test_exercise_and_clone_then_reload_after_archiving(demo_writable, mak
                 act_as=[alice],
             )
         )
-        created = tx.events[0].created_event
+        created = known(tx.events[0].created_event, "the create event")
         app = make_app(demo_writable, "Alice")
         async with app.run_test(size=SIZE) as pilot:
             screen = await open_contract(app, pilot, created.contract_id)
@@ -319,7 +325,7 @@ async def test_exercise_and_clone_then_reload_after_archiving(demo_writable, mak
                 lambda: screen.lookup is not None and screen.lookup.archived is not None,
                 "the archive event after the reload",
             )
-            archived = f"✕ Archived at offset {screen.lookup.archived.offset}"
+            archived = f"✕ Archived at offset {known(known(screen.lookup).archived).offset}"
             await wait_for(pilot, lambda: archived in screen_text(app), "the archive drawn")
             posted.clear()
             await pilot.press("x")
@@ -363,7 +369,7 @@ async def test_pruned_history_is_explained(demo_writable, make_app):
 
         await pilot.press("escape")
         screen = await open_contract(app, pilot, active)
-        assert screen.lookup.found  # active contracts survive pruning
+        assert known(screen.lookup).found  # active contracts survive pruning
         await pilot.press("t")
         await wait_for(
             pilot, lambda: "Cannot read the update at offset" in screen_text(app), "the pruned message"
@@ -407,11 +413,11 @@ async def test_an_interface_view_asked_for_is_shown_and_remembered_for_the_templ
         await pilot.press(*["backspace"] * 4, *"IIou", "enter")
         await wait_for(
             pilot,
-            lambda: any(v.interface_id.endswith(":Iou:IIou") for v in screen.lookup.event.interface_views),
+            lambda: any(v.interface_id.endswith(":Iou:IIou") for v in event_of(screen).interface_views),
             "the view",
         )
         await wait_for(pilot, lambda: "view Iou:IIou" in screen_text(app), "the view on screen")
-        payload = screen.lookup.event.create_argument
+        payload = event_of(screen).create_argument
         text = screen_text(app)
         assert "view Iou:IIou  2 fields" in text and f"iamount: {number(payload['amount'])}" in text
         assert "interface views       Iou:IIou" in text
@@ -420,10 +426,10 @@ async def test_an_interface_view_asked_for_is_shown_and_remembered_for_the_templ
 
         await pilot.press("escape")
         screen = await open_contract(app, pilot, second)  # the same template: its view comes unasked
-        await wait_for(pilot, lambda: screen.lookup.event.interface_views, "the remembered view")
+        await wait_for(pilot, lambda: event_of(screen).interface_views, "the remembered view")
         assert (
-            screen.lookup.event.interface_views[0].view_value["iamount"]
-            == screen.lookup.event.create_argument["amount"]
+            event_of(screen).interface_views[0].view_value["iamount"]
+            == event_of(screen).create_argument["amount"]
         )
 
         await pilot.press("escape")
@@ -437,7 +443,7 @@ async def test_an_interface_view_asked_for_is_shown_and_remembered_for_the_templ
             lambda: "Iou:IouTransfer does not implement #model-tests:Iou:IIou" in notified(app),
             "the answer for a template without it",
         )
-        assert screen.lookup.event.interface_views == []
+        assert event_of(screen).interface_views == []
 
 
 async def test_an_interface_choice_read_in_a_transaction_teaches_the_template_s_interface(
@@ -447,7 +453,13 @@ async def test_an_interface_choice_read_in_a_transaction_teaches_the_template_s_
         alice = await party_of(client)
         ious = []
         for amount in ("3", "4"):
-            payload = {"issuer": alice, "owner": alice, "currency": "CHF", "amount": amount, "observers": []}
+            payload: dict[str, object] = {
+                "issuer": alice,
+                "owner": alice,
+                "currency": "CHF",
+                "amount": amount,
+                "observers": [],
+            }
             tx = await client.submit_and_wait_for_transaction(
                 JsCommands(
                     commands=[
@@ -461,7 +473,7 @@ async def test_an_interface_choice_read_in_a_transaction_teaches_the_template_s_
                     act_as=[alice],
                 )
             )
-            ious.append(tx.events[0].created_event.contract_id)
+            ious.append(known(tx.events[0].created_event).contract_id)
         await client.submit_and_wait_for_transaction(
             JsCommands(  # Archive through the interface
                 commands=[
@@ -488,10 +500,8 @@ async def test_an_interface_choice_read_in_a_transaction_teaches_the_template_s_
 
         await pilot.press("escape", "escape")
         screen = await open_contract(app, pilot, ious[1])
-        await wait_for(
-            pilot, lambda: screen.lookup.event.interface_views, "the view of the interface learned"
-        )
-        assert screen.lookup.event.interface_views[0].view_value == {
+        await wait_for(pilot, lambda: event_of(screen).interface_views, "the view of the interface learned")
+        assert event_of(screen).interface_views[0].view_value == {
             "icurrency": "CHF",
             "iamount": "4.0000000000",
         }

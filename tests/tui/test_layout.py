@@ -10,7 +10,8 @@ from app.screens.inspector import InspectorScreen
 from app.screens.reassign import ReassignScreen
 from app.widgets.contract_details import ContractDetails
 from app.widgets.contract_table import ContractTable
-from tests.tui.conftest import screen_text, wait_for
+from tests.tui.conftest import known, screen_text, wait_for
+from tests.tui.helpers import views_of
 from tests.tui.test_keys import composer
 from tests.tui.test_reassign import contracts_ready
 
@@ -80,7 +81,7 @@ async def test_a_truncated_sorted_column_keeps_its_arrow(demo_server, make_app):
     app = make_app(demo_server)
     async with app.run_test(size=SMALL) as pilot:
         acs = await contracts_ready(pilot, app)
-        iou = next(t for t, _ in await acs.snapshot.views.templates(acs.offset) if t.endswith(":Iou:Iou"))
+        iou = next(t for t, _ in await views_of(acs).templates(known(acs.offset)) if t.endswith(":Iou:Iou"))
         acs.templates = frozenset({iou})
         acs.sort, acs.descending = "payload.amount", True
         acs.action_reload()

@@ -60,7 +60,7 @@ async def _select(pilot, screen: PackagesScreen, package: str, entity: str) -> N
     await pilot.pause()
 
 
-async def test_the_packages_their_templates_and_a_signature(loaded, make_app) -> None:  # noqa: F811
+async def test_the_packages_their_templates_and_a_signature(loaded, make_app) -> None:  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         screen = await _packages(app, pilot)
@@ -83,7 +83,7 @@ async def test_the_packages_their_templates_and_a_signature(loaded, make_app) ->
         assert "Relabel" in text and "argument : RichTypes:Relabel" in text
 
 
-async def test_the_filter_keeps_the_names_holding_the_text(loaded, make_app) -> None:  # noqa: F811
+async def test_the_filter_keeps_the_names_holding_the_text(loaded, make_app) -> None:  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         screen = await _packages(app, pilot)
@@ -112,7 +112,7 @@ def _choices_of(screen: PackagesScreen, name: str):
     return signature.choices if signature is not None else ()
 
 
-async def test_a_template_opens_a_create_and_its_contracts(loaded, make_app, dar_ids) -> None:  # noqa: F811
+async def test_a_template_opens_a_create_and_its_contracts(loaded, make_app, dar_ids) -> None:  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         screen = await _packages(app, pilot)
@@ -132,7 +132,7 @@ async def test_a_template_opens_a_create_and_its_contracts(loaded, make_app, dar
         assert acs.templates == {f"{dar_ids['richtypes']}:RichTypes:RichRecord"}
 
 
-async def test_a_participant_without_the_package_service_says_so(loaded, locations) -> None:  # noqa: F811
+async def test_a_participant_without_the_package_service_says_so(loaded, locations) -> None:  # noqa: F811  (the fixture imported above)
     app = LedgerApp(
         config=Config(),
         locations=locations,
@@ -148,7 +148,7 @@ async def test_a_participant_without_the_package_service_says_so(loaded, locatio
         assert "No packages" in text and "does not serve /v2/packages" in text
 
 
-async def test_a_small_terminal_stacks_the_tree_over_the_details(loaded, make_app) -> None:  # noqa: F811
+async def test_a_small_terminal_stacks_the_tree_over_the_details(loaded, make_app) -> None:  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _packages(app, pilot)
@@ -159,7 +159,7 @@ async def test_a_small_terminal_stacks_the_tree_over_the_details(loaded, make_ap
         assert "RichTypes:RichRecord" in screen_text(app)
 
 
-async def test_a_package_that_cannot_be_read_is_named_with_its_reason(loaded, locations, dar_ids) -> None:  # noqa: F811
+async def test_a_package_that_cannot_be_read_is_named_with_its_reason(loaded, locations, dar_ids) -> None:  # noqa: F811  (the fixture imported above)
     richtypes = dar_ids["richtypes"]
     app = LedgerApp(
         config=Config(),
@@ -185,12 +185,15 @@ async def test_a_package_that_cannot_be_read_is_named_with_its_reason(loaded, lo
 
 
 def _selected(screen: PackagesScreen) -> str:
-    entry = screen.selected
+    return _name(screen.selected)
+
+
+def _name(entry: Entry | None) -> str:
     assert entry is not None and entry.package is not None
     return f"{entry.package.name}:{entry.entity}"
 
 
-async def test_a_search_selects_its_first_match_and_goes_from_match_to_match(loaded, make_app) -> None:  # noqa: F811
+async def test_a_search_selects_its_first_match_and_goes_from_match_to_match(loaded, make_app) -> None:  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         screen = await _packages(app, pilot)
@@ -206,7 +209,7 @@ async def test_a_search_selects_its_first_match_and_goes_from_match_to_match(loa
 
         await pilot.press("escape", "slash", *"Transfer", "enter")
         await pilot.pause()
-        matches = [f"{n.data.package.name}:{n.data.entity}" for n in screen.package_tree.matches]
+        matches = [_name(n.data) for n in screen.package_tree.matches]
         assert len(matches) >= 3 and _selected(screen) == matches[0]
         await pilot.press("n", "n")
         await pilot.pause()
@@ -219,7 +222,7 @@ async def test_a_search_selects_its_first_match_and_goes_from_match_to_match(loa
         assert matches[-1].split(":", 1)[1] in screen_text(app)  # its details
 
 
-async def test_the_standard_library_is_one_folded_node_after_the_users_packages(loaded, make_app) -> None:  # noqa: F811
+async def test_the_standard_library_is_one_folded_node_after_the_users_packages(loaded, make_app) -> None:  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         screen = await _packages(app, pilot)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import stat
+from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
 import pytest
@@ -73,6 +74,7 @@ def test_the_log_is_private_also_after_a_rotation(tmp_path):
         log = locations.log_dir / "ledger-tui.log"
         assert mode(log) == 0o600
         assert mode(locations.log_dir) == mode(locations.log_dir.parent) == 0o700
+        assert isinstance(handler, RotatingFileHandler)
         handler.doRollover()
         root.info("another line")
         assert mode(log) == 0o600 and mode(log.with_name("ledger-tui.log.1")) == 0o600

@@ -13,7 +13,8 @@ from app.screens.inspector import InspectorScreen
 from app.screens.reassign import ReassignScreen
 from app.snapshot import UNASSIGNED
 from app.widgets.contract_table import ContractTable
-from tests.tui.conftest import SIZE, screen_text, wait_for
+from tests.tui.conftest import SIZE, known, screen_of, screen_text, wait_for
+from tests.tui.helpers import views_of
 
 SUBMIT_PATH = "/v2/commands/async/submit-reassignment"
 
@@ -31,10 +32,10 @@ async def move_selected(pilot, app, acs: AcsScreen) -> ReassignScreen:
     table = acs.query_one(ContractTable)
     table.focus()
     await wait_for(pilot, lambda: table.selected is not None, "a selected contract")
-    chosen = table.selected.contract_id
+    chosen = known(table.selected).contract_id
     await pilot.press("m")
     await wait_for(pilot, lambda: isinstance(app.screen, ReassignScreen), "the reassignment screen")
-    screen: ReassignScreen = app.screen
+    screen = screen_of(app, ReassignScreen)
     await wait_for(
         pilot,
         lambda: screen.contract is not None and screen.contract.contract_id == chosen,
@@ -61,7 +62,7 @@ async def test_move_to_the_other_synchronizer_and_back(demo_writable, make_app):
     async with app.run_test(size=SIZE) as pilot:
         acs = await contracts_ready(pilot, app)
         screen = await move_selected(pilot, app, acs)
-        contract = screen.contract
+        contract = known(screen.contract, "the contract")
         ids = synchronizer_ids(app)
         assert contract.synchronizer == ids["global"] and contract.counter == 0
         # the other synchronizer and a stakeholder we act as are chosen for us
@@ -80,6 +81,7 @@ async def test_move_to_the_other_synchronizer_and_back(demo_writable, make_app):
         assert (
             unassign.reassignment_id.startswith("00") and assign.reassignment_id == unassign.reassignment_id
         )
+        assert unassign.offset is not None and assign.offset is not None
         assert unassign.offset < assign.offset
         # the contracts screen follows to the ledger end, where the contract is on private, counter 1
         await wait_for(
@@ -90,7 +92,7 @@ async def test_move_to_the_other_synchronizer_and_back(demo_writable, make_app):
             lambda: screen.contract is not None and screen.contract.synchronizer == ids["private"],
             "the contract seen on private",
         )
-        assert screen.contract.counter == 1
+        assert known(screen.contract).counter == 1
         assert "on private" in screen_text(app)
         # the inspector says where it is now, beside where it was created
         await pilot.press("escape")
@@ -116,9 +118,9 @@ async def test_move_to_the_other_synchronizer_and_back(demo_writable, make_app):
         await steps_done(pilot, screen, 4)
         assert [s.state for s in screen.steps] == [SUCCEEDED] * 4
         await wait_for(
-            pilot, lambda: screen.contract.synchronizer == ids["global"], "the contract back on global"
+            pilot, lambda: known(screen.contract).synchronizer == ids["global"], "the contract back on global"
         )
-        assert screen.contract.counter == 2
+        assert known(screen.contract).counter == 2
         submitted = [r for r in app.request_log.entries if r.path == SUBMIT_PATH]
         assert len(submitted) == 4 and all(r.status == 200 for r in submitted)
 
@@ -128,7 +130,7 @@ async def test_unassign_then_complete_from_the_in_flight_list(demo_writable, mak
     async with app.run_test(size=SIZE) as pilot:
         acs = await contracts_ready(pilot, app)
         screen = await move_selected(pilot, app, acs)
-        cid = screen.contract.contract_id
+        cid = known(screen.contract).contract_id
         before = len(screen.in_flight)
         await pilot.press("ctrl+b")
         await steps_done(pilot, screen, 1)
@@ -136,12 +138,12 @@ async def test_unassign_then_complete_from_the_in_flight_list(demo_writable, mak
         assert unassign.state == SUCCEEDED and unassign.reassignment_id
         await wait_for(pilot, lambda: len(screen.in_flight) == before + 1, "the contract in flight")
         flying = next(r for r in screen.in_flight if r.contract_id == cid)
-        assert flying.kind == UNASSIGNED and flying.move.reassignment_id == unassign.reassignment_id
+        assert flying.kind == UNASSIGNED and known(flying.move).reassignment_id == unassign.reassignment_id
         assert flying.counter == 1
         # the contracts screen marks it in flight, going to private
         table = acs.query_one(ContractTable)
-        position = await acs.snapshot.views.position_of(cid)
-        row = (await acs.snapshot.views.window(position, 1))[0]
+        position = known(await views_of(acs).position_of(cid), "the contract's position")
+        row = (await views_of(acs).window(position, 1))[0]
         assert (
             row.kind == UNASSIGNED
             and table.columns
@@ -155,7 +157,7 @@ async def test_unassign_then_complete_from_the_in_flight_list(demo_writable, mak
         await steps_done(pilot, screen, 2)
         assert screen.steps[1].kind == "assign" and screen.steps[1].state == SUCCEEDED
         await wait_for(pilot, lambda: len(screen.in_flight) == before, "the in-flight list without it")
-        latest = await acs.snapshot.views.latest(cid)
+        latest = known(await views_of(acs).latest(cid))
         assert latest.kind != UNASSIGNED and latest.counter == 1
 
 
@@ -165,7 +167,7 @@ async def test_a_refused_assign_shows_cantons_error_and_keeps_the_form(demo_writ
         await contracts_ready(pilot, app)
         await pilot.press("4")
         await wait_for(pilot, lambda: isinstance(app.screen, ReassignScreen), "the reassignment screen")
-        screen: ReassignScreen = app.screen
+        screen = screen_of(app, ReassignScreen)
         ids = synchronizer_ids(app)
         await wait_for(pilot, lambda: screen.ready, "the synchronizers to choose from")
         unknown = "00" + "ab" * 32
@@ -201,7 +203,7 @@ async def test_stepping_back_through_a_move_shows_each_state(demo_writable, make
     async with app.run_test(size=SIZE) as pilot:
         acs = await contracts_ready(pilot, app)
         screen = await move_selected(pilot, app, acs)
-        cid = screen.contract.contract_id
+        cid = known(screen.contract).contract_id
         await pilot.press("ctrl+s")
         await steps_done(pilot, screen, 2)
         unassign, assign = screen.steps
@@ -213,8 +215,8 @@ async def test_stepping_back_through_a_move_shows_each_state(demo_writable, make
         acs.query_one(ContractTable).focus()
 
         async def state_of_contract():
-            position = await acs.snapshot.views.position_of(cid)
-            return None if position is None else (await acs.snapshot.views.window(position, 1))[0]
+            position = await views_of(acs).position_of(cid)
+            return None if position is None else (await views_of(acs).window(position, 1))[0]
 
         await pilot.press("left_square_bracket")  # the change before the assign: the unassign, in flight
         await wait_for(
@@ -225,7 +227,7 @@ async def test_stepping_back_through_a_move_shows_each_state(demo_writable, make
         await pilot.press("left_square_bracket")  # before it: on global, as created
         await wait_for(
             pilot,
-            lambda: acs.offset is not None and acs.offset < unassign.offset and not acs.reading,
+            lambda: acs.offset is not None and acs.offset < known(unassign.offset) and not acs.reading,
             "the offset before the move",
         )
         row = await state_of_contract()

@@ -14,6 +14,7 @@ from app.screens.inspector import InspectorScreen
 from app.screens.reassign import ReassignScreen
 from app.widgets.contract_table import ContractTable
 from tests.tui.conftest import SIZE, wait_for
+from tests.tui.helpers import views_of
 
 SHORTEST = 4
 
@@ -27,7 +28,7 @@ async def held_ids(pilot, app) -> list[str]:
     acs = app.screen
     assert isinstance(acs, AcsScreen)
     await wait_for(pilot, lambda: acs.query_one(ContractTable).count > 0 and not acs.reading, "the contracts")
-    return await acs.snapshot.views.ids_with_prefix("", 100_000)
+    return await views_of(acs).ids_with_prefix("", 100_000)
 
 
 def unique_prefix(contract_id: str, ids: list[str]) -> str:

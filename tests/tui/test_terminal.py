@@ -12,6 +12,7 @@ import tty
 
 from textual.app import App
 from textual.events import Key
+from textual.message import Message
 
 import app.terminal
 from app.app import LedgerApp
@@ -27,8 +28,8 @@ async def test_disabling_input_wakes_the_input_thread_at_once(monkeypatch):
     tty.setraw(slave)  # as the app sets its terminal: keys come one by one, not a line at a time
     driver = PromptExitDriver(App(), debug=False, mouse=False)
     driver.fileno = slave
-    received: list = []
-    driver.process_message = received.append
+    received: list[Message] = []
+    driver.process_message = received.append  # type: ignore[method-assign,assignment]  # what the driver hands the app
     driver._wake = os.pipe()
     driver._wake_read = driver._wake[0]
     driver._key_thread = threading.Thread(target=driver._run_input_thread, name="textual-input")

@@ -11,6 +11,7 @@ import orjson
 import pytest
 from textual.widgets import Button, Checkbox, Select
 
+from app.compose.form import VariantNode
 from app.compose.form_rows import FormRow
 from app.screens.composer import ComposerScreen
 from app.widgets.completing_input import CompletingInput
@@ -18,8 +19,9 @@ from app.widgets.json_editor import JsonEditor
 from app.widgets.typed_form import TypedForm
 from tests.client.test_packages import loaded  # noqa: F401  (the participant with richtypes and splice-amulet)
 from tests.conftest import ServerProcess, start_demo_server
-from tests.daml_lf.conftest import RICHTYPES, dars_dir  # noqa: F401
+from tests.daml_lf.conftest import RICHTYPES, dars_dir  # noqa: F401  (pytest fixtures, used by name)
 from tests.tui.conftest import SIZE, screen_text, wait_for
+from tests.tui.helpers import text_of
 from tests.tui.test_composer import outcome, submissions
 
 RICH_RECORD = "#richtypes:RichTypes:RichRecord"
@@ -27,7 +29,7 @@ MARKER = "#richtypes:RichTypes:Marker"
 
 
 @pytest.fixture
-def rich_server(tmp_path, dars_dir) -> Iterator[ServerProcess]:  # noqa: F811
+def rich_server(tmp_path, dars_dir) -> Iterator[ServerProcess]:  # noqa: F811  (the fixture imported above)
     """The demo participant with richtypes, of each test's own: no RichRecord yet (a create starts empty)."""
     s = start_demo_server(tmp_path / "ledger.db", "--dar", str(dars_dir / RICHTYPES))
     yield s
@@ -268,7 +270,7 @@ async def test_the_json_view_is_the_same_value_both_ways(rich_server, make_app) 
         await pilot.press("f2")
         form = screen.query_one("#create-form-typed", TypedForm)
         await wait_for(pilot, lambda: form.display and screen.editor.form_view, "the form again")
-        assert (await field(pilot, screen, "createArguments.tags[1]")) is not None
+        assert text_of(await field(pilot, screen, "createArguments.tags[1]")) is not None
         back = form.form.to_json()
         assert back["label"] == "typed in the JSON" and back["tags"] == ["x", "y"]
         assert back["outcome"] == {"tag": "Pending", "value": {}} and back["fee"] == "1.50"
@@ -305,9 +307,9 @@ async def test_a_command_recalled_from_the_history_fills_the_form_again(rich_ser
         await outcome(pilot, screen, "-ok", "the Marker created")
         alice = created_of(app)["createArgument"]["owner"]
         owner = await type_into(pilot, screen, "createArguments.owner", "Bob")  # changed after the submit
-        assert owner.node.text == "AliceBob"  # typing goes on from the end: a key does not wipe what is there
+        assert text_of(owner) == "AliceBob"  # typing goes on from the end: a key does not wipe what is there
         await pilot.press("ctrl+u", *"Bob")
-        assert owner.node.text == "Bob"
+        assert text_of(owner) == "Bob"
         await pilot.press("escape", "ctrl+l")
         await wait_for(pilot, lambda: isinstance(app.screen, HistoryDialog), "the history")
         await pilot.press("enter")
@@ -315,13 +317,13 @@ async def test_a_command_recalled_from_the_history_fills_the_form_again(rich_ser
 
         def shown_owner() -> str:
             found = row_of(screen, "createArguments.owner")
-            return found[1].node.text if found else ""
+            return text_of(found[1]) if found else ""
 
         await wait_for(pilot, lambda: shown_owner() == alice, "the recalled owner in the form")
         assert orjson.loads(screen.editor.state().create_arguments) == {"owner": alice}
 
 
-async def test_a_contract_s_choices_are_its_template_s_and_its_interfaces(loaded, make_app) -> None:  # noqa: F811
+async def test_a_contract_s_choices_are_its_template_s_and_its_interfaces(loaded, make_app) -> None:  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
@@ -396,20 +398,21 @@ async def test_a_list_item_and_a_text_map_row_removed_through_the_form(rich_serv
         # the rows shown are those of the value: no row left of what was removed
         paths = [row.path for row in form.rows.rows]
         assert "createArguments.tags[2]" not in paths and "createArguments.attributes[1].key" not in paths
-        assert (await field(pilot, screen, "createArguments.attributes[0].key")).node.text == "size"
+        assert text_of(await field(pilot, screen, "createArguments.attributes[0].key")) == "size"
 
 
 async def choose_constructor(pilot, screen: ComposerScreen, path: str, constructor: str) -> None:
-    variant = await field(pilot, screen, path)
-    names = [name for name, _ in variant.node.type.constructors]
-    steps = names.index(constructor) - names.index(variant.node.constructor)
+    variant = (await field(pilot, screen, path)).node
+    assert isinstance(variant, VariantNode)
+    names = [name for name, _ in variant.type.constructors]
+    steps = names.index(constructor) - names.index(variant.constructor)
     await press_in(
         pilot, screen, path, Select, "enter", *(["down" if steps > 0 else "up"] * abs(steps)), "enter"
     )
-    await wait_for(pilot, lambda: variant.node.constructor == constructor, f"{constructor} chosen")
+    await wait_for(pilot, lambda: variant.constructor == constructor, f"{constructor} chosen")
 
 
-async def test_the_amulet_transfer_argument_composed_through_the_form(loaded, make_app) -> None:  # noqa: F811
+async def test_the_amulet_transfer_argument_composed_through_the_form(loaded, make_app) -> None:  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)

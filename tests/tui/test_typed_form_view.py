@@ -14,8 +14,9 @@ from app.widgets.json_editor import JsonEditor
 from app.widgets.typed_form import TypedForm
 from bench.tui_form import CONTRACT, filled
 from tests.client.test_packages import loaded  # noqa: F401  (the participant with richtypes and splice-amulet)
-from tests.daml_lf.conftest import dars_dir  # noqa: F401
-from tests.tui.conftest import SIZE, wait_for
+from tests.daml_lf.conftest import dars_dir  # noqa: F401  (pytest fixtures, used by name)
+from tests.tui.conftest import SIZE, known, wait_for
+from tests.tui.helpers import text_of
 from tests.tui.test_composer_keyboard import AMULET_RULES, focused_row
 from tests.tui.test_typed_form import open_composer
 
@@ -63,7 +64,7 @@ def widget_in_view(screen: ComposerScreen, widget) -> bool:
     return screen.editor.region.contains_region(widget.region)
 
 
-async def test_tab_goes_on_from_the_last_row_in_view_to_the_rows_below_it(loaded, make_app) -> None:  # noqa: F811
+async def test_tab_goes_on_from_the_last_row_in_view_to_the_rows_below_it(loaded, make_app) -> None:  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         screen, form = await filled_transfer(pilot, app, filled(3))
@@ -72,7 +73,7 @@ async def test_tab_goes_on_from_the_last_row_in_view_to_the_rows_below_it(loaded
         target = below[0]
         assert form.editor is not None and form.editor.row is form.rows.find(SENDER)
         order = [row.path for row in form.rows.rows]
-        seen = [SENDER]
+        seen: list[str | None] = [SENDER]
         for _ in range(4 * len(order)):
             if path_focused(screen) == target.path:
                 break
@@ -89,10 +90,10 @@ async def test_tab_goes_on_from_the_last_row_in_view_to_the_rows_below_it(loaded
         assert len(form.query("RowEditor")) == 1  # one row has widgets: the one with the focus
         await pilot.press("shift+tab")
         await wait_for(pilot, lambda: path_focused(screen) != target.path, "the focus back")
-        assert order.index(path_focused(screen)) < order.index(target.path)
+        assert order.index(known(path_focused(screen))) < order.index(target.path)
 
 
-async def test_a_problem_on_a_row_out_of_view_is_reached_and_shown(loaded, make_app) -> None:  # noqa: F811
+async def test_a_problem_on_a_row_out_of_view_is_reached_and_shown(loaded, make_app) -> None:  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         value = filled(3)
@@ -112,13 +113,13 @@ async def test_a_problem_on_a_row_out_of_view_is_reached_and_shown(loaded, make_
         assert bad.problem and "a party id has letters" in bad.problem
 
 
-async def test_a_row_scrolled_away_and_back_keeps_what_was_typed(loaded, make_app) -> None:  # noqa: F811
+async def test_a_row_scrolled_away_and_back_keeps_what_was_typed(loaded, make_app) -> None:  # noqa: F811  (the fixture imported above)
     app = make_app(loaded)
     async with app.run_test(size=SIZE) as pilot:
         screen, form = await filled_transfer(pilot, app, filled(3))
         await pilot.press("ctrl+u", *"Alice")
         sender = form.rows.find(SENDER)
-        assert sender is not None and sender.node.text == "Alice"
+        assert sender is not None and text_of(sender) == "Alice"
         last = [row for row in form.rows.rows if row.takes_focus][-1]
         form.focus_path(last.path)  # far down: the sender's row out of view, and its widgets gone
         await wait_for(pilot, lambda: path_focused(screen) == last.path, "the focus in the last row")
@@ -131,5 +132,5 @@ async def test_a_row_scrolled_away_and_back_keeps_what_was_typed(loaded, make_ap
         assert path_focused(screen) == SENDER
         editor = form.editor
         assert editor is not None
-        assert editor.query_one(Input).value == "Alice" and sender.node.text == "Alice"
+        assert editor.query_one(Input).value == "Alice" and text_of(sender) == "Alice"
         assert form.form.to_json()["transfer"]["sender"].startswith("Alice::")

@@ -18,11 +18,12 @@ from app.screens.dialogs import ChoiceDialog
 from app.screens.inspector import CREATED, InspectorScreen
 from app.widgets.contract_table import ContractTable
 from app.widgets.payload_tree import PayloadTree
+from app.widgets.transaction_view import TransactionView
 from participant.api import Command, CreateCommand, ExerciseCommand, JsCommands
 from participant.daml_lf.archive import read_dar
 from tests.conftest import ServerProcess, start_demo_server
 from tests.daml_lf.conftest import RICHTYPES
-from tests.tui.conftest import SIZE, screen_text, wait_for
+from tests.tui.conftest import SIZE, known, screen_text, wait_for
 from tests.tui.helpers import client_for, party_of
 
 RICH = "#richtypes:RichTypes:RichRecord"
@@ -122,14 +123,14 @@ async def test_the_inspector_types_the_payload_lists_the_choices_and_x_exercises
     async with app.run_test(size=SIZE) as pilot:
         screen = await _inspect(app, pilot, contract_id)
         tree = screen.query_one(PayloadTree)
-        [argument] = [n for n in tree.root.children if n.data.name == "createArgument"]
-        fields = [(n.data.name, n.data.type_text) for n in argument.children]
+        [argument] = [n for n in tree.root.children if known(n.data).name == "createArgument"]
+        fields = [(known(n.data).name, known(n.data).type_text) for n in argument.children]
         assert [name for name, _ in fields] == DECLARED  # the JSON's order was another
         assert dict(fields)["amount"] == "Numeric 10" and dict(fields)["note"] == "Optional Text"
         assert dict(fields)["marker"] == "ContractId RichTypes:Marker"
-        [outcome] = [n for n in argument.children if n.data.name == "outcome"]
+        [outcome] = [n for n in argument.children if known(n.data).name == "outcome"]
         tree.populate(outcome)
-        assert [(n.data.name, n.data.type_text) for n in outcome.children] == [
+        assert [(known(n.data).name, known(n.data).type_text) for n in outcome.children] == [
             ("prize", "Numeric 2"),
             ("tier", "Text"),
         ]
@@ -165,7 +166,7 @@ async def test_an_exercise_result_is_labelled_with_the_choice_return_type(rich_s
     async with app.run_test(size=SIZE) as pilot:
         screen = await _inspect(app, pilot, new_id)
         await pilot.press("t")
-        view = screen.query_one(f"#{CREATED}-view")
+        view = screen.query_one(f"#{CREATED}-view", TransactionView)
         await wait_for(pilot, lambda: view.transaction is not None, "the creating transaction")
         await pilot.pause()
         text = screen_text(app)

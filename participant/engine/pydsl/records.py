@@ -153,6 +153,6 @@ def enum_type(cls: type[enum.Enum]) -> DamlType:
 
 
 def mark_enum(cls: type[enum.Enum], data: DataDef) -> type[enum.Enum]:
-    cls.__daml__ = data  # type: ignore[attr-defined]
-    cls.daml_type = classmethod(enum_type)  # type: ignore[attr-defined]
+    cls.__daml__ = data  # type: ignore[attr-defined]  # the Daml definition, added to the Python enum
+    cls.daml_type = classmethod(enum_type)  # type: ignore[attr-defined]  # as a record class has it
     return cls

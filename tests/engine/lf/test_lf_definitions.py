@@ -13,7 +13,7 @@ from participant.engine.definitions import PackageDef
 from participant.engine.lf.definitions import LfChoice, LfPackages, LfTemplate
 from participant.engine.values import RecordType
 from tests.engine.lf.conftest import ALICE, BOB, CID, DSO
-from tests.engine.lf.test_lf_values import RICH
+from tests.engine.lf.rich_record import RICH
 
 HOLDING = "Splice.Api.Token.HoldingV1:Holding"
 

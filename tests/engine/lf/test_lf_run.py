@@ -17,8 +17,8 @@ from participant.engine.lf.definitions import LfPackages
 from participant.engine.views import interface_views
 from tests.daml_lf.eval.test_evaluator import INT, E, N, lam, text, var
 from tests.engine.conftest import ALICE, BOB, Harness
+from tests.engine.lf.rich_record import RICH
 from tests.engine.lf.test_lf_definitions import amulet_json
-from tests.engine.lf.test_lf_values import RICH
 
 RICH_RECORD = "#richtypes:RichTypes:RichRecord"
 
@@ -163,7 +163,7 @@ async def test_a_failure_in_a_body_is_the_commands_error(
             lf_richtypes.program.arithmetic_error(str(DamlArithmeticError("DIV_INT64", ("1", "0"))))
         )
     with pytest.raises(errors.LedgerError) as caught:
-        await relabel.run(contract, FailingUpdate(raised), relabel.argument_type.decode({"newLabel": "x"}))  # type: ignore[arg-type]
+        await relabel.run(contract, FailingUpdate(raised), relabel.argument_type.decode({"newLabel": "x"}))  # type: ignore[arg-type]  # a failing stand-in
     assert caught.value.code is code and cause in caught.value.cause
     assert caught.value.status == 400 and caught.value.code.category.grpc.name == "FAILED_PRECONDITION"
     assert f"UNHANDLED_EXCEPTION/{dict(caught.value.resources)['EXCEPTION_TYPE']} " in caught.value.cause
@@ -179,7 +179,7 @@ async def test_fail_with_status_is_daml_failure_in_the_category_the_daml_code_ch
         "example.com/no-such-label", 11, "label x is unknown", {"label": "x", "error_id": "y"}
     )
     with pytest.raises(errors.LedgerError) as caught:
-        await relabel.run(contract, FailingUpdate(status), relabel.argument_type.decode({"newLabel": "x"}))  # type: ignore[arg-type]
+        await relabel.run(contract, FailingUpdate(status), relabel.argument_type.decode({"newLabel": "x"}))  # type: ignore[arg-type]  # a failing stand-in
     failure = caught.value
     assert failure.code.id == "DAML_FAILURE" and failure.status == 404
     assert failure.cause == (

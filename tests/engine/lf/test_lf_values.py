@@ -15,27 +15,7 @@ from participant.engine import coding
 from participant.engine.lf.definitions import LfPackages
 from participant.engine.values import DecodeError, MalformedVariant, RecordType
 from tests.engine.lf.conftest import ALICE, BOB, CID, CID2, DSO
-
-RICH = {
-    "owner": ALICE,
-    "count": "-42",
-    "amount": "1234.5000000000",
-    "label": "héllo",
-    "active": True,
-    "asOf": "2024-02-29",
-    "observedAt": "2024-01-02T03:04:05.123456Z",
-    "note": "a note",
-    "tags": ["b", "a"],
-    "attributes": {"a": "1", "z": "2"},
-    "marker": CID,
-    "profile": {"nickname": "al", "level": "3"},
-    "outcome": {"tag": "Win", "value": {"prize": "2.50", "tier": "gold"}},
-    "fee": "0.10",
-}
-
-
-def rich_type(lf_richtypes: LfPackages) -> RecordType:
-    return lf_richtypes.main.templates["RichTypes:RichRecord"].argument_type
+from tests.engine.lf.rich_record import RICH, rich_type
 
 
 def test_rich_record_round_trips_exactly(lf_richtypes: LfPackages) -> None:
