@@ -15,7 +15,7 @@ from app.snapshot import ADDED
 from app.tokens import MintedToken
 from app.widgets.contract_table import ContractTable
 from tests.conftest import SECRET, LedgerApi
-from tests.tui.conftest import SIZE, screen_text, wait_for
+from tests.tui.conftest import SIZE, known, screen_of, screen_text, wait_for
 
 SNAPSHOT_PATHS = ("/v2/state/active-contracts-page", "/v2/state/active-contracts")
 
@@ -57,7 +57,7 @@ async def _a_session(app) -> tuple[int, int, str]:
     """Run `app` until its contracts are read, and quit: the count, the offset, the user's party."""
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: _loaded(app), "the first rows")
-        screen: AcsScreen = app.screen
+        screen = screen_of(app, AcsScreen)
         assert screen.offset is not None
         return screen.query_one(ContractTable).count, screen.offset, app.session.identity.primary_party
 
@@ -77,7 +77,7 @@ async def test_a_start_shows_the_last_sessions_rows_as_not_current_then_brings_t
     app = _app(demo_writable, locations, "Alice", held)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: _loaded(app), "the kept rows")
-        screen: AcsScreen = app.screen
+        screen = screen_of(app, AcsScreen)
         table = screen.query_one(ContractTable)
         await wait_for(pilot, lambda: table.row_at(0) is not None, "a kept row drawn")
         assert held.paths == []  # the participant has said nothing yet
@@ -93,10 +93,10 @@ async def test_a_start_shows_the_last_sessions_rows_as_not_current_then_brings_t
         )
         await wait_for(pilot, lambda: table.count == count + 1, "the new contract among the rows")
         assert "cached" not in screen_text(app)
-        position = await screen.snapshot.views.position_of(new_id)
+        position = await known(screen.snapshot).views.position_of(new_id)
         assert position is not None
         await wait_for(pilot, lambda: table.row_at(position) is not None, "the new row drawn")
-        assert table.row_at(position).status == ADDED  # since the offset the last session read
+        assert known(table.row_at(position)).status == ADDED  # since the offset the last session read
         assert "/v2/updates" in held.paths
         assert not set(SNAPSHOT_PATHS) & set(held.paths)  # brought up to date, not read again
 
@@ -133,12 +133,15 @@ async def test_rows_the_participant_does_not_confirm_as_the_users_are_dropped_at
     app = _app(demo_writable, locations, "Alice", held)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: _loaded(app) and app.status_stale, "the kept rows")
-        screen: AcsScreen = app.screen
+        screen = screen_of(app, AcsScreen)
         table = screen.query_one(ContractTable)
         rows_when_no_longer_kept: list[int] = []
-        app.workspace.acs.subscribe(
-            lambda _: app.workspace.acs.kept is None and rows_when_no_longer_kept.append(table.count)
-        )
+
+        def note_rows_when_no_longer_kept(_: int | None) -> None:
+            if app.workspace.acs.kept is None:
+                rows_when_no_longer_kept.append(table.count)
+
+        app.workspace.acs.subscribe(note_rows_when_no_longer_kept)
         held.answering.set()
         # the participant names other parties for Alice: the kept rows go before anything else is read
         await wait_for(pilot, lambda: not app.status_stale, "the kept rows dropped")

@@ -14,7 +14,7 @@ from app.widgets.completing_input import CompletingInput
 from participant.api import Command, CreateCommand, JsCommands
 from tests.conftest import ServerProcess, start_demo_server
 from tests.daml_lf.conftest import RICHTYPES, dars_dir  # noqa: F401
-from tests.tui.conftest import screen_text, wait_for
+from tests.tui.conftest import known, screen_text, wait_for
 from tests.tui.helpers import client_for, party_of
 from tests.tui.test_typed_form import MARKER, RICH_RECORD, choose_template, open_composer, type_into
 
@@ -48,7 +48,7 @@ async def created_markers(server: ServerProcess) -> list[str]:
                     act_as=[party],
                 )
             )
-            ids.append(tx.events[0].created_event.contract_id)
+            ids.append(known(tx.events[0].created_event).contract_id)
         return ids
 
 
