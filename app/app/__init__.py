@@ -296,8 +296,7 @@ class LedgerApp(App):
         await self.routes.move_contract(message)
 
     async def on_event(self, event: events.Event) -> None:
-        # a key from the terminal (not one bubbling back up): handled in order (app.app.keys)
-        if isinstance(event, events.Key) and not event.is_forwarded:
+        if isinstance(event, events.Key):  # handled in the order typed (app.app.keys)
             await self.keys.handle(event, super().on_event)
             return
         await super().on_event(event)

@@ -78,6 +78,10 @@ class Keys:
         self._admitted: events.Key | None = None  # re-posted to the app: let through when it arrives
         self._busy = False  # a key in flight (or a settling pass after a release)
         self._barrier: _Barrier | None = None
+        self._in_flight: events.Key | None = None  # the key the barrier follows
+        self._bound = (
+            False  # it came back up to the app (where the bindings run) since the barrier last passed
+        )
         self._holds: dict[object, asyncio.TimerHandle] = {}
 
     @property
@@ -93,18 +97,36 @@ class Keys:
     # --- keys -------------------------------------------------------------------------------------------------
 
     async def handle(self, key: events.Key, handle: Callable[[events.Key], Awaitable[None]]) -> None:
-        """A key from the terminal: `handle` it (Textual's own handling: the priority bindings, then forwarded to
-        the focused widget) when its turn comes, then follow it until it has finished."""
+        """A key that reached the app: `handle` it (Textual's own handling). One from the terminal is handled when
+        its turn comes (the priority bindings, then forwarded to the focused widget), then followed until it has
+        finished; one bubbling back up from the widgets runs the bindings."""
+        if key.is_forwarded:
+            if key is self._in_flight:
+                self._bound = True
+            await handle(key)
+            return
         if not self._admit(key):
             return
         app = self._app
         screen = app.screen
         target = app.focused or screen  # where Textual forwards it
+        self._in_flight, self._bound = key, False
         try:
             await handle(key)
         finally:
             chain: list[MessagePump] = [*target.ancestors_with_self]
-            self._pass(chain, lambda: self._settle(screen, target, SETTLE_ROUNDS))
+
+            def up_to_the_app() -> None:
+                # A key that came back up to the app ran a binding there, whose action may have posted to the nodes
+                # on the way (an input's enter binding posts its `Submitted` to the input): through them again.
+                if self._bound:
+                    self._bound = False
+                    self._pass(chain, up_to_the_app)
+                    return
+                self._in_flight = None
+                self._settle(screen, target, SETTLE_ROUNDS)
+
+            self._pass(chain, up_to_the_app)
 
     def _admit(self, key: events.Key) -> bool:
         if key is self._admitted:
