@@ -35,6 +35,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from textual import events
+from textual.app import ScreenStackError
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -108,7 +109,12 @@ class Keys:
         if not self._admit(key):
             return
         app = self._app
-        screen = app.screen
+        screen = self._screen()
+        if screen is None:  # none yet (starting) or any more (closing): nothing to follow it through
+            self._busy = False
+            await handle(key)
+            self._next()
+            return
         target = app.focused or screen  # where Textual forwards it
         self._in_flight, self._bound = key, False
         try:
@@ -172,8 +178,10 @@ class Keys:
         if not self._holds and not self._busy:
             # the focus it moved may still be on its way (`Widget.focus` is a callback on the app): settle first
             self._busy = True
-            screen = self._app.screen
-            focused = screen.focused  # now: the focus it moved is set by a callback on the app, on its way
+            screen = self._screen()
+            focused = (
+                screen.focused if screen is not None else None
+            )  # now: a focus moved is set by a callback
             self._pass([self._app], lambda: self._settle(screen, focused, SETTLE_ROUNDS))
 
     def holding(self, owner: object) -> bool:
@@ -228,10 +236,19 @@ class Keys:
             return
         barrier.watch = asyncio.get_running_loop().call_later(WATCH_S, self._watch, barrier)
 
-    def _settle(self, screen: Screen, focused: Widget | None, rounds: int) -> None:
+    def _screen(self) -> Screen | None:
+        try:
+            return self._app.screen
+        except ScreenStackError:
+            return None
+
+    def _settle(self, screen: Screen | None, focused: Widget | None, rounds: int) -> None:
         """Through the screen and the focused widget again if they are not `screen` and `focused` any more (after
         their `ScreenResume` and `Focus`, posted when they changed)."""
-        now = self._app.screen
+        now = self._screen()
+        if now is None:
+            self._busy = False
+            return
         new: list[MessagePump] = [now] if now is not screen else []
         if now.focused is not None and now.focused is not focused:
             new.append(now.focused)
