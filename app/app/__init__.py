@@ -1,6 +1,7 @@
 """The App: the composition root. It builds the workspace (what screens share), owns the status line's state, and
 holds its parts, each an object with its own state: the routes between screens (`routing.Routes`), the connection
-(`connection.Connection`), the palette (`palette.Palette`) and how failures are said (`failures.Failures`). What
+(`connection.Connection`), the palette (`palette.Palette`), how failures are said (`failures.Failures`) and the
+order keys are handled in (`keys.Keys`). What
 Textual looks for on the App class itself (the key bindings and their actions, message handlers, the modes, the
 palette's system commands) stays here, each a call to the part it belongs to."""
 
@@ -12,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual import on
+from textual import events, on
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.events import Paste
@@ -25,6 +26,7 @@ from textual.worker import Worker, WorkerState
 
 from app.app.connection import CONNECT_RETRY_POLLS, LEDGER_END_POLL_S, Connection
 from app.app.failures import Failures
+from app.app.keys import Keys
 from app.app.palette import Palette
 from app.app.routing import MODES, Routes
 from app.bundled import BundledParticipant
@@ -149,6 +151,7 @@ class LedgerApp(App):
         self._kept_user = _kept_user(bundled, tokens, first_user)
         if self._kept_user is not None:
             self.workspace.kept_participant = f"bundled:{bundled.db}" if bundled is not None else url
+        self.keys = Keys(self)
         self.status_participant = self.label
         self.status_readonly = self.workspace.readonly
         if config.keys:
@@ -311,6 +314,12 @@ class LedgerApp(App):
     @on(MoveContract)
     async def _move_contract(self, message: MoveContract) -> None:
         await self.routes.move_contract(message)
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key):  # handled in the order typed (app.app.keys)
+            await self.keys.handle(event, super().on_event)
+            return
+        await super().on_event(event)
 
     def on_paste(self, event: Paste) -> None:
         self.routes.pasted(event.text)

@@ -1,5 +1,5 @@
 """What a screen may ask of the app that shows it: the workspace (what screens share), and the faces of the app's
-parts: its connection's state, how failures are said, the routes to other screens, and key names.
+parts: its connection's state, how failures are said, the routes to other screens, key names, and the keys' hold.
 
 Screens see the app through this protocol rather than importing it: the app builds the screens, so a screen that
 imported the app would tie the two into a cycle, and every screen could reach into anything the app holds. Nor do
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from app.client.requests_log import RequestLog
     from app.locations import Locations
     from app.session import Session
+    from app.widgets.key_hold import KeyHold
     from app.workspace import Workspace
 
 
@@ -104,3 +105,8 @@ class LedgerHost(Protocol):
 
     @property
     def palette(self) -> PaletteFace: ...
+
+    @property
+    def keys(self) -> KeyHold:
+        """The keys' hold: work that completes after its key makes the keys typed meanwhile wait for it."""
+        ...

@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 from rich.text import Text
-from textual import events, on, work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -27,7 +27,6 @@ from app.screens.base import LedgerScreen
 from app.screens.dialogs import ChoiceDialog, MultiChoiceDialog, PromptDialog
 from app.untrusted import visible
 from app.widgets.column_widths import fit_widths, wanted_widths
-from app.widgets.key_keeper import replay
 from app.widgets.keys import KeyFooter
 from app.widgets.status_bar import StatusBar
 from app.widgets.untrusted_text import plain
@@ -41,7 +40,6 @@ NO_PRIMARY_PARTY = ""
 
 T = TypeVar("T")
 
-# The keys that change parties and users, by action: taken by the screen itself (see `on_key`).
 ADMINISTRATORS = "administrators"
 
 PARTY_COLUMNS = ("Party", "Display name", "Local")
@@ -52,8 +50,8 @@ PARTY_LEAST = (16, 12, 5)
 USER_LEAST = (12, 16, 8, 3)
 TABLE_CHROME = 2  # the vertical scroll bar's room
 CELL_PADDING = 2  # a cell of padding on either side of each column
-CHANGE_KEYS = {"a": "allocate", "n": "create_user", "g": "grant", "r": "revoke", "d": "delete_user"}
-CHANGE_ACTIONS = frozenset(CHANGE_KEYS.values())
+# the actions that change parties and users (an administrator's)
+CHANGE_ACTIONS = frozenset({"allocate", "create_user", "grant", "revoke", "delete_user"})
 
 
 def refusal_text(error: LedgerApiError) -> str:
@@ -124,10 +122,6 @@ the screen says what it waits for and offers no change.
         # once); a dialog that lists parties or rights waits for the change before it to be read.
         self._changing = asyncio.Lock()
         self._reading = False
-        self._ahead: list[events.Key] | None = None
-        """The keys typed behind a change key, for its dialogs (None: no dialog of a change is coming)."""
-        self._asked: object = None
-        """The dialog asked last (or a change being waited for before the next): the flow of dialogs goes on."""
 
     def compose(self) -> ComposeResult:
         yield StatusBar(mode="parties")
@@ -336,63 +330,15 @@ the screen says what it waits for and offers no change.
             return False
         return True
 
-    # --- keys typed ahead -----------------------------------------------------------------------------------------
-    # Keys typed in one burst (`a bob⏎Bob⏎⏎` sent by tmux as one string) reach the lists before the first dialog is
-    # up, and a binding runs only once its key has gone round the widgets, after the keys behind it: they went to the
-    # lists.
-    # So the screen takes its change keys itself, in turn with the keys behind them, opens the dialog at once, keeps
-    # the keys that follow, and hands each dialog its share (up to the enter or escape that answers it) once it has
-    # the focus; what is left when the dialogs are done is typed again on the screen.
-
-    def on_key(self, event: events.Key) -> None:
-        if self._ahead is not None:
-            event.stop()
-            event.prevent_default()
-            self._ahead.append(events.Key(event.key, event.character))
-            return
-        action = CHANGE_KEYS.get(event.key)
-        if action is None or not self.check_action(action, ()):
-            return
-        event.stop()
-        event.prevent_default()
-        self._ahead, self._asked = [], None
-        getattr(self, f"action_{action}")()
-        if self._asked is None:  # refused before any dialog (read-only, no user under the cursor)
-            self._typed_on()
-
-    def _feed(self, dialog: Screen) -> None:
-        """Hand `dialog` the keys typed ahead for it, once it is the screen and has the focus."""
-        if self._ahead is None or not dialog.is_attached or self.app.screen is not dialog:
-            return
-        if dialog.focused is None:
-            dialog.call_after_refresh(self._feed, dialog)
-            return
-        share: list[events.Key] = []
-        while self._ahead:
-            share.append(self._ahead.pop(0))
-            if share[-1].key in ("enter", "escape"):
-                break
-        replay(self.app, share)
-
-    def _typed_on(self) -> None:
-        """The dialogs are done: the keys left are typed again, on the screen."""
-        rest, self._ahead = self._ahead or [], None
-        replay(self.app, rest)
-
     def _ask(self, dialog: Screen[T | None], then: Callable[[T], object]) -> None:
-        """Open `dialog` now, in the key's own handling (a dialog opened by a worker opens after the keys typed
-        behind the key); `then` takes its answer, unless cancelled."""
-        self._asked = dialog
+        """Open `dialog`; `then` takes its answer, unless cancelled. The keys typed behind the key that asked go
+        to the dialog, in order (the app's keys, `app.app.keys`)."""
 
         def answered(answer: T | None) -> None:
             if answer is not None:
                 then(answer)
-            if self._asked is dialog:  # nothing asked after it: the keys left are the screen's
-                self._typed_on()
 
         self.app.push_screen(dialog, answered)
-        if self._ahead is not None:
-            dialog.call_after_refresh(self._feed, dialog)
 
     def _confirm(
         self, title: str, action: str, details: str, then: Callable[[], object], *, default: bool = True
@@ -423,14 +369,16 @@ the screen says what it waits for and offers no change.
         if not self._changing.locked():
             then()
             return
-        self._asked = waiting = object()
+        keys = self.ledger_app.keys
+        keys.hold(self)  # the keys typed on are for the dialog `then` opens
 
         async def settled() -> None:
-            async with self._changing:
-                pass
-            then()
-            if self._asked is waiting:
-                self._typed_on()
+            try:
+                async with self._changing:
+                    pass
+                then()
+            finally:
+                keys.release(self)
 
         self.run_worker(settled(), group="parties-change", exit_on_error=False)
 

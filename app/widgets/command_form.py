@@ -45,7 +45,7 @@ from app.widgets.command_advanced import AdvancedOptions
 from app.widgets.completing_input import CompletingInput
 from app.widgets.form_row import LABEL_WIDTH, field_row
 from app.widgets.json_editor import JsonEditor
-from app.widgets.key_keeper import KeyKeeper, replay
+from app.widgets.key_hold import key_hold
 from app.widgets.keys import FieldInput
 from app.widgets.option_lists import PagedSelect
 from app.widgets.typed_form import RowEditor, TypedForm
@@ -122,10 +122,10 @@ class CommandEditor(VerticalScroll):
         self._contracts: dict[str, list[CreatedEvent]] = {}  # template ref -> its active contracts, read
         self._contract_labels: dict[str, str] = {}
         self._reading: set[str] = set()
-        # where the focus goes once the forms are built ("template", "choice"), and the field left for the form
-        # (it holds the keys typed behind its enter)
+        # where the focus goes once the forms are built ("template", "choice"), and where it was then (a focus
+        # moved meanwhile, by a click, stays where it was moved)
         self._landing: str | None = None
-        self._held_by: CompletingInput | None = None
+        self._left: Widget | None = None
 
     def compose(self) -> ComposeResult:
         yield field_row(
@@ -139,10 +139,8 @@ class CommandEditor(VerticalScroll):
                 self.templates,
                 id="template",
                 placeholder="#package-name:Module:Entity (↓ lists every template known)",
-                hold_after_enter=True,
             ),
         )
-        yield KeyKeeper(id="key-keeper")
         yield field_row(
             "contract id",
             FieldInput(
@@ -159,7 +157,6 @@ class CommandEditor(VerticalScroll):
                 self.choices,
                 id="choice",
                 placeholder="a choice of the template (↓ lists its choices known, and Archive)",
-                hold_after_enter=True,
             ),
             id="choice-row",
             group=True,
@@ -550,31 +547,26 @@ class CommandEditor(VerticalScroll):
 
     # --- where the focus goes (docs/architecture.md, "The composer's focus") ------------------------------------
 
-    def focus_when_built(self, after: str, left: CompletingInput | None = None) -> None:
-        """Hold the keyboard until the forms are built, then focus the first field to fill `after` the template
-        (or a prefill, a recall: "template"), or the choice ("choice"); the keys typed meanwhile go there: those
-        the field `left` holds since its enter, then those typed once the focus left it."""
-        if self._held_by is not None and self._held_by is not left:
-            replay(self.app, self._held_by.release_keys())
-        self._landing, self._held_by = after, left
-        keeper = self.query_one(KeyKeeper)
-        near = self.query_one("#choice-hint") if after == "choice" else self._completing("#template").parent
-        if isinstance(near, Widget) and keeper.parent is self:
-            self.move_child(keeper, after=near)  # where the form appears
-        keeper.hold("the form" if self.packages is not None else "the command")
+    def focus_when_built(self, after: str) -> None:
+        """Hold the keys until the forms are built, then focus the first field to fill `after` the template (or a
+        prefill, a recall: "template"), or the choice ("choice"): the keys typed meanwhile go there, in order."""
+        self._landing, self._left = after, self.screen.focused
+        key_hold(self).hold(self)
         self.offer_forms()
 
     def _land(self) -> None:
         after, self._landing = self._landing, None
-        left, self._held_by = self._held_by, None
-        keeper = self.query_one(KeyKeeper)
-        holding = keeper.has_focus  # not when the user went elsewhere meanwhile (a click, a dialog)
-        kept = (left.release_keys() if left is not None else []) + keeper.release()
-        if after is not None and holding:
+        left, self._left = self._left, None
+        focused = self.screen.focused
+        # not when the focus was moved meanwhile (a click; a dialog is up)
+        moved = self.app.screen is not self.screen or (
+            focused is not None and focused is not left and left is not None and left.is_attached
+        )
+        if after is not None and not moved:
             target = self.first_field(after)
-            target.focus()  # queued on the app's loop: before the keys replayed behind it
+            target.focus()  # a callback on the app: the keys held go on after it (`KeyHold.release`)
             self.call_after_refresh(target.scroll_visible)
-        replay(self.app, kept)
+        key_hold(self).release(self)
 
     def first_field(self, after: str) -> Widget:
         """The first field still to fill: after a choice, its argument's; else the next of template, create
@@ -787,9 +779,8 @@ class CommandEditor(VerticalScroll):
         self.show_choices()
         if event.left or not event.value.strip():
             self.offer_forms()
-            replay(self.app, event.completing.release_keys())  # typing goes on where it was
         else:  # chosen: on to what it needs next, once its form is there
-            self.focus_when_built("template", event.completing)
+            self.focus_when_built("template")
         self.offer_skeleton()
 
     @on(CompletingInput.Committed, "#choice")
@@ -798,9 +789,7 @@ class CommandEditor(VerticalScroll):
         if event.value.strip():
             self.offer_argument(event.value.strip())
             if not event.left:
-                self.focus_when_built("choice", event.completing)
-                return
-        replay(self.app, event.completing.release_keys())
+                self.focus_when_built("choice")
 
 
 def _payload_summary(created: CreatedEvent) -> str:

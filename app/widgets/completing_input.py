@@ -68,30 +68,16 @@ class _PrefixSuggester(Suggester):
 
 
 class _Field(FieldInput):
-    """The input of a `CompletingInput`. Enter is taken here, in turn with the characters (a binding runs only once
-    the key has gone round the widgets, after the characters typed behind it were inserted: `Choice⏎1.0` typed
-    fast would commit `Choice1.0`); with `hold` after it, the keys behind it are kept, not typed, until `release`d
-    (the focus moves on to a form being built: they are for it)."""
+    """The input of a `CompletingInput`. Enter is taken here, before the input's own enter (submit)."""
 
     def __init__(self, owner: CompletingInput, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.owner = owner
-        self._held: list[events.Key] | None = None
-
-    def hold(self) -> None:
-        self._held = []
-
-    def release(self) -> list[events.Key]:
-        held, self._held = self._held or [], None
-        return held
 
     async def _on_key(self, event: events.Key) -> None:
-        if self._held is not None:
-            self._held.append(events.Key(event.key, event.character))
-        elif event.key == "enter":
-            self.owner.take_or_commit()
-        else:
+        if event.key != "enter":
             return  # Input's own handling (and the bindings after it)
+        self.owner.take_or_commit()
         event.stop()
         event.prevent_default()
 
@@ -136,7 +122,6 @@ class CompletingInput(Vertical):
         separated: bool = False,
         label: Callable[[str], Content] | None = None,
         select_on_focus: bool = True,
-        hold_after_enter: bool = False,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
@@ -144,9 +129,6 @@ class CompletingInput(Vertical):
         self.candidates = candidates
         self.separated = separated
         self.label = label
-        self.hold_after_enter = (
-            hold_after_enter  # the keys after enter wait for `release_keys` (see `_Field`)
-        )
         self._shown: list[str] = []
         self._committed = value
         self._dismissed = False  # escape closed the list: typing on does not bring it back, ↓ does
@@ -177,10 +159,6 @@ class CompletingInput(Vertical):
     def input(self) -> _Field:
         return self._field
 
-    def release_keys(self) -> list[events.Key]:
-        """The keys typed after enter, held since (`hold_after_enter`): typing goes into the field again."""
-        return self.input.release()
-
     @property
     def value(self) -> str:
         return self.input.value
@@ -209,8 +187,9 @@ class CompletingInput(Vertical):
         inside = [c for c in candidates if needle in c.casefold() and c not in starts]
         return starts + inside
 
-    def refresh_matches(self, force: bool = False) -> None:
-        """Show the matches of what is typed; unless `force`d, not when it already names a candidate."""
+    def refresh_matches(self, force: bool = False, highlight: bool = True) -> None:
+        """Show the matches of what is typed; unless `force`d, not when it already names a candidate. Without
+        `highlight` (the list shown as the field gets the focus) none is highlighted: ↓ goes to the first."""
         if not self.input.has_focus or (self._dismissed and not force):
             self._close()
             return
@@ -230,7 +209,9 @@ class CompletingInput(Vertical):
             inner = self._size_list(options, labels)
             options.set_options(Option(_cut_content(label, inner)) for label in labels)
         self.set_class(bool(shown), "-open")
-        if shown and options.highlighted is None:
+        if not highlight:
+            options.highlighted = None
+        elif shown and options.highlighted is None:
             options.highlighted = 0
 
     def _size_list(self, options: OptionList, labels: list[Content]) -> int:
@@ -284,8 +265,6 @@ class CompletingInput(Vertical):
 
     def take_or_commit(self) -> None:
         """Enter: the match highlighted in the list, else what is typed."""
-        if self.hold_after_enter:
-            self.input.hold()
         options = self._options() if self.is_open else None
         if options is not None and options.highlighted is not None and options.highlighted < len(self._shown):
             self._take(self._shown[options.highlighted])
@@ -301,7 +280,7 @@ class CompletingInput(Vertical):
             self._take(self._shown[event.option_index])
 
     def on_descendant_focus(self) -> None:
-        self.refresh_matches()
+        self.refresh_matches(highlight=False)
 
     def on_descendant_blur(self) -> None:
         self._dismissed = False

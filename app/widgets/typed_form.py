@@ -11,8 +11,8 @@ is a choice; Bool a checkbox. What is typed goes into the form's nodes as it is 
 text, or once the form is marked after a refused submit) and its note are lines under it.
 
 Tab and shift+tab go from row to row through the model (`FormRows.step`), rows not in view included; the focus
-coming to the form from before it lands in its first row, from after it in its last. Keys typed while a row's
-widgets are being made are kept and follow into its input.
+coming to the form from before it lands in its first row, from after it in its last. While a row's widgets are
+being made the keys typed wait (the app's key hold, `app.app.keys`), then go into its input in order.
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ from app.daml import looks_like_contract_id, party_hint, short_party, template_n
 from app.ids import Expansion, could_begin_contract_id, distinguishing_length
 from app.untrusted import visible
 from app.widgets.completing_input import CompletingInput
+from app.widgets.key_hold import key_hold
 from app.widgets.keys import FieldInput
 from app.widgets.option_lists import PagedSelect
 from app.widgets.untrusted_text import plain
@@ -165,8 +166,6 @@ class TypedForm(Widget, can_focus=True):
         # where the focus coming to the form lands, and in its last control or not (else its first row)
         self._entry: tuple[FormRow, bool] | None = None
         self._from_after = False  # the focus came to the form from a widget after it (shift+tab)
-        self._kept: list[events.Key] = []  # keys typed while a row's widgets are made
-        self._for_me: set[int] = set()  # keys sent to the form itself, not bubbling up from a row's input
 
     @property
     def marking(self) -> bool:
@@ -325,7 +324,7 @@ class TypedForm(Widget, can_focus=True):
 
     def open_row(self, row: FormRow, last: bool = False) -> None:
         """Make `row`'s widgets, over its line, and hand the focus on into its input (its last control: `last`).
-        Meanwhile the form holds the focus, and keeps the keys typed for the input."""
+        Meanwhile the form holds the focus, and the keys typed wait for the input."""
         editor = self.editor
         if editor is not None and editor.row is row:
             controls = editor.controls()
@@ -344,27 +343,33 @@ class TypedForm(Widget, can_focus=True):
         editor = RowEditor(row, self)
         editor.styles.offset = (0, line)
         self.editor = editor
+        key_hold(self).hold(
+            editor
+        )  # released once its input has the focus, or the row is given up (`_hand_on`)
         self.mount(editor)
         self.refresh()
         self.call_after_refresh(self._hand_on, editor, last, HAND_ON_TRIES)
 
     def _hand_on(self, editor: RowEditor, last: bool, tries: int) -> None:
+        hold = key_hold(self)
         if editor is not self.editor or not editor.is_attached:
-            return  # closed meanwhile
+            hold.release(editor)  # closed meanwhile
+            return
         if self.screen.focused is not self and not editor.has_focus_within:
-            return  # the focus went elsewhere meanwhile
+            hold.release(editor)  # the focus went elsewhere meanwhile
+            return
         controls = editor.controls()
         if not controls or not all(c.is_mounted for c in controls):
             if tries > 0:
                 self.call_after_refresh(self._hand_on, editor, last, tries - 1)
+            else:
+                hold.release(editor)
             return
         target = controls[-1] if last else controls[0]
         self.screen.set_focus(target, scroll_visible=False)
         # once laid out over its line (its region is not known before): scrolled into view
         self.call_after_refresh(self._show, editor)
-        kept, self._kept = self._kept, []
-        for key in kept:
-            self.app.post_message(events.Key(key.key, key.character))
+        hold.release(editor)  # the keys typed meanwhile go on, into `target`
 
     def _show(self, editor: RowEditor) -> None:
         """Scroll the open row's lines into view, in the nearest container that scrolls (the editor's own region,
@@ -384,6 +389,7 @@ class TypedForm(Widget, can_focus=True):
     def _close(self) -> None:
         editor, self.editor = self.editor, None
         if editor is not None:
+            key_hold(self).release(editor)
             editor.remove()
             self.refresh()
 
@@ -448,21 +454,6 @@ class TypedForm(Widget, can_focus=True):
         if landing is not None:
             event.stop()
             self.open_row(landing)
-
-    def _forward_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key):
-            self._for_me.add(id(event))  # sent to the form itself (not bubbling up from a row's input)
-        super()._forward_event(event)
-
-    def on_key(self, event: events.Key) -> None:
-        if id(event) not in self._for_me:
-            return  # a key of a row's input, on its way up to the bindings
-        self._for_me.discard(id(event))
-        if self.screen.focused is self and self.editor is not None:
-            # a row's input is on its way (`_hand_on` sends the key there)
-            event.stop()
-            event.prevent_default()
-            self._kept.append(events.Key(event.key, event.character))
 
 
 class RowEditor(Horizontal):
@@ -619,7 +610,7 @@ class RowEditor(Horizontal):
             self.form.changed(self.row)
         elif isinstance(node, VariantNode) and chosen != node.constructor:
             node.constructor = chosen
-            self.form.reshape(self.row)
+            self.form.reshape(self.row, focus=0)  # on to the constructor's first field (none: stays here)
 
     @on(Button.Pressed, ".tf-button")
     def _pressed(self, event: Button.Pressed) -> None:
