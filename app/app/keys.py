@@ -110,9 +110,10 @@ class Keys:
             return
         app = self._app
         screen = self._screen()
-        if screen is None:  # none yet (starting) or any more (closing): nothing to follow it through
+        if screen is None:
+            # none yet (starting) or any more (closing): nothing to give it to (Textual's own handling would raise
+            # ScreenStackError, reading the screen); a key kept while the app was quitting ends here
             self._busy = False
-            await handle(key)
             self._next()
             return
         target = app.focused or screen  # where Textual forwards it

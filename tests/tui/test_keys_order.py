@@ -145,3 +145,21 @@ async def test_a_released_hold_lets_the_keys_through_at_once() -> None:
         app.keys.release("work")  # again: nothing
         await wait_for(pilot, lambda: app.keys.idle, "the keys let through")
         assert recorder.seen == ["a", "b"]
+
+
+async def test_a_key_whose_turn_comes_when_the_app_has_no_screen_is_dropped() -> None:
+    """A key kept while the app quits (its screens popped) is let through after them: with no screen to give it to
+    it ends there (Textual's own handling reads the screen and raises ScreenStackError)."""
+    app = KeyedApp()
+    async with app.run_test() as pilot:
+        handled: list[str] = []
+
+        async def textual(key: events.Key) -> None:
+            handled.append(key.key)
+            await App.on_event(app, key)
+
+        app.keys._screen = lambda: None  # type: ignore[method-assign]  # the screens gone, as when quitting
+        await app.keys.handle(events.Key("z", "z"), textual)
+        assert handled == []
+        assert app.keys.idle
+        await pilot.pause()
