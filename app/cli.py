@@ -131,7 +131,9 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if bundled is not None:
             bundled.stop()
-    return app.return_code or 0
+    from app.process_end import end_process
+
+    end_process(app.return_code or 0)  # the session is over: no need to wait for the interpreter's teardown
 
 
 if __name__ == "__main__":

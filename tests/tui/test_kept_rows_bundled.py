@@ -1,0 +1,71 @@
+"""The contracts kept for the next start, with the bundled participant: the second start opens on the contracts
+screen with the last session's rows, marked as not current while its participant is still starting, then shows the
+participant's rows."""
+
+from __future__ import annotations
+
+from app.app import LedgerApp
+from app.bundled import BundledParticipant
+from app.config import Config
+from app.screens.acs import AcsScreen
+from app.widgets.contract_table import ContractTable
+from tests.tui.conftest import SIZE, screen_of, screen_text, wait_for
+
+BOUND_S = 120.0  # a bound on the participant's start (seeding the demo ledger), not a target
+
+
+def _loaded(app: LedgerApp) -> bool:
+    screen = app.screen
+    return isinstance(screen, AcsScreen) and not screen.reading and screen.query_one(ContractTable).count > 0
+
+
+async def test_a_second_bundled_start_opens_on_the_kept_rows_then_shows_the_participants(locations):
+    first = BundledParticipant(locations.data_dir, locations.log_dir)
+    first.start()  # as the CLI does: before the app, which waits for it
+    try:
+        assert first.wait(BOUND_S).phase == "ready", first.state.error
+        app = LedgerApp(config=Config(), locations=locations, bundled=first)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: _loaded(app), "the first session's rows")
+            screen = screen_of(app, AcsScreen)
+            count, offset = screen.query_one(ContractTable).count, screen.offset
+    finally:
+        first.stop()
+    assert offset is not None
+    assert len(list(locations.snapshots_dir.glob("kept-*.db"))) == 1
+
+    # the next start: its participant is not started until the kept rows are on screen
+    second = BundledParticipant(locations.data_dir, locations.log_dir)
+    app = LedgerApp(config=Config(), locations=locations, bundled=second)
+    first_screens: list[str] = []
+    drawn = app._first_frame_drawn
+
+    def record_the_first_screen() -> None:  # the first frame's hook: what it shows, then what it does
+        first_screens.append(type(app.screen).__name__)
+        drawn()
+
+    app._first_frame_drawn = record_the_first_screen  # type: ignore[method-assign]
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: first_screens, "the first frame")
+            assert first_screens == ["AcsScreen"]  # the contracts screen, not the startup screen
+            await wait_for(pilot, lambda: _loaded(app), "the kept rows")
+            screen = screen_of(app, AcsScreen)
+            table = screen.query_one(ContractTable)
+            await wait_for(pilot, lambda: table.row_at(0) is not None, "a kept row drawn")
+            assert second.state.phase != "ready"
+            assert (table.count, screen.offset) == (count, offset)
+            assert f"viewing {offset} cached, not current" in screen_text(app)
+
+            second.start()
+            await wait_for(
+                pilot,
+                lambda: app.workspace.session is not None and not app.status_stale and _loaded(app),
+                "the participant's rows",
+            )
+            assert second.state.phase == "ready"
+            assert "cached" not in screen_text(app)
+            assert table.count == count  # the same ledger: nothing changed meanwhile
+            assert (screen.offset or 0) >= offset
+    finally:
+        second.stop()
