@@ -120,9 +120,17 @@ async def test_a_row_scrolled_away_and_back_keeps_what_was_typed(loaded, make_ap
         await pilot.press("ctrl+u", *"Alice")
         sender = form.rows.find(SENDER)
         assert sender is not None and text_of(sender) == "Alice"
-        last = [row for row in form.rows.rows if row.takes_focus][-1]
-        form.focus_path(last.path)  # far down: the sender's row out of view, and its widgets gone
-        await wait_for(pilot, lambda: path_focused(screen) == last.path, "the focus in the last row")
+        # the first row far enough down that, scrolled into view, it takes the sender's row out of view (and its
+        # widgets with it): shift+tab comes back row by row from there, each step a render of the whole form
+        sender_line, height = form.rows.line_of(sender), screen.editor.region.height
+        assert sender_line is not None
+        below = next(
+            row
+            for row in form.rows.rows
+            if row.takes_focus and (form.rows.line_of(row) or 0) > sender_line + height
+        )
+        form.focus_path(below.path)
+        await wait_for(pilot, lambda: path_focused(screen) == below.path, "the focus in a row below the view")
         await wait_for(pilot, lambda: not in_view(screen, form, sender), "the sender scrolled away")
         assert form.current is not sender
         for _ in range(len(form.rows.rows) * 4):
