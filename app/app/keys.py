@@ -48,9 +48,8 @@ log = logging.getLogger("ledger_tui")
 HOLD_BOUND_S = 2.0  # a hold not released by then ends by itself (its work failed without saying so)
 WATCH_S = 0.5  # how often a barrier in flight is looked at: a node removed meanwhile is passed over
 BARRIER_BOUND_S = 5.0  # a node that has not let a barrier through by then (busy for that long) is passed over
-SETTLE_ROUNDS = (
-    3  # a focus moved on by the widget that got it (a form to its row's input) is followed this often
-)
+# a focus moved on by the widget that got it (a form to its row's input) is followed this often
+SETTLE_ROUNDS = 3
 
 
 class _Barrier:
@@ -80,9 +79,8 @@ class Keys:
         self._busy = False  # a key in flight (or a settling pass after a release)
         self._barrier: _Barrier | None = None
         self._in_flight: events.Key | None = None  # the key the barrier follows
-        self._bound = (
-            False  # it came back up to the app (where the bindings run) since the barrier last passed
-        )
+        # it came back up to the app (where the bindings run) since the barrier last passed
+        self._bound = False
         self._holds: dict[object, asyncio.TimerHandle] = {}
 
     @property
@@ -180,9 +178,8 @@ class Keys:
             # the focus it moved may still be on its way (`Widget.focus` is a callback on the app): settle first
             self._busy = True
             screen = self._screen()
-            focused = (
-                screen.focused if screen is not None else None
-            )  # now: a focus moved is set by a callback
+            # the focus now: a focus moved is set by a callback still to come
+            focused = screen.focused if screen is not None else None
             self._pass([self._app], lambda: self._settle(screen, focused, SETTLE_ROUNDS))
 
     def holding(self, owner: object) -> bool:
@@ -232,10 +229,8 @@ class Keys:
                 log.warning("a key's barrier waited %.1f s on %r: passed over", self._barrier_bound_s, node)
             barrier.at += 1
             self._post(barrier)
-            if self._barrier is barrier:
-                barrier.watch = asyncio.get_running_loop().call_later(WATCH_S, self._watch, barrier)
-            return
-        barrier.watch = asyncio.get_running_loop().call_later(WATCH_S, self._watch, barrier)
+        if self._barrier is barrier:  # still on its way
+            barrier.watch = asyncio.get_running_loop().call_later(WATCH_S, self._watch, barrier)
 
     def _screen(self) -> Screen | None:
         try:

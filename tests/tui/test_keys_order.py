@@ -118,19 +118,6 @@ async def test_a_widget_removed_while_a_barrier_waits_on_it_holds_nothing_up() -
         assert recorder.seen == ["a", "b"]
 
 
-async def test_a_key_arriving_while_one_is_in_flight_waits_for_it() -> None:
-    """The part itself: while a key is in flight the next waits, and is let through once the first finished."""
-    app = KeyedApp()
-    async with app.run_test() as pilot:
-        recorder = app.query_one(Recorder)
-        recorder.focus()
-        await pilot.pause()
-        burst(app, "a", "b")
-        await wait_for(pilot, lambda: app.keys.waiting == 1 or recorder.seen == ["a", "b"], "b queued")
-        await wait_for(pilot, lambda: app.keys.idle, "both through")
-        assert recorder.seen == ["a", "b"]
-
-
 async def test_a_released_hold_lets_the_keys_through_at_once() -> None:
     app = KeyedApp()
     async with app.run_test() as pilot:
