@@ -530,18 +530,14 @@ the screen says what it waits for and offers no change.
         ]
 
         def confirm(rights: list[Right]) -> None:
-            if not rights:
-                return
-            listed = "; ".join(right_text(r) for r in rights)
-            self._confirm(
-                f"Grant {user_id} {len(rights)} right{'s' if len(rights) != 1 else ''}?",
+            self._confirm_rights(
+                rights,
+                lambda many: f"Grant {user_id} {many}?",
                 "Grant",
-                f"Grant the user {user_id}: {listed}.",
-                lambda: self._change(
-                    "Granting the rights",
-                    lambda: self.directory.grant(user_id, rights),
-                    f"Granted {user_id}: {listed}.",
-                ),
+                "Granting the rights",
+                f"Grant the user {user_id}",
+                f"Granted {user_id}",
+                lambda: self.directory.grant(user_id, rights),
             )
 
         self._choose_rights(f"Grant {user_id} the rights", offered, set(), confirm)
@@ -561,22 +557,45 @@ the screen says what it waits for and offers no change.
         offered = [(right_text(r), r) for r in chosen.rights]
 
         def confirm(rights: list[Right]) -> None:
-            if not rights:
-                return
-            listed = "; ".join(right_text(r) for r in rights)
-            self._confirm(
-                f"Revoke {len(rights)} right{'s' if len(rights) != 1 else ''} of {user_id}?",
+            self._confirm_rights(
+                rights,
+                lambda many: f"Revoke {many} of {user_id}?",
                 "Revoke",
-                f"Revoke from the user {user_id}: {listed}.",
-                lambda: self._change(
-                    "Revoking the rights",
-                    lambda: self.directory.revoke(user_id, rights),
-                    f"Revoked from {user_id}: {listed}.",
-                ),
+                "Revoking the rights",
+                f"Revoke from the user {user_id}",
+                f"Revoked from {user_id}",
+                lambda: self.directory.revoke(user_id, rights),
                 default=False,
             )
 
         self._choose_rights(f"Revoke rights of {user_id}", offered, set(), confirm)
+
+    def _confirm_rights(
+        self,
+        rights: list[Right],
+        title: Callable[[str], str],
+        action: str,
+        doing: str,
+        asked: str,
+        done: str,
+        change: Callable[[], Awaitable[object]],
+        *,
+        default: bool = True,
+    ) -> None:
+        """Ask before granting or revoking `rights` (none chosen: nothing asked), then make the `change`."""
+        from app.client.admin import right_text
+
+        if not rights:
+            return
+        listed = "; ".join(right_text(r) for r in rights)
+        many = f"{len(rights)} right{'s' if len(rights) != 1 else ''}"
+        self._confirm(
+            title(many),
+            action,
+            f"{asked}: {listed}.",
+            lambda: self._change(doing, change, f"{done}: {listed}."),
+            default=default,
+        )
 
     def action_delete_user(self) -> None:
         if not self._may_change() or (chosen := self._chosen_or_say()) is None:
