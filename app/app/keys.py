@@ -15,9 +15,10 @@ their `ScreenResume` and `Focus`: what those start (a dialog's focus, a form's r
 next key is let through, re-posted to the app. Keys that arrive meanwhile wait in a queue behind it.
 
 Holds: work that completes later than its key (a form built by a worker, a row's input mounted after a refresh)
-holds the keys (`hold(owner)`) until it is done (`release(owner)`); they then go on in order. Every hold ends after
-`HOLD_BOUND_S` by itself (logged), and a barrier waiting on a node removed meanwhile (its queue closed: the callback
-never runs) is passed over by a watchdog: keys are never stuck, lost or reordered.
+holds the keys (`hold(owner)`) until it is done (`release(owner)`); they then go on in order. Every hold ends by
+itself (logged) after its bound: `HOLD_BOUND_S` for local work, a request's timeout for work that waits on the
+participant. A barrier waiting on a node removed meanwhile (its queue closed: the callback never runs) is passed
+over by a watchdog: keys are never stuck, lost or reordered.
 
 Not queued: mouse events and pastes. A mouse event is aimed at what is on screen under the pointer now (delayed
 behind keys, it would land on what they drew meanwhile), and moves come by the hundred. A paste is one event, taken
@@ -160,13 +161,16 @@ class Keys:
 
     # --- holds ------------------------------------------------------------------------------------------------
 
-    def hold(self, owner: object) -> None:
-        """Keys wait until `owner` releases them (at the latest `HOLD_BOUND_S` from now)."""
+    def hold(self, owner: object, *, bound_s: float | None = None) -> None:
+        """Keys wait until `owner` releases them, at the latest `bound_s` from now: `HOLD_BOUND_S` for local work;
+        work that waits on the participant gives the longest its requests may take (a request's timeout), so that
+        the keys wait for its answer however slow, and still go on if the work dies without a word."""
         loop = asyncio.get_running_loop()
         timer = self._holds.pop(owner, None)
         if timer is not None:
             timer.cancel()
-        self._holds[owner] = loop.call_later(self._hold_bound_s, self._expired, owner)
+        bound = self._hold_bound_s if bound_s is None else bound_s
+        self._holds[owner] = loop.call_later(bound, self._expired, owner, bound)
 
     def release(self, owner: object) -> None:
         """`owner`'s work is done (or given up): keys go on, once what it started with the focus has begun."""
@@ -185,9 +189,9 @@ class Keys:
     def holding(self, owner: object) -> bool:
         return owner in self._holds
 
-    def _expired(self, owner: object) -> None:
+    def _expired(self, owner: object, bound_s: float) -> None:
         if owner in self._holds:
-            log.warning("keys held by %r for %.1f s: let through", owner, self._hold_bound_s)
+            log.warning("keys held by %r for %.1f s: let through", owner, bound_s)
             self.release(owner)
 
     # --- barriers ---------------------------------------------------------------------------------------------

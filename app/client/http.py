@@ -39,6 +39,12 @@ class Timeouts:
     read_s: float = 30.0
     pool_s: float = 10.0
 
+    @property
+    def request_bound_s(self) -> float:
+        """The longest a request of a small answer can wait before it is answered or reported: a free connection,
+        the connection, then the answer."""
+        return self.pool_s + self.connect_s + self.read_s
+
 
 @dataclass(frozen=True)
 class Retry:

@@ -50,6 +50,9 @@ PARTY_LEAST = (16, 12, 5)
 USER_LEAST = (12, 16, 8, 3)
 TABLE_CHROME = 2  # the vertical scroll bar's room
 CELL_PADDING = 2  # a cell of padding on either side of each column
+# the requests one after the other of a change and the reading after it: the change, the user changed read again,
+# and when it is the user acting, the lists it may now read (`Directory._user_changed`)
+CHANGE_REQUESTS = 3
 # the actions that change parties and users (an administrator's)
 CHANGE_ACTIONS = frozenset({"allocate", "create_user", "grant", "revoke", "delete_user"})
 
@@ -370,7 +373,10 @@ the screen says what it waits for and offers no change.
             then()
             return
         keys = self.ledger_app.keys
-        keys.hold(self)  # the keys typed on are for the dialog `then` opens
+        # the keys typed on are for the dialog `then` opens, however long the participant takes to answer: held
+        # as long as the change and the reading after it may take, not the bound of local work
+        bound = CHANGE_REQUESTS * self.ledger_app.session.client.http.timeouts.request_bound_s
+        keys.hold(self, bound_s=bound)
 
         async def settled() -> None:
             try:

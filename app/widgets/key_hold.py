@@ -9,8 +9,8 @@ from textual.dom import DOMNode
 
 
 class KeyHold(Protocol):
-    def hold(self, owner: object) -> None:
-        """Keys wait until `owner` releases them (or a bound passes)."""
+    def hold(self, owner: object, *, bound_s: float | None = None) -> None:
+        """Keys wait until `owner` releases them (or a bound passes: `bound_s`, by default local work's)."""
         ...
 
     def release(self, owner: object) -> None:
@@ -21,7 +21,7 @@ class KeyHold(Protocol):
 class _NoHold:
     """An app that does not order its keys (a bench's, a test's small app): nothing to hold."""
 
-    def hold(self, owner: object) -> None:
+    def hold(self, owner: object, *, bound_s: float | None = None) -> None:
         pass
 
     def release(self, owner: object) -> None:

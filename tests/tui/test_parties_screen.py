@@ -13,8 +13,10 @@ import pytest
 from textual.widgets import DataTable, OptionList, SelectionList
 
 from app.app import LedgerApp
+from app.app.keys import HOLD_BOUND_S
 from app.client import LedgerClient
 from app.client import admin as api
+from app.client.admin import UserWithRights
 from app.config import Config
 from app.daml_values import show_party
 from app.screens.dialogs import ChoiceDialog, MultiChoiceDialog, PromptDialog
@@ -286,6 +288,70 @@ async def test_a_change_confirmed_is_not_cancelled_by_the_next_key(fresh, locati
         offered = [value for _, value in primary.choices]
         assert any(p.startswith("bob::") for p in offered), offered
         assert any(p.party.startswith("bob::") for p in screen.directory.parties)
+
+
+class SlowerThanAHold(httpx.AsyncBaseTransport):
+    """The real participant, whose answer to a party allocation comes `HOLD_BOUND_S` and a second after `go` is set:
+    later than local work may hold the keys."""
+
+    def __init__(self) -> None:
+        self.inner = httpx.AsyncHTTPTransport()
+        self.go = asyncio.Event()
+        self.waiting = False
+        self.answered = False
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self.inner.handle_async_request(request)
+        if request.method == "POST" and request.url.path == "/v2/parties":
+            self.waiting = True
+            await self.go.wait()
+            await asyncio.sleep(HOLD_BOUND_S + 1.0)
+            self.answered = True
+        return response
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+async def test_keys_typed_while_a_slow_change_is_answered_reach_the_dialog_after_it(fresh, locations):
+    """The new user's dialogs wait for an allocation the participant answers after more than `HOLD_BOUND_S`: the
+    keys typed meanwhile (primary party, rights, Create) wait with them and reach them, not the users' list."""
+    slow = SlowerThanAHold()
+    app = LedgerApp(
+        config=Config(),
+        locations=locations,
+        url=fresh.url,
+        tokens=MintedToken(SECRET, ADMIN),
+        label=fresh.url,
+        transport=slow,
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await parties_screen(app, pilot)
+        await pilot.press("a")
+        await answer_prompt(app, pilot, "bob")
+        await answer_prompt(app, pilot, "")
+        await dialog(app, pilot, ChoiceDialog)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: slow.waiting, "the allocation in flight")
+        await pilot.press("n")
+        await answer_prompt(app, pilot, "trader")
+        await wait_for(pilot, lambda: app.keys.holding(screen), "the keys held for the dialog to come")
+        burst(app, "enter", "enter", "enter")  # bob as primary party, his act-as right ticked, Create
+        slow.go.set()
+
+        def trader() -> UserWithRights | None:
+            return next((u for u in screen.directory.users if u.user.id == "trader"), None)
+
+        def stuck_in_a_dialog() -> (
+            bool
+        ):  # the keys went elsewhere: a dialog waits for keys that will not come
+            return (
+                slow.answered and app.keys.idle and isinstance(app.screen, (ChoiceDialog, MultiChoiceDialog))
+            )
+
+        await wait_for(pilot, lambda: trader() is not None or stuck_in_a_dialog(), "trader, or a dialog left")
+        created = known(trader(), "the user trader")
+        assert created.user.primary_party.startswith("bob::"), created
 
 
 async def test_a_display_name_from_the_ledger_never_reaches_the_terminal_raw(fresh, make_app):
