@@ -109,7 +109,7 @@ class StatusBar(Widget):
         bar = "  │  " if fit.wide_bars else " │ "
         for key, mode, title in TABS:
             if mode == self.mode:
-                t.append(f" {key} {title} ", style="bold reverse")
+                t.append(f" {key} {title} " if fit.mode_title else f" {key} ", style="bold reverse")
             elif fit.tab_titles:
                 t.append(f" {key} ", style="bold")
                 t.append(f"{title} ", style="dim")
@@ -118,17 +118,21 @@ class StatusBar(Widget):
         if not fit.tab_titles:
             t.append(" ")
         if self.crumb:
-            t.append(f"› {cut(visible(self.crumb), fit.crumb_width)} ", style="bold")
+            # where the screen is (an offset, a request): kept longer than a failure's cause
+            t.append(f"› {cut(visible(self.crumb), max(fit.crumb_width, CRUMB_LEAST))} ", style="bold")
         t.append(" ")
         if self.health == "failing":
-            t.append(f"● failing: {cut(visible(self.health_cause), fit.crumb_width)}", style="bold red")
+            # the cause is on the failures screen too: the line cuts it, down to nothing, before the user
+            cause = cut(visible(self.health_cause), fit.crumb_width) if fit.crumb_width else ""
+            t.append(f"● failing: {cause}" if cause else "● failing", style="bold red")
         elif self.health == "slow":
             t.append("● slow", style="bold yellow")
         else:
             dot = {"ok": ("●", "green"), "down": ("●", "red")}.get(self.connection, ("○", "yellow"))
             t.append(dot[0], style=dot[1])
-        t.append(" ")
-        t.append(cut(visible(self.participant), fit.participant_width) or "…", style="bold")
+        if fit.participant_width:
+            t.append(" ")
+            t.append(cut(visible(self.participant), fit.participant_width) or "…", style="bold")
         if self.version and fit.version:
             t.append(f" · {visible(self.version)}", style="dim")
         t.append(f"{bar}user " if fit.labels else bar, style="dim")
@@ -156,7 +160,9 @@ class StatusBar(Widget):
 @dataclass(frozen=True)
 class Fit:
     """What the status line shows at one width: each step of `FITS` gives up one more thing. A name given less room
-    than it needs is cut with `…` (`app.cut`), down to the mark alone: what the line cut, it shows it cut."""
+    than it needs is cut with `…` (`app.cut`), down to the mark alone: what the line cut, it shows it cut. A
+    crumb or participant width of 0 leaves the failure's cause or the participant out (the failures screen and the
+    title say them)."""
 
     wide_bars: bool = True
     version: bool = True
@@ -165,22 +171,34 @@ class Fit:
     labels: bool = True
     participant_width: int = 1000
     user_width: int = 1000
+    mode_title: bool = True  # the current screen's name beside its key
 
 
-# The ledger end, the offset in view, what is in flight and the current screen are given up last: they are what
-# the line is for; the other screens' names (their keys stay), the version, the participant's name and the user are
-# all a key or a screen away.
+# The ledger end, the offset in view, what is in flight and the current screen's key are given up last: they are
+# what the line is for; the other screens' names (their keys stay), the version, the participant's name, a failure's
+# cause (the failures screen has it whole) and the user are all a key or a screen away. The user is cut last of
+# all, and not below USER_LEAST until nothing else is left to give: at 80 columns a failing line cuts its cause,
+# not the name of who is acting.
+USER_LEAST = 12
+CRUMB_LEAST = 12
 _NARROW = Fit(wide_bars=False, version=False, tab_titles=False)
+_BARE = replace(_NARROW, labels=False)
 FITS = (
     Fit(),
     Fit(wide_bars=False),
     Fit(wide_bars=False, version=False),
     _NARROW,
     replace(_NARROW, crumb_width=24),
-    replace(_NARROW, crumb_width=24, labels=False),
-    replace(_NARROW, crumb_width=16, labels=False, user_width=1),
-    replace(_NARROW, crumb_width=16, labels=False, user_width=1, participant_width=32),
-    replace(_NARROW, crumb_width=12, labels=False, user_width=1, participant_width=20),
-    replace(_NARROW, crumb_width=12, labels=False, user_width=1, participant_width=12),
-    replace(_NARROW, crumb_width=12, labels=False, user_width=1, participant_width=1),
+    replace(_BARE, crumb_width=24),
+    replace(_BARE, crumb_width=16, participant_width=32),
+    replace(_BARE, crumb_width=12, participant_width=20),
+    replace(_BARE, crumb_width=12, participant_width=12),
+    replace(_BARE, crumb_width=12, participant_width=0),
+    replace(_BARE, crumb_width=8, participant_width=0),
+    replace(_BARE, crumb_width=5, participant_width=0),
+    replace(_BARE, crumb_width=0, participant_width=0),
+    replace(_BARE, crumb_width=0, participant_width=0, mode_title=False),
+    replace(_BARE, crumb_width=0, participant_width=0, mode_title=False, user_width=24),
+    replace(_BARE, crumb_width=0, participant_width=0, mode_title=False, user_width=USER_LEAST),
+    replace(_BARE, crumb_width=0, participant_width=0, mode_title=False, user_width=1),
 )
