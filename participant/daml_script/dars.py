@@ -1,5 +1,6 @@
 """A run's DARs read once: their packages decoded and compiled (the first DAR's main package the main one, the
-scripts' own packages marked so a failure in them says where), their bytes (to upload), their scripts."""
+scripts' own packages marked so a failure in them says where), their bytes (to upload), their scripts; and one
+script's run (`read_script_dars`): its DAR's packages, and those of the other DARs its main package needs."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ from pathlib import Path
 from types import MappingProxyType
 
 from participant.daml_lf import ast
-from participant.daml_lf.archive import Dar, read_dar, read_payload
+from participant.daml_lf.archive import Dalf, Dar, read_dar, read_payload
 from participant.daml_lf.decode import decode_package
+from participant.daml_lf.dependencies import reachable, referenced_packages
 from participant.daml_lf.errors import DamlLfError
-from participant.daml_lf.packages import PackageSet, packages_of
+from participant.daml_lf.packages import PackageSet, check_references, decode_dar, packages_of
 from participant.daml_lf.signatures import script_names
 from participant.engine.lf.definitions import LfPackages
 
@@ -56,8 +58,9 @@ def read_dars(paths: list[Path]) -> Dars:
 
 @dataclass
 class ScriptDars:
-    """The DARs of one script's run: every DAR's bytes and main package id (each is uploaded where missing), and
-    the code of the one that holds the script: its main package and the dependencies it carries."""
+    """The DARs of one script's run: every DAR's bytes and main package id (each is uploaded where missing, in
+    this order: the script's own DAR last, after those it may borrow packages from), and the code of the one that
+    holds the script: its main package, the dependencies it carries and those it borrows from the others."""
 
     contents: list[tuple[Path, bytes]]
     main_package_ids: list[str]  # each DAR's, in the order of `contents`
@@ -66,9 +69,9 @@ class ScriptDars:
 
 def read_script_dars(paths: list[Path], script_name: str) -> ScriptDars:
     """Read the DARs of `script_name`'s run: each DAR's container, then the code of the first whose main package
-    defines the script (the first DAR's when none does: the runner then says there is no such script). The other
-    DARs' packages are not decoded: the script cannot refer to them but through its own DAR, which carries every
-    package its main package needs."""
+    defines the script (the first DAR's when none does: the runner then says there is no such script): that DAR's
+    packages, and those its main package needs that it does not carry, from the other DARs (only those: the other
+    DARs' other packages are not decoded). Raises `UnreadableDar` naming a package needed that no DAR holds."""
     module, _, value = script_name.rpartition(":")
     contents: list[tuple[Path, bytes]] = []
     dars: list[tuple[Path, Dar]] = []
@@ -84,15 +87,51 @@ def read_script_dars(paths: list[Path], script_name: str) -> ScriptDars:
         dars.append((path, dar))
     path, dar = next(((p, d) for p, d in dars if _defines(d, module, value)), dars[0])
     try:
-        package_set = packages_of(dar)
+        borrowed = _borrowed(path, dar, dars)
+        own = decode_dar(dar)
+        packages = dict(own.packages)
+        for other_path, dalf in borrowed:
+            try:
+                packages[dalf.package_id] = decode_package(dalf)
+            except DamlLfError as e:
+                raise UnreadableDar(f"the DAR {other_path} cannot be read: {e}") from None
+        package_set = PackageSet(own.main_package_id, MappingProxyType(packages))
+        check_references(package_set)
     except DamlLfError as e:
         raise UnreadableDar(f"the DAR {path} cannot be read: {e}") from None
-    payloads = {dalf.package_id: dalf.payload for dalf in dar.dalfs}
+    payloads = {dalf.package_id: dalf.payload for dalf in (*dar.dalfs, *(dalf for _, dalf in borrowed))}
     code = LfPackages(package_set, payloads)
     code.program.located_packages = frozenset(
         {package_set.main_package_id}
     )  # where the script's failures are
-    return ScriptDars(contents, [d.main.package_id for _, d in dars], code)
+    # the DARs it borrows from are uploaded before it: a participant refuses a DAR whose dependencies it lacks
+    order = [*(i for i, (_, d) in enumerate(dars) if d is not dar), dars.index((path, dar))]
+    return ScriptDars([contents[i] for i in order], [dars[i][1].main.package_id for i in order], code)
+
+
+def _borrowed(path: Path, dar: Dar, dars: list[tuple[Path, Dar]]) -> list[tuple[Path, Dalf]]:
+    """The packages `dar`'s main package needs, directly or not, that `dar` does not carry: each from the first
+    other DAR that holds it."""
+    own = {dalf.package_id: dalf for dalf in dar.dalfs}
+    others: dict[str, tuple[Path, Dalf]] = {}
+    for other_path, other in dars:
+        if other is not dar:
+            for dalf in other.dalfs:
+                others.setdefault(dalf.package_id, (other_path, dalf))
+
+    def references(package_id: str) -> frozenset[str] | None:
+        dalf = own.get(package_id) or (others[package_id][1] if package_id in others else None)
+        return None if dalf is None else referenced_packages(dalf)
+
+    needed = reachable(dar.main.package_id, references)
+    missing = [package_id for package_id in needed if package_id not in own and package_id not in others]
+    if missing:
+        given = ", ".join(str(p) for p, _ in dars)
+        raise UnreadableDar(
+            f"the DAR {path} needs the package {missing[0]}, which none of the DARs given holds ({given}): "
+            "give the DAR that has it with another --dar"
+        )
+    return [others[package_id] for package_id in needed if package_id not in own]
 
 
 def _defines(dar: Dar, module: str, value: str) -> bool:
