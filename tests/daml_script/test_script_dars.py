@@ -49,13 +49,14 @@ def test_an_unreadable_dar_is_named(tmp_path, splice_test_dar) -> None:
 
 def split_dar(source: Path, directory: Path) -> tuple[Path, Path, set[str]]:
     """`source`'s packages in two DARs built from its entries: its main package with the standard library's and
-    prim's (`daml-*`), and the others (its project's dependencies) in a DAR of their own; and those others' ids."""
+    prim's (`daml-*`), and the others (its project's dependencies) in a DAR of their own, which carries the library
+    too (a participant takes only a DAR that holds every package its packages need); and those others' ids."""
     dar = read_dar(source.read_bytes())
     library = [d for d in dar.dalfs if Path(d.path).name.startswith("daml-")]
     project = [d for d in dar.dalfs[1:] if d not in library]
     assert project, "the DAR has dependencies of its own to split off"
     script_dar = write_dar(source, directory / "script-only.dar", [dar.main, *library])
-    dependencies = write_dar(source, directory / "dependencies.dar", project)
+    dependencies = write_dar(source, directory / "dependencies.dar", [*project, *library])
     return script_dar, dependencies, {d.package_id for d in project}
 
 
