@@ -17,7 +17,7 @@ from typing import Any
 from app.client import LedgerClient
 from app.client.plain import PlainHttp, plain_http
 from participant.daml_script import Outcome, run_script
-from participant.daml_script.dars import UnreadableDar, code_of
+from participant.daml_script.dars import UnreadableDar, archive_references, code_of
 from participant.daml_script.json_ledger import JsonLedger
 from participant.daml_script.ledger import Right
 from participant.engine.lf.definitions import LfPackages
@@ -83,17 +83,28 @@ async def run_on_participant(
 async def participant_code(
     main_package_id: str, package_ids: list[str], archive: Callable[[str], Awaitable[bytes]]
 ) -> LfPackages:
-    """The code of a package the participant has (`main_package_id`) with the packages it may refer to
-    (`package_ids`, which hold it), each archive as the participant's package service serves it (`archive`, four
-    at a time), decoded in a thread. Raises `UnreadableDar` for one that does not read, the client's errors for
+    """The code of a package the participant has (`main_package_id`) with the packages it needs, directly or
+    through another, among the participant's (`package_ids`): each archive as the participant's package service
+    serves it (`archive`, four at a time), those a package names fetched once it is read, and decoded in a thread.
+    The participant's other packages are neither fetched nor decoded (a script's package needs a few dozen of the
+    hundreds a participant may hold). Raises `UnreadableDar` for one that does not read, the client's errors for
     one that cannot be fetched."""
     gate = asyncio.Semaphore(FETCH_CONCURRENCY)
+    known = set(package_ids)
 
-    async def fetch(package_id: str) -> tuple[str, bytes]:
+    async def fetch(package_id: str) -> tuple[str, bytes, frozenset[str]]:
         async with gate:
-            return package_id, await archive(package_id)
+            payload = await archive(package_id)
+        return package_id, payload, await asyncio.to_thread(archive_references, package_id, payload)
 
-    archives = dict(await asyncio.gather(*(fetch(pid) for pid in package_ids)))
+    archives: dict[str, bytes] = {}
+    wanted = [main_package_id]
+    while wanted:  # a breadth-first walk: each round fetches what the packages read last name
+        named: set[str] = set()
+        for package_id, payload, references in await asyncio.gather(*(fetch(pid) for pid in wanted)):
+            archives[package_id] = payload
+            named |= references & known
+        wanted = sorted(named - archives.keys())
     return await asyncio.to_thread(code_of, main_package_id, archives)
 
 

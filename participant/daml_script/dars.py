@@ -147,6 +147,15 @@ def scripts_of(package: ast.Package) -> list[str]:
     return list(script_names(package))
 
 
+def archive_references(package_id: str, archive: bytes) -> frozenset[str]:
+    """The ids of the packages a package refers to, from its archive as a participant's package service serves it
+    (an ``ArchivePayload``), checked against its id. Raises `UnreadableDar` for an archive that does not read."""
+    try:
+        return referenced_packages(read_payload(package_id, archive, f"package {package_id}"))
+    except DamlLfError as e:
+        raise UnreadableDar(f"the package {package_id} cannot be read: {e}") from None
+
+
 def code_of(main_package_id: str, archives: Mapping[str, bytes]) -> LfPackages:
     """A script's code from archives as a participant's package service serves them (``ArchivePayload``s by
     package id): `main_package_id`'s package with the others it may refer to, its failures located in it.
