@@ -17,6 +17,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.suggester import Suggester
+from textual.widget import Widget
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
@@ -25,7 +26,8 @@ from app.widgets.keys import FieldInput
 from app.widgets.untrusted_text import escaped, plain
 
 MAX_LISTED = 32  # with nothing typed yet: the list scrolls, ten lines at a time
-LIST_LINES = 8  # the options the list shows at once (its height, 10, less its border)
+LIST_LINES = 8  # the options the list shows at once at most (its height, 10, less its border)
+LIST_BORDER = 2  # the lines of the list's height that are its border's
 LIST_CHROME = (
     4  # the cells of the list's width that are not its options': its border and each option's padding
 )
@@ -38,6 +40,20 @@ def _cut_content(label: Content, width: int) -> Content:
     if label.cell_length <= width:
         return label
     return Content.assemble(label.truncate(max(width - 1, 0)), MARK)
+
+
+def _free_rows(screen: Widget) -> tuple[int, int]:
+    """The rows of `screen` between the bars docked at its top and bottom (the status line, the footer): the
+    first, and the one past the last."""
+    top, bottom = 0, screen.size.height
+    for bar in screen.children:
+        if not bar.display:
+            continue
+        if bar.styles.dock == "top":
+            top = max(top, bar.region.bottom)
+        elif bar.styles.dock == "bottom":
+            bottom = min(bottom, bar.region.y)
+    return top, bottom
 
 
 def _split(value: str, separated: bool) -> tuple[str, str]:
@@ -209,6 +225,11 @@ class CompletingInput(Vertical):
             inner = self._size_list(options, labels)
             options.set_options(Option(_cut_content(label, inner)) for label in labels)
         self.set_class(bool(shown), "-open")
+        if shown:
+            # placed now, and again once the screen is laid out: a focus that scrolled the field into view (a tab
+            # down to it) has not moved it on screen yet
+            self._place_list()
+            self.call_after_refresh(self._place_list)
         if not highlight:
             options.highlighted = None
         elif shown and options.highlighted is None:
@@ -225,6 +246,26 @@ class CompletingInput(Vertical):
         width = max(min(widest, room), min(self.region.width, room), chrome + 1)
         options.styles.width = width
         return width - chrome
+
+    def _place_list(self) -> None:
+        """The list under the field, as tall as the room between the field and the screen's docked bars (the
+        footer, the status line) allows, or above the field when there is more room there: it scrolls within
+        itself. (Kept to the screen alone, a list under a field low on the screen was pushed up over the field
+        and the footer.)"""
+        field = self.input.region
+        if not (self.is_open and field.height):  # closed meanwhile, or not laid out yet
+            return
+        options, count = self._options(), len(self._shown)
+        top, bottom = _free_rows(self.screen)
+        wanted = min(count, LIST_LINES) + LIST_BORDER
+        below, above = bottom - field.bottom, field.y - top
+        if below >= wanted or below >= above:
+            height, shift = min(wanted, below), 0
+        else:
+            height = min(wanted, above)
+            shift = -(height + field.height)  # from under the field to over it
+        options.styles.max_height = max(height, LIST_BORDER + 1)
+        options.styles.offset = (0, shift)
 
     def _close(self) -> None:
         self.remove_class("-open")
