@@ -13,7 +13,7 @@ from textual import events, on
 from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import ScrollableContainer, Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.suggester import Suggester
@@ -169,6 +169,10 @@ class CompletingInput(Vertical):
         options = OptionList()
         options.can_focus = False  # a click on a match must not take the focus from the input
         self.mount(options)
+        # the field moves when what holds it scrolls (a focus scrolls it into view, animated): the list follows
+        for holder in self.ancestors:
+            if isinstance(holder, ScrollableContainer):
+                self.watch(holder, "scroll_y", self._moved, init=False)
         return options
 
     @property
@@ -246,6 +250,10 @@ class CompletingInput(Vertical):
         width = max(min(widest, room), min(self.region.width, room), chrome + 1)
         options.styles.width = width
         return width - chrome
+
+    def _moved(self) -> None:
+        if self.is_open:
+            self.call_after_refresh(self._place_list)
 
     def _place_list(self) -> None:
         """The list under the field, as tall as the room between the field and the screen's docked bars (the
