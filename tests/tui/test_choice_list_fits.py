@@ -51,3 +51,34 @@ async def test_the_choice_list_fits_above_the_footer_and_leaves_the_field_in_vie
         assert not listed.overlaps(choice.input.region), (listed, choice.input.region)
         assert listed.height >= 5, listed  # a few choices at once, and the rest a scroll away
         assert Region(0, 0, *size).contains_region(listed)
+
+
+async def test_a_list_opened_as_the_focus_scrolls_its_field_into_view_follows_the_field(loaded, make_app):  # noqa: F811  (the fixture imported above)
+    """The choice field below the editor's view, focused as a tab focuses it: the editor scrolls it into view
+    (animated) while its list opens; the list ends next to the field where it came to rest, not where it was."""
+    app = make_app(loaded)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_composer(pilot, app)
+        await choose_template(pilot, screen, "CreateAndExercise", AMULET_RULES)
+        choice = screen.query_one("#choice", CompletingInput)
+        editor = screen.editor
+        assert choice.region.y >= editor.region.bottom, "below the editor's view at first"
+        choice.input.focus()  # scrolled into view, as a tab does
+        await wait_for(
+            pilot,
+            lambda: (
+                choice.is_open
+                and editor.region.contains_region(choice.input.region)
+                and not editor.is_scrolling
+            ),
+            "the field in view, its list open",
+        )
+
+        def next_to_the_field() -> bool:
+            listed, field = choice.query_one(OptionList).region, choice.input.region
+            return listed.y == field.bottom or listed.bottom == field.y
+
+        await wait_for(pilot, next_to_the_field, "the list next to the field")
+        listed = choice.query_one(OptionList).region
+        assert listed.bottom <= screen.query_one(KeyFooter).region.y, listed
+        assert listed.y >= screen.query_one(StatusBar).region.bottom, listed
