@@ -262,6 +262,9 @@ class LedgerApp(App):
         # connecting imports the client and its models, which holds the loop for a moment: only once the user
         # has something to look at
         milestone("first_frame")
+        if self.bundled is not None and not self.bundled.started:
+            # only now (app.cli): in this thread, the one its parent-death signal follows, which lives as long as we do
+            self.bundled.start()
         self.set_interval(HEALTH_CHECK_S, self._show_health)
         clean_stale_snapshots(self.locations.snapshots_dir)
         kept = self.workspace.find_kept(self._kept_user) if self._kept_user is not None else None
