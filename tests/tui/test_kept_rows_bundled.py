@@ -1,6 +1,6 @@
-"""The contracts kept for the next start, with the bundled participant: the second start opens on the contracts
-screen with the last session's rows, marked as not current while its participant is still starting, then shows the
-participant's rows."""
+"""The contracts kept for the next start, with the bundled participant: the second start shows the last session's
+rows right after its first frame (the start-up screen), marked as not current while its participant is still
+starting, then shows the participant's rows."""
 
 from __future__ import annotations
 
@@ -63,8 +63,9 @@ async def test_a_second_bundled_start_opens_on_the_kept_rows_then_shows_the_part
     try:
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: first_frames, "the first frame")
-            # the contracts screen, not the startup screen; the participant not asked to start before it is drawn
-            assert first_frames == [("AcsScreen", 0)]
+            # the start-up screen (the contracts screen comes with the kept rows); the participant not asked to start
+            # before it is drawn
+            assert first_frames == [("StartupScreen", 0)]
             assert second.asked == 1  # right after it
             await wait_for(pilot, lambda: _loaded(app), "the kept rows")
             screen = screen_of(app, AcsScreen)
