@@ -24,6 +24,7 @@ from pathlib import Path
 
 from app.counting import count
 from app.private_files import private_dir, private_opener, private_replacement
+from app.trace import milestone
 from app.untrusted import visible
 
 START_TIMEOUT_S = 120.0
@@ -76,6 +77,7 @@ class BundledParticipant:
         self.state = StartupState()
         self.process: subprocess.Popen | None = None
         self.owned = False
+        self.started = False  # the CLI hands the app a participant not yet started, which the app then starts
         self._log_start = 0  # where this start's lines begin in the participant's log
         self._ready = threading.Event()
         self._listeners: list[Callable[[StartupState], None]] = []
@@ -128,6 +130,7 @@ class BundledParticipant:
 
     def start(self) -> None:
         """Start the child (or attach to a running one); returns at once. `wait` for readiness."""
+        self.started = True
         self._ready.clear()
         self.state = StartupState()
         url = self.running_elsewhere()
@@ -188,6 +191,7 @@ class BundledParticipant:
             return None
         finally:
             log.close()
+        milestone("participant_spawned")
         self.owned = True
         return self.process
 

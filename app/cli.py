@@ -109,8 +109,9 @@ def main(argv: list[str] | None = None) -> int:
 
     bundled = None
     if profile is None:
+        # the app starts it right after its first frame: started here, its start-up (a Python process importing
+        # its server) took the processor from the first frame, which came at up to twice the time (README, Startup)
         bundled = bundled_participant(choice, locations, args.no_demo)
-        bundled.start()  # before the UI loads: the participant starts while the terminal sets up
 
     _setup_logging(locations)
     from app.app import LedgerApp, settle_the_collector

@@ -248,11 +248,10 @@ class LedgerApp(App):
     def on_mount(self) -> None:
         if self.config.theme in self.available_themes:
             self.theme = self.config.theme
-        kept = self._kept_user is not None and self.workspace.has_kept(self._kept_user)
-        if self.bundled is not None and self.bundled.state.phase != "ready" and not kept:
-            # the startup screen alone, the contracts screen built once the participant is ready: built under it,
-            # the contracts screen made the first frame cost four times as much (Textual rebuilds every footer as
-            # screens come and go); with the last session's rows to show, the contracts screen at once
+        if self.bundled is not None and self.bundled.state.phase != "ready":
+            # the start-up screen alone, the contracts screen built once the participant is ready or the last
+            # session's rows are read, after the first frame: built for it (Textual parses the styles of every widget
+            # it meets), the contracts screen made the first frame cost about 1.5 times as much (README, Startup)
             self.push_screen(StartupScreen(self.bundled))
         else:
             self.switch_mode("contracts")
@@ -262,6 +261,9 @@ class LedgerApp(App):
         # connecting imports the client and its models, which holds the loop for a moment: only once the user
         # has something to look at
         milestone("first_frame")
+        if self.bundled is not None and not self.bundled.started:
+            # only now (app.cli): in this thread, the one its parent-death signal follows, which lives as long as we do
+            self.bundled.start()
         self.set_interval(HEALTH_CHECK_S, self._show_health)
         clean_stale_snapshots(self.locations.snapshots_dir)
         kept = self.workspace.find_kept(self._kept_user) if self._kept_user is not None else None

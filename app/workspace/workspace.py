@@ -72,15 +72,6 @@ class Workspace:
         )
         return self.session
 
-    def has_kept(self, first_user: str) -> bool:
-        """The last session of `first_user` on this participant may have kept its rows: there is a file of theirs
-        (whether it holds them, `find_kept` reads)."""
-        if self.kept_participant is None:
-            return False
-        from app.workspace.kept import KeptKey
-
-        return KeptKey(self.kept_participant, first_user).path(self.locations.snapshots_dir).is_file()
-
     def find_kept(self, first_user: str) -> Kept | None:
         """What the last session of `first_user` on this participant kept, if it did (`open_kept` opens it)."""
         if self.kept_participant is None:

@@ -216,6 +216,8 @@ def test_ledger_tui_without_arguments_opens_the_demo_ledger_and_quits_cleanly(tm
         while "first_rows" not in events() and time.monotonic() < deadline:
             pump(0.1)
         assert events()[:1] == ["main"] and "first_frame" in events() and "first_rows" in events()
+        # its participant is started once the first frame is drawn, not before: it would slow the frame down
+        assert events().index("participant_spawned") > events().index("first_frame")
         serving = json.loads((tmp_path / "data" / "bundled" / "ledger.db.serving.json").read_text())
         child = serving["pid"]
         deadline = time.monotonic() + BOUND

@@ -24,6 +24,7 @@ class ReadyJustAfterTheMount:
         self.url = url
         self.db = Path("ledger.db")
         self.owned = False
+        self.started = True
         self.alive = True
         self.process = None
         self._looks = 0

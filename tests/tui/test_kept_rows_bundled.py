@@ -1,6 +1,6 @@
-"""The contracts kept for the next start, with the bundled participant: the second start opens on the contracts
-screen with the last session's rows, marked as not current while its participant is still starting, then shows the
-participant's rows."""
+"""The contracts kept for the next start, with the bundled participant: the second start shows the last session's
+rows right after its first frame (the start-up screen), marked as not current while its participant is still
+starting, then shows the participant's rows."""
 
 from __future__ import annotations
 
@@ -14,6 +14,19 @@ from tests.tui.conftest import SIZE, screen_of, screen_text, wait_for
 BOUND_S = 120.0  # a bound on the participant's start (seeding the demo ledger), not a target
 
 
+class HeldBack(BundledParticipant):
+    """The real bundled participant, which the test starts when the app has asked for it and the test lets go."""
+
+    asked = 0
+
+    def start(self) -> None:
+        self.asked += 1
+        self.started = True
+
+    def let_go(self) -> None:
+        super().start()
+
+
 def _loaded(app: LedgerApp) -> bool:
     screen = app.screen
     return isinstance(screen, AcsScreen) and not screen.reading and screen.query_one(ContractTable).count > 0
@@ -21,7 +34,7 @@ def _loaded(app: LedgerApp) -> bool:
 
 async def test_a_second_bundled_start_opens_on_the_kept_rows_then_shows_the_participants(locations):
     first = BundledParticipant(locations.data_dir, locations.log_dir)
-    first.start()  # as the CLI does: before the app, which waits for it
+    first.start()  # started before the app, which waits for it
     try:
         assert first.wait(BOUND_S).phase == "ready", first.state.error
         app = LedgerApp(config=Config(), locations=locations, bundled=first)
@@ -34,21 +47,26 @@ async def test_a_second_bundled_start_opens_on_the_kept_rows_then_shows_the_part
     assert offset is not None
     assert len(list(locations.snapshots_dir.glob("kept-*.db"))) == 1
 
-    # the next start: its participant is not started until the kept rows are on screen
-    second = BundledParticipant(locations.data_dir, locations.log_dir)
+    # the next start: the app starts its participant after the first frame; held back here until the kept rows
+    # are on screen, so that they are seen while it is still starting
+    second = HeldBack(locations.data_dir, locations.log_dir)
     app = LedgerApp(config=Config(), locations=locations, bundled=second)
-    first_screens: list[str] = []
+    first_frames: list[tuple[str, int]] = []
     drawn = app._first_frame_drawn
 
-    def record_the_first_screen() -> None:  # the first frame's hook: what it shows, then what it does
-        first_screens.append(type(app.screen).__name__)
+    # the first frame's hook: what it shows and whether the participant was asked to start yet
+    def record_the_first_frame() -> None:
+        first_frames.append((type(app.screen).__name__, second.asked))
         drawn()
 
-    app._first_frame_drawn = record_the_first_screen  # type: ignore[method-assign]
+    app._first_frame_drawn = record_the_first_frame  # type: ignore[method-assign]
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await wait_for(pilot, lambda: first_screens, "the first frame")
-            assert first_screens == ["AcsScreen"]  # the contracts screen, not the startup screen
+            await wait_for(pilot, lambda: first_frames, "the first frame")
+            # the start-up screen (the contracts screen comes with the kept rows); the participant not asked to start
+            # before it is drawn
+            assert first_frames == [("StartupScreen", 0)]
+            assert second.asked == 1  # right after it
             await wait_for(pilot, lambda: _loaded(app), "the kept rows")
             screen = screen_of(app, AcsScreen)
             table = screen.query_one(ContractTable)
@@ -57,7 +75,7 @@ async def test_a_second_bundled_start_opens_on_the_kept_rows_then_shows_the_part
             assert (table.count, screen.offset) == (count, offset)
             assert f"viewing {offset} cached, not current" in screen_text(app)
 
-            second.start()
+            second.let_go()
             await wait_for(
                 pilot,
                 lambda: app.workspace.session is not None and not app.status_stale and _loaded(app),
