@@ -25,9 +25,9 @@ from app.widgets.windowed_table import WindowedTable, cell
 CACHE_ROWS = 2000
 FETCH_MARGIN = 60
 # rows read ahead of the screen: once fewer than NEAR pages beyond it on a side are here, the missing rows up to FAR
-# pages beyond are asked for; a key held down pages several times between two reads
-NEAR_PAGES = 1
-FAR_PAGES = 4
+# pages beyond are asked for; a key held down pages a few times between two reads, and has two pages' time for one
+NEAR_PAGES = 2
+FAR_PAGES = 5
 
 
 @dataclass
@@ -167,7 +167,9 @@ class ContractTable(WindowedTable[Row]):
 
     def watch_scroll_y(self, old: float, new: float) -> None:
         super().watch_scroll_y(old, new)
-        self._read_ahead()
+        # once the frame is painted: a read in the cache's thread meanwhile would take turns with it for the GIL
+        # (the rows on screen, if missing, are asked for as they are drawn)
+        self.call_after_refresh(self._read_ahead)
 
     def _read_ahead(self) -> None:
         """Ask for the rows around the screen before they are scrolled to. Asked for only when drawn, the rows a

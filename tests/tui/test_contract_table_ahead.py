@@ -52,7 +52,9 @@ class Browser(App[None]):
 
 
 async def _settle(app: Browser, pilot) -> None:
-    """Every read asked for answered and drawn."""
+    """Every read asked for answered and drawn: the frame, the reads asked for once it is painted, their rows."""
+    await pilot.pause()
+    await pilot.pause()
     await app.workers.wait_for_complete()
     await pilot.pause()
 
