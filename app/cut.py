@@ -49,6 +49,13 @@ _SURELY_ONE_CELL = re.compile(
 )
 
 
+def surely_one_cell_each(text: str) -> bool:
+    """Whether every character of `text` is one of those sure to take one cell, printable (no control character),
+    as Rich measures them too: a regular expression's scan, where measuring a line character by character costs
+    some 70 µs for a table's line that holds a `…`."""
+    return _SURELY_ONE_CELL.search(text) is None
+
+
 def _one_cell_each(text: str) -> bool:
     """Whether every character of `text` takes one cell, so that a cell is a character (the common, fast case)."""
     if text.isascii() or _SURELY_ONE_CELL.search(text) is None:

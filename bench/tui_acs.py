@@ -19,7 +19,7 @@ opens its contracts screen. Measured:
 * memory of this process (which hosts the TUI): RSS when the bench starts, just before the app starts (its modules
   imported, the first bare read done), and its peak while it runs (VmHWM, reset first through /proc/self/clear_refs, and ru_maxrss); the size of the snapshot cache file.
 
-    python -m bench.tui_acs [--contracts 100000] [--db /tmp/tui-1m.db --keep-db] [--seed 1]
+    python -m bench.tui_acs [--contracts 100000] [--db /tmp/tui-1m.db --keep-db] [--seed 1] [--page-downs 100]
 
 `--db` names the participant's database file: it is reused when it already holds the contracts (and topped up when
 it holds fewer), which spares the minutes seeding a million takes; `--keep-db` keeps it afterwards. Keep it out of
@@ -340,7 +340,13 @@ def press(app, key: str) -> None:
 
 
 async def run_tui(
-    url: str, contracts: int, ids: list[str], rng: random.Random, server: Server, stall_stacks: bool = False
+    url: str,
+    contracts: int,
+    ids: list[str],
+    rng: random.Random,
+    server: Server,
+    stall_stacks: bool = False,
+    page_downs: int = PAGE_DOWNS,
 ) -> dict:
     from app.app import LedgerApp, settle_the_collector
     from app.config import Config
@@ -432,7 +438,7 @@ async def run_tui(
 
             # PgDn from the top, then End / Home
             t.focus()
-            for _ in range(PAGE_DOWNS):
+            for _ in range(page_downs):
                 target = min(t.count - 1, t.cursor + max(1, t.scrollable_content_region.height - 1))
 
                 def at_target(target: int = target) -> bool:
@@ -526,7 +532,14 @@ async def run_tui(
     return out
 
 
-async def bench(contracts: int, db: Path | None, keep_db: bool, seed: int, stall_stacks: bool = False) -> int:
+async def bench(
+    contracts: int,
+    db: Path | None,
+    keep_db: bool,
+    seed: int,
+    stall_stacks: bool = False,
+    page_downs: int = PAGE_DOWNS,
+) -> int:
     rss_start = rss()
     rng = random.Random(seed)
     if db is not None:
@@ -539,7 +552,7 @@ async def bench(contracts: int, db: Path | None, keep_db: bool, seed: int, stall
         before = await raw_read(server.url, party, rng)
         if before["count"] != contracts:
             raise SystemExit(f"the bare reader counted {before['count']:,} contracts, not {contracts:,}")
-        tui = await run_tui(server.url, contracts, before["ids"], rng, server, stall_stacks)
+        tui = await run_tui(server.url, contracts, before["ids"], rng, server, stall_stacks, page_downs)
         tui["rss_start"] = rss_start
         after = await raw_read(server.url, party)
     finally:
@@ -634,6 +647,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--keep-db", action="store_true", help="keep --db afterwards")
     p.add_argument("--seed", type=int, default=1, help="for the ids found and the filter texts chosen")
     p.add_argument(
+        "--page-downs",
+        type=int,
+        default=PAGE_DOWNS,
+        help=f"PgDns timed from the top ({PAGE_DOWNS}: the p99 is then the slowest one)",
+    )
+    p.add_argument(
         "--stall-stacks",
         action="store_true",
         help="sample the threads' stacks while the event loop is late, and print where stalls go",
@@ -641,7 +660,9 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.keep_db and args.db is None:
         p.error("--keep-db needs --db")
-    return asyncio.run(bench(args.contracts, args.db, args.keep_db, args.seed, args.stall_stacks))
+    return asyncio.run(
+        bench(args.contracts, args.db, args.keep_db, args.seed, args.stall_stacks, args.page_downs)
+    )
 
 
 if __name__ == "__main__":

@@ -795,13 +795,15 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     def _cursor_moved(self, event: ContractTable.CursorMoved) -> None:
         row = event.row
         detail = self.query_one("#acs-detail", Static)
+        # two lines high whatever it says: no layout of the screen for each row the cursor passes
         if row is None:
-            detail.update("")
+            detail.update("", layout=False)
             return
         detail.update(
             Content.assemble(
                 plain(row.contract_id), "\n", plain(acs_texts.row_detail(row, self.offset, self.previous))
-            )
+            ),
+            layout=False,
         )
 
     @on(ContractTable.Chosen)

@@ -18,12 +18,16 @@ from textual.strip import Strip
 from app.cut import Keep, cut, fit
 from app.snapshot import ADDED, ASSIGNED, CHANGED, REMOVED, UNASSIGNED, Row
 from app.untrusted import visible
-from app.widgets.row_window import clamp
+from app.widgets.row_window import clamp, spans_to_read
 from app.widgets.table_window import window_line, window_segments
 from app.widgets.windowed_table import WindowedTable, cell
 
 CACHE_ROWS = 2000
 FETCH_MARGIN = 60
+# rows read ahead of the screen: once fewer than NEAR pages beyond it on a side are here, the missing rows up to FAR
+# pages beyond are asked for; a key held down pages a few times between two reads, and has two pages' time for one
+NEAR_PAGES = 2
+FAR_PAGES = 5
 
 
 @dataclass
@@ -160,6 +164,25 @@ class ContractTable(WindowedTable[Row]):
 
     def row_at(self, position: int) -> Row | None:
         return self._rows.get(position)
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        # once the frame is painted: a read in the cache's thread meanwhile would take turns with it for the GIL
+        # (the rows on screen, if missing, are asked for as they are drawn)
+        self.call_after_refresh(self._read_ahead)
+
+    def _read_ahead(self) -> None:
+        """Ask for the rows around the screen before they are scrolled to. Asked for only when drawn, the rows a
+        PgDn brings were missing every few pages: a frame of placeholders, a read, and a second frame."""
+        top = int(self.scroll_y)
+        for start, end in spans_to_read(
+            top, self.page_size(), self._count, self._missing, NEAR_PAGES, FAR_PAGES
+        ):
+            self._pending.update(range(start, end))
+            self.post_message(self.WindowNeeded(self, start, end - start, self.generation))
+
+    def _missing(self, position: int) -> bool:
+        return position not in self._rows and position not in self._pending
 
     def _request(self, position: int) -> None:
         if position in self._pending:

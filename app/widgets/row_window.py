@@ -4,6 +4,8 @@ alone. Positions count rows from 0; `top` is the position of the row on the firs
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 
 def clamp(position: int, count: int) -> int:
     """`position` moved into the rows 0 .. count - 1; 0 when there are none (the cursor's place in an empty table)."""
@@ -44,3 +46,34 @@ def rows_on_screen(start: int, end: int, top: int, page: int) -> tuple[int, int]
     when none of them is on screen."""
     first, last = max(start, top), min(end, top + page)
     return (first - top, last - top) if first < last else None
+
+
+def spans_to_read(
+    top: int, page: int, count: int, missing: Callable[[int], bool], near: int, far: int
+) -> list[tuple[int, int]]:
+    """The runs of rows (start, past the end) to ask for so that a table scrolled to `top` need not wait for rows
+    when it moves on by a page: nothing while every row on screen and `near` pages beyond it on either side is here
+    (or asked for); otherwise each run of `missing` rows within `far` pages beyond the screen, those on screen first,
+    then those below it (where paging goes), then those above."""
+    screen = (top, min(count, top + page))
+    if not any(missing(p) for p in range(max(0, top - near * page), min(count, top + page + near * page))):
+        return []
+    below = (screen[1], min(count, screen[1] + far * page))
+    above = (max(0, top - far * page), top)
+    return [run for start, end in (screen, below, above) for run in missing_runs(start, end, missing)]
+
+
+def missing_runs(start: int, end: int, missing: Callable[[int], bool]) -> list[tuple[int, int]]:
+    """The runs (start, past the end) of positions in start .. end - 1 for which `missing` holds."""
+    runs: list[tuple[int, int]] = []
+    run_start: int | None = None
+    for p in range(start, end):
+        if missing(p):
+            if run_start is None:
+                run_start = p
+        elif run_start is not None:
+            runs.append((run_start, p))
+            run_start = None
+    if run_start is not None:
+        runs.append((run_start, end))
+    return runs

@@ -9,12 +9,12 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
-from app.cut import MARK, edges_cut, window
+from app.cut import MARK, edges_cut, surely_one_cell_each, window
 
 
 def window_line(line: str, scroll_x: int, width: int, style: Style) -> Strip:
     """`line`, drawn in one style, seen from cell `scroll_x` through `width` cells."""
-    if cell_len(line) == len(line):
+    if surely_one_cell_each(line) or cell_len(line) == len(line):
         # one cell per character, as almost always: one segment, cut by slicing (a strip of several segments costs
         # Textual several times more to crop, divide and style on every repaint)
         return Strip([Segment(window(line, scroll_x, width), style)], width)

@@ -4,7 +4,9 @@ whole pairs and says so."""
 
 from __future__ import annotations
 
-from app.cut import cells, cut, fit, shorten, window
+from rich.cells import cell_len
+
+from app.cut import cells, cut, fit, shorten, surely_one_cell_each, window
 from app.daml import summary
 
 
@@ -21,6 +23,18 @@ def test_widths_are_terminal_cells():
     assert cut("日本語テキスト", 7) == "日本語…"  # 6 cells and the mark
     assert cut("日本語テキスト", 7, keep="end") == "…キスト"
     assert cells(fit("日本語テキスト", 8)) == 8
+
+
+def test_what_is_surely_one_cell_each_is_so_for_rich_too():
+    # the tables draw a line of these as one segment sliced by characters: Rich must measure them alike
+    surely = [chr(c) for c in range(0x30000) if surely_one_cell_each(chr(c))]
+    assert "…" in surely and "—" in surely and "▼" in surely and "a" in surely
+    assert all(cell_len(c) == 1 for c in surely)
+    assert (
+        not surely_one_cell_each("\x1b")
+        and not surely_one_cell_each("日")
+        and not surely_one_cell_each("e\u0301")
+    )
 
 
 def test_an_id_is_shortened_only_when_that_saves_something():

@@ -18,7 +18,16 @@ from app.update_rows import UpdateRow
 from app.update_window import UpdateWindow
 from app.widgets.contract_table import ContractTable
 from app.widgets.request_list import RequestList
-from app.widgets.row_window import centred_top, clamp, paged, row_under, rows_on_screen, top_showing
+from app.widgets.row_window import (
+    centred_top,
+    clamp,
+    missing_runs,
+    paged,
+    row_under,
+    rows_on_screen,
+    spans_to_read,
+    top_showing,
+)
 from app.widgets.update_table import UpdateTable
 from app.widgets.windowed_table import WindowedTable
 from tests.tui.conftest import known
@@ -54,6 +63,20 @@ def test_lines_and_rows():
     assert row_under(6, top=5, count=10) is None  # under the last row
     assert rows_on_screen(0, 3, top=5, page=4) is None
     assert rows_on_screen(6, 20, top=5, page=4) == (1, 4)
+
+
+def test_rows_are_read_ahead_once_fewer_than_a_page_beyond_the_screen_are_here():
+    def held(start: int, end: int):
+        return lambda p: not start <= p < end
+
+    assert missing_runs(0, 10, lambda p: p in (2, 3, 7)) == [(2, 4), (7, 8)]
+    # rows 0 .. 29 here, 10 on screen from row 10: a page beyond it either side, nothing to read
+    assert spans_to_read(10, 10, 1000, held(0, 30), near=1, far=4) == []
+    # a page down: the page below is not all here, so the rows up to four pages below the screen are read
+    assert spans_to_read(20, 10, 1000, held(0, 30), near=1, far=4) == [(30, 70)]
+    # a jump: the screen's rows first, then below it, then above it; never past either end
+    assert spans_to_read(990, 10, 1000, held(0, 30), near=1, far=4) == [(990, 1000), (950, 990)]
+    assert spans_to_read(500, 10, 1000, held(0, 30), near=1, far=4) == [(500, 510), (510, 550), (460, 500)]
 
 
 # --- a table of its own, over a list ----------------------------------------------------------------------------
