@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import argparse
 import heapq
+import json
 import re
 import statistics
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from tests.scheduling import SPLIT
 
 DURATION = re.compile(r"^\s*([0-9.]+)s (setup|call|teardown)\s+(\S.*?)\s*$")
 
@@ -72,6 +75,12 @@ class Suite:
             suite.module_setup[module] = max(0.0, ts[0].setup - (statistics.median(rest) if rest else 0.0))
         return suite
 
+    def module_times(self) -> dict[str, float]:
+        times: dict[str, float] = defaultdict(float)
+        for t in self.tests:
+            times[t.module] += t.total
+        return times
+
 
 class Worker:
     def __init__(self, name: int) -> None:
@@ -93,13 +102,18 @@ def run_one(suite: Suite, worker: Worker, index: int) -> float:
     return cost
 
 
-def loadscope(suite: Suite, workers: int) -> float:
+def loadscope(suite: Suite, workers: int, *, ours: bool = False) -> float:
     """xdist's `--dist loadscope`: modules as units, the modules with the most tests first; a worker is given
-    another unit whenever it has 2 tests or fewer left."""
+    another unit whenever it has 2 tests or fewer left. `ours`: as the suite runs it (tests/scheduling.py), the
+    longest modules first and the `SPLIT` modules' tests units of their own."""
     units: dict[str, list[int]] = {}
     for i, t in enumerate(suite.tests):
-        units.setdefault(t.module, []).append(i)
-    queue = sorted(units.values(), key=lambda u: -len(u))  # stable: the order of collection among equals
+        units.setdefault(t.nodeid if ours and t.module in SPLIT else t.module, []).append(i)
+    if ours:
+        module_time = suite.module_times()
+        queue = sorted(units.values(), key=lambda u: -module_time[suite.tests[u[0]].module])
+    else:
+        queue = sorted(units.values(), key=lambda u: -len(u))  # stable: the order of collection among equals
     nodes = [Worker(n) for n in range(workers)]
     for node in nodes:
         if queue:
@@ -155,18 +169,31 @@ def main() -> None:
     parser.add_argument("--order", type=Path, required=True)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--top", type=int, default=20)
+    parser.add_argument(
+        "--write-durations", type=Path, help="write the modules' times here (tests/durations.json)"
+    )
     args = parser.parse_args()
     suite = Suite.read(args.order, args.logs)
     total = sum(t.total for t in suite.tests)
     timed = sum(1 for t in suite.tests if t.total)
     print(f"{len(suite.tests)} tests ({timed} timed), durations summed {total:.0f} s = {total / 60:.1f} min")
     print(f"ideal on {args.workers} workers (sum / workers): {total / args.workers / 60:.1f} min")
-    for name, schedule in (("loadscope", loadscope), ("worksteal", worksteal)):
-        wall = schedule(suite, args.workers)
+    for name, wall in (
+        ("loadscope", loadscope(suite, args.workers)),
+        ("worksteal", worksteal(suite, args.workers)),
+        ("loadscope, ordered as tests/scheduling.py", loadscope(suite, args.workers, ours=True)),
+    ):
         print(f"--dist {name:<9} projected wall time: {wall:.0f} s = {wall / 60:.1f} min")
-    modules: dict[str, float] = defaultdict(float)
-    for t in suite.tests:
-        modules[t.module] += t.total
+    modules = suite.module_times()
+    if args.write_durations:
+        args.write_durations.write_text(
+            json.dumps(
+                {m: round(s, 1) for m, s in sorted(modules.items(), key=lambda kv: -kv[1]) if s >= 1},
+                indent=0,
+            )
+            + "\n"
+        )
+        print(f"module durations written to {args.write_durations}")
     print(
         "longest modules (a unit of loadscope): "
         + ", ".join(f"{m} {s:.0f} s" for m, s in sorted(modules.items(), key=lambda kv: -kv[1])[:5])

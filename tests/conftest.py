@@ -32,6 +32,7 @@ from tests.daml_lf.conftest import (  # noqa: F401  (the real DARs, for every te
     dars_dir,
     dars_missing_reason,
 )
+from tests.scheduling import ModuleScheduling, longest_modules_first, read_durations
 from tests.spec import missing_reason, spec_available, validate_response
 
 SECRET = "test-secret-with-enough-bytes-for-hs256!"
@@ -92,6 +93,15 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     one core with 2 workers in 159 s, 130 % with 4 in 96 s)."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     return 2 * cores
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own ordering by fixture
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    longest_modules_first(items, read_durations())  # tests/scheduling.py says why
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> ModuleScheduling | None:
+    return ModuleScheduling(config, log) if config.getvalue("dist") == "loadscope" else None
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:

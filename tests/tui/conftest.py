@@ -27,6 +27,23 @@ WAIT_SECONDS = 300.0
 # then every 50 ms, so that a costly predicate (the screen's text, a query over a large form) does not take the CPU
 # the app needs to get there
 FIRST_LOOK, LAST_LOOK = 0.001, 0.05
+# Pilot waits after each key until the app's CPU time stops moving, looking every 20 ms (Textual's
+# `SLEEP_GRANULARITY`): at least 40 ms a key however little the key does, most of a typed-form test's time. Looked
+# at every 5 ms, with the same share of a slice counted as idle; a test waits for what it asserts (`wait_for`)
+# rather than on Pilot's guess that the app has finished.
+PILOT_IDLE_SLICE_S = 0.005
+
+
+@pytest.fixture(autouse=True)
+def _pilot_looks_often(monkeypatch) -> None:
+    import textual._wait
+
+    monkeypatch.setattr(
+        textual._wait,
+        "SLEEP_IDLE",
+        PILOT_IDLE_SLICE_S * textual._wait.SLEEP_IDLE / textual._wait.SLEEP_GRANULARITY,
+    )
+    monkeypatch.setattr(textual._wait, "SLEEP_GRANULARITY", PILOT_IDLE_SLICE_S)
 
 
 @pytest.fixture(scope="module")
