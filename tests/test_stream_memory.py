@@ -35,7 +35,8 @@ STALLED = 6
 
 
 def _observed_protocol():
-    """The server's websocket protocol, recording each connection and when its send buffer first fills."""
+    """The server's websocket protocol, recording each connection and when its send buffer first fills, its
+    keepalive pings held back until then."""
 
     class Observed(protocol_class()):  # type: ignore[misc]  # the base is the one the server picks at run time
         def connection_made(self, transport) -> None:
@@ -44,9 +45,17 @@ def _observed_protocol():
             self.lost = asyncio.Event()
             Observed.opened.append(self)
 
+        def start_keepalive(self) -> None:
+            # Pinging starts once the send buffer is full (`pause_writing`), not at the accept: on a loaded machine
+            # filling the buffer can take longer than a short ping timeout, and the connection would be dropped
+            # before it ever stalled. What is checked is what the timeout does to a stalled connection.
+            pass
+
         def pause_writing(self) -> None:
             super().pause_writing()
-            self.first_paused.set()
+            if not self.first_paused.is_set():
+                self.first_paused.set()
+                super().start_keepalive()
 
         def connection_lost(self, exc) -> None:
             super().connection_lost(exc)
