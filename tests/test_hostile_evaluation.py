@@ -40,6 +40,15 @@ def fast_deadline(tmp_path, dar_bytes) -> Iterator[ServerProcess]:
     server.stop()
 
 
+@pytest.fixture
+def far_deadline(tmp_path, dar_bytes) -> Iterator[ServerProcess]:
+    """A server whose loops run until it stops (the default tolerance, 60 s): however slowly a loaded machine
+    interprets, the loop is still running when what runs beside it is checked."""
+    server = _hostile_server(tmp_path, dar_bytes)
+    yield server
+    server.stop()
+
+
 async def _api(server: ServerProcess) -> AsyncIterator[LedgerApi]:
     async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
         yield LedgerApi(http)
@@ -73,29 +82,39 @@ def _loop_command(alice: str) -> dict:
     return commands([alice], create({"owner": alice}, marker_id(LOOP)))
 
 
-async def test_a_looping_create_holds_neither_the_server_nor_other_submissions(fast_deadline) -> None:
-    async for api in _api(fast_deadline):
+async def test_a_looping_create_holds_neither_the_server_nor_other_submissions(far_deadline) -> None:
+    async for api in _api(far_deadline):
         alice = await api.party("Alice")
         start = (await api.get("/v2/state/ledger-end")).json()["offset"]
-        before = _worker_cpu_s(fast_deadline.process.pid)
+        before = _worker_cpu_s(far_deadline.process.pid)
         looping = asyncio.create_task(submit_tx(api, _loop_command(alice), user="Alice"))
-        await _until_a_worker_interprets(fast_deadline.process.pid, before)
+        await _until_a_worker_interprets(far_deadline.process.pid, before)
 
         livez = await api.http.get("/livez")
         assert livez.status_code == 200
         control = asyncio.create_task(api.create_iou(alice, alice, user="Alice"))
+        # The loop ends only at its deadline, a minute away: a participant that made the control create wait for
+        # it would answer the loop first (or both at once).
         done, _ = await asyncio.wait({looping, control}, return_when=asyncio.FIRST_COMPLETED)
         assert control in done and looping not in done  # answered while the loop still runs
-        committed = (await api.get("/v2/state/ledger-end")).json()["offset"]
-        assert committed == start + 1
+        await control
+        assert (await api.get("/v2/state/ledger-end")).json()["offset"] == start + 1
+        looping.cancel()  # the server's stop ends the loop
 
-        answer = await looping
+
+async def test_a_looping_create_is_refused_at_its_deadline_and_writes_nothing(fast_deadline) -> None:
+    async for api in _api(fast_deadline):
+        alice = await api.party("Alice")
+        start = (await api.get("/v2/state/ledger-end")).json()["offset"]
+        answer = await submit_tx(api, _loop_command(alice), user="Alice")
         assert answer.json()["code"] == "INTERPRETATION_TIME_EXCEEDED", answer.text
         # Canton's wording: the deadline is the command's ledger time plus the tolerance
         assert answer.json()["cause"].endswith(" + tolerance (2s). Interpretation aborted."), answer.text
         assert answer.status_code == errors.INTERPRETATION_TIME_EXCEEDED.status
-        # Nothing written: the control create is the ledger's last update, no completion for the loop either.
-        assert (await api.get("/v2/state/ledger-end")).json()["offset"] == committed
+        # Nothing written, no completion for the loop either: a create after it takes the next offset.
+        assert (await api.get("/v2/state/ledger-end")).json()["offset"] == start
+        await api.create_iou(alice, alice, user="Alice")
+        assert (await api.get("/v2/state/ledger-end")).json()["offset"] == start + 1
 
 
 async def test_sigterm_stops_the_server_while_it_interprets_a_loop(tmp_path, dar_bytes) -> None:
