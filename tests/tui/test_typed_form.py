@@ -22,7 +22,7 @@ from tests.conftest import ServerProcess, start_demo_server
 from tests.daml_lf.conftest import RICHTYPES, dars_dir  # noqa: F401  (pytest fixtures, used by name)
 from tests.tui.conftest import SIZE, screen_text, wait_for
 from tests.tui.helpers import text_of
-from tests.tui.test_composer import outcome, submissions
+from tests.tui.test_composer import answered_submissions, outcome, submissions
 
 RICH_RECORD = "#richtypes:RichTypes:RichRecord"
 MARKER = "#richtypes:RichTypes:Marker"
@@ -188,8 +188,9 @@ async def test_a_rich_record_made_entirely_through_the_form_then_relabelled(rich
         await type_into(pilot, screen, "createArguments.outcome.Win.tier", "gold")
         await type_into(pilot, screen, "createArguments.fee", "0.25")
 
+        answered = answered_submissions(app)
         await pilot.press("ctrl+s")
-        await outcome(pilot, screen, "-ok", "the RichRecord created")
+        await outcome(pilot, screen, "-ok", "the RichRecord created", after=answered)
         record = created_of(app)
         assert record["templateId"].endswith(":RichTypes:RichRecord")
         assert record["createArgument"] == {
@@ -218,8 +219,9 @@ async def test_a_rich_record_made_entirely_through_the_form_then_relabelled(rich
         screen.query_one("#choice").focus()
         await pilot.press(*"Relabel", "enter")
         await type_into(pilot, screen, "choiceArgument.newLabel", "second")
+        answered = answered_submissions(app)
         await pilot.press("ctrl+s")
-        await outcome(pilot, screen, "-ok", "Relabel exercised")
+        await outcome(pilot, screen, "-ok", "Relabel exercised", after=answered)
         relabelled = created_of(app)
         assert relabelled["createArgument"]["label"] == "second"
         assert relabelled["createArgument"]["marker"] == marker["contractId"]
