@@ -87,12 +87,17 @@ def focus_within(form: TypedForm, row: FormRow) -> bool:
 
 
 async def type_into(pilot, screen: ComposerScreen, path: str, text: str) -> FormRow:
-    """Send the focus to the row of `path` and type `text` at once (the keys typed while its input is made are
-    kept for it)."""
+    """Send the focus to the row of `path` and, once its input has it, type `text` at once.
+
+    The focus is sent from here, not by a key: the app holds the keys behind a key that moves the focus until the
+    row's input is made (`app.app.keys`), but nothing holds them behind this call, and a key pressed before the
+    form's `on_focus` opened the row went to the form itself and was lost ("yped in the form")."""
     row = await field(pilot, screen, path)
     found = row_of(screen, path)
     assert found is not None
-    found[0].focus_path(path)
+    form = found[0]
+    form.focus_path(path)
+    await wait_for(pilot, lambda: focus_within(form, row), f"the focus in {path}")
     await pilot.press(*text)
     await pilot.pause()
     return row
