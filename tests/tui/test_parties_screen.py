@@ -563,16 +563,16 @@ async def test_the_parties_columns_fit_the_screen_and_mark_their_cuts(fresh, mak
         for full in (False, True):
             if full:
                 await pilot.press("f")
+
             # the tables are filled again and laid out to the width a turn or more after the key (or the read)
-            await wait_for(
-                pilot,
-                lambda full=full: (
+            def laid_out(full: bool = full) -> bool:
+                return (
                     screen.full_ids == full
                     and all(fits(table) for table in screen.query(DataTable))
                     and "act alice::" in screen_text(app)  # the users' rights, each read on its own
-                ),
-                "the tables laid out within the width",
-            )
+                )
+
+            await wait_for(pilot, laid_out, "the tables laid out within the width")
             tables = screen.query(DataTable)
             for table in tables:
                 assert table.virtual_size.width <= table.scrollable_content_region.width, (full, table.id)
