@@ -49,8 +49,21 @@ def editor(screen, selector: str) -> JsonEditor:
     return screen.query_one(selector, JsonEditor)
 
 
-async def outcome(pilot, screen: ComposerScreen, state: str, what: str) -> TransactionResult:
-    """Wait until the submission ended (`state` "-ok" or "-failed") and its history line is written."""
+def answered_submissions(app) -> int:
+    return sum(1 for r in submissions(app) if r.done)
+
+
+async def outcome(
+    pilot, screen: ComposerScreen, state: str, what: str, *, after: int | None = None
+) -> TransactionResult:
+    """Wait until the submission ended (`state` "-ok" or "-failed") and its history line is written.
+
+    `after`: the submissions answered before this one (`answered_submissions`), when one ended on the screen
+    already: its result shows `state` until the new submission starts, which a look right after the key may
+    come before."""
+    app = screen.app
+    if after is not None:
+        await wait_for(pilot, lambda: answered_submissions(app) > after, f"{what}: its answer")
     result = screen.query_one(TransactionResult)
     await wait_for(pilot, lambda: result.has_class(state) and not screen.submitting, what)
     return result

@@ -99,8 +99,9 @@ async def test_an_admin_sets_up_a_fresh_participant_from_the_screen(fresh, make_
     async with app.run_test(size=SIZE) as pilot:
         screen = await parties_screen(app, pilot)
         assert screen.directory.admin is True
+        # the footer offers the administrator's keys once the rights are read (its bindings are drawn a turn later)
+        await wait_for(pilot, lambda: "Allocate party" in footer(app), "the administrator's keys")
         assert "not an administrator" not in screen_text(app)
-        assert "Allocate party" in screen_text(app)  # the footer offers the administrator's keys
 
         # allocate two parties, the first with a display name
         for hint, name in (("alice", "Alice Liddell"), ("bob", "")):
@@ -119,7 +120,7 @@ async def test_an_admin_sets_up_a_fresh_participant_from_the_screen(fresh, make_
             await wait_for(pilot, allocated)
         alice = next(p.party for p in screen.directory.parties if p.party.startswith("alice::"))
         bob = next(p.party for p in screen.directory.parties if p.party.startswith("bob::"))
-        assert "Alice Liddell" in screen_text(app)
+        await wait_for(pilot, lambda: "Alice Liddell" in screen_text(app), "the display name in the table")
         # the composer offers them (the workspace's learned parties are its candidates)
         assert {alice, bob} <= app.workspace.learned.parties
 
@@ -206,7 +207,22 @@ async def test_a_user_who_is_no_admin_sees_its_own_user_and_the_refusal(fresh, m
     async with app.run_test(size=SIZE) as pilot:
         screen = await parties_screen(app, pilot)
         assert screen.directory.admin is False
-        text = " ".join(screen_text(app).split())
+
+        def shown() -> str:
+            return " ".join(screen_text(app).split())
+
+        # the screen's text and its footer are drawn a turn after the rights are read: wait for both (the footer
+        # loses the administrator's keys, offered while the session's own rights were all that was known)
+        await wait_for(
+            pilot,
+            lambda: (
+                "not an administrator" in shown()
+                and "Dave" in shown()
+                and "Allocate party" not in footer(app)
+            ),
+            "the refusal and the user's own parties drawn",
+        )
+        text = shown()
         assert "not an administrator" in text
         assert [u.user.id for u in screen.directory.users] == ["dave"]
         assert [p.party for p in screen.directory.parties] == [dave]
@@ -361,6 +377,7 @@ async def test_a_display_name_from_the_ledger_never_reaches_the_terminal_raw(fre
     app = make_app(fresh, ADMIN)
     async with app.run_test(size=SIZE) as pilot:
         await parties_screen(app, pilot)
+        await wait_for(pilot, lambda: "Eve" in screen_text(app), "the party's row drawn")
         text = screen_text(app)
         assert "\x1b" not in text and "\u202e" not in text
         assert "\\x1b]52;c;cHduZWQ=\\x07[bold red]Eve[/]\\u202e" in text  # written out, markup as text
@@ -454,7 +471,8 @@ async def test_at_80x24_the_users_columns_fit_and_a_cut_is_marked(fresh, make_ap
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await parties_screen(app, pilot)
         await wait_for(pilot, lambda: len(screen.directory.users) == 2, "the two users")
-        await pilot.pause()
+        # the rights are read user by user, and drawn a turn later
+        await wait_for(pilot, lambda: "act alice::" in screen_text(app), "trader's rights drawn")
         lines = screen_text(app).splitlines()
         header = next(line for line in lines if "Primary party" in line)
         assert "Rights" in header and "Off" in header, header
@@ -520,6 +538,11 @@ async def test_before_the_participant_answers_the_screen_says_so_and_offers_no_c
             server.stop()
 
 
+def fits(table: DataTable) -> bool:
+    """The table's columns within its width: no horizontal scrolling."""
+    return table.virtual_size.width <= table.scrollable_content_region.width
+
+
 LONG_DISPLAY_NAME = "Alice Liddell of Wonderland Holdings Limited"
 LONG_HINT = "bob_the_very_long_named_market_maker_party"
 
@@ -540,7 +563,16 @@ async def test_the_parties_columns_fit_the_screen_and_mark_their_cuts(fresh, mak
         for full in (False, True):
             if full:
                 await pilot.press("f")
-                await pilot.pause()
+
+            # the tables are filled again and laid out to the width a turn or more after the key (or the read)
+            def laid_out(full: bool = full) -> bool:
+                return (
+                    screen.full_ids == full
+                    and all(fits(table) for table in screen.query(DataTable))
+                    and "act alice::" in screen_text(app)  # the users' rights, each read on its own
+                )
+
+            await wait_for(pilot, laid_out, "the tables laid out within the width")
             tables = screen.query(DataTable)
             for table in tables:
                 assert table.virtual_size.width <= table.scrollable_content_region.width, (full, table.id)
@@ -566,7 +598,11 @@ async def test_the_parties_columns_fit_the_screen_and_mark_their_cuts(fresh, mak
             assert bob in rights or "…" in rights, trader
         if width == 160:  # short ids (f off again): the display names whole, the rights whole
             await pilot.press("f")
-            await pilot.pause()
+            await wait_for(
+                pilot,
+                lambda: not screen.full_ids and LONG_DISPLAY_NAME in screen_text(app),
+                "short ids again",
+            )
             text = screen_text(app)
             assert LONG_DISPLAY_NAME in text
             assert f"read {show_party(bob)}" in text

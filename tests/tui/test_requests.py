@@ -42,6 +42,14 @@ async def _select(pilot, screen: RequestsScreen, predicate) -> RequestRecord:
     return request_list.records[position]
 
 
+async def shown(pilot, *texts: str) -> str:
+    """The screen's text once it shows all of `texts`: the list and its detail are drawn a turn or more after the
+    cursor moves or a screen opens."""
+    app = pilot.app
+    await wait_for(pilot, lambda: all(text in screen_text(app) for text in texts), f"{texts} on the screen")
+    return screen_text(app)
+
+
 async def test_lists_the_session_requests_and_the_polling_on_demand(demo_server, make_app):
     app = make_app(demo_server, "Alice")
     async with app.run_test(size=SIZE) as pilot:
@@ -51,7 +59,7 @@ async def test_lists_the_session_requests_and_the_polling_on_demand(demo_server,
         )
         assert "/v2/version" in _paths(screen)
         assert "/v2/state/ledger-end" not in _paths(screen)  # the polling is hidden by default
-        text = screen_text(app)
+        text = await shown(pilot, "/v2/state/active-contracts-page")
         assert "/v2/state/active-contracts-page" in text
         assert "ledger-end reads hidden" in text
 
@@ -71,7 +79,7 @@ async def test_opens_a_request_with_its_response_body(demo_server, make_app):
         record = await _select(pilot, screen, lambda r: r.path == "/v2/authenticated-user" and r.done)
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, RequestDetailScreen), "the request's detail")
-        text = screen_text(app)
+        text = await shown(pilot, f"GET {record.url}")
         assert f"GET {record.url}" in text
         assert " 200 " in text
         assert '"primaryParty": "Alice::' in text  # the answer, pretty-printed
@@ -88,6 +96,7 @@ async def test_copies_a_request_as_curl_without_the_token(demo_server, make_app)
         screen = await _requests_pane(app, pilot)
         record = await _select(pilot, screen, lambda r: r.path == "/v2/state/active-contracts-page")
         await pilot.press("y")
+        await wait_for(pilot, lambda: bool(app.clipboard), "the copy")
         curl = app.clipboard
         assert curl.startswith("curl ")
         assert "$LEDGER_TOKEN" in curl
@@ -96,6 +105,7 @@ async def test_copies_a_request_as_curl_without_the_token(demo_server, make_app)
         assert token not in curl
 
         await pilot.press("b")
+        await wait_for(pilot, lambda: app.clipboard != curl, "the second copy")
         assert '"activeContracts"' in app.clipboard
         assert token not in app.clipboard
 
@@ -112,7 +122,7 @@ async def test_a_failed_request_shows_its_status_and_cantons_error(demo_server, 
         else:
             raise AssertionError("an unknown contract id was found")
         await _select(pilot, screen, lambda r: r.path == "/v2/events/events-by-contract-id")
-        text = screen_text(app)
+        text = await shown(pilot, "404", "CONTRACT_EVENTS_NOT_FOUND")
         assert "404" in text and "CONTRACT_EVENTS_NOT_FOUND" in text
 
         await pilot.press("slash")
@@ -124,7 +134,7 @@ async def test_a_failed_request_shows_its_status_and_cantons_error(demo_server, 
 
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, RequestDetailScreen), "the request's detail")
-        text = screen_text(app)
+        text = await shown(pilot, " 404 ")
         assert " 404 " in text
         assert "CONTRACT_EVENTS_NOT_FOUND · category 11 (not found)" in text
         assert "Contract events not found, or not visible." in text
@@ -198,8 +208,9 @@ async def test_a_request_opened_in_flight_shows_its_answer_when_it_comes(demo_se
         await _select(pilot, screen, lambda r: r is record)
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, RequestDetailScreen), "the request's detail")
-        assert "in flight" in screen_text(app)
-        assert '"commandId": "slow-one"' in screen_text(app)  # the request body, pretty-printed
+        text = await shown(pilot, '"commandId": "slow-one"')
+        assert "in flight" in text
+        assert '"commandId": "slow-one"' in text  # the request body, pretty-printed
 
         log.finish(
             record,
@@ -228,6 +239,7 @@ async def test_a_websocket_read_is_listed_and_copied_as_its_message(demo_server,
         assert record.status == 101
         await wait_for(pilot, lambda: "messages" in screen_text(app), "the websocket's message count")
         await pilot.press("y")
+        await wait_for(pilot, lambda: bool(app.clipboard), "the copy")
         assert app.clipboard.startswith('{"filter":') and '"activeAtOffset"' in app.clipboard
 
 
@@ -250,6 +262,7 @@ async def test_at_80_columns_the_info_line_marks_what_it_cuts(demo_server, make_
     app = make_app(demo_server)
     async with app.run_test(size=(80, 24)) as pilot:
         await _requests_pane(app, pilot)
+        await shown(pilot, "requests · the log keeps the last")
         info = screen_text(app).splitlines()[1].rstrip()
         assert "requests · the log keeps the last" in info, info
         assert info.endswith("p shows them") or info.endswith("…"), info

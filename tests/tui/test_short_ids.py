@@ -62,6 +62,8 @@ async def test_ctrl_o_opens_the_contract_a_beginning_expands_to(demo_server, mak
         await _prompt(pilot, app, short)
         await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen), "the inspector")
         assert app.screen.contract_id == target
+        # the expansion is said in a notification posted a message after the inspector opens
+        await wait_for(pilot, lambda: f"{short} →" in notified(app), "the expansion said")
         assert f"{short} → {target}" in notified(app)
 
 

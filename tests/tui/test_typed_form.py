@@ -22,7 +22,7 @@ from tests.conftest import ServerProcess, start_demo_server
 from tests.daml_lf.conftest import RICHTYPES, dars_dir  # noqa: F401  (pytest fixtures, used by name)
 from tests.tui.conftest import SIZE, screen_text, wait_for
 from tests.tui.helpers import text_of
-from tests.tui.test_composer import outcome, submissions
+from tests.tui.test_composer import answered_submissions, outcome, submissions
 
 RICH_RECORD = "#richtypes:RichTypes:RichRecord"
 MARKER = "#richtypes:RichTypes:Marker"
@@ -87,12 +87,17 @@ def focus_within(form: TypedForm, row: FormRow) -> bool:
 
 
 async def type_into(pilot, screen: ComposerScreen, path: str, text: str) -> FormRow:
-    """Send the focus to the row of `path` and type `text` at once (the keys typed while its input is made are
-    kept for it)."""
+    """Send the focus to the row of `path` and, once its input has it, type `text` at once.
+
+    The focus is sent from here, not by a key: the app holds the keys behind a key that moves the focus until the
+    row's input is made (`app.app.keys`), but nothing holds them behind this call, and a key pressed before the
+    form's `on_focus` opened the row went to the form itself and was lost ("yped in the form")."""
     row = await field(pilot, screen, path)
     found = row_of(screen, path)
     assert found is not None
-    found[0].focus_path(path)
+    form = found[0]
+    form.focus_path(path)
+    await wait_for(pilot, lambda: focus_within(form, row), f"the focus in {path}")
     await pilot.press(*text)
     await pilot.pause()
     return row
@@ -188,8 +193,9 @@ async def test_a_rich_record_made_entirely_through_the_form_then_relabelled(rich
         await type_into(pilot, screen, "createArguments.outcome.Win.tier", "gold")
         await type_into(pilot, screen, "createArguments.fee", "0.25")
 
+        answered = answered_submissions(app)
         await pilot.press("ctrl+s")
-        await outcome(pilot, screen, "-ok", "the RichRecord created")
+        await outcome(pilot, screen, "-ok", "the RichRecord created", after=answered)
         record = created_of(app)
         assert record["templateId"].endswith(":RichTypes:RichRecord")
         assert record["createArgument"] == {
@@ -218,8 +224,9 @@ async def test_a_rich_record_made_entirely_through_the_form_then_relabelled(rich
         screen.query_one("#choice").focus()
         await pilot.press(*"Relabel", "enter")
         await type_into(pilot, screen, "choiceArgument.newLabel", "second")
+        answered = answered_submissions(app)
         await pilot.press("ctrl+s")
-        await outcome(pilot, screen, "-ok", "Relabel exercised")
+        await outcome(pilot, screen, "-ok", "Relabel exercised", after=answered)
         relabelled = created_of(app)
         assert relabelled["createArgument"]["label"] == "second"
         assert relabelled["createArgument"]["marker"] == marker["contractId"]
