@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
+import signal
 import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -153,7 +155,7 @@ def run(argv: list[str]) -> int:
         what = args.command if not writes(args) else f"{args.command} {args.action}"
         return _usage(f"{what} writes to the participant, and the profile is read-only")
     try:
-        return asyncio.run(_run(args, choice, locations))
+        return asyncio.run(_interruptible(_run(args, choice, locations)))
     except BrokenPipeError:
         # The reader went away (`| head`): what it wanted was printed, the client is closed and a bundled
         # participant let go. Nothing is left to tidy, so the process ends here, without the interpreter's
@@ -161,11 +163,46 @@ def run(argv: list[str]) -> int:
         # follower whose reader left should be gone) and without a last flush of stdout, which would fail again.
         sys.stderr.flush()
         os._exit(OK)
-    except KeyboardInterrupt:
-        return 130
+    except (KeyboardInterrupt, asyncio.CancelledError):  # ctrl+c: the work cancelled, and it ended
+        return INTERRUPTED
     except Exception as e:  # a fault of this program: its message may quote what the participant sent
         sys.stderr.write(visible_traceback(e))
         return 1  # as for any uncaught exception
+
+
+INTERRUPTED = 130  # as a shell reports a command ended by SIGINT
+INTERRUPT_GRACE_S = 2.0
+
+
+async def _interruptible(work: Awaitable[int]) -> int:
+    """`work`, which ctrl+c always ends: the first SIGINT cancels it (as `asyncio.run` does) and, should it still run
+    `INTERRUPT_GRACE_S` later, ends the process with 130 all the same. A cancellation can be lost inside a library
+    (Python 3.11's `asyncio.wait_for` drops one that arrives as its awaitable completes): `updates --follow` then
+    read on, SIGINT ignored."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+
+    def interrupted() -> None:
+        if task is not None:
+            task.cancel()
+        loop.call_later(INTERRUPT_GRACE_S, _end_interrupted)
+
+    try:
+        loop.add_signal_handler(signal.SIGINT, interrupted)
+    except (
+        NotImplementedError,
+        RuntimeError,
+        ValueError,
+    ):  # Windows, or not the main thread: asyncio.run's own
+        pass
+    return await work
+
+
+def _end_interrupted() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(INTERRUPTED)
 
 
 async def _run(args: argparse.Namespace, choice: Any, locations: Locations) -> int:
