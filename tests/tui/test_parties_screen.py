@@ -19,6 +19,7 @@ from app.client import admin as api
 from app.client.admin import UserWithRights
 from app.config import Config
 from app.daml_values import show_party
+from app.locations import Locations
 from app.screens.dialogs import ChoiceDialog, MultiChoiceDialog, PromptDialog
 from app.screens.parties import PartiesScreen
 from app.tokens import MintedToken
@@ -277,28 +278,38 @@ class SlowAllocation(httpx.AsyncBaseTransport):
         await self.inner.aclose()
 
 
-async def test_a_change_confirmed_is_not_cancelled_by_the_next_key(fresh, locations):
-    """`n` pressed while an allocation is in flight: the allocation and the reading after it go through, and the new
-    user's dialog, which waits for them, offers the party just allocated."""
-    slow = SlowAllocation()
-    app = LedgerApp(
+def admin_app(fresh: ServerProcess, locations: Locations, transport: httpx.AsyncBaseTransport) -> LedgerApp:
+    """The administrator's app, its requests through `transport` (one that answers an allocation late)."""
+    return LedgerApp(
         config=Config(),
         locations=locations,
         url=fresh.url,
         tokens=MintedToken(SECRET, ADMIN),
         label=fresh.url,
-        transport=slow,
+        transport=transport,
     )
+
+
+async def allocate_bob_then_name_trader(app: LedgerApp, pilot, slow) -> None:
+    """`a bob` confirmed, then, while its allocation is in flight, `n` and the new user's id `trader`."""
+    await pilot.press("a")
+    await answer_prompt(app, pilot, "bob")
+    await answer_prompt(app, pilot, "")
+    await dialog(app, pilot, ChoiceDialog)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: slow.waiting, "the allocation in flight")
+    await pilot.press("n")
+    await answer_prompt(app, pilot, "trader")
+
+
+async def test_a_change_confirmed_is_not_cancelled_by_the_next_key(fresh, locations):
+    """`n` pressed while an allocation is in flight: the allocation and the reading after it go through, and the new
+    user's dialog, which waits for them, offers the party just allocated."""
+    slow = SlowAllocation()
+    app = admin_app(fresh, locations, slow)
     async with app.run_test(size=SIZE) as pilot:
         screen = await parties_screen(app, pilot)
-        await pilot.press("a")
-        await answer_prompt(app, pilot, "bob")
-        await answer_prompt(app, pilot, "")
-        await dialog(app, pilot, ChoiceDialog)
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: slow.waiting, "the allocation in flight")
-        await pilot.press("n")
-        await answer_prompt(app, pilot, "trader")
+        await allocate_bob_then_name_trader(app, pilot, slow)
         slow.answer.set()
         primary = await dialog(app, pilot, ChoiceDialog)
         offered = [value for _, value in primary.choices]
@@ -333,24 +344,10 @@ async def test_keys_typed_while_a_slow_change_is_answered_reach_the_dialog_after
     """The new user's dialogs wait for an allocation the participant answers after more than `HOLD_BOUND_S`: the
     keys typed meanwhile (primary party, rights, Create) wait with them and reach them, not the users' list."""
     slow = SlowerThanAHold()
-    app = LedgerApp(
-        config=Config(),
-        locations=locations,
-        url=fresh.url,
-        tokens=MintedToken(SECRET, ADMIN),
-        label=fresh.url,
-        transport=slow,
-    )
+    app = admin_app(fresh, locations, slow)
     async with app.run_test(size=SIZE) as pilot:
         screen = await parties_screen(app, pilot)
-        await pilot.press("a")
-        await answer_prompt(app, pilot, "bob")
-        await answer_prompt(app, pilot, "")
-        await dialog(app, pilot, ChoiceDialog)
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: slow.waiting, "the allocation in flight")
-        await pilot.press("n")
-        await answer_prompt(app, pilot, "trader")
+        await allocate_bob_then_name_trader(app, pilot, slow)
         await wait_for(pilot, lambda: app.keys.holding(screen), "the keys held for the dialog to come")
         burst(app, "enter", "enter", "enter")  # bob as primary party, his act-as right ticked, Create
         slow.go.set()
