@@ -563,10 +563,24 @@ class CommandEditor(VerticalScroll):
             focused is not None and focused is not left and left is not None and left.is_attached
         )
         if after is not None and not moved:
-            target = self.first_field(after)
-            target.focus()  # a callback on the app: the keys held go on after it (`KeyHold.release`)
-            self.call_after_refresh(target.scroll_visible)
+            # a callback on the app: the keys held go on after it (`KeyHold.release`)
+            self._focus_in_view(self.first_field(after))
         key_hold(self).release(self)
+
+    def _focus_in_view(self, target: Widget) -> None:
+        """Focus `target` and scroll it into view once laid out (it may have just been built), in one scroll.
+        Textual's own, on focus, and a second after the refresh were two animations to different places, the
+        one started last winning: where the form stopped depended on the machine's speed."""
+        target.focus(scroll_visible=False)
+        self.call_after_refresh(self._centre_if_hidden, target)
+
+    def _centre_if_hidden(self, target: Widget) -> None:
+        """Textual's rule for a focused widget, centred when not wholly in view (unless the focus moved on), but
+        at once: a scroll after it (a typed form's to the row it opens, `TypedForm._show`) starts from its end
+        rather than from a point of an animation."""
+        screen = self.screen
+        if target.has_focus_within and not screen.can_view_entire(target):
+            screen.scroll_to_center(target, animate=False, origin_visible=True, immediate=True)
 
     def first_field(self, after: str) -> Widget:
         """The first field still to fill: after a choice, its argument's; else the next of template, create
@@ -730,10 +744,10 @@ class CommandEditor(VerticalScroll):
             return
         widget = self.query_one(selector)
         if isinstance(widget, JsonEditor):
-            widget.go_to_problem()
+            widget.go_to_problem(scroll_visible=False)
+            self.call_after_refresh(self._centre_if_hidden, widget)
         else:
-            widget.focus()
-        self.call_after_refresh(widget.scroll_visible)
+            self._focus_in_view(widget)
 
     # --- events -------------------------------------------------------------------------------------------------
 

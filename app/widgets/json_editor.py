@@ -137,10 +137,10 @@ class JsonEditor(Vertical):
             self.problem = problem
             self.post_message(self.Validated(self, problem))
 
-    def go_to_problem(self) -> None:
-        """Put the cursor where the JSON fails to parse."""
+    def go_to_problem(self, scroll_visible: bool = True) -> None:
+        """Put the cursor where the JSON fails to parse (`scroll_visible`: as `Widget.focus`'s)."""
         area = self.area
-        area.focus()
+        area.focus(scroll_visible)
         if self.problem is not None and self.problem.line is not None:
             row = max(0, self.problem.line - 1)
             column = max(0, (self.problem.column or 1) - 1)

@@ -232,6 +232,7 @@ class TransactionResult(VerticalScroll):
     def _show_head(self, head: Content) -> None:
         self._head = head
         self.query_one("#result-head", Static).update(head)
+        self.scroll_home(animate=False)  # an outcome is read from its first line
 
     def mark_earlier(self) -> None:
         """The form holds another command now: what is shown is said to be an earlier command's outcome."""
@@ -245,8 +246,10 @@ class TransactionResult(VerticalScroll):
         )
 
     def focus_events(self) -> None:
+        """Focus the events, the outcome's head kept in view: Textual's scroll on focus centred the list, or
+        not, depending on whether the list was laid out yet (on a short pane, the head out of view or not)."""
         if self.has_class("-events"):
-            self.query_one(OptionList).focus()
+            self.query_one(OptionList).focus(scroll_visible=False)
 
     def _selected_id(self) -> str | None:
         index = self.query_one(OptionList).highlighted
