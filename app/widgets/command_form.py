@@ -81,6 +81,25 @@ FIELD_WIDGETS = {
 }
 
 
+def cut_template_ref(ref: str, width: int) -> str:
+    """A `#package-name:Module.Path:Entity` in `width` cells: whole when it fits, else cut from the left of its
+    module path, as the contracts table cuts its template column, so that the package and the entity stay
+    (`#splice-amulet:…Round:OpenMiningRound`); from the left of the whole when even the entity does not fit."""
+    if cells(ref) <= width:
+        return ref
+    package, separator, name = ref.partition(":")
+    head = package + separator
+    entity = name.rsplit(":", 1)[-1]
+    if separator and cells(head) + cells(entity) + 1 <= width:
+        return head + cut(name, width - cells(head), keep="end")
+    return cut(ref, width, keep="end")
+
+
+def _cut_choice(choice: str, width: int) -> str:
+    """A choice's name cut from its left: its end tells it from the template's other choices (`…Rules_Transfer`)."""
+    return cut(choice, width, keep="end")
+
+
 def _party_label(party: str) -> Content:
     return Content.assemble(plain(party_hint(party), "bold"), plain(f"  {short_party(party)}", "dim"))
 
@@ -137,6 +156,7 @@ class CommandEditor(VerticalScroll):
             "template",
             CompletingInput(
                 self.templates,
+                fit=cut_template_ref,
                 id="template",
                 placeholder="#package-name:Module:Entity (↓ lists every template known)",
             ),
@@ -155,6 +175,7 @@ class CommandEditor(VerticalScroll):
             "choice",
             CompletingInput(
                 self.choices,
+                fit=_cut_choice,
                 id="choice",
                 placeholder="a choice of the template (↓ lists its choices known, and Archive)",
             ),
@@ -370,7 +391,7 @@ class CommandEditor(VerticalScroll):
             CompletingInput
         ):  # a list opened before the ledger was read: offer what is known now
             if field.is_open:
-                field.refresh_matches(force=True)
+                field.relist()
 
     def offer_argument(self, choice: str) -> None:
         """Start the choice argument as it was last exercised (unless the user wrote one)."""
@@ -707,8 +728,7 @@ class CommandEditor(VerticalScroll):
         for created in found:
             self._contract_labels[created.contract_id] = _payload_summary(created)
         for field in self.query(CompletingInput):
-            if field.is_open or field.input.has_focus:
-                field.refresh_matches(force=True)
+            field.relist()  # the field in focus offers them (unless its list was closed with escape)
 
     def forget_contracts(self) -> None:
         """After a submit: the active contracts changed."""

@@ -1,7 +1,12 @@
 """A one-line input that completes from a list: the best prefix match inline (right arrow takes it) and every match
 in a dropdown under it (up and down choose, enter takes). Escape closes the list until down asks for it again or
-the field is left: typing on goes into the field, with the inline completion only. With `separated`, it completes the last of several
-comma-separated items (parties)."""
+the field is left: typing on goes into the field, with the inline completion only, and what the program learns
+meanwhile (the ledger read) never opens it again. With `separated`, it completes the last of several
+comma-separated items (parties).
+
+Each match takes one line of the list, cut with `…` when the list is too narrow for it (`fit`: how a candidate is
+cut; by default its end goes); the highlighted match, when cut, is shown whole on a line of its own under the list
+(over it when the list opens upwards), across the screen."""
 
 from __future__ import annotations
 
@@ -18,10 +23,10 @@ from textual.content import Content
 from textual.message import Message
 from textual.suggester import Suggester
 from textual.widget import Widget
-from textual.widgets import Input, OptionList
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from app.cut import MARK
+from app.cut import MARK, cut
 from app.widgets.keys import FieldInput
 from app.widgets.untrusted_text import escaped, plain
 
@@ -54,6 +59,10 @@ def _free_rows(screen: Widget) -> tuple[int, int]:
         elif bar.styles.dock == "bottom":
             bottom = min(bottom, bar.region.y)
     return top, bottom
+
+
+def _cut_end(candidate: str, width: int) -> str:
+    return cut(candidate, width)
 
 
 def _split(value: str, separated: bool) -> tuple[str, str]:
@@ -108,6 +117,13 @@ class CompletingInput(Vertical):
     }
     CompletingInput > OptionList > .option-list--option { padding: 0 1; }
     CompletingInput.-open > OptionList { display: block; }
+    /* the gutter kept: a list cut to fit its room without the scroll bar wrapped each long match when it showed */
+    CompletingInput > OptionList { scrollbar-gutter: stable; }
+    CompletingInput > .completion-whole {
+        display: none; overlay: screen; constrain: none inside; height: 1; text-wrap: nowrap; text-overflow: ellipsis;
+        background: $panel; color: $text; padding: 0 1;
+    }
+    CompletingInput.-open > .completion-whole.-shown { display: block; }
     """
 
     BINDINGS = [
@@ -137,6 +153,7 @@ class CompletingInput(Vertical):
         placeholder: str = "",
         separated: bool = False,
         label: Callable[[str], Content] | None = None,
+        fit: Callable[[str, int], str] = _cut_end,
         select_on_focus: bool = True,
         id: str | None = None,
         classes: str | None = None,
@@ -145,7 +162,9 @@ class CompletingInput(Vertical):
         self.candidates = candidates
         self.separated = separated
         self.label = label
+        self.fit = fit
         self._shown: list[str] = []
+        self._cut: list[bool] = []  # whether each match shown is cut in the list
         self._committed = value
         self._dismissed = False  # escape closed the list: typing on does not bring it back, ↓ does
         # made here, not in compose: it can take the focus as soon as this is mounted (a form row opening)
@@ -168,7 +187,7 @@ class CompletingInput(Vertical):
             return found.first()
         options = OptionList()
         options.can_focus = False  # a click on a match must not take the focus from the input
-        self.mount(options)
+        self.mount(options, Static(classes="completion-whole"))
         # the field moves when what holds it scrolls (a focus scrolls it into view, animated): the list follows
         for holder in self.ancestors:
             if isinstance(holder, ScrollableContainer):
@@ -207,6 +226,20 @@ class CompletingInput(Vertical):
         inside = [c for c in candidates if needle in c.casefold() and c not in starts]
         return starts + inside
 
+    def relist(self) -> None:
+        """The candidates changed (the ledger was read meanwhile): an open list shows the matches anew, keeping the
+        highlight where the user left it (none stays none: enter keeps taking what is typed); a list the user closed
+        with escape stays closed, and a field without a list gets one only as its focus would open it."""
+        if not self.input.has_focus or self._dismissed:
+            return
+        was_open = self.is_open
+        options = self._options() if was_open else None
+        index = options.highlighted if options is not None else None
+        kept = self._shown[index] if index is not None and index < len(self._shown) else None
+        self.refresh_matches(force=was_open, highlight=False)
+        if kept is not None and kept in self._shown:
+            self._highlight(self._shown.index(kept))
+
     def refresh_matches(self, force: bool = False, highlight: bool = True) -> None:
         """Show the matches of what is typed; unless `force`d, not when it already names a candidate. Without
         `highlight` (the list shown as the field gets the focus) none is highlighted: ↓ goes to the first."""
@@ -227,7 +260,15 @@ class CompletingInput(Vertical):
             self._shown = shown
             labels = [escaped(self.label(c)) if self.label else plain(c) for c in shown]
             inner = self._size_list(options, labels)
-            options.set_options(Option(_cut_content(label, inner)) for label in labels)
+            self._cut = [label.cell_length > inner for label in labels]
+            options.set_options(
+                Option(
+                    _cut_content(label, inner)
+                    if self.label or label.cell_length <= inner
+                    else plain(self.fit(candidate, inner))
+                )
+                for candidate, label in zip(shown, labels, strict=True)
+            )
         self.set_class(bool(shown), "-open")
         if shown:
             # placed now, and again once the screen is laid out: a focus that scrolled the field into view (a tab
@@ -235,16 +276,39 @@ class CompletingInput(Vertical):
             self._place_list()
             self.call_after_refresh(self._place_list)
         if not highlight:
-            options.highlighted = None
+            self._highlight(None)
         elif shown and options.highlighted is None:
-            options.highlighted = 0
+            self._highlight(0)
+        else:
+            self._show_whole()
+
+    def _highlight(self, index: int | None) -> None:
+        self._options().highlighted = index
+        self._show_whole()
+
+    def _whole_line(self) -> Static:
+        return self.query_children(".completion-whole").only_one(Static)
+
+    def _show_whole(self) -> None:
+        """The highlighted match whole, on its line by the list, when the list shows it cut."""
+        if not self.query_children(OptionList):
+            return
+        index = self._options().highlighted
+        whole = self._whole_line()
+        cut_off = index is not None and index < len(self._cut) and self._cut[index]
+        whole.set_class(cut_off, "-shown")
+        if index is not None and cut_off:
+            shown = self.label(self._shown[index]) if self.label else plain(self._shown[index])
+            whole.update(escaped(shown) if self.label else shown)
+            self._place_list()
 
     def _size_list(self, options: OptionList, labels: list[Content]) -> int:
         """Make the list as wide as its widest label needs, from the field's width up to the screen's right edge
         (it lies over what is beside the field: a field squeezed by a long name and type would otherwise list ids
         in 16 to 20 columns, each wrapped); the cells left for a label."""
-        scroll_bar = options.styles.scrollbar_size_vertical if len(labels) > LIST_LINES else 0
-        chrome = LIST_CHROME + scroll_bar
+        # the scroll bar's gutter is kept (`scrollbar-gutter: stable`): the list may be placed shorter than its
+        # matches (a field low on the screen), and the bar then shows whatever their number
+        chrome = LIST_CHROME + options.styles.scrollbar_size_vertical
         widest = max((label.cell_length for label in labels), default=0) + chrome
         room = self.screen.size.width - self.region.x if self.region.width else self.screen.size.width
         width = max(min(widest, room), min(self.region.width, room), chrome + 1)
@@ -264,16 +328,23 @@ class CompletingInput(Vertical):
         if not (self.is_open and field.height):  # closed meanwhile, or not laid out yet
             return
         options, count = self._options(), len(self._shown)
+        whole = self._whole_line()
+        extra = 1 if whole.has_class("-shown") else 0  # the line of the highlighted match, whole
         top, bottom = _free_rows(self.screen)
         wanted = min(count, LIST_LINES) + LIST_BORDER
-        below, above = bottom - field.bottom, field.y - top
+        below, above = bottom - field.bottom - extra, field.y - top - extra
         if below >= wanted or below >= above:
             height, shift = min(wanted, below), 0
+            whole_y = max(height, LIST_BORDER + 1)  # under the list
         else:
             height = min(wanted, above)
             shift = -(height + field.height)  # from under the field to over it
+            whole_y = shift - 1  # over the list
         options.styles.max_height = max(height, LIST_BORDER + 1)
         options.styles.offset = (0, shift)
+        # across the screen from its left edge: the whole of a match the list (from the field on) cuts
+        whole.styles.width = self.screen.size.width
+        whole.styles.offset = (-self.region.x, whole_y)
 
     def _close(self) -> None:
         self.remove_class("-open")
@@ -289,7 +360,7 @@ class CompletingInput(Vertical):
         options = self._options()
         if options.option_count:
             current = options.highlighted if options.highlighted is not None else -1
-            options.highlighted = (current + step) % options.option_count
+            self._highlight((current + step) % options.option_count)
 
     def action_close(self) -> None:
         if not self.is_open:
@@ -321,6 +392,11 @@ class CompletingInput(Vertical):
         self._committed = self.value
         self._close()
         self.post_message(self.Committed(self, self.value))
+
+    @on(OptionList.OptionHighlighted)
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        self._show_whole()
 
     @on(OptionList.OptionSelected)
     def _picked(self, event: OptionList.OptionSelected) -> None:
