@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import httpx
+from textual import events
 
 from app.client import LedgerClient, event_format, update_format
 from app.client.ledger import LEDGER_EFFECTS
@@ -32,6 +33,14 @@ def text_of(row: FormRow) -> str:
     """What a text field of the typed form holds."""
     assert isinstance(row.node, TextNode), f"{row.path} is not a text field"
     return row.node.text
+
+
+async def paste(pilot, text: str) -> None:
+    """`text` pasted into the focused widget: one event, as a terminal delivers a paste, taken whole by the input
+    (app/app/keys.py). For the tests whose subject is not typing: each key Pilot presses is an idle wait and the
+    app's work for a key (a render of the screen), a few hundred milliseconds on a loaded machine; a paste is one."""
+    pilot.app.post_message(events.Paste(text))
+    await pilot.pause()
 
 
 def client_for(

@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 import sys
 import types
+from collections.abc import Iterator
 
 import orjson
+import pytest
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -23,9 +25,20 @@ from app.widgets.completing_input import CompletingInput
 from app.widgets.json_editor import JsonEditor
 from app.widgets.request_preview import RequestPreview
 from app.widgets.transaction_result import TransactionResult
+from tests.conftest import ServerProcess, start_demo_server
 from tests.tui.conftest import SIZE, known, screen_text, wait_for
+from tests.tui.helpers import paste
 
 IOU = "#model-tests:Iou:Iou"
+
+
+@pytest.fixture(scope="module")
+def ledger(tmp_path_factory) -> Iterator[ServerProcess]:
+    """One participant with the demo ledger for the module's tests (a participant's start is seconds): each submits
+    commands of its own, with command ids of its own, and asserts on what its own commands did."""
+    s = start_demo_server(tmp_path_factory.mktemp("composer") / "ledger.db")
+    yield s
+    s.stop()
 
 
 async def open_composer(pilot, app) -> ComposerScreen:
@@ -47,6 +60,13 @@ def submissions(app) -> list:
 
 def editor(screen, selector: str) -> JsonEditor:
     return screen.query_one(selector, JsonEditor)
+
+
+def forms_at_work(screen: ComposerScreen) -> bool:
+    """A typed form is being built, or the newest contract of the template read (the arguments' skeleton)."""
+    return any(
+        w.is_running and w.group in ("composer-forms", "composer-skeleton") for w in screen.app.workers
+    )
 
 
 def answered_submissions(app) -> int:
@@ -71,15 +91,17 @@ async def outcome(
 
 async def type_template_and_choice(pilot, screen: ComposerScreen, choice: str) -> None:
     screen.query_one("#template").focus()
-    await pilot.press(*IOU, "enter")
+    await paste(pilot, IOU)
+    await pilot.press("enter")
     create = editor(screen, "#create-arguments")
     await wait_for(pilot, lambda: '"issuer"' in create.text, "the createArguments skeleton")
     screen.query_one("#choice").focus()
-    await pilot.press(*choice, "enter")
+    await paste(pilot, choice)
+    await pilot.press("enter")
 
 
-async def test_create_and_exercise_shows_the_transaction_events(demo_writable, make_app):
-    app = make_app(demo_writable, "Alice")
+async def test_create_and_exercise_shows_the_transaction_events(ledger, make_app):
+    app = make_app(ledger, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
         assert screen.editor.kind == "CreateAndExercise"
@@ -100,7 +122,7 @@ async def test_create_and_exercise_shows_the_transaction_events(demo_writable, m
         assert screen.editor.state().command_id != sent  # renewed for the next command
 
 
-async def test_enter_on_a_created_event_opens_it_in_the_inspector(demo_writable, make_app, monkeypatch):
+async def test_enter_on_a_created_event_opens_it_in_the_inspector(ledger, make_app, monkeypatch):
     opened: list[str] = []
 
     class Inspector(Screen):
@@ -111,7 +133,7 @@ async def test_enter_on_a_created_event_opens_it_in_the_inspector(demo_writable,
     monkeypatch.setitem(
         sys.modules, "app.screens.inspector", types.SimpleNamespace(InspectorScreen=Inspector)
     )
-    app = make_app(demo_writable, "Alice")
+    app = make_app(ledger, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
         screen.editor.load(
@@ -136,8 +158,8 @@ def _iou(app, amount: str) -> str:
     return json.dumps({"issuer": alice, "owner": alice, "currency": "EUR", "amount": amount, "observers": []})
 
 
-async def test_a_rejection_shows_the_error_and_keeps_every_field(demo_writable, make_app):
-    app = make_app(demo_writable, "Alice")
+async def test_a_rejection_shows_the_error_and_keeps_every_field(ledger, make_app):
+    app = make_app(ledger, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
         form = CommandForm(
@@ -158,7 +180,7 @@ async def test_a_rejection_shows_the_error_and_keeps_every_field(demo_writable, 
         assert screen.editor.state() == form
 
 
-async def test_acting_without_the_right_asks_first_then_shows_the_403(demo_writable, make_app, monkeypatch):
+async def test_acting_without_the_right_asks_first_then_shows_the_403(ledger, make_app, monkeypatch):
     reckoned: list[list[str]] = []
     reckon = composer.parties_without_rights
 
@@ -167,7 +189,7 @@ async def test_acting_without_the_right_asks_first_then_shows_the_403(demo_writa
         return reckoned[-1]
 
     monkeypatch.setattr(composer, "parties_without_rights", counted)
-    app = make_app(demo_writable, "Alice")
+    app = make_app(ledger, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
         bob = next(p for p in known(screen.catalog).parties() if p.startswith("Bob::"))
@@ -200,8 +222,8 @@ async def test_acting_without_the_right_asks_first_then_shows_the_403(demo_writa
         assert screen.editor.state() == form
 
 
-async def test_invalid_json_shows_line_and_column_and_is_not_submitted(demo_writable, make_app):
-    app = make_app(demo_writable, "Alice")
+async def test_invalid_json_shows_line_and_column_and_is_not_submitted(ledger, make_app):
+    app = make_app(ledger, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
         screen.editor.load(
@@ -217,16 +239,17 @@ async def test_invalid_json_shows_line_and_column_and_is_not_submitted(demo_writ
         await wait_for(pilot, lambda: create.has_class("-invalid"), "the JSON error")
         assert "✗ line 3, column 11" in screen_text(app)
         await pilot.press("ctrl+s")
-        await pilot.pause(0.2)
-        assert not submissions(app)
-        assert create.area.has_focus and create.area.cursor_location == (2, 10)  # at the error
+        # refused: the cursor sent to the error instead
+        await wait_for(pilot, lambda: create.area.has_focus, "the focus in the JSON")
+        assert not submissions(app) and not screen.submitting
+        assert create.area.cursor_location == (2, 10)  # at the error
         create.area.load_text(_iou(app, "3.0"))
         await wait_for(pilot, lambda: not create.has_class("-invalid"), "valid JSON")
         assert "✓ valid JSON" in screen_text(app)
 
 
-async def test_prefill_from_an_exercise_request(demo_writable, make_app):
-    app = make_app(demo_writable, "Alice")
+async def test_prefill_from_an_exercise_request(ledger, make_app):
+    app = make_app(ledger, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
         screen.editor.load(
@@ -259,7 +282,8 @@ async def test_prefill_from_an_exercise_request(demo_writable, make_app):
             lambda: screen.query_one("#choice", CompletingInput).input.has_focus,
             "the focus in the choice",
         )
-        await pilot.press(*"Archive", "enter", "ctrl+s")
+        await paste(pilot, "Archive")
+        await pilot.press("enter", "ctrl+s")
         await wait_for(
             pilot, lambda: "Archive" in screen_text(app) and result.contract_ids == [], "the archive"
         )
@@ -267,8 +291,8 @@ async def test_prefill_from_an_exercise_request(demo_writable, make_app):
         assert "consuming" in screen_text(app)
 
 
-async def test_history_is_written_and_recalled_with_a_fresh_command_id(demo_writable, make_app, locations):
-    app = make_app(demo_writable, "Alice")
+async def test_history_is_written_and_recalled_with_a_fresh_command_id(ledger, make_app, locations):
+    app = make_app(ledger, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
         form = CommandForm(
@@ -303,8 +327,8 @@ async def test_history_is_written_and_recalled_with_a_fresh_command_id(demo_writ
         assert len(History(locations.history_file).load()) == 2
 
 
-async def test_readonly_refuses_to_submit_but_previews(demo_writable, make_app):
-    app = make_app(demo_writable, "Alice", readonly=True)
+async def test_readonly_refuses_to_submit_but_previews(ledger, make_app):
+    app = make_app(ledger, "Alice", readonly=True)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
         screen.editor.load(
@@ -322,7 +346,8 @@ async def test_readonly_refuses_to_submit_but_previews(demo_writable, make_app):
         await pilot.press("ctrl+s")
         assert not await app.run_action("screen.submit")
         screen.action_submit()
-        await pilot.pause(0.2)
+        assert not screen.submitting  # refused at once: a submission starts here, before its request
+        await pilot.pause()
         assert not submissions(app)
         await pilot.press("ctrl+r")
         assert b'"commandId":"readonly"' in screen.query_one(RequestPreview).body
@@ -331,8 +356,8 @@ async def test_readonly_refuses_to_submit_but_previews(demo_writable, make_app):
         assert "eyJ" not in app.clipboard  # no token
 
 
-async def test_the_preview_is_the_body_sent(demo_writable, make_app):
-    app = make_app(demo_writable, "Alice")
+async def test_the_preview_is_the_body_sent(ledger, make_app):
+    app = make_app(ledger, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
         screen.editor.load(
@@ -361,14 +386,15 @@ async def test_the_preview_is_the_body_sent(demo_writable, make_app):
         assert sent.url in curl
 
 
-async def test_ctrl_t_cycles_the_kinds(demo_writable, make_app):
-    app = make_app(demo_writable, "Alice")
+async def test_ctrl_t_cycles_the_kinds(ledger, make_app):
+    app = make_app(ledger, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
         seen = []
         for _ in range(4):
+            before = screen.editor.kind
             await pilot.press("ctrl+t")
-            await pilot.pause(0.05)
+            await wait_for(pilot, lambda: screen.editor.kind != before, "the next kind")  # noqa: B023  (awaited here)
             seen.append(
                 (
                     screen.editor.kind,
@@ -385,8 +411,8 @@ async def test_ctrl_t_cycles_the_kinds(demo_writable, make_app):
         assert isinstance(screen.editor, CommandEditor)
 
 
-async def test_prefill_from_a_clone_keeps_the_payload(demo_writable, make_app):
-    app = make_app(demo_writable, "Alice")
+async def test_prefill_from_a_clone_keeps_the_payload(ledger, make_app):
+    app = make_app(ledger, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
         payload = json.loads(_iou(app, "12.5"))
@@ -397,13 +423,14 @@ async def test_prefill_from_a_clone_keeps_the_payload(demo_writable, make_app):
             lambda: isinstance(app.screen, ComposerScreen) and screen.editor.kind == "Create",
             "the prefill",
         )
-        await pilot.pause(0.5)  # a skeleton read, if one were started, would have replaced it by now
+        # a skeleton read, if one were started, would have replaced it by the time it ended
+        await wait_for(pilot, lambda: not forms_at_work(screen), "the form settled")
         assert json.loads(editor(screen, "#create-arguments").text) == payload
         assert editor(screen, "#create-arguments").area.has_focus
 
 
 async def test_a_participant_gone_away_is_explained_without_a_traceback(demo_writable, make_app):
-    app = make_app(demo_writable, "Alice")
+    app = make_app(demo_writable, "Alice")  # a participant of its own: it is stopped
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
         form = CommandForm(
@@ -425,8 +452,8 @@ async def test_a_participant_gone_away_is_explained_without_a_traceback(demo_wri
         assert History(app.locations.history_file).load()[0].error == "participant unreachable"
 
 
-async def test_escape_leaves_the_field_then_the_screen(demo_writable, make_app):
-    app = make_app(demo_writable, "Alice")
+async def test_escape_leaves_the_field_then_the_screen(ledger, make_app):
+    app = make_app(ledger, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
         assert screen.query_one("#template", CompletingInput).input.has_focus
@@ -441,8 +468,8 @@ async def test_escape_leaves_the_field_then_the_screen(demo_writable, make_app):
         assert screen.editor.state().template_id == "1"  # kept
 
 
-async def test_prefill_opens_the_composer_the_first_time(demo_writable, make_app):
-    app = make_app(demo_writable, "Alice")
+async def test_prefill_opens_the_composer_the_first_time(ledger, make_app):
+    app = make_app(ledger, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.connected, "a connection")
         cid = "00" + "ab" * 68
@@ -489,9 +516,9 @@ async def test_without_auth_the_command_names_a_user(tmp_path, locations):
         server.stop()
 
 
-async def test_a_preview_due_while_the_screen_is_taken_down_does_nothing(demo_writable, make_app):
+async def test_a_preview_due_while_the_screen_is_taken_down_does_nothing(ledger, make_app):
     # quitting removes the screen's widgets before its timers: a preview set to refresh then must not raise
-    app = make_app(demo_writable, "Alice")
+    app = make_app(ledger, "Alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
         await screen.query_one(RequestPreview).remove()

@@ -22,7 +22,7 @@ from app.widgets.typed_form import RowEditor, TypedForm
 from tests.client.test_packages import loaded  # noqa: F401  (the participant with richtypes and splice-amulet)
 from tests.daml_lf.conftest import dars_dir  # noqa: F401  (pytest fixtures, used by name)
 from tests.tui.conftest import SIZE, screen_text, wait_for
-from tests.tui.helpers import text_of
+from tests.tui.helpers import paste, text_of
 from tests.tui.test_composer import IOU, outcome
 from tests.tui.test_typed_form import MARKER, choose_template, field, open_composer
 
@@ -60,7 +60,8 @@ async def test_keys_typed_at_once_after_choosing_a_choice_go_into_its_first_argu
         while screen.editor.kind != "Exercise":
             await pilot.press("ctrl+t")
         screen.query_one("#template").focus()
-        await pilot.press(*AMULET_RULES, "enter")
+        await paste(pilot, AMULET_RULES)
+        await pilot.press("enter")
         # an Exercise needs its contract next
         await wait_for(pilot, lambda: screen.focused is screen.query_one("#contract-id"), "the contract id")
         await wait_for(pilot, lambda: "AmuletRules_Transfer" in screen.editor.choices(), "its choices")
@@ -152,7 +153,7 @@ async def test_an_exercise_opened_after_a_refused_create_starts_clean(loaded, ma
         await wait_for(
             pilot, lambda: screen.focused is screen.query_one("#choice", CompletingInput).input, "the choice"
         )
-        await pilot.pause(0.3)
+        await settled(pilot, screen)
         await wait_for(pilot, lambda: "choice" in preview_text(screen), "the preview of the Exercise")
         assert "createArguments" not in preview_text(screen)
         assert not [p for p in screen.problems if p.field == "createArguments"]
@@ -182,12 +183,13 @@ async def test_the_choice_field_and_the_body_agree_after_fast_typing_and_escape(
         while screen.editor.kind != "Exercise":
             await pilot.press("ctrl+t")
         screen.query_one("#template").focus()
-        await pilot.press(*AMULET_RULES, "enter")
+        await paste(pilot, AMULET_RULES)
+        await pilot.press("enter")
         await wait_for(pilot, lambda: screen.focused is screen.query_one("#contract-id"), "the contract id")
-        await pilot.press(*("00" + "ab" * 32))
+        await paste(pilot, "00" + "ab" * 32)
         await wait_for(pilot, lambda: "AmuletRules_Transfer" in screen.editor.choices(), "its choices")
         screen.query_one("#choice").focus()
-        await pilot.press(*"AmuletRules_")
+        await paste(pilot, "AmuletRules_")
         type_at_once(app, *"Bogus", "escape")
         await wait_for(pilot, lambda: screen.focused is None, "out of the field")
         await settled(pilot, screen)

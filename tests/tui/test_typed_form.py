@@ -21,8 +21,8 @@ from tests.client.test_packages import loaded  # noqa: F401  (the participant wi
 from tests.conftest import ServerProcess, start_demo_server
 from tests.daml_lf.conftest import RICHTYPES, dars_dir  # noqa: F401  (pytest fixtures, used by name)
 from tests.tui.conftest import SIZE, screen_text, wait_for
-from tests.tui.helpers import text_of
-from tests.tui.test_composer import answered_submissions, outcome, submissions
+from tests.tui.helpers import paste, text_of
+from tests.tui.test_composer import answered_submissions, forms_at_work, outcome, submissions
 
 RICH_RECORD = "#richtypes:RichTypes:RichRecord"
 MARKER = "#richtypes:RichTypes:Marker"
@@ -30,8 +30,18 @@ MARKER = "#richtypes:RichTypes:Marker"
 
 @pytest.fixture
 def rich_server(tmp_path, dars_dir) -> Iterator[ServerProcess]:  # noqa: F811  (the fixture imported above)
-    """The demo participant with richtypes, of each test's own: no RichRecord yet (a create starts empty)."""
+    """The demo participant with richtypes, of each test's own, for the tests that submit: no Marker or RichRecord
+    yet (a create's form starts from the newest contract of its template, so one test's creates would show in the
+    next one's form)."""
     s = start_demo_server(tmp_path / "ledger.db", "--dar", str(dars_dir / RICHTYPES))
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def rich_reader(tmp_path_factory, dars_dir) -> Iterator[ServerProcess]:  # noqa: F811  (the fixture imported above)
+    """The same participant, one for the module's tests that submit nothing (a participant's start is seconds)."""
+    s = start_demo_server(tmp_path_factory.mktemp("rich") / "ledger.db", "--dar", str(dars_dir / RICHTYPES))
     yield s
     s.stop()
 
@@ -50,14 +60,11 @@ async def choose_template(pilot, screen: ComposerScreen, kind: str, template: st
         await pilot.press("ctrl+t")
     screen.query_one("#template", CompletingInput).value = ""
     screen.query_one("#template").focus()
-    await pilot.press(*template, "enter")
+    await paste(pilot, template)
+    await pilot.press("enter")
     await wait_for(pilot, lambda: screen.editor.query("#create-form-typed"), f"the form of {template}")
     # the form is built and the newest contract (if any) read: nothing replaces the fields typed into next
-    await wait_for(
-        pilot,
-        lambda: not [w for w in app_workers(screen) if w.group in ("composer-forms", "composer-skeleton")],
-        "the form settled",
-    )
+    await wait_for(pilot, lambda: not forms_at_work(screen), "the form settled")
 
 
 def app_workers(screen: ComposerScreen) -> list:
@@ -86,8 +93,9 @@ def focus_within(form: TypedForm, row: FormRow) -> bool:
     return editor is not None and editor.row in list(row.walk()) and editor.has_focus_within
 
 
-async def type_into(pilot, screen: ComposerScreen, path: str, text: str) -> FormRow:
-    """Send the focus to the row of `path` and, once its input has it, type `text` at once.
+async def type_into(pilot, screen: ComposerScreen, path: str, text: str, *, keys: bool = False) -> FormRow:
+    """Send the focus to the row of `path` and, once its input has it, paste `text` there (or type it, one key a
+    character, with `keys`: for what is about keys).
 
     The focus is sent from here, not by a key: the app holds the keys behind a key that moves the focus until the
     row's input is made (`app.app.keys`), but nothing holds them behind this call, and a key pressed before the
@@ -98,8 +106,11 @@ async def type_into(pilot, screen: ComposerScreen, path: str, text: str) -> Form
     form = found[0]
     form.focus_path(path)
     await wait_for(pilot, lambda: focus_within(form, row), f"the focus in {path}")
-    await pilot.press(*text)
-    await pilot.pause()
+    if keys:
+        await pilot.press(*text)
+        await pilot.pause()
+    elif text:
+        await paste(pilot, text)
     return row
 
 
@@ -172,10 +183,10 @@ async def test_a_rich_record_made_entirely_through_the_form_then_relabelled(rich
         await type_into(pilot, screen, "createArguments.note", "a note")
         for i, tag in enumerate(("t1", "t2")):
             await add_item(pilot, screen, "createArguments.tags", i)
-            await pilot.press(*tag)
+            await paste(pilot, tag)
         await press_in(pilot, screen, "createArguments.tags[1]", Button, "enter", index=0)  # ↑
         await add_item(pilot, screen, "createArguments.attributes", 0)
-        await pilot.press(*"colour")  # its key has the focus
+        await paste(pilot, "colour")  # its key has the focus
         await type_into(pilot, screen, "createArguments.attributes[0].value", "blue")
         await type_into(pilot, screen, "createArguments.marker", "")
         await pilot.press("down")  # the active Markers
@@ -219,10 +230,11 @@ async def test_a_rich_record_made_entirely_through_the_form_then_relabelled(rich
         await pilot.press("ctrl+t")  # Create -> Exercise
         assert screen.editor.kind == "Exercise"
         screen.query_one("#contract-id").focus()
-        await pilot.press(*record["contractId"])
+        await paste(pilot, record["contractId"])
         assert sorted(screen.editor.choices()) == ["Archive", "Relabel"]
         screen.query_one("#choice").focus()
-        await pilot.press(*"Relabel", "enter")
+        await paste(pilot, "Relabel")
+        await pilot.press("enter")
         await type_into(pilot, screen, "choiceArgument.newLabel", "second")
         answered = answered_submissions(app)
         await pilot.press("ctrl+s")
@@ -232,8 +244,8 @@ async def test_a_rich_record_made_entirely_through_the_form_then_relabelled(rich
         assert relabelled["createArgument"]["marker"] == marker["contractId"]
 
 
-async def test_bad_values_show_their_path_and_block_the_submit(rich_server, make_app) -> None:
-    app = make_app(rich_server)
+async def test_bad_values_show_their_path_and_block_the_submit(rich_reader, make_app) -> None:
+    app = make_app(rich_reader)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
         await choose_template(pilot, screen, "Create", RICH_RECORD)
@@ -258,8 +270,8 @@ async def test_bad_values_show_their_path_and_block_the_submit(rich_server, make
         assert owner.problem is not None and "required" in owner.problem
 
 
-async def test_the_json_view_is_the_same_value_both_ways(rich_server, make_app) -> None:
-    app = make_app(rich_server)
+async def test_the_json_view_is_the_same_value_both_ways(rich_reader, make_app) -> None:
+    app = make_app(rich_reader)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
         await choose_template(pilot, screen, "Create", RICH_RECORD)
@@ -289,17 +301,26 @@ async def test_the_json_view_is_the_same_value_both_ways(rich_server, make_app) 
         assert not screen.editor.form_view and json_editor.display
 
 
-async def test_a_template_without_a_signature_keeps_the_json_editor(rich_server, make_app) -> None:
-    app = make_app(rich_server)
+async def test_a_template_without_a_signature_keeps_the_json_editor(rich_reader, make_app) -> None:
+    app = make_app(rich_reader)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
         while screen.editor.kind != "Create":
             await pilot.press("ctrl+t")
         screen.query_one("#template").focus()
-        await pilot.press(*"#model-tests:Iou:Iou", "enter")  # the demo's package, defined in Python
-        await pilot.pause(0.3)
+        await paste(pilot, "#model-tests:Iou:Iou")  # the demo's package, defined in Python
+        await pilot.press("enter")
+        json_editor = screen.query_one("#create-arguments", JsonEditor)
+        # its forms made (the focus then goes to the first field to fill) and its newest contract read
+        await wait_for(
+            pilot,
+            lambda: (
+                json_editor.area.has_focus and '"issuer"' in json_editor.text and not forms_at_work(screen)
+            ),
+            "the template's arguments",
+        )
         assert not screen.editor.query(TypedForm)
-        assert screen.query_one("#create-arguments", JsonEditor).display
+        assert json_editor.display
 
 
 async def test_a_command_recalled_from_the_history_fills_the_form_again(rich_server, make_app) -> None:
@@ -313,7 +334,9 @@ async def test_a_command_recalled_from_the_history_fills_the_form_again(rich_ser
         await pilot.press("ctrl+s")
         await outcome(pilot, screen, "-ok", "the Marker created")
         alice = created_of(app)["createArgument"]["owner"]
-        owner = await type_into(pilot, screen, "createArguments.owner", "Bob")  # changed after the submit
+        owner = await type_into(
+            pilot, screen, "createArguments.owner", "Bob", keys=True
+        )  # changed after the submit
         assert text_of(owner) == "AliceBob"  # typing goes on from the end: a key does not wipe what is there
         await pilot.press("ctrl+u", *"Bob")
         assert text_of(owner) == "Bob"
@@ -338,27 +361,32 @@ async def test_a_contract_s_choices_are_its_template_s_and_its_interfaces(loaded
             await pilot.press("ctrl+t")
         template = "#splice-amulet:Splice.Amulet:FeaturedAppRight"
         screen.query_one("#template").focus()
-        await pilot.press(*template, "enter")
+        await paste(pilot, template)
+        await pilot.press("enter")
         await wait_for(pilot, lambda: "FeaturedAppRight_Withdraw" in screen.editor.choices(), "its choices")
         choices = screen.editor.choices()
         # the template's own (Archive once), then the interface's that the template does not have itself
         assert choices.count("Archive") == 1
         assert choices[-1] == "FeaturedAppRight_CreateActivityMarker"
         screen.query_one("#choice").focus()
-        await pilot.press(*"FeaturedAppRight_CreateActivityMarker", "enter")
+        await paste(pilot, "FeaturedAppRight_CreateActivityMarker")
+        await pilot.press("enter")
         await field(pilot, screen, "choiceArgument.beneficiaries")  # the interface choice's argument, typed
         interface = "#splice-api-featured-app-v1:Splice.Api.FeaturedAppRightV1:FeaturedAppRight"
         assert screen.editor.state().template_id == interface  # exercised through the interface
-        screen.query_one("#choice").focus()
-        await pilot.press(*(["backspace"] * 40), *"FeaturedAppRight_Withdraw", "enter")
+        choice = screen.query_one("#choice", CompletingInput)
+        choice.value = ""
+        choice.focus()
+        await paste(pilot, "FeaturedAppRight_Withdraw")
+        await pilot.press("enter")
         await field(pilot, screen, "choiceArgument.reason")
         assert screen.editor.state().template_id == template
 
 
-async def test_a_contract_id_typed_short_expands_among_the_contracts_held(rich_server, make_app) -> None:
+async def test_a_contract_id_typed_short_expands_among_the_contracts_held(rich_reader, make_app) -> None:
     from tests.tui.test_short_ids import held_ids, shared_prefix, unique_prefix
 
-    app = make_app(rich_server)
+    app = make_app(rich_reader)
     async with app.run_test(size=SIZE) as pilot:
         ids = await held_ids(pilot, app)  # the contracts screen's, in the workspace's cache
         target = ids[len(ids) // 2]
@@ -373,7 +401,9 @@ async def test_a_contract_id_typed_short_expands_among_the_contracts_held(rich_s
         # a beginning that several share is refused, with how many
         prefix, count = shared_prefix(ids)
         form.focus_path(marker.path)
-        await pilot.press(*(["backspace"] * len(short)), *prefix)
+        await wait_for(pilot, lambda: focus_within(form, marker), "the focus in the marker")
+        await pilot.press("ctrl+u")
+        await paste(pilot, prefix)
         await wait_for(
             pilot,
             lambda: any(
@@ -385,18 +415,18 @@ async def test_a_contract_id_typed_short_expands_among_the_contracts_held(rich_s
         assert form.form.to_json()["marker"] == prefix  # kept as typed
 
 
-async def test_a_list_item_and_a_text_map_row_removed_through_the_form(rich_server, make_app) -> None:
-    app = make_app(rich_server)
+async def test_a_list_item_and_a_text_map_row_removed_through_the_form(rich_reader, make_app) -> None:
+    app = make_app(rich_reader)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer(pilot, app)
         await choose_template(pilot, screen, "Create", RICH_RECORD)
         for i, tag in enumerate(("a", "b", "c")):
             await add_item(pilot, screen, "createArguments.tags", i)
-            await pilot.press(*tag)
+            await paste(pilot, tag)
         await press_in(pilot, screen, "createArguments.tags[1]", Button, "enter", index=2)  # ✕
         for i, (key, value) in enumerate((("colour", "blue"), ("size", "L"))):
             await add_item(pilot, screen, "createArguments.attributes", i)
-            await pilot.press(*key)
+            await paste(pilot, key)
             await type_into(pilot, screen, f"createArguments.attributes[{i}].value", value)
         await press_in(pilot, screen, "createArguments.attributes[0]", Button, "enter", index=2)  # ✕
         form = screen.query_one("#create-form-typed", TypedForm)
@@ -426,10 +456,12 @@ async def test_the_amulet_transfer_argument_composed_through_the_form(loaded, ma
         while screen.editor.kind != "Exercise":
             await pilot.press("ctrl+t")
         screen.query_one("#template").focus()
-        await pilot.press(*"#splice-amulet:Splice.AmuletRules:AmuletRules", "enter")
+        await paste(pilot, "#splice-amulet:Splice.AmuletRules:AmuletRules")
+        await pilot.press("enter")
         await wait_for(pilot, lambda: "AmuletRules_Transfer" in screen.editor.choices(), "its choices")
         screen.query_one("#choice").focus()
-        await pilot.press(*"AmuletRules_Transfer", "enter")
+        await paste(pilot, "AmuletRules_Transfer")
+        await pilot.press("enter")
         transfer = "choiceArgument.transfer"
         await type_into(pilot, screen, f"{transfer}.sender", "Alice")
         await type_into(pilot, screen, f"{transfer}.provider", "Alice")
