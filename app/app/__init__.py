@@ -248,10 +248,11 @@ class LedgerApp(App):
     def on_mount(self) -> None:
         if self.config.theme in self.available_themes:
             self.theme = self.config.theme
-        if self.bundled is not None and self.bundled.state.phase != "ready":
-            # the start-up screen alone, the contracts screen built once the participant is ready or the last
-            # session's rows are read, after the first frame: built for it (Textual parses the styles of every widget
-            # it meets), the contracts screen made the first frame cost about 1.5 times as much (README, Startup)
+        # the first frame is the start-up screen alone, the contracts screen built after it (app.screens.startup):
+        # bundled once the participant is ready or the last session's rows are read, by URL right away
+        if self.bundled is None:
+            self.push_screen(StartupScreen(url=self.label))
+        elif self.bundled.state.phase != "ready":
             self.push_screen(StartupScreen(self.bundled))
         else:
             self.switch_mode("contracts")
@@ -267,17 +268,23 @@ class LedgerApp(App):
         self.set_interval(HEALTH_CHECK_S, self._show_health)
         clean_stale_snapshots(self.locations.snapshots_dir)
         kept = self.workspace.find_kept(self._kept_user) if self._kept_user is not None else None
-        if kept is None:
+        if kept is None and self.bundled is not None:
+            # the contracts screen comes once the participant is ready
             self.connection.start(self.ledger_end_poll_s)
         else:
-            self.run_worker(self._show_kept_then_connect(kept), group="kept", exit_on_error=False)
+            self.run_worker(self._show_contracts_then_connect(kept), group="kept", exit_on_error=False)
 
-    async def _show_kept_then_connect(self, kept: Kept) -> None:
+    async def _show_contracts_then_connect(self, kept: Kept | None) -> None:
         """The rows the last session of this user kept, at once (marked as not current), then the connection that
-        brings them up to date: in this order, so that the participant's first answers find them in the cache."""
+        brings them up to date: in this order, so that the participant's first answers find them in the cache.
+        By URL, the contracts screen in place of the start-up screen also without them."""
         try:
-            if await self.workspace.open_kept(kept):
+            if kept is not None and await self.workspace.open_kept(kept):
                 await self.routes.show_kept()
+            elif self.bundled is None:
+                await self.routes.leave_startup()
+                # drawn before connecting, whose first step (importing the client) holds the loop for a moment
+                await self.wait_for_refresh()
         finally:
             self.connection.start(self.ledger_end_poll_s)
 

@@ -1,0 +1,85 @@
+"""Starting with a participant reached by URL: the first frame is the start-up screen alone, the contracts screen
+comes right after it, and then the connection; a mode's first screen takes the app's styles without parsing them
+all again."""
+
+from __future__ import annotations
+
+from textual.css.stylesheet import Stylesheet
+from textual.widgets import Label
+
+from app.app import LedgerApp
+from app.config import Config
+from app.screens.acs import AcsScreen
+from app.screens.requests import RequestsScreen
+from app.screens.startup import StartupScreen
+from app.widgets.contract_table import ContractTable
+from app.widgets.status_bar import StatusBar
+from tests.tui.conftest import SIZE, screen_of, wait_for
+
+
+async def test_the_first_frame_is_the_startup_screen_then_the_contracts_then_the_connection(
+    demo_server, make_app
+):
+    """Built for the first frame, the contracts screen made it cost about 1.5 times a bare Textual app's."""
+    app = make_app(demo_server, "Alice")
+    first_frames: list[tuple[str, bool, bool]] = []
+    drawn = app._first_frame_drawn
+
+    def record_the_first_frame() -> None:
+        # what the first frame showed, whether the contracts screen was built for it, whether connecting began
+        built = any(isinstance(s, AcsScreen) for stack in app._screen_stacks.values() for s in stack)
+        first_frames.append((type(app.screen).__name__, built, app.workspace.session is not None))
+        drawn()
+
+    app._first_frame_drawn = record_the_first_frame  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: first_frames, "the first frame")
+        assert first_frames == [("StartupScreen", False, False)]
+        screen = screen_of(app, AcsScreen)  # right after it, whatever the participant answers
+        table = screen.query_one(ContractTable)
+        await wait_for(pilot, lambda: table.row_at(0) is not None, "the first rows")
+        assert app.connected
+
+
+async def test_the_startup_screen_names_the_participant_it_opens(locations):
+    label = "devnet\x1b[2J"  # a profile's name, from the config file
+    app = LedgerApp(config=Config(), locations=locations, url="http://127.0.0.1:9", label=label)
+    shown: list[str] = []
+    drawn = app._first_frame_drawn
+
+    def record_the_first_frame() -> None:
+        shown.append(str(screen_of(app, StartupScreen).query_one("#startup-message", Label).render()))
+        drawn()
+
+    app._first_frame_drawn = record_the_first_frame  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: shown, "the first frame")
+    assert shown == ["Opening devnet\\x1b[2J…"]  # its control characters written out
+
+
+async def test_a_modes_first_screen_does_not_parse_the_styles_again(locations, monkeypatch):
+    """Textual refreshes a mode's new screen as a suspended one: two parses of every style sheet met so far."""
+    app = LedgerApp(config=Config(), locations=locations, url="http://127.0.0.1:9")  # never connects
+    reparsed: list[int] = []
+    reparse = Stylesheet.reparse
+
+    def counted(stylesheet: Stylesheet) -> None:
+        reparsed.append(1)
+        reparse(stylesheet)
+
+    async with app.run_test(size=SIZE) as pilot:
+        contracts = screen_of(app, AcsScreen)
+        monkeypatch.setattr(Stylesheet, "reparse", counted)
+        await pilot.press("3")
+        await wait_for(pilot, lambda: isinstance(app.screen, RequestsScreen), "the requests screen")
+        requests = app.screen
+        assert reparsed == []
+        # its styles are the app's all the same, and a theme changed meanwhile reaches the screen shown next
+        bar = requests.query_one(StatusBar)
+        assert bar.styles.background == contracts.query_one(StatusBar).styles.background
+        dark = bar.styles.background
+        app.theme = "textual-light"
+        await wait_for(pilot, lambda: bar.styles.background != dark, "the light theme")
+        await pilot.press("1")
+        await wait_for(pilot, lambda: app.screen is contracts, "the contracts screen again")
+        assert contracts.query_one(StatusBar).styles.background == bar.styles.background
