@@ -21,7 +21,7 @@ async def test_the_first_frame_is_the_startup_screen_then_the_contracts_then_the
     demo_server, make_app
 ):
     """Built for the first frame, the contracts screen made it cost about 1.5 times a bare Textual app's."""
-    app = make_app(demo_server, "Alice")
+    app: LedgerApp = make_app(demo_server, "Alice")
     first_frames: list[tuple[str, bool, bool]] = []
     drawn = app._first_frame_drawn
 
