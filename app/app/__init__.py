@@ -7,6 +7,7 @@ palette's system commands) stays here, each a call to the part it belongs to."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import time
 from collections.abc import Iterable, Sequence
@@ -284,7 +285,10 @@ class LedgerApp(App):
             elif self.bundled is None:
                 await self.routes.leave_startup()
                 # drawn before connecting, whose first step (importing the client) holds the loop for a moment
-                await self.wait_for_refresh()
+                # (`wait_for_refresh` would do, but asserts on a task that only `run_test` gives the app)
+                drawn = asyncio.Event()
+                self.call_after_refresh(drawn.set)
+                await drawn.wait()
         finally:
             self.connection.start(self.ledger_end_poll_s)
 

@@ -4,6 +4,11 @@ all again."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 from textual.css.stylesheet import Stylesheet
 from textual.widgets import Label
 
@@ -15,6 +20,8 @@ from app.screens.startup import StartupScreen
 from app.widgets.contract_table import ContractTable
 from app.widgets.status_bar import StatusBar
 from tests.tui.conftest import SIZE, screen_of, wait_for
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def test_the_first_frame_is_the_startup_screen_then_the_contracts_then_the_connection(
@@ -83,3 +90,38 @@ async def test_a_modes_first_screen_does_not_parse_the_styles_again(locations, m
         await pilot.press("1")
         await wait_for(pilot, lambda: app.screen is contracts, "the contracts screen again")
         assert contracts.query_one(StatusBar).styles.background == bar.styles.background
+
+
+# The app as `ledger-tui --url …` runs it (`run`, not Pilot's `run_test`, which gives the app a task of its own),
+# until the contracts screen is shown and the connection starts.
+RUN_BY_URL = """
+import json, sys
+from pathlib import Path
+from app.app import LedgerApp
+from app.config import Config
+from app.locations import Locations
+
+here = Path(sys.argv[1])
+locations = Locations(here / "config.toml", here / "data", here / "cache", here / "logs")
+ledger = LedgerApp(config=Config(), locations=locations, url="http://127.0.0.1:9")
+show = ledger._show_contracts_then_connect
+
+
+async def shown_then_exit(kept):
+    try:
+        await show(kept)
+        outcome = "shown"
+    except BaseException as e:
+        outcome = repr(e)
+    (here / "outcome.json").write_text(json.dumps([outcome, type(ledger.screen).__name__]))
+    ledger.exit()
+
+
+ledger._show_contracts_then_connect = shown_then_exit
+ledger.run(headless=True)
+"""
+
+
+def test_run_as_the_command_line_runs_it_the_contracts_screen_follows_the_first_frame(tmp_path):
+    subprocess.run([sys.executable, "-c", RUN_BY_URL, str(tmp_path)], cwd=ROOT, check=True, timeout=120)
+    assert json.loads((tmp_path / "outcome.json").read_text()) == ["shown", "AcsScreen"]
