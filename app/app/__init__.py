@@ -246,17 +246,20 @@ class LedgerApp(App):
 
     # --- start --------------------------------------------------------------------------------------------------
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         if self.config.theme in self.available_themes:
             self.theme = self.config.theme
         # the first frame is the start-up screen alone, the contracts screen built after it (app.screens.startup):
         # bundled once the participant is ready or the last session's rows are read, by URL right away
         if self.bundled is None:
-            self.push_screen(StartupScreen(url=self.label))
+            mounted = self.push_screen(StartupScreen(url=self.label))
         elif self.bundled.state.phase != "ready":
-            self.push_screen(StartupScreen(self.bundled))
+            mounted = self.push_screen(StartupScreen(self.bundled))
         else:
-            self.switch_mode("contracts")
+            mounted = self.switch_mode("contracts")
+        # the screen's widgets mounted, the next refresh draws them: without the wait, it drew the screen still empty
+        # (and the contracts screen, by URL, came before the start-up screen was ever seen)
+        await mounted
         self.call_after_refresh(self._first_frame_drawn)
 
     def _first_frame_drawn(self) -> None:

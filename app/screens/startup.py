@@ -20,6 +20,7 @@ from app.widgets.untrusted_text import plain
 class StartupScreen(Screen):
     DEFAULT_CSS = """
     StartupScreen { align: center middle; }
+    StartupScreen > Middle { width: 100%; }  /* its labels' width: 100% of it, not of their own width */
     StartupScreen Label { width: 100%; content-align: center middle; }
     StartupScreen #startup-title { text-style: bold; margin-bottom: 1; }
     StartupScreen #startup-detail { color: $text-muted; margin-top: 1; }
