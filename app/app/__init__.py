@@ -7,6 +7,7 @@ palette's system commands) stays here, each a call to the part it belongs to."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import time
 from collections.abc import Iterable, Sequence
@@ -245,16 +246,20 @@ class LedgerApp(App):
 
     # --- start --------------------------------------------------------------------------------------------------
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         if self.config.theme in self.available_themes:
             self.theme = self.config.theme
-        if self.bundled is not None and self.bundled.state.phase != "ready":
-            # the start-up screen alone, the contracts screen built once the participant is ready or the last
-            # session's rows are read, after the first frame: built for it (Textual parses the styles of every widget
-            # it meets), the contracts screen made the first frame cost about 1.5 times as much (README, Startup)
-            self.push_screen(StartupScreen(self.bundled))
+        # the first frame is the start-up screen alone, the contracts screen built after it (app.screens.startup):
+        # bundled once the participant is ready or the last session's rows are read, by URL right away
+        if self.bundled is None:
+            mounted = self.push_screen(StartupScreen(url=self.label))
+        elif self.bundled.state.phase != "ready":
+            mounted = self.push_screen(StartupScreen(self.bundled))
         else:
-            self.switch_mode("contracts")
+            mounted = self.switch_mode("contracts")
+        # the screen's widgets mounted, the next refresh draws them: without the wait, it drew the screen still empty
+        # (and the contracts screen, by URL, came before the start-up screen was ever seen)
+        await mounted
         self.call_after_refresh(self._first_frame_drawn)
 
     def _first_frame_drawn(self) -> None:
@@ -267,17 +272,26 @@ class LedgerApp(App):
         self.set_interval(HEALTH_CHECK_S, self._show_health)
         clean_stale_snapshots(self.locations.snapshots_dir)
         kept = self.workspace.find_kept(self._kept_user) if self._kept_user is not None else None
-        if kept is None:
+        if kept is None and self.bundled is not None:
+            # the contracts screen comes once the participant is ready
             self.connection.start(self.ledger_end_poll_s)
         else:
-            self.run_worker(self._show_kept_then_connect(kept), group="kept", exit_on_error=False)
+            self.run_worker(self._show_contracts_then_connect(kept), group="kept", exit_on_error=False)
 
-    async def _show_kept_then_connect(self, kept: Kept) -> None:
+    async def _show_contracts_then_connect(self, kept: Kept | None) -> None:
         """The rows the last session of this user kept, at once (marked as not current), then the connection that
-        brings them up to date: in this order, so that the participant's first answers find them in the cache."""
+        brings them up to date: in this order, so that the participant's first answers find them in the cache.
+        By URL, the contracts screen in place of the start-up screen also without them."""
         try:
-            if await self.workspace.open_kept(kept):
+            if kept is not None and await self.workspace.open_kept(kept):
                 await self.routes.show_kept()
+            elif self.bundled is None:
+                await self.routes.leave_startup()
+                # drawn before connecting, whose first step (importing the client) holds the loop for a moment
+                # (`wait_for_refresh` would do, but asserts on a task that only `run_test` gives the app)
+                drawn = asyncio.Event()
+                self.call_after_refresh(drawn.set)
+                await drawn.wait()
         finally:
             self.connection.start(self.ledger_end_poll_s)
 

@@ -64,14 +64,33 @@ def _parties() -> Screen:
     return PartiesScreen()
 
 
+def _styled_as_made(make: Callable[[], Screen]) -> Callable[[], Screen]:
+    """`make`, whose screen counts as up to date with the app's styles as it is made.
+
+    Textual refreshes the styles of a mode's first screen as a suspended one's (`App._init_mode`, then
+    `switch_mode` again): twice a new parse of every style sheet met so far and a pass over every widget, about
+    40 ms each for the contracts screen. A screen not yet mounted has no styles to refresh: it takes the current
+    ones as it mounts, as a pushed screen does. A later theme change still refreshes it when it is next shown."""
+
+    def made() -> Screen:
+        screen = make()
+        screen._css_update_count = screen.app._css_update_count
+        return screen
+
+    return made
+
+
 MODES: dict[str, str | Callable[[], Screen]] = {
-    "contracts": _contracts,
-    "compose": _composer,
-    "requests": _requests,
-    "reassign": _reassign,
-    "packages": _packages,
-    "transactions": _transactions,
-    "parties": _parties,
+    mode: _styled_as_made(make)
+    for mode, make in {
+        "contracts": _contracts,
+        "compose": _composer,
+        "requests": _requests,
+        "reassign": _reassign,
+        "packages": _packages,
+        "transactions": _transactions,
+        "parties": _parties,
+    }.items()
 }
 """Each mode's screen, made when the mode is first shown (the app's `MODES`, in the order of the number keys)."""
 
@@ -123,7 +142,8 @@ class Routes:
             app.pop_screen()
 
     async def leave_startup(self) -> None:
-        """The contracts screen in place of the start-up screen, if that is still shown (the participant is ready)."""
+        """The contracts screen in place of the start-up screen, if that is still shown (the bundled participant is
+        ready, or the participant is reached by URL)."""
         if isinstance(self._app.screen, StartupScreen):
             await self._app.switch_mode("contracts")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TypeVar
 
@@ -16,6 +17,7 @@ from textual.screen import Screen
 from app.app import LedgerApp
 from app.config import Config
 from app.locations import Locations
+from app.screens.startup import StartupScreen
 from app.tokens import MintedToken
 from tests.conftest import SECRET, ServerProcess, start_demo_server
 
@@ -49,6 +51,28 @@ def _pilot_looks_often(monkeypatch, request: pytest.FixtureRequest) -> None:
         PILOT_IDLE_SLICE_S * textual._wait.SLEEP_IDLE / textual._wait.SLEEP_GRANULARITY,
     )
     monkeypatch.setattr(textual._wait, "SLEEP_GRANULARITY", PILOT_IDLE_SLICE_S)
+
+
+@pytest.fixture(autouse=True)
+def _tests_start_on_the_contracts_screen(monkeypatch) -> None:
+    """Pilot in hand, a test finds the app by URL on its contracts screen, connecting: the app's first frame is the
+    start-up screen, the contracts screen and then the connection's session come right after it
+    (app.screens.startup), and most tests look at these from the start. Bundled, the start-up screen stays until
+    the participant is ready: those tests wait for what they need."""
+    run_test = LedgerApp.run_test
+
+    @asynccontextmanager
+    async def run_test_from_the_contracts_screen(app: LedgerApp, *args, **kwargs):
+        async with run_test(app, *args, **kwargs) as pilot:
+            if app.bundled is None:
+                await wait_for(
+                    pilot,
+                    lambda: not isinstance(app.screen, StartupScreen) and app.workspace.session is not None,
+                    "the contracts screen, connecting",
+                )
+            yield pilot
+
+    monkeypatch.setattr(LedgerApp, "run_test", run_test_from_the_contracts_screen)
 
 
 @pytest.fixture(scope="module")
