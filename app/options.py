@@ -7,6 +7,7 @@ import argparse
 import dataclasses
 import hashlib
 import os
+import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -222,6 +223,24 @@ def profile_from_args(args: argparse.Namespace) -> Profile:
     )
 
 
+def _url_problem(url: str) -> str | None:
+    """What the HTTP client would refuse in a URL, found here with the standard library (the HTTP client is not
+    imported before the first frame): otherwise the refusal came from the connection, as an internal error."""
+    if bad := next((c for c in url if ord(c) < 0x21 or ord(c) == 0x7F), None):
+        return f"has a space or control character ({bad!r})"
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError as error:  # an unclosed IPv6 bracket
+        return f"cannot be read: {error}"
+    try:
+        parts.port  # noqa: B018 -- reading it checks it
+    except ValueError:
+        return "has a port that is not a number from 0 to 65535"
+    if not parts.hostname:
+        return "names no host"
+    return None
+
+
 def check_profile(profile: Profile, name: str | None = None) -> None:
     """Refuse at once what cannot work: a URL that is not http(s), a token or secret file that cannot be read.
     `name` is the profile's, None for the command line's options (which the messages then name)."""
@@ -234,6 +253,8 @@ def check_profile(profile: Profile, name: str | None = None) -> None:
         raise ConfigError(
             f"{option('--url', 'url')} must start with http:// or https:// and name a host (got {profile.url!r})"
         )
+    if problem := _url_problem(profile.url):
+        raise ConfigError(f"{option('--url', 'url')} {problem} (got {profile.url!r})")
     files = [
         (profile.token_file, option("--token-file", "token_file"), "token"),
         (profile.hs256_secret_file, option("--hs256-secret-file", "hs256_secret_file"), "HS256 secret"),

@@ -169,6 +169,11 @@ def test_a_broken_config_file_exits_2_naming_it(home, tmp_path):
         ("localhost:7575", "--url must start with http:// or https://"),
         ("ftp://localhost:7575", "--url must start with http:// or https://"),
         ("http://", "--url must start with http:// or https:// and name a host"),
+        ("http://local\x1b]0;title\x07host:7575", "--url has a space or control character ('\\x1b')"),
+        ("http://localhost:75750", "--url has a port that is not a number from 0 to 65535"),
+        ("http://localhost:port", "--url has a port that is not a number"),
+        ("http://[::1:7575", "--url cannot be read: Invalid IPv6 URL"),
+        ("http://:7575", "--url names no host"),
     ],
 )
 def test_a_url_that_is_not_http_is_refused_at_once(home, tmp_path, url, says):
