@@ -151,6 +151,76 @@ class Store:
         self.path.replace(path)
         self.path = path
 
+    async def keep_first(
+        self, path: Path, offset: int, rows: int, write: Callable[[sqlite3.Connection, int], None]
+    ) -> None:
+        """Close the file and keep at `path` only the first `rows` contracts of the state at `offset`, in arrival
+        order (the rows a start shows first), in a new file, after `write` has added what the next session needs
+        to know of it and the number of contracts of that state; the file itself is deleted. As with `keep`, the
+        new file takes the kept name only once written whole."""
+        await self.run(self._keep_first, path, offset, rows, write)
+        self._executor.shutdown(wait=False)
+
+    def _keep_first(
+        self, path: Path, offset: int, rows: int, write: Callable[[sqlite3.Connection, int], None]
+    ) -> None:
+        if self._db is None:
+            return
+        # named as this process's cache files are: one left by a process killed meanwhile is deleted as theirs are
+        part = self.path.with_name(f"{self.path.stem}-first.db")
+        try:
+            total = self._copy_first(part, offset, rows)
+            db = sqlite3.connect(part, isolation_level=None)
+            try:
+                write(db, total)
+            finally:
+                db.close()
+            part.replace(path)
+        finally:
+            part.unlink(missing_ok=True)
+            self._close()
+
+    def _copy_first(self, part: Path, offset: int, rows: int) -> int:
+        """The first `rows` contracts of the state at `offset` copied to a new cache file at `part`, with what
+        they refer to; returns the number of contracts of that state."""
+        db = self.db
+        visible = "created_offset <= :o AND (archived_offset IS NULL OR archived_offset > :o)"
+        total = first_value(
+            db.execute(f"SELECT count(*) FROM contracts WHERE {visible}", {"o": offset}).fetchone()
+        )
+        part.unlink(missing_ok=True)
+        create_private_file(part)
+        new = sqlite3.connect(part, isolation_level=None)
+        try:
+            new.executescript(SCHEMA)
+        finally:
+            new.close()
+        db.execute("ATTACH DATABASE ? AS part", (str(part),))
+        try:
+            db.execute("BEGIN")
+            db.execute(
+                f"INSERT INTO part.contracts SELECT * FROM main.contracts WHERE {visible} ORDER BY seq LIMIT :n",
+                {"o": offset, "n": rows},
+            )
+            for table in ("details", "moves", "moved_on"):
+                db.execute(
+                    f"INSERT INTO part.{table} SELECT * FROM main.{table} "
+                    "WHERE seq IN (SELECT seq FROM part.contracts)"
+                )
+            db.execute(
+                "INSERT INTO part.strings SELECT * FROM main.strings WHERE id IN ("
+                "SELECT template FROM part.contracts UNION SELECT signatories FROM part.contracts "
+                "UNION SELECT observers FROM part.contracts UNION SELECT synchronizer FROM part.contracts)"
+            )
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+        finally:
+            db.execute("DETACH DATABASE part")
+        return int(total or 0)
+
     def _open(self) -> None:
         private_dir(self.path.parent)
         for suffix in ("", "-journal", "-wal", "-shm"):
