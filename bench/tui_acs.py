@@ -14,12 +14,20 @@ opens its contracts screen. Measured:
   (`AcsScreen.select_contract`), sorting by a column (what the `s` dialog does on a choice) and filtering (`/`, the
   text, enter; then escape). Frames are caught where the app hands them to its driver (`App._display`); the bench
   renders each one to terminal sequences there, as a real terminal driver would, and discards them;
+* a key held down (`--hold N`): N PgDns posted at a terminal's key-repeat rate (`--hold-rate`, 30 a second) without
+  waiting for the screen, once while the snapshot is still being read (from the first rows on) and once after; per
+  key, the time to the first frame that shows its page or one beyond it with every row there; how long after the
+  last key the screen showed where the keys lead (and whether it moved after that), the frames painted, and those
+  with placeholders;
 * event-loop stalls: a task on the app's loop sleeps 5 ms in a loop and records how late it wakes, while loading and
-  while interacting;
+  while interacting; the collector's pauses (`gc.callbacks`) by generation in each phase;
+* with `--restart`, a second session after the first quits, in the same home: the size of the file kept for it, the
+  time to its first rows (the kept ones) and to the participant's;
 * memory of this process (which hosts the TUI): RSS when the bench starts, just before the app starts (its modules
   imported, the first bare read done), and its peak while it runs (VmHWM, reset first through /proc/self/clear_refs, and ru_maxrss); the size of the snapshot cache file.
 
     python -m bench.tui_acs [--contracts 100000] [--db /tmp/tui-1m.db --keep-db] [--seed 1] [--page-downs 100]
+                            [--hold 60 --hold-rate 30] [--paging-only] [--restart]
 
 `--db` names the participant's database file: it is reused when it already holds the contracts (and topped up when
 it holds fewer), which spares the minutes seeding a million takes; `--keep-db` keeps it afterwards. Keep it out of
@@ -31,6 +39,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import gc
 import random
 import re
 import resource
@@ -78,6 +87,10 @@ QUIET_FRAME_S = 0.25  # a state reached with no frame after it within this long 
 CONTRACT_ID = re.compile(rb'"contractId":"([0-9a-f]+)"')
 
 PAGE_DOWNS = 100
+HOLD_KEYS = 60  # PgDns of a key held down: two seconds of a terminal's key repeat
+HOLD_RATE = 30.0  # keys a second
+# after the screen showed where the held keys lead: any frame that moves it still is counted
+HOLD_QUIET_S = 0.5
 END_HOME = 20
 FINDS = 20
 SORTS = [
@@ -226,6 +239,11 @@ class Probe:
     describe: Callable[[], str] = lambda: ""
     stall_stacks: bool = False
     stacks: dict[str, collections.Counter] = field(default_factory=dict)  # phase -> "thread: module:function"
+    frame_listeners: list[Callable[[float], None]] = field(default_factory=list)
+    gc_pauses: dict[str, list[tuple[int, float]]] = field(
+        default_factory=dict
+    )  # phase -> (generation, seconds)
+    _gc_started: float = 0.0
     _task: asyncio.Task | None = None
     _woke: float = 0.0
     _watchdog: threading.Thread | None = None
@@ -245,12 +263,15 @@ class Probe:
                 render(console)  # what a terminal driver does with a frame before writing it
             self.frames += 1
             now = time.perf_counter()
+            for listener in self.frame_listeners:
+                listener(now)
             for watch in self.watches:
                 if watch.shown_at is None and watch.predicate():
                     watch.shown_at = now
             self.watches = [w for w in self.watches if w.shown_at is None]
 
         setattr(app, "_display", shown)  # noqa: B010  # over Textual's method, on this app only
+        gc.callbacks.append(self._collected)
         self._task = asyncio.get_running_loop().create_task(self._monitor())
         if self.stall_stacks:
             self._woke = time.perf_counter()
@@ -258,6 +279,13 @@ class Probe:
                 target=self._sample_stalls, args=(threading.get_ident(),), daemon=True, name="stall-watchdog"
             )
             self._watchdog.start()
+
+    def _collected(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        else:
+            pause = time.perf_counter() - self._gc_started
+            self.gc_pauses.setdefault(self.phase, []).append((info["generation"], pause))
 
     def _sample_stalls(self, loop_thread: int) -> None:
         """While the loop is late, sample every thread's stack each millisecond: where a stall's time goes."""
@@ -294,6 +322,8 @@ class Probe:
 
     def stop(self) -> None:
         self._stopped.set()
+        if self._collected in gc.callbacks:
+            gc.callbacks.remove(self._collected)
         if self._task is not None:
             self._task.cancel()
 
@@ -336,6 +366,119 @@ def press(app, key: str) -> None:
     app.post_message(event)
 
 
+async def hold_key(probe: Probe, app, table, keys: int, rate: float, key: str = "pagedown") -> dict:
+    """`keys` PgDns posted `rate` a second, as a terminal repeats a key held down, without waiting for the screen;
+    what the frames showed meanwhile and after the last key."""
+    page = table.page_size()
+    start = table.cursor
+    frames: list[tuple[float, int, int, bool]] = []  # (when, cursor, top row, every row on screen there)
+
+    def painted(now: float) -> None:
+        frames.append((now, table.cursor, int(table.scroll_y), rows_shown(table)))
+
+    probe.frame_listeners.append(painted)
+    sent: list[float] = []
+    targets: list[int] = []
+    began = time.perf_counter()
+    try:
+        for k in range(keys):
+            delay = began + k / rate - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            targets.append(min(table.count - 1, start + (k + 1) * page))
+            sent.append(time.perf_counter())
+            press(app, key)
+        final = targets[-1]
+        await probe.shown(
+            lambda: table.cursor >= final and rows_shown(table),
+            ACTION_TIMEOUT_S,
+            f"row {final} after {keys} keys",
+        )
+        await asyncio.sleep(HOLD_QUIET_S)
+    finally:
+        probe.frame_listeners.remove(painted)
+    latencies = []
+    for target, at in zip(targets, sent, strict=True):
+        shown = next(
+            (when for when, cursor, _, whole in frames if when >= at and cursor >= target and whole), None
+        )
+        latencies.append((shown if shown is not None else frames[-1][0]) - at)
+    arrived = next(when for when, cursor, _, whole in frames if cursor >= final and whole)
+    last_place = (frames[-1][1], frames[-1][2])
+    settled = next(
+        when
+        for when, cursor, top, whole in frames
+        if (cursor, top) == last_place and whole and when >= arrived
+    )
+    return {
+        "keys": keys,
+        "latencies": latencies,
+        "arrived_after_last_s": arrived - sent[-1],
+        "settled_after_last_s": settled - sent[-1],
+        "frames": sum(1 for when, *_ in frames if when >= sent[0]),
+        "placeholder_frames": sum(1 for when, _, _, whole in frames if when >= sent[0] and not whole),
+        "moving_after_last": len({(c, t) for when, c, t, _ in frames if when > sent[-1]}),
+        "rows": (start, final, table.cursor),
+        "rate": rate,
+    }
+
+
+async def restart_from_kept(url: str, locations) -> dict:
+    """A second session of the same user on the same participant, in the same home, after the first one quit: the
+    files it kept and their size, the time to the first rows (the kept ones, if any) and to the participant's."""
+    from app.app import LedgerApp
+    from app.config import Config
+    from app.screens.acs import AcsScreen
+    from app.tokens import MintedToken
+    from app.widgets.contract_table import ContractTable
+
+    kept = sorted(locations.snapshots_dir.glob("kept-*.db"))
+    out: dict = {"kept_bytes": sum(p.stat().st_size for p in kept), "kept_files": len(kept)}
+    app = LedgerApp(
+        config=Config(), locations=locations, url=url, tokens=MintedToken(SECRET, USER), label=url
+    )
+    probe = Probe(app)
+
+    def table():
+        s = app.screen
+        return s.query_one(ContractTable) if isinstance(s, AcsScreen) else None
+
+    first: dict = {}
+
+    def first_rows() -> bool:
+        t = table()
+        if t is None or t.row_at(0) is None:
+            return False
+        first.setdefault("kept", app.workspace.acs.kept is not None)
+        first.setdefault("generation", t.generation)
+        first.setdefault("count", t.count)
+        return True
+
+    def current_rows() -> bool:
+        t = table()
+        return (
+            t is not None
+            and app.workspace.acs.kept is None
+            and t.generation > first["generation"]
+            and t.row_at(0) is not None
+        )
+
+    started = time.perf_counter()
+    async with app.run_test(size=SIZE):
+        probe.install()
+        try:
+            out["first_rows_s"] = (
+                await probe.shown(first_rows, LOAD_TIMEOUT_S, "the first rows again") - started
+            )
+            out["first_rows_kept"], out["first_count"] = first["kept"], first["count"]
+            if first["kept"]:
+                shown = await probe.shown(current_rows, LOAD_TIMEOUT_S, "the participant's rows")
+                out["current_rows_s"] = shown - started
+        finally:
+            probe.stop()
+    return out
+
+
 # --- the run ---------------------------------------------------------------------------------------------------------
 
 
@@ -347,6 +490,10 @@ async def run_tui(
     server: Server,
     stall_stacks: bool = False,
     page_downs: int = PAGE_DOWNS,
+    hold: int = 0,
+    hold_rate: float = HOLD_RATE,
+    paging_only: bool = False,
+    restart: bool = False,
 ) -> dict:
     from app.app import LedgerApp, settle_the_collector
     from app.config import Config
@@ -415,6 +562,20 @@ async def run_tui(
                 "the first rows",
             )
             out["first_rows_s"] = first_rows - started
+            holds: dict[str, dict] = {}
+            if hold:
+                t = table()
+                assert t is not None
+                t.focus()
+                needed = (hold + 2) * t.page_size()
+                await probe.shown(
+                    lambda: t.count >= needed, LOAD_TIMEOUT_S, f"{needed:,} rows to page through"
+                )
+                if screen() is not None and screen().reading:
+                    probe.phase = "held while loading"
+                    holds["while loading"] = await hold_key(probe, app, t, hold, hold_rate)
+                    holds["while loading"]["reading_after"] = screen().reading
+                    probe.phase = "loading"
             cached = await probe.shown(
                 lambda: (
                     (s := screen()) is not None
@@ -434,6 +595,14 @@ async def run_tui(
             out["form"] = "page" if app.session.client.capabilities.acs_page else "websocket or list"
             out["cache_file_bytes"] = s.snapshot.path.stat().st_size
             await pilot.pause()
+            if hold:
+                await timed("Home", lambda: press(app, "home"), lambda: t.cursor == 0 and rows_shown(t))
+                latencies.clear()
+                probe.phase = "held after loading"
+                holds["after loading"] = await hold_key(probe, app, t, hold, hold_rate)
+                await timed("Home", lambda: press(app, "home"), lambda: t.cursor == 0 and rows_shown(t))
+                latencies.clear()
+            out["holds"] = holds
             probe.phase = "interacting"
 
             # PgDn from the top, then End / Home
@@ -451,77 +620,83 @@ async def run_tui(
                 )
                 await timed("Home", lambda: press(app, "home"), lambda: t.cursor == 0 and rows_shown(t))
 
-            # find by id, in the default (arrival) order
-            for cid in rng.sample(ids, min(FINDS, len(ids))):
+            if not paging_only:
+                # find by id, in the default (arrival) order
+                for cid in rng.sample(ids, min(FINDS, len(ids))):
 
-                def find(cid: str = cid) -> None:
-                    s.select_contract(cid)
+                    def find(cid: str = cid) -> None:
+                        s.select_contract(cid)
 
-                def found(cid: str = cid) -> bool:
-                    return t.selected is not None and t.selected.contract_id == cid and rows_shown(t)
+                    def found(cid: str = cid) -> bool:
+                        return t.selected is not None and t.selected.contract_id == cid and rows_shown(t)
 
-                await timed("find by id", find, found)
+                    await timed("find by id", find, found)
 
-            # sort, as the `s` dialog does on a choice (the cursor stays on its contract)
-            for key, descending in SORTS:
+                # sort, as the `s` dialog does on a choice (the cursor stays on its contract)
+                for key, descending in SORTS:
+                    generation = t.generation
+
+                    def sort(key: str = key, descending: bool = descending) -> None:
+                        s.sort, s.descending = key, descending
+                        s.rebuild(t.selected.contract_id if t.selected else None)
+
+                    def sorted_(
+                        key: str = key, descending: bool = descending, generation: int = generation
+                    ) -> bool:
+                        return (
+                            t.sort_key == key
+                            and t.descending == descending
+                            and t.generation > generation
+                            and rows_shown(t)
+                        )
+
+                    await timed(f"sort {key}", sort, sorted_)
                 generation = t.generation
+                s.sort, s.descending = "arrival", False
+                s.rebuild()
+                await probe.shown(
+                    lambda: t.sort_key == "arrival" and t.generation > generation and rows_shown(t),
+                    ACTION_TIMEOUT_S,
+                    "the arrival order again",
+                )
 
-                def sort(key: str = key, descending: bool = descending) -> None:
-                    s.sort, s.descending = key, descending
-                    s.rebuild(t.selected.contract_id if t.selected else None)
+                # filter: `/`, the text, enter; then escape clears it
+                box = s.query_one("#acs-filter")
+                for text in FILTERS:
+                    text = text.format(cid=rng.choice(ids))
+                    press(app, "slash")
+                    await probe.shown(lambda: box.has_focus, ACTION_TIMEOUT_S, "the filter box")
+                    for ch in text:
+                        press(app, ch)
 
-                def sorted_(
-                    key: str = key, descending: bool = descending, generation: int = generation
-                ) -> bool:
-                    return (
-                        t.sort_key == key
-                        and t.descending == descending
-                        and t.generation > generation
-                        and rows_shown(t)
-                    )
+                    def typed(text: str = text) -> bool:
+                        return box.value == text
 
-                await timed(f"sort {key}", sort, sorted_)
-            generation = t.generation
-            s.sort, s.descending = "arrival", False
-            s.rebuild()
-            await probe.shown(
-                lambda: t.sort_key == "arrival" and t.generation > generation and rows_shown(t),
-                ACTION_TIMEOUT_S,
-                "the arrival order again",
-            )
+                    await probe.shown(typed, ACTION_TIMEOUT_S, "the typed text")
+                    generation = t.generation
 
-            # filter: `/`, the text, enter; then escape clears it
-            box = s.query_one("#acs-filter")
-            for text in FILTERS:
-                text = text.format(cid=rng.choice(ids))
-                press(app, "slash")
-                await probe.shown(lambda: box.has_focus, ACTION_TIMEOUT_S, "the filter box")
-                for ch in text:
-                    press(app, ch)
+                    def filtered(text: str = text, generation: int = generation) -> bool:
+                        return s.text == text and t.generation > generation and rows_shown(t)
 
-                def typed(text: str = text) -> bool:
-                    return box.value == text
+                    await timed("filter (enter)", lambda: press(app, "enter"), filtered)
+                    generation = t.generation
 
-                await probe.shown(typed, ACTION_TIMEOUT_S, "the typed text")
-                generation = t.generation
+                    def cleared(generation: int = generation) -> bool:
+                        return (
+                            s.text == ""
+                            and t.generation > generation
+                            and t.count == contracts
+                            and rows_shown(t)
+                        )
 
-                def filtered(text: str = text, generation: int = generation) -> bool:
-                    return s.text == text and t.generation > generation and rows_shown(t)
-
-                await timed("filter (enter)", lambda: press(app, "enter"), filtered)
-                generation = t.generation
-
-                def cleared(generation: int = generation) -> bool:
-                    return (
-                        s.text == "" and t.generation > generation and t.count == contracts and rows_shown(t)
-                    )
-
-                await timed("filter cleared (escape)", lambda: press(app, "escape"), cleared)
+                    await timed("filter cleared (escape)", lambda: press(app, "escape"), cleared)
             probe.stop()
             out["hwm"] = hwm()
             entries = app.request_log.entries
             out["log"] = (len(entries), sum(len(r.request_body) + len(r.response_body) for r in entries))
             out["maxrss"] = maxrss()
+        if restart:
+            out["restart"] = await restart_from_kept(url, locations)
     finally:
         probe.stop()
         shutil.rmtree(home, ignore_errors=True)
@@ -529,6 +704,7 @@ async def run_tui(
     out["lateness"] = probe.lateness
     out["frames"] = probe.frames
     out["stacks"] = probe.stacks
+    out["gc"] = probe.gc_pauses
     return out
 
 
@@ -539,6 +715,10 @@ async def bench(
     seed: int,
     stall_stacks: bool = False,
     page_downs: int = PAGE_DOWNS,
+    hold: int = 0,
+    hold_rate: float = HOLD_RATE,
+    paging_only: bool = False,
+    restart: bool = False,
 ) -> int:
     rss_start = rss()
     rng = random.Random(seed)
@@ -552,7 +732,19 @@ async def bench(
         before = await raw_read(server.url, party, rng)
         if before["count"] != contracts:
             raise SystemExit(f"the bare reader counted {before['count']:,} contracts, not {contracts:,}")
-        tui = await run_tui(server.url, contracts, before["ids"], rng, server, stall_stacks, page_downs)
+        tui = await run_tui(
+            server.url,
+            contracts,
+            before["ids"],
+            rng,
+            server,
+            stall_stacks,
+            page_downs,
+            hold,
+            hold_rate,
+            paging_only,
+            restart,
+        )
         tui["rss_start"] = rss_start
         after = await raw_read(server.url, party)
     finally:
@@ -618,6 +810,43 @@ def report(contracts: int, before: dict, after: dict, tui: dict) -> None:
             f"{100 * busy / total:>8.0f}% {100 * gil / total:>4.0f}% {100 * (total - busy - gil) / total:>4.0f}%"
         )
     print()
+    print(f"{'collector pauses':<18} {'gen 0':>14} {'gen 1':>14} {'gen 2':>14}   (count, p99 ms, max ms)")
+    for phase, pauses in tui["gc"].items():
+        cells = []
+        for generation in range(3):
+            ms = [p * 1000 for g, p in pauses if g == generation]
+            cells.append(
+                f"{len(ms):>4} {percentile(ms, 99):>4.1f} {max(ms, default=0):>4.1f}" if ms else f"{'-':>14}"
+            )
+        print(f"{phase:<18} {cells[0]:>14} {cells[1]:>14} {cells[2]:>14}")
+    for name, held in tui["holds"].items():
+        ms = [v * 1000 for v in held["latencies"]]
+        start, final, cursor = held["rows"]
+        print()
+        print(
+            f"PgDn held {name}: {held['keys']} keys at {held['rate']:.0f}/s, row {start} -> {final} (cursor {cursor})"
+        )
+        print(
+            f"  per key, to its page on screen  p50 {percentile(ms, 50):.1f}  p99 {percentile(ms, 99):.1f}  max {max(ms):.1f} ms"
+        )
+        print(
+            f"  after the last key: there in {held['arrived_after_last_s'] * 1000:.1f} ms, still in "
+            f"{held['settled_after_last_s'] * 1000:.1f} ms; {held['moving_after_last']} places shown after it"
+        )
+        print(f"  frames {held['frames']}, with placeholders {held['placeholder_frames']}")
+    restart = tui.get("restart")
+    if restart is not None:
+        print()
+        print(
+            f"restart in the same home: {restart['kept_files']} file(s) kept, {mb(restart['kept_bytes']):.1f} MB"
+        )
+        whose = "the last session's" if restart["first_rows_kept"] else "the participant's"
+        print(
+            f"  first rows on screen ({whose}, {restart['first_count']:,} rows) {restart['first_rows_s']:.2f} s"
+        )
+        if "current_rows_s" in restart:
+            print(f"  the participant's rows on screen {restart['current_rows_s']:.2f} s")
+    print()
     print("memory of the process hosting the TUI")
     print(f"{'RSS when the bench starts (python, httpx)':<44} {mb(tui['rss_start']):>8.0f} MB")
     print(f"{'RSS before the app starts':<44} {mb(tui['rss_before_app']):>8.0f} MB")
@@ -653,6 +882,22 @@ def main(argv: list[str] | None = None) -> int:
         help=f"PgDns timed from the top ({PAGE_DOWNS}: the p99 is then the slowest one)",
     )
     p.add_argument(
+        "--hold",
+        type=int,
+        default=0,
+        metavar="N",
+        help="PgDn held: N keys posted at --hold-rate without waiting, while the snapshot is read and after",
+    )
+    p.add_argument("--hold-rate", type=float, default=HOLD_RATE, help="keys a second of --hold")
+    p.add_argument(
+        "--paging-only", action="store_true", help="leave out finding, sorting and filtering after the paging"
+    )
+    p.add_argument(
+        "--restart",
+        action="store_true",
+        help="then quit and start again in the same home: the file kept, and the first rows from it",
+    )
+    p.add_argument(
         "--stall-stacks",
         action="store_true",
         help="sample the threads' stacks while the event loop is late, and print where stalls go",
@@ -661,7 +906,18 @@ def main(argv: list[str] | None = None) -> int:
     if args.keep_db and args.db is None:
         p.error("--keep-db needs --db")
     return asyncio.run(
-        bench(args.contracts, args.db, args.keep_db, args.seed, args.stall_stacks, args.page_downs)
+        bench(
+            args.contracts,
+            args.db,
+            args.keep_db,
+            args.seed,
+            args.stall_stacks,
+            args.page_downs,
+            args.hold,
+            args.hold_rate,
+            args.paging_only,
+            args.restart,
+        )
     )
 
 

@@ -20,6 +20,12 @@ itself (logged) after its bound: `HOLD_BOUND_S` for local work, a request's time
 participant. A barrier waiting on a node removed meanwhile (its queue closed: the callback never runs) is passed
 over by a watchdog: keys are never stuck, lost or reordered.
 
+Repeats: a run of the same key waiting behind the one in flight (a key held down, repeated faster than the screen is
+painted: 30 a second while each key's frame takes longer) is not handled key by key, each with its frame, the screen
+showing where the keys led long after the last one: when its turn comes, the focused widget is given the whole run
+when the key runs a binding of its own and it takes repeats of that action (`app.widgets.key_hold.TakesRepeats`: a
+table's moves), moves as far at once, and the screen is painted once.
+
 Not queued: mouse events and pastes. A mouse event is aimed at what is on screen under the pointer now (delayed
 behind keys, it would land on what they drew meanwhile), and moves come by the hundred. A paste is one event, taken
 whole by the focused widget without any binding, so nothing typed after it can overtake it, and a person pastes
@@ -152,12 +158,35 @@ class Keys:
     def _next(self) -> None:
         if self._busy or self._holds or not self._waiting:
             return
+        while self._waiting and self._take_repeats():
+            pass
+        if not self._waiting:
+            return
         key = self._waiting.popleft()
         self._busy = True
         self._admitted = key
         if not self._app.post_message(key):  # the app is closing
             self._admitted = None
             self._busy = False
+
+    def _take_repeats(self) -> bool:
+        """The run of the same key first in the queue (two or more), given at once to the focused widget when it
+        takes repeats: True when it took them (they are handled)."""
+        first = self._waiting[0]
+        run = 1
+        while run < len(self._waiting) and _same(self._waiting[run], first):
+            run += 1
+        screen = self._screen()
+        if run < 2 or screen is None:
+            return False
+        focused = screen.focused
+        take: Callable[[str, int], bool] | None = getattr(focused, "take_repeats", None)
+        action = _own_action(screen, first.key)
+        if take is None or action is None or not take(action, run):
+            return False
+        for _ in range(run):
+            self._waiting.popleft()
+        return True
 
     # --- holds ------------------------------------------------------------------------------------------------
 
@@ -258,3 +287,21 @@ class Keys:
             return
         self._busy = False
         self._next()
+
+
+def _same(key: events.Key, other: events.Key) -> bool:
+    return key.key == other.key and key.character == other.character
+
+
+def _own_action(screen: Screen, key: str) -> str | None:
+    """The action of the binding `key` runs when it is one of the focused widget's own (the user's keymap applied),
+    as Textual's `App._check_bindings` finds it; None when a priority binding of any node takes the key first, or
+    the first binding for it is another node's."""
+    chain = screen._binding_chain
+    if any(binding.priority for _, bindings in chain for binding in bindings.key_to_bindings.get(key, ())):
+        return None
+    for node, bindings in screen._modal_binding_chain:
+        found = bindings.key_to_bindings.get(key)
+        if found:
+            return found[0].action if node is screen.focused else None
+    return None

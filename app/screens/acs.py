@@ -288,6 +288,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     def _count_text(self) -> str:
         table = self.query_one(ContractTable)
         unshown = self.sort.startswith("payload.") and all(c.key != self.sort for c in table.columns)
+        kept = self.ledger_app.workspace.acs.kept
         return acs_texts.count(
             table.count,
             self.snapshot.views.view_removed if self.snapshot is not None else 0,
@@ -296,6 +297,7 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             previous=self.previous,
             unshown_sort=self.sort.removeprefix("payload.") if unshown else None,
             descending=self.descending,
+            first_of=kept.first_of if kept is not None else None,
         )
 
     def _progress(self, text: str) -> None:

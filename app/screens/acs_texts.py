@@ -41,10 +41,14 @@ def count(
     previous: int | None,
     unshown_sort: str | None,
     descending: bool,
+    first_of: int | None = None,
 ) -> str:
     """What the `rows` in view are: the contracts of the state, and apart the `gone` struck-out comparison rows;
-    `unshown_sort`, the payload field the rows are ordered by when no column shows it."""
+    `unshown_sort`, the payload field the rows are ordered by when no column shows it; `first_of`, the contracts
+    of the state when the rows are only the first of them (all the last session kept)."""
     said = counted(rows - gone, "contract")
+    if first_of is not None and first_of > rows:
+        said = f"the first {rows - gone:,} of {counted(first_of, 'contract')}"
     if text:
         said += f" matching “{text}”"
     if gone:

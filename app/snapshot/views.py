@@ -297,8 +297,9 @@ class Views:
         return self._view_count - self._view_removed
 
     async def window(self, start: int, count: int) -> list[Row]:
-        """Rows `start` .. `start + count - 1` (0-based) of the current view."""
-        return await self._store.run(self._window, start, count)
+        """Rows `start` .. `start + count - 1` (0-based) of the current view: before the writes and builds still
+        waiting (the screen waits for them; the caller knows which view it asked, as the table's generation)."""
+        return await self._store.run_first(self._window, start, count)
 
     def _window(self, start: int, count: int) -> list[Row]:
         if self._view is None:

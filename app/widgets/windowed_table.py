@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from rich.style import Style
 from textual import events
+from textual.actions import parse as parse_action
 from textual.binding import Binding, BindingType
 from textual.geometry import Region
 from textual.message import Message
@@ -30,6 +31,11 @@ RowT = TypeVar("RowT")
 MessageRowT = TypeVar("MessageRowT")
 
 COLUMN_STEP = 12  # cells a left or right key scrolls the columns by
+REPEATED_MOVES = (
+    "cursor",
+    "page",
+    "scroll_columns",
+)  # actions by a count: n presses are one of n times the count
 
 
 class WindowedTable(Generic[RowT], ScrollView, can_focus=True):
@@ -161,6 +167,19 @@ class WindowedTable(Generic[RowT], ScrollView, can_focus=True):
 
     def action_scroll_columns(self, direction: int) -> None:
         self.scroll_to(x=max(0, self.scroll_x + direction * COLUMN_STEP), animate=False, force=True)
+
+    def take_repeats(self, action: str, times: int) -> bool:
+        """A key held down, its repeats waiting (the app's `Keys`): a move by rows, pages or columns is made once,
+        `times` as far (the same place, each step being clamped at the ends the same way), so that the screen is
+        painted once, where the keys lead; a jump to an end is made once."""
+        _, name, args = parse_action(action)
+        if name in REPEATED_MOVES and len(args) == 1 and isinstance(args[0], int):
+            getattr(self, f"action_{name}")(args[0] * times)
+        elif name in ("first", "last") and not args:
+            getattr(self, f"action_{name}")()
+        else:
+            return False
+        return True
 
     def on_click(self, event: events.Click) -> None:
         position = row_under(event.y, int(self.scroll_y), self.count)

@@ -66,7 +66,8 @@ class AcsCache:
 
     async def close(self, keep_as: Whose | None = None) -> None:
         """Delete the cache file, or keep it for the next session of the same user (`app.workspace.kept`)."""
-        snapshot, self.snapshot, self.timeline, self.kept = self.snapshot, None, None, None
+        snapshot, self.snapshot, self.timeline = self.snapshot, None, None
+        kept, self.kept = self.kept, None
         if snapshot is None:
             return
         interval = snapshot.store.interval
@@ -78,10 +79,16 @@ class AcsCache:
         ):
             await snapshot.close()
             return
-        from app.workspace.kept import describe, forget_the_oldest
+        from app.workspace.kept import KEPT_FIRST_ROWS, describe, forget_the_oldest, kept_whole
 
         path = keep_as.key.path(snapshot.path.parent)
-        await snapshot.store.keep(path, describe(keep_as, interval.lo, interval.hi))
+        if kept_whole(snapshot.path):
+            write = describe(keep_as, interval.lo, interval.hi)
+            first_of = kept.first_of if kept is not None else None  # kept again as it was
+            await snapshot.store.keep(path, lambda db: write(db, first_of))
+        else:
+            viewed = keep_as.viewed
+            await snapshot.store.keep_first(path, viewed, KEPT_FIRST_ROWS, describe(keep_as, viewed, viewed))
         path.touch()  # the most recently kept, whatever the file's last write
         forget_the_oldest(path.parent)
 

@@ -178,7 +178,8 @@ class AcsLoader:
 
     def resume(self) -> None:
         """Bring the last session's rows up to the ledger end by the updates since (a new snapshot when the
-        participant no longer has them); told as a move from the offset they were read at."""
+        participant no longer has them, or when only the first rows were kept); told as a move from the offset they
+        were read at."""
         if self._cache.kept is not None and self.offset is not None:
             self._start(lambda request: self._resume(request, self.parties))
 
@@ -312,6 +313,12 @@ class AcsLoader:
             return
         old = self.offset
         assert old is not None
+        kept = self._cache.kept
+        if kept is not None and kept.first_of is not None:
+            # only the first rows were kept: the updates since cannot bring a part of the contracts up to date
+            self._cache.kept_current()
+            await self._load(request, end)
+            return
         hi = timeline.interval.hi
         if hi is not None and end >= hi:
             self._tell(request, Moving(end))
