@@ -347,6 +347,18 @@ def _crashed(app, errors: _InternalErrors) -> str:
     return ""
 
 
+async def _escape(pilot) -> None:
+    """escape, and a wait (of a second at most) until the screen on top changed: a key may be held behind what the
+    screen is building, past the wait for the nodes it goes through; an escape that leaves a field changes none."""
+    app = pilot.app
+    top, depth = app.screen, len(app.screen_stack)
+    await _press(pilot, "escape", settle=True)
+    for _ in range(100):
+        if app.screen is not top or len(app.screen_stack) != depth:
+            return
+        await asyncio.sleep(0.01)
+
+
 async def _unwind(pilot) -> str:
     """Go to the contracts (key 1) and close what was opened over them (escape, up to a bound): "" when the app
     answers so, else what is stuck. A mode keeps what was opened over its screen when another mode is shown. The
@@ -358,7 +370,7 @@ async def _unwind(pilot) -> str:
     for _ in range(20):
         if len(app.screen_stack) <= 1:
             break
-        await _press(pilot, "escape", settle=True)
+        await _escape(pilot)
     app.screen.set_focus(None)  # a field would take the key as text
     await _press(pilot, "1", settle=True)
     for _ in range(WAIT_STEPS):
@@ -370,7 +382,7 @@ async def _unwind(pilot) -> str:
     for _ in range(20):
         if isinstance(app.screen, AcsScreen):
             return ""
-        await _press(pilot, "escape", settle=True)
+        await _escape(pilot)
     stacks = {mode: [type(s).__name__ for s in stack] for mode, stack in app._screen_stacks.items()}
     return f"escape never went back to the contracts screen (the stacks {stacks})"
 
