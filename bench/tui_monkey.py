@@ -266,12 +266,31 @@ class Stalled(Exception):
 
 
 async def _settle(pilot) -> None:
-    from textual.pilot import WaitForScreenTimeout
-
+    """Wait until the keys queued so far were handled: a callback queued behind them has gone through each node a key
+    goes through (the focused widget, its ancestors, the screen, the app), as the app's own order of keys reckons a
+    key finished. Pilot's wait sent one to every widget on the screen, hundreds on a typed form, none of which the
+    keys reached."""
+    app = pilot.app
     try:
-        await pilot._wait_for_screen(timeout=STALL_S)
-    except WaitForScreenTimeout:
-        raise Stalled(_stalled_where(pilot.app)) from None
+        screen = app.screen
+    except Exception:  # no screen: the app is ending, which the caller sees
+        return
+    focused = screen.focused
+    nodes = list(dict.fromkeys([app, screen, *(focused.ancestors_with_self if focused is not None else ())]))
+    passed = [asyncio.Event() for _ in nodes]
+    waits = [event.wait() for node, event in zip(nodes, passed, strict=True) if node.call_later(event.set)]
+    if not waits:
+        return
+    done = asyncio.ensure_future(asyncio.gather(*waits))
+    ended = asyncio.ensure_future(app._exception_event.wait())
+    try:
+        await asyncio.wait([done, ended], timeout=STALL_S, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        ended.cancel()
+    if not done.done() and not app._exception_event.is_set():
+        done.cancel()
+        raise Stalled(_stalled_where(app))
+    done.cancel()
 
 
 def _stalled_where(app) -> str:
@@ -328,18 +347,32 @@ def _crashed(app, errors: _InternalErrors) -> str:
     return ""
 
 
+async def _escape(pilot) -> None:
+    """escape, and a wait (of a second at most) until the screen on top changed: a key may be held behind what the
+    screen is building, past the wait for the nodes it goes through; an escape that leaves a field changes none."""
+    app = pilot.app
+    top, depth = app.screen, len(app.screen_stack)
+    await _press(pilot, "escape", settle=True)
+    for _ in range(100):
+        if app.screen is not top or len(app.screen_stack) != depth:
+            return
+        await asyncio.sleep(0.01)
+
+
 async def _unwind(pilot) -> str:
     """Go to the contracts (key 1) and close what was opened over them (escape, up to a bound): "" when the app
-    answers so, else what is stuck. A mode keeps what was opened over its screen when another mode is shown."""
+    answers so, else what is stuck. A mode keeps what was opened over its screen when another mode is shown. The
+    keys are pressed as the others are: Pilot's `press` waits after each until this process's CPU rests, which it
+    did not while the app followed the ledger (a second a wait, half of a 300-key run's time)."""
     from app.screens.acs import AcsScreen
 
     app = pilot.app
     for _ in range(20):
         if len(app.screen_stack) <= 1:
             break
-        await pilot.press("escape")
+        await _escape(pilot)
     app.screen.set_focus(None)  # a field would take the key as text
-    await pilot.press("1")
+    await _press(pilot, "1", settle=True)
     for _ in range(WAIT_STEPS):
         if app.current_mode == "contracts":
             break
@@ -349,8 +382,7 @@ async def _unwind(pilot) -> str:
     for _ in range(20):
         if isinstance(app.screen, AcsScreen):
             return ""
-        await pilot.press("escape")
-        await pilot.pause()
+        await _escape(pilot)
     stacks = {mode: [type(s).__name__ for s in stack] for mode, stack in app._screen_stacks.items()}
     return f"escape never went back to the contracts screen (the stacks {stacks})"
 

@@ -7,7 +7,9 @@ import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from textual.widgets import Static
+from textual import events
+from textual.widget import Widget
+from textual.widgets import Input, Static
 
 from app.bundled import BundledParticipant, StartupState
 from app.screens.acs import AcsScreen
@@ -19,13 +21,56 @@ from tests.tui.helpers import views_of
 IOU = "#model-tests:Iou:Iou"
 
 
+# a one-shot timer shorter than this is work put off until the typing stops (the composer's preview, a filter typed):
+# the picture waits for it; a longer one is a toast's life, which the picture shows
+DEBOUNCE_S = 1.0
+
+
+def _debounced_work_pending(app) -> bool:
+    nodes = [app, *app.screen.walk_children(with_self=True)]
+    return any(
+        timer._repeat == 0
+        and timer._interval < DEBOUNCE_S
+        and timer._task is not None
+        and not timer._task.done()
+        for node in nodes
+        for timer in list(node._timers)
+    )
+
+
+def _still(app) -> bool:
+    """Nothing that changes the screen on its own is under way: no request in flight, no work put off until the
+    typing stops, no animation (a scroll)."""
+    animator = app.animator
+    return (
+        app.request_log.in_flight == 0
+        and not animator._animations
+        and not animator._scheduled
+        and not _debounced_work_pending(app)
+    )
+
+
 async def settle(pilot) -> None:
-    """Wait until nothing is in flight, and stop the cursors blinking: a picture of a still screen."""
+    """Wait until the screen is still (`_still`, and so again once every message it set off was handled), with the
+    cursors no longer blinking: a picture of a still screen."""
     app = pilot.app
-    await wait_for(pilot, lambda: app.request_log.in_flight == 0, "no request in flight")
     for widget in app.screen.query("Input, TextArea"):
         widget.cursor_blink = False
-    await pilot.pause(0.4)
+    while True:
+        await wait_for(pilot, lambda: _still(app), "a still screen")  # then handles the messages left
+        if _still(app):
+            return
+
+
+async def paste(pilot, field: Widget, text: str) -> None:
+    """`text` into `field` (once it has the focus) in one go, as a terminal hands over a paste: where a picture
+    shows what was entered rather than its typing (a key at a time, each waited for, was most of a scenario's
+    time)."""
+    if not field.has_focus_within:
+        field.focus()
+    await wait_for(pilot, lambda: field.has_focus_within, "the field focused")
+    pilot.app.post_message(events.Paste(text))
+    await pilot.pause()
 
 
 def describes_selection(screen: AcsScreen) -> bool:
@@ -74,7 +119,9 @@ async def filtered(pilot) -> None:
     iou = next(t for t, _ in await views_of(screen).templates(known(screen.offset)) if t.endswith(":Iou:Iou"))
     screen.templates = frozenset({iou})
     screen.sort, screen.descending = "payload.amount", True
-    await pilot.press("slash", *"USD", "enter")
+    await pilot.press("slash")
+    await paste(pilot, screen.query_one("#acs-filter", Input), "USD")
+    await pilot.press("enter")
     table = screen.query_one(ContractTable)
     await wait_for(
         pilot,
@@ -98,7 +145,8 @@ async def inspector(pilot) -> None:
     inspector = pilot.app.screen
     await pilot.press("i")  # the view through the interface the Iou template implements
     await wait_for(pilot, lambda: type(pilot.app.screen).__name__ == "PromptDialog", "the interface prompt")
-    await pilot.press(*"IIou", "enter")
+    await paste(pilot, pilot.app.screen.query_one(Input), "IIou")
+    await pilot.press("enter")
     await wait_for(pilot, lambda: inspector.lookup.event.interface_views, "the interface view")
     pilot.app.clear_notifications()  # the toast saying so would expire on a slow machine
     await settle(pilot)
@@ -129,14 +177,14 @@ async def _composer(pilot):
     )
     screen = app.screen
     await wait_for(pilot, lambda: screen.catalog.template_refs(), "templates learned from the ledger")
-    screen.query_one("#template").focus()
-    await pilot.press(*IOU, "enter")
+    await paste(pilot, screen.query_one("#template"), IOU)
+    await pilot.press("enter")
     from app.widgets.json_editor import JsonEditor
 
     create = screen.query_one("#create-arguments", JsonEditor)
     await wait_for(pilot, lambda: '"issuer"' in create.text, "the createArguments skeleton")
-    screen.query_one("#choice").focus()
-    await pilot.press(*"Iou_Split", "enter")
+    await paste(pilot, screen.query_one("#choice"), "Iou_Split")
+    await pilot.press("enter")
     # choosing a choice moves the focus to its argument once that is built: wait for it, so the screen scrolls the same
     await wait_for(pilot, lambda: screen.focused is not screen.query_one("#choice"), "the choice's argument")
     skeleton = json.loads(create.text)
@@ -168,7 +216,7 @@ async def composer_rejected(pilot) -> None:
     screen = await _composer(pilot)
     create = screen.query_one("#create-arguments", JsonEditor)
     create.area.load_text(json.dumps({**json.loads(create.text), "amount": "-5.0"}, indent=2))
-    await pilot.pause(0.4)
+    await settle(pilot)
     await pilot.press("ctrl+s")
     result = screen.query_one(TransactionResult)
     await wait_for(pilot, lambda: result.has_class("-failed") and not screen.submitting, "the rejection")
@@ -266,7 +314,7 @@ async def startup(pilot) -> None:
     screen = StartupScreen(bundled)
     await pilot.app.push_screen(screen)
     screen._show(bundled.state)
-    await pilot.pause(0.4)
+    await settle(pilot)
 
 
 async def _upload_richtypes(app) -> None:
@@ -343,7 +391,8 @@ async def inspector_typed(pilot) -> None:
     await wait_for(pilot, lambda: (acs.offset or 0) >= offset and not acs.reading, "the new contracts read")
     await pilot.press("ctrl+o")
     await wait_for(pilot, lambda: type(app.screen).__name__ == "PromptDialog", "the open prompt")
-    await pilot.press(*contract_id[:12], "enter")
+    await paste(pilot, app.screen.query_one(Input), contract_id[:12])
+    await pilot.press("enter")
     await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen), "the inspector")
     tree = app.screen.query_one(PayloadTree)
     await wait_for(pilot, lambda: tree.types is not None, "the packages read")
@@ -432,8 +481,8 @@ async def composer_typed(pilot) -> None:
     )
     screen = app.screen
     await pilot.press("ctrl+t")  # Create
-    screen.query_one("#template").focus()
-    await pilot.press(*"#richtypes:RichTypes:RichRecord", "enter")
+    await paste(pilot, screen.query_one("#template"), "#richtypes:RichTypes:RichRecord")
+    await pilot.press("enter")
     await wait_for(pilot, lambda: screen.query("#create-form-typed"), "the typed form")
     form = screen.query_one("#create-form-typed", TypedForm)
     for path, text in (
@@ -443,7 +492,12 @@ async def composer_typed(pilot) -> None:
         ("createArguments.label", "typed"),
     ):
         form.focus_path(path)
-        await pilot.press(*text)
+
+        def opened(path: str = path) -> bool:
+            return form.editor is not None and form.editor.row.path == path and form.editor.has_focus_within
+
+        await wait_for(pilot, opened, f"{path} open")
+        await paste(pilot, form, text)
     form.focus_path("createArguments.label")
     await settle(pilot)
 

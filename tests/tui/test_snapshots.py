@@ -38,8 +38,8 @@ TALL_SCREENS = ["transactions"]  # a screen that fills what height it has with r
 
 @pytest.fixture
 def fixed_app(tmp_path, monkeypatch):
-    with deterministic(monkeypatch):
-        yield FixedLedgerApp(tmp_path)
+    with deterministic(monkeypatch) as sources:
+        yield FixedLedgerApp(tmp_path, sources=sources)
 
 
 def scenario_of(name: str, request: pytest.FixtureRequest):
