@@ -73,6 +73,10 @@ class ContractTable(WindowedTable[Row]):
 
         def __init__(self, table: ContractTable, start: int, count: int, generation: int) -> None:
             super().__init__()
+            # the table's message wherever it is made: made while the screen draws the table (a row missing) or
+            # while the app hands it a held key's repeats, Textual took the screen or the app for its sender, and
+            # a message stops bubbling at its sender's child: a handler above the screen never heard it
+            self.set_sender(table)
             self.table = table
             self.start = start
             self.count = count

@@ -67,6 +67,7 @@ class WindowedTable(Generic[RowT], ScrollView, can_focus=True):
 
         def __init__(self, table: WindowedTable[Any], row: MessageRowT | None) -> None:
             super().__init__()
+            self.set_sender(table)  # see `ContractTable.WindowNeeded`
             self.table = table
             self.row = row
 
@@ -79,6 +80,7 @@ class WindowedTable(Generic[RowT], ScrollView, can_focus=True):
 
         def __init__(self, table: WindowedTable[Any], row: MessageRowT) -> None:
             super().__init__()
+            self.set_sender(table)
             self.table = table
             self.row = row
 
