@@ -109,8 +109,9 @@ def main(argv: list[str] | None = None) -> int:
 
     bundled = None
     if profile is None:
-        # the app starts it right after its first frame: started here, its start-up (a Python process importing
-        # its server) took the processor from the first frame, which came at up to twice the time (README, Startup)
+        # the app starts it after its first frame (and the kept rows, if any): started here, its start-up (a Python
+        # process importing its server) took the processor from the first frame, which came at up to twice the time
+        # (README, Startup)
         bundled = bundled_participant(choice, locations, args.no_demo)
 
     _setup_logging(locations)

@@ -26,7 +26,6 @@ time than drawing that frame.
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 import types
 import typing
 from dataclasses import dataclass, field
@@ -91,6 +90,8 @@ class Config:
             return cls()
         except OSError as e:
             raise ConfigError(f"cannot read {path}: {e.strerror or e}") from None
+        import tomllib  # only when there is a file: by URL, without one, the first frame comes without it
+
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:

@@ -11,10 +11,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from app.daml import package_name_ref
-
 if TYPE_CHECKING:
     from participant.api import ExercisedEvent, JsTransaction
+
+
+def package_name_ref(template_id: str, package_name: str | None) -> str:
+    """`app.daml.package_name_ref`, imported when first called: `Learned` is built before the first frame, which
+    needs none of `app.daml`'s patterns."""
+    from app.daml import package_name_ref as ref
+
+    return ref(template_id, package_name)
 
 
 class Learned:

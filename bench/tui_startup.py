@@ -3,8 +3,8 @@
 Each run starts the real CLI (`python -m app`) in a pseudo-terminal of 160x45, with its config, data, cache and log
 directories in a fresh temp dir (LEDGER_TUI_CONFIG, LEDGER_TUI_DATA_DIR, LEDGER_TUI_CACHE_DIR, LEDGER_TUI_LOG_DIR)
 and LEDGER_TUI_TRACE set: the app appends its milestones (`main` when the CLI's code starts, `first_frame`,
-`participant_spawned` when the app has started the bundled participant (right after its first frame),
-`participant_ready` when it has announced itself, `connected`, `first_rows`, and
+`participant_spawned` when the app has started the bundled participant (after its first frame, and after the kept
+rows if there are some), `participant_ready` when it has announced itself, `connected`, `first_rows`, and
 `current_rows`, `rows_read`) to that file as unix times. The first rows may be the last session's, which the app
 keeps for the same participant and user and shows marked as not current until the participant answers: then
 `first_rows` says `cached` and the run goes on until `current_rows`, the participant's rows on screen. A session

@@ -266,17 +266,21 @@ class LedgerApp(App):
         # connecting imports the client and its models, which holds the loop for a moment: only once the user
         # has something to look at
         milestone("first_frame")
-        if self.bundled is not None and not self.bundled.started:
-            # only now (app.cli): in this thread, the one its parent-death signal follows, which lives as long as we do
-            self.bundled.start()
         self.set_interval(HEALTH_CHECK_S, self._show_health)
         clean_stale_snapshots(self.locations.snapshots_dir)
         kept = self.workspace.find_kept(self._kept_user) if self._kept_user is not None else None
         if kept is None and self.bundled is not None:
             # the contracts screen comes once the participant is ready
+            self._start_participant()
             self.connection.start(self.ledger_end_poll_s)
         else:
             self.run_worker(self._show_contracts_then_connect(kept), group="kept", exit_on_error=False)
+
+    def _start_participant(self) -> None:
+        """The bundled participant, once: only after the first frame (app.cli), in this thread, the one its
+        parent-death signal follows, which lives as long as we do."""
+        if self.bundled is not None and not self.bundled.started:
+            self.bundled.start()
 
     async def _show_contracts_then_connect(self, kept: Kept | None) -> None:
         """The rows the last session of this user kept, at once (marked as not current), then the connection that
@@ -293,6 +297,9 @@ class LedgerApp(App):
                 self.call_after_refresh(drawn.set)
                 await drawn.wait()
         finally:
+            # the participant only now, the kept rows drawn: its start (an interpreter importing the server and the
+            # interpreter of Daml) took the CPU the rows were read and drawn with, on a busy machine most of it
+            self._start_participant()
             self.connection.start(self.ledger_end_poll_s)
 
     # --- what Textual looks for on the App: each a call to the part it belongs to ---------------------------------

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 from textual.app import App
 from textual.screen import Screen
 
-from app.daml import looks_like_contract_id
 from app.messages import ComposeCommand, IdentityChanged, MoveContract, OpenContract, ShowTemplateContracts
 from app.screens.base import LedgerScreen
 from app.screens.startup import StartupScreen
@@ -258,6 +257,8 @@ class Routes:
 
     def pasted(self, text: str) -> None:
         """A contract id pasted anywhere opens it."""
+        from app.daml import looks_like_contract_id  # with its patterns, not before the first frame
+
         text = text.strip()
         if looks_like_contract_id(text) and self._connected():
             self._app.post_message(OpenContract(text))

@@ -14,6 +14,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 NOT_BEFORE_THE_FIRST_FRAME = [
     "app.client.acs",
+    "app.cut",
+    "app.daml",
     "app.client.http",
     "app.client.ledger",
     "app.screens.composer",
@@ -28,6 +30,7 @@ NOT_BEFORE_THE_FIRST_FRAME = [
     "jwt",
     "participant.api",
     "pydantic",
+    "tomllib",  # the config's parser: none needed without a config file
     "tree_sitter",
     "websockets",
 ]
