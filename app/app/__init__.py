@@ -55,6 +55,8 @@ if TYPE_CHECKING:  # imported when first needed, after the first frame: the clie
     from app.workspace.kept import Kept
 
 HEALTH_CHECK_S = 0.5  # how often the status line looks for a request in flight for too long
+# keys typed on the start-up screen wait this long at most for the contracts screen
+KEYS_WAIT_FOR_CONTRACTS_S = 3.0
 
 
 class LedgerApp(App):
@@ -257,6 +259,10 @@ class LedgerApp(App):
             mounted = self.push_screen(StartupScreen(self.bundled))
         else:
             mounted = self.switch_mode("contracts")
+        if isinstance(self.screen, StartupScreen) and (self.bundled is None or self._kept_user is not None):
+            # keys typed on the start-up screen are for the contracts screen that comes right after it (with the
+            # kept rows, or by URL): they wait for it, else the start-up screen took them and they were lost
+            self.keys.hold(self, bound_s=KEYS_WAIT_FOR_CONTRACTS_S)
         # the screen's widgets mounted, the next refresh draws them: without the wait, it drew the screen still empty
         # (and the contracts screen, by URL, came before the start-up screen was ever seen)
         await mounted
@@ -270,7 +276,8 @@ class LedgerApp(App):
         clean_stale_snapshots(self.locations.snapshots_dir)
         kept = self.workspace.find_kept(self._kept_user) if self._kept_user is not None else None
         if kept is None and self.bundled is not None:
-            # the contracts screen comes once the participant is ready
+            # the contracts screen comes once the participant is ready: the keys wait no longer
+            self.keys.release(self)
             self._start_participant()
             self.connection.start(self.ledger_end_poll_s)
         else:
@@ -297,6 +304,7 @@ class LedgerApp(App):
                 self.call_after_refresh(drawn.set)
                 await drawn.wait()
         finally:
+            self.keys.release(self)
             # the participant only now, the kept rows drawn: its start (an interpreter importing the server and the
             # interpreter of Daml) took the CPU the rows were read and drawn with, on a busy machine most of it
             self._start_participant()

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from textual import events
+
 from app.app import LedgerApp
 from app.bundled import BundledParticipant
 from app.config import Config
@@ -72,6 +74,7 @@ async def test_a_second_bundled_start_opens_on_the_kept_rows_then_shows_the_part
     # the first frame's hook: what it shows and whether the participant was asked to start yet
     def record_the_first_frame() -> None:
         first_frames.append((type(app.screen).__name__, second.asked))
+        app.post_message(events.Key("down", None))  # typed on the start-up screen: for the contracts screen
         drawn()
 
     app._first_frame_drawn = record_the_first_frame  # type: ignore[method-assign]
@@ -87,6 +90,9 @@ async def test_a_second_bundled_start_opens_on_the_kept_rows_then_shows_the_part
             table = screen.query_one(ContractTable)
             assert second.state.phase != "ready"
             assert (table.count, screen.offset) == (count, offset)
+            # the key typed on the start-up screen waited for the contracts screen and moved its cursor
+            await wait_for(pilot, lambda: app.keys.idle, "the keys handled")
+            assert table.cursor == 1
             assert f"viewing {offset} cached, not current" in screen_text(app)
 
             second.let_go()
