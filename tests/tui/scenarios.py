@@ -9,7 +9,7 @@ from pathlib import Path
 
 from textual import events
 from textual.widget import Widget
-from textual.widgets import Input, Static
+from textual.widgets import Footer, Input, Static
 
 from app.bundled import BundledParticipant, StartupState
 from app.screens.acs import AcsScreen
@@ -47,6 +47,8 @@ def _still(app) -> bool:
         and not animator._animations
         and not animator._scheduled
         and not _debounced_work_pending(app)
+        # the footer shows its keys once the screen's bindings are known, a refresh after the screen is shown
+        and all(footer._bindings_ready and footer.children for footer in app.screen.query(Footer))
     )
 
 
@@ -88,7 +90,7 @@ async def contracts_ready(pilot) -> AcsScreen:
         lambda: (
             isinstance(app.screen, AcsScreen)
             and not app.screen.reading
-            and app.screen.query_one(ContractTable).row_at(0) is not None
+            and any(table.row_at(0) is not None for table in app.screen.query(ContractTable))  # once composed
             and describes_selection(app.screen)
         ),
         "the contracts",
@@ -411,7 +413,12 @@ async def packages(pilot) -> None:
     await pilot.press("5")
     await wait_for(
         pilot,
-        lambda: isinstance(app.screen, PackagesScreen) and app.screen.catalog is not None,
+        lambda: (
+            isinstance(app.screen, PackagesScreen)
+            and app.screen.catalog is not None
+            # its own reading done too: a reading that lists other packages builds the tree again
+            and not any(w.group == "packages-load" and not w.is_finished for w in app.workers)
+        ),
         "the packages read",
     )
     screen = app.screen
@@ -424,8 +431,16 @@ async def packages(pilot) -> None:
     while parent is not None:
         parent.expand()
         parent = parent.parent
-    await pilot.pause()
-    screen.package_tree.move_cursor(node)
+    tree = screen.package_tree
+    # the tree's lines are made again once expanded: moved to before, the cursor landed on another line
+    await wait_for(pilot, lambda: node.line >= 0, "the template's line in the tree")
+    tree.move_cursor(node)
+    details = screen.query_one("#packages-details", Static)
+    await wait_for(
+        pilot,
+        lambda: tree.cursor_node is node and "RichTypes:RichRecord" in str(details.content),
+        "the template's details",
+    )
     await settle(pilot)
 
 
