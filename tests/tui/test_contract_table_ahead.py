@@ -32,14 +32,16 @@ class CountingTable(ContractTable):
 
 
 class Browser(App[None]):
-    """The table over a snapshot's view, its reads answered as `AcsScreen` answers them."""
+    """The table (`TABLE`) over a snapshot's view, its reads answered as `AcsScreen` answers them."""
+
+    TABLE: type[ContractTable] = CountingTable
 
     def __init__(self, snapshot: Snapshot) -> None:
         super().__init__()
         self.snapshot = snapshot
 
     def compose(self) -> ComposeResult:
-        yield CountingTable()
+        yield self.TABLE()
 
     @on(ContractTable.WindowNeeded)
     def _window_needed(self, event: ContractTable.WindowNeeded) -> None:
@@ -48,7 +50,7 @@ class Browser(App[None]):
     @work(group="window")
     async def _read(self, start: int, count: int, generation: int) -> None:
         rows = await self.snapshot.views.window(start, count)
-        self.query_one(CountingTable).set_rows(start, rows, generation)
+        self.query_one(ContractTable).set_rows(start, rows, generation)
 
 
 async def _settle(app: Browser, pilot) -> None:

@@ -7,13 +7,18 @@ from __future__ import annotations
 
 import sqlite3
 
-from app.screens.acs import AcsScreen
 from app.snapshot import CreatedRecord, Interval, Snapshot, ViewSpec
-from app.widgets.contract_table import ContractTable
 from app.workspace import kept
 from app.workspace.kept import KEPT_TABLE, KeptKey, Whose, describe, find_kept
-from tests.tui.conftest import SIZE, screen_of, screen_text, wait_for
-from tests.tui.test_kept_rows import SNAPSHOT_PATHS, NotAnsweringYet, _a_session, _app, _loaded
+from tests.tui.conftest import SIZE, screen_text, wait_for
+from tests.tui.test_kept_rows import (
+    SNAPSHOT_PATHS,
+    NotAnsweringYet,
+    _a_session,
+    _app,
+    _loaded,
+    kept_rows_drawn,
+)
 from tests.tui.test_snapshot import _entry
 
 FIRST = 3
@@ -65,11 +70,7 @@ async def test_a_large_cache_keeps_its_first_rows_shown_at_the_next_start_then_r
     held = NotAnsweringYet()
     app = _app(demo_writable, locations, "Alice", held)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: _loaded(app), "the kept rows")
-        screen = screen_of(app, AcsScreen)
-        table = screen.query_one(ContractTable)
-        await wait_for(pilot, lambda: table.row_at(0) is not None, "a kept row drawn")
-        assert held.paths == []
+        screen, table = await kept_rows_drawn(pilot, app, held)
         assert (table.count, screen.offset) == (FIRST, offset)
         text = screen_text(app)
         assert f"the first {FIRST} of {count} contracts" in text

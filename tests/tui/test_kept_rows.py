@@ -42,6 +42,16 @@ def _loaded(app) -> bool:
     return isinstance(screen, AcsScreen) and not screen.reading and screen.query_one(ContractTable).count > 0
 
 
+async def kept_rows_drawn(pilot, app: LedgerApp, held: NotAnsweringYet) -> tuple[AcsScreen, ContractTable]:
+    """The kept rows loaded and one drawn, the participant having said nothing yet."""
+    await wait_for(pilot, lambda: _loaded(app), "the kept rows")
+    screen = screen_of(app, AcsScreen)
+    table = screen.query_one(ContractTable)
+    await wait_for(pilot, lambda: table.row_at(0) is not None, "a kept row drawn")
+    assert held.paths == []
+    return screen, table
+
+
 def _app(server, locations, user: str, transport: httpx.AsyncBaseTransport) -> LedgerApp:
     return LedgerApp(
         config=Config(),
@@ -76,11 +86,7 @@ async def test_a_start_shows_the_last_sessions_rows_as_not_current_then_brings_t
     held = NotAnsweringYet()
     app = _app(demo_writable, locations, "Alice", held)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: _loaded(app), "the kept rows")
-        screen = screen_of(app, AcsScreen)
-        table = screen.query_one(ContractTable)
-        await wait_for(pilot, lambda: table.row_at(0) is not None, "a kept row drawn")
-        assert held.paths == []  # the participant has said nothing yet
+        screen, table = await kept_rows_drawn(pilot, app, held)
         assert (table.count, screen.offset) == (count, offset)
         assert f"viewing {offset} cached, not current" in screen_text(app)
 

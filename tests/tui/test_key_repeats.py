@@ -5,8 +5,8 @@ answering the table's reads as the contracts screen does, keys posted at once as
 
 from __future__ import annotations
 
-from textual import events, on, work
-from textual.app import App, ComposeResult
+from textual import events
+from textual.app import App
 from textual.binding import Binding
 from textual.strip import Strip
 
@@ -15,6 +15,7 @@ from app.snapshot import Snapshot, ViewSpec
 from app.widgets.acs_columns import BUILTIN
 from app.widgets.contract_table import FETCH_MARGIN, ContractTable
 from tests.tui.conftest import wait_for
+from tests.tui.test_contract_table_ahead import Browser
 from tests.tui.test_snapshot import _entry
 
 CONTRACTS = 1_000
@@ -39,19 +40,17 @@ class RecordingTable(ContractTable):
         return super().render_row(position, width, scroll_x)
 
 
-class Browser(App[None]):
+class KeyedBrowser(Browser):
     """The table over a snapshot's view, its keys handled by the app's `Keys` as in the ledger app."""
 
+    TABLE = RecordingTable
+
     def __init__(self, snapshot: Snapshot, bindings: list[Binding] | None = None) -> None:
-        super().__init__()
-        self.snapshot = snapshot
+        super().__init__(snapshot)
         self.keys = Keys(self)
         self.noted: list[str] = []
         for binding in bindings or []:
             self._bindings.bind(binding.key, binding.action, priority=binding.priority)
-
-    def compose(self) -> ComposeResult:
-        yield RecordingTable()
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key):
@@ -61,15 +60,6 @@ class Browser(App[None]):
 
     def action_note(self, what: str) -> None:
         self.noted.append(what)
-
-    @on(ContractTable.WindowNeeded)
-    def _window_needed(self, event: ContractTable.WindowNeeded) -> None:
-        self._read(event.start, event.count, event.generation)
-
-    @work(group="window")
-    async def _read(self, start: int, count: int, generation: int) -> None:
-        rows = await self.snapshot.views.window(start, count)
-        self.query_one(RecordingTable).set_rows(start, rows, generation)
 
 
 def burst(app: App, *keys: str) -> None:
@@ -84,7 +74,7 @@ async def _browse(tmp_path, run, bindings: list[Binding] | None = None) -> None:
         await snapshot.store.reset(10)
         await snapshot.store.add_snapshot_entries([_entry(i) for i in range(CONTRACTS)])
         count = await snapshot.views.build_view(ViewSpec(offset=10))
-        app = Browser(snapshot, bindings)
+        app = KeyedBrowser(snapshot, bindings)
         async with app.run_test(size=SIZE) as pilot:
             table = app.query_one(RecordingTable)
             table.focus()
@@ -105,7 +95,7 @@ async def _browse(tmp_path, run, bindings: list[Binding] | None = None) -> None:
 
 
 async def test_pgdns_piled_up_land_where_they_lead_drawn_once(tmp_path):
-    async def run(app: Browser, pilot, table: RecordingTable) -> None:
+    async def run(app: KeyedBrowser, pilot, table: RecordingTable) -> None:
         burst(app, *["pagedown"] * HELD)
 
         def landed() -> bool:
@@ -132,7 +122,7 @@ async def test_pgdns_piled_up_land_where_they_lead_drawn_once(tmp_path):
 
 
 async def test_runs_of_different_keys_keep_their_order(tmp_path):
-    async def run(app: Browser, pilot, table: RecordingTable) -> None:
+    async def run(app: KeyedBrowser, pilot, table: RecordingTable) -> None:
         page = table.page_size()
         burst(app, "pagedown", "pagedown", "pagedown", "down", "pagedown", "pagedown", "pageup", "up", "up")
         target = 3 * page + 1 + 2 * page - page - 2
@@ -143,7 +133,7 @@ async def test_runs_of_different_keys_keep_their_order(tmp_path):
 
 
 async def test_a_key_a_priority_binding_takes_is_handled_key_by_key(tmp_path):
-    async def run(app: Browser, pilot, table: RecordingTable) -> None:
+    async def run(app: KeyedBrowser, pilot, table: RecordingTable) -> None:
         burst(app, *["pagedown"] * 5)
         await wait_for(pilot, lambda: app.keys.idle and len(app.noted) == 5, "five notes")
         assert table.moves == []
