@@ -13,10 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from textual.await_complete import AwaitComplete
-from textual.screen import Screen
+
+from app.screens.mounting import MountsOnlyIfKept
 
 
-class DismissesOnlyItself(Screen):
+class DismissesOnlyItself(MountsOnlyIfKept):
     def dismiss(self, result: Any = None) -> AwaitComplete:
         if not self.is_shown():
             return AwaitComplete.nothing()
