@@ -132,8 +132,6 @@ class AcsLoader:
         self._client = client
         self.parties: list[str] | None = None
         """The parties whose contracts are read (None: every party), as last asked."""
-        self.offset: int | None = None
-        """The offset the cache shows; None before the first read."""
         self.previous: int | None = None
         """The offset viewed before `offset`, while the cache still covers it."""
         self._reading = False
@@ -159,6 +157,12 @@ class AcsLoader:
     @property
     def timeline(self) -> AcsTimeline | None:
         return self._cache.timeline
+
+    @property
+    def offset(self) -> int | None:
+        """The offset the cache shows; None before the first read and once closed. The cache's `viewing`: one
+        value, which every screen reads there and this loader moves."""
+        return self._cache.viewing
 
     # --- requests -----------------------------------------------------------------------------------------------
 
@@ -225,8 +229,8 @@ class AcsLoader:
             self._end_task.cancel()
         if tasks:
             await asyncio.wait(tasks)  # before the file goes: a cancelled read may still be storing a batch
-        self.parties = self.offset = self.previous = None
-        await self._cache.close(keep_as)
+        self.parties = self.previous = None
+        await self._cache.close(keep_as)  # which views no offset any more
 
     # --- the current request ------------------------------------------------------------------------------------
 
@@ -255,7 +259,6 @@ class AcsLoader:
             self._subscribers.tell(event)
 
     def _view(self, offset: int) -> None:
-        self.offset = offset
         self._cache.view(offset)
 
     # --- reading ------------------------------------------------------------------------------------------------

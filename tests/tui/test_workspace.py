@@ -108,7 +108,7 @@ async def test_the_acs_cache_makes_and_deletes_its_file_and_tells_the_offset_vie
     workspace.acs.view(2)
     await workspace.acs.close()
     assert not snapshot.path.exists() and workspace.acs.snapshot is None
-    assert viewed == [4, 2]
+    assert viewed == [4, 2, None] and workspace.acs.viewing is None  # closed: no offset viewed, and said so
     assert isinstance(AcsCache(workspace.snapshot_path).viewing, type(None))
 
 

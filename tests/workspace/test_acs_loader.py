@@ -212,3 +212,20 @@ async def test_cancelling_a_read_tells_nothing_more(workspace):
     assert cancelled == [True]
     assert [type(e) for e in heard.events] == [Reading, Loaded]  # the first page's progress, then nothing
     assert not loader.reading and not loader.busy
+
+
+async def test_closing_leaves_no_offset_viewed_for_any_reader(workspace):
+    """The offset viewed is the cache's alone: the loader and the other screens read the same value, also once the
+    cache is closed (the status line and the inspector were left with the offset of a file already deleted)."""
+    loader = workspace.acs_loader
+    heard = Heard(loader)
+    viewed: list[int | None] = []
+    workspace.acs.subscribe(viewed.append)
+    loader.load(await _alice(workspace))
+    read = await heard.end()
+    assert isinstance(read, Read) and workspace.acs.viewing == loader.offset == read.offset
+
+    await loader.close()
+    assert workspace.acs.snapshot is None
+    assert loader.offset is None and workspace.acs.viewing is None
+    assert viewed == [read.offset, None]  # told, as every move is
