@@ -15,7 +15,7 @@ from app.workspace.subscribers import Subscribers
 
 if TYPE_CHECKING:  # imported once connected: the client and its models take a while
     from app.client.admin import UserWithRights
-    from app.session import Session
+    from app.session import Identity, Session
     from participant.api import PartyDetails, Right
 
 
@@ -33,6 +33,8 @@ class Directory:
         self.users: list[UserWithRights] = []
         self.admin: bool | None = None
         """Whether the token may list every party and user; None until read."""
+        self._parties_of: tuple[Session, Identity] | None = None
+        """The session and the user's rights `parties` were read with (None: not read)."""
         self._subscribers: Subscribers[DirectoryChange] = Subscribers()
 
     def subscribe(self, callback: Callable[[DirectoryChange], None]) -> Callable[[], None]:
@@ -46,6 +48,23 @@ class Directory:
 
     # --- reading ------------------------------------------------------------------------------------------------
 
+    async def party_ids(self) -> list[str]:
+        """The ids of the parties known here (what a party's hint, `Alice`, is looked up in): the participant's
+        list for an administrator, else those the user's rights name; as last read, with each party allocated from
+        here since, and read now when they were not read with the session and rights of now (the parties alone: not
+        the users, a request for each)."""
+        session = self.session
+        identity = session.identity
+        if self._parties_of != (session, identity):
+            if identity.admin:
+                self.parties = await session.client.parties()
+                self._parties_of = (session, identity)
+                session.learned.note_parties(p.party for p in self.parties)
+                self._subscribers.tell(DirectoryChange())
+            else:
+                await self.read()  # the token's own user, and the parties its rights name
+        return [p.party for p in self.parties]
+
     async def read(self) -> None:
         """Read the parties and users again: all of them for an administrator, else the token's own user."""
         import asyncio
@@ -54,14 +73,16 @@ class Directory:
         from app.client import errors
 
         session = self.session
+        identity = session.identity
         client = session.client
-        if session.identity.admin:
+        if identity.admin:
             try:
                 parties, users = await asyncio.gather(client.parties(), api.users_with_rights(client))
             except errors.PermissionDenied:
                 pass  # the rights changed since they were read: read as a user who is no admin
             else:
                 self.admin, self.parties, self.users = True, parties, users
+                self._parties_of = (session, identity)
                 session.learned.note_parties(p.party for p in parties)
                 self._subscribers.tell(DirectoryChange())
                 return
@@ -70,6 +91,7 @@ class Directory:
         self.admin = False
         self.users = [own]
         self.parties = await api.party_details(client, named) if named else []
+        self._parties_of = (session, identity)
         self._subscribers.tell(DirectoryChange())
 
     # --- changing -----------------------------------------------------------------------------------------------
