@@ -85,6 +85,7 @@ class Session:
         self.version = ""
         self.participant_id = ""
         self.synchronizers: list[ConnectedSynchronizer] = []
+        """The synchronizers the participant is connected to: read at connecting, again by `read_synchronizers`."""
         self.packages = SharedCatalog(client)  # the participant's packages, read once for every screen
         self.learned = learned if learned is not None else Learned()
         """What was learned of the user's Daml on this participant (the workspace's, which hands it over)."""
@@ -129,6 +130,14 @@ class Session:
             raise
         rights = await self.client.user_rights(user.id)
         return Identity.of_rights(user.id, user.primary_party, rights)
+
+    async def read_synchronizers(self) -> list[ConnectedSynchronizer]:
+        """The connected synchronizers, read again for the user's party when connecting found none (a participant
+        may list them only for a party: Canton's `party` parameter)."""
+        if not self.synchronizers:
+            party = self.identity.primary_party or next(iter(self.identity.act_as), None)
+            self.synchronizers = await self.client.connected_synchronizers(party)
+        return self.synchronizers
 
     async def reload_identity(self) -> None:
         """Read the user's rights again (after they were changed from this client)."""

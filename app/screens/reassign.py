@@ -181,13 +181,10 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
 
     @work(exclusive=True, group="reassign-start", exit_on_error=False)
     async def _start(self) -> None:
-        session = self.ledger_app.session
-        if not session.synchronizers:
-            try:
-                party = session.identity.primary_party or next(iter(session.identity.act_as), None)
-                session.synchronizers = await session.client.connected_synchronizers(party)
-            except errors.LedgerApiError as e:
-                self.ledger_app.failures.show_error(e, "Cannot list the connected synchronizers")
+        try:
+            await self.ledger_app.session.read_synchronizers()
+        except errors.LedgerApiError as e:
+            self.ledger_app.failures.show_error(e, "Cannot list the connected synchronizers")
         self._fill_choices()
         self._refresh_in_flight()
 
