@@ -151,9 +151,9 @@ class LedgerApp(App):
             timeouts=timeouts,
         )
         self.palette = Palette(self, self.routes)
-        self._kept_user = _kept_user(bundled, tokens, first_user)
-        if self._kept_user is not None:
-            self.workspace.kept_participant = f"bundled:{bundled.db}" if bundled is not None else url
+        kept_user = _kept_user(bundled, tokens, first_user)
+        if kept_user is not None:
+            self.workspace.keep_rows(f"bundled:{bundled.db}" if bundled is not None else url or "", kept_user)
         self.keys = Keys(self)
         self.status_participant = self.label
         self.status_readonly = self.workspace.readonly
@@ -259,7 +259,7 @@ class LedgerApp(App):
             mounted = self.push_screen(StartupScreen(self.bundled))
         else:
             mounted = self.switch_mode("contracts")
-        if isinstance(self.screen, StartupScreen) and (self.bundled is None or self._kept_user is not None):
+        if isinstance(self.screen, StartupScreen) and (self.bundled is None or self.workspace.keeps_rows):
             # keys typed on the start-up screen are for the contracts screen that comes right after it (with the
             # kept rows, or by URL): they wait for it, else the start-up screen took them and they were lost
             self.keys.hold(self, bound_s=KEYS_WAIT_FOR_CONTRACTS_S)
@@ -274,7 +274,7 @@ class LedgerApp(App):
         milestone("first_frame")
         self.set_interval(HEALTH_CHECK_S, self._show_health)
         clean_stale_snapshots(self.locations.snapshots_dir)
-        kept = self.workspace.find_kept(self._kept_user) if self._kept_user is not None else None
+        kept = self.workspace.find_kept()
         if kept is None and self.bundled is not None:
             # the contracts screen comes once the participant is ready: the keys wait no longer
             self.keys.release(self)
