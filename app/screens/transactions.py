@@ -105,6 +105,11 @@ and interfaces; the command id and the text are looked for in the rows. Without 
     def table(self) -> UpdateTable:
         return self.query_one(UpdateTable)
 
+    @property
+    def following(self) -> bool:
+        """The screen follows the ledger's new updates (f), whatever its stream's state now."""
+        return self._following
+
     def on_mount(self) -> None:
         self.set_interval(FLUSH_S, self._flush)
         self.follow(self.ledger_app.workspace.ledger_end.subscribe, lambda _: self._show_state())
