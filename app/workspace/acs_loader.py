@@ -154,6 +154,12 @@ class AcsLoader:
         """A request is under way."""
         return self._task is not None and not self._task.done()
 
+    async def settled(self) -> None:
+        """Until the request under way, if any, has ended (what a cancelled one might still tell is told by then)."""
+        task = self._task
+        if task is not None:
+            await asyncio.wait([task])
+
     @property
     def timeline(self) -> AcsTimeline | None:
         return self._cache.timeline

@@ -61,9 +61,7 @@ class Heard:
 
     async def quiet(self) -> None:
         """Until the loader has nothing under way (what a cancelled request might still tell is told by then)."""
-        task = self.loader._task
-        if task is not None:
-            await asyncio.wait([task], timeout=WAIT_S)
+        await asyncio.wait_for(self.loader.settled(), WAIT_S)
 
 
 @pytest.fixture
