@@ -43,7 +43,7 @@ RIGHTS_RECHECK_S = 60.0
 class Connection:
     """The app's connection to its participant. Its state: `connected` (once the participant said who we are),
     `state` (connecting, ok or down: how it answers now), `problem` (why it refuses our token, until it accepts
-    one), `url` and `tokens`. Its face: `start` (connect, then poll the ledger end and now and then the rights),
+    one), `url` and `tokens_in_use`. Its face: `start` (connect, then poll the ledger end and now and then the rights),
     `switch_user` (the user key) and `retry_s`. It reports through `on_change` (the state,
     the problem or who we are changed: the status line reads them again) and the routes (every screen told of a
     new identity; the start-up screen left once the bundled participant is ready)."""
@@ -75,7 +75,10 @@ class Connection:
         self._on_change = on_change
         self.url = url
         """The participant's URL (the bundled participant's once it has started)."""
-        self.tokens = tokens
+        self._tokens = tokens
+        """What a connection attempt starts with: the app's tokens by URL, those minted for the first user when
+        bundled. Once a session is open its client's are the ones in use (`tokens_in_use`): a switch of user changes
+        those, not these."""
         self._bundled = bundled
         self._label = label
         self._first_user = first_user
@@ -113,7 +116,7 @@ class Connection:
         """The tokens the session's client sends (the user switched to), else those the app was started with."""
         session = self._workspace.session
         # the client was built here, with one of `app.tokens`' sources (the client knows only their protocol)
-        return cast("TokenSource | None", session.client.tokens) if session is not None else self.tokens
+        return cast("TokenSource | None", session.client.tokens) if session is not None else self._tokens
 
     def start(self, poll_s: float) -> None:
         """Connect, and poll the ledger end every `poll_s` from now on (which also retries a failed connection)."""
@@ -171,8 +174,8 @@ class Connection:
             self.url = state.url
             minted = MintedToken(self._bundled.secret(), BUNDLED_ADMIN)
             first_user = self._first_user
-            self.tokens = minted.for_user(first_user)
-            client = LedgerClient(self.url, self.tokens, log=self._request_log, **self._client_options())
+            self._tokens = minted.for_user(first_user)
+            client = LedgerClient(self.url, self._tokens, log=self._request_log, **self._client_options())
             self._workspace.open_session(
                 client, label="bundled", bundled=self._bundled, minted=minted.for_user(first_user)
             )
@@ -180,12 +183,12 @@ class Connection:
             assert self.url is not None
             client = LedgerClient(
                 self.url,
-                self.tokens,
+                self._tokens,
                 log=self._request_log,
                 transport=self._transport,
                 **self._client_options(),
             )
-            minted_token = self.tokens if isinstance(self.tokens, MintedToken) else None
+            minted_token = self._tokens if isinstance(self._tokens, MintedToken) else None
             self._workspace.open_session(client, label=self._label, minted=minted_token)
         try:
             await self._session.connect()
