@@ -390,7 +390,8 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         self.query_one("#in-flight", DataTable).focus()
 
     def action_refresh(self) -> None:
-        self.ledger_app.routes.show_ledger_end()  # the in-flight list follows the offset viewed
+        # the workspace's contracts move to the ledger end (the contracts screen draws them); In flight follows them
+        self.ledger_app.workspace.acs_loader.to_ledger_end()
         self._refresh_in_flight()
 
     # --- submitting ---------------------------------------------------------------------------------------------
@@ -536,7 +537,8 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         self._after_submission()
 
     def _after_submission(self) -> None:
-        self.ledger_app.routes.show_ledger_end()  # the contracts screen shows where things are now; In flight follows it
+        # the workspace's contracts move to where things are now (the contracts screen draws them); In flight follows
+        self.ledger_app.workspace.acs_loader.to_ledger_end()
 
     def _step_changed(self, step: Step) -> None:
         if step not in self.steps:
