@@ -99,7 +99,8 @@ class AtLedgerEnd:
 
 @dataclass(frozen=True)
 class NoParties:
-    """The parties asked for are none: there is nothing to read (the cache keeps what it held)."""
+    """The parties asked for are none: there is nothing to read, and no offset is viewed (the cache keeps what it
+    held, read again once parties are asked for)."""
 
 
 Doing = Literal["open", "read", "step", "move", "end", "other"]
@@ -270,6 +271,11 @@ class AcsLoader:
     # --- reading ------------------------------------------------------------------------------------------------
 
     async def _nothing_to_read(self, request: int) -> None:
+        # no offset is viewed: the rows the cache still holds are the parties' asked for before, as whom a step, a
+        # move or a read again would read (over a timeline of those parties), and which would be kept for the next
+        # session as the rows of no party
+        self.previous = None
+        self._cache.view(None)
         self._tell(request, NoParties())
 
     async def _open_and_load(self, request: int, parties: list[str] | None, offset: int | None) -> None:

@@ -23,6 +23,7 @@ from app.workspace.acs_loader import (
     Loaded,
     Moved,
     Moving,
+    NoParties,
     Read,
     Reading,
     Stepping,
@@ -227,3 +228,26 @@ async def test_closing_leaves_no_offset_viewed_for_any_reader(workspace):
     assert workspace.acs.snapshot is None
     assert loader.offset is None and workspace.acs.viewing is None
     assert viewed == [read.offset, None]  # told, as every move is
+
+
+async def test_asked_for_no_parties_the_loader_views_no_offset_to_move_from(workspace):
+    """Asked for no parties (a user left without rights), no offset is viewed: the rows the cache still holds are
+    the parties' asked for before, and a step, a move or a read again read as them (the loader's parties said none
+    while its timeline still read the others'), and the workspace would keep them as the rows of no party."""
+    loader = workspace.acs_loader
+    heard = Heard(loader)
+    loader.load(await _alice(workspace))
+    assert isinstance(await heard.end(), Read)
+    heard.events.clear()
+
+    loader.load([])
+    await heard.quiet()
+    assert heard.events == [NoParties()]
+    assert loader.parties == [] and loader.offset is None and workspace.acs.viewing is None
+    loader.step(-1)
+    loader.move_to(1)
+    loader.reload()
+    loader.to_ledger_end()
+    assert not loader.busy  # nothing to step, move or read from
+    await heard.quiet()
+    assert heard.events == [NoParties()]
