@@ -44,9 +44,10 @@ class Connection:
     """The app's connection to its participant. Its state: `connected` (once the participant said who we are),
     `state` (connecting, ok or down: how it answers now), `problem` (why it refuses our token, until it accepts
     one), `url` and `tokens_in_use`. Its face: `start` (connect, then poll the ledger end and now and then the rights),
-    `switch_user` (the user key) and `retry_s`. It reports through `on_change` (the state,
-    the problem or who we are changed: the status line reads them again) and the routes (every screen told of a
-    new identity; the start-up screen left once the bundled participant is ready)."""
+    `switch_user` (the user key) and `retry_s`. It reports through `on_change` (the state, the problem or, once
+    connected, who we are changed: the status line reads them again) and the routes (every screen told of whom
+    it is connected as, and again after a restart; the start-up screen left once the bundled participant is
+    ready). A later change of the user or its rights (switched, read again) is the session's to tell."""
 
     rights_recheck_s = RIGHTS_RECHECK_S
 
@@ -261,15 +262,10 @@ class Connection:
         self._rights_reading = self._run(self._reread_rights, "rights")
 
     async def _reread_rights(self) -> None:
-        session = self._session
-        before = session.identity
         try:
-            await session.reload_identity()
+            await self._session.reload_identity()  # a change, the session tells every screen of
         except LedgerApiError:
             return  # read again at the next interval; a failure to read is the health line's to show
-        if session.identity != before:
-            self._changed()
-            self._routes.announce_identity()
 
     # --- following the participant --------------------------------------------------------------------------------
 
@@ -390,10 +386,8 @@ class Connection:
         )
         if choice is None or choice == current:
             return
-        await session.switch_user(choice)
-        self._changed()
+        await session.switch_user(choice)  # which the session tells every screen of
         self._app.notify(f"Acting as {choice} now.", timeout=3)
-        self._routes.announce_identity()
 
 
 __all__ = ["CONNECT_RETRY_POLLS", "LEDGER_END_POLL_S", "RIGHTS_RECHECK_S", "Connection"]

@@ -1,6 +1,6 @@
 """The participant's parties and users as this client last read them, and the changes made to them from here: one
 owner, so that a party allocated or a right granted reaches every screen (the composer offers the new party; the
-session's rights, and what each screen may read, follow a change to the user acting).
+session's rights, and what each screen may read, follow a change to the user acting: the session tells it).
 
 Listing parties and users needs admin rights; a user without them sees only itself (`admin` False, `users` holding
 the token's own user and rights, `parties` those its rights name)."""
@@ -21,9 +21,7 @@ if TYPE_CHECKING:  # imported once connected: the client and its models take a w
 
 @dataclass(frozen=True)
 class DirectoryChange:
-    """What changed: `identity` when the user acting is the one changed (its rights were read again)."""
-
-    identity: bool = False
+    """The parties or users changed (a change to the user acting, its rights read again, is told by the session)."""
 
 
 class Directory:
@@ -142,9 +140,8 @@ class Directory:
         others = [u for u in self.users if u.user.id != user_id]
         try:
             if session.identity.user_id == user_id:
-                await session.reload_identity()
+                await session.reload_identity()  # which the session tells every screen of, if they changed
                 await self.read()  # an admin no more, or again: what it may list changed
-                self._subscribers.tell(DirectoryChange(identity=True))
                 return
             self.users = others if deleted else [*others, await api.user_with_rights(session.client, user_id)]
         except errors.LedgerApiError:

@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # imported once connected: the client and its models take a w
     from app.bundled import BundledParticipant
     from app.client.ledger import LedgerClient
     from app.packages import PackageCatalog, Progress
-    from app.session import Session
+    from app.session import Identity, Session
     from app.tokens import MintedToken
     from app.workspace.kept import Kept, Whose
 
@@ -43,6 +43,7 @@ class Workspace:
         """The participant's parties and users, and the changes made to them from here."""
         self._snapshot_ids = count(1)
         self._packages_read: Subscribers[PackageCatalog] = Subscribers()
+        self._identity_changed: Subscribers[Identity] = Subscribers()
         self._packages_told: PackageCatalog | None = None
         self._kept_for: tuple[str, str] | None = None
         """The participant, as the contracts kept for the next session name it, and the user a session starts as
@@ -70,8 +71,14 @@ class Workspace:
             bundled=bundled,
             minted=minted,
             learned=self.learned,
+            identity_changed=self._identity_changed.tell,
         )
         return self.session
+
+    def subscribe_identity(self, callback: Callable[[Identity], None]) -> Callable[[], None]:
+        """Call `callback` when the session's user, or its rights, change once connected (a switch of user, rights
+        read again and found changed, whoever read them); returns what unsubscribes it."""
+        return self._identity_changed.subscribe(callback)
 
     def keep_rows(self, participant: str, first_user: str) -> None:
         """Keep the contracts read for the next session on `participant` (as the kept files name it), which starts
