@@ -4,7 +4,7 @@ is (version, id, synchronizers). No UI here: the workspace opens it, the screens
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -76,6 +76,7 @@ class Session:
         bundled: BundledParticipant | None = None,
         minted: MintedToken | None = None,
         learned: Learned | None = None,
+        identity_changed: Callable[[Identity], None] = lambda _: None,
     ) -> None:
         self.client = client
         self.label = label
@@ -85,9 +86,11 @@ class Session:
         self.version = ""
         self.participant_id = ""
         self.synchronizers: list[ConnectedSynchronizer] = []
+        """The synchronizers the participant is connected to: read at connecting, again by `read_synchronizers`."""
         self.packages = SharedCatalog(client)  # the participant's packages, read once for every screen
         self.learned = learned if learned is not None else Learned()
         """What was learned of the user's Daml on this participant (the workspace's, which hands it over)."""
+        self._identity_changed = identity_changed
 
     @property
     def can_switch_user(self) -> bool:
@@ -130,9 +133,24 @@ class Session:
         rights = await self.client.user_rights(user.id)
         return Identity.of_rights(user.id, user.primary_party, rights)
 
+    async def read_synchronizers(self) -> list[ConnectedSynchronizer]:
+        """The connected synchronizers, read again for the user's party when connecting found none (a participant
+        may list them only for a party: Canton's `party` parameter)."""
+        if not self.synchronizers:
+            party = self.identity.primary_party or next(iter(self.identity.act_as), None)
+            self.synchronizers = await self.client.connected_synchronizers(party)
+        return self.synchronizers
+
     async def reload_identity(self) -> None:
-        """Read the user's rights again (after they were changed from this client)."""
-        self.identity = await self._identity()
+        """Read the user's rights again; a change is told (`identity_changed`), whoever read them."""
+        self._change_identity(await self._identity())
+
+    def _change_identity(self, identity: Identity) -> None:
+        """The user acting, or its rights, once connected: told when they differ from those before (the first, at
+        connecting, is the connection's to tell)."""
+        before, self.identity = self.identity, identity
+        if identity != before:
+            self._identity_changed(identity)
 
     async def switch_user(self, user_id: str) -> None:
         """Act as another user of the bundled participant (the tokens are minted here)."""
@@ -145,12 +163,13 @@ class Session:
         previous = self.client.tokens
         self.client.use_tokens(tokens)
         try:
-            self.identity = await self._identity()
+            identity = await self._identity()
         except errors.LedgerApiError:
             self.client.use_tokens(previous)
             raise
         self.minted = self.minted.for_user(user_id)
         self.learned.forget_visible()  # the parties the previous user saw are not this one's to be offered
+        self._change_identity(identity)
 
     async def users(self) -> list[str]:
         """User ids to pick from: every user, read with the admin's token on the bundled participant."""

@@ -314,14 +314,15 @@ async def _app_caught_up(app) -> None:
 
 
 def _note_where(app, gesture, report: MonkeyReport) -> None:
-    # imported here, as the app imports it: with the composer, not at start
+    # imported here, as the app imports them: with their screens, not at start
+    from app.screens.transactions import TransactionsScreen
     from app.widgets.typed_form import TypedForm
 
     if app._exception is not None or not app.screen_stack:
         return
     screen = app.screen
     report.screens_seen[type(screen).__name__] += 1
-    if getattr(screen, "_following", False):
+    if isinstance(screen, TransactionsScreen) and screen.following:
         report.following += 1
     if (
         isinstance(gesture, tuple)

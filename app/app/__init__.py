@@ -43,14 +43,14 @@ from app.trace import milestone
 from app.untrusted import visible
 from app.widgets.styles_cache import drop_widgets_from_style_cache
 from app.widgets.untrusted_text import DropControls, visible_lines
-from app.workspace import DirectoryChange, Workspace, clean_stale_snapshots
+from app.workspace import Workspace, clean_stale_snapshots
 
 if TYPE_CHECKING:  # imported when first needed, after the first frame: the client and its models take a while
     import httpx
     from textual.driver import Driver
 
     from app.client.http import Timeouts
-    from app.session import Session
+    from app.session import Identity, Session
     from app.tokens import TokenSource
     from app.workspace.kept import Kept
 
@@ -123,8 +123,8 @@ class LedgerApp(App):
         # the status line mirrors what the workspace holds
         self.workspace.ledger_end.subscribe(self._ledger_end_moved)
         self.workspace.acs.subscribe(self._viewed_moved)
-        # a change to the acting user's rights (from the parties screen) reaches every screen as a new identity
-        self.workspace.directory.subscribe(self._directory_changed)
+        # a new user acting, or new rights (switched, read again, changed from the parties screen): every screen hears
+        self.workspace.subscribe_identity(self._identity_changed)
         self.label = label or ("bundled" if bundled is not None else (url or ""))
         self.request_log = RequestLog()
         self.request_log.subscribe(self._request_seen)
@@ -151,9 +151,9 @@ class LedgerApp(App):
             timeouts=timeouts,
         )
         self.palette = Palette(self, self.routes)
-        self._kept_user = _kept_user(bundled, tokens, first_user)
-        if self._kept_user is not None:
-            self.workspace.kept_participant = f"bundled:{bundled.db}" if bundled is not None else url
+        kept_user = _kept_user(bundled, tokens, first_user)
+        if kept_user is not None:
+            self.workspace.keep_rows(f"bundled:{bundled.db}" if bundled is not None else url or "", kept_user)
         self.keys = Keys(self)
         self.status_participant = self.label
         self.status_readonly = self.workspace.readonly
@@ -190,10 +190,9 @@ class LedgerApp(App):
         self.status_viewed = offset
         self.status_stale = self.workspace.acs.kept is not None
 
-    def _directory_changed(self, change: DirectoryChange) -> None:
-        if change.identity:
-            self.status_user = self.session.identity.label
-            self.routes.announce_identity()
+    def _identity_changed(self, identity: Identity) -> None:
+        self.status_user = identity.label
+        self.routes.announce_identity()
 
     # --- the status line --------------------------------------------------------------------------------------
 
@@ -259,7 +258,7 @@ class LedgerApp(App):
             mounted = self.push_screen(StartupScreen(self.bundled))
         else:
             mounted = self.switch_mode("contracts")
-        if isinstance(self.screen, StartupScreen) and (self.bundled is None or self._kept_user is not None):
+        if isinstance(self.screen, StartupScreen) and (self.bundled is None or self.workspace.keeps_rows):
             # keys typed on the start-up screen are for the contracts screen that comes right after it (with the
             # kept rows, or by URL): they wait for it, else the start-up screen took them and they were lost
             self.keys.hold(self, bound_s=KEYS_WAIT_FOR_CONTRACTS_S)
@@ -274,7 +273,7 @@ class LedgerApp(App):
         milestone("first_frame")
         self.set_interval(HEALTH_CHECK_S, self._show_health)
         clean_stale_snapshots(self.locations.snapshots_dir)
-        kept = self.workspace.find_kept(self._kept_user) if self._kept_user is not None else None
+        kept = self.workspace.find_kept()
         if kept is None and self.bundled is not None:
             # the contracts screen comes once the participant is ready: the keys wait no longer
             self.keys.release(self)

@@ -43,10 +43,11 @@ RIGHTS_RECHECK_S = 60.0
 class Connection:
     """The app's connection to its participant. Its state: `connected` (once the participant said who we are),
     `state` (connecting, ok or down: how it answers now), `problem` (why it refuses our token, until it accepts
-    one), `url` and `tokens`. Its face: `start` (connect, then poll the ledger end and now and then the rights),
-    `switch_user` (the user key) and `retry_s`. It reports through `on_change` (the state,
-    the problem or who we are changed: the status line reads them again) and the routes (every screen told of a
-    new identity; the start-up screen left once the bundled participant is ready)."""
+    one), `url` and `tokens_in_use`. Its face: `start` (connect, then poll the ledger end and now and then the rights),
+    `switch_user` (the user key) and `retry_s`. It reports through `on_change` (the state, the problem or, once
+    connected, who we are changed: the status line reads them again) and the routes (every screen told of whom
+    it is connected as, and again after a restart; the start-up screen left once the bundled participant is
+    ready). A later change of the user or its rights (switched, read again) is the session's to tell."""
 
     rights_recheck_s = RIGHTS_RECHECK_S
 
@@ -75,7 +76,10 @@ class Connection:
         self._on_change = on_change
         self.url = url
         """The participant's URL (the bundled participant's once it has started)."""
-        self.tokens = tokens
+        self._tokens = tokens
+        """What a connection attempt starts with: the app's tokens by URL, those minted for the first user when
+        bundled. Once a session is open its client's are the ones in use (`tokens_in_use`): a switch of user changes
+        those, not these."""
         self._bundled = bundled
         self._label = label
         self._first_user = first_user
@@ -113,7 +117,7 @@ class Connection:
         """The tokens the session's client sends (the user switched to), else those the app was started with."""
         session = self._workspace.session
         # the client was built here, with one of `app.tokens`' sources (the client knows only their protocol)
-        return cast("TokenSource | None", session.client.tokens) if session is not None else self.tokens
+        return cast("TokenSource | None", session.client.tokens) if session is not None else self._tokens
 
     def start(self, poll_s: float) -> None:
         """Connect, and poll the ledger end every `poll_s` from now on (which also retries a failed connection)."""
@@ -171,8 +175,8 @@ class Connection:
             self.url = state.url
             minted = MintedToken(self._bundled.secret(), BUNDLED_ADMIN)
             first_user = self._first_user
-            self.tokens = minted.for_user(first_user)
-            client = LedgerClient(self.url, self.tokens, log=self._request_log, **self._client_options())
+            self._tokens = minted.for_user(first_user)
+            client = LedgerClient(self.url, self._tokens, log=self._request_log, **self._client_options())
             self._workspace.open_session(
                 client, label="bundled", bundled=self._bundled, minted=minted.for_user(first_user)
             )
@@ -180,12 +184,12 @@ class Connection:
             assert self.url is not None
             client = LedgerClient(
                 self.url,
-                self.tokens,
+                self._tokens,
                 log=self._request_log,
                 transport=self._transport,
                 **self._client_options(),
             )
-            minted_token = self.tokens if isinstance(self.tokens, MintedToken) else None
+            minted_token = self._tokens if isinstance(self._tokens, MintedToken) else None
             self._workspace.open_session(client, label=self._label, minted=minted_token)
         try:
             await self._session.connect()
@@ -258,15 +262,10 @@ class Connection:
         self._rights_reading = self._run(self._reread_rights, "rights")
 
     async def _reread_rights(self) -> None:
-        session = self._session
-        before = session.identity
         try:
-            await session.reload_identity()
+            await self._session.reload_identity()  # a change, the session tells every screen of
         except LedgerApiError:
             return  # read again at the next interval; a failure to read is the health line's to show
-        if session.identity != before:
-            self._changed()
-            self._routes.announce_identity()
 
     # --- following the participant --------------------------------------------------------------------------------
 
@@ -387,10 +386,8 @@ class Connection:
         )
         if choice is None or choice == current:
             return
-        await session.switch_user(choice)
-        self._changed()
+        await session.switch_user(choice)  # which the session tells every screen of
         self._app.notify(f"Acting as {choice} now.", timeout=3)
-        self._routes.announce_identity()
 
 
 __all__ = ["CONNECT_RETRY_POLLS", "LEDGER_END_POLL_S", "RIGHTS_RECHECK_S", "Connection"]

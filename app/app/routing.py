@@ -108,7 +108,7 @@ MODE_TITLES = {
 
 class Routes:
     """Which screen is shown, and the way to another. Its face: `go` (a number key), `show` (a mode's own screen,
-    awaited), `screens` (every mode's), `contracts_screen`, `show_ledger_end`, `announce_identity`, and one method for
+    awaited), `screens` (every mode's), `contracts_screen`, `announce_identity`, and one method for
     each message a screen sends for another (`open_contract`, `compose`, `show_template_contracts`,
     `move_contract`); the app's key actions and message handlers call these. A route to a screen that needs the
     participant is taken only while `connected()`."""
@@ -168,13 +168,6 @@ class Routes:
             if isinstance(screen, AcsScreen):
                 return screen
         return None
-
-    def show_ledger_end(self) -> None:
-        """Have the contracts screen show the ledger end (after a change made elsewhere, e.g. a move); the other
-        screens follow the offset it shows through the workspace."""
-        screen = self.contracts_screen()
-        if screen is not None:
-            screen.action_ledger_end()
 
     def announce_identity(self) -> None:
         """Tell every screen that the user, or what the user may do, changed."""

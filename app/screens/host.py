@@ -71,10 +71,6 @@ class RoutesFace(Protocol):
         """That mode's own screen (what its number key does)."""
         ...
 
-    def show_ledger_end(self) -> None:
-        """Have the contracts screen show the ledger end (after a change made elsewhere, e.g. a move)."""
-        ...
-
 
 class PaletteFace(Protocol):
     def key_names(self, binding: Binding) -> str:

@@ -181,13 +181,10 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
 
     @work(exclusive=True, group="reassign-start", exit_on_error=False)
     async def _start(self) -> None:
-        session = self.ledger_app.session
-        if not session.synchronizers:
-            try:
-                party = session.identity.primary_party or next(iter(session.identity.act_as), None)
-                session.synchronizers = await session.client.connected_synchronizers(party)
-            except errors.LedgerApiError as e:
-                self.ledger_app.failures.show_error(e, "Cannot list the connected synchronizers")
+        try:
+            await self.ledger_app.session.read_synchronizers()
+        except errors.LedgerApiError as e:
+            self.ledger_app.failures.show_error(e, "Cannot list the connected synchronizers")
         self._fill_choices()
         self._refresh_in_flight()
 
@@ -393,7 +390,8 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         self.query_one("#in-flight", DataTable).focus()
 
     def action_refresh(self) -> None:
-        self.ledger_app.routes.show_ledger_end()  # the in-flight list follows the offset viewed
+        # the workspace's contracts move to the ledger end (the contracts screen draws them); In flight follows them
+        self.ledger_app.workspace.acs_loader.to_ledger_end()
         self._refresh_in_flight()
 
     # --- submitting ---------------------------------------------------------------------------------------------
@@ -539,7 +537,8 @@ synchronizer; it moves by an *unassign* on its source (it leaves it, its reassig
         self._after_submission()
 
     def _after_submission(self) -> None:
-        self.ledger_app.routes.show_ledger_end()  # the contracts screen shows where things are now; In flight follows it
+        # the workspace's contracts move to where things are now (the contracts screen draws them); In flight follows
+        self.ledger_app.workspace.acs_loader.to_ledger_end()
 
     def _step_changed(self, step: Step) -> None:
         if step not in self.steps:

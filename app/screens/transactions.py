@@ -93,7 +93,6 @@ and interfaces; the command id and the text are looked for in the rows. Without 
         self._pending_high = 0  # the last offset the stream reported
         self._flushed_high = 0  # the last offset handed to the window
         self._following = False
-        self._parties_known: list[str] = []
 
     def compose(self) -> ComposeResult:
         yield StatusBar(mode="transactions")
@@ -106,6 +105,11 @@ and interfaces; the command id and the text are looked for in the rows. Without 
     def table(self) -> UpdateTable:
         return self.query_one(UpdateTable)
 
+    @property
+    def following(self) -> bool:
+        """The screen follows the ledger's new updates (f), whatever its stream's state now."""
+        return self._following
+
     def on_mount(self) -> None:
         self.set_interval(FLUSH_S, self._flush)
         self.follow(self.ledger_app.workspace.ledger_end.subscribe, lambda _: self._show_state())
@@ -114,7 +118,6 @@ and interfaces; the command id and the text are looked for in the rows. Without 
             self._load_head()
 
     def on_identity_changed(self, _: IdentityChanged) -> None:
-        self._parties_known = []
         self.action_reload()
 
     # --- what is read -------------------------------------------------------------------------------------------
@@ -131,22 +134,22 @@ and interfaces; the command id and the text are looked for in the rows. Without 
         )
 
     async def _parties(self) -> list[str] | None:
-        """The parties filtered on: those named (a hint such as `Alice` stands for the parties it names), else the
-        user's (None: any party, for a user who may read as any)."""
+        """The parties filtered on: those named (a hint such as `Alice` stands for the parties it names, looked up
+        in the workspace's directory, which a party allocated from here joins), else the user's (None: any party,
+        for a user who may read as any)."""
         readable = self.ledger_app.session.identity.readable()
         if not self.filter.parties:
             return readable
-        if not self._parties_known:
-            try:
-                self._parties_known = [p.party for p in await self.ledger_app.session.client.parties()]
-            except errors.LedgerApiError:
-                self._parties_known = list(readable or [])
+        try:
+            known = await self.ledger_app.workspace.directory.party_ids()
+        except errors.LedgerApiError:
+            known = list(readable or [])
         chosen: list[str] = []
         for name in self.filter.parties:
             if "::" in name:
                 chosen.append(name)
             else:
-                chosen += [p for p in self._parties_known if party_hint(p) == name] or [name]
+                chosen += [p for p in known if party_hint(p) == name] or [name]
         return list(dict.fromkeys(chosen))
 
     def _reading(self, reading: bool) -> None:

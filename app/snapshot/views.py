@@ -101,7 +101,7 @@ class Views:
     """The current view over a store, and the other reads of it. Its face: `build_view` (and `cancel_view` to abandon
     one being built), `view_count`, `view_removed` and `view_contracts`, `window`, `position_of`, `first_changed`;
     lookups that do not depend on the view (`latest`, `incomplete`, `ids_with_prefix`, `templates`,
-    `sample_payloads`, `count`); and for what writes a view out, `in_worker` and `windows`. The view is the store's
+    `template_ids`, `sample_payloads`, `count`); and for what writes a view out, `in_worker` and `windows`. The view is the store's
     to invalidate: a change to the cache drops it (`Store.when_changed`), and it is built again on request."""
 
     def __init__(self, store: Store) -> None:
@@ -409,6 +409,10 @@ class Views:
             return [row[0] for row in rows]
 
         return await self._store.run(find)
+
+    async def template_ids(self) -> list[str]:
+        """The templates of the contracts the cache holds, at any offset (what a view of it may show)."""
+        return await self._store.template_ids()
 
     async def templates(self, offset: int) -> list[tuple[str, int]]:
         """Template ids active at `offset`, with their contract counts, most frequent first."""

@@ -62,7 +62,7 @@ class ViewColumns:
             return build_columns(keys, sample, [template])
         keys = self.choices.get(ALL_TEMPLATES) or DEFAULT_MIXED
         snapshot = self._snapshot()
-        in_view = templates or (await snapshot.store.template_ids() if snapshot is not None else [])
+        in_view = templates or (await snapshot.views.template_ids() if snapshot is not None else [])
         return build_columns(keys, [], sorted(in_view))
 
     async def options(self, template: str) -> list[tuple[str, str]]:
@@ -78,7 +78,7 @@ class ViewColumns:
         if snapshot is None:
             return []
         fields: dict[str, None] = {}
-        for template in sorted(templates or await snapshot.store.template_ids())[:SORT_TEMPLATES]:
+        for template in sorted(templates or await snapshot.views.template_ids())[:SORT_TEMPLATES]:
             fields.update(dict.fromkeys(self.declared_fields(template)))
             for payload in await self.sample(template):
                 if isinstance(payload, dict):

@@ -65,9 +65,11 @@ class AcsCache:
         return self.timeline
 
     async def close(self, keep_as: Whose | None = None) -> None:
-        """Delete the cache file, or keep it for the next session of the same user (`app.workspace.kept`)."""
+        """Delete the cache file, or keep it for the next session of the same user (`app.workspace.kept`); no
+        offset is viewed from then on (told to the subscribers)."""
         snapshot, self.snapshot, self.timeline = self.snapshot, None, None
         kept, self.kept = self.kept, None
+        self.view(None)
         if snapshot is None:
             return
         interval = snapshot.store.interval

@@ -99,7 +99,8 @@ class AtLedgerEnd:
 
 @dataclass(frozen=True)
 class NoParties:
-    """The parties asked for are none: there is nothing to read (the cache keeps what it held)."""
+    """The parties asked for are none: there is nothing to read, and no offset is viewed (the cache keeps what it
+    held, read again once parties are asked for)."""
 
 
 Doing = Literal["open", "read", "step", "move", "end", "other"]
@@ -132,8 +133,6 @@ class AcsLoader:
         self._client = client
         self.parties: list[str] | None = None
         """The parties whose contracts are read (None: every party), as last asked."""
-        self.offset: int | None = None
-        """The offset the cache shows; None before the first read."""
         self.previous: int | None = None
         """The offset viewed before `offset`, while the cache still covers it."""
         self._reading = False
@@ -156,9 +155,21 @@ class AcsLoader:
         """A request is under way."""
         return self._task is not None and not self._task.done()
 
+    async def settled(self) -> None:
+        """Until the request under way, if any, has ended (what a cancelled one might still tell is told by then)."""
+        task = self._task
+        if task is not None:
+            await asyncio.wait([task])
+
     @property
     def timeline(self) -> AcsTimeline | None:
         return self._cache.timeline
+
+    @property
+    def offset(self) -> int | None:
+        """The offset the cache shows; None before the first read and once closed. The cache's `viewing`: one
+        value, which every screen reads there and this loader moves."""
+        return self._cache.viewing
 
     # --- requests -----------------------------------------------------------------------------------------------
 
@@ -225,8 +236,8 @@ class AcsLoader:
             self._end_task.cancel()
         if tasks:
             await asyncio.wait(tasks)  # before the file goes: a cancelled read may still be storing a batch
-        self.parties = self.offset = self.previous = None
-        await self._cache.close(keep_as)
+        self.parties = self.previous = None
+        await self._cache.close(keep_as)  # which views no offset any more
 
     # --- the current request ------------------------------------------------------------------------------------
 
@@ -255,12 +266,16 @@ class AcsLoader:
             self._subscribers.tell(event)
 
     def _view(self, offset: int) -> None:
-        self.offset = offset
         self._cache.view(offset)
 
     # --- reading ------------------------------------------------------------------------------------------------
 
     async def _nothing_to_read(self, request: int) -> None:
+        # no offset is viewed: the rows the cache still holds are the parties' asked for before, as whom a step, a
+        # move or a read again would read (over a timeline of those parties), and which would be kept for the next
+        # session as the rows of no party
+        self.previous = None
+        self._cache.view(None)
         self._tell(request, NoParties())
 
     async def _open_and_load(self, request: int, parties: list[str] | None, offset: int | None) -> None:

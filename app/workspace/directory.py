@@ -1,6 +1,6 @@
 """The participant's parties and users as this client last read them, and the changes made to them from here: one
 owner, so that a party allocated or a right granted reaches every screen (the composer offers the new party; the
-session's rights, and what each screen may read, follow a change to the user acting).
+session's rights, and what each screen may read, follow a change to the user acting: the session tells it).
 
 Listing parties and users needs admin rights; a user without them sees only itself (`admin` False, `users` holding
 the token's own user and rights, `parties` those its rights name)."""
@@ -15,15 +15,13 @@ from app.workspace.subscribers import Subscribers
 
 if TYPE_CHECKING:  # imported once connected: the client and its models take a while
     from app.client.admin import UserWithRights
-    from app.session import Session
+    from app.session import Identity, Session
     from participant.api import PartyDetails, Right
 
 
 @dataclass(frozen=True)
 class DirectoryChange:
-    """What changed: `identity` when the user acting is the one changed (its rights were read again)."""
-
-    identity: bool = False
+    """The parties or users changed (a change to the user acting, its rights read again, is told by the session)."""
 
 
 class Directory:
@@ -33,6 +31,8 @@ class Directory:
         self.users: list[UserWithRights] = []
         self.admin: bool | None = None
         """Whether the token may list every party and user; None until read."""
+        self._parties_of: tuple[Session, Identity] | None = None
+        """The session and the user's rights `parties` were read with (None: not read)."""
         self._subscribers: Subscribers[DirectoryChange] = Subscribers()
 
     def subscribe(self, callback: Callable[[DirectoryChange], None]) -> Callable[[], None]:
@@ -46,6 +46,23 @@ class Directory:
 
     # --- reading ------------------------------------------------------------------------------------------------
 
+    async def party_ids(self) -> list[str]:
+        """The ids of the parties known here (what a party's hint, `Alice`, is looked up in): the participant's
+        list for an administrator, else those the user's rights name; as last read, with each party allocated from
+        here since, and read now when they were not read with the session and rights of now (the parties alone: not
+        the users, a request for each)."""
+        session = self.session
+        identity = session.identity
+        if self._parties_of != (session, identity):
+            if identity.admin:
+                self.parties = await session.client.parties()
+                self._parties_of = (session, identity)
+                session.learned.note_parties(p.party for p in self.parties)
+                self._subscribers.tell(DirectoryChange())
+            else:
+                await self.read()  # the token's own user, and the parties its rights name
+        return [p.party for p in self.parties]
+
     async def read(self) -> None:
         """Read the parties and users again: all of them for an administrator, else the token's own user."""
         import asyncio
@@ -54,14 +71,16 @@ class Directory:
         from app.client import errors
 
         session = self.session
+        identity = session.identity
         client = session.client
-        if session.identity.admin:
+        if identity.admin:
             try:
                 parties, users = await asyncio.gather(client.parties(), api.users_with_rights(client))
             except errors.PermissionDenied:
                 pass  # the rights changed since they were read: read as a user who is no admin
             else:
                 self.admin, self.parties, self.users = True, parties, users
+                self._parties_of = (session, identity)
                 session.learned.note_parties(p.party for p in parties)
                 self._subscribers.tell(DirectoryChange())
                 return
@@ -70,6 +89,7 @@ class Directory:
         self.admin = False
         self.users = [own]
         self.parties = await api.party_details(client, named) if named else []
+        self._parties_of = (session, identity)
         self._subscribers.tell(DirectoryChange())
 
     # --- changing -----------------------------------------------------------------------------------------------
@@ -120,9 +140,8 @@ class Directory:
         others = [u for u in self.users if u.user.id != user_id]
         try:
             if session.identity.user_id == user_id:
-                await session.reload_identity()
+                await session.reload_identity()  # which the session tells every screen of, if they changed
                 await self.read()  # an admin no more, or again: what it may list changed
-                self._subscribers.tell(DirectoryChange(identity=True))
                 return
             self.users = others if deleted else [*others, await api.user_with_rights(session.client, user_id)]
         except errors.LedgerApiError:

@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # imported once connected: the client and its models take a w
     from app.bundled import BundledParticipant
     from app.client.ledger import LedgerClient
     from app.packages import PackageCatalog, Progress
-    from app.session import Session
+    from app.session import Identity, Session
     from app.tokens import MintedToken
     from app.workspace.kept import Kept, Whose
 
@@ -43,9 +43,11 @@ class Workspace:
         """The participant's parties and users, and the changes made to them from here."""
         self._snapshot_ids = count(1)
         self._packages_read: Subscribers[PackageCatalog] = Subscribers()
+        self._identity_changed: Subscribers[Identity] = Subscribers()
         self._packages_told: PackageCatalog | None = None
-        self.kept_participant: str | None = None
-        """The participant, as the contracts kept for the next session name it (None: none are kept)."""
+        self._kept_for: tuple[str, str] | None = None
+        """The participant, as the contracts kept for the next session name it, and the user a session starts as
+        (`keep_rows`; None: none are kept)."""
 
     @property
     def readonly(self) -> bool:
@@ -69,16 +71,33 @@ class Workspace:
             bundled=bundled,
             minted=minted,
             learned=self.learned,
+            identity_changed=self._identity_changed.tell,
         )
         return self.session
 
-    def find_kept(self, first_user: str) -> Kept | None:
-        """What the last session of `first_user` on this participant kept, if it did (`open_kept` opens it)."""
-        if self.kept_participant is None:
+    def subscribe_identity(self, callback: Callable[[Identity], None]) -> Callable[[], None]:
+        """Call `callback` when the session's user, or its rights, change once connected (a switch of user, rights
+        read again and found changed, whoever read them); returns what unsubscribes it."""
+        return self._identity_changed.subscribe(callback)
+
+    def keep_rows(self, participant: str, first_user: str) -> None:
+        """Keep the contracts read for the next session on `participant` (as the kept files name it), which starts
+        as `first_user`: a user known before connecting, whose tokens are minted here."""
+        self._kept_for = (participant, first_user)
+
+    @property
+    def keeps_rows(self) -> bool:
+        """The contracts read are kept for the next session (`keep_rows`)."""
+        return self._kept_for is not None
+
+    def find_kept(self) -> Kept | None:
+        """What the last session on this participant kept of the user it starts as, if it did (`open_kept` opens
+        it); None also when no rows are kept here."""
+        if self._kept_for is None:
             return None
         from app.workspace.kept import KeptKey, find_kept
 
-        return find_kept(self.locations.snapshots_dir, KeptKey(self.kept_participant, first_user))
+        return find_kept(self.locations.snapshots_dir, KeptKey(*self._kept_for))
 
     async def open_kept(self, kept: Kept) -> bool:
         """Open what the last session kept, for its rows to be shown at once (the app marks them as not current
@@ -107,7 +126,7 @@ class Workspace:
         minted here (the user is known before connecting), of the parties a start shows (the user's own), at an
         offset viewed. The loader keeps none that it is still filling."""
         loader, kept = self.acs_loader, self.acs.kept
-        if self.kept_participant is None or loader.offset is None:
+        if self._kept_for is None or loader.offset is None:
             return None
         if kept is not None:
             return kept.whose  # not brought up to date: kept again as it was
@@ -119,7 +138,7 @@ class Workspace:
             return None
         from app.workspace.kept import KeptKey, Whose
 
-        key = KeptKey(self.kept_participant, session.minted.user)
+        key = KeptKey(self._kept_for[0], session.minted.user)
         return Whose(key, session.participant_id, identity.user_id, loader.parties, loader.offset)
 
     def _client(self) -> LedgerClient:

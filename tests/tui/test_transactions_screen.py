@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 
+import httpx
 import pytest
 
 from app.daml_values import show_party
@@ -15,7 +16,7 @@ from app.screens.transactions import LIVE, RECONNECTING, TransactionsScreen
 from app.screens.update_detail import UpdateScreen
 from app.update_window import CAPACITY
 from app.widgets.transaction_view import TransactionTree
-from tests.conftest import SECRET, ServerProcess, start_server
+from tests.conftest import SECRET, LedgerApi, ServerProcess, start_server
 from tests.history import allocate, submit_ious
 from tests.tui.conftest import SIZE, screen_text, wait_for
 
@@ -220,6 +221,44 @@ async def test_filters(demo_server, make_app) -> None:
         await wait_for(pilot, lambda: not screen.reading and screen.filter.parties, "the refused filter")
         assert not screen.window.rows  # not the rows of another filter
         assert any(n.severity == "error" for n in app._notifications)
+
+
+async def test_a_party_allocated_from_here_is_found_by_its_hint(writable, make_app) -> None:
+    """A party's hint in the filter is looked up in the workspace's directory, which a party allocated from here
+    joins: also when a filter before it read the participant's parties (the screen kept a copy of its own, read
+    once, and took the new party's hint for a party id: none of its updates were shown)."""
+    server, erin = writable
+    await submit_ious(server.url, "Erin", erin, 1, prefix="erin")
+    await _user(server, "auditor", {"ParticipantAdmin": {"value": {}}}, {"CanReadAsAnyParty": {"value": {}}})
+    app = make_app(server, "auditor")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await transactions(app, pilot)
+        await pilot.press("slash", *"party:Erin", "enter")
+        await wait_for(pilot, lambda: not screen.reading and screen.filter.parties, "the filter on Erin")
+        assert screen.window.rows and all(
+            any(p.startswith("Erin::") for p in r.parties) for r in screen.window.rows
+        )
+
+        frank = await app.workspace.directory.allocate_party("Frank")  # as the parties screen does
+        # a transaction of Frank's, submitted elsewhere (a user changed from here would read the parties again)
+        await _user(server, "Frank", {"CanActAs": {"value": {"party": frank.party}}})
+        await submit_ious(server.url, "Frank", frank.party, 1, prefix="frank")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not screen.reading and not screen.filter.parties, "the whole list")
+        await pilot.press("slash", *"party:Frank", "enter")
+        await wait_for(pilot, lambda: not screen.reading and screen.filter.parties, "the filter on Frank")
+        assert not [n.message for n in app._notifications if n.severity == "error"]
+        assert screen.window.rows and all(frank.party in r.parties for r in screen.window.rows)
+
+
+async def _user(server: ServerProcess, user_id: str, *kinds: dict) -> None:
+    """A user with these rights, made by the participant's administrator."""
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        rights = [{"kind": kind} for kind in kinds]
+        r = await LedgerApi(http, check_spec=False).post(
+            "/v2/users", {"user": {"id": user_id}, "rights": rights}
+        )
+        assert r.status_code == 200, r.text
 
 
 async def test_opening_a_transaction_a_contract_of_it_and_back(writable, make_app) -> None:

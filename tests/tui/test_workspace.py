@@ -108,7 +108,7 @@ async def test_the_acs_cache_makes_and_deletes_its_file_and_tells_the_offset_vie
     workspace.acs.view(2)
     await workspace.acs.close()
     assert not snapshot.path.exists() and workspace.acs.snapshot is None
-    assert viewed == [4, 2]
+    assert viewed == [4, 2, None] and workspace.acs.viewing is None  # closed: no offset viewed, and said so
     assert isinstance(AcsCache(workspace.snapshot_path).viewing, type(None))
 
 
@@ -127,6 +127,31 @@ async def test_switching_users_forgets_the_parties_seen_and_keeps_the_rest(demo_
         assert session.identity.user_id == "Bob"
         assert workspace.learned.parties == set()
         assert workspace.learned.templates == {"pkg1:Iou:Iou": "model-tests"}
+    finally:
+        await session.client.aclose()
+
+
+async def test_the_session_tells_a_change_of_user_or_rights_and_only_a_change(demo_server, locations):
+    """Whoever reads the rights again (the connection's pace, the parties screen after a change) or switches the
+    user, the session that holds them tells the workspace's subscribers, once per change: the one rule by which
+    the status line and every screen hear of a new identity."""
+    from app.tokens import MintedToken
+    from tests.conftest import SECRET
+
+    workspace = Workspace(locations)
+    heard: list[str | None] = []
+    workspace.subscribe_identity(lambda identity: heard.append(identity.user_id))
+    minted = MintedToken(SECRET, "Alice")
+    session = workspace.open_session(LedgerClient(demo_server.url, minted), label="test", minted=minted)
+    try:
+        await session.connect()
+        assert session.identity.user_id == "Alice" and heard == []  # connecting is the connection's to tell
+        await session.reload_identity()
+        assert heard == []  # read again, the same: nothing to tell
+        await session.switch_user("Bob")
+        assert heard == ["Bob"]
+        await session.reload_identity()
+        assert heard == ["Bob"]
     finally:
         await session.client.aclose()
 

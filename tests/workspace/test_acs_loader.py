@@ -23,6 +23,7 @@ from app.workspace.acs_loader import (
     Loaded,
     Moved,
     Moving,
+    NoParties,
     Read,
     Reading,
     Stepping,
@@ -61,9 +62,7 @@ class Heard:
 
     async def quiet(self) -> None:
         """Until the loader has nothing under way (what a cancelled request might still tell is told by then)."""
-        task = self.loader._task
-        if task is not None:
-            await asyncio.wait([task], timeout=WAIT_S)
+        await asyncio.wait_for(self.loader.settled(), WAIT_S)
 
 
 @pytest.fixture
@@ -212,3 +211,43 @@ async def test_cancelling_a_read_tells_nothing_more(workspace):
     assert cancelled == [True]
     assert [type(e) for e in heard.events] == [Reading, Loaded]  # the first page's progress, then nothing
     assert not loader.reading and not loader.busy
+
+
+async def test_closing_leaves_no_offset_viewed_for_any_reader(workspace):
+    """The offset viewed is the cache's alone: the loader and the other screens read the same value, also once the
+    cache is closed (the status line and the inspector were left with the offset of a file already deleted)."""
+    loader = workspace.acs_loader
+    heard = Heard(loader)
+    viewed: list[int | None] = []
+    workspace.acs.subscribe(viewed.append)
+    loader.load(await _alice(workspace))
+    read = await heard.end()
+    assert isinstance(read, Read) and workspace.acs.viewing == loader.offset == read.offset
+
+    await loader.close()
+    assert workspace.acs.snapshot is None
+    assert loader.offset is None and workspace.acs.viewing is None
+    assert viewed == [read.offset, None]  # told, as every move is
+
+
+async def test_asked_for_no_parties_the_loader_views_no_offset_to_move_from(workspace):
+    """Asked for no parties (a user left without rights), no offset is viewed: the rows the cache still holds are
+    the parties' asked for before, and a step, a move or a read again read as them (the loader's parties said none
+    while its timeline still read the others'), and the workspace would keep them as the rows of no party."""
+    loader = workspace.acs_loader
+    heard = Heard(loader)
+    loader.load(await _alice(workspace))
+    assert isinstance(await heard.end(), Read)
+    heard.events.clear()
+
+    loader.load([])
+    await heard.quiet()
+    assert heard.events == [NoParties()]
+    assert loader.parties == [] and loader.offset is None and workspace.acs.viewing is None
+    loader.step(-1)
+    loader.move_to(1)
+    loader.reload()
+    loader.to_ledger_end()
+    assert not loader.busy  # nothing to step, move or read from
+    await heard.quiet()
+    assert heard.events == [NoParties()]
