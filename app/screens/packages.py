@@ -14,6 +14,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.timer import Timer
 from textual.widgets import Input, Static, Tree
+from textual.widgets.tree import TreeNode
 
 from app.client.errors import LedgerApiError
 from app.counting import count
@@ -150,7 +151,7 @@ Daml location it failed at; a notification says so too.
         if same:
             self._show_info()
         else:
-            self._rebuild()
+            self._rebuild(keep_place=True)
 
     def _progress(self, progress: Progress) -> None:
         self._info(
@@ -201,14 +202,22 @@ Daml location it failed at; a notification says so too.
 
     # --- the tree -------------------------------------------------------------------------------------------------
 
-    def _rebuild(self) -> None:
-        """Show the catalog, all of it or what the search keeps, with the first match (or the first node)
-        selected."""
+    def _rebuild(self, *, keep_place: bool = False) -> None:
+        """Show the catalog, all of it or what the search keeps, with the first match (or the first node) selected;
+        or, `keep_place` (the same search, other packages), with the user's place kept: the cursor on the same
+        entry (its nearest neighbour when it is gone) on the same line of the screen, the same nodes unfolded."""
         catalog = self.catalog
         if catalog is None:
             return
         tree = self.package_tree
-        tree.show(catalog, self.text.casefold())
+        spot = tree.spot() if keep_place else None
+        tree.show(catalog, self.text.casefold(), spot)
+        kept = tree.return_to(spot) if spot is not None else None
+        if kept is not None:
+            self.match = _index(tree.matches, kept, self.match)
+            self._show_info()
+            self._show_selected()
+            return
         self.match = 0
         self._show_info()
         if tree.matches:
@@ -417,6 +426,14 @@ Daml location it failed at; a notification says so too.
             where = f" at {outcome.location}" if outcome.location else ""
             state(("Failed", "bold red"), f"{where} after {done}:\n{outcome.error}")
             self.notify(visible(f"{name} failed{where}: {outcome.error}"), severity="error", timeout=12)
+
+
+def _index(matches: list[TreeNode[Entry]], node: TreeNode[Entry], before: int) -> int:
+    """Which of the matches `node` is; when it is none of them, the one selected before, if there still is one."""
+    for index, match in enumerate(matches):
+        if match is node:
+            return index
+    return min(before, max(len(matches) - 1, 0))
 
 
 def _json(value: object) -> str:
