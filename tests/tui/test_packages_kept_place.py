@@ -19,6 +19,7 @@ from tests.conftest import SECRET, ServerProcess, start_demo_server
 from tests.daml_lf.conftest import AMULET, DARS_DIR, RICHTYPES
 from tests.tui.conftest import screen_text, wait_for
 from tests.tui.helpers import WithoutEndpoints
+from tests.tui.test_composer import open_composer
 from tests.tui.test_packages_everywhere import upload_elsewhere
 from tests.tui.test_packages_screen import _nodes, _packages, _select
 
@@ -181,3 +182,33 @@ async def test_an_entry_gone_leaves_the_cursor_to_its_nearest_neighbour(particip
         assert tree.cursor_node is not None and tree.cursor_node is not tree.root.children[0]
         assert str(tree.cursor_node.label).startswith("Daml standard library")  # the folder's neighbour above
         assert "Daml's standard library" in screen_text(app)  # its details, not the unreadable package's
+
+
+async def test_a_dar_uploaded_elsewhere_shows_when_the_screen_is_shown_again_and_completes_in_compose(
+    participant, make_app
+) -> None:
+    app = make_app(participant)
+    async with app.run_test(size=SIZE) as pilot:
+        composer = await open_composer(pilot, app)
+        await wait_for(pilot, lambda: composer.packages is not None, "the composer's packages")
+        composer.set_focus(None)  # out of the form, where 5 is typed
+        screen = await _shown(app, pilot)
+        await _select(pilot, screen, "splice-util", "")  # a name node, unfolded below
+        tree = screen.package_tree
+        assert tree.cursor_node is not None
+        tree.cursor_node.expand()
+        await pilot.pause()
+        before, unfolded = _place(tree.cursor_node), _unfolded(screen)
+
+        await upload_elsewhere(participant.url, (DARS_DIR / PAYMENTS).read_bytes())
+        await pilot.press(
+            "1"
+        )  # to the contracts and back: the screen looks for new packages when shown again
+        await wait_for(pilot, lambda: app.screen is not screen, "another screen")
+        await pilot.press("5")
+        await wait_for(pilot, lambda: "splice-wallet-payments" in _top_names(screen), "the new package")
+        await pilot.pause()
+
+        assert _place(tree.cursor_node) == before and _unfolded(screen) == unfolded
+        # every screen that lists templates heard of it, the composer while not shown
+        assert any(t.startswith("#splice-wallet-payments:") for t in composer.editor.templates())
