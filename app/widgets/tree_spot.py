@@ -85,8 +85,8 @@ def return_to(tree: Tree[T], places: Places[T], spot: Spot) -> TreeNode[T] | Non
     if tree.last_line < 0 or node.line < 0:
         return None
     tree.move_cursor(node)
-    # after the scroll that `move_cursor` asks for once the screen is refreshed: this one comes after it
-    tree.scroll_to(y=max(0, node.line - spot.row), animate=False)
+    # forced: a tree that has just grown taller than its window has no scrollbar yet, and would not scroll
+    tree.scroll_to(y=max(0, node.line - spot.row), animate=False, force=True)
     return node
 
 

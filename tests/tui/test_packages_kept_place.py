@@ -212,3 +212,23 @@ async def test_a_dar_uploaded_elsewhere_shows_when_the_screen_is_shown_again_and
         assert _place(tree.cursor_node) == before and _unfolded(screen) == unfolded
         # every screen that lists templates heard of it, the composer while not shown
         assert any(t.startswith("#splice-wallet-payments:") for t in composer.editor.templates())
+
+
+async def test_a_tree_grown_taller_than_its_window_scrolls_to_keep_the_cursors_line(
+    participant, make_app
+) -> None:
+    app = make_app(participant)
+    async with app.run_test(size=(160, 15)) as pilot:
+        screen = await _shown(app, pilot)
+        tree = screen.package_tree
+        model_tests = tree.root.children[0]
+        model_tests.expand()  # its one version: the tree fills its window, not more
+        await _select(pilot, screen, "splice-util", "")
+        assert tree.max_scroll_y == 0 and tree.last_line + 1 == tree.scrollable_content_region.height
+        row = _row(screen)
+
+        await upload_elsewhere(participant.url, (DARS_DIR / PAYMENTS).read_bytes())
+        await _read_again(pilot, app, screen)  # a name more, before splice-util: a line more than the window
+
+        assert tree.cursor_node is not None and str(tree.cursor_node.label) == "splice-util"
+        assert tree.scroll_offset.y == 1 and _row(screen) == row
