@@ -87,7 +87,15 @@ def return_to(tree: Tree[T], places: Places[T], spot: Spot) -> TreeNode[T] | Non
     tree.move_cursor(node)
     # forced: a tree that has just grown taller than its window has no scrollbar yet, and would not scroll
     tree.scroll_to(y=max(0, node.line - spot.row), animate=False, force=True)
+    # a tree grown wider gets a horizontal scrollbar at the next layout, over the window's last line: the cursor's
+    # line, it may be, which is brought back into view once the scrollbar is there
+    tree.call_after_refresh(_in_view, tree, node)
     return node
+
+
+def _in_view(tree: Tree[T], node: TreeNode[T]) -> None:
+    if tree.cursor_node is node:
+        tree.scroll_to_node(node, animate=False)
 
 
 def _nearest(node: TreeNode[T]) -> Iterator[TreeNode[T]]:

@@ -232,3 +232,34 @@ async def test_a_tree_grown_taller_than_its_window_scrolls_to_keep_the_cursors_l
 
         assert tree.cursor_node is not None and str(tree.cursor_node.label) == "splice-util"
         assert tree.scroll_offset.y == 1 and _row(screen) == row
+
+
+@pytest.fixture
+def richtypes_only(tmp_path) -> Iterator[ServerProcess]:
+    """The demo participant with richtypes alone: a narrow tree, which splice-amulet's long names widen."""
+    if not (DARS_DIR / AMULET).is_file():
+        pytest.skip(f"the reference DARs are absent: {DARS_DIR}")
+    s = start_demo_server(tmp_path / "ledger.db", "--dar", str(DARS_DIR / RICHTYPES))
+    yield s
+    s.stop()
+
+
+async def test_the_cursor_stays_in_view_when_the_tree_grows_wider(richtypes_only, make_app) -> None:
+    app = make_app(richtypes_only)
+    async with app.run_test(size=(80, 24)) as pilot:  # the tree over the details: a window of a few lines
+        screen = await _shown(app, pilot)
+        await pilot.press("slash", *"Re", "enter", "N")  # the last match, on the window's last line
+        await pilot.pause()
+        tree = screen.package_tree
+        before = _place(tree.cursor_node)
+        window = tree.scrollable_content_region.height
+        assert _row(screen) == window - 1 and not tree.show_horizontal_scrollbar
+
+        await upload_elsewhere(richtypes_only.url, (DARS_DIR / AMULET).read_bytes())
+        await _read_again(pilot, app, screen)
+
+        assert _place(tree.cursor_node) == before
+        assert tree.show_horizontal_scrollbar  # wider than the window now: the scrollbar takes its last line
+        assert (
+            0 <= _row(screen) < tree.scrollable_content_region.height
+        )  # the cursor's line above it, in view
