@@ -5,6 +5,7 @@ selected beside it (`app.widgets.package_details`), and a search that goes from 
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Awaitable, Callable
 
 from rich.text import Text
@@ -14,6 +15,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.timer import Timer
 from textual.widgets import Input, Static, Tree
+from textual.widgets.tree import TreeNode
 
 from app.client.errors import LedgerApiError
 from app.counting import count
@@ -30,6 +32,11 @@ from app.widgets.status_bar import StatusBar
 
 SEARCH = Binding.Group("Next/previous match", compact=True)
 TYPING_PAUSE_S = 0.15
+NEW_PACKAGES_CHECK_S = (
+    5.0  # how often the screen, while shown, asks whether the participant lists new packages
+)
+
+log = logging.getLogger("ledger_tui")
 
 
 def _listed(catalog: PackageCatalog) -> tuple[set[str], set[str], set[str]]:
@@ -47,7 +54,9 @@ choices (consuming or not, argument and return types) and the interfaces it impl
 methods, choices and the templates that implement it; a data type's fields, constructors or values.
 
 The packages are read once, four archives at a time, and kept in the cache directory by package id: the next start
-reads them from there. Packages the participant defines in Python (the bundled participant's demo) are listed
+reads them from there. While the screen is shown it looks every few seconds for packages uploaded since, from here or
+any other client, and adds them to the tree: the cursor stays on its entry and the unfolded nodes stay unfolded.
+Packages the participant defines in Python (the bundled participant's demo) are listed
 without signatures; a package that could not be read says why.
 
 `/` searches: the tree keeps the templates, interfaces and data types whose name, or one of whose choices' names,
@@ -119,8 +128,17 @@ Daml location it failed at; a notification says so too.
 
     def on_mount(self) -> None:
         self.follow(self.ledger_app.workspace.subscribe_packages, self._packages_read)
+        # a DAR uploaded by another client tells no one: while shown, the screen asks whether the list has grown
+        self._looking = self.set_interval(NEW_PACKAGES_CHECK_S, self._look_for_new_packages, pause=True)
         if self.ledger_app.connection.connected:
             self._load()
+
+    def on_screen_resume(self) -> None:
+        self._look_for_new_packages()
+        self._looking.resume()
+
+    def on_screen_suspend(self) -> None:
+        self._looking.pause()
 
     def on_identity_changed(self, _: IdentityChanged) -> None:
         # the packages are the participant's, whoever acts: read again only when they could not be read
@@ -142,6 +160,18 @@ Daml location it failed at; a notification says so too.
         ):  # no new reading: the workspace told the others before this one followed
             self._packages_read(catalog)
 
+    @work(exclusive=True, group="packages-new", exit_on_error=False)
+    async def _look_for_new_packages(self) -> None:
+        """Have the workspace read the packages again if the participant lists new ones (it tells every screen)."""
+        if self.catalog is None or not self.ledger_app.connection.connected:
+            return  # not read yet: the first reading comes
+        try:
+            await self.ledger_app.workspace.read_new_packages()
+        except (
+            LedgerApiError
+        ) as e:  # a look in the background: the next one may pass, and the tree is still right
+            log.info("packages: listing them again failed: %s", e.message)
+
     def _packages_read(self, catalog: PackageCatalog) -> None:
         """A new reading of the packages, whichever screen asked (a DAR uploaded from anywhere shows up here); the
         tree is built again only when the packages differ, so a reading that found nothing new keeps the cursor."""
@@ -150,7 +180,7 @@ Daml location it failed at; a notification says so too.
         if same:
             self._show_info()
         else:
-            self._rebuild()
+            self._rebuild(keep_place=True)
 
     def _progress(self, progress: Progress) -> None:
         self._info(
@@ -201,14 +231,22 @@ Daml location it failed at; a notification says so too.
 
     # --- the tree -------------------------------------------------------------------------------------------------
 
-    def _rebuild(self) -> None:
-        """Show the catalog, all of it or what the search keeps, with the first match (or the first node)
-        selected."""
+    def _rebuild(self, *, keep_place: bool = False) -> None:
+        """Show the catalog, all of it or what the search keeps, with the first match (or the first node) selected;
+        or, `keep_place` (the same search, other packages), with the user's place kept: the cursor on the same
+        entry (its nearest neighbour when it is gone) on the same line of the screen, the same nodes unfolded."""
         catalog = self.catalog
         if catalog is None:
             return
         tree = self.package_tree
-        tree.show(catalog, self.text.casefold())
+        spot = tree.spot() if keep_place else None
+        tree.show(catalog, self.text.casefold(), spot)
+        kept = tree.return_to(spot) if spot is not None else None
+        if kept is not None:
+            self.match = _index(tree.matches, kept, self.match)
+            self._show_info()
+            self._show_selected()
+            return
         self.match = 0
         self._show_info()
         if tree.matches:
@@ -417,6 +455,14 @@ Daml location it failed at; a notification says so too.
             where = f" at {outcome.location}" if outcome.location else ""
             state(("Failed", "bold red"), f"{where} after {done}:\n{outcome.error}")
             self.notify(visible(f"{name} failed{where}: {outcome.error}"), severity="error", timeout=12)
+
+
+def _index(matches: list[TreeNode[Entry]], node: TreeNode[Entry], before: int) -> int:
+    """Which of the matches `node` is; when it is none of them, the one selected before, if there still is one."""
+    for index, match in enumerate(matches):
+        if match is node:
+            return index
+    return min(before, max(len(matches) - 1, 0))
 
 
 def _json(value: object) -> str:

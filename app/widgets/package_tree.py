@@ -16,6 +16,7 @@ from textual.widgets.tree import TreeNode
 from app.counting import count
 from app.cut import shorten
 from app.packages import NotDamlLf, PackageCatalog, PackageSignature, is_standard_library, version_key
+from app.widgets.tree_spot import Place, Places, Spot, return_to, spot_of
 from app.widgets.untrusted_text import visible_lines
 
 STANDARD_LIBRARY = "Daml standard library"
@@ -61,10 +62,25 @@ class PackageTree(Tree[Entry]):
         self.show_root = False
         self.matches: list[TreeNode[Entry]] = []
         """The entities a search keeps, in the order shown (none without a search)."""
+        self.places: Places[Entry] = Places()
+        """Each node's place: what finds the same entry in the next build."""
+        self._unfolded: dict[Place, bool] = {}
 
-    def show(self, catalog: PackageCatalog, needle: str) -> None:
-        """Rebuild from `catalog`, keeping what holds `needle` (casefolded; everything when empty)."""
+    def spot(self) -> Spot | None:
+        """Where the user is: `show` with it keeps the nodes unfolded or folded, and `return_to` the cursor."""
+        return spot_of(self, self.places)
+
+    def return_to(self, spot: Spot) -> TreeNode[Entry] | None:
+        """The cursor back on the entry it was on before `show` (or its nearest remaining neighbour), on the same
+        line of the screen as far as the scroll allows; that node, None when nothing remains."""
+        return return_to(self, self.places, spot)
+
+    def show(self, catalog: PackageCatalog, needle: str, spot: Spot | None = None) -> None:
+        """Rebuild from `catalog`, keeping what holds `needle` (casefolded; everything when empty); the nodes that
+        were there at `spot` unfolded or folded as they were, the new ones as a new tree has them."""
         self.clear()
+        self.places.clear()
+        self._unfolded = spot.unfolded if spot is not None else {}
         self.matches = []
         by_name: dict[str, list[Package]] = {}
         packages: list[Package] = [*catalog.packages.values(), *catalog.not_daml_lf.values()]
@@ -75,27 +91,56 @@ class PackageTree(Tree[Entry]):
         for name in sorted(own, key=lambda n: (not _has_contracts(by_name[n]), n.casefold())):
             self._add_name(self.root, name, by_name[name], needle)
         if standard:
-            group = self.root.add(
+            group = self._add(
+                self.root,
+                ("group",),
                 styled((STANDARD_LIBRARY, "bold"), (f"  {count(len(standard), 'package name')}", "dim")),
                 Entry("group", title=STANDARD_LIBRARY),
-                expand=False,
+                unfolded=bool(needle),
             )
             for name in sorted(standard, key=str.casefold):
                 self._add_name(group, name, by_name[name], needle)
             if not group.children:
+                self.places.drop(group)
                 group.remove()
-            elif needle:
-                group.expand()
         if catalog.unreadable and not needle:
-            node = self.root.add(styled((f"unreadable ({len(catalog.unreadable)})", "bold yellow")))
+            node = self._add(
+                self.root,
+                ("unreadable",),
+                styled((f"unreadable ({len(catalog.unreadable)})", "bold yellow")),
+                None,
+                unfolded=False,
+            )
             for package_id, reason in sorted(catalog.unreadable.items()):
-                node.add_leaf(
-                    styled(shorten(package_id, 16)), Entry("unreadable", package_id=package_id, reason=reason)
+                self._add(
+                    node,
+                    ("unreadable", package_id),
+                    styled(shorten(package_id, 16)),
+                    Entry("unreadable", package_id=package_id, reason=reason),
                 )
         if needle:
             self.matches = [
                 node for node in _walk(self.root) if node.data is not None and node.data.is_entity
             ]
+
+    def _add(
+        self,
+        parent: TreeNode[Entry],
+        step: tuple[str, ...],
+        label: Text,
+        entry: Entry | None,
+        *,
+        unfolded: bool | None = None,
+    ) -> TreeNode[Entry]:
+        """A node under `parent`, named among its siblings by `step`; a leaf unless `unfolded` says how a new one
+        shows (one that was there before shows as it did)."""
+        place = (*self.places.of(parent), step)
+        if unfolded is None:
+            node = parent.add_leaf(label, entry)
+        else:
+            node = parent.add(label, entry, expand=self._unfolded.get(place, unfolded))
+        self.places.add(node, place)
+        return node
 
     def _add_name(self, parent: TreeNode[Entry], name: str, packages: list[Package], needle: str) -> None:
         versions = sorted(packages, key=lambda p: version_key(p.version), reverse=True)
@@ -104,9 +149,36 @@ class PackageTree(Tree[Entry]):
             shown = [(p, e) for p, e in shown if e]
         if not shown:
             return
-        name_node = parent.add(styled((name, "bold")), entry_of(shown[0][0]), expand=bool(needle))
+        name_node = self._add(
+            parent, ("name", name), styled((name, "bold")), entry_of(shown[0][0]), unfolded=bool(needle)
+        )
         for package, entities in shown:
-            _add_version(name_node, package, entities, expand=bool(needle))
+            self._add_version(name_node, package, entities, unfolded=bool(needle))
+
+    def _add_version(
+        self, parent: TreeNode[Entry], package: Package, entities: list[Entry], *, unfolded: bool
+    ) -> None:
+        label = styled(package.version, (f"  {shorten(package.package_id, 8)}", "dim"))
+        step = ("version", package.package_id)
+        if isinstance(package, NotDamlLf):
+            label.append("  Python, no signatures", "dim italic")
+            self._add(parent, step, label, entry_of(package))
+            return
+        node = self._add(parent, step, label, entry_of(package), unfolded=unfolded)
+        modules: dict[str, list[Entry]] = {}
+        for entry in entities:
+            modules.setdefault(entry.entity.split(":")[0], []).append(entry)
+        for module in sorted(modules):
+            module_node = self._add(
+                node, ("module", module), styled(module), Entry("package", package), unfolded=unfolded
+            )
+            for entry in sorted(modules[module], key=lambda e: (KIND_ORDER[e.kind], e.entity)):
+                self._add(
+                    module_node,
+                    (entry.kind, entry.entity),
+                    styled((f"{entry.kind} ", "dim"), entry.entity.split(":", 1)[1]),
+                    entry,
+                )
 
     def select(self, node: TreeNode[Entry]) -> None:
         """Put the cursor on `node`, unfolding the nodes above it."""
@@ -137,22 +209,6 @@ def _entities(package: Package, needle: str) -> list[Entry]:
     if needle:
         entries = [e for e in entries if _matches(e, needle)]
     return entries
-
-
-def _add_version(parent: TreeNode[Entry], package: Package, entities: list[Entry], *, expand: bool) -> None:
-    label = styled(package.version, (f"  {shorten(package.package_id, 8)}", "dim"))
-    if isinstance(package, NotDamlLf):
-        label.append("  Python, no signatures", "dim italic")
-        parent.add_leaf(label, entry_of(package))
-        return
-    node = parent.add(label, entry_of(package), expand=expand)
-    modules: dict[str, list[Entry]] = {}
-    for entry in entities:
-        modules.setdefault(entry.entity.split(":")[0], []).append(entry)
-    for module in sorted(modules):
-        module_node = node.add(styled(module), Entry("package", package), expand=expand)
-        for entry in sorted(modules[module], key=lambda e: (KIND_ORDER[e.kind], e.entity)):
-            module_node.add_leaf(styled((f"{entry.kind} ", "dim"), entry.entity.split(":", 1)[1]), entry)
 
 
 def own_data_types(package: PackageSignature) -> list[str]:

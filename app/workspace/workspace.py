@@ -169,6 +169,17 @@ class Workspace:
             self._packages_read.tell(catalog)
         return catalog
 
+    async def read_new_packages(self) -> PackageCatalog | None:
+        """The packages read again when the participant lists one the last reading did not (a DAR uploaded from
+        another client): one listing of their ids, and a reading only then (None without one)."""
+        session = self.session
+        if session is None or session.packages.current is None:
+            return None
+        listed = await session.client.packages()
+        if all(session.packages.has_read(package_id) for package_id in listed):
+            return None
+        return await self.read_packages(again=True)
+
     def subscribe_packages(self, callback: Callable[[PackageCatalog], None]) -> Callable[[], None]:
         """Call `callback` with each new reading of the packages (a DAR uploaded from here or elsewhere shows up
         on the next reading, whichever screen asked for it); returns what unsubscribes it."""
