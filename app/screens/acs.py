@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 from app.widgets.acs_columns import ALL_TEMPLATES, ColumnChoices
 from app.widgets.acs_view_columns import ViewColumns
 from app.widgets.contract_table import FETCH_MARGIN, ContractTable
+from app.widgets.row_window import clamp
 from app.widgets.status_bar import StatusBar
 from app.widgets.untrusted_text import plain
 
@@ -461,31 +462,39 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
 
     async def _apply_view(
         self, spec: ViewSpec, count: int, *, cursor: int | None = None, keep_rows: bool = False
-    ) -> None:
+    ) -> bool:
+        """Show the view `spec` of `count` rows, the cursor on `cursor` (where it is, by default). Unless the rows
+        held are kept (`keep_rows`: the first rows of the same view, given early), the rows around where the cursor
+        will be are read first and given with the view: its first frame draws them, wherever a sort or a filter
+        lands, instead of placeholders that ask for them (a frame, a message and a read later). False, nothing
+        shown, when superseded while they were read: the view is built again for what is asked now."""
         table = self.query_one(ContractTable)
-        table.set_view(
-            count,
-            await self._view_columns.columns(self.templates),
-            sort_key=spec.sort,
-            descending=spec.descending,
-            cursor=cursor,
-            keep_rows=keep_rows,
+        columns = await self._view_columns.columns(self.templates)
+        start, rows = 0, []
+        if not keep_rows and count and self.snapshot is not None:
+            at = clamp(table.cursor if cursor is None else cursor, count)
+            # whichever top the table shows the cursor from, however tall it is once laid out (the filter box
+            # hidden as the view comes gives it more lines): the screen's height at most
+            reach = max(table.page_size(), self.size.height)
+            start = max(0, at - reach - FETCH_MARGIN)
+            rows = await self.snapshot.views.window(start, min(count, at + reach + 2 * FETCH_MARGIN) - start)
+            if self._spec() != spec:
+                return False
+        generation = table.set_view(
+            count, columns, sort_key=spec.sort, descending=spec.descending, cursor=cursor, keep_rows=keep_rows
         )
+        if rows:
+            table.set_rows(start, rows, generation)  # nothing drawn since the view was set: no await between
         self._shown = spec
         self._show_info()
         self._show_banner()
+        return True
 
     async def _apply_view_with_rows(self, spec: ViewSpec, count: int) -> bool:
-        """`_apply_view`, with the rows at the top given at once: the table's first frame draws them, instead of
-        placeholders that ask for them (a frame, a message and a read later). False when superseded meanwhile."""
-        assert self.snapshot is not None
-        table = self.query_one(ContractTable)
-        rows = await self.snapshot.views.window(0, min(count, table.page_size() + 2 * FETCH_MARGIN))
-        if self._spec() != spec:
-            return False  # superseded while they were read: the view is built again for what is asked now
-        await self._apply_view(spec, count)
-        table.set_rows(0, rows, table.generation)  # nothing drawn since the view was set: no await between
-        if rows:
+        """`_apply_view` of a snapshot's first view, which says once its rows are drawn. False when superseded."""
+        if not await self._apply_view(spec, count):
+            return False
+        if count:
             self._rows_drawn()
         return True
 

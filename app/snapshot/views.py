@@ -343,8 +343,10 @@ class Views:
         return await self._store.run(find)
 
     async def position_of(self, contract_id: str) -> int | None:
-        """Where a contract is in the current view (0-based), if it is there."""
-        return await self._store.run(self._position_of, contract_id)
+        """Where a contract is in the current view (0-based), if it is there: found before the writes and builds
+        still waiting, as `window` reads the rows (the screen waits for it; while a snapshot is read, a find
+        queued behind its batches waited for all of them, and its position is one of the view the table shows)."""
+        return await self._store.run_first(self._position_of, contract_id)
 
     def _position_of(self, contract_id: str) -> int | None:
         if self._view is None:

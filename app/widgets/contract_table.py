@@ -137,6 +137,7 @@ class ContractTable(WindowedTable[Row]):
         # and again once laid out: a view that needs a horizontal scrollbar now has one line fewer for its rows
         # than the page measured above
         self.call_after_refresh(self.scroll_cursor_into_view)
+        self.call_after_refresh(self._read_ends)
         self.refresh()
         return self.generation
 
@@ -148,6 +149,7 @@ class ContractTable(WindowedTable[Row]):
         self.virtual_size = Size(self.virtual_size.width, count + 1)
         self._pending.clear()
         self.refresh_rows(old, count)  # the rows on screen stay as they are
+        self.call_after_refresh(self._read_ends)  # a new end
 
     def set_rows(self, start: int, rows: list[Row], generation: int) -> None:
         if generation != self.generation:
@@ -157,8 +159,10 @@ class ContractTable(WindowedTable[Row]):
             self._pending.discard(row.position)
         for position in range(start, start + len(rows)):
             self._pending.discard(position)
-        # the rows kept are those nearest the screen, and those nearest where a jump waiting for its rows leads
-        tops = [int(self.scroll_y)] + ([self.jump_waiting[1]] if self.jump_waiting is not None else [])
+        # the rows kept are those nearest the screen, the ends' and where a jump waiting for its rows leads
+        tops = [int(self.scroll_y), 0, max(0, self._count - self.page_size())]
+        if self.jump_waiting is not None:
+            tops.append(self.jump_waiting[1])
         if len(self._rows) > CACHE_ROWS:
             for position in sorted(self._rows, key=lambda p: min(abs(p - t) for t in tops), reverse=True)[
                 : len(self._rows) - CACHE_ROWS
@@ -200,6 +204,16 @@ class ContractTable(WindowedTable[Row]):
         ):
             self._pending.update(range(start, end))
             self.post_message(self.WindowNeeded(self, start, end - start, self.generation))
+
+    def _read_ends(self) -> None:
+        """Ask for the first and the last screens' rows, unless here: Home and End are drawn at once, wherever the
+        screen is (while a snapshot is read, the end moves on with each growth: its new rows are read then)."""
+        page = self.page_size()
+        ends = [(0, min(self._count, page)), (max(0, self._count - page - FETCH_MARGIN), self._count)]
+        for start, end in ends:
+            for first, past in missing_runs(start, end, self._missing):
+                self._pending.update(range(first, past))
+                self.post_message(self.WindowNeeded(self, first, past - first, self.generation))
 
     def _missing(self, position: int) -> bool:
         return position not in self._rows and position not in self._pending

@@ -1,7 +1,8 @@
-"""A jump farther than the rows the contract table holds (End, Home after End, a row found far away) is drawn once its
-rows are here: no frame of placeholder lines in between, caught where the app hands its frames to the terminal
+"""A jump farther than the rows the contract table holds (End before its rows are read, a row found far away) is drawn
+once its rows are here: no frame of placeholder lines in between, caught where the app hands its frames to the terminal
 (`App._display`), on a real snapshot cache file answering the table's reads as the contracts screen does. Rows that
-take too long come under a screen that has moved and says it is reading them."""
+take too long come under a screen that has moved and says it is reading them. The rows of both ends are read with
+the view and kept: Home and End are drawn at once from anywhere."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from tests.tui.test_contract_table_ahead import Browser
 from tests.tui.test_snapshot import _entry
 
 CONTRACTS = 3_000  # far more than the table reads ahead of the screen (five pages)
-HELD = 150  # rows the table keeps (2,000 in the app): paging up from the end lets the first rows go
+HELD = 400  # rows the table keeps (2,000 in the app): paging around the middle reads more than that
 SIZE = (120, 24)
 
 
@@ -64,44 +65,61 @@ class HeldBrowser(Browser):
         self.query_one(ContractTable).set_rows(start, rows, generation)
 
 
-async def _browse(tmp_path, monkeypatch, run, browser: type[Browser] = HeldBrowser) -> None:
+async def _browse(tmp_path, monkeypatch, run, *, reads_held: bool = False) -> None:
+    """`run` on the table over a view of CONTRACTS rows, its first rows given with it; every read it asks for
+    answered, or with `reads_held` none yet (until the test releases them)."""
     monkeypatch.setattr(contract_table, "CACHE_ROWS", HELD)
     snapshot = await Snapshot.open(tmp_path / "cache.db")
     try:
         await snapshot.store.reset(10)
         await snapshot.store.add_snapshot_entries([_entry(i) for i in range(CONTRACTS)])
         count = await snapshot.views.build_view(ViewSpec(offset=10))
-        app = browser(snapshot)
+        app = HeldBrowser(snapshot)
         async with app.run_test(size=SIZE) as pilot:
             table = app.query_one(ContractTable)
             table.focus()
             first = await snapshot.views.window(0, table.page_size() + 2 * FETCH_MARGIN)
             columns = [BUILTIN["template"], BUILTIN["payload"], BUILTIN["contract"]]
+            if reads_held:
+                app.release.clear()
             generation = table.set_view(count, columns, sort_key="arrival", descending=False)
             table.set_rows(0, first, generation)
             await pilot.pause()
             await pilot.pause()
-            await app.workers.wait_for_complete()
-            await pilot.pause()
+            if not reads_held:
+                await app.workers.wait_for_complete()
+                await pilot.pause()
             await run(app, pilot, table, Frames(app, table))
     finally:
         await snapshot.close()
 
 
-async def test_end_and_home_far_away_paint_no_placeholder_frame(tmp_path, monkeypatch):
-    async def run(app, pilot, table: ContractTable, frames: Frames) -> None:
-        assert table.row_at(CONTRACTS - 1) is None  # not read yet: the jump waits for it
+async def test_end_whose_rows_are_not_read_yet_keeps_the_screen_until_they_come(tmp_path, monkeypatch):
+    async def run(app: HeldBrowser, pilot, table: ContractTable, frames: Frames) -> None:
+        assert table.row_at(CONTRACTS - 1) is None  # asked for with the view, not read yet
         await pilot.press("end")
+        assert table.cursor == 0 and int(table.scroll_y) == 0  # the screen as it was
+        app.release.set()
         await wait_for(pilot, lambda: table.cursor == CONTRACTS - 1 and whole(table), "the last rows")
         assert table.selected is not None and table.selected.contract_id == contract_id(CONTRACTS - 1)
-        # a few pages up: the rows above are read ahead, and the rows held are those nearest the screen
-        for _ in range(3):
-            await pilot.press("pageup")
+        assert frames.partial == []
+
+    await _browse(tmp_path, monkeypatch, run, reads_held=True)
+
+
+async def test_the_ends_rows_are_kept_and_home_and_end_drawn_at_once_from_anywhere(tmp_path, monkeypatch):
+    async def run(app: HeldBrowser, pilot, table: ContractTable, frames: Frames) -> None:
+        table.move_to(1_500)
+        await wait_for(pilot, lambda: table.cursor == 1_500 and whole(table), "the middle rows")
+        # pages down and up from there: more rows read ahead than the table holds
+        for key in ["pagedown"] * 4 + ["pageup"] * 8:
+            await pilot.press(key)
             await app.workers.wait_for_complete()
             await pilot.pause()
-        assert table.row_at(0) is None  # gone: Home waits for them too
-        await pilot.press("home")
-        await wait_for(pilot, lambda: table.cursor == 0 and whole(table), "the first rows")
+        app.release.clear()  # nothing is read from now on
+        for key, row in (("end", CONTRACTS - 1), ("home", 0), ("end", CONTRACTS - 1)):
+            await pilot.press(key)
+            assert table.cursor == row and whole(table), key
         assert frames.partial == []
 
     await _browse(tmp_path, monkeypatch, run)
@@ -121,15 +139,14 @@ async def test_a_row_found_far_away_is_drawn_with_its_rows(tmp_path, monkeypatch
 async def test_keys_while_a_jump_waits_move_from_where_it_leads(tmp_path, monkeypatch):
     async def run(app: HeldBrowser, pilot, table: ContractTable, frames: Frames) -> None:
         app.release.clear()
-        await pilot.press("end", "up", "up")
+        table.move_to(2_000)  # a contract found
+        await pilot.press("up", "up")
         # the screen has not moved: the rows it would show are not here
         assert table.cursor == 0 and int(table.scroll_y) == 0
         assert table.selected is None  # not the row the screen is about to leave: enter there opens nothing
-        assert table.jump_waiting == (CONTRACTS - 3, CONTRACTS - table.page_size())
+        assert table.jump_waiting == (1_998, 2_000 - table.page_size() // 2)
         app.release.set()
-        await wait_for(
-            pilot, lambda: table.cursor == CONTRACTS - 3 and whole(table), "two rows above the end"
-        )
+        await wait_for(pilot, lambda: table.cursor == 1_998 and whole(table), "two rows above the one found")
         assert frames.partial == []
 
     await _browse(tmp_path, monkeypatch, run)
@@ -138,14 +155,14 @@ async def test_keys_while_a_jump_waits_move_from_where_it_leads(tmp_path, monkey
 async def test_rows_that_take_too_long_come_under_a_screen_that_says_it_reads_them(tmp_path, monkeypatch):
     async def run(app: HeldBrowser, pilot, table: ContractTable, frames: Frames) -> None:
         app.release.clear()
-        await pilot.press("end")
+        table.move_to(2_000)
         # past `JUMP_WAIT_S` the screen moves, the cursor's line saying why its row is not there
-        await wait_for(pilot, lambda: table.cursor == CONTRACTS - 1, "the cursor on the last row")
+        await wait_for(pilot, lambda: table.cursor == 2_000, "the cursor on the row found")
         await pilot.pause()
         cursor_line = table.cursor - int(table.scroll_y) + 1  # under the header
         assert "reading rows…" in table.render_line(cursor_line).text
         app.release.set()
-        await wait_for(pilot, lambda: whole(table), "the last rows")
-        assert table.selected is not None and table.selected.contract_id == contract_id(CONTRACTS - 1)
+        await wait_for(pilot, lambda: whole(table), "the rows around it")
+        assert table.selected is not None and table.selected.contract_id == contract_id(2_000)
 
     await _browse(tmp_path, monkeypatch, run)
