@@ -26,7 +26,7 @@ from app.screens import acs_texts
 from app.screens.acs_export import InView, ask_export
 from app.screens.base import LedgerScreen
 from app.screens.dialogs import ChoiceDialog, MultiChoiceDialog, PromptDialog
-from app.snapshot import REMOVED, Snapshot, ViewCancelled, ViewSpec
+from app.snapshot import REMOVED, Row, Snapshot, ViewCancelled, ViewSpec
 from app.trace import milestone
 from app.untrusted import visible
 from app.widgets.keys import FieldInput, KeyFooter
@@ -391,9 +391,16 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             count = await self.snapshot.views.build_view(spec)
             if not self.reading or self.offset != offset:
                 return  # read whole, or another offset asked for, meanwhile: the view is built again for that
-            if self._first_drawn:
-                self.query_one(ContractTable).grow(count)
-            else:
+            table = self.query_one(ContractTable)
+            if self._first_drawn and count != table.count:
+                # the new end's rows given with it: an End while the snapshot is read is drawn at once
+                generation = table.generation
+                start, rows = await self._rows_around(count - 1, count)
+                if not self.reading or self.offset != offset:
+                    return
+                table.grow(count)
+                table.set_rows(start, rows, generation)
+            elif not self._first_drawn:
                 self._first_drawn = await self._apply_view_with_rows(spec, count)
             self._show_info()
         finally:
@@ -470,14 +477,12 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         shown, when superseded while they were read: the view is built again for what is asked now."""
         table = self.query_one(ContractTable)
         columns = await self._view_columns.columns(self.templates)
-        start, rows = 0, []
+        start = 0
+        rows: list[Row] = []
         if not keep_rows and count and self.snapshot is not None:
-            at = clamp(table.cursor if cursor is None else cursor, count)
-            # whichever top the table shows the cursor from, however tall it is once laid out (the filter box
-            # hidden as the view comes gives it more lines): the screen's height at most
-            reach = max(table.page_size(), self.size.height)
-            start = max(0, at - reach - FETCH_MARGIN)
-            rows = await self.snapshot.views.window(start, min(count, at + reach + 2 * FETCH_MARGIN) - start)
+            start, rows = await self._rows_around(
+                clamp(table.cursor if cursor is None else cursor, count), count
+            )
             if self._spec() != spec:
                 return False
         generation = table.set_view(
@@ -489,6 +494,21 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
         self._show_info()
         self._show_banner()
         return True
+
+    async def _rows_around(self, at: int, count: int) -> tuple[int, list[Row]]:
+        """The first position and the rows of the current view around position `at` of `count`: those of
+        whichever screen shows it, however tall the table is once laid out (`_reach`), with a margin."""
+        assert self.snapshot is not None
+        reach = self._reach()
+        start = max(0, at - reach - FETCH_MARGIN)
+        return start, await self.snapshot.views.window(
+            start, min(count, at + reach + 2 * FETCH_MARGIN) - start
+        )
+
+    def _reach(self) -> int:
+        """Rows either side of the cursor that any screen showing it may show: the table's page, or the screen's
+        height when that is more (the table grows as the filter box is hidden)."""
+        return max(self.query_one(ContractTable).page_size(), self.size.height)
 
     async def _apply_view_with_rows(self, spec: ViewSpec, count: int) -> bool:
         """`_apply_view` of a snapshot's first view, which says once its rows are drawn. False when superseded."""
@@ -871,9 +891,16 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     async def _select(self, contract_id: str) -> None:
         if self.snapshot is None:
             return
-        position = await self.snapshot.views.position_of(contract_id)
-        if position is not None:
-            self.query_one(ContractTable).move_to(position)
+        table = self.query_one(ContractTable)
+        generation = table.generation
+        reach = self._reach()
+        found = await self.snapshot.views.rows_around(
+            contract_id, reach + FETCH_MARGIN, reach + 2 * FETCH_MARGIN
+        )
+        if found is not None:
+            position, start, rows = found
+            table.set_rows(start, rows, generation)  # given first: the move is drawn at once, its rows there
+            table.move_to(position)
 
     def on_paste(self, event) -> None:
         text = event.text.strip()

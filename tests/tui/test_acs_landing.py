@@ -15,35 +15,51 @@ from tests.tui.test_contract_table_jumps import whole
 SIZE = (120, 24)
 
 
-async def test_clearing_a_filter_far_down_draws_the_whole_view_there_at_once(
-    demo_server, make_app, monkeypatch
-):
+def narrow_reads(monkeypatch) -> None:
+    """The table reads the rows on screen only, and the screen those of the screen the cursor lands on."""
     for module in (acs, contract_table):
         monkeypatch.setattr(module, "FETCH_MARGIN", 0)
     monkeypatch.setattr(contract_table, "NEAR_PAGES", 0)
     monkeypatch.setattr(contract_table, "FAR_PAGES", 0)
+
+
+def catch_partial_frames(app, table: ContractTable) -> list[tuple[int, int]]:
+    """From now on, (cursor, top) of each frame painted with a placeholder line."""
+    partial: list[tuple[int, int]] = []
+    display = app._display
+
+    def shown(on, renderable) -> None:
+        display(on, renderable)
+        if renderable is not None and not whole(table):
+            partial.append((table.cursor, int(table.scroll_y)))
+
+    setattr(app, "_display", shown)  # noqa: B010  # over Textual's method, on this app only
+    return partial
+
+
+async def _read(pilot, app) -> tuple[AcsScreen, ContractTable]:
+    await wait_for(pilot, lambda: isinstance(app.screen, AcsScreen), "the contracts screen")
+    screen = app.screen
+    table = screen.query_one(ContractTable)
+    await wait_for(pilot, lambda: not screen.reading and table.count > 0, "the snapshot read")
+    assert table.count > 3 * table.page_size()  # the last screen and the first are apart
+    return screen, table
+
+
+async def test_clearing_a_filter_far_down_draws_the_whole_view_there_at_once(
+    demo_server, make_app, monkeypatch
+):
+    narrow_reads(monkeypatch)
     app = make_app(demo_server, "Alice")
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, AcsScreen), "the contracts screen")
-        screen = app.screen
-        table = screen.query_one(ContractTable)
-        await wait_for(pilot, lambda: not screen.reading and table.count > 0, "the snapshot read")
+        screen, table = await _read(pilot, app)
         everything = table.count
-        assert everything > 3 * table.page_size()  # the last screen and the first are apart
         await pilot.press("end")
         await wait_for(pilot, lambda: table.cursor == everything - 1 and whole(table), "the last row")
         last = known(table.selected).contract_id
         await pilot.press("slash", *last, "enter")
         await wait_for(pilot, lambda: table.count == 1 and whole(table), "the one matching row")
-        partial: list[tuple[int, int]] = []  # (cursor, top) of each frame with a placeholder line
-        display = app._display
-
-        def shown(on, renderable) -> None:
-            display(on, renderable)
-            if renderable is not None and not whole(table):
-                partial.append((table.cursor, int(table.scroll_y)))
-
-        setattr(app, "_display", shown)  # noqa: B010  # over Textual's method, on this app only
+        partial = catch_partial_frames(app, table)
         await pilot.press("escape")  # the whole view again, the cursor on the same contract: the last
         await wait_for(
             pilot,
@@ -51,4 +67,21 @@ async def test_clearing_a_filter_far_down_draws_the_whole_view_there_at_once(
             "the end",
         )
         assert known(table.selected).contract_id == last
+        assert partial == []
+
+
+async def test_a_contract_found_far_down_is_drawn_with_its_rows(demo_server, make_app, monkeypatch):
+    narrow_reads(monkeypatch)
+    app = make_app(demo_server, "Alice")
+    async with app.run_test(size=SIZE) as pilot:
+        screen, table = await _read(pilot, app)
+        assert screen.snapshot is not None
+        wanted = known((await screen.snapshot.views.window(table.count - 3, 1))[0]).contract_id
+        partial = catch_partial_frames(app, table)
+        screen.select_contract(wanted)  # as after the inspector returns, or a find by id
+        await wait_for(
+            pilot,
+            lambda: table.selected is not None and table.selected.contract_id == wanted and whole(table),
+            "the contract found",
+        )
         assert partial == []

@@ -166,3 +166,21 @@ async def test_rows_that_take_too_long_come_under_a_screen_that_says_it_reads_th
         assert table.selected is not None and table.selected.contract_id == contract_id(2_000)
 
     await _browse(tmp_path, monkeypatch, run)
+
+
+async def test_a_contract_found_comes_with_the_rows_around_it(tmp_path):
+    snapshot = await Snapshot.open(tmp_path / "cache.db")
+    try:
+        await snapshot.store.reset(10)
+        await snapshot.store.add_snapshot_entries([_entry(i) for i in range(CONTRACTS)])
+        await snapshot.views.build_view(ViewSpec(offset=10))
+        found = await snapshot.views.rows_around(contract_id(2_000), 30, 50)
+        assert found is not None
+        position, start, rows = found
+        assert (position, start) == (2_000, 1_970)
+        assert [r.contract_id for r in rows] == [contract_id(p) for p in range(1_970, 2_050)]
+        near_the_end = await snapshot.views.rows_around(contract_id(CONTRACTS - 2), 5, 50)
+        assert near_the_end is not None and len(near_the_end[2]) == 7  # as far as the view goes
+        assert await snapshot.views.rows_around("f" * 66, 5, 5) is None
+    finally:
+        await snapshot.close()
