@@ -12,7 +12,7 @@ from textual import work
 from textual.app import App
 
 from app.snapshot import Snapshot, ViewSpec
-from app.widgets import contract_table
+from app.widgets import contract_table, windowed_table
 from app.widgets.acs_columns import BUILTIN
 from app.widgets.contract_table import FETCH_MARGIN, ContractTable
 from tests.tui.conftest import wait_for
@@ -22,6 +22,7 @@ from tests.tui.test_snapshot import _entry
 CONTRACTS = 3_000  # far more than the table reads ahead of the screen (five pages)
 HELD = 400  # rows the table keeps (2,000 in the app): paging around the middle reads more than that
 SIZE = (120, 24)
+PATIENT_S = 60.0  # a jump's wait for its rows in the tests that look at the screen while it waits: never over
 
 
 def contract_id(position: int) -> str:
@@ -95,6 +96,8 @@ async def _browse(tmp_path, monkeypatch, run, *, reads_held: bool = False) -> No
 
 
 async def test_end_whose_rows_are_not_read_yet_keeps_the_screen_until_they_come(tmp_path, monkeypatch):
+    monkeypatch.setattr(windowed_table, "JUMP_WAIT_S", PATIENT_S)
+
     async def run(app: HeldBrowser, pilot, table: ContractTable, frames: Frames) -> None:
         assert table.row_at(CONTRACTS - 1) is None  # asked for with the view, not read yet
         await pilot.press("end")
@@ -137,6 +140,8 @@ async def test_a_row_found_far_away_is_drawn_with_its_rows(tmp_path, monkeypatch
 
 
 async def test_keys_while_a_jump_waits_move_from_where_it_leads(tmp_path, monkeypatch):
+    monkeypatch.setattr(windowed_table, "JUMP_WAIT_S", PATIENT_S)
+
     async def run(app: HeldBrowser, pilot, table: ContractTable, frames: Frames) -> None:
         app.release.clear()
         table.move_to(2_000)  # a contract found
