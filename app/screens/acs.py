@@ -26,7 +26,7 @@ from app.screens import acs_texts
 from app.screens.acs_export import InView, ask_export
 from app.screens.base import LedgerScreen
 from app.screens.dialogs import ChoiceDialog, MultiChoiceDialog, PromptDialog
-from app.snapshot import REMOVED, Snapshot, ViewCancelled, ViewSpec
+from app.snapshot import REMOVED, Row, Snapshot, ViewCancelled, ViewSpec
 from app.trace import milestone
 from app.untrusted import visible
 from app.widgets.keys import FieldInput, KeyFooter
@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 from app.widgets.acs_columns import ALL_TEMPLATES, ColumnChoices
 from app.widgets.acs_view_columns import ViewColumns
 from app.widgets.contract_table import FETCH_MARGIN, ContractTable
+from app.widgets.row_window import clamp
 from app.widgets.status_bar import StatusBar
 from app.widgets.untrusted_text import plain
 
@@ -390,9 +391,16 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
             count = await self.snapshot.views.build_view(spec)
             if not self.reading or self.offset != offset:
                 return  # read whole, or another offset asked for, meanwhile: the view is built again for that
-            if self._first_drawn:
-                self.query_one(ContractTable).grow(count)
-            else:
+            table = self.query_one(ContractTable)
+            if self._first_drawn and count != table.count:
+                # the new end's rows given with it: an End while the snapshot is read is drawn at once
+                generation = table.generation
+                start, rows = await self._rows_around(count - 1, count)
+                if not self.reading or self.offset != offset:
+                    return
+                table.grow(count)
+                table.set_rows(start, rows, generation)
+            elif not self._first_drawn:
                 self._first_drawn = await self._apply_view_with_rows(spec, count)
             self._show_info()
         finally:
@@ -461,31 +469,52 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
 
     async def _apply_view(
         self, spec: ViewSpec, count: int, *, cursor: int | None = None, keep_rows: bool = False
-    ) -> None:
+    ) -> bool:
+        """Show the view `spec` of `count` rows, the cursor on `cursor` (where it is, by default). Unless the rows
+        held are kept (`keep_rows`: the first rows of the same view, given early), the rows around where the cursor
+        will be are read first and given with the view: its first frame draws them, wherever a sort or a filter
+        lands, instead of placeholders that ask for them (a frame, a message and a read later). False, nothing
+        shown, when superseded while they were read: the view is built again for what is asked now."""
         table = self.query_one(ContractTable)
-        table.set_view(
-            count,
-            await self._view_columns.columns(self.templates),
-            sort_key=spec.sort,
-            descending=spec.descending,
-            cursor=cursor,
-            keep_rows=keep_rows,
+        columns = await self._view_columns.columns(self.templates)
+        start = 0
+        rows: list[Row] = []
+        if not keep_rows and count and self.snapshot is not None:
+            start, rows = await self._rows_around(
+                clamp(table.cursor if cursor is None else cursor, count), count
+            )
+            if self._spec() != spec:
+                return False
+        generation = table.set_view(
+            count, columns, sort_key=spec.sort, descending=spec.descending, cursor=cursor, keep_rows=keep_rows
         )
+        if rows:
+            table.set_rows(start, rows, generation)  # nothing drawn since the view was set: no await between
         self._shown = spec
         self._show_info()
         self._show_banner()
+        return True
+
+    async def _rows_around(self, at: int, count: int) -> tuple[int, list[Row]]:
+        """The first position and the rows of the current view around position `at` of `count`: those of
+        whichever screen shows it, however tall the table is once laid out (`_reach`), with a margin."""
+        assert self.snapshot is not None
+        reach = self._reach()
+        start = max(0, at - reach - FETCH_MARGIN)
+        return start, await self.snapshot.views.window(
+            start, min(count, at + reach + 2 * FETCH_MARGIN) - start
+        )
+
+    def _reach(self) -> int:
+        """Rows either side of the cursor that any screen showing it may show: the table's page, or the screen's
+        height when that is more (the table grows as the filter box is hidden)."""
+        return max(self.query_one(ContractTable).page_size(), self.size.height)
 
     async def _apply_view_with_rows(self, spec: ViewSpec, count: int) -> bool:
-        """`_apply_view`, with the rows at the top given at once: the table's first frame draws them, instead of
-        placeholders that ask for them (a frame, a message and a read later). False when superseded meanwhile."""
-        assert self.snapshot is not None
-        table = self.query_one(ContractTable)
-        rows = await self.snapshot.views.window(0, min(count, table.page_size() + 2 * FETCH_MARGIN))
-        if self._spec() != spec:
-            return False  # superseded while they were read: the view is built again for what is asked now
-        await self._apply_view(spec, count)
-        table.set_rows(0, rows, table.generation)  # nothing drawn since the view was set: no await between
-        if rows:
+        """`_apply_view` of a snapshot's first view, which says once its rows are drawn. False when superseded."""
+        if not await self._apply_view(spec, count):
+            return False
+        if count:
             self._rows_drawn()
         return True
 
@@ -862,9 +891,16 @@ cancels), and only the rows on screen are drawn, so a million contracts browse l
     async def _select(self, contract_id: str) -> None:
         if self.snapshot is None:
             return
-        position = await self.snapshot.views.position_of(contract_id)
-        if position is not None:
-            self.query_one(ContractTable).move_to(position)
+        table = self.query_one(ContractTable)
+        generation = table.generation
+        reach = self._reach()
+        found = await self.snapshot.views.rows_around(
+            contract_id, reach + FETCH_MARGIN, reach + 2 * FETCH_MARGIN
+        )
+        if found is not None:
+            position, start, rows = found
+            table.set_rows(start, rows, generation)  # given first: the move is drawn at once, its rows there
+            table.move_to(position)
 
     def on_paste(self, event) -> None:
         text = event.text.strip()

@@ -99,10 +99,10 @@ class ViewCancelled(Exception):
 
 class Views:
     """The current view over a store, and the other reads of it. Its face: `build_view` (and `cancel_view` to abandon
-    one being built), `view_count`, `view_removed` and `view_contracts`, `window`, `position_of`, `first_changed`;
-    lookups that do not depend on the view (`latest`, `incomplete`, `ids_with_prefix`, `templates`,
-    `template_ids`, `sample_payloads`, `count`); and for what writes a view out, `in_worker` and `windows`. The view is the store's
-    to invalidate: a change to the cache drops it (`Store.when_changed`), and it is built again on request."""
+    one being built), `view_count`, `view_removed` and `view_contracts`, `window`, `position_of`, `rows_around`,
+    `first_changed`; lookups that do not depend on the view (`latest`, `incomplete`, `ids_with_prefix`, `templates`,
+    `template_ids`, `sample_payloads`, `count`); and for what writes a view out, `in_worker` and `windows`. The view
+    is the store's to invalidate: a change to the cache drops it (`Store.when_changed`), and it is built again on request."""
 
     def __init__(self, store: Store) -> None:
         self._store = store
@@ -343,8 +343,26 @@ class Views:
         return await self._store.run(find)
 
     async def position_of(self, contract_id: str) -> int | None:
-        """Where a contract is in the current view (0-based), if it is there."""
-        return await self._store.run(self._position_of, contract_id)
+        """Where a contract is in the current view (0-based), if it is there: found before the writes and builds
+        still waiting, as `window` reads the rows (the screen waits for it; while a snapshot is read, a find
+        queued behind its batches waited for all of them, and its position is one of the view the table shows)."""
+        return await self._store.run_first(self._position_of, contract_id)
+
+    async def rows_around(
+        self, contract_id: str, before: int, after: int
+    ) -> tuple[int, int, list[Row]] | None:
+        """Where a contract is in the current view (`position_of`), the position of the first row read and the rows
+        from `before` above it to `after` below it (`window`), if it is there: in one turn of the store's worker,
+        where a find then a read of its rows waited twice for the batch being stored while a snapshot is read."""
+
+        def find() -> tuple[int, int, list[Row]] | None:
+            position = self._position_of(contract_id)
+            if position is None:
+                return None
+            start = max(0, position - before)
+            return position, start, self._window(start, position + after - start)
+
+        return await self._store.run_first(find)
 
     def _position_of(self, contract_id: str) -> int | None:
         if self._view is None:

@@ -18,7 +18,7 @@ from textual.strip import Strip
 from app.cut import Keep, cut, fit
 from app.snapshot import ADDED, ASSIGNED, CHANGED, REMOVED, UNASSIGNED, Row
 from app.untrusted import visible
-from app.widgets.row_window import clamp, spans_to_read
+from app.widgets.row_window import clamp, missing_runs, spans_to_read
 from app.widgets.table_window import window_line, window_segments
 from app.widgets.windowed_table import WindowedTable, cell
 
@@ -118,6 +118,7 @@ class ContractTable(WindowedTable[Row]):
     ) -> int:
         """Show a view of `count` rows; returns the generation that `set_rows` must quote."""
         self.generation += 1
+        self.forget_jump()
         self._count = count
         self._given = columns
         self.columns = lay_out(columns, self.scrollable_content_region.width)
@@ -136,6 +137,7 @@ class ContractTable(WindowedTable[Row]):
         # and again once laid out: a view that needs a horizontal scrollbar now has one line fewer for its rows
         # than the page measured above
         self.call_after_refresh(self.scroll_cursor_into_view)
+        self.call_after_refresh(self._read_ends)
         self.refresh()
         return self.generation
 
@@ -147,6 +149,7 @@ class ContractTable(WindowedTable[Row]):
         self.virtual_size = Size(self.virtual_size.width, count + 1)
         self._pending.clear()
         self.refresh_rows(old, count)  # the rows on screen stay as they are
+        self.call_after_refresh(self._read_ends)  # a new end
 
     def set_rows(self, start: int, rows: list[Row], generation: int) -> None:
         if generation != self.generation:
@@ -156,18 +159,35 @@ class ContractTable(WindowedTable[Row]):
             self._pending.discard(row.position)
         for position in range(start, start + len(rows)):
             self._pending.discard(position)
-        top = int(self.scroll_y)
+        # the rows kept are those nearest the screen, the ends' and where a jump waiting for its rows leads
+        tops = [int(self.scroll_y), 0, max(0, self._count - self.page_size())]
+        if self.jump_waiting is not None:
+            tops.append(self.jump_waiting[1])
         if len(self._rows) > CACHE_ROWS:
-            for position in sorted(self._rows, key=lambda p: abs(p - top), reverse=True)[
+            for position in sorted(self._rows, key=lambda p: min(abs(p - t) for t in tops), reverse=True)[
                 : len(self._rows) - CACHE_ROWS
             ]:
                 del self._rows[position]
         self.refresh_rows(start, start + len(rows))
         if start <= self.cursor < start + len(rows):
             self.post_message(self.CursorMoved(self, self._rows.get(self.cursor)))
+        self.rows_arrived()
 
     def row_at(self, position: int) -> Row | None:
         return self._rows.get(position)
+
+    def rows_here(self, start: int, end: int) -> bool:
+        rows = self._rows
+        return all(p in rows for p in range(start, end))
+
+    def fetch_rows(self, start: int, end: int) -> None:
+        """The rows a jump waits for, with a margin either side (what is missing of them, not asked for yet): one
+        read for the screen, the rows around it read ahead once it is drawn there."""
+        for first, past in missing_runs(
+            max(0, start - FETCH_MARGIN), min(self._count, end + FETCH_MARGIN), self._missing
+        ):
+            self._pending.update(range(first, past))
+            self.post_message(self.WindowNeeded(self, first, past - first, self.generation))
 
     def watch_scroll_y(self, old: float, new: float) -> None:
         super().watch_scroll_y(old, new)
@@ -184,6 +204,16 @@ class ContractTable(WindowedTable[Row]):
         ):
             self._pending.update(range(start, end))
             self.post_message(self.WindowNeeded(self, start, end - start, self.generation))
+
+    def _read_ends(self) -> None:
+        """Ask for the first and the last screens' rows, unless here: Home and End are drawn at once, wherever the
+        screen is (while a snapshot is read, the end moves on with each growth: its new rows are read then)."""
+        page = self.page_size()
+        ends = [(0, min(self._count, page)), (max(0, self._count - page - FETCH_MARGIN), self._count)]
+        for start, end in ends:
+            for first, past in missing_runs(start, end, self._missing):
+                self._pending.update(range(first, past))
+                self.post_message(self.WindowNeeded(self, first, past - first, self.generation))
 
     def _missing(self, position: int) -> bool:
         return position not in self._rows and position not in self._pending
@@ -218,9 +248,12 @@ class ContractTable(WindowedTable[Row]):
         if row is None:
             self._request(position)
             style = self.component_style("contract-table--placeholder")
+            text = "  …"
+            # the cursor's line says why: a jump whose rows took longer than it waits for them (`JUMP_WAIT_S`)
             if position == self.cursor:
                 style += self.component_style("contract-table--cursor")
-            return Strip([Segment(fit("  …", width), style)], width)
+                text = "  reading rows…"
+            return Strip([Segment(fit(text, width), style)], width)
         key = (position, position == self.cursor, scroll_x, width)  # a view's row stays at its position
         strip = self.lines.get(key)
         if strip is None:

@@ -21,6 +21,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.timer import Timer
 
 from app.cut import Keep, fit
 from app.untrusted import visible
@@ -31,6 +32,9 @@ RowT = TypeVar("RowT")
 MessageRowT = TypeVar("MessageRowT")
 
 COLUMN_STEP = 12  # cells a left or right key scrolls the columns by
+# a jump whose rows are not here (an end, a row found far away) waits this long for them, the screen as it was; past
+# it, the screen moves and shows the rows still missing as being read (a screen frozen longer looks hung)
+JUMP_WAIT_S = 0.15
 REPEATED_MOVES = (
     "cursor",
     "page",
@@ -93,6 +97,9 @@ class WindowedTable(Generic[RowT], ScrollView, can_focus=True):
         self._styles: dict[str, Style] = {}
         self.lines = LineCache()
         """Lines drawn, for the tables that keep them: cleared here when the styles change."""
+        self.jump_waiting: tuple[int, int] | None = None
+        """(cursor, top) of a jump waiting for its rows, the screen left as it was meanwhile."""
+        self._jump_timer: Timer | None = None
 
     # --- the row source: the table's own ------------------------------------------------------------------------
 
@@ -105,8 +112,21 @@ class WindowedTable(Generic[RowT], ScrollView, can_focus=True):
         """The row at `position`, None when it is not here (yet)."""
         raise NotImplementedError
 
+    def rows_here(self, start: int, end: int) -> bool:
+        """Every row of positions start .. end - 1 is here: a jump there can be drawn at once. Always, for a source
+        in memory; a table whose rows are read elsewhere says."""
+        return True
+
+    def fetch_rows(self, start: int, end: int) -> None:
+        """Ask for the rows start .. end - 1, which a jump waits for (`rows_arrived` once they are here): the
+        tables whose rows are read elsewhere."""
+
     @property
     def selected(self) -> RowT | None:
+        """The cursor's row; None while a jump waits for its rows: a key that acts on the selected row (enter,
+        copy) acts on none rather than on the row the screen is about to leave."""
+        if self.jump_waiting is not None:
+            return None
         return self.row_at(self.cursor)
 
     def visible_rows(self) -> list[RowT]:
@@ -143,29 +163,94 @@ class WindowedTable(Generic[RowT], ScrollView, can_focus=True):
         self.scroll_to(y=top, animate=False, force=True)
 
     def move_to(self, position: int) -> None:
-        """Select the row at `position`, scrolling it to the middle of the screen."""
+        """Select the row at `position`, scrolling it to the middle of the screen (once its rows are here)."""
         if not self.count:
             return
         position = clamp(position, self.count)
-        self.scroll_to_row(centred_top(position, self.page_size()))
-        self.cursor = position
+        self.jump(position, centred_top(position, self.page_size()))
 
     def action_cursor(self, delta: int) -> None:
-        if self.count:
+        if not self.count:
+            return
+        if self.jump_waiting is None:
             self.cursor = clamp(self.cursor + delta, self.count)
+        else:  # from where the jump leads, not from the screen it left
+            cursor, top = self.jump_waiting
+            cursor = clamp(cursor + delta, self.count)
+            self.jump(cursor, top_showing(cursor, top, self.page_size()))
 
     def action_page(self, direction: int) -> None:
-        if self.count:
+        if not self.count:
+            return
+        if self.jump_waiting is None:
             cursor, top = paged(self.cursor, self.scroll_y, direction, self.page_size(), self.count)
             self.scroll_to_row(top)
             self.cursor = cursor
+        else:
+            cursor, top = paged(*self.jump_waiting, direction, self.page_size(), self.count)
+            self.jump(cursor, int(top))
 
     def action_first(self) -> None:
-        self.cursor = 0
+        self.jump(0)
 
     def action_last(self) -> None:
         if self.count:
-            self.cursor = self.count - 1
+            self.jump(self.count - 1)
+
+    # --- jumps: drawn once their rows are here ------------------------------------------------------------------
+
+    def jump(self, cursor: int, top: int | None = None) -> None:
+        """Put the cursor on `cursor` and row `top` on the first line (by default, the top that shows the cursor
+        from where the screen is or a waiting jump leads). Drawn at once when the rows on that screen are here;
+        otherwise they are asked for and the screen stays as it is until they come, `JUMP_WAIT_S` at most from the
+        first jump still waiting: a jump never paints a frame of placeholder lines that its rows replace a moment
+        later."""
+        if not self.count:
+            return
+        page = self.page_size()
+        cursor = clamp(cursor, self.count)
+        if top is None:
+            here = self.jump_waiting[1] if self.jump_waiting is not None else int(self.scroll_y)
+            top = top_showing(cursor, here, page)
+        top = max(0, min(top, self.count - page))  # the scroll stops at the last page
+        end = min(self.count, top + page)
+        if self.rows_here(top, end):
+            self._jump_done()
+            self._go(cursor, top)
+            return
+        self.jump_waiting = (cursor, top)
+        self.fetch_rows(top, end)
+        if self._jump_timer is None:
+            self._jump_timer = self.set_timer(JUMP_WAIT_S, self._land)
+
+    def rows_arrived(self) -> None:
+        """Rows came (the table's source says): the jump waiting for them, if they are all of its screen, is drawn."""
+        if self.jump_waiting is not None:
+            _, top = self.jump_waiting
+            if self.rows_here(top, min(self.count, top + self.page_size())):
+                self._land()
+
+    def forget_jump(self) -> None:
+        """The view was replaced: a jump waiting within the one before is not made."""
+        self._jump_done()
+
+    def _land(self) -> None:
+        """The waiting jump made, its rows here or not (those missing show as being read)."""
+        waiting = self.jump_waiting
+        self._jump_done()
+        if waiting is not None and self.count:
+            cursor, top = waiting
+            self._go(clamp(cursor, self.count), top)
+
+    def _jump_done(self) -> None:
+        self.jump_waiting = None
+        if self._jump_timer is not None:
+            self._jump_timer.stop()
+            self._jump_timer = None
+
+    def _go(self, cursor: int, top: int) -> None:
+        self.scroll_to_row(top)
+        self.cursor = cursor
 
     def action_scroll_columns(self, direction: int) -> None:
         self.scroll_to(x=max(0, self.scroll_x + direction * COLUMN_STEP), animate=False, force=True)
@@ -184,6 +269,7 @@ class WindowedTable(Generic[RowT], ScrollView, can_focus=True):
         return True
 
     def on_click(self, event: events.Click) -> None:
+        self._jump_done()  # a click is on the rows shown, not where a waiting jump leads
         position = row_under(event.y, int(self.scroll_y), self.count)
         if position is None:
             return

@@ -30,7 +30,7 @@ from app.widgets.row_window import (
 )
 from app.widgets.update_table import UpdateTable
 from app.widgets.windowed_table import WindowedTable
-from tests.tui.conftest import known
+from tests.tui.conftest import known, wait_for
 
 HEIGHT = 12
 PAGE = HEIGHT - 1  # the lines under the header
@@ -314,13 +314,15 @@ async def test_a_contract_view_growing_under_the_cursor_leaves_it_where_it_is():
     async with app.run_test(size=(120, HEIGHT)) as pilot:
         table = app.query_one(ContractTable)
         table.set_view(20, [], sort_key="arrival", descending=False)
+        # no rows ever come to this table: an end waits for them (`JUMP_WAIT_S`), then goes there all the same
         await pilot.press("end")
-        assert table.cursor == 19
+        await wait_for(pilot, lambda: table.cursor == 19, "the last row")
         table.grow(200)
         await pilot.pause()
         assert table.count == 200 and table.cursor == 19 and on_screen(table)
         await pilot.press("end")
-        assert table.cursor == 199 and on_screen(table)
+        await wait_for(pilot, lambda: table.cursor == 199, "the new last row")
+        assert on_screen(table)
 
 
 class Contracts(App[None]):
