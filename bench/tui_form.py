@@ -1,7 +1,7 @@
 """The composer's typed form for splice-amulet's AmuletRules_Transfer argument: time to build and render it, and
 event-loop stalls while it is.
 
-    python -m bench.tui_form [--dar PATH] [--runs 20] [--items 3]
+    python -m bench.tui_form [--dar PATH] [--runs 20] [--items 3] [--field PATH] [--keys 20] [--typing-runs 3]
 
 The signatures are read from the DAR once (not timed: the package catalog's bench times that). Each run, in a
 Textual app headless at 160x45 under Pilot, the form is built from the choice's argument type (`TypeResolver`,
@@ -13,6 +13,14 @@ hundred inputs). A task on the app's loop sleeps 5 ms in a loop and records how 
 while a shape is built and shown is that shape's longest stall. Prints, per shape, the rows and the widgets laid
 out, the first paint (median and max), the time until settled and the longest stall. Targets, for the filled form: first paint <= 150 ms,
 no stall over 50 ms.
+
+Then typing into the filled form, as the composer has it: the form in a scroller beside the request preview
+(`RequestPreview`), which follows the form's value 0.2 s after the last change, as the composer's does. Per run the
+row of `--field` (a Numeric) is opened and `--keys` digits are typed at its start one key at a time through Pilot,
+then a letter (a problem line appears under the row) and backspace (it goes), then the preview is let follow. Prints per key: the
+screen layouts (`Screen._refresh_layout`, Textual's own; the two keys that change the form's lines are counted
+apart), the app's CPU time (this process's, Pilot's waiting included), the wall time of a key through Pilot, and
+the longest stall while the digits are typed, while the problem line comes and goes, and while the preview follows.
 """
 
 from __future__ import annotations
@@ -23,12 +31,17 @@ import statistics
 import time
 from pathlib import Path
 
+import orjson
+from textual import on
 from textual.app import App, ComposeResult
-from textual.containers import VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.timer import Timer
 
 from app.compose.form import ValueForm
 from app.compose.types import TypeResolver
 from app.ids import Expansion
+from app.widgets.request_preview import RequestPreview
 from app.widgets.typed_form import TypedForm
 from participant.daml_lf.signatures import Signatures, read_signatures
 
@@ -36,6 +49,8 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DAR = REPO_ROOT / ".." / "shared" / "dars" / "splice" / "splice-amulet-0.1.14.dar"
 SIZE = (160, 45)
 TICK_S = 0.005
+PREVIEW_DELAY_S = 0.2  # as the composer's preview follows typing
+DEFAULT_FIELD = "choiceArgument.transfer.outputs[0].amount"
 PARTY = "Alice::1220" + "ab" * 32
 CONTRACT = "00" + "11" * 32
 
@@ -62,6 +77,65 @@ class Sources:
 class Host(App):
     def compose(self) -> ComposeResult:
         yield VerticalScroll(id="host")
+
+
+class Composer(App):
+    """The typed form as the composer shows it: in a scroller, the request preview beside it following its value."""
+
+    CSS = "#host { width: 55%; } RequestPreview { width: 1fr; }"
+
+    def __init__(self, form: ValueForm) -> None:
+        super().__init__()
+        self.form = form
+        self._timer: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            with VerticalScroll(id="host"):
+                yield TypedForm(self.form, Sources())
+            yield RequestPreview()
+
+    def on_mount(self) -> None:
+        self.show_request()
+
+    @on(TypedForm.Changed)
+    def _changed(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(PREVIEW_DELAY_S, self.show_request)
+
+    def show_request(self) -> None:
+        previews = self.query(RequestPreview)
+        if not previews:  # the app is closing
+            return
+        preview = previews.first()
+        problems = self.form.problems()
+        if problems:
+            preview.show_problems([])
+            return
+        body = orjson.dumps({"choiceArgument": self.form.to_json()})
+        preview.show_request(body, f"curl -d '{body.decode()}'")
+
+
+class LayoutCount:
+    """Screen layouts, counted through Textual's own `Screen._refresh_layout` (those after a scroll included)."""
+
+    def __init__(self) -> None:
+        self.layouts = 0
+        self._original = Screen._refresh_layout
+
+    def __enter__(self) -> LayoutCount:
+        original = self._original
+
+        def counted(screen: Screen, size=None, scroll: bool = False) -> None:
+            self.layouts += 1
+            original(screen, size, scroll)
+
+        setattr(Screen, "_refresh_layout", counted)  # noqa: B010  (a method replaced for the count)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        setattr(Screen, "_refresh_layout", self._original)  # noqa: B010
 
 
 def transfer_form(signatures: Signatures) -> ValueForm:
@@ -146,6 +220,70 @@ async def bench(signatures: Signatures, runs: int, items: int) -> None:
         )
 
 
+async def typing(signatures: Signatures, runs: int, items: int, field: str, keys: int) -> None:
+    """Keys typed into the filled form's row of `field`, the request preview following."""
+    digits = [str(i % 10) for i in range(keys)]
+    layouts_digits: list[float] = []
+    layouts_lines: list[float] = []
+    cpu: list[float] = []
+    wall: list[float] = []
+    stalls = dict.fromkeys(
+        ("digits", "a problem line", "the preview"), 0.0
+    )  # the longest, by what was going on
+    for _ in range(runs):
+        form = transfer_form(signatures)
+        problems = form.load(filled(items))
+        if problems:
+            raise SystemExit(f"the filled value does not fit: {problems[0]}")
+        app = Composer(form)
+        async with app.run_test(size=SIZE) as pilot:
+            typed = app.query_one(TypedForm)
+            await pilot.pause()
+            if not typed.focus_path(field):
+                raise SystemExit(f"no row {field} in the form")
+            while not (typed.editor is not None and typed.editor.has_focus_within):
+                await pilot.pause()
+            await pilot.press("home")  # the digits before the value's: a Numeric 10 takes 28 of them
+            await pilot.pause(PREVIEW_DELAY_S * 2)
+            lateness: list[float] = []
+            stop = asyncio.Event()
+            watcher = asyncio.create_task(watch_loop(lateness, stop))
+            with LayoutCount() as count:
+                started, cpu_started = time.perf_counter(), time.process_time()
+                for key in digits:
+                    await pilot.press(key)
+                wall.append((time.perf_counter() - started) * 1000 / keys)
+                cpu.append((time.process_time() - cpu_started) * 1000 / keys)
+                layouts_digits.append(count.layouts / keys)
+                stalls["digits"] = max(stalls["digits"], *lateness, 0.0)
+                count.layouts = 0
+                lateness.clear()
+                await pilot.press("x")  # a problem line comes
+                await pilot.press("backspace")  # and goes
+                layouts_lines.append(count.layouts / 2)
+                stalls["a problem line"] = max(stalls["a problem line"], *lateness, 0.0)
+                lateness.clear()
+                await pilot.pause(PREVIEW_DELAY_S * 2)
+                stalls["the preview"] = max(stalls["the preview"], *lateness, 0.0)
+            stop.set()
+            await watcher
+    print(
+        f"typing into {field} of the filled form ({items} inputs and outputs), {keys} digits, {runs} runs"
+        f", the preview following"
+    )
+    print(
+        f"  screen layouts per digit typed {statistics.median(layouts_digits):5.2f}"
+        f"   per key adding or removing a problem line {statistics.median(layouts_lines):5.2f}"
+    )
+    print(
+        f"  per key: CPU {statistics.median(cpu):6.2f} ms   wall through Pilot {statistics.median(wall):6.2f} ms"
+    )
+    print(
+        "  longest stall (<= 50 ms): "
+        + "   ".join(f"{what} {stall * 1000:6.1f} ms" for what, stall in stalls.items())
+    )
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -153,5 +291,12 @@ if __name__ == "__main__":
     parser.add_argument("--dar", type=Path, default=DEFAULT_DAR)
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--items", type=int, default=3)
+    parser.add_argument("--field", default=DEFAULT_FIELD, help="the row typed into")
+    parser.add_argument("--keys", type=int, default=20, help="digits typed into it per run")
+    parser.add_argument("--typing-runs", type=int, default=3)
     args = parser.parse_args()
-    asyncio.run(bench(read_signatures(args.dar.read_bytes()), args.runs, args.items))
+    signatures = read_signatures(args.dar.read_bytes())
+    if args.runs:
+        asyncio.run(bench(signatures, args.runs, args.items))
+    if args.typing_runs:
+        asyncio.run(typing(signatures, args.typing_runs, args.items, args.field, args.keys))

@@ -48,8 +48,10 @@ from app.widgets.json_editor import JsonEditor
 from app.widgets.key_hold import key_hold
 from app.widgets.keys import FieldInput
 from app.widgets.option_lists import PagedSelect
+from app.widgets.static_text import show
 from app.widgets.typed_form import RowEditor, TypedForm
 from app.widgets.untrusted_text import plain
+from app.widgets.virtual_size import repaint_only
 
 if TYPE_CHECKING:
     from app.packages import PackageCatalog, TemplateSignature
@@ -102,6 +104,12 @@ def _cut_choice(choice: str, width: int) -> str:
 
 def _party_label(party: str) -> Content:
     return Content.assemble(plain(party_hint(party), "bold"), plain(f"  {short_party(party)}", "dim"))
+
+
+class FormHolder(Vertical):
+    """Where a typed form goes: sized by the form, scrolled by the editor around it."""
+
+    virtual_size = repaint_only()
 
 
 class CommandEditor(VerticalScroll):
@@ -170,7 +178,7 @@ class CommandEditor(VerticalScroll):
         )
         yield JsonEditor("contractKey", "contractKey", rows=4, id="contract-key")
         yield JsonEditor("createArguments", "createArguments", rows=10, id="create-arguments")
-        yield Vertical(id="create-form", classes="typed-holder")
+        yield FormHolder(id="create-form", classes="typed-holder")
         yield field_row(
             "choice",
             CompletingInput(
@@ -184,7 +192,7 @@ class CommandEditor(VerticalScroll):
         )
         yield Static("", id="choice-hint", classes="note -empty")
         yield JsonEditor("choiceArgument", "choiceArgument", empty={}, rows=5, id="choice-argument")
-        yield Vertical(id="choice-form", classes="typed-holder")
+        yield FormHolder(id="choice-form", classes="typed-holder")
         yield field_row(
             "actAs",
             CompletingInput(
@@ -320,7 +328,7 @@ class CommandEditor(VerticalScroll):
 
     def _note(self, selector: str, text: str, *, warning: bool = False) -> None:
         note = self.query_one(selector, Static)
-        note.update(plain(text))  # quotes choice names and parties seen on the ledger
+        show(note, plain(text))  # quotes choice names and parties seen on the ledger
         note.set_class(not text, "-empty")
         note.set_class(warning, "-warning")
 

@@ -15,11 +15,17 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input
 from textual.widgets._footer import FooterKey
 
+from app.widgets.virtual_size import repaint_only
+
 MORE_KEYS = "More keys"
 
 
 class FieldInput(Input):
     """A one-line field. Unless its text is free (`free_text`), `?` is no character of it: the key opens the help."""
+
+    # its virtual width follows its text at each key: a repaint, not a layout of the screen (its own width is its
+    # container's; Input asks for a layout itself when it is sized `auto`)
+    virtual_size = repaint_only()
 
     def __init__(self, *args, free_text: bool = False, **kwargs) -> None:
         # Input marks itself valid as it is made; given up front, that class costs no style pass of its own

@@ -13,6 +13,7 @@ from textual.widgets import Static, TextArea
 
 from app.compose.commands import SUBMIT_PATH, Problem
 from app.counting import count
+from app.widgets.static_text import show
 
 
 class RequestPreview(Vertical):
@@ -43,12 +44,13 @@ class RequestPreview(Vertical):
         self.body = body
         self.curl = curl
         self.remove_class("-problems")
-        self.query_one("#preview-head", Static).update(
+        show(
+            self.query_one("#preview-head", Static),
             Content.assemble(
                 ("POST ", "bold"),
                 (SUBMIT_PATH, "bold"),
                 (f"   {count(len(body), 'byte')}, sent compact; shown indented", "dim"),
-            )
+            ),
         )
         if changed:
             self.query_one("#preview-body", TextArea).load_text(
@@ -67,4 +69,4 @@ class RequestPreview(Vertical):
                 parts.append(f" line {problem.line}, column {problem.column}")
             parts.append(f": {problem.message}\n")
         parts.append(("ctrl+g goes to the first problem", "dim"))
-        self.query_one("#preview-head", Static).update(Content.assemble(*parts))
+        show(self.query_one("#preview-head", Static), Content.assemble(*parts))

@@ -57,6 +57,7 @@ from app.widgets.key_hold import key_hold
 from app.widgets.keys import FieldInput
 from app.widgets.option_lists import PagedSelect
 from app.widgets.untrusted_text import plain
+from app.widgets.virtual_size import repaint_only
 
 NAME_WIDTH = 16  # the names' column: a longer name is cut (`…`), the full path of the focused row is shown
 HAND_ON_TRIES = 20  # refreshes a row's input may take to be mounted before the focus goes into it
@@ -138,6 +139,9 @@ class TypedForm(Widget, can_focus=True):
         "typed-form--note",
     }
 
+    # the form never scrolls (its container does): a layout that changed its lines in number is the only one
+    virtual_size = repaint_only()
+
     BINDINGS = [
         Binding("tab", "step(1)", "Next field", show=False),
         Binding("shift+tab", "step(-1)", "Previous field", show=False),
@@ -166,6 +170,7 @@ class TypedForm(Widget, can_focus=True):
         # where the focus coming to the form lands, and in its last control or not (else its first row)
         self._entry: tuple[FormRow, bool] | None = None
         self._from_after = False  # the focus came to the form from a widget after it (shift+tab)
+        self._drawing_styles: dict[str, Style] | None = None  # while lines are drawn (`render_lines`)
 
     @property
     def marking(self) -> bool:
@@ -184,12 +189,30 @@ class TypedForm(Widget, can_focus=True):
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return len(self.rows.lines)
 
-    def _style(self, name: str) -> Style:
-        return self.rich_style + self.get_component_rich_style(f"typed-form--{name}")
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # the styles worked out once for the lines drawn together: a widget's style is worked out through each of
+        # its ancestors, and asked for per line it was most of the time a layout that changed the lines took
+        self._drawing_styles = {}
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._drawing_styles = None
+
+    def _style(self, name: str = "") -> Style:
+        """The widget's style (with a component's, `typed-form--<name>`)."""
+        styles = self._drawing_styles
+        if styles is not None and name in styles:
+            return styles[name]
+        style = self.rich_style
+        if name:
+            style += self.get_component_rich_style(f"typed-form--{name}")
+        if styles is not None:
+            styles[name] = style
+        return style
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
-        base = self.rich_style
+        base = self._style()
         if not 0 <= y < len(self.rows.lines):
             return Strip.blank(width, base)
         row, kind = self.rows.lines[y]
@@ -213,7 +236,7 @@ class TypedForm(Widget, can_focus=True):
         kind = row.type_shown
         text, is_placeholder = row.summary()
         value_room = max(0, room - NAME_WIDTH - cells(kind) - 1)
-        value_style = self._style("placeholder") if is_placeholder else self.rich_style
+        value_style = self._style("placeholder" if is_placeholder else "")
         return [
             Segment(
                 fit(visible(row.name), NAME_WIDTH - 1) + " ",
@@ -225,6 +248,10 @@ class TypedForm(Widget, can_focus=True):
 
     def _laid_out(self) -> None:
         """The lines changed: the form's height again, the open row's widgets at its line (closed if it is gone)."""
+        self._place_editor()
+        self.refresh(layout=True)
+
+    def _place_editor(self) -> None:
         editor = self.editor
         if editor is not None:
             line = self.rows.line_of(editor.row)
@@ -233,17 +260,45 @@ class TypedForm(Widget, can_focus=True):
             else:
                 editor.styles.offset = (0, line)
                 editor.set_class(bool(editor.row.problem), "-invalid")
-        self.refresh(layout=True)
+
+    def _said(self) -> list[tuple[str | None, str]]:
+        """What the lines say besides the values: each row's problem and note."""
+        return [(row.problem, row.note) for row in self.rows.rows]
+
+    def _redrawn(self, lines_before: int, said_before: list[tuple[str | None, str]]) -> None:
+        """After problems or notes were reckoned again: a layout (of the form and the screen around it) only when
+        the form's lines changed in number; else a repaint of the form, when what its lines say changed."""
+        if len(self.rows.lines) != lines_before:
+            self._laid_out()
+        elif self._said() != said_before:
+            self._place_editor()
+            self.refresh()
 
     # --- the value ----------------------------------------------------------------------------------------------
 
     def changed(self, row: FormRow | None = None) -> None:
-        """The user changed `row`'s value: its problem and note again, and the preview follows."""
+        """The user changed `row`'s value: its problem and note again, and the preview follows.
+
+        A key typed repaints the row's own lines (its problem and note; its value is drawn by its input), and
+        lays the form out only when a problem or a note comes or goes: a layout costs the whole screen's."""
         if row is not None:
+            lines_before = len(self.rows.lines)
             self.rows.refresh(row)
-            self._laid_out()
+            if len(self.rows.lines) != lines_before:
+                self._laid_out()
+            else:
+                self._redraw_row(row)
         self.touched = True
         self.post_message(self.Changed(self))
+
+    def _redraw_row(self, row: FormRow) -> None:
+        line = self.rows.line_of(row)
+        if line is None:
+            return
+        if self.editor is not None and self.editor.row is row:
+            self.editor.set_class(bool(row.problem), "-invalid")
+        height = 1 + bool(row.problem) + bool(row.note)
+        self.refresh(Region(0, line, self.size.width, height))
 
     def reshape(self, row: FormRow, focus: int | None = None) -> None:
         """The rows under `row` again (an item added, moved or removed, an Optional toggled, a constructor chosen);
@@ -297,12 +352,14 @@ class TypedForm(Widget, can_focus=True):
 
     def mark(self, problems: list[ValueProblem]) -> None:
         """Show `problems` at their rows (and every later problem as it is typed)."""
+        lines_before, said_before = len(self.rows.lines), self._said()
         self.rows.mark(problems)
-        self._laid_out()
+        self._redrawn(lines_before, said_before)
 
     def unmark(self) -> None:
+        lines_before, said_before = len(self.rows.lines), self._said()
         self.rows.unmark()
-        self._laid_out()
+        self._redrawn(lines_before, said_before)
 
     # --- the focus ----------------------------------------------------------------------------------------------
 

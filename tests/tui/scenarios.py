@@ -9,7 +9,7 @@ from pathlib import Path
 
 from textual import events
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Footer, Input, Static, TextArea
 
 from app.bundled import BundledParticipant, StartupState
 from app.screens.acs import AcsScreen
@@ -197,7 +197,12 @@ async def _composer(pilot):
 
 
 async def composer(pilot) -> None:
-    await _composer(pilot)
+    screen = await _composer(pilot)
+    # the request shown is of the values loaded: it follows them a moment after the editors' changes are handled,
+    # which `settle` alone does not wait for
+    body = screen.query_one("#preview-body", TextArea)
+    await wait_for(pilot, lambda: '"splitAmount": "100.0"' in body.text, "the preview of the values loaded")
+    await settle(pilot)
 
 
 async def composer_result(pilot) -> None:
