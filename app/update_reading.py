@@ -24,6 +24,7 @@ class UpdateReader:
     templates: Sequence[str]
     interfaces: Sequence[str]
     keep: Callable[[UpdateRow], bool]  # the filter the client applies
+    page: int = PAGE  # updates asked for at a time
 
     def rows(self, updates: list[Update]) -> list[UpdateRow]:
         return [row for u in updates if (row := row_of(u)) is not None and self.keep(row)]
@@ -32,7 +33,7 @@ class UpdateReader:
         return await updates_page(
             self.client,
             before=before,
-            limit=PAGE,
+            limit=self.page,
             parties=self.parties,
             templates=self.templates,
             interfaces=self.interfaces,
@@ -46,15 +47,17 @@ class UpdateReader:
         high = max([end, *(update_offset(u) for u in page.updates[:1])])
         rows = self.rows(page.updates)
         low = page.next_before
-        if low is not None and len(rows) < PAGE:
-            more, low = await self.older(low, want=PAGE - len(rows), scans=SCANS - 1)
+        if low is not None and len(rows) < self.page:
+            more, low = await self.older(low, want=self.page - len(rows), scans=SCANS - 1)
             rows += more
         return rows, high, low
 
     async def older(
-        self, low: int, *, want: int = PAGE // 2, scans: int = SCANS
+        self, low: int, *, want: int | None = None, scans: int = SCANS
     ) -> tuple[list[UpdateRow], int | None]:
-        """Rows below offset `low`, and the `before` of the page after them (None: the beginning)."""
+        """Rows below offset `low` (`want` of them, half a page unless said), and the `before` of the page after them
+        (None: the beginning)."""
+        want = self.page // 2 if want is None else want
         rows: list[UpdateRow] = []
         before: int | None = low
         while before is not None and len(rows) < want and scans > 0:
@@ -64,14 +67,14 @@ class UpdateReader:
         return rows, before
 
     async def newer(self, after: int, seen: Callable[[], int]) -> tuple[list[UpdateRow], int, bool]:
-        """Rows above offset `after`, a range of PAGE offsets at a time (such a range holds at most PAGE updates, so
+        """Rows above offset `after`, a range of `page` offsets at a time (such a range holds at most `page` updates, so
         each page is whole), up to the ledger end or `seen()` (what a stream has seen), whichever is further. Returns
         the rows, the offset they cover up to, and whether that is the end."""
         end = await self.client.ledger_end()
         rows: list[UpdateRow] = []
         scans = SCANS
-        while after < (end := max(end, seen())) and len(rows) < PAGE and scans > 0:
-            top = min(end, after + PAGE)
+        while after < (end := max(end, seen())) and len(rows) < self.page and scans > 0:
+            top = min(end, after + self.page)
             page = await self._page(top + 1)
             rows += [r for r in self.rows(page.updates) if r.offset > after]
             after, scans = top, scans - 1

@@ -5,8 +5,9 @@ would give the whole suite on one machine.
 
     python -m bench.suite_schedule --order collected.txt LOG [LOG ...] [--workers 2] [--top 20]
 
-`collected.txt` is `pytest --collect-only -q -n 0` (one test id a line, the suite's order); a test missing from the
-logs (pytest leaves out those under 5 ms) counts 0 s. A module-scoped fixture is set up again each time a worker
+`collected.txt` is `pytest --collect-only -n 0` (one test id a line, the suite's order: pyproject's `-q` makes it so;
+another `-q` prints a count per module instead, which is refused); a test missing from the logs (pytest leaves out
+those under 5 ms) counts 0 s. A log may be a whole suite's run (`.ci/run`'s). A module-scoped fixture is set up again each time a worker
 starts on a module afresh: its first test's setup, less the module's usual setup, is charged again then. Prints the
 sum of the durations, the projected wall time per scheduler and the longest tests."""
 
@@ -174,6 +175,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     suite = Suite.read(args.order, args.logs)
+    if not suite.tests:
+        parser.error(f"no test ids in {args.order} (made with `pytest --collect-only -n 0`, without -q?)")
     total = sum(t.total for t in suite.tests)
     timed = sum(1 for t in suite.tests if t.total)
     print(f"{len(suite.tests)} tests ({timed} timed), durations summed {total:.0f} s = {total / 60:.1f} min")

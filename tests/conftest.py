@@ -361,6 +361,17 @@ def seeded_demo_ledger(dars: tuple[str, ...]) -> Path:
     return template
 
 
+def copy_database(source: Path, db: Path) -> None:
+    """A new database `db` holding what `source` holds: through SQLite's backup, which reads one consistent state
+    whatever the WAL beside it holds; the copy is made 0600 first, as the server makes its database."""
+    os.close(os.open(db, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    with (
+        contextlib.closing(sqlite3.connect(source)) as original,
+        contextlib.closing(sqlite3.connect(db)) as copy,
+    ):
+        original.backup(copy)
+
+
 def start_demo_server(db: Path, *extra: str, port: int | None = None) -> ServerProcess:
     """`start_server(db, "--hs256-secret", SECRET, "--demo", *extra)` on a copy of a demo ledger seeded once per
     run (with the DARs `extra` names loaded), where a database of its own would be seeded again: the demo's
@@ -369,14 +380,7 @@ def start_demo_server(db: Path, *extra: str, port: int | None = None) -> ServerP
     as on any database it served before. The tests of seeding itself start from an empty database."""
     dars = tuple(arg for i, arg in enumerate(extra) if i > 0 and extra[i - 1] == "--dar")
     template = seeded_demo_ledger(dars)
-    # Through SQLite's backup, which reads one consistent state whatever the WAL beside it holds; the copy is
-    # made 0600 first, as the server makes its database.
-    os.close(os.open(db, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-    with (
-        contextlib.closing(sqlite3.connect(template)) as source,
-        contextlib.closing(sqlite3.connect(db)) as copy,
-    ):
-        source.backup(copy)
+    copy_database(template, db)
     return start_server(db, "--hs256-secret", SECRET, "--demo", *extra, port=port)
 
 

@@ -21,9 +21,9 @@ from app.screens.dialogs import PromptDialog
 from app.screens.update_detail import UpdateScreen
 from app.untrusted import visible
 from app.update_filter import UpdateFilter, parse_filter
-from app.update_reading import UpdateReader
+from app.update_reading import PAGE, UpdateReader
 from app.update_rows import UpdateRow, row_of
-from app.update_window import UpdateWindow
+from app.update_window import CAPACITY, UpdateWindow
 from app.widgets.keys import KeyFooter
 from app.widgets.status_bar import StatusBar
 from app.widgets.update_table import UpdateTable
@@ -78,10 +78,13 @@ and interfaces; the command id and the text are looked for in the rows. Without 
     """
 
     AUTO_FOCUS = "UpdateTable"
+    # the rows kept and the updates read at a time (tests make both small to page through a short history)
+    window_capacity = CAPACITY
+    read_page = PAGE
 
     def __init__(self) -> None:
         super().__init__()
-        self.window = UpdateWindow()
+        self.window = UpdateWindow(self.window_capacity)
         self.filter = UpdateFilter()
         self.stream = PAUSED
         """live, paused, reconnecting or connecting: what the follow is doing."""
@@ -131,6 +134,7 @@ and interfaces; the command id and the text are looked for in the rows. Without 
             templates=[session.learned.interface_ref(t) or t for t in self.filter.templates],
             interfaces=[session.learned.interface_ref(i) or i for i in self.filter.interfaces],
             keep=self.filter.matches,
+            page=self.read_page,
         )
 
     async def _parties(self) -> list[str] | None:

@@ -13,6 +13,10 @@ from tests.http.helpers import ACS, IOU, acs, acs_body, assert_error, create, ex
 SUBMIT = "/v2/commands/async/submit-reassignment"
 WAIT = "/v2/commands/submit-and-wait-for-reassignment"
 COMPLETIONS = "/v2/commands/completions"
+# a list of completions (which has no end) is answered once none has come for this long; Canton's default, half a
+# second, twice in each of the 44 rejection tests, was most of the module's time (the rejections are answered
+# before anything is committed: a completion of one would be there at once)
+SETTLED = {"stream_idle_timeout_ms": 50}
 
 
 def fmt(*parties: str) -> dict:
@@ -377,7 +381,10 @@ async def test_rejections_change_nothing(ledger_api, rejection_world, path, name
     end = await ledger_api.ledger_end()
     before = await snapshot(ledger_api, w["alice"], end)
     completions = await ledger_api.post(
-        COMPLETIONS, {"userId": "Alice", "parties": [w["alice"]], "beginExclusive": 0}, user="Alice"
+        COMPLETIONS,
+        {"userId": "Alice", "parties": [w["alice"]], "beginExclusive": 0},
+        user="Alice",
+        params=SETTLED,
     )
     r = await ledger_api.post(path, body(w), user="Carol" if name == "not-a-stakeholder" else "Alice")
     error = assert_error(r, status, code)
@@ -385,7 +392,10 @@ async def test_rejections_change_nothing(ledger_api, rejection_world, path, name
     assert await ledger_api.ledger_end() == end
     assert await snapshot(ledger_api, w["alice"], end) == before
     again = await ledger_api.post(
-        COMPLETIONS, {"userId": "Alice", "parties": [w["alice"]], "beginExclusive": 0}, user="Alice"
+        COMPLETIONS,
+        {"userId": "Alice", "parties": [w["alice"]], "beginExclusive": 0},
+        user="Alice",
+        params=SETTLED,
     )
     assert again.json() == completions.json()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.client.http import Retry
 from app.config import Config
 from app.screens.acs import AcsScreen
 from app.widgets.contract_table import ContractTable
@@ -65,9 +66,13 @@ async def test_retries_that_fail_the_same_way_do_not_repeat_the_notification(mak
     from tests.conftest import ServerProcess, free_port
 
     monkeypatch.setattr(app_module, "ERROR_NOTIFY_S", 3600)  # the first one is still on screen throughout
+    # each attempt fails at once: the client's backoff between its own tries of a refused connection (1.75 s an
+    # attempt) is not what is tested
+    monkeypatch.setattr(Retry, "delay", lambda self, attempt: 0.0)
     port = free_port()
     gone = ServerProcess(f"http://127.0.0.1:{port}", tmp_path / "none.db", None, [])  # type: ignore[arg-type]  # no process: nothing listens
     app = make_app(gone, "Alice")
+    app.ledger_end_poll_s = 0.25  # retries every 0.5 s, not every 4 s
     said: list[str] = []
     notify = app.notify
 
@@ -95,6 +100,7 @@ async def test_the_app_connects_once_the_participant_comes_up(make_app, tmp_path
     port = free_port()
     pending = ServerProcess(f"http://127.0.0.1:{port}", tmp_path / "ledger.db", None, [])  # type: ignore[arg-type]  # no process: nothing listens
     app = make_app(pending, "Alice")
+    app.ledger_end_poll_s = 0.25  # tries again every 0.5 s once the participant is found down, not every 4 s
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.status_connection == "down", "the participant found down")
         server = start_demo_server(tmp_path / "ledger.db", port=port)

@@ -11,6 +11,7 @@ from app.screens.composer import ComposerScreen
 from app.widgets.completing_input import CompletingInput
 from app.widgets.request_preview import RequestPreview
 from tests.tui.conftest import SIZE, wait_for
+from tests.tui.helpers import paste
 from tests.tui.test_composer import IOU
 from tests.tui.test_composer_keyboard import settled, type_at_once
 from tests.tui.test_typed_form import open_composer
@@ -20,10 +21,13 @@ async def choice_field(pilot, app) -> tuple[ComposerScreen, CompletingInput]:
     screen = await open_composer(pilot, app)
     while screen.editor.kind != "Exercise":
         await pilot.press("ctrl+t")
+    # the template and the contract pasted, not typed: the typing is not what these tests are about, and each key
+    # pressed is an idle wait and a layout of the form (90 keys were most of a test's 10 s)
     screen.query_one("#template").focus()
-    await pilot.press(*IOU, "enter")
+    await paste(pilot, IOU)
+    await pilot.press("enter")
     await wait_for(pilot, lambda: screen.focused is screen.query_one("#contract-id"), "the contract id")
-    await pilot.press(*("00" + "ab" * 32))
+    await paste(pilot, "00" + "ab" * 32)
     await wait_for(pilot, lambda: "Iou_Split" in screen.editor.choices(), "its choices")
     choice = screen.query_one("#choice", CompletingInput)
     choice.focus()

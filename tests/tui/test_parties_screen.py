@@ -25,6 +25,7 @@ from app.screens.parties import PartiesScreen
 from app.tokens import MintedToken
 from tests.conftest import SECRET, ServerProcess, start_server
 from tests.tui.conftest import SIZE, known, screen_text, wait_for
+from tests.tui.helpers import paste
 
 ADMIN = "participant_admin"
 
@@ -60,7 +61,9 @@ async def dialog(app, pilot, kind: type):
 
 async def answer_prompt(app, pilot, text: str) -> None:
     await dialog(app, pilot, PromptDialog)
-    await pilot.press("ctrl+a", "ctrl+k", *text) if text else await pilot.press("ctrl+a", "ctrl+k")
+    await pilot.press("ctrl+a", "ctrl+k")
+    if text:  # pasted: the answer's typing is not what is tested, and each key pressed is an idle wait
+        await paste(pilot, text)
     await pilot.press("enter")
 
 

@@ -14,15 +14,19 @@ from app.daml_values import show_party
 from app.screens.inspector import InspectorScreen
 from app.screens.transactions import LIVE, RECONNECTING, TransactionsScreen
 from app.screens.update_detail import UpdateScreen
+from app.update_reading import PAGE
 from app.update_window import CAPACITY
 from app.widgets.transaction_view import TransactionTree
 from tests.conftest import SECRET, LedgerApi, ServerProcess, start_server
 from tests.history import allocate, submit_ious
 from tests.tui.conftest import SIZE, screen_text, wait_for
 
-# two and a half windows (CAPACITY): paging down lets go of the newest rows more than once, and the whole walk reads
-# a dozen pages
-HISTORY = 2_500
+# The screen's window and pages, a tenth of the app's (CAPACITY, PAGE) for the paging test: the same walk (two and a
+# half windows, paging down lets go of the newest rows more than once, two dozen pages) through a tenth of the
+# transactions to submit (2,500 took 20 s of the module's setup)
+WINDOW = CAPACITY // 10
+READ_PAGE = PAGE // 10
+HISTORY = WINDOW * 5 // 2
 LIVE_STEPS = 100  # pauses of 50 ms
 
 
@@ -87,14 +91,18 @@ async def test_the_newest_updates_of_the_demo_ledger(demo_server, make_app) -> N
         assert transfer.created == 1 and transfer.archived == 1 and transfer.acting
 
 
-async def test_paging_back_through_a_history_longer_than_the_window(long_history, make_app) -> None:
+async def test_paging_back_through_a_history_longer_than_the_window(
+    long_history, make_app, monkeypatch
+) -> None:
+    monkeypatch.setattr(TransactionsScreen, "window_capacity", WINDOW)
+    monkeypatch.setattr(TransactionsScreen, "read_page", READ_PAGE)
     server, ids = long_history
     app = make_app(server, "Dora")
     async with app.run_test(size=SIZE) as pilot:
         screen = await transactions(app, pilot)
         seen: dict[int, str] = {}
         while True:
-            assert len(screen.window) <= CAPACITY
+            assert len(screen.window) <= WINDOW
             for row in screen.window.rows:
                 assert seen.setdefault(row.offset, row.command_id) == row.command_id
             if screen.window.at_begin and screen.table.cursor == len(screen.window) - 1:
