@@ -200,6 +200,7 @@ class BundledParticipant:
         # thread that started it, and this one lives as long as the child's output
         for attempt in range(2):
             assert process.stdout is not None
+            held = False  # the child found the database held by another participant
             for raw in process.stdout:
                 try:
                     event = json.loads(raw)
@@ -213,10 +214,12 @@ class BundledParticipant:
                     self._set(phase="init-script", note=str(event.get("message", "")))
                 elif event.get("event") == "ready":
                     self._set(phase="ready", url=event["url"])
+                elif event.get("event") == "database-in-use":
+                    held = True
             code = process.wait()
             if self.state.phase == "ready":
                 return
-            other = self._wait_for_other()
+            other = self._wait_for_other(held)
             if other is True:
                 return
             if other is None and attempt == 0 and self.process is process:
@@ -236,11 +239,11 @@ class BundledParticipant:
             + f"; see {self.log_dir / 'participant.log'}",
         )
 
-    def _wait_for_other(self) -> bool | None:
+    def _wait_for_other(self, held: bool) -> bool | None:
         """Another ledger-tui started a participant on this database at the same moment: use that one (True).
-        None: the database was held and is free now, with nobody serving it; False: it was never held."""
+        None: the database was held (`held`: the child said so, as the holder may have gone before this looks)
+        and is free now, with nobody serving it; False: it was never held."""
         deadline = time.monotonic() + START_TIMEOUT_S
-        held = False
         while time.monotonic() < deadline:
             url = self.running_elsewhere()
             if url is not None:

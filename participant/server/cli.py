@@ -11,6 +11,7 @@ import logging
 import math
 import os
 import sys
+from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 
@@ -455,7 +456,14 @@ def _serve(args) -> int:
         raise Refused(
             "--init-script-user names who may act as the parties of an init script: give --init-script"
         )
-    claim = _claim(args.db, "is in use by another ledger-participant", "stop it or use another --db")
+
+    def held() -> None:
+        # a parent then waits for the other server to serve or to go, rather than failing; said before the refusal
+        # since, by the time the parent looks, the other may be gone
+        if args.announce == "json":
+            print(json.dumps({"event": "database-in-use"}), flush=True)
+
+    claim = _claim(args.db, "is in use by another ledger-participant", "stop it or use another --db", held)
     try:
         _writable(args.db)
         if args.dar:
@@ -782,14 +790,17 @@ def _prune(args) -> int:
     return 0
 
 
-def _claim(db: Path, in_use: str, advice: str):
-    """This process's claim on `db` (a `serving.DatabaseClaim`), or `Refused` naming the server that holds it."""
+def _claim(db: Path, in_use: str, advice: str, on_held: Callable[[], None] | None = None):
+    """This process's claim on `db` (a `serving.DatabaseClaim`), or `Refused` naming the server that holds it
+    (`on_held` called first)."""
     from participant.server.serving import DatabaseClaim, DatabaseInUse
 
     claim = DatabaseClaim(db)
     try:
         claim.acquire()
     except DatabaseInUse as e:
+        if on_held is not None:
+            on_held()
         raise Refused(f"{db} {in_use} ({_holder(e.info)}); {advice}") from None
     except OSError as e:  # the lock file beside it cannot be made: nor can the database (its directory, say)
         raise Refused(f"cannot open {db}: {_os_reason(e)}") from None

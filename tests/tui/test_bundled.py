@@ -130,6 +130,33 @@ def test_a_database_held_by_a_stopping_participant_is_waited_for_then_served(tmp
         bundled.stop()
 
 
+def test_a_database_freed_before_the_client_looks_is_served_too(tmp_path, monkeypatch):
+    """The participant holding the database goes in the moment between the child's refusal and the client's look
+    at the lock (a loaded machine): the client knew it was held from the child, and starts its own participant
+    (it took the free lock for "never held" and failed)."""
+    data = tmp_path / "data"
+    data.mkdir()
+    holder = FileLock(f"{data / 'ledger.db'}.lock", thread_local=False)  # released from the client's thread
+    holder.acquire()
+    looks = BundledParticipant._wait_for_other
+
+    def freed_first(self, *args):
+        holder.release()
+        return looks(self, *args)
+
+    monkeypatch.setattr(BundledParticipant, "_wait_for_other", freed_first)
+    bundled = BundledParticipant(data, tmp_path / "logs")
+    bundled.start()
+    try:
+        first = known(bundled.process)
+        state = bundled.wait(BOUND)
+        assert state.phase == "ready", state.error
+        assert bundled.owned and bundled.process is not first
+    finally:
+        holder.release()
+        bundled.stop()
+
+
 def test_a_client_started_as_the_last_one_quits_gets_a_participant_that_answers(tmp_path):
     """Quitting does not wait for the bundled participant; the next start must not take the one going away."""
     first = BundledParticipant(tmp_path / "data", tmp_path / "logs")
