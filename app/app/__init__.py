@@ -311,8 +311,8 @@ class LedgerApp(App):
 
     # --- what Textual looks for on the App: each a call to the part it belongs to ---------------------------------
 
-    def action_mode(self, mode: str) -> None:
-        self.routes.go(mode)
+    async def action_mode(self, mode: str) -> None:
+        await self.routes.go_once_mounted(mode)
 
     def action_help(self) -> None:
         self.routes.help()

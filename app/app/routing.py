@@ -93,6 +93,7 @@ MODES: dict[str, str | Callable[[], Screen]] = {
 }
 """Each mode's screen, made when the mode is first shown (the app's `MODES`, in the order of the number keys)."""
 
+MOUNTED_WITHIN_S = 5.0  # how long a number key waits for the screen shown to finish mounting, at most
 KEPT_DRAWN_WITHIN_S = 2.0  # how long connecting waits for the kept rows to be drawn, at most
 
 MODE_TITLES = {
@@ -130,6 +131,16 @@ class Routes:
             await app.switch_mode(mode)
         while len(app.screen_stack) > 1:
             await app.pop_screen()
+
+    async def go_once_mounted(self, mode: str) -> None:
+        """`go`, once the screen shown has finished mounting (a number key right after the key that opened it): left
+        halfway, its widgets were removed while they mounted, and their own mounts raised (Textual's `Tabs`: "No Tab
+        with id"). Awaited by the key's action, so the keys after it wait too and keep their order."""
+        try:
+            await asyncio.wait_for(self._app.screen._mounted_event.wait(), MOUNTED_WITHIN_S)
+        except TimeoutError:
+            pass  # a screen that never finishes mounting must not keep the user there
+        self.go(mode)
 
     def go(self, mode: str) -> None:
         """A number key: that mode's own screen, always (not an inspector or an update opened from it earlier,

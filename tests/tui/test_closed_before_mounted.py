@@ -31,3 +31,33 @@ async def test_a_screen_left_while_it_mounts_ends_nothing(demo_server, make_app)
         )
         await pilot.pause()
         assert app._exception is None
+
+
+async def test_a_number_key_right_after_a_screen_opened_leaves_it_once_it_has_mounted(demo_server, make_app):
+    """Its widgets mount after the screen is pushed, each on its own: the screen popped halfway had them removed
+    while they mounted, and Textual's `Tabs` raised in its own mount ("No Tab with id '--content-tab-ins-contract'",
+    found by the monkey test). The number key now waits for the screen to finish mounting."""
+    from app.screens.inspector import InspectorScreen
+
+    app = make_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        await _contracts_shown(app, pilot)
+        contracts = app.screen
+        mounted_when_left: list[bool] = []
+        pop = app.pop_screen
+
+        def recording_pop():
+            mounted_when_left.append(app.screen.is_mounted)
+            return pop()
+
+        app.pop_screen = recording_pop
+        opened = InspectorScreen("00" + "ab" * 33)
+        app.push_screen(opened)
+        await app.run_action("mode('contracts')")  # in the same turn of the loop as the push
+        await wait_for(
+            pilot,
+            lambda: app._exception is not None or (app.screen is contracts and not opened.is_attached),
+            "the screen gone",
+        )
+        assert app._exception is None
+        assert mounted_when_left == [True]

@@ -110,7 +110,7 @@ async def test_a_palette_is_closed_when_its_mode_is_left(demo_server, make_app):
         await wait_for(pilot, lambda: isinstance(app.screen, LedgerPalette), "the palette")
         await pilot.press("f1")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "HelpScreen", "the help")
-        app.action_mode("compose")  # what the entry's worker does (`Palette._in_mode`)
+        app.routes.go("compose")  # what the entry does (`Palette._in_mode`)
         await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen), "the composer")
         await pilot.pause()
         assert [type(s) for s in app._screen_stacks["contracts"]] == [AcsScreen]

@@ -123,7 +123,7 @@ async def test_a_template_opens_a_create_and_its_contracts(loaded, make_app, dar
         form = app.screen.editor.state()
         assert (form.kind, form.template_id) == ("Create", "#richtypes:RichTypes:RichRecord")
 
-        app.action_mode("packages")  # the composer's focus is in a field, where 5 is typed
+        await app.action_mode("packages")  # the composer's focus is in a field, where 5 is typed
         await wait_for(pilot, lambda: isinstance(app.screen, PackagesScreen), "the packages screen again")
         await pilot.press("c")
         await wait_for(pilot, lambda: isinstance(app.screen, AcsScreen), "the contracts screen")

@@ -189,7 +189,7 @@ async def test_the_reassign_screen_reads_the_workspaces_cache_at_the_offset_view
         await wait_for(
             pilot, lambda: f"In flight at offset {viewing}" in screen_text(app), "the in-flight list"
         )
-        app.action_mode("contracts")  # (the reassign screen's focus is in a field, where 1 is typed)
+        await app.action_mode("contracts")  # (the reassign screen's focus is in a field, where 1 is typed)
         await wait_for(pilot, lambda: isinstance(app.screen, AcsScreen), "the contracts screen")
         await pilot.press(
             "left_square_bracket"
