@@ -89,6 +89,9 @@ async def test_down_on_an_unopened_contract_id_row_opens_its_list_at_the_first(r
             if focused_row(screen) is marker:
                 break
             await pilot.press("tab")
+            # the next row's widgets are made after the key: no row has the focus for a moment, and a tab pressed
+            # then went on past the marker (seen in a full run)
+            await wait_for(pilot, lambda: focused_row(screen) is not None, "the next row focused")
         assert focused_row(screen) is marker
         await pilot.press("down")
         completing = form.editor.query_one(CompletingInput)
