@@ -324,7 +324,8 @@ async def test_six_shows_the_list_even_after_an_update_was_opened_from_it(demo_s
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, UpdateScreen), "the update")
         update = app.screen
-        assert "f Full ids" in screen_text(app)  # what f does there, said in its footer
+        # what f does there, said in its footer (drawn once the screen has mounted: waited for)
+        await wait_for(pilot, lambda: "f Full ids" in screen_text(app), "the update's footer")
         await pilot.press("1")
         await wait_for(pilot, lambda: app.current_mode == "contracts", "the contracts screen")
         await pilot.press("6")
