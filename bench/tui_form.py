@@ -227,9 +227,8 @@ async def typing(signatures: Signatures, runs: int, items: int, field: str, keys
     layouts_lines: list[float] = []
     cpu: list[float] = []
     wall: list[float] = []
-    stalls = dict.fromkeys(
-        ("digits", "a problem line", "the preview"), 0.0
-    )  # the longest, by what was going on
+    # the longest, by what was going on
+    stalls = dict.fromkeys(("digits", "a problem line", "the preview"), 0.0)
     for _ in range(runs):
         form = transfer_form(signatures)
         problems = form.load(filled(items))

@@ -32,9 +32,8 @@ from app.widgets.status_bar import StatusBar
 
 SEARCH = Binding.Group("Next/previous match", compact=True)
 TYPING_PAUSE_S = 0.15
-NEW_PACKAGES_CHECK_S = (
-    5.0  # how often the screen, while shown, asks whether the participant lists new packages
-)
+# how often the screen, while shown, asks whether the participant lists new packages
+NEW_PACKAGES_CHECK_S = 5.0
 
 log = logging.getLogger("ledger_tui")
 
@@ -167,9 +166,8 @@ Daml location it failed at; a notification says so too.
             return  # not read yet: the first reading comes
         try:
             await self.ledger_app.workspace.read_new_packages()
-        except (
-            LedgerApiError
-        ) as e:  # a look in the background: the next one may pass, and the tree is still right
+        except LedgerApiError as e:
+            # a look in the background: the next one may pass, and the tree is still right
             log.info("packages: listing them again failed: %s", e.message)
 
     def _packages_read(self, catalog: PackageCatalog) -> None:

@@ -183,11 +183,9 @@ class ContractTable(WindowedTable[Row]):
     def fetch_rows(self, start: int, end: int) -> None:
         """The rows a jump waits for, with a margin either side (what is missing of them, not asked for yet): one
         read for the screen, the rows around it read ahead once it is drawn there."""
-        for first, past in missing_runs(
-            max(0, start - FETCH_MARGIN), min(self._count, end + FETCH_MARGIN), self._missing
-        ):
-            self._pending.update(range(first, past))
-            self.post_message(self.WindowNeeded(self, first, past - first, self.generation))
+        self._ask(
+            missing_runs(max(0, start - FETCH_MARGIN), min(self._count, end + FETCH_MARGIN), self._missing)
+        )
 
     def watch_scroll_y(self, old: float, new: float) -> None:
         super().watch_scroll_y(old, new)
@@ -199,21 +197,20 @@ class ContractTable(WindowedTable[Row]):
         """Ask for the rows around the screen before they are scrolled to. Asked for only when drawn, the rows a
         PgDn brings were missing every few pages: a frame of placeholders, a read, and a second frame."""
         top = int(self.scroll_y)
-        for start, end in spans_to_read(
-            top, self.page_size(), self._count, self._missing, NEAR_PAGES, FAR_PAGES
-        ):
-            self._pending.update(range(start, end))
-            self.post_message(self.WindowNeeded(self, start, end - start, self.generation))
+        self._ask(spans_to_read(top, self.page_size(), self._count, self._missing, NEAR_PAGES, FAR_PAGES))
 
     def _read_ends(self) -> None:
         """Ask for the first and the last screens' rows, unless here: Home and End are drawn at once, wherever the
         screen is (while a snapshot is read, the end moves on with each growth: its new rows are read then)."""
         page = self.page_size()
         ends = [(0, min(self._count, page)), (max(0, self._count - page - FETCH_MARGIN), self._count)]
-        for start, end in ends:
-            for first, past in missing_runs(start, end, self._missing):
-                self._pending.update(range(first, past))
-                self.post_message(self.WindowNeeded(self, first, past - first, self.generation))
+        self._ask([run for start, end in ends for run in missing_runs(start, end, self._missing)])
+
+    def _ask(self, runs: list[tuple[int, int]]) -> None:
+        """Ask for each run of rows (start, past the end), noted as asked for until they come."""
+        for start, end in runs:
+            self._pending.update(range(start, end))
+            self.post_message(self.WindowNeeded(self, start, end - start, self.generation))
 
     def _missing(self, position: int) -> bool:
         return position not in self._rows and position not in self._pending

@@ -20,9 +20,8 @@ async def test_a_user_whose_rights_went_sees_no_contracts_at_any_offset(ledger, 
         acs = screen_of(app, AcsScreen)
         table = acs.query_one(ContractTable)
         await wait_for(pilot, lambda: not acs.reading and table.count > 0, "Alice's contracts, read as carol")
-        await api.revoke_rights(
-            admin, "carol", api.rights_for(read_as=[party])
-        )  # elsewhere: the app is not told
+        # elsewhere: the app is not told
+        await api.revoke_rights(admin, "carol", api.rights_for(read_as=[party]))
         acs.action_reload()  # refused (403): the rights are read again, and none are left
         await wait_for(pilot, lambda: "can read no party" in screen_text(app), "the screen of no party")
         assert table.count == 0 and app.workspace.acs.viewing is None and app.status_viewed is None

@@ -3,6 +3,10 @@ draws a placeholder line, on a real snapshot cache file answering the table's re
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.strip import Strip
@@ -53,6 +57,27 @@ class Browser(App[None]):
         self.query_one(ContractTable).set_rows(start, rows, generation)
 
 
+@asynccontextmanager
+async def snapshot_of(path: Path, contracts: int) -> AsyncIterator[tuple[Snapshot, int]]:
+    """A snapshot cache file at `path` holding `contracts` rows, viewed in their order of arrival: the snapshot and
+    the view's count."""
+    snapshot = await Snapshot.open(path)
+    try:
+        await snapshot.store.reset(10)
+        await snapshot.store.add_snapshot_entries([_entry(i) for i in range(contracts)])
+        yield snapshot, await snapshot.views.build_view(ViewSpec(offset=10))
+    finally:
+        await snapshot.close()
+
+
+async def show_view(table: ContractTable, snapshot: Snapshot, count: int) -> None:
+    """The view given to the table with its first rows, as the contracts screen gives them."""
+    first = await snapshot.views.window(0, table.page_size() + 2 * FETCH_MARGIN)
+    columns = [BUILTIN["template"], BUILTIN["payload"], BUILTIN["contract"]]
+    generation = table.set_view(count, columns, sort_key="arrival", descending=False)
+    table.set_rows(0, first, generation)
+
+
 async def _settle(app: Browser, pilot) -> None:
     """Every read asked for answered and drawn: the frame, the reads asked for once it is painted, their rows."""
     await pilot.pause()
@@ -63,20 +88,12 @@ async def _settle(app: Browser, pilot) -> None:
 
 async def test_paging_down_and_back_up_never_draws_a_placeholder(tmp_path, monkeypatch):
     monkeypatch.setattr(contract_table, "CACHE_ROWS", HELD)
-    snapshot = await Snapshot.open(tmp_path / "cache.db")
-    try:
-        await snapshot.store.reset(10)
-        await snapshot.store.add_snapshot_entries([_entry(i) for i in range(CONTRACTS)])
-        count = await snapshot.views.build_view(ViewSpec(offset=10))
+    async with snapshot_of(tmp_path / "cache.db", CONTRACTS) as (snapshot, count):
         app = Browser(snapshot)
         async with app.run_test(size=SIZE) as pilot:
             table = app.query_one(CountingTable)
             table.focus()
-            # the view's first rows come with it, as the contracts screen gives them
-            first = await snapshot.views.window(0, table.page_size() + 2 * FETCH_MARGIN)
-            columns = [BUILTIN["template"], BUILTIN["payload"], BUILTIN["contract"]]
-            generation = table.set_view(count, columns, sort_key="arrival", descending=False)
-            table.set_rows(0, first, generation)
+            await show_view(table, snapshot, count)
             await _settle(app, pilot)
             pages = count // table.page_size() + 1
             for key, last in (("pagedown", count - 1), ("pageup", 0)):
@@ -90,5 +107,3 @@ async def test_paging_down_and_back_up_never_draws_a_placeholder(tmp_path, monke
                     and table.selected.contract_id
                     == _entry(last)["contractEntry"]["JsActiveContract"]["createdEvent"]["contractId"]
                 )
-    finally:
-        await snapshot.close()

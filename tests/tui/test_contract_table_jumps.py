@@ -11,12 +11,11 @@ import asyncio
 from textual import work
 from textual.app import App
 
-from app.snapshot import Snapshot, ViewSpec
+from app.snapshot import Snapshot
 from app.widgets import contract_table, windowed_table
-from app.widgets.acs_columns import BUILTIN
-from app.widgets.contract_table import FETCH_MARGIN, ContractTable
+from app.widgets.contract_table import ContractTable
 from tests.tui.conftest import wait_for
-from tests.tui.test_contract_table_ahead import Browser
+from tests.tui.test_contract_table_ahead import Browser, show_view, snapshot_of
 from tests.tui.test_snapshot import _entry
 
 CONTRACTS = 3_000  # far more than the table reads ahead of the screen (five pages)
@@ -70,29 +69,20 @@ async def _browse(tmp_path, monkeypatch, run, *, reads_held: bool = False) -> No
     """`run` on the table over a view of CONTRACTS rows, its first rows given with it; every read it asks for
     answered, or with `reads_held` none yet (until the test releases them)."""
     monkeypatch.setattr(contract_table, "CACHE_ROWS", HELD)
-    snapshot = await Snapshot.open(tmp_path / "cache.db")
-    try:
-        await snapshot.store.reset(10)
-        await snapshot.store.add_snapshot_entries([_entry(i) for i in range(CONTRACTS)])
-        count = await snapshot.views.build_view(ViewSpec(offset=10))
+    async with snapshot_of(tmp_path / "cache.db", CONTRACTS) as (snapshot, count):
         app = HeldBrowser(snapshot)
         async with app.run_test(size=SIZE) as pilot:
             table = app.query_one(ContractTable)
             table.focus()
-            first = await snapshot.views.window(0, table.page_size() + 2 * FETCH_MARGIN)
-            columns = [BUILTIN["template"], BUILTIN["payload"], BUILTIN["contract"]]
             if reads_held:
                 app.release.clear()
-            generation = table.set_view(count, columns, sort_key="arrival", descending=False)
-            table.set_rows(0, first, generation)
+            await show_view(table, snapshot, count)
             await pilot.pause()
             await pilot.pause()
             if not reads_held:
                 await app.workers.wait_for_complete()
                 await pilot.pause()
             await run(app, pilot, table, Frames(app, table))
-    finally:
-        await snapshot.close()
 
 
 async def test_end_whose_rows_are_not_read_yet_keeps_the_screen_until_they_come(tmp_path, monkeypatch):
@@ -174,11 +164,7 @@ async def test_rows_that_take_too_long_come_under_a_screen_that_says_it_reads_th
 
 
 async def test_a_contract_found_comes_with_the_rows_around_it(tmp_path):
-    snapshot = await Snapshot.open(tmp_path / "cache.db")
-    try:
-        await snapshot.store.reset(10)
-        await snapshot.store.add_snapshot_entries([_entry(i) for i in range(CONTRACTS)])
-        await snapshot.views.build_view(ViewSpec(offset=10))
+    async with snapshot_of(tmp_path / "cache.db", CONTRACTS) as (snapshot, _):
         found = await snapshot.views.rows_around(contract_id(2_000), 30, 50)
         assert found is not None
         position, start, rows = found
@@ -187,5 +173,3 @@ async def test_a_contract_found_comes_with_the_rows_around_it(tmp_path):
         near_the_end = await snapshot.views.rows_around(contract_id(CONTRACTS - 2), 5, 50)
         assert near_the_end is not None and len(near_the_end[2]) == 7  # as far as the view goes
         assert await snapshot.views.rows_around("f" * 66, 5, 5) is None
-    finally:
-        await snapshot.close()

@@ -11,12 +11,10 @@ from textual.binding import Binding
 from textual.strip import Strip
 
 from app.app.keys import Keys
-from app.snapshot import Snapshot, ViewSpec
-from app.widgets.acs_columns import BUILTIN
-from app.widgets.contract_table import FETCH_MARGIN, ContractTable
+from app.snapshot import Snapshot
+from app.widgets.contract_table import ContractTable
 from tests.tui.conftest import wait_for
-from tests.tui.test_contract_table_ahead import Browser
-from tests.tui.test_snapshot import _entry
+from tests.tui.test_contract_table_ahead import Browser, show_view, snapshot_of
 
 CONTRACTS = 1_000
 SIZE = (120, 24)
@@ -69,19 +67,12 @@ def burst(app: App, *keys: str) -> None:
 
 
 async def _browse(tmp_path, run, bindings: list[Binding] | None = None) -> None:
-    snapshot = await Snapshot.open(tmp_path / "cache.db")
-    try:
-        await snapshot.store.reset(10)
-        await snapshot.store.add_snapshot_entries([_entry(i) for i in range(CONTRACTS)])
-        count = await snapshot.views.build_view(ViewSpec(offset=10))
+    async with snapshot_of(tmp_path / "cache.db", CONTRACTS) as (snapshot, count):
         app = KeyedBrowser(snapshot, bindings)
         async with app.run_test(size=SIZE) as pilot:
             table = app.query_one(RecordingTable)
             table.focus()
-            first = await snapshot.views.window(0, table.page_size() + 2 * FETCH_MARGIN)
-            columns = [BUILTIN["template"], BUILTIN["payload"], BUILTIN["contract"]]
-            generation = table.set_view(count, columns, sort_key="arrival", descending=False)
-            table.set_rows(0, first, generation)
+            await show_view(table, snapshot, count)
             # laid out (a horizontal scrollbar takes a line from the rows) and every read done
             await pilot.pause()
             await pilot.pause()
@@ -90,8 +81,6 @@ async def _browse(tmp_path, run, bindings: list[Binding] | None = None) -> None:
             table.moves.clear()
             table.drawn.clear()
             await run(app, pilot, table)
-    finally:
-        await snapshot.close()
 
 
 async def test_pgdns_piled_up_land_where_they_lead_drawn_once(tmp_path):

@@ -10,16 +10,14 @@ from collections.abc import Iterator
 import pytest
 from textual.widgets.tree import TreeNode
 
-from app.app import LedgerApp
-from app.config import Config
 from app.screens.packages import Entry, PackagesScreen
-from app.tokens import MintedToken
 from participant.daml_lf.archive import read_dar
-from tests.conftest import SECRET, ServerProcess, start_demo_server
+from tests.conftest import ServerProcess, start_demo_server
 from tests.daml_lf.conftest import AMULET, DARS_DIR, RICHTYPES
 from tests.tui.conftest import screen_text, wait_for
 from tests.tui.helpers import WithoutEndpoints
 from tests.tui.test_composer import open_composer
+from tests.tui.test_failures import app_with
 from tests.tui.test_packages_everywhere import upload_elsewhere
 from tests.tui.test_packages_screen import _nodes, _packages, _select
 
@@ -72,6 +70,11 @@ async def _shown(app, pilot) -> PackagesScreen:
     return screen
 
 
+async def _upload_payments(participant: ServerProcess) -> None:
+    """splice-wallet-payments uploaded to the participant by another client: the app is not told."""
+    await upload_elsewhere(participant.url, (DARS_DIR / PAYMENTS).read_bytes())
+
+
 async def _read_again(pilot, app, screen: PackagesScreen, *, again: bool = True) -> None:
     """The workspace reads the packages again, as the composer has it do when it starts (and every screen that
     shows packages hears of it)."""
@@ -98,9 +101,8 @@ async def test_a_new_package_keeps_the_cursor_the_unfolded_nodes_and_the_line_on
         richtypes = next(n for n in tree.root.children if str(n.label) == "richtypes")
         richtypes.expand()  # unfolded by the user too: stays so
         await pilot.pause()
-        tree.scroll_to(
-            y=tree.cursor_line - 5, animate=False, immediate=True
-        )  # the cursor 5 lines down the screen
+        # the cursor 5 lines down the screen
+        tree.scroll_to(y=tree.cursor_line - 5, animate=False, immediate=True)
         await pilot.pause()
         before = _place(tree.cursor_node)
         unfolded = _unfolded(screen)
@@ -108,7 +110,7 @@ async def test_a_new_package_keeps_the_cursor_the_unfolded_nodes_and_the_line_on
         assert row == 5 and "splice-wallet-payments" not in _top_names(screen)
         assert date in screen_text(app)
 
-        await upload_elsewhere(participant.url, (DARS_DIR / PAYMENTS).read_bytes())
+        await _upload_payments(participant)
         await _read_again(pilot, app, screen)
 
         names = _top_names(screen)
@@ -138,7 +140,7 @@ async def test_a_search_keeps_its_selected_match_and_counts_the_new_ones(partici
         assert _place(tree.cursor_node) == matches[-1]
         assert f"match {last} of {last}" in screen_text(app)
 
-        await upload_elsewhere(participant.url, (DARS_DIR / PAYMENTS).read_bytes())
+        await _upload_payments(participant)
         await _read_again(pilot, app, screen)
 
         now = [_place(n) for n in tree.matches]
@@ -156,14 +158,7 @@ async def test_a_search_keeps_its_selected_match_and_counts_the_new_ones(partici
 async def test_an_entry_gone_leaves_the_cursor_to_its_nearest_neighbour(participant, locations) -> None:
     richtypes = read_dar((DARS_DIR / RICHTYPES).read_bytes()).main.package_id
     transport = WithoutEndpoints([f"/v2/packages/{richtypes}"])  # its archive not served at first
-    app = LedgerApp(
-        config=Config(),
-        locations=locations,
-        url=participant.url,
-        tokens=MintedToken(SECRET, "Alice"),
-        label=participant.url,
-        transport=transport,
-    )
+    app = app_with(participant, locations, transport)
     async with app.run_test(size=SIZE) as pilot:
         screen = await _shown(app, pilot)
         tree = screen.package_tree
@@ -200,10 +195,9 @@ async def test_a_dar_uploaded_elsewhere_shows_when_the_screen_is_shown_again_and
         await pilot.pause()
         before, unfolded = _place(tree.cursor_node), _unfolded(screen)
 
-        await upload_elsewhere(participant.url, (DARS_DIR / PAYMENTS).read_bytes())
-        await pilot.press(
-            "1"
-        )  # to the contracts and back: the screen looks for new packages when shown again
+        await _upload_payments(participant)
+        # to the contracts and back: the screen looks for new packages when shown again
+        await pilot.press("1")
         await wait_for(pilot, lambda: app.screen is not screen, "another screen")
         await pilot.press("5")
         await wait_for(pilot, lambda: "splice-wallet-payments" in _top_names(screen), "the new package")
@@ -227,7 +221,7 @@ async def test_a_tree_grown_taller_than_its_window_scrolls_to_keep_the_cursors_l
         assert tree.max_scroll_y == 0 and tree.last_line + 1 == tree.scrollable_content_region.height
         row = _row(screen)
 
-        await upload_elsewhere(participant.url, (DARS_DIR / PAYMENTS).read_bytes())
+        await _upload_payments(participant)
         await _read_again(pilot, app, screen)  # a name more, before splice-util: a line more than the window
 
         assert tree.cursor_node is not None and str(tree.cursor_node.label) == "splice-util"

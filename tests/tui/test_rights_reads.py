@@ -124,9 +124,8 @@ async def test_a_request_refused_for_a_lack_of_rights_reads_them_again(ledger, l
         await wait_for(pilot, lambda: app.connected, "the connection")
         acs = screen_of(app, AcsScreen)
         await wait_for(pilot, lambda: not acs.reading, "the contracts read")
-        await api.revoke_rights(
-            admin, "carol", api.rights_for(read_as=[party])
-        )  # elsewhere: the app is not told
+        # elsewhere: the app is not told
+        await api.revoke_rights(admin, "carol", api.rights_for(read_as=[party]))
         assert rights_reads(app) == 1 and app.session.identity.readable() == [party]
         acs.action_reload()  # reads as Alice: refused, 403 PERMISSION_DENIED
         await wait_for(
