@@ -140,7 +140,10 @@ class Routes:
             await asyncio.wait_for(self._app.screen._mounted_event.wait(), MOUNTED_WITHIN_S)
         except TimeoutError:
             pass  # a screen that never finishes mounting must not keep the user there
-        self.go(mode)
+        if (
+            self._app.is_running
+        ):  # not while the app shuts down (it ended the wait): a new mode then broke its close
+            self.go(mode)
 
     def go(self, mode: str) -> None:
         """A number key: that mode's own screen, always (not an inspector or an update opened from it earlier,

@@ -5,6 +5,8 @@ skips it, whichever screen it is."""
 
 from __future__ import annotations
 
+import asyncio
+
 from tests.tui.conftest import SIZE, wait_for
 
 
@@ -61,3 +63,19 @@ async def test_a_number_key_right_after_a_screen_opened_leaves_it_once_it_has_mo
         )
         assert app._exception is None
         assert mounted_when_left == [True]
+
+
+async def test_a_number_key_waiting_for_a_screen_when_the_app_quits_opens_no_mode(demo_server, make_app):
+    """The app quitting while a number key waits for a screen to mount ends the wait: the key's move then made a
+    mode's stack while Textual closed the stacks ("dictionary changed size during iteration", found by the monkey
+    test)."""
+    from app.screens.inspector import InspectorScreen
+
+    app = make_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        await _contracts_shown(app, pilot)
+        app.push_screen(InspectorScreen("00" + "ab" * 33))
+        waiting = asyncio.create_task(app.routes.go_once_mounted("transactions"))
+        app.exit()
+    await waiting
+    assert "transactions" not in app._screen_stacks
